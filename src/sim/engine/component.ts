@@ -1,0 +1,79 @@
+// A component is a named participant in the simulation (etcd, kube-apiserver, a kubelet, the user). It
+// reacts to delivered messages in `receive`, sends messages that the engine queues along its links, sets
+// timers, and can run coroutines that wait for replies. It never touches another component directly.
+
+import { awaitReply, sleep, timedOut, type Co } from './coroutine.ts';
+import type { Engine, SendOptions } from './engine.ts';
+import type { Message } from './message.ts';
+import type { Rng } from './rng.ts';
+import type { Duration, Time } from './time.ts';
+
+export abstract class Component {
+  private engineRef: Engine | null = null;
+
+  constructor(readonly name: string) {}
+
+  /** Called once by `Engine.add`. */
+  attach(engine: Engine): void {
+    if (this.engineRef) throw new Error(`component ${this.name} is already attached`);
+    this.engineRef = engine;
+  }
+
+  /** Handles a delivered message that no coroutine of this component was waiting for. */
+  abstract receive(message: Message): void;
+
+  protected get engine(): Engine {
+    if (!this.engineRef) throw new Error(`component ${this.name} is not attached to an engine`);
+    return this.engineRef;
+  }
+
+  get now(): Time {
+    return this.engine.now;
+  }
+
+  protected get rng(): Rng {
+    return this.engine.rng;
+  }
+
+  protected send<P>(to: string, kind: string, payload: P, options?: SendOptions): Message<P> {
+    return this.engine.send(this.name, to, kind, payload, options);
+  }
+
+  protected reply<P>(request: Message, kind: string, payload: P, options?: SendOptions): Message<P> {
+    return this.engine.send(this.name, request.from, kind, payload, { ...options, replyTo: request.id });
+  }
+
+  /** Delivers `timer` with payload {name, data} to this component after `delay`. */
+  protected setTimer<D>(delay: Duration, name: string, data: D, options?: SendOptions): Message {
+    return this.engine.setTimer(this.name, delay, name, data, options);
+  }
+
+  protected cancelTimer(timer: Message): void {
+    this.engine.cancelTimer(timer.id);
+  }
+
+  /** Starts a coroutine now, within the current step; it runs until its first wait. */
+  protected spawn(co: Co<unknown>): void {
+    this.engine.spawn(this, co);
+  }
+
+  /** Sends a request and waits for its reply. */
+  protected *call<R>(to: string, kind: string, payload: unknown, options?: SendOptions): Co<Message<R>> {
+    const request = this.send(to, kind, payload, options);
+    const reply = yield* awaitReply<R>(request.id);
+    if (reply === timedOut) throw new Error('unreachable: a reply without timeout timed out');
+    return reply;
+  }
+
+  /** Sends a request and waits at most `timeout` for its reply; null when the timeout came first. */
+  protected *callWithTimeout<R>(to: string, kind: string, payload: unknown, timeout: Duration,
+    options?: SendOptions): Co<Message<R> | null> {
+    const request = this.send(to, kind, payload, options);
+    const reply = yield* awaitReply<R>(request.id, timeout);
+    return reply === timedOut ? null : reply;
+  }
+
+  protected *sleep(duration: Duration): Co<void> {
+    yield* sleep(duration);
+  }
+}

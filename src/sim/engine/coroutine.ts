@@ -1,0 +1,35 @@
+// Components wait for responses in straight-line code: a coroutine is a generator that yields an Effect
+// (wait for the reply to request #n, or sleep) and is resumed by the engine with the result. The engine
+// drives generators synchronously, so a step (one delivery plus everything the receiver does until it
+// waits again) has exactly the same boundary in step, play and fast-forward mode. async/await would
+// leave that boundary to the host's microtask queue.
+//
+//   function* sync(this: Controller) {
+//     const res = yield* this.call<ListResponse>('kube-apiserver', 'http.request', get('/api/v1/pods'));
+//     ...
+//   }
+
+import type { Message } from './message.ts';
+import type { Duration } from './time.ts';
+
+export type Effect =
+  | { readonly type: 'reply'; readonly requestId: number; readonly timeout: Duration | null }
+  | { readonly type: 'sleep'; readonly duration: Duration };
+
+/** A coroutine returning T. Write `yield*` in front of every helper call that returns one. */
+export type Co<T = void> = Generator<Effect, T, unknown>;
+
+/** What a coroutine waiting for a reply with a timeout receives when the timeout fires first. */
+export const timedOut: unique symbol = Symbol('timedOut');
+export type TimedOut = typeof timedOut;
+
+/** Suspends until the reply to `requestId` is delivered (or, with a timeout, until it elapses). */
+export function* awaitReply<R>(requestId: number, timeout: Duration | null = null): Co<Message<R> | TimedOut> {
+  const resumed = yield { type: 'reply', requestId, timeout };
+  return resumed as Message<R> | TimedOut;
+}
+
+/** Suspends for a virtual duration. The wake-up is a delivery of its own (a step in the trace). */
+export function* sleep(duration: Duration): Co<void> {
+  yield { type: 'sleep', duration };
+}

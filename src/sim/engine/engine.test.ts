@@ -1,0 +1,261 @@
+import { describe, expect, it } from 'vitest';
+import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
+import { Component } from './component.ts';
+import type { Co } from './coroutine.ts';
+import { Engine, InvariantError } from './engine.ts';
+import type { Message, TimerPayload } from './message.ts';
+import { syntheticLoad } from './synthetic-load.ts';
+import { second } from './time.ts';
+import { traceHash } from './trace.ts';
+
+/** A component that records what it receives and runs a script when a `go` message arrives. */
+class Probe extends Component {
+  readonly received: Message[] = [];
+  script: ((self: Probe, m: Message) => void) | null = null;
+
+  receive(message: Message): void {
+    this.received.push(message);
+    this.script?.(this, message);
+  }
+
+  sendTo(to: string, kind: string, payload: unknown = null, options?: { background?: boolean }): Message {
+    return this.send(to, kind, payload, options);
+  }
+
+  replyTo(request: Message, payload: unknown): Message {
+    return this.reply(request, `${request.kind}.reply`, payload);
+  }
+
+  start(co: Co<unknown>): void {
+    this.spawn(co);
+  }
+
+  *ask(to: string, timeout?: number): Co<Message | null> {
+    if (timeout === undefined) return yield* this.call(to, 'ask', null);
+    return yield* this.callWithTimeout(to, 'ask', null, timeout);
+  }
+
+  *nap(ms: number): Co<void> {
+    yield* this.sleep(ms);
+  }
+
+  timer(delay: number, name: string, background = false): Message {
+    return this.setTimer(delay, name, null, { background });
+  }
+
+  cancel(timer: Message): void {
+    this.cancelTimer(timer);
+  }
+}
+
+function twoProbes(latency = 5, jitter = 0): { engine: Engine; a: Probe; b: Probe } {
+  const engine = new Engine({ seed: 'test' });
+  const a = engine.add(new Probe('a'));
+  const b = engine.add(new Probe('b'));
+  engine.link('a', 'b', { latency, jitter });
+  return { engine, a, b };
+}
+
+describe('Engine delivery order', () => {
+  it('delivers by (deliverAt, id) and advances the virtual clock to each delivery', () => {
+    const engine = new Engine({ seed: 1 });
+    const a = engine.add(new Probe('a'));
+    const b = engine.add(new Probe('b'));
+    const c = engine.add(new Probe('c'));
+    engine.link('a', 'b', { latency: 10 });
+    engine.link('a', 'c', { latency: 3 });
+    const m1 = a.sendTo('b', 'first');
+    const m2 = a.sendTo('c', 'second');
+    const m3 = a.sendTo('c', 'third');
+    const delivered = [engine.stepOnce(), engine.stepOnce(), engine.stepOnce()];
+    expect(delivered.map((m) => m?.id)).toEqual([m2.id, m3.id, m1.id]);
+    expect(engine.now).toBe(10);
+    expect(engine.step).toBe(3);
+    expect(engine.stepOnce()).toBeNull();
+    expect(b.received).toHaveLength(1);
+    expect(c.received.map((m) => m.kind)).toEqual(['second', 'third']);
+  });
+
+  it('keeps each directed link FIFO even with jitter', () => {
+    const { engine, a, b } = twoProbes(1, 50);
+    const sent = Array.from({ length: 200 }, (_, i) => a.sendTo('b', 'seq', i));
+    engine.runUntilIdle();
+    expect(b.received.map((m) => m.payload)).toEqual(sent.map((m) => m.payload));
+    const deliverAts = b.received.map((m) => m.deliverAt);
+    expect([...deliverAts].sort((x, y) => x - y)).toEqual(deliverAts);
+    expect(new Set(deliverAts).size).toBeGreaterThan(1);
+  });
+
+  it('refuses to send between unlinked components', () => {
+    const engine = new Engine({ seed: 1 });
+    const a = engine.add(new Probe('a'));
+    engine.add(new Probe('b'));
+    expect(() => a.sendTo('b', 'x')).toThrow('no link from a to b (message x)');
+  });
+
+  it('queues what a receiver sends instead of delivering it within the same step', () => {
+    const { engine, a, b } = twoProbes(0);
+    b.script = (self, m) => {
+      if (m.kind === 'ping') self.replyTo(m, 'pong');
+    };
+    a.sendTo('b', 'ping');
+    engine.stepOnce();
+    expect(b.received).toHaveLength(1);
+    expect(a.received).toHaveLength(0);
+    engine.stepOnce();
+    expect(a.received[0]?.replyTo).toBe(b.received[0]?.id);
+  });
+
+  it('records the delivery being handled as the cause of what it sends', () => {
+    const { engine, a, b } = twoProbes();
+    b.script = (self, m) => self.replyTo(m, 'pong');
+    const ping = a.sendTo('b', 'ping');
+    engine.runUntilIdle();
+    expect(ping.cause).toBeNull();
+    const pong = engine.trace.at(2)!;
+    expect(pong.cause).toBe(ping.id);
+    expect(engine.trace.at(1)).toBe(ping);
+  });
+});
+
+describe('Engine coroutines', () => {
+  it('resumes a coroutine with the reply to its request', () => {
+    const { engine, a, b } = twoProbes(5);
+    b.script = (self, m) => self.replyTo(m, 42);
+    const got: unknown[] = [];
+    a.start((function* () {
+      const reply = yield* a.ask('b');
+      got.push(reply?.payload, a.now);
+      const second = yield* a.ask('b');
+      got.push(second?.payload, a.now);
+    })());
+    expect(engine.suspendedCoroutines).toBe(1);
+    engine.runUntilIdle();
+    expect(got).toEqual([42, 10, 42, 20]);
+    expect(a.received).toHaveLength(0);
+    expect(engine.suspendedCoroutines).toBe(0);
+  });
+
+  it('times out a wait and cancels the timeout when the reply comes first', () => {
+    const { engine, a, b } = twoProbes(5);
+    b.script = () => undefined;
+    const results: Array<string | null> = [];
+    a.start((function* () {
+      const reply = yield* a.ask('b', 3 * second);
+      results.push(reply === null ? `timed out at ${a.now}` : 'replied');
+    })());
+    engine.runUntilIdle();
+    expect(results).toEqual(['timed out at 3000']);
+
+    b.script = (self, m) => self.replyTo(m, 'ok');
+    a.start((function* () {
+      const reply = yield* a.ask('b', 3 * second);
+      results.push(reply === null ? 'timed out' : `replied at ${a.now}`);
+    })());
+    const before = engine.step;
+    engine.runUntilIdle();
+    expect(results[1]).toBe('replied at 3010');
+    expect(engine.step - before).toBe(2);
+    expect(engine.pending).toBe(0);
+  });
+
+  it('wakes a sleeping coroutine after the virtual duration', () => {
+    const { engine, a } = twoProbes();
+    const woke: number[] = [];
+    a.start((function* () {
+      yield* a.nap(2 * second);
+      woke.push(a.now);
+    })());
+    engine.runUntilIdle();
+    expect(woke).toEqual([2000]);
+  });
+});
+
+describe('Engine timers, idleness and run modes', () => {
+  it('never delivers a cancelled timer', () => {
+    const { engine, a } = twoProbes();
+    const t = a.timer(100, 'x');
+    a.timer(200, 'y');
+    a.cancel(t);
+    expect(engine.pending).toBe(1);
+    engine.runUntilIdle();
+    expect(a.received.map((m) => (m.payload as TimerPayload).name)).toEqual(['y']);
+  });
+
+  it('does not count background work as work for run-until-idle', () => {
+    const { engine, a, b } = twoProbes(1);
+    a.script = (self, m) => {
+      if (m.kind === 'timer') {
+        self.sendTo('b', 'heartbeat');
+        self.timer(10 * second, 'heartbeat', true);
+      }
+    };
+    a.timer(0, 'heartbeat', true);
+    a.sendTo('b', 'real-work');
+    const result = engine.runUntilIdle();
+    expect(result.reason).toBe('idle');
+    expect(b.received.map((m) => m.kind)).toContain('real-work');
+    expect(engine.pending).toBeGreaterThan(0);
+    const ran = engine.runFor(35 * second);
+    expect(ran.reason).toBe('time');
+    expect(engine.now).toBe(35 * second + 1);
+    const heartbeats = b.received.filter((m) => m.kind === 'heartbeat');
+    expect(heartbeats).toHaveLength(4);
+    expect(heartbeats.every((m) => m.background)).toBe(true);
+  });
+
+  it('gives the same trace whether stepped one by one, run for a duration, or fast-forwarded', () => {
+    const steppedEngine = syntheticLoad({ seed: 'modes', messages: 2000, components: 10 });
+    while (steppedEngine.stepOnce());
+    const chunkedEngine = syntheticLoad({ seed: 'modes', messages: 2000, components: 10 });
+    while (chunkedEngine.runFor(7.3).reason !== 'time' || chunkedEngine.pending > 0);
+    const fastEngine = syntheticLoad({ seed: 'modes', messages: 2000, components: 10 });
+    fastEngine.runUntilIdle();
+    const hashes = [steppedEngine, chunkedEngine, fastEngine].map((e) => traceHash(e.trace.all()));
+    expect(fastEngine.step).toBe(2000);
+    expect(new Set(hashes).size).toBe(1);
+  });
+
+  it('checks invariants after every step and names the step that broke one', () => {
+    const { engine, a, b } = twoProbes();
+    engine.addInvariant('b receives at most two messages', () => (b.received.length > 2 ? `b has ${b.received.length}` : undefined));
+    for (let i = 0; i < 5; i++) a.sendTo('b', 'm');
+    expect(() => engine.runUntilIdle()).toThrow(InvariantError);
+    expect(engine.step).toBe(3);
+  });
+
+  it('keeps step numbers stable when the trace drops old records', () => {
+    const engine = syntheticLoad({ seed: 'retain', messages: 1000, components: 5, traceLimit: 100 });
+    engine.runUntilIdle();
+    expect(engine.step).toBe(1000);
+    expect(engine.trace.all().length).toBeLessThanOrEqual(100);
+    expect(engine.trace.at(engine.step)).toBeDefined();
+    expect(engine.trace.at(1)).toBeUndefined();
+  });
+});
+
+describe('Engine determinism', () => {
+  it('replays the same seed to a byte-identical trace, even with the host clock and Math.random perturbed', () => {
+    const scenario = () => {
+      const engine = syntheticLoad({ seed: 'determinism', messages: 20_000, components: 20 });
+      engine.runUntilIdle();
+      return engine;
+    };
+    const [first, second] = runTwiceWithPerturbedHost(scenario);
+    expect(first.steps).toBe(20_000);
+    expect(second.hash).toBe(first.hash);
+  });
+
+  it('gives a different trace and different uids for a different seed', () => {
+    const run = (seed: string) => {
+      const engine = syntheticLoad({ seed, messages: 1000, components: 5 });
+      engine.runUntilIdle();
+      return { hash: traceHash(engine.trace.all()), uid: engine.rng.uuid() };
+    };
+    const x = run('seed-x');
+    const y = run('seed-y');
+    expect(x.hash).not.toBe(y.hash);
+    expect(x.uid).not.toBe(y.uid);
+    expect(run('seed-x')).toEqual(x);
+  });
+});
