@@ -1,0 +1,99 @@
+// The HTTP contract between kube-apiserver and its clients inside the simulation. A request is one
+// `http.request` message; its answer is one `http.response` message (replyTo = the request). A watch is a
+// long-running request: after its `http.response` (status 200, `stream: true`) every watch event is one
+// `http.watchEvent` message carrying the same replyTo, until `http.watchEnd`; the client ends a watch early
+// with `http.cancel`. The Node server (src/server) maps real HTTP onto exactly these messages.
+//
+// Bodies: a request body is either the raw text a client put on the wire (JSON or YAML from kubectl or the
+// YAML editor: the apiserver decodes and may reject it) or an already-decoded plain object (what an
+// in-simulation client would have encoded; it skips the text round trip but gets the same validation).
+// A response body is always a decoded plain object (an object, a List, a Table or a Status) or, for the
+// rare plain-text answers (429 from max-in-flight), a string.
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export const httpKinds = {
+  request: 'http.request',
+  response: 'http.response',
+  watchEvent: 'http.watchEvent',
+  watchEnd: 'http.watchEnd',
+  cancel: 'http.cancel',
+} as const;
+
+export interface HttpRequest {
+  readonly method: HttpMethod;
+  /** Path without the query string, e.g. `/api/v1/namespaces/default/pods`. */
+  readonly path: string;
+  /** The query string as sent, without `?`, e.g. `labelSelector=app%3Dnginx&limit=500`. */
+  readonly query: string;
+  /** Header names in lower case: `accept`, `content-type`, `user-agent`, `authorization`, `impersonate-user`. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | object;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+  /** True on the first message of a watch: events follow as `http.watchEvent`. */
+  readonly stream?: boolean;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface HttpWatchEvent {
+  readonly type: WatchEventType;
+  readonly object: unknown;
+}
+
+export interface HttpWatchEnd {
+  readonly reason: 'timeout' | 'cancelled' | 'error';
+}
+
+export interface HttpCancel {
+  /** The id of the watch request to end. */
+  readonly requestId: number;
+}
+
+/** Decodes a query string the way Go's url.ParseQuery does for the parameters Kubernetes reads. */
+export function parseQuery(query: string): Map<string, string> {
+  const params = new Map<string, string>();
+  if (query === '') return params;
+  for (const part of query.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? '' : part.slice(eq + 1);
+    const key = decodeQueryComponent(rawKey);
+    if (key === null || params.has(key)) continue;
+    const value = decodeQueryComponent(rawValue);
+    if (value !== null) params.set(key, value);
+  }
+  return params;
+}
+
+function decodeQueryComponent(s: string): string | null {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Encodes parameters as Go's url.Values.Encode does for client-go: sorted by key, spaces as `+`, and
+ * everything but letters, digits and `-_.~` percent-encoded (`labelSelector=app%3Dnginx%2Ctier%21%3Ddb&limit=500`).
+ */
+// Models go/src/net/url/url.go (Values.Encode, QueryEscape)
+export function formatQuery(params: ReadonlyArray<readonly [string, string]>): string {
+  return [...params]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${queryEscape(k)}=${queryEscape(v)}`)
+    .join('&');
+}
+
+export function queryEscape(s: string): string {
+  return encodeURIComponent(s)
+    .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
