@@ -1,1 +1,14 @@
-export {};
+// The contract between the UI and the simulation worker: typed commands (UI → worker) and events
+// (worker → UI), all plain structured-clone-safe data. The UI depends on this module only.
+
+export type {
+  ApplyManifestCommand, Command, CommandType, PauseCommand, PlayCommand, ResetCommand, RunUntilIdleCommand,
+  SetSpeedCommand, StepCommand, UserRequestCommand,
+} from './commands.ts';
+export { maxNodes } from './commands.ts';
+export type {
+  PlaybackMode, ReadyEvent, SimErrorEvent, SimStatus, StatusEvent, TraceBatchEvent, WorkerEvent,
+} from './events.ts';
+export { traceTailLimit } from './events.ts';
+export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
+export type { TraceRecord } from './trace.ts';

@@ -1,0 +1,57 @@
+// Events the simulation worker posts to the UI. Deliveries are batched: the worker posts at most one
+// `traceBatch` per command, play tick or run-until-idle chunk, carrying a bounded tail of the deliveries
+// it made (the newest `traceTailLimit`) and the number it left out, so a fast-forward over 100k messages
+// costs the UI one small message per chunk. Each batch is followed by a `status`.
+
+import type { CommandType } from './commands.ts';
+import type { Topology, VirtualTime } from './topology.ts';
+import type { TraceRecord } from './trace.ts';
+
+/** A (new) cluster exists. Everything the UI holds about the previous cluster is void. */
+export interface ReadyEvent {
+  readonly type: 'ready';
+  readonly seed: string | number;
+  readonly nodes: number;
+  readonly topology: Topology;
+}
+
+export interface TraceBatchEvent {
+  readonly type: 'traceBatch';
+  /** The newest deliveries of this batch, oldest first, step numbers increasing. */
+  readonly records: readonly TraceRecord[];
+  /** Deliveries made in this batch that `records` leaves out (the oldest ones). */
+  readonly omitted: number;
+}
+
+export type PlaybackMode = 'paused' | 'playing' | 'runningUntilIdle';
+
+export interface SimStatus {
+  /** Deliveries so far (the number of the last step). */
+  readonly step: number;
+  /** The engine's virtual clock. */
+  readonly now: VirtualTime;
+  /** Messages queued for delivery. */
+  readonly pending: number;
+  /** True when nothing but background work is queued. */
+  readonly idle: boolean;
+  readonly mode: PlaybackMode;
+  /** Virtual ms per real ms while playing. */
+  readonly speed: number;
+}
+
+export interface StatusEvent {
+  readonly type: 'status';
+  readonly status: SimStatus;
+}
+
+export interface SimErrorEvent {
+  readonly type: 'error';
+  /** The command that failed; null when the failure happened while playing or running. */
+  readonly command: CommandType | null;
+  readonly message: string;
+}
+
+export type WorkerEvent = ReadyEvent | TraceBatchEvent | StatusEvent | SimErrorEvent;
+
+/** At most this many records travel in one `traceBatch`. */
+export const traceTailLimit = 256;

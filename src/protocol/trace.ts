@@ -1,0 +1,25 @@
+// One delivery as the UI receives it: the engine's message plus the step that delivered it. The payload
+// is the engine's own plain data, unchanged (structured-clone-safe by the engine's contract).
+
+import type { VirtualTime } from './topology.ts';
+
+export interface TraceRecord {
+  /** The step that delivered this message: the first delivery is step 1. */
+  readonly step: number;
+  /** Unique, increasing in send order. */
+  readonly id: number;
+  readonly from: string;
+  /** Equal to `from` for timers and wake-ups a component sends itself. */
+  readonly to: string;
+  /** e.g. `etcd.Put`, `http.request`, `timer`. */
+  readonly kind: string;
+  readonly payload: unknown;
+  readonly sentAt: VirtualTime;
+  readonly deliverAt: VirtualTime;
+  /** The message whose delivery caused this one; null for user commands and boot. */
+  readonly cause: number | null;
+  /** On a response: the id of the request it answers. */
+  readonly replyTo: number | null;
+  /** Heartbeats, resyncs and what they cause; they do not keep "run until idle" going. */
+  readonly background: boolean;
+}

@@ -1,0 +1,312 @@
+import { describe, expect, it } from 'vitest';
+import type { Command, SimStatus, TraceBatchEvent, WorkerEvent } from '../protocol/index.ts';
+import { traceTailLimit } from '../protocol/index.ts';
+import { Component, Engine, type Message } from '../sim/engine/index.ts';
+import { User } from '../sim/user/user.ts';
+import { defaultSpeed, SimHost, type ClusterSpec, type HostClock, type HostedCluster, type Pacing } from './host.ts';
+
+/** A host clock whose time moves only when the test says so; due timers fire in order. */
+class FakeClock implements HostClock {
+  private t = 0;
+  private nextId = 1;
+  private timers: Array<{ id: number; at: number; callback: () => void }> = [];
+
+  now(): number {
+    return this.t;
+  }
+
+  setTimeout(callback: () => void, ms: number): unknown {
+    const id = this.nextId++;
+    this.timers.push({ id, at: this.t + ms, callback });
+    return id;
+  }
+
+  clearTimeout(handle: unknown): void {
+    this.timers = this.timers.filter((timer) => timer.id !== handle);
+  }
+
+  get scheduled(): number {
+    return this.timers.length;
+  }
+
+  /** Moves time without firing timers, as when the host's event loop was blocked. */
+  sleep(ms: number): void {
+    this.t += ms;
+  }
+
+  /** Fires the earliest timer only (the host's event loop runs one task). */
+  fireNext(): void {
+    const next = [...this.timers].sort((x, y) => x.at - y.at || x.id - y.id)[0];
+    if (!next) throw new Error('no timer scheduled');
+    this.timers = this.timers.filter((timer) => timer !== next);
+    this.t = Math.max(this.t, next.at);
+    next.callback();
+  }
+
+  /** Moves time, firing due timers in order, including those they schedule. */
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      const due = this.timers.filter((timer) => timer.at <= end).sort((x, y) => x.at - y.at || x.id - y.id)[0];
+      if (!due) break;
+      this.timers = this.timers.filter((timer) => timer !== due);
+      this.t = Math.max(this.t, due.at);
+      due.callback();
+    }
+    this.t = end;
+  }
+}
+
+/** Stands in for etcd: answers every request with `<kind>.reply` echoing the payload. */
+class Echo extends Component {
+  failOn: string | null = null;
+
+  receive(message: Message): void {
+    if (message.kind === this.failOn) throw new Error(`echo cannot handle ${message.kind}`);
+    this.reply(message, `${message.kind}.reply`, message.payload);
+  }
+}
+
+function echoCluster(spec: ClusterSpec): HostedCluster & { echo: Echo } {
+  const engine = new Engine({ seed: spec.seed });
+  const user = engine.add(new User());
+  const echo = engine.add(new Echo('etcd'));
+  engine.link(user.name, echo.name, { latency: 5 });
+  return {
+    engine, user, echo,
+    topology: {
+      components: [
+        { name: user.name, role: 'user', modelled: true },
+        { name: echo.name, role: 'etcd', modelled: true },
+        { name: 'kube-apiserver', role: 'kube-apiserver', modelled: false },
+      ],
+      links: [{ a: user.name, b: echo.name, latency: 5, jitter: 0 }],
+    },
+  };
+}
+
+function setup(pacing: Partial<Pacing> = {}) {
+  const events: WorkerEvent[] = [];
+  const clock = new FakeClock();
+  const clusters: Array<ReturnType<typeof echoCluster>> = [];
+  const host = new SimHost({
+    post: (event) => events.push(structuredClone(event)),
+    clock,
+    initial: { seed: 'test', nodes: 1 },
+    buildCluster: (spec) => {
+      const cluster = echoCluster(spec);
+      clusters.push(cluster);
+      return cluster;
+    },
+    pacing,
+  });
+  const drain = (): WorkerEvent[] => events.splice(0);
+  const send = (command: Command): WorkerEvent[] => {
+    host.handle(command);
+    return drain();
+  };
+  const put = (key: string) => ({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key, value: 'v' } }) as const;
+  return { host, clock, send, drain, put, cluster: () => clusters.at(-1)! };
+}
+
+function lastStatus(events: readonly WorkerEvent[]): SimStatus {
+  const status = events.filter((e) => e.type === 'status').at(-1);
+  if (!status) throw new Error(`no status in ${JSON.stringify(events)}`);
+  return status.status;
+}
+
+function batches(events: readonly WorkerEvent[]): TraceBatchEvent[] {
+  return events.filter((e): e is TraceBatchEvent => e.type === 'traceBatch');
+}
+
+describe('SimHost commands', () => {
+  it('hosts the real cluster by default: every component drawn, the unmodelled ones marked', () => {
+    const events: WorkerEvent[] = [];
+    new SimHost({ post: (event) => events.push(event), clock: new FakeClock() });
+    const ready = events[0];
+    if (ready?.type !== 'ready') throw new Error('expected ready first');
+    expect(ready).toMatchObject({ seed: 'podflow', nodes: 3 });
+    expect(ready.topology.components.map((c) => c.role)).toEqual([
+      'user', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kubelet', 'kubelet',
+    ]);
+    expect(ready.topology.components.find((c) => c.role === 'user')?.modelled).toBe(true);
+  });
+
+  it('announces its cluster with ready and a paused status', () => {
+    const { drain } = setup();
+    const events = drain();
+    expect(events.map((e) => e.type)).toEqual(['ready', 'status']);
+    expect(events[0]).toMatchObject({ type: 'ready', seed: 'test', nodes: 1 });
+    expect(events[0]?.type === 'ready' && events[0].topology.components.map((c) => c.name)).toEqual(['user', 'etcd', 'kube-apiserver']);
+    expect(lastStatus(events)).toEqual({ step: 0, now: 0, pending: 0, idle: true, mode: 'paused', speed: defaultSpeed });
+  });
+
+  it('sends a user request, then delivers it and its reply one step at a time', () => {
+    const { send, drain, put } = setup();
+    drain();
+    expect(lastStatus(send(put('/a')))).toMatchObject({ step: 0, pending: 1, idle: false });
+
+    const first = send({ type: 'step', count: 1 });
+    expect(first.map((e) => e.type)).toEqual(['traceBatch', 'status']);
+    expect(batches(first)[0]).toEqual({
+      type: 'traceBatch',
+      omitted: 0,
+      records: [{
+        step: 1, id: 1, from: 'user', to: 'etcd', kind: 'etcd.Put', payload: { key: '/a', value: 'v' },
+        sentAt: 0, deliverAt: 5, cause: null, replyTo: null, background: false,
+      }],
+    });
+    expect(lastStatus(first)).toMatchObject({ step: 1, now: 5, pending: 1 });
+
+    const second = send({ type: 'step', count: 1 });
+    expect(batches(second)[0]?.records).toMatchObject([{ step: 2, from: 'etcd', to: 'user', kind: 'etcd.Put.reply', cause: 1, replyTo: 1 }]);
+    expect(lastStatus(second)).toEqual({ step: 2, now: 10, pending: 0, idle: true, mode: 'paused', speed: defaultSpeed });
+
+    expect(send({ type: 'step', count: 1 }).map((e) => e.type)).toEqual(['status']);
+  });
+
+  it.each<[string, Command, RegExp]>([
+    ['a request to a component that is not modelled', { type: 'userRequest', to: 'kube-apiserver', kind: 'http.request', payload: null }, /kube-apiserver is not modelled yet/],
+    ['a request to no component', { type: 'userRequest', to: 'nobody', kind: 'x', payload: null }, /no component named nobody/],
+    ['a step count of zero', { type: 'step', count: 0 }, /step count must be a positive integer, got 0/],
+    ['a negative speed', { type: 'setSpeed', speed: -1 }, /speed must be a positive number/],
+    ['too many nodes', { type: 'reset', seed: 'x', nodes: 51 }, /node count must be at most 50/],
+    ['an empty seed', { type: 'reset', seed: '', nodes: 1 }, /seed must be a non-empty string/],
+    ['a manifest before kube-apiserver exists', { type: 'applyManifest', yaml: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: nginx}' },
+      /kube-apiserver is not modelled yet, so nothing was applied \(parsed Deployment\/nginx\)/],
+    ['a manifest that is not YAML', { type: 'applyManifest', yaml: 'kind: [' }, /document 1: /],
+  ])('answers %s with an error naming the command, then the status', (_, command, message) => {
+    const { send, drain } = setup();
+    drain();
+    const events = send(command);
+    expect(events.map((e) => e.type)).toEqual(['error', 'status']);
+    expect(events[0]).toMatchObject({ type: 'error', command: command.type, message: expect.stringMatching(message) });
+  });
+
+  it('builds a new cluster on reset', () => {
+    const { send, drain, put } = setup();
+    drain();
+    send(put('/a'));
+    send({ type: 'step', count: 1 });
+    const events = send({ type: 'reset', seed: 7, nodes: 2 });
+    expect(events.map((e) => e.type)).toEqual(['ready', 'status']);
+    expect(events[0]).toMatchObject({ seed: 7, nodes: 2 });
+    expect(lastStatus(events)).toMatchObject({ step: 0, now: 0, pending: 0 });
+  });
+
+  it('keeps the speed it is given', () => {
+    const { send, drain } = setup();
+    drain();
+    expect(lastStatus(send({ type: 'setSpeed', speed: 2 })).speed).toBe(2);
+  });
+});
+
+describe('SimHost batching', () => {
+  it('ships a bounded tail of a large step and counts what it left out', () => {
+    const { send, drain, put } = setup();
+    drain();
+    for (let i = 0; i < 1000; i++) send(put(`/k${i}`));
+    const events = send({ type: 'step', count: 1500 });
+    const [batch] = batches(events);
+    expect(batch?.records).toHaveLength(traceTailLimit);
+    expect(batch?.omitted).toBe(1500 - traceTailLimit);
+    expect(batch?.records[0]?.step).toBe(1500 - traceTailLimit + 1);
+    expect(batch?.records.at(-1)?.step).toBe(1500);
+  });
+
+  it('runs until idle in chunks, reporting each chunk, and can be paused between chunks', () => {
+    const { send, drain, put, clock } = setup({ runChunkSteps: 300 });
+    drain();
+    for (let i = 0; i < 500; i++) send(put(`/k${i}`));
+
+    const first = send({ type: 'runUntilIdle' });
+    expect(batches(first)[0]).toMatchObject({ omitted: 300 - traceTailLimit });
+    expect(lastStatus(first)).toMatchObject({ step: 300, mode: 'runningUntilIdle' });
+
+    clock.fireNext();
+    const second = drain();
+    expect(lastStatus(second)).toMatchObject({ step: 600, mode: 'runningUntilIdle' });
+
+    expect(lastStatus(send({ type: 'pause' }))).toMatchObject({ step: 600, mode: 'paused' });
+    clock.advance(100);
+    expect(drain()).toEqual([]);
+
+    send({ type: 'runUntilIdle' });
+    clock.fireNext();
+    expect(clock.scheduled).toBe(0);
+    expect(lastStatus(drain())).toEqual({ step: 1000, now: 10, pending: 0, idle: true, mode: 'paused', speed: defaultSpeed });
+  });
+});
+
+describe('SimHost playback pacing', () => {
+  it('advances virtual time by elapsed real time × speed on every tick', () => {
+    const { send, drain, put, clock } = setup({ tickMs: 16 });
+    drain();
+    send({ type: 'setSpeed', speed: 0.25 });
+    send(put('/a'));
+    expect(lastStatus(send({ type: 'play' }))).toMatchObject({ mode: 'playing', now: 0 });
+
+    clock.advance(16);
+    expect(lastStatus(drain())).toMatchObject({ now: 4, step: 0, mode: 'playing' });
+    clock.advance(16);
+    const delivered = drain();
+    expect(batches(delivered)[0]?.records).toMatchObject([{ step: 1, kind: 'etcd.Put', deliverAt: 5 }]);
+    expect(lastStatus(delivered)).toMatchObject({ now: 8, step: 1 });
+    clock.advance(160);
+    expect(lastStatus(drain())).toMatchObject({ now: 48, step: 2, pending: 0, mode: 'playing' });
+  });
+
+  it('delivers the same steps in play mode as in step mode', () => {
+    const stepped = setup();
+    const played = setup();
+    for (const host of [stepped, played]) {
+      host.drain();
+      for (let i = 0; i < 20; i++) host.send(host.put(`/k${i}`));
+    }
+    const steppedRecords = batches(stepped.send({ type: 'step', count: 40 })).flatMap((b) => b.records);
+
+    played.send({ type: 'setSpeed', speed: 0.05 });
+    played.send({ type: 'play' });
+    played.clock.advance(1000);
+    const playedRecords = batches(played.drain()).flatMap((b) => b.records);
+    expect(playedRecords).toEqual(steppedRecords);
+  });
+
+  it('caps the virtual time a late tick may cover', () => {
+    const { send, drain, clock } = setup({ tickMs: 16, maxTickElapsedMs: 100 });
+    drain();
+    send({ type: 'setSpeed', speed: 2 });
+    send({ type: 'play' });
+    clock.sleep(5000);
+    clock.advance(0);
+    expect(lastStatus(drain()).now).toBe(200);
+  });
+
+  it('stops ticking on pause and bounds the deliveries of one tick', () => {
+    const { send, drain, put, clock } = setup({ tickMs: 16, maxStepsPerTick: 3 });
+    drain();
+    for (let i = 0; i < 10; i++) send(put(`/k${i}`));
+    send({ type: 'setSpeed', speed: 100 });
+    send({ type: 'play' });
+    clock.advance(16);
+    expect(lastStatus(drain())).toMatchObject({ step: 3, now: 5 });
+    send({ type: 'pause' });
+    expect(clock.scheduled).toBe(0);
+    clock.advance(1000);
+    expect(drain()).toEqual([]);
+  });
+
+  it('pauses and reports when the model throws while playing', () => {
+    const { send, drain, put, clock, cluster } = setup();
+    drain();
+    cluster().echo.failOn = 'etcd.Put';
+    send(put('/a'));
+    send({ type: 'setSpeed', speed: 1 });
+    send({ type: 'play' });
+    clock.advance(16);
+    const events = drain();
+    expect(events.find((e) => e.type === 'error')).toEqual({ type: 'error', command: null, message: 'echo cannot handle etcd.Put' });
+    expect(lastStatus(events).mode).toBe('paused');
+    expect(clock.scheduled).toBe(0);
+  });
+});

@@ -1,0 +1,242 @@
+// The simulation host: owns one cluster, carries out the UI's commands and reports what the engine did.
+// It is a plain module (no `self`, no host timers of its own): sim.worker.ts binds it to the worker scope
+// and tests drive it with a fake clock.
+//
+// Playback. Every mode is a loop over the engine's one step, so a trace does not depend on the mode:
+//   step          delivers `count` messages at once;
+//   play          every tick (≈ one frame) advances virtual time by elapsed real time × speed, i.e.
+//                 `engine.run({until, maxSteps})`; a tick that hits maxSteps leaves the clock behind,
+//                 so a heavy load slows virtual time down instead of piling up work;
+//   run until idle  delivers in chunks until only background work is queued, yielding between chunks
+//                 so a `pause` or `reset` posted meanwhile is handled.
+// Reporting. Deliveries are collected as they happen and flushed once per command, tick or chunk as one
+// `traceBatch` (bounded tail + count left out), always followed by a `status`.
+
+import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import { maxNodes, traceTailLimit } from '../protocol/index.ts';
+import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
+import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
+import type { User } from '../sim/user/user.ts';
+import { parseManifest } from './manifest.ts';
+
+/** Real time and host timers, injected so that tests control them. */
+export interface HostClock {
+  /** Real milliseconds from a monotonic clock. */
+  now(): number;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** What the host needs of a cluster (`Cluster` from src/sim/cluster.ts is one). */
+export interface HostedCluster {
+  readonly engine: Engine;
+  readonly user: User;
+  readonly topology: ClusterTopology;
+}
+
+export interface ClusterSpec {
+  readonly seed: string | number;
+  readonly nodes: number;
+}
+
+export interface SimHostOptions {
+  readonly post: (event: WorkerEvent) => void;
+  readonly clock: HostClock;
+  readonly initial?: ClusterSpec;
+  readonly buildCluster?: (spec: ClusterSpec) => HostedCluster;
+  readonly pacing?: Partial<Pacing>;
+}
+
+export interface Pacing {
+  /** Real ms between play ticks. */
+  readonly tickMs: number;
+  /** A tick never advances virtual time by more than this much real time × speed (e.g. after the tab slept). */
+  readonly maxTickElapsedMs: number;
+  /** Deliveries per play tick at most. */
+  readonly maxStepsPerTick: number;
+  /** Deliveries per run-until-idle chunk. */
+  readonly runChunkSteps: number;
+}
+
+export const defaultPacing: Pacing = { tickMs: 16, maxTickElapsedMs: 100, maxStepsPerTick: 5_000, runChunkSteps: 20_000 };
+export const defaultSeed = 'podflow';
+/** Virtual ms per real ms: a 5 ms hop takes half a second on screen. */
+export const defaultSpeed = 0.01;
+
+type Mode = SimStatus['mode'];
+
+export class SimHost {
+  private readonly post: (event: WorkerEvent) => void;
+  private readonly clock: HostClock;
+  private readonly buildCluster: (spec: ClusterSpec) => HostedCluster;
+  private readonly pacing: Pacing;
+  private cluster!: HostedCluster;
+  private mode: Mode = 'paused';
+  private speed = defaultSpeed;
+  private timer: unknown = null;
+  private lastTickAt = 0;
+  /** Deliveries since the last flush: the newest ones, and how many there were in all. */
+  private tail: TraceRecord[] = [];
+  private delivered = 0;
+
+  constructor(options: SimHostOptions) {
+    this.post = options.post;
+    this.clock = options.clock;
+    this.buildCluster = options.buildCluster ?? ((spec) => createCluster(spec));
+    this.pacing = { ...defaultPacing, ...options.pacing };
+    this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount });
+    this.report();
+  }
+
+  handle(command: Command): void {
+    try {
+      this.execute(command);
+    } catch (error) {
+      this.fail(command.type, error);
+    }
+    this.report();
+  }
+
+  /** Stops playback timers; the host posts nothing afterwards unless handed a command. */
+  dispose(): void {
+    this.stopPlayback();
+  }
+
+  private execute(command: Command): void {
+    switch (command.type) {
+      case 'step': {
+        requirePositiveInteger('step count', command.count);
+        this.stopPlayback();
+        this.cluster.engine.run({ maxSteps: command.count });
+        return;
+      }
+      case 'play': {
+        if (this.mode === 'playing') return;
+        this.stopPlayback();
+        this.mode = 'playing';
+        this.lastTickAt = this.clock.now();
+        this.schedule(this.tick, this.pacing.tickMs);
+        return;
+      }
+      case 'pause':
+        this.stopPlayback();
+        return;
+      case 'setSpeed':
+        if (!(Number.isFinite(command.speed) && command.speed > 0)) throw new RangeError(`speed must be a positive number, got ${command.speed}`);
+        this.speed = command.speed;
+        return;
+      case 'runUntilIdle':
+        this.stopPlayback();
+        this.runChunk();
+        return;
+      case 'reset': {
+        const { seed, nodes } = command;
+        if (!(typeof seed === 'string' ? seed !== '' : Number.isFinite(seed))) throw new RangeError('seed must be a non-empty string or a finite number');
+        requirePositiveInteger('node count', nodes);
+        if (nodes > maxNodes) throw new RangeError(`node count must be at most ${maxNodes}, got ${nodes}`);
+        this.stopPlayback();
+        this.start({ seed, nodes });
+        return;
+      }
+      case 'applyManifest': {
+        const objects = parseManifest(command.yaml);
+        const names = objects.map((o) => `${o.kind}/${o.name}`).join(', ');
+        throw new Error(`kube-apiserver is not modelled yet, so nothing was applied (parsed ${names})`);
+      }
+      case 'userRequest': {
+        const { engine, user, topology } = this.cluster;
+        const target = topology.components.find((c) => c.name === command.to);
+        if (!target) throw new Error(`no component named ${command.to}`);
+        if (!target.modelled || !engine.linked(user.name, target.name)) throw new Error(`${target.name} is not modelled yet, so it cannot answer ${command.kind}`);
+        user.request(target.name, command.kind, command.payload);
+        return;
+      }
+    }
+  }
+
+  private start(spec: ClusterSpec): void {
+    this.cluster = this.buildCluster(spec);
+    this.tail = [];
+    this.delivered = 0;
+    const { engine } = this.cluster;
+    engine.onDelivery((message) => this.collect(engine.step, message));
+    const topology: Topology = this.cluster.topology;
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology });
+  }
+
+  private readonly tick = (): void => {
+    this.timer = null;
+    const at = this.clock.now();
+    const elapsed = Math.min(at - this.lastTickAt, this.pacing.maxTickElapsedMs);
+    this.lastTickAt = at;
+    const { engine } = this.cluster;
+    try {
+      engine.run({ until: roundToMicros(engine.now + elapsed * this.speed), maxSteps: this.pacing.maxStepsPerTick });
+      this.schedule(this.tick, this.pacing.tickMs);
+    } catch (error) {
+      this.stopPlayback();
+      this.fail(null, error);
+    }
+    this.report();
+  };
+
+  /** Runs one chunk while paused; schedules the next (and reports running) only if work remains. */
+  private runChunk(): void {
+    const result = this.cluster.engine.runUntilIdle(this.pacing.runChunkSteps);
+    if (result.reason === 'max-steps') {
+      this.mode = 'runningUntilIdle';
+      this.schedule(this.continueRun, 0);
+    }
+  }
+
+  private readonly continueRun = (): void => {
+    this.timer = null;
+    this.mode = 'paused';
+    try {
+      this.runChunk();
+    } catch (error) {
+      this.stopPlayback();
+      this.fail(null, error);
+    }
+    this.report();
+  };
+
+  private schedule(callback: () => void, ms: number): void {
+    this.timer = this.clock.setTimeout(callback, ms);
+  }
+
+  private stopPlayback(): void {
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+    this.mode = 'paused';
+  }
+
+  private collect(step: number, message: Message): void {
+    this.delivered++;
+    this.tail.push({ step, ...message });
+    if (this.tail.length >= 2 * traceTailLimit) this.tail.splice(0, this.tail.length - traceTailLimit);
+  }
+
+  private fail(command: CommandType | null, error: unknown): void {
+    this.post({ type: 'error', command, message: error instanceof Error ? error.message : String(error) });
+  }
+
+  /** Flushes collected deliveries (if any) and the status. */
+  private report(): void {
+    if (this.delivered > 0) {
+      const records = this.tail.slice(-traceTailLimit);
+      this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
+      this.tail = [];
+      this.delivered = 0;
+    }
+    const { engine } = this.cluster;
+    this.post({
+      type: 'status',
+      status: { step: engine.step, now: engine.now, pending: engine.pending, idle: engine.idle, mode: this.mode, speed: this.speed },
+    });
+  }
+}
+
+function requirePositiveInteger(what: string, value: number): void {
+  if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`${what} must be a positive integer, got ${value}`);
+}
