@@ -1,0 +1,80 @@
+// Timestamps as Kubernetes serializes them, computed from epoch milliseconds without Date.
+// metav1.Time is RFC 3339 in UTC with whole seconds (`2023-08-15T00:00:05Z`); metav1.MicroTime has
+// exactly six fractional digits (`2023-08-15T00:00:05.123456Z`). Simulation code turns virtual time
+// into epoch milliseconds as `epochMs + now` (see src/sim/engine/time.ts).
+// Models k8s.io/apimachinery/pkg/apis/meta/v1/time.go and micro_time.go.
+
+const msPerDay = 86_400_000;
+
+/** Days since 1970-01-01 → proleptic Gregorian [year, month 1–12, day 1–31] (Hinnant's civil_from_days). */
+function civilFromDays(days: number): [number, number, number] {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+/** [year, month 1–12, day] → days since 1970-01-01 (Hinnant's days_from_civil). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+function dateTime(wholeSeconds: number): string {
+  const days = Math.floor(wholeSeconds / 86_400);
+  const secs = wholeSeconds - days * 86_400;
+  const [y, mo, d] = civilFromDays(days);
+  return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(Math.floor(secs / 3600))}:${pad(Math.floor(secs / 60) % 60)}:${pad(secs % 60)}`;
+}
+
+/** metav1.Time: `2023-08-15T00:00:05Z`, sub-second part truncated. */
+export function formatTimestamp(epochMs: number): string {
+  return dateTime(Math.floor(epochMs / 1000)) + 'Z';
+}
+
+/** metav1.MicroTime: `2023-08-15T00:00:05.123456Z`, truncated to whole microseconds. */
+export function formatMicroTimestamp(epochMs: number): string {
+  const micros = Math.floor(Math.round(epochMs * 1000 * 1000) / 1000);
+  const secs = Math.floor(micros / 1_000_000);
+  return `${dateTime(secs)}.${pad(micros - secs * 1_000_000, 6)}Z`;
+}
+
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+
+/**
+ * Parses an RFC 3339 timestamp (any fractional precision, `Z` or a `±hh:mm` offset) into epoch
+ * milliseconds; `undefined` when it is not one, as Go's time.Parse(time.RFC3339) would reject it.
+ */
+export function parseTimestamp(s: string): number | undefined {
+  const m = rfc3339.exec(s);
+  if (m === null) return undefined;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  const monthDays = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  if (month < 1 || month > 12 || day < 1 || day > monthDays[month - 1]! || hour > 23 || minute > 59 || second > 59) return undefined;
+  const fraction = m[7] === undefined ? 0 : Number(`0${m[7]}`) * 1000;
+  let offsetMin = 0;
+  if (m[9] !== undefined) {
+    const oh = Number(m[10]);
+    const om = Number(m[11]);
+    if (oh > 23 || om > 59) return undefined;
+    offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  return daysFromCivil(year, month, day) * msPerDay + ((hour * 60 + minute - offsetMin) * 60 + second) * 1000 + fraction;
+}
+
+/** Re-serializes any RFC 3339 input the way metav1.Time stores it (UTC, whole seconds). */
+export function canonicalTimestamp(s: string): string | undefined {
+  const ms = parseTimestamp(s);
+  return ms === undefined ? undefined : formatTimestamp(ms);
+}
