@@ -1,0 +1,186 @@
+// The history of one key: its revisions grouped into generations. Models mvcc/key_index.go.
+//
+// A generation runs from the put that creates the key to the delete (tombstone) that ends it; a delete
+// closes the current generation and opens an empty one, so a re-created key starts at version 1 with a
+// new create revision. Each revision points into the backend (the stored KeyValue of that change).
+//
+// Worked example, key "foo": put(1.0); put(2.0); tombstone(3.0); put(4.0); tombstone(5.0)
+//
+//   modified: 5.0
+//   generations:
+//     {empty}                  <- current (the key does not exist)
+//     {4.0, 5.0(t)}            ver 2, created 4.0
+//     {1.0, 2.0, 3.0(t)}       ver 3, created 1.0
+//
+// Compaction at revision R keeps, per generation that is still visible at R, the largest revision
+// ≤ R and drops the older ones; a generation left holding only its tombstone is dropped, and a key
+// left with only the empty generation is removed from the index:
+//
+//   compact(2): {empty} {4.0, 5.0(t)} {2.0, 3.0(t)}    2.0 is what a read at 2 sees
+//   compact(4): {empty} {4.0, 5.0(t)}                  3.0(t) was ≤ 4 and alone: generation dropped
+//   compact(5): {empty}                                5.0(t) alone: dropped; the key is removed
+//   compact(6): {empty}                                (same)
+//
+// `available` collects the revisions compaction keeps, so the backend can delete every other revision
+// at or below R (kvstore_compaction.go).
+
+import { revisionGreaterThan, revisionId, zeroRevision, type Revision } from './revision.ts';
+
+export class Generation {
+  /** Number of puts (and the closing tombstone) in this generation. */
+  ver = 0;
+  created: Revision = zeroRevision;
+  revs: Revision[] = [];
+
+  isEmpty(): boolean {
+    return this.revs.length === 0;
+  }
+
+  /**
+   * Walks revisions newest first while `f` returns true; returns the index where it stopped, or -1
+   * when it walked them all.
+   */
+  walk(f: (rev: Revision) => boolean): number {
+    for (let i = this.revs.length - 1; i >= 0; i--) if (!f(this.revs[i]!)) return i;
+    return -1;
+  }
+}
+
+/** What a key looked like at a revision. */
+export interface KeyIndexGet {
+  readonly modified: Revision;
+  readonly created: Revision;
+  readonly version: number;
+}
+
+export class KeyIndex {
+  modified: Revision = zeroRevision;
+  generations: Generation[] = [];
+
+  constructor(readonly key: string) {}
+
+  /** Records a put at main.sub. */
+  put(main: number, sub: number): void {
+    const rev: Revision = { main, sub };
+    if (!revisionGreaterThan(rev, this.modified)) {
+      throw new Error(`keyIndex ${JSON.stringify(this.key)}: put at ${main}.${sub} is not after ${this.modified.main}.${this.modified.sub}`);
+    }
+    if (this.generations.length === 0) this.generations.push(new Generation());
+    const g = this.generations[this.generations.length - 1]!;
+    if (g.revs.length === 0) g.created = rev;
+    g.revs.push(rev);
+    g.ver++;
+    this.modified = rev;
+  }
+
+  /** Records a delete at main.sub. Returns false when the key does not currently exist. */
+  tombstone(main: number, sub: number): boolean {
+    if (this.isEmpty()) throw new Error(`keyIndex ${JSON.stringify(this.key)}: tombstone on an empty key index`);
+    if (this.generations[this.generations.length - 1]!.isEmpty()) return false;
+    this.put(main, sub);
+    this.generations.push(new Generation());
+    return true;
+  }
+
+  /** The key at revision `atRev`, or undefined when it did not exist then. */
+  get(atRev: number): KeyIndexGet | undefined {
+    const g = this.findGeneration(atRev);
+    if (g === undefined || g.isEmpty()) return undefined;
+    const revs = g.revs;
+    for (let n = revs.length - 1; n >= 0; n--) {
+      const rev = revs[n]!;
+      if (rev.main <= atRev) return { modified: rev, created: g.created, version: g.ver - (revs.length - n - 1) };
+    }
+    return undefined;
+  }
+
+  /**
+   * Revisions at or after main revision `rev`, oldest first; of several changes with the same main
+   * revision only the last is returned.
+   */
+  since(rev: number): Revision[] {
+    if (this.isEmpty()) throw new Error(`keyIndex ${JSON.stringify(this.key)}: since on an empty key index`);
+    const since: Revision = { main: rev, sub: 0 };
+    let gi = this.generations.length - 1;
+    for (; gi > 0; gi--) {
+      const g = this.generations[gi]!;
+      if (g.isEmpty()) continue;
+      if (revisionGreaterThan(since, g.created)) break;
+    }
+    const revs: Revision[] = [];
+    let last = 0;
+    for (; gi < this.generations.length; gi++) {
+      for (const r of this.generations[gi]!.revs) {
+        if (revisionGreaterThan(since, r)) continue;
+        if (r.main === last) {
+          revs[revs.length - 1] = r;
+          continue;
+        }
+        revs.push(r);
+        last = r.main;
+      }
+    }
+    return revs;
+  }
+
+  /** Drops the history that a compaction at `atRev` makes unreachable; see the header. */
+  compact(atRev: number, available: Set<number>): void {
+    if (this.isEmpty()) throw new Error(`keyIndex ${JSON.stringify(this.key)}: compact on an empty key index`);
+    const [firstGen, revIndex] = this.doCompact(atRev, available);
+    let genIdx = firstGen;
+    const g = this.generations[genIdx]!;
+    if (!g.isEmpty()) {
+      if (revIndex !== -1) g.revs = g.revs.slice(revIndex);
+      if (g.revs.length === 1 && genIdx !== this.generations.length - 1) {
+        available.delete(revisionId(g.revs[0]!.main, g.revs[0]!.sub));
+        genIdx++;
+      }
+    }
+    this.generations = this.generations.slice(genIdx);
+  }
+
+  /** Adds to `available` the revisions a compaction at `atRev` would keep, changing nothing. */
+  keep(atRev: number, available: Set<number>): void {
+    if (this.isEmpty()) return;
+    const [genIdx, revIndex] = this.doCompact(atRev, available);
+    const g = this.generations[genIdx]!;
+    if (!g.isEmpty() && revIndex === g.revs.length - 1 && genIdx !== this.generations.length - 1) {
+      available.delete(revisionId(g.revs[revIndex]!.main, g.revs[revIndex]!.sub));
+    }
+  }
+
+  isEmpty(): boolean {
+    return this.generations.length === 1 && this.generations[0]!.isEmpty();
+  }
+
+  private doCompact(atRev: number, available: Set<number>): [number, number] {
+    let genIdx = 0;
+    let g = this.generations[0]!;
+    // The first generation that contains atRev or was created after it.
+    while (genIdx < this.generations.length - 1) {
+      if (g.revs[g.revs.length - 1]!.main > atRev) break;
+      genIdx++;
+      g = this.generations[genIdx]!;
+    }
+    const revIndex = g.walk((rev) => {
+      if (rev.main <= atRev) {
+        available.add(revisionId(rev.main, rev.sub));
+        return false;
+      }
+      return true;
+    });
+    return [genIdx, revIndex];
+  }
+
+  /** The generation `rev` falls in; undefined when the key did not exist at `rev`. */
+  private findGeneration(rev: number): Generation | undefined {
+    const lastg = this.generations.length - 1;
+    for (let cg = lastg; cg >= 0; cg--) {
+      const g = this.generations[cg]!;
+      if (g.revs.length === 0) continue;
+      if (cg !== lastg && g.revs[g.revs.length - 1]!.main <= rev) return undefined;
+      if (g.revs[0]!.main <= rev) return g;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,122 @@
+// Read and write transactions over the store. Models mvcc/kvstore_txn.go (storeTxnRead, storeTxnWrite).
+//
+// A write transaction sees its own changes: once it has recorded one, its reads are at beginRev + 1.
+// Its puts and deletes go to the index and the backend at once (revision beginRev+1, sub-revision =
+// position among the changes); `end()` commits the revision if anything changed.
+
+import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
+import { noLease, tombstone, type KeyValue, type LeaseID } from './kv.ts';
+import type { KVStore } from './kv-store.ts';
+
+export interface RangeOptions {
+  /** At most this many kvs (0: all). `count` still counts every key. */
+  readonly limit?: number;
+  /** Read at this revision (≤ 0: the transaction's revision). */
+  readonly rev?: number;
+  /** Count only; no kvs. */
+  readonly count?: boolean;
+}
+
+export interface RangeResult {
+  readonly kvs: KeyValue[];
+  /** The store revision the read ran against (the current one, not the requested one). */
+  readonly rev: number;
+  readonly count: number;
+}
+
+export class StoreTxnRead {
+  constructor(
+    protected readonly s: KVStore,
+    /** The compaction revision when the transaction began. */
+    readonly firstRev: number,
+    protected readonly curRev: number,
+  ) {}
+
+  rev(): number {
+    return this.curRev;
+  }
+
+  range(key: string, end: string | undefined, ro: RangeOptions): RangeResult {
+    return this.rangeKeys(key, end, this.rev(), ro);
+  }
+
+  end(): void {}
+
+  protected rangeKeys(key: string, end: string | undefined, curRev: number, ro: RangeOptions): RangeResult {
+    let rev = ro.rev ?? 0;
+    if (rev > curRev) throw new EtcdError(ErrGRPCFutureRev);
+    if (rev <= 0) rev = curRev;
+    if (rev < this.s.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
+    const revpairs = this.s.index.revisions(key, end, rev);
+    if (revpairs.length === 0) return { kvs: [], count: 0, rev: curRev };
+    if (ro.count) return { kvs: [], count: revpairs.length, rev: curRev };
+    let limit = ro.limit ?? 0;
+    if (limit <= 0 || limit > revpairs.length) limit = revpairs.length;
+    const kvs = new Array<KeyValue>(limit);
+    const backend = this.s.backend;
+    for (let i = 0; i < limit; i++) kvs[i] = backend.get(revpairs[i]!);
+    return { kvs, count: revpairs.length, rev: curRev };
+  }
+}
+
+export class StoreTxnWrite extends StoreTxnRead {
+  /** The changes recorded so far, in order (tombstones have createRevision 0). */
+  readonly changes: KeyValue[] = [];
+
+  constructor(s: KVStore, readonly beginRev: number) {
+    super(s, 0, beginRev);
+  }
+
+  override range(key: string, end: string | undefined, ro: RangeOptions): RangeResult {
+    return this.rangeKeys(key, end, this.changes.length > 0 ? this.beginRev + 1 : this.beginRev, ro);
+  }
+
+  /** Puts a key; returns the revision it is written at. */
+  put(key: string, value: string, lease: LeaseID): number {
+    const s = this.s;
+    const rev = this.beginRev + 1;
+    let created = rev;
+    let version = 1;
+    let oldLease = noLease;
+    const prior = s.index.get(key, rev);
+    if (prior !== undefined) {
+      created = prior.created.main;
+      version = prior.version + 1;
+      oldLease = s.lessor.getLease(key);
+    }
+    const sub = this.changes.length;
+    const kv: KeyValue = { key, createRevision: created, modRevision: rev, version, value, lease };
+    s.backend.put(rev, sub, kv);
+    s.index.put(key, rev, sub);
+    this.changes.push(kv);
+    if (oldLease !== noLease) s.lessor.detach(oldLease, key);
+    if (lease !== noLease) s.lessor.attach(lease, key);
+    return rev;
+  }
+
+  /** Deletes the keys in the range; returns [number deleted, revision of the response]. */
+  deleteRange(key: string, end: string | undefined): [number, number] {
+    const rrev = this.changes.length > 0 ? this.beginRev + 1 : this.beginRev;
+    const { keys } = this.s.index.range(key, end, rrev);
+    for (const k of keys) this.delete(k);
+    const n = keys.length;
+    return n !== 0 || this.changes.length > 0 ? [n, this.beginRev + 1] : [0, this.beginRev];
+  }
+
+  /** Commits: the changes become revision beginRev + 1. A transaction without changes commits nothing. */
+  override end(): void {
+    if (this.changes.length !== 0) this.s.commit(this.beginRev + 1, this.changes);
+  }
+
+  private delete(key: string): void {
+    const s = this.s;
+    const rev = this.beginRev + 1;
+    const sub = this.changes.length;
+    const kv = tombstone(key, rev);
+    s.backend.put(rev, sub, kv);
+    if (!s.index.tombstone(key, rev, sub)) throw new Error(`delete of ${JSON.stringify(key)}: no live key to tombstone`);
+    this.changes.push(kv);
+    const lease = s.lessor.getLease(key);
+    if (lease !== noLease) s.lessor.detach(lease, key);
+  }
+}

@@ -1,0 +1,61 @@
+// The MVCC key-value store: the revision counter, the key index, the backend, and compaction; reads and
+// writes go through transactions (kv-store-txn.ts). Models mvcc/kvstore.go.
+//
+// Revisions: an empty store is at revision 1 (`currentRev`); a write transaction that records at least
+// one change commits them all at `currentRev + 1` (sub-revisions 0, 1, … in change order) and then
+// increments `currentRev`. Nothing else changes the revision: reads, failed compares, deletes that match
+// nothing, lease grants and compactions leave it alone.
+
+import { Backend } from './backend.ts';
+import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
+import { StoreTxnRead, StoreTxnWrite } from './kv-store-txn.ts';
+import type { KeyValue } from './kv.ts';
+import { Lessor } from './lease.ts';
+import { TreeIndex } from './tree-index.ts';
+
+export class KVStore {
+  /** The revision of the last committed write (1 for an empty store). */
+  currentRev = 1;
+  /** The last compaction revision; -1 before the first compaction. */
+  compactMainRev = -1;
+  readonly index = new TreeIndex();
+  readonly backend = new Backend();
+
+  constructor(readonly lessor: Lessor = new Lessor()) {
+    lessor.setRangeDeleter(() => this.write());
+  }
+
+  rev(): number {
+    return this.currentRev;
+  }
+
+  read(): StoreTxnRead {
+    return new StoreTxnRead(this, this.compactMainRev, this.currentRev);
+  }
+
+  write(): StoreTxnWrite {
+    return new StoreTxnWrite(this, this.currentRev);
+  }
+
+  /**
+   * Compacts history at `rev`: reads below it fail from now on. Throws `compacted` when `rev` is not
+   * above the previous compaction and `future` when it is above the current revision.
+   * etcd compacts the index and the backend asynchronously; here both happen at once.
+   */
+  compact(rev: number): void {
+    if (rev <= this.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
+    if (rev > this.currentRev) throw new EtcdError(ErrGRPCFutureRev);
+    this.compactMainRev = rev;
+    const keep = this.index.compact(rev);
+    this.backend.compact(rev, keep);
+  }
+
+  /** Called by a write transaction that recorded changes, before the revision moves to `rev`. */
+  commit(rev: number, changes: readonly KeyValue[]): void {
+    this.currentRev = rev;
+    this.notify(rev, changes);
+  }
+
+  /** Hook for the watchable store: the changes committed at `rev`. */
+  protected notify(_rev: number, _changes: readonly KeyValue[]): void {}
+}

@@ -1,0 +1,99 @@
+// Validation the gRPC layer does before a request reaches the server: empty keys, conflicting
+// ignore_* flags, too many txn operations, and keys written twice in one txn branch.
+// Models etcdserver/api/v3rpc/key.go (checkRangeRequest, checkPutRequest, checkDeleteRequest,
+// checkTxnRequest, checkRequestOp, checkIntervals).
+
+import {
+  EtcdError, ErrGRPCDuplicateKey, ErrGRPCEmptyKey, ErrGRPCKeyNotFound, ErrGRPCLeaseProvided, ErrGRPCTooManyOps,
+  ErrGRPCValueProvided,
+} from './errors.ts';
+import { noLease } from './kv.ts';
+import type { DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './rpc.ts';
+
+/** `--max-txn-ops` default (embed/config.go DefaultMaxTxnOps). */
+export const defaultMaxTxnOps = 128;
+
+export function checkRangeRequest(r: RangeRequest): void {
+  if (!r.key) throw new EtcdError(ErrGRPCEmptyKey);
+}
+
+export function checkPutRequest(r: PutRequest): void {
+  if (!r.key) throw new EtcdError(ErrGRPCEmptyKey);
+  if (r.ignoreValue && r.value) throw new EtcdError(ErrGRPCValueProvided);
+  if (r.ignoreLease && r.lease !== undefined && r.lease !== noLease) throw new EtcdError(ErrGRPCLeaseProvided);
+}
+
+export function checkDeleteRequest(r: DeleteRangeRequest): void {
+  if (!r.key) throw new EtcdError(ErrGRPCEmptyKey);
+}
+
+/** Op counts, empty keys and empty ops, recursively; a nested txn gets the budget its parent left. */
+export function checkTxnRequest(r: TxnRequest, maxTxnOps: number = defaultMaxTxnOps): void {
+  const compare = r.compare ?? [];
+  const success = r.success ?? [];
+  const failure = r.failure ?? [];
+  const opc = Math.max(compare.length, success.length, failure.length);
+  if (opc > maxTxnOps) throw new EtcdError(ErrGRPCTooManyOps);
+  for (const c of compare) if (!c.key) throw new EtcdError(ErrGRPCEmptyKey);
+  for (const u of success) checkRequestOp(u, maxTxnOps - opc);
+  for (const u of failure) checkRequestOp(u, maxTxnOps - opc);
+}
+
+function checkRequestOp(u: RequestOp, maxTxnOps: number): void {
+  if (u.requestRange !== undefined) checkRangeRequest(u.requestRange);
+  else if (u.requestPut !== undefined) checkPutRequest(u.requestPut);
+  else if (u.requestDeleteRange !== undefined) checkDeleteRequest(u.requestDeleteRange);
+  else if (u.requestTxn !== undefined) checkTxnRequest(u.requestTxn, maxTxnOps);
+  else throw new EtcdError(ErrGRPCKeyNotFound);
+}
+
+/** A deleted interval [begin, end); `end === ''` is unbounded (adt's affine string interval). */
+interface DeleteInterval {
+  readonly begin: string;
+  readonly end: string;
+}
+
+function intersects(dels: readonly DeleteInterval[], key: string): boolean {
+  // The point interval [key, key+"\0") overlaps [b, e) exactly when b ≤ key < e.
+  for (const d of dels) if (d.begin <= key && (d.end === '' || key < d.end)) return true;
+  return false;
+}
+
+/**
+ * Rejects a branch that writes a key twice: two puts, or a put inside a deleted range, at this level or
+ * in nested txns. A key put in both branches of one nested txn is fine (only one runs). Like etcd, a
+ * delete whose range end is '\0' ("every key ≥ key") conflicts with nothing: its interval is empty.
+ */
+export function checkIntervals(reqs: readonly RequestOp[] | undefined): { puts: Set<string>; dels: DeleteInterval[] } {
+  const dels: DeleteInterval[] = [];
+  const ops = reqs ?? [];
+  for (const req of ops) {
+    const d = req.requestDeleteRange;
+    if (d === undefined) continue;
+    dels.push(d.rangeEnd ? { begin: d.key, end: d.rangeEnd } : { begin: d.key, end: d.key + '\0' });
+  }
+  const puts = new Set<string>();
+  for (const req of ops) {
+    const t = req.requestTxn;
+    if (t === undefined) continue;
+    const then = checkIntervals(t.success);
+    const otherwise = checkIntervals(t.failure);
+    for (const k of then.puts) {
+      if (puts.has(k) || intersects(dels, k)) throw new EtcdError(ErrGRPCDuplicateKey);
+      puts.add(k);
+    }
+    for (const k of otherwise.puts) {
+      if (puts.has(k) && !then.puts.has(k)) throw new EtcdError(ErrGRPCDuplicateKey);
+      if (intersects(dels, k)) throw new EtcdError(ErrGRPCDuplicateKey);
+      puts.add(k);
+    }
+    dels.push(...then.dels, ...otherwise.dels);
+  }
+  for (const req of ops) {
+    const p = req.requestPut;
+    if (p === undefined) continue;
+    if (puts.has(p.key) || intersects(dels, p.key)) throw new EtcdError(ErrGRPCDuplicateKey);
+    puts.add(p.key);
+  }
+  return { puts, dels };
+}

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import { Component, Engine, traceHash, type Co, type Message } from '../engine/index.ts';
+import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
+import type { RangeResponse, TxnResponse } from './rpc.ts';
+import { EtcdServer, type EtcdReply } from './server.ts';
+
+/** A client that runs a script of etcd calls in one coroutine and keeps the replies. */
+class Client extends Component {
+  readonly replies: Message[] = [];
+  receive(message: Message): void {
+    this.replies.push(message);
+  }
+  run(script: (self: Client) => Co<void>): void {
+    this.spawn(script(this));
+  }
+  *rpc<R>(kind: string, payload: unknown): Co<EtcdReply<R>> {
+    const reply = yield* this.call<EtcdReply<R>>('etcd', kind, payload);
+    this.replies.push(reply);
+    return reply.payload;
+  }
+}
+
+function cluster(writeDelay = 0): { engine: Engine; etcd: EtcdServer; client: Client } {
+  const engine = new Engine({ seed: 'etcd' });
+  const etcd = engine.add(new EtcdServer('etcd', { writeDelay }));
+  const client = engine.add(new Client('kube-apiserver'));
+  engine.link('etcd', 'kube-apiserver', { latency: 1 });
+  return { engine, etcd, client };
+}
+
+const create = (name: string, size: number) => ({
+  compare: [{ target: 'MOD' as const, key: `/registry/pods/default/${name}`, modRevision: 0 }],
+  success: [{ requestPut: { key: `/registry/pods/default/${name}`, value: 'v'.repeat(size) } }],
+});
+
+describe('EtcdServer', () => {
+  it('answers a Txn with the response, the request-stats line and a write record', () => {
+    const { engine, client } = cluster(0.5);
+    let reply: EtcdReply<TxnResponse> | undefined;
+    client.run(function* (self) {
+      reply = yield* self.rpc<TxnResponse>('etcd.Txn', create('x', 754));
+    });
+    engine.runUntilIdle();
+    expect(reply?.ok).toBe(true);
+    if (!reply?.ok) return;
+    expect(reply.response.succeeded).toBe(true);
+    expect(reply.response.header).toEqual({ clusterId: '14841639068965178418', memberId: '10276657743932975437', revision: 2, raftTerm: 2 });
+    expect(reply.stats.requestContent).toBe('compare:<target:MOD key:"/registry/pods/default/x" mod_revision:0 > success:<request_put:<key:"/registry/pods/default/x" value_size:754 >> failure:<>');
+    expect(JSON.parse(reply.log)).toMatchObject({ msg: 'request stats', remote: 'kube-apiserver', 'time spent': '500µs', 'start time': '2023-08-15T00:00:00.001Z' });
+    expect(reply.write).toMatchObject({
+      revision: 2, changed: true, branch: 'success',
+      compares: [{ compare: { target: 'MOD', key: '/registry/pods/default/x', modRevision: 0 }, actual: [], result: true }],
+      events: [{ type: 'PUT', kv: { key: '/registry/pods/default/x', createRevision: 2, modRevision: 2, version: 1 } }],
+    });
+    // The reply left after the write delay and travelled the link.
+    expect(client.replies[0]?.deliverAt).toBe(2.5);
+  });
+
+  it('records the failure branch and the values the compare saw', () => {
+    const { engine, client } = cluster();
+    const replies: Array<EtcdReply<TxnResponse>> = [];
+    client.run(function* (self) {
+      replies.push(yield* self.rpc<TxnResponse>('etcd.Txn', create('x', 10)));
+      replies.push(yield* self.rpc<TxnResponse>('etcd.Txn', { ...create('x', 10), failure: [{ requestRange: { key: '/registry/pods/default/x' } }] }));
+    });
+    engine.runUntilIdle();
+    const second = replies[1]!;
+    expect(second.ok && second.response.succeeded).toBe(false);
+    expect(second.write).toMatchObject({ revision: 2, changed: false, branch: 'failure', events: [], compares: [{ actual: [2], result: false }] });
+  });
+
+  it('answers errors with the gRPC code and text and still logs the request', () => {
+    const { engine, client } = cluster();
+    const replies: Array<EtcdReply<unknown>> = [];
+    client.run(function* (self) {
+      replies.push(yield* self.rpc<RangeResponse>('etcd.Range', { key: 'a', revision: 5 }));
+      replies.push(yield* self.rpc<TxnResponse>('etcd.Txn', { success: [{ requestPut: { key: 'a' } }, { requestPut: { key: 'a' } }] }));
+      replies.push(yield* self.rpc<unknown>('etcd.Compact', { revision: 1 }));
+    });
+    engine.runUntilIdle();
+    expect(replies.map((r) => (r.ok ? 'ok' : `${r.error.code} ${r.error.message}`))).toEqual([
+      '11 etcdserver: mvcc: required revision is a future revision',
+      '3 etcdserver: duplicate key given in txn request',
+      'ok',
+    ]);
+    expect(replies[0]!.stats).toMatchObject({ requestContent: 'key:"a" revision:5 ', requestSize: 5, responseSize: 0 });
+    expect(replies[1]!.stats.requestContent).toBe('');
+    expect(replies[2]!.stats).toMatchObject({ requestCount: -1, requestSize: -1, responseCount: -1, responseSize: -1 });
+  });
+
+  it('is deterministic', () => {
+    const scenario = () => {
+      const { engine, client } = cluster(1);
+      client.run(function* (self) {
+        for (let i = 0; i < 20; i++) {
+          yield* self.rpc('etcd.Txn', create(`p${i % 7}`, i * 13));
+          yield* self.rpc('etcd.Range', { key: '/registry/pods/', rangeEnd: '/registry/pods0', limit: 3 });
+        }
+      });
+      engine.runUntilIdle();
+      return engine;
+    };
+    const [a, b] = runTwiceWithPerturbedHost(scenario);
+    expect(a.hash).toBe(b.hash);
+    expect(a.steps).toBe(80);
+    expect(traceHash(scenario().trace.all())).toBe(a.hash);
+  });
+});
