@@ -1,0 +1,46 @@
+// The first screen: what Podflow is in one line, the playback bar, the component graph, and the side
+// panel with what the user can send and the messages the engine delivered.
+
+import { MotionConfig } from 'motion/react';
+import { PlaybackBar } from './controls/PlaybackBar.tsx';
+import { usePlaybackShortcuts } from './controls/shortcuts.ts';
+import { TrafficActions } from './controls/TrafficActions.tsx';
+import { ClusterGraph } from './graph/ClusterGraph.tsx';
+import { MessageInspector } from './panels/MessageInspector.tsx';
+import { Notices } from './panels/Notices.tsx';
+import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
+import { useSim } from './store/sim-context.ts';
+
+function ClusterLabel() {
+  const cluster = useSim((state) => state.cluster);
+  if (!cluster) return null;
+  return <p className="cluster-label">seed <code>{String(cluster.seed)}</code> · {cluster.nodes} {cluster.nodes === 1 ? 'node' : 'nodes'}</p>;
+}
+
+export function App() {
+  usePlaybackShortcuts();
+  return (
+    <MotionConfig reducedMotion="user">
+      <PlayheadProvider>
+        <div className="app">
+          <header className="app-header">
+            <h1>Podflow</h1>
+            <p className="tagline">Every arrow is a message the Kubernetes model really delivered. Send a request, then step (→) or play (space).</p>
+            <ClusterLabel />
+          </header>
+          <PlaybackBar />
+          <Notices />
+          <main className="workspace">
+            <section className="graph-pane" aria-label="Component graph">
+              <ClusterGraph />
+            </section>
+            <aside className="side-panel" aria-label="Requests and messages">
+              <TrafficActions />
+              <MessageInspector />
+            </aside>
+          </main>
+        </div>
+      </PlayheadProvider>
+    </MotionConfig>
+  );
+}

@@ -1,0 +1,48 @@
+// The component graph: the cluster's topology laid out once per cluster, with messages animated on its
+// links. A new cluster (reset) mounts a new flow, fitted to the view.
+
+import { Background, Controls, ReactFlow, type EdgeMouseHandler, type EdgeTypes, type NodeTypes } from '@xyflow/react';
+import { useCallback, useMemo } from 'react';
+import { useSim, useSimActions } from '../store/sim-context.ts';
+import { ComponentNode } from './ComponentNode.tsx';
+import { layoutTopology, type LinkEdgeType } from './layout.ts';
+import { LinkEdge } from './LinkEdge.tsx';
+
+const nodeTypes = { component: ComponentNode } satisfies NodeTypes;
+const edgeTypes = { link: LinkEdge } satisfies EdgeTypes;
+
+export function ClusterGraph() {
+  const cluster = useSim((state) => state.cluster);
+  const actions = useSimActions();
+  const layout = useMemo(() => (cluster ? layoutTopology(cluster.topology) : null), [cluster]);
+  const onEdgeClick = useCallback<EdgeMouseHandler<LinkEdgeType>>(
+    (_, edge) => actions.select({ type: 'link', a: edge.source, b: edge.target }),
+    [actions],
+  );
+  const onPaneClick = useCallback(() => actions.select(null), [actions]);
+
+  if (!cluster || !layout) return <p className="graph-status" role="status">Starting the simulation…</p>;
+  return (
+    <ReactFlow
+      key={cluster.version}
+      defaultNodes={layout.nodes}
+      defaultEdges={layout.edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      fitView
+      fitViewOptions={{ padding: 0.1 }}
+      minZoom={0.2}
+      maxZoom={2}
+      colorMode="system"
+      nodesDraggable={false}
+      nodesConnectable={false}
+      elementsSelectable={false}
+      onEdgeClick={onEdgeClick}
+      onPaneClick={onPaneClick}
+      aria-label="Cluster components and the messages between them"
+    >
+      <Background gap={24} size={1} />
+      <Controls showInteractive={false} />
+    </ReactFlow>
+  );
+}

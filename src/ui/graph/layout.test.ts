@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { ComponentView, LinkView, Topology } from '../../protocol/index.ts';
+import { center, linkSegment, lerp, type Point, type Rect } from './geometry.ts';
+import { layoutTopology } from './layout.ts';
+
+/** The shape of src/sim/cluster.ts's topology for `nodes` kubelets, with etcd modelled. */
+function clusterTopology(nodes: number): Topology {
+  const kubelets = Array.from({ length: nodes }, (_, i): ComponentView => ({ name: `kubelet/node-${i + 1}`, role: 'kubelet', node: `node-${i + 1}`, modelled: false }));
+  const link = (a: string, b: string, latency: number): LinkView => ({ a, b, latency, jitter: 0.5 });
+  return {
+    components: [
+      { name: 'user', role: 'user', modelled: true },
+      { name: 'kube-apiserver', role: 'kube-apiserver', modelled: false },
+      { name: 'etcd', role: 'etcd', modelled: true },
+      { name: 'kube-controller-manager', role: 'kube-controller-manager', modelled: false },
+      { name: 'kube-scheduler', role: 'kube-scheduler', modelled: false },
+      ...kubelets,
+    ],
+    links: [
+      link('user', 'kube-apiserver', 5), link('user', 'etcd', 5), link('kube-apiserver', 'etcd', 1),
+      link('kube-controller-manager', 'kube-apiserver', 2), link('kube-scheduler', 'kube-apiserver', 2),
+      ...kubelets.map((k) => link(k.name, 'kube-apiserver', 2)),
+    ],
+  };
+}
+
+function boxes(topology: Topology): Map<string, Rect> {
+  return new Map(layoutTopology(topology).nodes.map((n) => [n.id, { ...n.position, width: n.width!, height: n.height! }]));
+}
+
+function overlaps(a: Rect, b: Rect, margin = 0): boolean {
+  return a.x < b.x + b.width + margin && b.x < a.x + a.width + margin && a.y < b.y + b.height + margin && b.y < a.y + a.height + margin;
+}
+
+function inside(p: Point, r: Rect): boolean {
+  return p.x > r.x && p.x < r.x + r.width && p.y > r.y && p.y < r.y + r.height;
+}
+
+describe('layoutTopology', () => {
+  it.each([1, 2, 3, 6, 12])('places %d kubelet(s) without overlapping boxes or links crossing a third box', (nodes) => {
+    const topology = clusterTopology(nodes);
+    const rects = boxes(topology);
+    const names = [...rects.keys()];
+    for (const a of names) for (const b of names) if (a < b) expect(overlaps(rects.get(a)!, rects.get(b)!, 20), `${a} / ${b}`).toBe(false);
+    for (const link of topology.links) {
+      const [from, to] = linkSegment(rects.get(link.a)!, rects.get(link.b)!);
+      for (const [name, rect] of rects) {
+        if (name === link.a || name === link.b) continue;
+        const grazes = Array.from({ length: 101 }, (_, i) => lerp(from, to, i / 100)).some((p) => inside(p, { x: rect.x - 10, y: rect.y - 10, width: rect.width + 20, height: rect.height + 20 }));
+        expect(grazes, `${link.a}–${link.b} crosses ${name}`).toBe(false);
+      }
+    }
+  });
+
+  it('centres the kubelets under kube-apiserver', () => {
+    const rects = boxes(clusterTopology(3));
+    expect(center(rects.get('kubelet/node-2')!).x).toBe(center(rects.get('kube-apiserver')!).x);
+  });
+
+  it('describes components and links for the graph and for screen readers', () => {
+    const { nodes, edges } = layoutTopology(clusterTopology(1));
+    expect(nodes.find((n) => n.id === 'kubelet/node-1')).toMatchObject({
+      type: 'component', ariaLabel: 'kubelet/node-1, not modelled yet', data: { title: 'kubelet', subtitle: 'node-1' },
+    });
+    expect(nodes.find((n) => n.id === 'etcd')?.ariaLabel).toBe('etcd');
+    expect(edges.find((e) => e.id === 'user--etcd')).toMatchObject({
+      source: 'user', target: 'etcd', type: 'link', ariaLabel: 'link between user and etcd, 5 ms', data: { latency: 5, jitter: 0.5, live: true },
+    });
+    expect(edges.find((e) => e.id === 'user--kube-apiserver')?.data?.live).toBe(false);
+  });
+});
+
+describe('geometry', () => {
+  it('joins two boxes border to border along the line between their centres', () => {
+    const [from, to] = linkSegment({ x: 0, y: 0, width: 100, height: 50 }, { x: 300, y: 0, width: 100, height: 50 });
+    expect(from).toEqual({ x: 100, y: 25 });
+    expect(to).toEqual({ x: 300, y: 25 });
+    const [down] = linkSegment({ x: 0, y: 0, width: 100, height: 50 }, { x: 0, y: 200, width: 100, height: 50 });
+    expect(down).toEqual({ x: 50, y: 50 });
+    expect(lerp(from, to, 0.25)).toEqual({ x: 150, y: 25 });
+  });
+});

@@ -1,0 +1,22 @@
+// Entry point: connects the simulation worker and renders the app.
+
+import '@xyflow/react/dist/style.css';
+import './app.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App.tsx';
+import { connectSimWorker } from './sim-worker.ts';
+import { SimContext } from './store/sim-context.ts';
+
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+
+const connection = connectSimWorker();
+
+createRoot(root).render(
+  <StrictMode>
+    <SimContext value={connection}>
+      <App />
+    </SimContext>
+  </StrictMode>,
+);

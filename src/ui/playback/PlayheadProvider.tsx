@@ -1,0 +1,48 @@
+// Drives the one clock every animated element reads: a motion value holding the playhead's virtual time,
+// advanced once per animation frame from the store's status. Tokens derive their position from it with
+// motion transforms, so playing re-renders no React component.
+
+import { useAnimationFrame, useMotionValue, useReducedMotion, type MotionValue } from 'motion/react';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import type { VirtualTime } from '../../protocol/index.ts';
+import { useSimStore } from '../store/sim-context.ts';
+import { Playhead, presentationLag } from './playhead.ts';
+
+const PlayheadContext = createContext<MotionValue<VirtualTime> | null>(null);
+
+export function PlayheadProvider({ children }: { readonly children: ReactNode }) {
+  const store = useSimStore();
+  const time = useMotionValue<VirtualTime>(0);
+  const [playhead] = useState(() => new Playhead());
+  const reducedMotion = useReducedMotion() ?? false;
+
+  useEffect(() => {
+    let version: number | undefined;
+    const sync = (state: ReturnType<typeof store.getState>) => {
+      if (state.cluster?.version !== version) {
+        version = state.cluster?.version;
+        playhead.reset(presentationLag(state.cluster?.topology ?? null));
+      }
+      playhead.follow(state.status.now, state.status.mode === 'playing');
+    };
+    sync(store.getState());
+    return store.subscribe((state, previous) => {
+      if (state.status !== previous.status || state.cluster !== previous.cluster) sync(state);
+    });
+  }, [store, playhead]);
+
+  useAnimationFrame((_, dtMs) => {
+    const { status } = store.getState();
+    const t = playhead.advance({ dtMs, playing: status.mode === 'playing', speed: status.speed, reducedMotion });
+    if (t !== time.get()) time.set(t);
+  });
+
+  return <PlayheadContext value={time}>{children}</PlayheadContext>;
+}
+
+/** The playhead's virtual time, as a motion value. */
+export function usePlayhead(): MotionValue<VirtualTime> {
+  const time = useContext(PlayheadContext);
+  if (!time) throw new Error('no PlayheadProvider above this component');
+  return time;
+}

@@ -1,0 +1,86 @@
+// The playhead: the virtual time the UI shows, following the engine's clock. Everything drawn in motion
+// is a pure function of it (a token's position is its message's flight progress at the playhead), so
+// pausing freezes every token consistently and nothing is animated on its own.
+//
+// How the playhead follows the engine (`target` = the engine's virtual now from the last status):
+//   paused      it stays put; when a status brings a new target (a step, a run), it travels there over
+//               `transitionMs` of real time with an ease-in-out, so a stepped message visibly flies;
+//   playing     it advances at `speed` virtual ms per real ms, but stays `lag` behind the engine. The UI
+//               learns of a message when it is delivered, so it can show the whole flight only of
+//               messages delivered by the time the playhead reaches their send time: `lag` is the
+//               longest flight a link allows. Behind by more than `maxBehindMs` of real time, it skips.
+//   reduced motion  it jumps to the target: delivered messages sit at their end position.
+
+import { easeInOut } from 'motion';
+import type { Topology, VirtualTime } from '../../protocol/index.ts';
+
+export interface PlayheadOptions {
+  /** Real ms a paused playhead takes to reach a new target. */
+  readonly transitionMs: number;
+  /** Real ms of playback the playhead may trail by before it skips ahead. */
+  readonly maxBehindMs: number;
+}
+
+export interface PlaybackFrame {
+  /** Real ms since the previous frame. */
+  readonly dtMs: number;
+  readonly playing: boolean;
+  /** Virtual ms per real ms. */
+  readonly speed: number;
+  readonly reducedMotion: boolean;
+}
+
+export const defaultPlayheadOptions: PlayheadOptions = { transitionMs: 600, maxBehindMs: 500 };
+
+export class Playhead {
+  private t: VirtualTime = 0;
+  private target: VirtualTime = 0;
+  private transition: { from: VirtualTime; to: VirtualTime; elapsedMs: number } | null = null;
+  private lag: VirtualTime = 0;
+
+  constructor(private readonly options: PlayheadOptions = defaultPlayheadOptions) {}
+
+  /** The virtual time shown. */
+  get time(): VirtualTime {
+    return this.t;
+  }
+
+  /** A new cluster: back to virtual 0; while playing, stay `lag` virtual ms behind the engine. */
+  reset(lag: VirtualTime): void {
+    this.lag = lag;
+    this.t = 0;
+    this.target = 0;
+    this.transition = null;
+  }
+
+  /** The engine reported its clock. */
+  follow(now: VirtualTime, playing: boolean): void {
+    if (!playing && now !== this.target) this.transition = { from: this.t, to: now, elapsedMs: 0 };
+    this.target = now;
+  }
+
+  /** Moves the playhead by one frame; returns the new time. */
+  advance(frame: PlaybackFrame): VirtualTime {
+    if (frame.reducedMotion) {
+      this.transition = null;
+      this.t = this.target;
+    } else if (frame.playing) {
+      this.transition = null;
+      const ahead = this.target - this.lag;
+      const next = Math.max(Math.min(this.t + frame.dtMs * frame.speed, ahead), ahead - frame.speed * this.options.maxBehindMs);
+      this.t = Math.max(this.t, next);
+    } else if (this.transition) {
+      const { from, to } = this.transition;
+      const elapsedMs = this.transition.elapsedMs + frame.dtMs;
+      const u = Math.min(1, elapsedMs / this.options.transitionMs);
+      this.t = u === 1 ? to : from + (to - from) * easeInOut(u);
+      this.transition = u === 1 ? null : { from, to, elapsedMs };
+    }
+    return this.t;
+  }
+}
+
+/** The longest flight any link allows (latency + jitter), in virtual ms. */
+export function presentationLag(topology: Topology | null): VirtualTime {
+  return Math.max(0, ...(topology?.links ?? []).map((link) => link.latency + link.jitter));
+}

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import type { Command, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import {
+  applyWorkerEvent, createSimActions, createSimStore, initialSimState, noticeLimit, recentLimit, reduceWorkerEvent,
+  tokenLimit, type SimState,
+} from './sim-store.ts';
+
+const topology: Topology = {
+  components: [{ name: 'user', role: 'user', modelled: true }, { name: 'etcd', role: 'etcd', modelled: true }],
+  links: [{ a: 'user', b: 'etcd', latency: 5, jitter: 0 }],
+};
+
+function record(step: number, from = 'user', to = 'etcd'): TraceRecord {
+  return { step, id: step, from, to, kind: 'etcd.Put', payload: { key: `/k${step}` }, sentAt: step, deliverAt: step + 5, cause: null, replyTo: null, background: false };
+}
+
+function reduceAll(events: readonly WorkerEvent[], state: SimState = initialSimState): SimState {
+  return events.reduce(reduceWorkerEvent, state);
+}
+
+const ready: WorkerEvent = { type: 'ready', seed: 'podflow', nodes: 3, topology };
+
+describe('reduceWorkerEvent', () => {
+  it('takes the cluster from ready and numbers each new cluster', () => {
+    const once = reduceAll([ready]);
+    expect(once.cluster).toEqual({ seed: 'podflow', nodes: 3, topology, version: 1 });
+    expect(reduceAll([ready], once).cluster?.version).toBe(2);
+  });
+
+  it('forgets the previous cluster\'s deliveries and selection on ready', () => {
+    const state = reduceAll([
+      ready,
+      { type: 'traceBatch', records: [record(1)], omitted: 4 },
+      { type: 'status', status: { step: 5, now: 6, pending: 0, idle: true, mode: 'paused', speed: 0.5 } },
+    ]);
+    const reset = reduceWorkerEvent({ ...state, selection: { type: 'message', id: 1 } }, ready);
+    expect(reset).toMatchObject({ recent: [], tokens: [], omitted: 0, selection: null });
+    expect(reset.status).toMatchObject({ step: 0, now: 0, speed: 0.5 });
+  });
+
+  it('mirrors the status', () => {
+    const status = { step: 2, now: 10, pending: 1, idle: false, mode: 'playing', speed: 2 } as const;
+    expect(reduceAll([{ type: 'status', status }]).status).toEqual(status);
+  });
+
+  it('appends batches, keeps the newest records and counts what the worker left out', () => {
+    const records = Array.from({ length: recentLimit + 10 }, (_, i) => record(i + 1));
+    const state = reduceAll([
+      { type: 'traceBatch', records: records.slice(0, 300), omitted: 7 },
+      { type: 'traceBatch', records: records.slice(300), omitted: 3 },
+    ]);
+    expect(state.recent).toHaveLength(recentLimit);
+    expect(state.recent[0]?.step).toBe(11);
+    expect(state.recent.at(-1)?.step).toBe(recentLimit + 10);
+    expect(state.omitted).toBe(10);
+  });
+
+  it('offers only deliveries over a link as tokens, the newest ones', () => {
+    const records = [record(1), record(2, 'etcd', 'etcd'), ...Array.from({ length: tokenLimit }, (_, i) => record(i + 3, 'etcd', 'user'))];
+    const state = reduceAll([{ type: 'traceBatch', records, omitted: 0 }]);
+    expect(state.tokens).toHaveLength(tokenLimit);
+    expect(state.tokens.every((r) => r.from !== r.to)).toBe(true);
+    expect(state.tokens[0]?.step).toBe(3);
+    const few = reduceAll([{ type: 'traceBatch', records: records.slice(0, 3), omitted: 0 }]);
+    expect(few.tokens.map((r) => r.step)).toEqual([1, 3]);
+  });
+
+  it('keeps the state as it is for an empty batch', () => {
+    expect(reduceWorkerEvent(initialSimState, { type: 'traceBatch', records: [], omitted: 0 })).toBe(initialSimState);
+  });
+
+  it('keeps the newest error notices', () => {
+    const errors = Array.from({ length: noticeLimit + 2 }, (_, i): WorkerEvent => ({ type: 'error', command: 'step', message: `e${i}` }));
+    const state = reduceAll(errors);
+    expect(state.notices.map((n) => n.message)).toEqual(Array.from({ length: noticeLimit }, (_, i) => `e${i + 2}`));
+    expect(new Set(state.notices.map((n) => n.id)).size).toBe(noticeLimit);
+  });
+});
+
+describe('sim actions', () => {
+  function setup() {
+    const store = createSimStore();
+    const posted: Command[] = [];
+    const actions = createSimActions(store, (command) => posted.push(command));
+    return { store, posted, actions };
+  }
+
+  it('post commands and leave the mirrored state to the worker\'s answer', () => {
+    const { store, posted, actions } = setup();
+    actions.step();
+    actions.step(10);
+    actions.setSpeed(0.1);
+    actions.runUntilIdle();
+    actions.applyManifest('kind: Pod');
+    actions.userRequest('etcd', 'etcd.Put', { key: 'a', value: 'b' });
+    expect(posted).toEqual([
+      { type: 'step', count: 1 },
+      { type: 'step', count: 10 },
+      { type: 'setSpeed', speed: 0.1 },
+      { type: 'runUntilIdle' },
+      { type: 'applyManifest', yaml: 'kind: Pod' },
+      { type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: 'a', value: 'b' } },
+    ]);
+    expect(store.getState()).toBe(initialSimState);
+  });
+
+  it('toggle play by the mode the worker last reported', () => {
+    const { store, posted, actions } = setup();
+    actions.togglePlay();
+    applyWorkerEvent(store, { type: 'status', status: { ...store.getState().status, mode: 'playing' } });
+    actions.togglePlay();
+    expect(posted).toEqual([{ type: 'play' }, { type: 'pause' }]);
+  });
+
+  it('reset with the current seed and node count unless told otherwise', () => {
+    const { store, posted, actions } = setup();
+    actions.reset();
+    applyWorkerEvent(store, ready);
+    actions.reset();
+    actions.reset('other', 5);
+    expect(posted).toEqual([{ type: 'reset', seed: 'podflow', nodes: 3 }, { type: 'reset', seed: 'other', nodes: 5 }]);
+  });
+
+  it('select and dismiss locally', () => {
+    const { store, posted, actions } = setup();
+    actions.select({ type: 'link', a: 'user', b: 'etcd' });
+    expect(store.getState().selection).toEqual({ type: 'link', a: 'user', b: 'etcd' });
+    applyWorkerEvent(store, { type: 'error', command: null, message: 'boom' });
+    actions.dismissNotice(store.getState().notices[0]!.id);
+    expect(store.getState().notices).toEqual([]);
+    expect(posted).toEqual([]);
+  });
+});
