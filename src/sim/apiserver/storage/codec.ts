@@ -1,0 +1,44 @@
+// How objects are stored: JSON text with metadata.resourceVersion removed (the real kube-apiserver
+// stores protobuf; the UI says so). On the way out the object's resourceVersion is the key's
+// mod_revision, as the etcd3 store's versioner sets it.
+// Models k8s.io/apiserver/pkg/storage/api_object_versioner.go and etcd3/store.go decode.
+
+import type { KubeObject } from '../../api/types/meta.ts';
+import { InvalidResourceVersion } from './errors.ts';
+
+/** The bytes to store: the object without its resourceVersion (and without selfLink). */
+export function encodeObject(obj: KubeObject): string {
+  const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
+  return JSON.stringify({ ...obj, metadata });
+}
+
+/** The stored object, with resourceVersion set to the revision that last wrote it. */
+export function decodeObject(value: string, modRevision: number): KubeObject {
+  const obj = JSON.parse(value) as KubeObject;
+  obj.metadata = withResourceVersion(obj.metadata, String(modRevision));
+  return obj;
+}
+
+/** Puts resourceVersion where Go's ObjectMeta field order puts it (after uid), for faithful JSON output. */
+function withResourceVersion(meta: KubeObject['metadata'], rv: string): KubeObject['metadata'] {
+  const out: Record<string, unknown> = {};
+  let placed = false;
+  for (const [k, v] of Object.entries(meta)) {
+    if (!placed && !['name', 'generateName', 'namespace', 'selfLink', 'uid'].includes(k)) {
+      out.resourceVersion = rv;
+      placed = true;
+    }
+    out[k] = v;
+  }
+  if (!placed) out.resourceVersion = rv;
+  return out as KubeObject['metadata'];
+}
+
+/** "" and "0" mean "no minimum"; anything else must be a decimal uint64. */
+export function parseResourceVersion(rv: string): number {
+  if (rv === '' || rv === '0') return 0;
+  if (!/^[0-9]+$/.test(rv)) throw new InvalidResourceVersion(rv);
+  const n = Number(rv);
+  if (!Number.isSafeInteger(n)) throw new InvalidResourceVersion(rv);
+  return n;
+}

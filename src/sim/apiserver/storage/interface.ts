@@ -1,0 +1,78 @@
+// The storage interface the registry sees: one implementation on etcd (`Etcd3Store`), one in front of it
+// (the watch cache). Operations are coroutines (they wait on etcd replies); failures are thrown as
+// StorageError (translated by the registry) or StatusError (already a Kubernetes answer).
+// Models k8s.io/apiserver/pkg/storage/interfaces.go (Interface, Preconditions, ListOptions).
+
+import type { FieldSelector } from '../../api/fields.ts';
+import type { Selector } from '../../api/labels.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
+import type { Co } from '../../engine/index.ts';
+import { preconditionFailed } from './errors.ts';
+
+export interface Preconditions {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+}
+
+/** Throws the storage precondition error when `obj` does not satisfy `p`. */
+export function checkPreconditions(p: Preconditions | undefined, key: string, obj: KubeObject): void {
+  if (!p) return;
+  const meta = obj.metadata;
+  if (p.uid !== undefined && p.uid !== (meta.uid ?? '')) throw preconditionFailed(key, 'UID', p.uid, meta.uid ?? '');
+  if (p.resourceVersion !== undefined && p.resourceVersion !== (meta.resourceVersion ?? '')) {
+    throw preconditionFailed(key, 'ResourceVersion', p.resourceVersion, meta.resourceVersion ?? '');
+  }
+}
+
+export type ResourceVersionMatch = '' | 'Exact' | 'NotOlderThan';
+
+/** Which objects a list or watch wants: selectors plus the attributes they are evaluated on. */
+export interface SelectionPredicate {
+  readonly label: Selector;
+  readonly field: FieldSelector;
+  /** Page size; 0 = no limit. */
+  readonly limit: number;
+  /** The continue token of the previous page, or ''. */
+  readonly continueToken: string;
+  readonly getAttrs: (obj: KubeObject) => { labels: Readonly<Record<string, string>>; fields: Readonly<Record<string, string>> };
+}
+
+export interface GetOptions {
+  /** '' = most recent (quorum read), '0' = any, 'N' = not older than N. */
+  readonly resourceVersion: string;
+  readonly ignoreNotFound?: boolean;
+}
+
+export interface ListOptions {
+  readonly resourceVersion: string;
+  readonly resourceVersionMatch: ResourceVersionMatch;
+  readonly predicate: SelectionPredicate;
+  /** True for collections (a prefix), false for a single key. */
+  readonly recursive: boolean;
+}
+
+export interface ListResult {
+  readonly items: KubeObject[];
+  /** The list's resourceVersion. */
+  readonly resourceVersion: number;
+  readonly continueToken?: string;
+  readonly remainingItemCount?: number;
+  /** What etcd sent to answer this list, for the cost the seeds warn about. */
+  readonly cost: { readonly etcdRequests: number; readonly kvsRead: number; readonly bytesRead: number };
+}
+
+/** Mutates the current object into the desired one, or throws a StatusError. */
+export type UpdateFunc = (current: KubeObject) => KubeObject;
+
+/** Checks whether the current object may be deleted, or throws a StatusError. */
+export type ValidateDeletion = (current: KubeObject) => void;
+
+export interface Storage {
+  create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject>;
+  /** Null when the key does not exist and `ignoreNotFound` is set. */
+  get(key: string, opts: GetOptions): Co<KubeObject | null>;
+  getList(key: string, opts: ListOptions): Co<ListResult>;
+  guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
+    tryUpdate: UpdateFunc, ttlSeconds?: number): Co<KubeObject>;
+  delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion): Co<KubeObject>;
+}
