@@ -45,8 +45,8 @@ describe('EtcdServer', () => {
     if (!reply?.ok) return;
     expect(reply.response.succeeded).toBe(true);
     expect(reply.response.header).toEqual({ clusterId: '14841639068965178418', memberId: '10276657743932975437', revision: 2, raftTerm: 2 });
-    expect(reply.stats.requestContent).toBe('compare:<target:MOD key:"/registry/pods/default/x" mod_revision:0 > success:<request_put:<key:"/registry/pods/default/x" value_size:754 >> failure:<>');
-    expect(JSON.parse(reply.log)).toMatchObject({ msg: 'request stats', remote: 'kube-apiserver', 'time spent': '500µs', 'start time': '2023-08-15T00:00:00.001Z' });
+    expect(reply.stats!.requestContent).toBe('compare:<target:MOD key:"/registry/pods/default/x" mod_revision:0 > success:<request_put:<key:"/registry/pods/default/x" value_size:754 >> failure:<>');
+    expect(JSON.parse(reply.log!)).toMatchObject({ msg: 'request stats', remote: 'kube-apiserver', 'time spent': '500µs', 'start time': '2023-08-15T00:00:00.001Z' });
     expect(reply.write).toMatchObject({
       revision: 2, changed: true, branch: 'success',
       compares: [{ compare: { target: 'MOD', key: '/registry/pods/default/x', modRevision: 0 }, actual: [], result: true }],
@@ -84,7 +84,7 @@ describe('EtcdServer', () => {
       'ok',
     ]);
     expect(replies[0]!.stats).toMatchObject({ requestContent: 'key:"a" revision:5 ', requestSize: 5, responseSize: 0 });
-    expect(replies[1]!.stats.requestContent).toBe('');
+    expect(replies[1]!.stats!.requestContent).toBe('');
     expect(replies[2]!.stats).toMatchObject({ requestCount: -1, requestSize: -1, responseCount: -1, responseSize: -1 });
   });
 

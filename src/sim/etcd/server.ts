@@ -3,28 +3,45 @@
 // for writes, a structured record of what the write did (compares and their results, branch taken,
 // ops, resulting events), so the UI can animate a Txn from the trace alone.
 //
-// Message kinds (request → reply): etcd.Range → etcd.RangeResponse, etcd.Put → etcd.PutResponse,
-// etcd.DeleteRange → etcd.DeleteRangeResponse, etcd.Txn → etcd.TxnResponse,
-// etcd.Compact → etcd.CompactResponse. Request payloads are the request messages of rpc.ts.
+// Unary kinds (request → reply `<kind>Response`, payload `EtcdReply<…>`): etcd.Range, etcd.Put,
+// etcd.DeleteRange, etcd.Txn, etcd.Compact, etcd.LeaseGrant, etcd.LeaseRevoke, etcd.LeaseKeepAlive,
+// etcd.LeaseTimeToLive, etcd.LeaseLeases. Request payloads are the request messages of rpc.ts.
+// (LeaseKeepAlive is a stream in etcd; here each keepalive is one request and one reply, and like any
+// stream call it logs no request-stats line: `stats` and `log` are null.)
 //
-// Models the request path of etcdserver/api/v3rpc (key.go, interceptor.go) over etcdserver/v3_server.go;
-// raft is a single member that commits at once, so a write is applied when its request is delivered.
+// Watch streams: `etcd.Watch` with `{stream, request: WatchRequest}` opens the client's stream named
+// `stream` on first use; each WatchResponse travels as one `etcd.WatchResponse` message
+// `{stream, response}` to the client. The response to a create, cancel or progress request is a reply
+// to that request (so a coroutine can wait for `created`); event responses are plain messages whose
+// cause is the write (or sync timer) that produced them. `etcd.WatchClose` `{stream}` closes a stream.
+//
+// Timers: unsynced watchers catch up 100 ms after they appear (etcd's sync loop period); progress
+// notifications tick per stream every 10 min + up to 10% jitter; each lease expires on a timer at its
+// expiry and is then revoked. Lease and progress timers are background work.
+//
+// Models the request path of etcdserver/api/v3rpc (key.go, lease.go, watch.go, interceptor.go) over
+// etcdserver/v3_server.go; raft is a single member that commits at once, so a write is applied when its
+// request is delivered.
 
-import { Component, type Message } from '../engine/index.ts';
+import { Component, minute, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
 import { defaultCluster, type ClusterIdentity } from './cluster.ts';
-import { toRpcError, type RpcError } from './errors.ts';
+import { EtcdError, ErrGRPCLeaseNotFound, toRpcError, type RpcError } from './errors.ts';
+import { IdGenerator } from './id-generator.ts';
 import { KVServer } from './kv-server.ts';
-import { KVStore } from './kv-store.ts';
-import { changeToEvent, type Event } from './kv.ts';
+import { changeToEvent, noLease, type Event, type LeaseID } from './kv.ts';
 import { Lessor } from './lease.ts';
 import {
   deleteRangeStats, genericStats, putStats, rangeStats, txnStats, zapLine, type RequestStats,
 } from './request-stats.ts';
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest,
-  RangeResponse, RequestOp, TxnRequest, TxnResponse,
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest, LeaseGrantResponse,
+  LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest, LeaseRevokeResponse,
+  LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
+  ResponseHeader, TxnRequest, TxnResponse, WatchRequest, WatchResponse,
 } from './rpc.ts';
 import type { EvaluatedCompare, TxnEvaluation } from './txn.ts';
+import { WatchStream } from './watch-stream.ts';
+import { WatchableStore } from './watchable-store.ts';
 
 export const etcdKinds = {
   range: 'etcd.Range',
@@ -32,14 +49,41 @@ export const etcdKinds = {
   deleteRange: 'etcd.DeleteRange',
   txn: 'etcd.Txn',
   compact: 'etcd.Compact',
+  leaseGrant: 'etcd.LeaseGrant',
+  leaseRevoke: 'etcd.LeaseRevoke',
+  leaseKeepAlive: 'etcd.LeaseKeepAlive',
+  leaseTimeToLive: 'etcd.LeaseTimeToLive',
+  leaseLeases: 'etcd.LeaseLeases',
+  watch: 'etcd.Watch',
+  watchResponse: 'etcd.WatchResponse',
+  watchClose: 'etcd.WatchClose',
 } as const;
+
+/** Payload of `etcd.Watch`: a request on the sender's stream named `stream`. */
+export interface WatchStreamRequest {
+  readonly stream: string;
+  readonly request: WatchRequest;
+}
+
+/** Payload of `etcd.WatchResponse`. */
+export interface WatchStreamResponse {
+  readonly stream: string;
+  readonly response: WatchResponse;
+}
+
+/** Payload of `etcd.WatchClose`. */
+export interface WatchStreamClose {
+  readonly stream: string;
+}
+
+const timers = { watchSync: 'etcd.watch-sync', watchProgress: 'etcd.watch-progress', leaseExpiry: 'etcd.lease-expiry' } as const;
 
 /** The reply kind for a request kind: `etcd.Txn` → `etcd.TxnResponse`. */
 export function replyKind(requestKind: string): string {
   return `${requestKind}Response`;
 }
 
-/** What one write did, for the UI: one record per Put, DeleteRange, Txn. */
+/** What one write did, for the UI: one record per Put, DeleteRange, Txn, LeaseRevoke. */
 export interface WriteRecord {
   /** The store revision after the request: the new revision if it changed anything. */
   readonly revision: number;
@@ -57,9 +101,10 @@ export interface WriteRecord {
 }
 
 interface ReplyCommon {
-  readonly stats: RequestStats;
+  /** Null for stream calls (LeaseKeepAlive), which etcd does not log. */
+  readonly stats: RequestStats | null;
   /** The request-stats line as etcd's zap logger prints it at debug level. */
-  readonly log: string;
+  readonly log: string | null;
 }
 
 export type EtcdReply<R> =
@@ -72,37 +117,84 @@ export interface EtcdServerOptions {
   readonly readDelay?: number;
   /** Virtual processing time before a write's reply leaves (raft append + fsync), ms (default 0). */
   readonly writeDelay?: number;
+  /** Minimum lease TTL, s (default 2: ceil(1.5 × the 1 s election timeout)). */
+  readonly minLeaseTTL?: number;
+  /** `--experimental-watch-progress-notify-interval`, ms (default 10 min; at least 100 ms). */
+  readonly progressNotifyInterval?: number;
+  /** How often unsynced watchers are caught up, ms (default 100). */
+  readonly watchSyncInterval?: number;
 }
 
 export class EtcdServer extends Component {
   readonly lessor: Lessor;
-  readonly store: KVStore;
+  readonly store: WatchableStore;
   readonly kv: KVServer;
+  readonly identity: ClusterIdentity;
   private readonly readDelay: number;
   private readonly writeDelay: number;
+  private readonly progressInterval: number;
+  private readonly syncInterval: number;
+  private idGen: IdGenerator | null = null;
+  private readonly streams = new Map<string, { client: string; name: string; stream: WatchStream; ticker: Message | null; interval: number }>();
+  private readonly leaseTimers = new Map<LeaseID, Message>();
+  private syncTimer: Message | null = null;
+  /** The request being handled, so a watch stream can answer it. */
+  private handling: Message | null = null;
 
   constructor(name = 'etcd', options: EtcdServerOptions = {}) {
     super(name);
-    this.lessor = new Lessor();
-    this.store = new KVStore(this.lessor);
-    this.kv = new KVServer(this.store, options.identity ?? defaultCluster);
+    this.identity = options.identity ?? defaultCluster;
+    this.lessor = new Lessor(options.minLeaseTTL ?? 2);
+    this.store = new WatchableStore(this.lessor);
+    this.store.onUnsynced = () => this.scheduleSync();
+    this.kv = new KVServer(this.store, this.identity);
     this.readDelay = options.readDelay ?? 0;
     this.writeDelay = options.writeDelay ?? 0;
+    this.progressInterval = Math.max(options.progressNotifyInterval ?? 10 * minute, 100);
+    this.syncInterval = options.watchSyncInterval ?? 100;
   }
 
   receive(message: Message): void {
+    this.handling = message;
+    try {
+      this.dispatch(message);
+    } finally {
+      this.handling = null;
+    }
+  }
+
+  private dispatch(message: Message): void {
     switch (message.kind) {
       case etcdKinds.range: return this.serveRange(message as Message<RangeRequest>);
       case etcdKinds.put: return this.servePut(message as Message<PutRequest>);
       case etcdKinds.deleteRange: return this.serveDeleteRange(message as Message<DeleteRangeRequest>);
       case etcdKinds.txn: return this.serveTxn(message as Message<TxnRequest>);
       case etcdKinds.compact: return this.serveCompact(message as Message<CompactionRequest>);
+      case etcdKinds.leaseGrant: return this.serveLeaseGrant(message as Message<LeaseGrantRequest>);
+      case etcdKinds.leaseRevoke: return this.serveLeaseRevoke(message as Message<LeaseRevokeRequest>);
+      case etcdKinds.leaseKeepAlive: return this.serveLeaseKeepAlive(message as Message<LeaseKeepAliveRequest>);
+      case etcdKinds.leaseTimeToLive: return this.serveLeaseTimeToLive(message as Message<LeaseTimeToLiveRequest>);
+      case etcdKinds.leaseLeases: return this.serveLeaseLeases(message);
+      case etcdKinds.watch: return this.serveWatch(message as Message<WatchStreamRequest>);
+      case etcdKinds.watchClose: return this.closeStream(message as Message<WatchStreamClose>);
+      case timerKind: return this.fire(message as Message<TimerPayload>);
       default:
         throw new Error(`${this.name}: unexpected message ${message.kind} from ${message.from}`);
     }
   }
 
+  /** The request-ID generator, started at the first request (its time bits are the start instant). */
+  private ids(): IdGenerator {
+    if (this.idGen === null) this.idGen = new IdGenerator(this.identity.memberId, this.engine.epochMs + this.now);
+    return this.idGen;
+  }
+
+  private header(): ResponseHeader {
+    return { clusterId: this.identity.clusterId, memberId: this.identity.memberId, revision: this.store.currentRev, raftTerm: this.identity.raftTerm };
+  }
+
   private serveRange(m: Message<RangeRequest>): void {
+    if (!m.payload.serializable) this.ids().next();
     let resp: RangeResponse | null = null;
     let error: RpcError | null = null;
     try {
@@ -114,6 +206,7 @@ export class EtcdServer extends Component {
   }
 
   private servePut(m: Message<PutRequest>): void {
+    this.ids().next();
     let resp: PutResponse | null = null;
     let error: RpcError | null = null;
     const before = this.store.currentRev;
@@ -127,6 +220,7 @@ export class EtcdServer extends Component {
   }
 
   private serveDeleteRange(m: Message<DeleteRangeRequest>): void {
+    this.ids().next();
     let resp: DeleteRangeResponse | null = null;
     let error: RpcError | null = null;
     const before = this.store.currentRev;
@@ -140,6 +234,7 @@ export class EtcdServer extends Component {
   }
 
   private serveTxn(m: Message<TxnRequest>): void {
+    this.ids().next();
     let resp: TxnResponse | null = null;
     let error: RpcError | null = null;
     let write: WriteRecord | null = null;
@@ -157,6 +252,7 @@ export class EtcdServer extends Component {
   }
 
   private serveCompact(m: Message<CompactionRequest>): void {
+    this.ids().next();
     let resp: CompactionResponse | null = null;
     let error: RpcError | null = null;
     try {
@@ -165,6 +261,160 @@ export class EtcdServer extends Component {
       error = toRpcError(e);
     }
     this.answer(m, resp, error, genericStats('/etcdserverpb.KV/Compact'), null, this.writeDelay);
+  }
+
+  private serveLeaseGrant(m: Message<LeaseGrantRequest>): void {
+    let id = m.payload.ID ?? noLease;
+    if (id === noLease) id = this.ids().nextLeaseId();
+    this.ids().next();
+    let resp: LeaseGrantResponse | null = null;
+    let error: RpcError | null = null;
+    try {
+      const lease = this.lessor.grant(id, m.payload.TTL, this.now);
+      this.scheduleExpiry(id, lease.expiry);
+      resp = { header: this.header(), ID: id, TTL: lease.ttl, error: '' };
+    } catch (e) {
+      error = toRpcError(e);
+    }
+    this.answer(m, resp, error, genericStats('/etcdserverpb.Lease/LeaseGrant'), null, this.writeDelay);
+  }
+
+  private serveLeaseRevoke(m: Message<LeaseRevokeRequest>): void {
+    this.ids().next();
+    let resp: LeaseRevokeResponse | null = null;
+    let error: RpcError | null = null;
+    let write: WriteRecord | null = null;
+    const before = this.store.currentRev;
+    try {
+      this.revoke(m.payload.ID);
+      resp = { header: this.header() };
+      write = this.record(before, this.store.currentRev, [], 'success', [], []);
+    } catch (e) {
+      error = toRpcError(e);
+    }
+    this.answer(m, resp, error, genericStats('/etcdserverpb.Lease/LeaseRevoke'), write, this.writeDelay);
+  }
+
+  /** An unknown lease is not an error: the reply carries TTL 0. */
+  private serveLeaseKeepAlive(m: Message<LeaseKeepAliveRequest>): void {
+    let ttl = 0;
+    if (this.lessor.lookup(m.payload.ID) !== undefined) {
+      ttl = this.lessor.renew(m.payload.ID, this.now);
+      this.scheduleExpiry(m.payload.ID, this.lessor.lookup(m.payload.ID)!.expiry);
+    }
+    const resp: LeaseKeepAliveResponse = { header: this.header(), ID: m.payload.ID, TTL: ttl };
+    const payload: EtcdReply<LeaseKeepAliveResponse> = { ok: true, response: resp, stats: null, log: null, write: null };
+    this.reply(m, replyKind(m.kind), payload);
+  }
+
+  /** An unknown lease is not an error: TTL -1. */
+  private serveLeaseTimeToLive(m: Message<LeaseTimeToLiveRequest>): void {
+    this.ids().next();
+    const lease = this.lessor.lookup(m.payload.ID);
+    const resp: LeaseTimeToLiveResponse = lease === undefined
+      ? { header: this.header(), ID: m.payload.ID, TTL: -1, grantedTTL: 0, keys: [] }
+      : {
+        header: this.header(), ID: m.payload.ID, TTL: lease.remainingSeconds(this.now), grantedTTL: lease.ttl,
+        keys: m.payload.keys ? lease.sortedKeys() : [],
+      };
+    this.answer(m, resp, null, genericStats('/etcdserverpb.Lease/LeaseTimeToLive'), null, this.readDelay);
+  }
+
+  private serveLeaseLeases(m: Message): void {
+    this.ids().next();
+    const resp: LeaseLeasesResponse = { header: this.header(), leases: this.lessor.leases().map((l) => ({ ID: l.id })) };
+    this.answer(m, resp, null, genericStats('/etcdserverpb.Lease/LeaseLeases'), null, this.readDelay);
+  }
+
+  private revoke(id: LeaseID): void {
+    if (this.lessor.lookup(id) === undefined) throw new EtcdError(ErrGRPCLeaseNotFound);
+    this.lessor.revoke(id);
+    const timer = this.leaseTimers.get(id);
+    if (timer !== undefined) this.cancelTimer(timer);
+    this.leaseTimers.delete(id);
+  }
+
+  private scheduleExpiry(id: LeaseID, expiry: number): void {
+    const old = this.leaseTimers.get(id);
+    if (old !== undefined) this.cancelTimer(old);
+    this.leaseTimers.set(id, this.setTimer(Math.max(0, expiry - this.now), timers.leaseExpiry, id, { background: true }));
+  }
+
+  private serveWatch(m: Message<WatchStreamRequest>): void {
+    const { stream: name, request } = m.payload;
+    const key = `${m.from}\u0000${name}`;
+    let entry = this.streams.get(key);
+    if (entry === undefined) {
+      const client = m.from;
+      entry = {
+        client, name, ticker: null,
+        // etcd draws the progress interval's jitter once per stream.
+        interval: this.progressInterval + this.rng.int(Math.max(1, Math.floor(this.progressInterval / 10))),
+        stream: new WatchStream(this.store, this.identity, (response, answers) => this.sendWatchResponse(client, name, response, answers)),
+      };
+      this.streams.set(key, entry);
+    }
+    if (request.createRequest !== undefined) entry.stream.create(request.createRequest);
+    else if (request.cancelRequest !== undefined) entry.stream.cancel(request.cancelRequest.watchId ?? 0);
+    else if (request.progressRequest !== undefined) entry.stream.requestProgress();
+    this.scheduleProgress(key);
+  }
+
+  private closeStream(m: Message<WatchStreamClose>): void {
+    const key = `${m.from}\u0000${m.payload.stream}`;
+    const entry = this.streams.get(key);
+    if (entry === undefined) return;
+    entry.stream.close();
+    if (entry.ticker !== null) this.cancelTimer(entry.ticker);
+    this.streams.delete(key);
+  }
+
+  private sendWatchResponse(client: string, stream: string, response: WatchResponse, answers: boolean): void {
+    const payload: WatchStreamResponse = { stream, response };
+    const request = this.handling;
+    if (answers && request !== null && request.kind === etcdKinds.watch) this.reply(request, etcdKinds.watchResponse, payload);
+    else this.send(client, etcdKinds.watchResponse, payload);
+  }
+
+  private scheduleSync(): void {
+    if (this.syncTimer === null) this.syncTimer = this.setTimer(this.syncInterval, timers.watchSync, null);
+  }
+
+  private scheduleProgress(key: string): void {
+    const entry = this.streams.get(key);
+    if (entry === undefined || entry.ticker !== null || entry.stream.progress.size === 0) return;
+    entry.ticker = this.setTimer(entry.interval, timers.watchProgress, key, { background: true });
+  }
+
+  private fire(m: Message<TimerPayload>): void {
+    switch (m.payload.name) {
+      case timers.watchSync: {
+        this.syncTimer = null;
+        if (this.store.syncWatchers() > 0) this.scheduleSync();
+        return;
+      }
+      case timers.watchProgress: {
+        const key = m.payload.data as string;
+        const entry = this.streams.get(key);
+        if (entry === undefined) return;
+        entry.ticker = null;
+        entry.stream.progressTick();
+        this.scheduleProgress(key);
+        return;
+      }
+      case timers.leaseExpiry: {
+        const id = m.payload.data as LeaseID;
+        this.leaseTimers.delete(id);
+        const lease = this.lessor.lookup(id);
+        if (lease !== undefined && lease.expiry <= this.now) {
+          this.ids().next();
+          this.revoke(id);
+        }
+        return;
+      }
+      default:
+        throw new Error(`${this.name}: unexpected timer ${m.payload.name}`);
+    }
   }
 
   /** The write record; events are read back from the backend, which holds the committed changes. */
