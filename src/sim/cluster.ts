@@ -4,6 +4,7 @@
 // `modelled: false`: the UI may draw them, but they send and receive nothing.
 
 import { Engine, type Duration } from './engine/index.ts';
+import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
 
 export type ComponentRole =
@@ -69,18 +70,20 @@ export const componentNames = {
 export class Cluster {
   readonly engine: Engine;
   readonly user: User;
+  readonly etcd: EtcdServer;
   readonly topology: ClusterTopology;
 
   constructor(readonly config: ClusterConfig) {
     this.engine = new Engine({ seed: config.seed, ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}) });
     this.user = this.engine.add(new User());
+    this.etcd = this.engine.add(new EtcdServer(componentNames.etcd));
 
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
       { name: componentNames.apiserver, role: 'kube-apiserver', modelled: false },
-      { name: componentNames.etcd, role: 'etcd', modelled: false },
+      { name: componentNames.etcd, role: 'etcd', modelled: true },
       { name: componentNames.controllerManager, role: 'kube-controller-manager', modelled: false },
       { name: componentNames.scheduler, role: 'kube-scheduler', modelled: false },
       ...nodeNames.map((node): ComponentInfo => ({ name: componentNames.kubelet(node), role: 'kubelet', node, modelled: false })),
