@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { parseRequestInfo, resolveRoute, type RequestInfo } from './request-info.ts';
+import { parseRequestInfo, resolveRoute, type QueryParams, type RequestInfo } from './request-info.ts';
+
+/** Splits `path?query` and decodes the query, as an HTTP front would. */
+function query(search: string): QueryParams {
+  const params = new Map<string, string>();
+  for (const pair of search.split('&').filter((p) => p !== '')) {
+    const [k, v = ''] = pair.split('=');
+    params.set(decodeURIComponent(k!), decodeURIComponent(v));
+  }
+  return { get: (name) => params.get(name) ?? null };
+}
 
 function info(method: string, url: string): RequestInfo {
-  const u = new URL(url, 'http://x');
-  const r = parseRequestInfo(method, u.pathname, u.searchParams);
+  const [path, search = ''] = url.split('?');
+  const r = parseRequestInfo(method, path!, query(search));
   if ('error' in r) throw new Error(r.error);
   return r;
 }
@@ -42,7 +52,7 @@ describe('parseRequestInfo', () => {
   });
 
   it('rejects a bare watch prefix', () => {
-    expect(parseRequestInfo('GET', '/api/v1/watch', new URLSearchParams())).toEqual({ error: 'unable to determine kind and namespace from url, /api/v1/watch' });
+    expect(parseRequestInfo('GET', '/api/v1/watch', query(''))).toEqual({ error: 'unable to determine kind and namespace from url, /api/v1/watch' });
   });
 });
 

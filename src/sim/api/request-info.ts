@@ -15,6 +15,11 @@ import { validatePathSegmentName } from './validation/names.ts';
 
 export type HTTPMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | string;
 
+/** The decoded query parameters (a URLSearchParams fits). */
+export interface QueryParams {
+  get(name: string): string | null;
+}
+
 /** request.RequestInfo. For non-resource requests only `path` and `verb` (the lower-cased method) are set. */
 export interface RequestInfo {
   readonly isResourceRequest: boolean;
@@ -38,7 +43,7 @@ const namespaceSubresources = new Set(['status', 'finalize']);
  * without a name is a list, or a watch with `watch=true`; a DELETE without a name is a
  * deletecollection; `fieldSelector=metadata.name=x` on a list supplies the name.
  */
-export function parseRequestInfo(method: HTTPMethod, path: string, query: URLSearchParams): RequestInfo | { readonly error: string } {
+export function parseRequestInfo(method: HTTPMethod, path: string, query: QueryParams): RequestInfo | { readonly error: string } {
   const base = { isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [] };
   let parts = path.replace(/^\/+|\/+$/g, '').split('/');
   if (path.replace(/^\/+|\/+$/g, '') === '') parts = [];
