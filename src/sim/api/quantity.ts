@@ -171,7 +171,8 @@ export function quantityString(q: Quantity): string {
     const [amount, exponent] = removeFactors(integer, 1024n);
     return `${amount}${binarySuffixFor.get(exponent) ?? ''}`;
   }
-  let [amount, times] = removeFactors(q.unscaled, 10n);
+  const [withoutTens, times] = removeFactors(q.unscaled, 10n);
+  let amount = withoutTens;
   let exponent = q.scale + times;
   while (exponent % 3 !== 0) {
     amount *= 10n;
