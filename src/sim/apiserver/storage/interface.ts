@@ -67,6 +67,29 @@ export type UpdateFunc = (current: KubeObject) => KubeObject;
 /** Checks whether the current object may be deleted, or throws a StatusError. */
 export type ValidateDeletion = (current: KubeObject) => void;
 
+export type StorageWatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** One event on a storage watch. ERROR events carry a Status object (e.g. 410 Expired). */
+export interface StorageWatchEvent {
+  readonly type: StorageWatchEventType;
+  readonly object: KubeObject;
+}
+
+export interface WatchOptions {
+  /** '' and '0': synthetic ADDED events for the current state first; 'N': changes after N only. */
+  readonly resourceVersion: string;
+  readonly predicate: SelectionPredicate;
+  readonly recursive: boolean;
+  readonly allowWatchBookmarks: boolean;
+  /** WatchList (requires resourceVersionMatch=NotOlderThan). */
+  readonly sendInitialEvents?: boolean;
+}
+
+/** A running watch: events go to the sink given at `watch`, within the step that produced them. */
+export interface StorageWatch {
+  stop(): void;
+}
+
 export interface Storage {
   create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject>;
   /** Null when the key does not exist and `ignoreNotFound` is set. */
