@@ -79,6 +79,8 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
     type: 'link',
     source: link.a,
     target: link.b,
+    // Above the nodes, so a token resting at a component's border stays whole and clickable.
+    zIndex: 1,
     selectable: false,
     ariaLabel: `link between ${link.a} and ${link.b}, ${link.latency} ms`,
     data: { latency: link.latency, jitter: link.jitter, live: modelled.has(link.a) && modelled.has(link.b) },

@@ -83,7 +83,7 @@ function MessageDetails({ id }: { readonly id: number }) {
   }
   return (
     <>
-      <h2 id="inspector-heading">{record.kind}</h2>
+      <h2 id="inspector-heading" className="message-heading">{record.kind}</h2>
       <p className="message-route">{record.from} → {record.to}</p>
       <dl className="message-facts">
         <div><dt>Step</dt><dd>{record.step}</dd></div>

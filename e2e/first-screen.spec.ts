@@ -1,0 +1,36 @@
+import { expect, test } from './podflow.ts';
+
+const components = [
+  'user', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet/node-1', 'kubelet/node-2', 'kubelet/node-3',
+];
+
+test('the first screen draws the whole cluster and plays virtual time', async ({ podflow, page }) => {
+  await test.step('every component of the default three-node cluster is drawn', async () => {
+    for (const name of components) await expect(podflow.component(name)).toBeVisible();
+    await expect(page.getByTestId('component-node')).toHaveCount(components.length);
+  });
+
+  await test.step('components whose model does not exist yet are marked as such', async () => {
+    await expect(podflow.component('kube-scheduler')).toContainText('not modelled yet');
+    await expect(podflow.component('user')).not.toContainText('not modelled yet');
+  });
+
+  await test.step('nothing has been delivered yet, so there is nothing to step', async () => {
+    await expect(podflow.stepCounter).toHaveText('0');
+    await expect(podflow.virtualTime).toHaveText('0.000 ms');
+    await expect(podflow.button('Step')).toBeDisabled();
+  });
+
+  await test.step('space plays: virtual time runs', async () => {
+    await page.keyboard.press('Space');
+    await expect(podflow.button('Pause')).toBeVisible();
+    await expect(podflow.activity).toHaveText('playing');
+    await expect(podflow.virtualTime).not.toHaveText('0.000 ms');
+  });
+
+  await test.step('space again pauses', async () => {
+    await page.keyboard.press('Space');
+    await expect(podflow.button('Play')).toBeVisible();
+    await expect(podflow.activity).not.toHaveText('playing');
+  });
+});

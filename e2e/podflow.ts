@@ -1,0 +1,62 @@
+// The Podflow page as a user sees it, and a `test` whose `podflow` fixture opens it with the cluster
+// drawn. Locators go by role or data-testid only.
+
+import { expect, test as base, type Locator, type Page } from '@playwright/test';
+
+export interface TokenQuery {
+  readonly kind: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+export class PodflowPage {
+  readonly stepCounter: Locator;
+  readonly virtualTime: Locator;
+  readonly pending: Locator;
+  readonly activity: Locator;
+  readonly payload: Locator;
+
+  constructor(readonly page: Page) {
+    this.stepCounter = page.getByTestId('step-counter');
+    this.virtualTime = page.getByTestId('virtual-time');
+    this.pending = page.getByTestId('pending-count');
+    this.activity = page.getByTestId('activity');
+    this.payload = page.getByTestId('message-payload');
+  }
+
+  async open(): Promise<void> {
+    await this.page.goto('/');
+    await expect(this.component('user')).toBeVisible();
+  }
+
+  /** A component node of the graph, by its engine name (e.g. `kubelet/node-2`). */
+  component(name: string): Locator {
+    return this.page.getByTestId('component-node').and(this.page.locator(`[data-component="${name}"]`));
+  }
+
+  /** The token of a delivered message on its link. */
+  token({ kind, from, to }: TokenQuery): Locator {
+    return this.page.getByTestId('token').and(this.page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"]`));
+  }
+
+  button(name: string): Locator {
+    return this.page.getByRole('button', { name, exact: true });
+  }
+
+  async etcdctlPut(key: string, value: string): Promise<void> {
+    const form = this.page.getByRole('form', { name: 'etcdctl put' });
+    await form.getByLabel('Key').fill(key);
+    await form.getByLabel('Value').fill(value);
+    await form.getByRole('button', { name: 'Send put' }).click();
+  }
+}
+
+export const test = base.extend<{ podflow: PodflowPage }>({
+  podflow: async ({ page }, use) => {
+    const podflow = new PodflowPage(page);
+    await podflow.open();
+    await use(podflow);
+  },
+});
+
+export { expect };
