@@ -2,7 +2,7 @@
 // reacts to delivered messages in `receive`, sends messages that the engine queues along its links, sets
 // timers, and can run coroutines that wait for replies. It never touches another component directly.
 
-import { awaitReply, sleep, timedOut, type Co } from './coroutine.ts';
+import { awaitDelivery, awaitReply, sleep, timedOut, type Co } from './coroutine.ts';
 import type { Engine, SendOptions } from './engine.ts';
 import type { Message } from './message.ts';
 import type { Rng } from './rng.ts';
@@ -71,6 +71,16 @@ export abstract class Component {
     const request = this.send(to, kind, payload, options);
     const reply = yield* awaitReply<R>(request.id, timeout);
     return reply === timedOut ? null : reply;
+  }
+
+  /**
+   * Makes an internal stage a step of its own: sends `kind` to this component and resumes when it is
+   * delivered (after `delay`). The stage message is in the trace with its payload, like any message.
+   */
+  protected *stage<P>(kind: string, payload: P, delay: Duration = 0): Co<Message<P>> {
+    const message = this.send(this.name, kind, payload, { delay });
+    yield* awaitDelivery(message.id);
+    return message;
   }
 
   protected *sleep(duration: Duration): Co<void> {

@@ -14,7 +14,8 @@ import type { Duration } from './time.ts';
 
 export type Effect =
   | { readonly type: 'reply'; readonly requestId: number; readonly timeout: Duration | null }
-  | { readonly type: 'sleep'; readonly duration: Duration };
+  | { readonly type: 'sleep'; readonly duration: Duration }
+  | { readonly type: 'delivery'; readonly messageId: number };
 
 /** A coroutine returning T. Write `yield*` in front of every helper call that returns one. */
 export type Co<T = void> = Generator<Effect, T, unknown>;
@@ -27,6 +28,14 @@ export type TimedOut = typeof timedOut;
 export function* awaitReply<R>(requestId: number, timeout: Duration | null = null): Co<Message<R> | TimedOut> {
   const resumed = yield { type: 'reply', requestId, timeout };
   return resumed as Message<R> | TimedOut;
+}
+
+/**
+ * Suspends until message `messageId`, which this component sent to itself, is delivered. This is how a
+ * component makes an internal stage of its work a step of its own (kube-apiserver's filter chain).
+ */
+export function* awaitDelivery(messageId: number): Co<void> {
+  yield { type: 'delivery', messageId };
 }
 
 /** Suspends for a virtual duration. The wake-up is a delivery of its own (a step in the trace). */

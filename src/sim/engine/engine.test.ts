@@ -35,6 +35,10 @@ class Probe extends Component {
     return yield* this.callWithTimeout(to, 'ask', null, timeout);
   }
 
+  *stageThen(kind: string, delay: number): Co<Message> {
+    return yield* this.stage(kind, { note: kind }, delay);
+  }
+
   *nap(ms: number): Co<void> {
     yield* this.sleep(ms);
   }
@@ -157,6 +161,24 @@ describe('Engine coroutines', () => {
     expect(results[1]).toBe('replied at 3010');
     expect(engine.step - before).toBe(2);
     expect(engine.pending).toBe(0);
+  });
+
+  it('makes a stage a step of its own and resumes when it is delivered', () => {
+    const { engine, a } = twoProbes();
+    const seen: string[] = [];
+    a.start((function* () {
+      const first = yield* a.stageThen('stage.authentication', 0);
+      seen.push(`${first.kind}@${a.now}`);
+      const second = yield* a.stageThen('stage.authorization', 0.5);
+      seen.push(`${second.kind}@${a.now}`);
+    })());
+    expect(seen).toEqual([]);
+    engine.stepOnce();
+    expect(seen).toEqual(['stage.authentication@0']);
+    engine.runUntilIdle();
+    expect(seen).toEqual(['stage.authentication@0', 'stage.authorization@0.5']);
+    expect(engine.trace.all().map((m) => m.kind)).toEqual(['stage.authentication', 'stage.authorization']);
+    expect(a.received).toHaveLength(0);
   });
 
   it('wakes a sleeping coroutine after the virtual duration', () => {

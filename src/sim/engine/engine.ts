@@ -340,6 +340,11 @@ export class Engine {
         this.drive(waiter.component, waiter.co, message);
         return;
       }
+    } else if (message.from === message.to && message.kind !== timerKind && this.waiters.has(message.id)) {
+      const waiter = this.waiters.get(message.id)!;
+      this.waiters.delete(message.id);
+      this.drive(waiter.component, waiter.co, message);
+      return;
     } else if (message.kind === timerKind && (message.payload as TimerPayload).name === wakeTimerName) {
       const waiter = this.waiters.get(message.id);
       if (!waiter) throw new Error(`wake timer ${message.id} has no waiting coroutine`);
@@ -362,6 +367,8 @@ export class Engine {
     if (effect.type === 'reply') {
       requestId = effect.requestId;
       if (effect.timeout !== null) wakeId = this.setTimer(component.name, effect.timeout, wakeTimerName, null).id;
+    } else if (effect.type === 'delivery') {
+      requestId = effect.messageId;
     } else {
       wakeId = this.setTimer(component.name, effect.duration, wakeTimerName, null).id;
     }
