@@ -40,6 +40,15 @@ test('an etcdctl put travels to etcd and back, one step at a time', async ({ pod
     await reply.click();
     await expect(podflow.payload).toContainText('"revision"');
   });
+
+  await test.step('clicking the link shows its newest message and the earlier ones', async () => {
+    await podflow.link('user', 'etcd').click();
+    await expect(page.getByRole('heading', { name: 'user ↔ etcd' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'etcd.PutResponse' })).toBeVisible();
+    await expect(podflow.payload).toContainText('"revision"');
+    await page.getByRole('button', { name: /etcd\.Put user → etcd/ }).click();
+    await expect(podflow.payload).toContainText('"key": "/podflow/greeting"');
+  });
 });
 
 test('run until idle delivers the whole exchange at once', async ({ podflow }) => {

@@ -39,6 +39,11 @@ export class PodflowPage {
     return this.page.getByTestId('token').and(this.page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"]`));
   }
 
+  /** A link of the graph, by the engine names of its ends (in topology order). */
+  link(a: string, b: string): Locator {
+    return this.page.getByRole('img', { name: `link between ${a} and ${b}`, exact: false });
+  }
+
   button(name: string): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }

@@ -25,7 +25,7 @@ export function App() {
         <div className="app">
           <header className="app-header">
             <h1>Podflow</h1>
-            <p className="tagline">Every arrow is a message the Kubernetes model really delivered. Send a request, then step (→) or play (space).</p>
+            <p className="tagline">Every token on the graph is a message the model really delivered. Send a request, then step (→) or play (space).</p>
             <ClusterLabel />
           </header>
           <PlaybackBar />

@@ -5,7 +5,7 @@ import { useShallow } from 'zustand/shallow';
 import { formatSpeed, formatVirtualTime } from '../format.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 
-export const speeds = [0.001, 0.01, 0.1, 1, 10, 100] as const;
+const speeds = [0.001, 0.01, 0.1, 1, 10, 100] as const;
 
 export function PlaybackBar() {
   return (

@@ -1,5 +1,7 @@
 // The component graph: the cluster's topology laid out once per cluster, with messages animated on its
-// links. A new cluster (reset) mounts a new flow, fitted to the view.
+// links. A new cluster (reset) mounts a new flow, fitted to the view. Components and links are described
+// to screen readers but are not tab stops; the tokens are, and every message is also reachable from
+// the side panel's lists.
 
 import { Background, Controls, ReactFlow, type EdgeMouseHandler, type EdgeTypes, type NodeTypes } from '@xyflow/react';
 import { useCallback, useMemo } from 'react';
@@ -37,6 +39,8 @@ export function ClusterGraph() {
       nodesDraggable={false}
       nodesConnectable={false}
       elementsSelectable={false}
+      nodesFocusable={false}
+      edgesFocusable={false}
       onEdgeClick={onEdgeClick}
       onPaneClick={onPaneClick}
       aria-label="Cluster components and the messages between them"

@@ -6,7 +6,7 @@
 import type { Edge, Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
 
-export const componentSize = { width: 220, height: 64 } as const;
+const componentSize = { width: 220, height: 64 } as const;
 
 export interface ComponentNodeData extends Record<string, unknown> {
   readonly component: ComponentView;
@@ -66,6 +66,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
     draggable: false,
     connectable: false,
     selectable: false,
+    ariaRole: 'group',
     ariaLabel: `${component.name}${component.modelled ? '' : ', not modelled yet'}`,
     data: {
       component,
@@ -88,6 +89,6 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
   return { nodes, edges };
 }
 
-export function linkId(a: string, b: string): string {
+function linkId(a: string, b: string): string {
   return `${a}--${b}`;
 }

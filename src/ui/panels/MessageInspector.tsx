@@ -35,10 +35,22 @@ function RecentDeliveries() {
 function LinkMessages({ a, b }: { readonly a: string; readonly b: string }) {
   const actions = useSimActions();
   const records = useSim(useShallow((state) => state.recent.filter((r) => onLink(r, a, b)).slice(-listLength)));
+  const newest = records.at(-1);
   return (
     <>
       <h2 id="inspector-heading">{a} ↔ {b}</h2>
-      {records.length === 0 ? <p className="hint">No recent message on this link.</p> : <MessageList records={records} />}
+      {newest ? (
+        <>
+          <h3 className="message-heading">{newest.kind}</h3>
+          <MessageBody record={newest} />
+          {records.length > 1 && (
+            <>
+              <h3>Earlier on this link</h3>
+              <MessageList records={records.slice(0, -1)} />
+            </>
+          )}
+        </>
+      ) : <p className="hint">No recent message on this link.</p>}
       <button type="button" className="link-button" onClick={() => actions.select(null)}>All recent deliveries</button>
     </>
   );
@@ -84,6 +96,16 @@ function MessageDetails({ id }: { readonly id: number }) {
   return (
     <>
       <h2 id="inspector-heading" className="message-heading">{record.kind}</h2>
+      <MessageBody record={record} />
+      <button type="button" className="link-button" onClick={() => actions.select(null)}>All recent deliveries</button>
+    </>
+  );
+}
+
+/** Everything about one delivered message: route, timing, cause, and its payload as delivered. */
+function MessageBody({ record }: { readonly record: TraceRecord }) {
+  return (
+    <>
       <p className="message-route">{record.from} → {record.to}</p>
       <dl className="message-facts">
         <div><dt>Step</dt><dd>{record.step}</dd></div>
@@ -96,7 +118,6 @@ function MessageDetails({ id }: { readonly id: number }) {
       </dl>
       <h3>Payload</h3>
       <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>
-      <button type="button" className="link-button" onClick={() => actions.select(null)}>All recent deliveries</button>
     </>
   );
 }
