@@ -1,7 +1,6 @@
 // The first screen: what Podflow is in one line, the playback bar, the component graph, and the side
 // panel with what the user can send and the messages the engine delivered.
 
-import { MotionConfig } from 'motion/react';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { TrafficActions } from './controls/TrafficActions.tsx';
@@ -20,27 +19,25 @@ function ClusterLabel() {
 export function App() {
   usePlaybackShortcuts();
   return (
-    <MotionConfig reducedMotion="user">
-      <PlayheadProvider>
-        <div className="app">
-          <header className="app-header">
-            <h1>Podflow</h1>
-            <p className="tagline">Every token on the graph is a message the model really delivered. Send a request, then step (→) or play (space).</p>
-            <ClusterLabel />
-          </header>
-          <PlaybackBar />
-          <Notices />
-          <main className="workspace">
-            <section className="graph-pane" aria-label="Component graph">
-              <ClusterGraph />
-            </section>
-            <aside className="side-panel" aria-label="Requests and messages">
-              <TrafficActions />
-              <MessageInspector />
-            </aside>
-          </main>
-        </div>
-      </PlayheadProvider>
-    </MotionConfig>
+    <PlayheadProvider>
+      <div className="app">
+        <header className="app-header">
+          <h1>Podflow</h1>
+          <p className="tagline">Every token on the graph is a message the model really delivered. Send a request, then step (→) or play (space).</p>
+          <ClusterLabel />
+        </header>
+        <PlaybackBar />
+        <Notices />
+        <main className="workspace">
+          <section className="graph-pane" aria-label="Component graph">
+            <ClusterGraph />
+          </section>
+          <aside className="side-panel" aria-label="Requests and messages">
+            <TrafficActions />
+            <MessageInspector />
+          </aside>
+        </main>
+      </div>
+    </PlayheadProvider>
   );
 }

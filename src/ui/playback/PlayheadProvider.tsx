@@ -1,11 +1,12 @@
 // Drives the one clock every animated element reads: a motion value holding the playhead's virtual time,
 // advanced once per animation frame from the store's status. Tokens derive their position from it with
-// motion transforms, so playing re-renders no React component.
+// motion transforms, so the clock moving re-renders no React component.
 
 import { useAnimationFrame, useMotionValue, useReducedMotion, type MotionValue } from 'motion/react';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { VirtualTime } from '../../protocol/index.ts';
 import { useSimStore } from '../store/sim-context.ts';
+import type { SimState } from '../store/sim-store.ts';
 import { Playhead, presentationLag } from './playhead.ts';
 
 const PlayheadContext = createContext<MotionValue<VirtualTime> | null>(null);
@@ -18,7 +19,7 @@ export function PlayheadProvider({ children }: { readonly children: ReactNode })
 
   useEffect(() => {
     let version: number | undefined;
-    const sync = (state: ReturnType<typeof store.getState>) => {
+    const sync = (state: SimState) => {
       if (state.cluster?.version !== version) {
         version = state.cluster?.version;
         playhead.reset(presentationLag(state.cluster?.topology ?? null));
