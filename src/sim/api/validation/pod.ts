@@ -1,0 +1,536 @@
+// Pod and pod-template validation: what `kubectl create` gets back as 422 for a bad Pod, Deployment or
+// ReplicaSet template. Covered: metadata, containers and init containers (names, images, ports, env,
+// volume mounts, pull policy, resources, probes), volumes, restart and DNS policies, node selector,
+// affinity requirements, tolerations, service account and node names, deadlines, preemption policy,
+// binding targets, and the rules for pod updates (images, activeDeadlineSeconds, added tolerations).
+// Not covered: security contexts, DNS config, topology spread, resource claims, Windows options.
+// Models k8s pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec,
+// validateContainers, ValidatePodUpdate, ValidatePodBinding).
+
+import { FieldPath, fieldError, type FieldError } from '../field.ts';
+import { validateLabelName, validateLabels } from '../labels.ts';
+import { goQuote } from '../strconv.ts';
+import { compareQuantities, parseQuantity, quantityMilliValue, quantityString, type Quantity } from '../quantity.ts';
+import type {
+  Affinity, Binding, Container, IntOrString, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec, Probe, ResourceRequirements,
+  Toleration, Volume,
+} from '../types/index.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from './meta.ts';
+import {
+  inclusiveRangeError, isDNS1123Label, isEnvVarName, isNegativeErrorMsg, isValidLabelValue, isValidPortName, isValidPortNum,
+  nameIsDNSSubdomain, type NameValidator,
+} from './names.ts';
+
+export const validatePodName: NameValidator = nameIsDNSSubdomain;
+export const validateNodeName: NameValidator = nameIsDNSSubdomain;
+export const validateServiceAccountName: NameValidator = nameIsDNSSubdomain;
+
+const maxInt32 = 2 ** 31 - 1;
+
+function dns1123Label(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Label(value).map((msg) => fieldError.invalid(path, value, msg));
+}
+
+function nonNegative(value: number | undefined, path: FieldPath): FieldError[] {
+  return (value ?? 0) < 0 ? [fieldError.invalid(path, value ?? 0, isNegativeErrorMsg)] : [];
+}
+
+/** The VolumeSource fields a volume may set exactly one of, in upstream's checking order. */
+const volumeSourceOrder = [
+  'hostPath', 'emptyDir', 'gitRepo', 'gcePersistentDisk', 'awsElasticBlockStore', 'secret', 'nfs', 'iscsi', 'glusterfs', 'flexVolume',
+  'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk',
+  'portworxVolume', 'scaleIO', 'storageos', 'configMap', 'projected', 'csi', 'ephemeral', 'rbd', 'persistentVolumeClaim',
+] as const;
+
+/** ValidateVolumes: the names of the valid volumes, for volume mount checks, and the errors. */
+function validateVolumes(volumes: readonly Volume[] | undefined, path: FieldPath): [Set<string>, FieldError[]] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  (volumes ?? []).forEach((vol, i) => {
+    const idx = path.index(i);
+    const el: FieldError[] = [];
+    const set = volumeSourceOrder.filter((s) => vol[s] !== undefined && vol[s] !== null);
+    if (set.length === 0) el.push(fieldError.required(idx, 'must specify a volume type'));
+    for (const extra of set.slice(1)) el.push(fieldError.forbidden(idx.child(extra), 'may not specify more than 1 volume type'));
+    if (!vol.name) el.push(fieldError.required(idx.child('name')));
+    else el.push(...dns1123Label(vol.name, idx.child('name')));
+    if (names.has(vol.name)) el.push(fieldError.duplicate(idx.child('name'), vol.name));
+    if (el.length === 0) names.add(vol.name);
+    else errs.push(...el);
+  });
+  return [names, errs];
+}
+
+function validateContainerPorts(c: Container, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  (c.ports ?? []).forEach((port, i) => {
+    const idx = path.index(i);
+    if (port.name) {
+      const msgs = isValidPortName(port.name);
+      if (msgs.length > 0) for (const msg of msgs) errs.push(fieldError.invalid(idx.child('name'), port.name, msg));
+      else if (names.has(port.name)) errs.push(fieldError.duplicate(idx.child('name'), port.name));
+      else names.add(port.name);
+    }
+    if (!port.containerPort) errs.push(fieldError.required(idx.child('containerPort')));
+    else for (const msg of isValidPortNum(port.containerPort)) errs.push(fieldError.invalid(idx.child('containerPort'), port.containerPort, msg));
+    if (port.hostPort) for (const msg of isValidPortNum(port.hostPort)) errs.push(fieldError.invalid(idx.child('hostPort'), port.hostPort, msg));
+    if (!port.protocol) errs.push(fieldError.required(idx.child('protocol')));
+    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(fieldError.notSupported(idx.child('protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
+  });
+  return errs;
+}
+
+function validateEnv(c: Container, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  (c.env ?? []).forEach((ev, i) => {
+    const idx = path.index(i);
+    if (!ev.name) errs.push(fieldError.required(idx.child('name')));
+    else for (const msg of isEnvVarName(ev.name)) errs.push(fieldError.invalid(idx.child('name'), ev.name, msg));
+  });
+  return errs;
+}
+
+function validateVolumeMounts(c: Container, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const mountPoints = new Set<string>();
+  (c.volumeMounts ?? []).forEach((m, i) => {
+    const idx = path.index(i);
+    if (!m.name) errs.push(fieldError.required(idx.child('name')));
+    if (!volumes.has(m.name)) errs.push(fieldError.notFound(idx.child('name'), m.name));
+    if (!m.mountPath) errs.push(fieldError.required(idx.child('mountPath')));
+    if (mountPoints.has(m.mountPath)) errs.push(fieldError.invalid(idx.child('mountPath'), m.mountPath, 'must be unique'));
+    mountPoints.add(m.mountPath);
+  });
+  return errs;
+}
+
+const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+function isNativeResource(name: string): boolean {
+  return !name.includes('/') || name.includes('kubernetes.io/');
+}
+
+function validateResourceName(name: string, path: FieldPath): FieldError[] {
+  if (!name.includes('/')) {
+    return standardContainerResources.has(name) || name.startsWith('hugepages-') ? [] : [fieldError.invalid(path, name, 'must be a standard resource for containers')];
+  }
+  if (!isNativeResource(name) && name.startsWith('requests.')) return [fieldError.invalid(path, name, "doesn't follow extended resource name standard")];
+  return [];
+}
+
+function validateResourceQuantity(name: string, q: Quantity, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (q.unscaled < 0n) errs.push(fieldError.invalid(path, quantityString(q), isNegativeErrorMsg));
+  if (!isNativeResource(name) && quantityMilliValue(q) % 1000n !== 0n) errs.push(fieldError.invalid(path, quantityString(q), 'must be an integer'));
+  return errs;
+}
+
+/** ValidateResourceRequirements: known names, non-negative quantities, requests ≤ limits. */
+function validateResources(r: ResourceRequirements | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const limits = new Map<string, Quantity>();
+  for (const [name, text] of Object.entries(r?.limits ?? {})) {
+    const p = path.child('limits').key(name);
+    errs.push(...validateResourceName(name, p));
+    const q = parseQuantity(text);
+    if (q.ok) {
+      limits.set(name, q.value);
+      errs.push(...validateResourceQuantity(name, q.value, p));
+    }
+  }
+  for (const [name, text] of Object.entries(r?.requests ?? {})) {
+    const p = path.child('requests').key(name);
+    errs.push(...validateResourceName(name, p));
+    const q = parseQuantity(text);
+    if (!q.ok) continue;
+    errs.push(...validateResourceQuantity(name, q.value, p));
+    const limit = limits.get(name);
+    const overcommit = isNativeResource(name) && !name.startsWith('hugepages-');
+    if (limit !== undefined) {
+      const cmp = compareQuantities(q.value, limit);
+      if (cmp !== 0 && !overcommit) {
+        errs.push(fieldError.invalid(path.child('requests'), quantityString(q.value), `must be equal to ${name} limit of ${quantityString(limit)}`));
+      } else if (cmp > 0) {
+        errs.push(fieldError.invalid(path.child('requests'), quantityString(q.value), `must be less than or equal to ${name} limit of ${quantityString(limit)}`));
+      }
+    } else if (!overcommit) {
+      errs.push(fieldError.required(path.child('limits'), 'Limit must be set for non overcommitable resources'));
+    }
+  }
+  return errs;
+}
+
+function validatePortNumOrName(port: IntOrString, path: FieldPath): FieldError[] {
+  if (typeof port === 'number') return isValidPortNum(port).map((msg) => fieldError.invalid(path, port, msg));
+  return isValidPortName(port).map((msg) => fieldError.invalid(path, port, msg));
+}
+
+function validateProbe(probe: Probe, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  let handlers = 0;
+  const handler = (name: 'exec' | 'httpGet' | 'tcpSocket' | 'grpc', check: () => FieldError[]): void => {
+    if (probe[name] === undefined) return;
+    if (handlers > 0) errs.push(fieldError.forbidden(path.child(name), 'may not specify more than 1 handler type'));
+    else {
+      handlers++;
+      errs.push(...check());
+    }
+  };
+  handler('exec', () => ((probe.exec?.command ?? []).length === 0 ? [fieldError.required(path.child('exec', 'command'))] : []));
+  handler('httpGet', () => {
+    const h = probe.httpGet!;
+    const e: FieldError[] = [];
+    if (!h.path) e.push(fieldError.required(path.child('httpGet', 'path')));
+    e.push(...validatePortNumOrName(h.port, path.child('httpGet', 'port')));
+    if (h.scheme !== 'HTTP' && h.scheme !== 'HTTPS') e.push(fieldError.notSupported(path.child('httpGet', 'scheme'), h.scheme ?? '', ['HTTP', 'HTTPS']));
+    return e;
+  });
+  handler('tcpSocket', () => validatePortNumOrName(probe.tcpSocket!.port, path.child('tcpSocket', 'port')));
+  handler('grpc', () => validatePortNumOrName(probe.grpc!.port, path.child('grpc', 'port')));
+  if (handlers === 0) errs.push(fieldError.required(path, 'must specify a handler type'));
+  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+    errs.push(...nonNegative(probe[f], path.child(f)));
+  }
+  if (probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds <= 0) {
+    errs.push(fieldError.invalid(path.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
+  }
+  return errs;
+}
+
+function validateProbes(c: Container, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (c.livenessProbe !== undefined) {
+    errs.push(...validateProbe(c.livenessProbe, path.child('livenessProbe')));
+    if ((c.livenessProbe.successThreshold ?? 0) !== 1) errs.push(fieldError.invalid(path.child('livenessProbe', 'successThreshold'), c.livenessProbe.successThreshold ?? 0, 'must be 1'));
+  }
+  if (c.readinessProbe !== undefined) {
+    errs.push(...validateProbe(c.readinessProbe, path.child('readinessProbe')));
+    if (c.readinessProbe.terminationGracePeriodSeconds !== undefined) {
+      errs.push(fieldError.invalid(path.child('readinessProbe', 'terminationGracePeriodSeconds'), c.readinessProbe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
+    }
+  }
+  if (c.startupProbe !== undefined) {
+    errs.push(...validateProbe(c.startupProbe, path.child('startupProbe')));
+    if ((c.startupProbe.successThreshold ?? 0) !== 1) errs.push(fieldError.invalid(path.child('startupProbe', 'successThreshold'), c.startupProbe.successThreshold ?? 0, 'must be 1'));
+  }
+  return errs;
+}
+
+/** validateContainerCommon: what every container must satisfy. */
+function validateContainerCommon(c: Container, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!c.name) errs.push(fieldError.required(path.child('name')));
+  else errs.push(...dns1123Label(c.name, path.child('name')));
+  if (!c.image) errs.push(fieldError.required(path.child('image')));
+  switch (c.terminationMessagePolicy) {
+    case 'File': case 'FallbackToLogsOnError': break;
+    case undefined: case '' as never: errs.push(fieldError.required(path.child('terminationMessagePolicy'))); break;
+    default: errs.push(fieldError.notSupported(path.child('terminationMessagePolicy'), c.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
+  }
+  errs.push(...validateContainerPorts(c, path.child('ports')));
+  errs.push(...validateEnv(c, path.child('env')));
+  errs.push(...validateVolumeMounts(c, volumes, path.child('volumeMounts')));
+  switch (c.imagePullPolicy) {
+    case 'Always': case 'IfNotPresent': case 'Never': break;
+    case undefined: case '' as never: errs.push(fieldError.required(path.child('imagePullPolicy'))); break;
+    default: errs.push(fieldError.notSupported(path.child('imagePullPolicy'), c.imagePullPolicy, ['Always', 'IfNotPresent', 'Never']));
+  }
+  errs.push(...validateResources(c.resources, path.child('resources')));
+  return errs;
+}
+
+/** Host ports must be unique per protocol and host IP (`TCP//8080`). */
+function checkHostPortConflicts(containers: readonly Container[], path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  containers.forEach((c, ci) => (c.ports ?? []).forEach((p, pi) => {
+    if (!p.hostPort) return;
+    const key = `${p.protocol ?? ''}/${p.hostIP ?? ''}/${p.hostPort}`;
+    if (seen.has(key)) errs.push(fieldError.duplicate(path.index(ci).child('ports').index(pi).child('hostPort'), key));
+    else seen.add(key);
+  }));
+  return errs;
+}
+
+function validateContainers(containers: readonly Container[] | undefined, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
+  if (containers === undefined || containers.length === 0) return [fieldError.required(path)];
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  containers.forEach((c, i) => {
+    const idx = path.index(i);
+    errs.push(...validateContainerCommon(c, volumes, idx));
+    if (names.has(c.name)) errs.push(fieldError.duplicate(idx.child('name'), c.name));
+    else names.add(c.name);
+    errs.push(...validateProbes(c, idx));
+    if (c.restartPolicy !== undefined) errs.push(fieldError.forbidden(idx.child('restartPolicy'), 'may not be set for non-init containers'));
+  });
+  errs.push(...checkHostPortConflicts(containers, path));
+  return errs;
+}
+
+function validateInitContainers(init: readonly Container[] | undefined, regular: readonly Container[] | undefined, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set((regular ?? []).map((c) => c.name));
+  (init ?? []).forEach((c, i) => {
+    const idx = path.index(i);
+    errs.push(...validateContainerCommon(c, volumes, idx));
+    const restartAlways = c.restartPolicy === 'Always';
+    if (c.restartPolicy !== undefined && !restartAlways) errs.push(fieldError.notSupported(idx.child('restartPolicy'), c.restartPolicy, ['Always']));
+    if (names.has(c.name)) errs.push(fieldError.duplicate(idx.child('name'), c.name));
+    else if (c.name) names.add(c.name);
+    errs.push(...checkHostPortConflicts([c], path));
+    if (restartAlways) {
+      errs.push(...validateProbes(c, idx));
+    } else {
+      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+        if (c[f] !== undefined) errs.push(fieldError.forbidden(idx.child(f), 'may not be set for init containers without restartPolicy=Always'));
+      }
+    }
+  });
+  return errs;
+}
+
+function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const values = rq.values ?? [];
+  switch (rq.operator) {
+    case 'In': case 'NotIn':
+      if (values.length === 0) errs.push(fieldError.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
+      break;
+    case 'Exists': case 'DoesNotExist':
+      if (values.length > 0) errs.push(fieldError.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+      break;
+    case 'Gt': case 'Lt':
+      if (values.length !== 1) errs.push(fieldError.required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
+      break;
+    default:
+      errs.push(fieldError.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
+  }
+  errs.push(...validateLabelName(rq.key, path.child('key')));
+  return errs;
+}
+
+function validateAffinity(affinity: Affinity | undefined, path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  const node = affinity?.nodeAffinity;
+  if (node === undefined) return errs;
+  const required = node.requiredDuringSchedulingIgnoredDuringExecution;
+  if (required !== undefined) {
+    const rp = path.child('nodeAffinity', 'requiredDuringSchedulingIgnoredDuringExecution');
+    if ((required.nodeSelectorTerms ?? []).length === 0) errs.push(fieldError.required(rp.child('nodeSelectorTerms'), 'must have at least one node selector term'));
+    (required.nodeSelectorTerms ?? []).forEach((term, i) => (term.matchExpressions ?? []).forEach((rq, j) => {
+      errs.push(...validateNodeSelectorRequirement(rq, rp.child('nodeSelectorTerms').index(i).child('matchExpressions').index(j)));
+    }));
+  }
+  (node.preferredDuringSchedulingIgnoredDuringExecution ?? []).forEach((term, i) => {
+    const tp = path.child('nodeAffinity', 'preferredDuringSchedulingIgnoredDuringExecution').index(i);
+    if (term.weight <= 0 || term.weight > 100) errs.push(fieldError.invalid(tp.child('weight'), term.weight, 'must be in the range 1-100'));
+    (term.preference.matchExpressions ?? []).forEach((rq, j) => errs.push(...validateNodeSelectorRequirement(rq, tp.child('preference', 'matchExpressions').index(j))));
+  });
+  return errs;
+}
+
+const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+function validateTolerations(tolerations: readonly Toleration[], path: FieldPath): FieldError[] {
+  const errs: FieldError[] = [];
+  tolerations.forEach((t, i) => {
+    const idx = path.index(i);
+    if (t.key) errs.push(...validateLabelName(t.key, idx.child('key')));
+    if (!t.key && t.operator !== 'Exists') {
+      errs.push(fieldError.invalid(idx.child('operator'), t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t.tolerationSeconds !== undefined && t.effect !== 'NoExecute') {
+      errs.push(fieldError.invalid(idx.child('effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    switch (t.operator) {
+      case 'Equal': case undefined: case '' as never: {
+        const msgs = isValidLabelValue(t.value ?? '');
+        if (msgs.length > 0) errs.push(fieldError.invalid(idx.child('operator'), t.value ?? '', msgs.join(';')));
+        break;
+      }
+      case 'Exists':
+        if (t.value) errs.push(fieldError.invalid(idx.child('operator'), { goSyntax: goToleration(t) }, "value must be empty when `operator` is 'Exists'"));
+        break;
+      default:
+        errs.push(fieldError.notSupported(idx.child('operator'), t.operator, ['Equal', 'Exists']));
+    }
+    if (t.effect && !taintEffects.includes(t.effect)) errs.push(fieldError.notSupported(idx.child('effect'), t.effect, taintEffects));
+  });
+  return errs;
+}
+
+function goToleration(t: Toleration): string {
+  const seconds = t.tolerationSeconds === undefined ? '(*int64)(nil)' : '(*int64)(0xc000000000)';
+  return `core.Toleration{Key:${goQuote(t.key ?? '')}, Operator:${goQuote(t.operator ?? '')}, Value:${goQuote(t.value ?? '')}, Effect:${goQuote(t.effect ?? '')}, TolerationSeconds:${seconds}}`;
+}
+
+/** ValidatePodSpec: shared by Pods and the templates of Deployments and ReplicaSets. */
+export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath): FieldError[] {
+  const s: PodSpec = spec ?? { containers: [] };
+  const [volumes, errs] = validateVolumes(s.volumes, path.child('volumes'));
+  errs.push(...validateContainers(s.containers, volumes, path.child('containers')));
+  errs.push(...validateInitContainers(s.initContainers, s.containers, volumes, path.child('initContainers')));
+  switch (s.restartPolicy) {
+    case 'Always': case 'OnFailure': case 'Never': break;
+    case undefined: case '' as never: errs.push(fieldError.required(path.child('restartPolicy'))); break;
+    default: errs.push(fieldError.notSupported(path.child('restartPolicy'), s.restartPolicy, ['Always', 'OnFailure', 'Never']));
+  }
+  switch (s.dnsPolicy) {
+    case 'ClusterFirstWithHostNet': case 'ClusterFirst': case 'Default': case 'None': break;
+    case undefined: case '' as never: errs.push(fieldError.required(path.child('dnsPolicy'))); break;
+    default: errs.push(fieldError.notSupported(path.child('dnsPolicy'), s.dnsPolicy, ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None']));
+  }
+  errs.push(...validateLabels(s.nodeSelector, path.child('nodeSelector')));
+  (s.imagePullSecrets ?? []).forEach((ref, i) => {
+    if (!ref.name) errs.push(fieldError.required(path.child('imagePullSecrets').index(i).child('name')));
+  });
+  errs.push(...validateAffinity(s.affinity, path.child('affinity')));
+  if (s.serviceAccountName) for (const msg of validateServiceAccountName(s.serviceAccountName, false)) errs.push(fieldError.invalid(path.child('serviceAccountName'), s.serviceAccountName, msg));
+  if (s.nodeName) for (const msg of validateNodeName(s.nodeName, false)) errs.push(fieldError.invalid(path.child('nodeName'), s.nodeName, msg));
+  if (s.activeDeadlineSeconds !== undefined && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > maxInt32)) {
+    errs.push(fieldError.invalid(path.child('activeDeadlineSeconds'), s.activeDeadlineSeconds, inclusiveRangeError(1, maxInt32)));
+  }
+  if (s.hostname) errs.push(...dns1123Label(s.hostname, path.child('hostname')));
+  if (s.subdomain) errs.push(...dns1123Label(s.subdomain, path.child('subdomain')));
+  if ((s.tolerations ?? []).length > 0) errs.push(...validateTolerations(s.tolerations!, path.child('tolerations')));
+  if (s.priorityClassName) for (const msg of nameIsDNSSubdomain(s.priorityClassName, false)) errs.push(fieldError.invalid(path.child('priorityClassName'), s.priorityClassName, msg));
+  if (s.preemptionPolicy !== undefined && s.preemptionPolicy !== 'PreemptLowerPriority' && s.preemptionPolicy !== 'Never') {
+    errs.push(fieldError.notSupported(path.child('preemptionPolicy'), s.preemptionPolicy, ['PreemptLowerPriority', 'Never']));
+  }
+  return errs;
+}
+
+/** ValidatePodTemplateSpec: template metadata labels and annotations, then the spec. */
+export function validatePodTemplateSpec(template: PodTemplateSpec, path: FieldPath): FieldError[] {
+  return [
+    ...validateLabels(template.metadata?.labels, path.child('metadata', 'labels')),
+    ...validatePodSpec(template.spec, path.child('spec')),
+  ];
+}
+
+function validatePodMetadataAndSpec(pod: Pod): FieldError[] {
+  const spec = FieldPath.of('spec');
+  const errs = validateObjectMeta(pod.metadata, true, validatePodName);
+  errs.push(...validatePodSpec(pod.spec, spec));
+  if (!pod.spec?.serviceAccountName) {
+    (pod.spec?.volumes ?? []).forEach((v, vi) => (v.projected?.sources ?? []).forEach((src, si) => {
+      if (src.serviceAccountToken !== undefined) {
+        errs.push(fieldError.forbidden(spec.child('volumes').index(vi).child('projected', 'sources').index(si).child('serviceAccountToken'), 'must not be specified when serviceAccountName is not set'));
+      }
+    }));
+  }
+  for (const list of ['containers', 'initContainers'] as const) {
+    (pod.spec?.[list] ?? []).forEach((c, i) => {
+      if (c.image !== undefined && c.image !== c.image.trim()) errs.push(fieldError.invalid(spec.child(list).index(i).child('image'), c.image, 'must not have leading or trailing whitespace'));
+    });
+  }
+  return errs;
+}
+
+/** ValidatePodCreate. */
+export function validatePodCreate(pod: Pod): FieldError[] {
+  const errs = validatePodMetadataAndSpec(pod);
+  if ((pod.spec?.ephemeralContainers ?? []).length > 0) errs.push(fieldError.forbidden(FieldPath.of('spec', 'ephemeralContainers'), 'cannot be set on create'));
+  if (pod.spec?.nodeName && (pod.spec.schedulingGates ?? []).length > 0) {
+    errs.push(fieldError.forbidden(FieldPath.of('spec', 'nodeName'), 'cannot be set until all schedulingGates have been cleared'));
+  }
+  return errs;
+}
+
+/** The fields an update may change, as the 1.28 message lists them (InPlacePodVerticalScaling off). */
+export const updatablePodSpecFields = [
+  '`spec.containers[*].image`',
+  '`spec.initContainers[*].image`',
+  '`spec.activeDeadlineSeconds`',
+  '`spec.tolerations` (only additions to existing tolerations)',
+  '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+];
+
+function canonicalJSON(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJSON).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJSON(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** `- old` / `+ new` lines for every leaf that differs, as a readable stand-in for Go's cmp.Diff. */
+function specDiff(oldValue: unknown, newValue: unknown, path: string, out: string[]): void {
+  if (canonicalJSON(oldValue) === canonicalJSON(newValue)) return;
+  const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object';
+  if (isObject(oldValue) && isObject(newValue) && Array.isArray(oldValue) === Array.isArray(newValue)) {
+    const keys = [...new Set([...Object.keys(oldValue), ...Object.keys(newValue)])].sort();
+    for (const k of keys) specDiff(oldValue[k], newValue[k], Array.isArray(newValue) ? `${path}[${k}]` : `${path}.${k}`, out);
+    return;
+  }
+  out.push(`- ${path}: ${oldValue === undefined ? '<unset>' : canonicalJSON(oldValue)}`);
+  out.push(`+ ${path}: ${newValue === undefined ? '<unset>' : canonicalJSON(newValue)}`);
+}
+
+/**
+ * ValidatePodUpdate. The forbidden-change message starts exactly as upstream's
+ * (`pod updates may not change fields other than …`); upstream then appends a Go cmp.Diff of the
+ * internal PodSpec structs, which is rendered here as `- path: old` / `+ path: new` lines.
+ */
+export function validatePodUpdate(newPod: Pod, oldPod: Pod): FieldError[] {
+  const specPath = FieldPath.of('spec');
+  const errs = validateObjectMetaUpdate(newPod.metadata, oldPod.metadata);
+  errs.push(...validatePodMetadataAndSpec(newPod));
+  const newSpec = newPod.spec ?? { containers: [] };
+  const oldSpec = oldPod.spec ?? { containers: [] };
+  for (const list of ['containers', 'initContainers'] as const) {
+    const n = newSpec[list] ?? [];
+    if (n.length !== (oldSpec[list] ?? []).length) {
+      errs.push(fieldError.forbidden(specPath.child(list), 'pod updates may not add or remove containers'));
+      return errs;
+    }
+    n.forEach((c, i) => {
+      if (!c.image) errs.push(fieldError.required(specPath.child(list).index(i).child('image')));
+    });
+  }
+  if (newSpec.activeDeadlineSeconds !== undefined) {
+    const v = newSpec.activeDeadlineSeconds;
+    if (v < 0 || v > maxInt32) return [...errs, fieldError.invalid(specPath.child('activeDeadlineSeconds'), v, inclusiveRangeError(0, maxInt32))];
+    if (oldSpec.activeDeadlineSeconds !== undefined && oldSpec.activeDeadlineSeconds < v) {
+      return [...errs, fieldError.invalid(specPath.child('activeDeadlineSeconds'), v, 'must be less than or equal to previous value')];
+    }
+  } else if (oldSpec.activeDeadlineSeconds !== undefined) {
+    errs.push(fieldError.invalid(specPath.child('activeDeadlineSeconds'), null, 'must not update from a positive integer to nil value'));
+  }
+  // Existing tolerations may only change their tolerationSeconds; new ones may be added.
+  const withoutSeconds = (t: Toleration): string => canonicalJSON({ ...t, tolerationSeconds: undefined });
+  const newTolerations = (newSpec.tolerations ?? []).map(withoutSeconds);
+  if ((oldSpec.tolerations ?? []).some((t) => !newTolerations.includes(withoutSeconds(t)))) {
+    errs.push(fieldError.forbidden(specPath.child('tolerations'), 'existing toleration can not be modified except its tolerationSeconds'));
+  } else {
+    errs.push(...validateTolerations(newSpec.tolerations ?? [], specPath.child('tolerations')));
+  }
+
+  // Everything but the updatable fields must be unchanged.
+  const munged: PodSpec = {
+    ...newSpec,
+    containers: newSpec.containers.map((c, i) => ({ ...c, image: oldSpec.containers[i]?.image })),
+    initContainers: newSpec.initContainers?.map((c, i) => ({ ...c, image: oldSpec.initContainers?.[i]?.image })),
+    activeDeadlineSeconds: oldSpec.activeDeadlineSeconds,
+    tolerations: oldSpec.tolerations,
+    schedulingGates: oldSpec.schedulingGates,
+  };
+  if ((oldSpec.terminationGracePeriodSeconds ?? 0) < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldSpec.terminationGracePeriodSeconds;
+  if (canonicalJSON(munged) !== canonicalJSON(oldSpec)) {
+    const lines: string[] = [];
+    specDiff(oldSpec, munged, 'spec', lines);
+    errs.push(fieldError.forbidden(specPath, `pod updates may not change fields other than ${updatablePodSpecFields.join(',')}\n${lines.join('\n')}`));
+  }
+  return errs;
+}
+
+/** ValidatePodBinding: the target must be a Node (or kindless) with a name. */
+export function validatePodBinding(binding: Binding): FieldError[] {
+  const errs: FieldError[] = [];
+  if (binding.target?.kind && binding.target.kind !== 'Node') errs.push(fieldError.notSupported(FieldPath.of('target', 'kind'), binding.target.kind, ['Node', '<empty>']));
+  if (!binding.target?.name) errs.push(fieldError.required(FieldPath.of('target', 'name')));
+  return errs;
+}
