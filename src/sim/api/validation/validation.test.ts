@@ -8,6 +8,7 @@ import { validateCreate, validateStatusUpdate, validateUpdate } from './index.ts
 const subdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
 const strings = (errs: FieldError[]): string[] => errs.map(fieldErrorString);
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 function nginxDeployment(): Deployment {
   const d: Deployment = {
@@ -141,11 +142,11 @@ describe('Pod validation', () => {
   it('forbids pod spec changes other than images, deadlines and added tolerations', () => {
     const old = pod();
     old.metadata.resourceVersion = '10';
-    const imageOnly = structuredClone(old);
+    const imageOnly = clone(old);
     imageOnly.spec!.containers[0]!.image = 'nginx:1.16';
     expect(validateUpdate(podGVK, imageOnly, old)).toEqual([]);
 
-    const portChange = structuredClone(old);
+    const portChange = clone(old);
     portChange.spec!.containers[0]!.ports = [{ containerPort: 81, protocol: 'TCP' }];
     const [err] = validateUpdate(podGVK, portChange, old);
     expect(err?.field).toBe('spec');
@@ -153,11 +154,11 @@ describe('Pod validation', () => {
     expect(err?.detail.split('\n')[0]).toBe('pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)');
     expect(err?.detail).toContain('+ spec.containers[0].ports: [{"containerPort":81,"protocol":"TCP"}]');
 
-    const removed = structuredClone(old);
+    const removed = clone(old);
     removed.spec!.containers = [];
     expect(strings(validateUpdate(podGVK, removed, old))).toContain('spec.containers: Forbidden: pod updates may not add or remove containers');
 
-    const noVersion = structuredClone(imageOnly);
+    const noVersion = clone(imageOnly);
     delete noVersion.metadata.resourceVersion;
     expect(strings(validateUpdate(podGVK, noVersion, old))).toEqual(['metadata.resourceVersion: Invalid value: "": must be specified for an update']);
   });
