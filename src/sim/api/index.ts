@@ -1,0 +1,24 @@
+// The API object layer: the vocabulary every simulated component shares. Object types, the resource
+// table and discovery, request routing, Status errors, names, quantities, defaulting, validation,
+// selectors, timestamps. It depends on nothing but the engine's time and RNG types.
+
+export type * from './types/index.ts';
+export * from './defaults.ts';
+export * from './discovery.ts';
+export * from './errors.ts';
+export * from './field.ts';
+export * from './fields.ts';
+export * from './gvk.ts';
+export * from './image.ts';
+export * from './labels.ts';
+export * from './names.ts';
+export * from './quantity.ts';
+export * from './request-info.ts';
+export * from './resources.ts';
+export * from './result.ts';
+export * from './strconv.ts';
+export * from './time.ts';
+export * from './validation/index.ts';
+export * from './validation/meta.ts';
+export * from './validation/names.ts';
+export { validatePodSpec, validatePodTemplateSpec, updatablePodSpecFields } from './validation/pod.ts';
