@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { KeyIndex } from './key-index.ts';
-import { revisionId } from './revision.ts';
+import { revisionId, revisionOf } from './revision.ts';
 
 /** Generations as plain data: [created main, ver, [main.sub…]]. */
 function shape(ki: KeyIndex): Array<[number, number, string[]]> {
-  return ki.generations.map((g) => [g.created.main, g.ver, g.revs.map((r) => `${r.main}.${r.sub}`)]);
+  return ki.generations.map((g) => [revisionOf(g.created).main, g.ver, g.revs.map((id) => { const r = revisionOf(id); return `${r.main}.${r.sub}`; })]);
 }
 
 /** The example of the doc comment: put(1.0) put(2.0) tombstone(3.0) put(4.0) tombstone(5.0). */
@@ -21,7 +21,7 @@ function example(): KeyIndex {
 describe('KeyIndex generations', () => {
   it('builds the generations of the worked example', () => {
     const ki = example();
-    expect(ki.modified).toEqual({ main: 5, sub: 0 });
+    expect(revisionOf(ki.modified)).toEqual({ main: 5, sub: 0 });
     expect(shape(ki)).toEqual([[1, 3, ['1.0', '2.0', '3.0']], [4, 2, ['4.0', '5.0']], [0, 0, []]]);
   });
 

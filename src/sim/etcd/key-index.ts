@@ -23,26 +23,22 @@
 //
 // `available` collects the revisions compaction keeps, so the backend can delete every other revision
 // at or below R (kvstore_compaction.go).
+//
+// Revisions are stored as revisionIds (one number each, ordered like the revisions) to keep the index
+// small: a store holds one KeyIndex per key and one revision per change.
 
-import { revisionGreaterThan, revisionId, zeroRevision, type Revision } from './revision.ts';
+import { mainOf, revisionId, revisionOf, type Revision } from './revision.ts';
 
 export class Generation {
   /** Number of puts (and the closing tombstone) in this generation. */
   ver = 0;
-  created: Revision = zeroRevision;
-  revs: Revision[] = [];
+  /** revisionId of the put that created the generation (0 while empty). */
+  created = 0;
+  /** revisionIds, oldest first. */
+  revs: number[] = [];
 
   isEmpty(): boolean {
     return this.revs.length === 0;
-  }
-
-  /**
-   * Walks revisions newest first while `f` returns true; returns the index where it stopped, or -1
-   * when it walked them all.
-   */
-  walk(f: (rev: Revision) => boolean): number {
-    for (let i = this.revs.length - 1; i >= 0; i--) if (!f(this.revs[i]!)) return i;
-    return -1;
   }
 }
 
@@ -54,19 +50,29 @@ export interface KeyIndexGet {
 }
 
 export class KeyIndex {
-  modified: Revision = zeroRevision;
+  /** revisionId of the last change. */
+  modified = 0;
   generations: Generation[] = [];
 
   constructor(readonly key: string) {}
 
+  /** The current generation (empty when the key does not exist now). */
+  current(): Generation | undefined {
+    return this.generations[this.generations.length - 1];
+  }
+
   /** Records a put at main.sub. */
   put(main: number, sub: number): void {
-    const rev: Revision = { main, sub };
-    if (!revisionGreaterThan(rev, this.modified)) {
-      throw new Error(`keyIndex ${JSON.stringify(this.key)}: put at ${main}.${sub} is not after ${this.modified.main}.${this.modified.sub}`);
+    const rev = revisionId(main, sub);
+    if (rev <= this.modified) {
+      const m = revisionOf(this.modified);
+      throw new Error(`keyIndex ${JSON.stringify(this.key)}: put at ${main}.${sub} is not after ${m.main}.${m.sub}`);
     }
-    if (this.generations.length === 0) this.generations.push(new Generation());
-    const g = this.generations[this.generations.length - 1]!;
+    let g = this.generations[this.generations.length - 1];
+    if (g === undefined) {
+      g = new Generation();
+      this.generations.push(g);
+    }
     if (g.revs.length === 0) g.created = rev;
     g.revs.push(rev);
     g.ver++;
@@ -89,7 +95,7 @@ export class KeyIndex {
     const revs = g.revs;
     for (let n = revs.length - 1; n >= 0; n--) {
       const rev = revs[n]!;
-      if (rev.main <= atRev) return { modified: rev, created: g.created, version: g.ver - (revs.length - n - 1) };
+      if (mainOf(rev) <= atRev) return { modified: revisionOf(rev), created: revisionOf(g.created), version: g.ver - (revs.length - n - 1) };
     }
     return undefined;
   }
@@ -100,24 +106,25 @@ export class KeyIndex {
    */
   since(rev: number): Revision[] {
     if (this.isEmpty()) throw new Error(`keyIndex ${JSON.stringify(this.key)}: since on an empty key index`);
-    const since: Revision = { main: rev, sub: 0 };
+    const since = revisionId(rev, 0);
     let gi = this.generations.length - 1;
     for (; gi > 0; gi--) {
       const g = this.generations[gi]!;
       if (g.isEmpty()) continue;
-      if (revisionGreaterThan(since, g.created)) break;
+      if (since > g.created) break;
     }
     const revs: Revision[] = [];
     let last = 0;
     for (; gi < this.generations.length; gi++) {
       for (const r of this.generations[gi]!.revs) {
-        if (revisionGreaterThan(since, r)) continue;
-        if (r.main === last) {
-          revs[revs.length - 1] = r;
+        if (since > r) continue;
+        const main = mainOf(r);
+        if (main === last) {
+          revs[revs.length - 1] = revisionOf(r);
           continue;
         }
-        revs.push(r);
-        last = r.main;
+        revs.push(revisionOf(r));
+        last = main;
       }
     }
     return revs;
@@ -132,7 +139,7 @@ export class KeyIndex {
     if (!g.isEmpty()) {
       if (revIndex !== -1) g.revs = g.revs.slice(revIndex);
       if (g.revs.length === 1 && genIdx !== this.generations.length - 1) {
-        available.delete(revisionId(g.revs[0]!.main, g.revs[0]!.sub));
+        available.delete(g.revs[0]!);
         genIdx++;
       }
     }
@@ -145,7 +152,7 @@ export class KeyIndex {
     const [genIdx, revIndex] = this.doCompact(atRev, available);
     const g = this.generations[genIdx]!;
     if (!g.isEmpty() && revIndex === g.revs.length - 1 && genIdx !== this.generations.length - 1) {
-      available.delete(revisionId(g.revs[revIndex]!.main, g.revs[revIndex]!.sub));
+      available.delete(g.revs[revIndex]!);
     }
   }
 
@@ -153,23 +160,23 @@ export class KeyIndex {
     return this.generations.length === 1 && this.generations[0]!.isEmpty();
   }
 
+  /** Finds the largest revision ≤ atRev in the first generation that may hold it; -1 when none. */
   private doCompact(atRev: number, available: Set<number>): [number, number] {
     let genIdx = 0;
     let g = this.generations[0]!;
     // The first generation that contains atRev or was created after it.
     while (genIdx < this.generations.length - 1) {
-      if (g.revs[g.revs.length - 1]!.main > atRev) break;
+      if (mainOf(g.revs[g.revs.length - 1]!) > atRev) break;
       genIdx++;
       g = this.generations[genIdx]!;
     }
-    const revIndex = g.walk((rev) => {
-      if (rev.main <= atRev) {
-        available.add(revisionId(rev.main, rev.sub));
-        return false;
+    for (let i = g.revs.length - 1; i >= 0; i--) {
+      if (mainOf(g.revs[i]!) <= atRev) {
+        available.add(g.revs[i]!);
+        return [genIdx, i];
       }
-      return true;
-    });
-    return [genIdx, revIndex];
+    }
+    return [genIdx, -1];
   }
 
   /** The generation `rev` falls in; undefined when the key did not exist at `rev`. */
@@ -178,8 +185,8 @@ export class KeyIndex {
     for (let cg = lastg; cg >= 0; cg--) {
       const g = this.generations[cg]!;
       if (g.revs.length === 0) continue;
-      if (cg !== lastg && g.revs[g.revs.length - 1]!.main <= rev) return undefined;
-      if (g.revs[0]!.main <= rev) return g;
+      if (cg !== lastg && mainOf(g.revs[g.revs.length - 1]!) <= rev) return undefined;
+      if (mainOf(g.revs[0]!) <= rev) return g;
     }
     return undefined;
   }

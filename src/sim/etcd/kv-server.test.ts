@@ -9,6 +9,7 @@ import {
 } from './gateway.ts';
 import { KVServer } from './kv-server.ts';
 import { KVStore } from './kv-store.ts';
+import { revisionOf } from './revision.ts';
 import type { CompactionRequest, DeleteRangeRequest, PutRequest, RangeRequest, TxnRequest } from './rpc.ts';
 
 type Step =
@@ -186,7 +187,7 @@ describe('KVServer', () => {
     const { response, changes } = kv.txn({ success: [{ requestPut: { key: 'a', value: '1' } }, { requestPut: { key: 'b', value: '2' } }, { requestDeleteRange: { key: 'c' } }] });
     expect(response.header.revision).toBe(2);
     expect(changes.map((c) => [c.key, c.modRevision])).toEqual([['a', 2], ['b', 2]]);
-    expect(s.index.keyIndex('b')?.modified).toEqual({ main: 2, sub: 1 });
+    expect(revisionOf(s.index.keyIndex('b')!.modified)).toEqual({ main: 2, sub: 1 });
   });
 
   it('reports a sub-delete that deleted nothing before any change at the old revision', () => {

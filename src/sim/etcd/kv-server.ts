@@ -62,8 +62,12 @@ export class KVServer {
     checkIntervals(r.success);
     checkIntervals(r.failure);
     const result = applyTxn(this.store, r, record);
-    const response = { ...result.response, header: fillHeader(result.response.header, this.identity, this.store.currentRev) };
-    return { ...result, response };
+    const { response } = result;
+    return {
+      response: { header: fillHeader(response.header, this.identity, this.store.currentRev), succeeded: response.succeeded, responses: response.responses },
+      evaluation: result.evaluation,
+      changes: result.changes,
+    };
   }
 
   compact(r: CompactionRequest): CompactionResponse {

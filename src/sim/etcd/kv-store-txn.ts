@@ -6,7 +6,9 @@
 
 import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
 import { noLease, tombstone, type KeyValue, type LeaseID } from './kv.ts';
+import { KeyIndex } from './key-index.ts';
 import type { KVStore } from './kv-store.ts';
+import { mainOf } from './revision.ts';
 
 export interface RangeOptions {
   /** At most this many kvs (0: all). `count` still counts every key. */
@@ -78,16 +80,23 @@ export class StoreTxnWrite extends StoreTxnRead {
     let created = rev;
     let version = 1;
     let oldLease = noLease;
-    const prior = s.index.get(key, rev);
-    if (prior !== undefined) {
-      created = prior.created.main;
-      version = prior.version + 1;
-      oldLease = s.lessor.getLease(key);
+    // Writes are at the newest revision, so "the key at rev" is the key's current generation.
+    let ki = s.index.keyIndex(key);
+    if (ki === undefined) {
+      ki = new KeyIndex(key);
+      s.index.insert(ki);
+    } else {
+      const g = ki.current()!;
+      if (g.revs.length > 0) {
+        created = mainOf(g.created);
+        version = g.ver + 1;
+        oldLease = s.lessor.getLease(key);
+      }
     }
     const sub = this.changes.length;
     const kv: KeyValue = { key, createRevision: created, modRevision: rev, version, value, lease };
     s.backend.put(rev, sub, kv);
-    s.index.put(key, rev, sub);
+    ki.put(rev, sub);
     this.changes.push(kv);
     if (oldLease !== noLease) s.lessor.detach(oldLease, key);
     if (lease !== noLease) s.lessor.attach(lease, key);

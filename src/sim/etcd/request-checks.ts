@@ -64,7 +64,26 @@ function intersects(dels: readonly DeleteInterval[], key: string): boolean {
  * in nested txns. A key put in both branches of one nested txn is fine (only one runs). Like etcd, a
  * delete whose range end is '\0' ("every key ≥ key") conflicts with nothing: its interval is empty.
  */
-export function checkIntervals(reqs: readonly RequestOp[] | undefined): { puts: Set<string>; dels: DeleteInterval[] } {
+export function checkIntervals(reqs: readonly RequestOp[] | undefined): void {
+  if (reqs === undefined) return;
+  // Fast path: without deletes and nested txns, only two puts of one key can conflict.
+  let simple = true;
+  for (const op of reqs) if (op.requestDeleteRange !== undefined || op.requestTxn !== undefined) { simple = false; break; }
+  if (simple) {
+    if (reqs.length < 2) return;
+    const seen = new Set<string>();
+    for (const op of reqs) {
+      const p = op.requestPut;
+      if (p === undefined) continue;
+      if (seen.has(p.key)) throw new EtcdError(ErrGRPCDuplicateKey);
+      seen.add(p.key);
+    }
+    return;
+  }
+  intervals(reqs);
+}
+
+function intervals(reqs: readonly RequestOp[] | undefined): { puts: Set<string>; dels: DeleteInterval[] } {
   const dels: DeleteInterval[] = [];
   const ops = reqs ?? [];
   for (const req of ops) {
@@ -76,8 +95,8 @@ export function checkIntervals(reqs: readonly RequestOp[] | undefined): { puts: 
   for (const req of ops) {
     const t = req.requestTxn;
     if (t === undefined) continue;
-    const then = checkIntervals(t.success);
-    const otherwise = checkIntervals(t.failure);
+    const then = intervals(t.success);
+    const otherwise = intervals(t.failure);
     for (const k of then.puts) {
       if (puts.has(k) || intersects(dels, k)) throw new EtcdError(ErrGRPCDuplicateKey);
       puts.add(k);

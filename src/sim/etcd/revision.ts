@@ -29,6 +29,17 @@ export function revisionId(main: number, sub: number): number {
   return main * subSpan + sub;
 }
 
+/** The main revision of a revisionId. */
+export function mainOf(id: number): number {
+  return Math.floor(id / subSpan);
+}
+
+/** The revision a revisionId stands for. */
+export function revisionOf(id: number): Revision {
+  const main = Math.floor(id / subSpan);
+  return { main, sub: id - main * subSpan };
+}
+
 export function formatRevision(r: Revision): string {
   return `${r.main}.${r.sub}`;
 }

@@ -25,6 +25,11 @@ export class TreeIndex {
     return this.tree.get(key);
   }
 
+  /** Adds the index of a key that has none yet. */
+  insert(ki: KeyIndex): void {
+    this.tree.set(ki.key, ki);
+  }
+
   get(key: string, atRev: number): KeyIndexGet | undefined {
     return this.tree.get(key)?.get(atRev);
   }

@@ -150,6 +150,47 @@ function checkRequestRange(rv: StoreTxnRead, op: RequestOp): void {
   if (rev < rv.firstRev) throw new EtcdError(ErrGRPCCompacted);
 }
 
+/**
+ * A put with ignore_value/ignore_lease needs its key to exist when it runs. etcd checks that against the
+ * state before the txn, so an earlier op of the same txn can delete the key (e.g. a delete with range
+ * end '\0', which the duplicate-key check lets through) and etcd 3.4 then panics while applying the
+ * txn ("unexpected error during txn": the member crashes, and again on every restart, since the entry
+ * is committed). The simulation does not crash: it replays the path's existence changes first and
+ * rejects such a txn with the error the check meant to give, before anything is written.
+ */
+function checkIgnoredKeysExist(rv: StoreTxnRead, rt: TxnRequest, path: readonly boolean[]): void {
+  const overlay = new Map<string, boolean>();
+  const exists = (key: string): boolean => overlay.get(key) ?? rv.range(key, undefined, {}).kvs.length > 0;
+  checkRequests(rt, path, { i: 0 }, (op) => {
+    if (op.requestPut !== undefined) {
+      const p = op.requestPut;
+      if ((p.ignoreValue || p.ignoreLease) && !exists(p.key)) throw new EtcdError(ErrGRPCKeyNotFound);
+      overlay.set(p.key, true);
+    } else if (op.requestDeleteRange !== undefined) {
+      const d = op.requestDeleteRange;
+      const end = mkGteRange(d.rangeEnd);
+      for (const kv of rv.range(d.key, end, {}).kvs) overlay.set(kv.key, false);
+      for (const key of overlay.keys()) {
+        const inRange = end === undefined ? key === d.key : key >= d.key && (end === '' || key < end);
+        if (inRange) overlay.set(key, false);
+      }
+    }
+  });
+}
+
+function hasIgnoreFlags(rt: TxnRequest): boolean {
+  return opsHaveIgnoreFlags(rt.success) || opsHaveIgnoreFlags(rt.failure);
+}
+
+function opsHaveIgnoreFlags(ops: readonly RequestOp[] | undefined): boolean {
+  if (ops === undefined) return false;
+  for (const op of ops) {
+    if (op.requestPut?.ignoreValue || op.requestPut?.ignoreLease) return true;
+    if (op.requestTxn !== undefined && hasIgnoreFlags(op.requestTxn)) return true;
+  }
+  return false;
+}
+
 function applyOps(txn: StoreTxnRead, write: StoreTxnWrite | null, rt: TxnRequest, path: readonly boolean[],
   cursor: { i: number }): TxnResponse {
   const succeeded = path[cursor.i++]!;
@@ -186,6 +227,7 @@ export function applyTxn(s: KVStore, rt: TxnRequest, record = false): TxnResult 
   const evaluation = compareToPath(rv, rt, path, record);
   if (isWrite) checkRequests(rt, path, { i: 0 }, (op) => checkRequestPut(rv, s, op));
   checkRequests(rt, path, { i: 0 }, (op) => checkRequestRange(rv, op));
+  if (isWrite && hasIgnoreFlags(rt)) checkIgnoredKeysExist(rv, rt, path);
 
   const write = isWrite ? s.write() : null;
   const txn: StoreTxnRead = write ?? rv;
