@@ -4,6 +4,7 @@
 // `modelled: false`: the UI may draw them, but they send and receive nothing.
 
 import { Engine, type Duration } from './engine/index.ts';
+import { KubeApiserver } from './apiserver/server.ts';
 import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
 
@@ -71,6 +72,7 @@ export class Cluster {
   readonly engine: Engine;
   readonly user: User;
   readonly etcd: EtcdServer;
+  readonly apiserver: KubeApiserver;
   readonly topology: ClusterTopology;
 
   constructor(readonly config: ClusterConfig) {
@@ -80,9 +82,10 @@ export class Cluster {
 
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
+    this.apiserver = this.engine.add(new KubeApiserver({ name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
-      { name: componentNames.apiserver, role: 'kube-apiserver', modelled: false },
+      { name: componentNames.apiserver, role: 'kube-apiserver', modelled: true },
       { name: componentNames.etcd, role: 'etcd', modelled: true },
       { name: componentNames.controllerManager, role: 'kube-controller-manager', modelled: false },
       { name: componentNames.scheduler, role: 'kube-scheduler', modelled: false },
@@ -100,6 +103,7 @@ export class Cluster {
     const links = wanted.filter((l) => modelled.has(l.a) && modelled.has(l.b));
     for (const l of links) this.engine.link(l.a, l.b, { latency: l.latency, jitter: l.jitter });
     this.topology = { components, links: wanted };
+    this.apiserver.start();
   }
 }
 

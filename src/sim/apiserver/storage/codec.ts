@@ -19,11 +19,24 @@ export function decodeObject(value: string, modRevision: number): KubeObject {
   return obj;
 }
 
+/** A deep copy of `obj`, for handing a cached object to a caller that may change it. */
+export function copyObject(obj: KubeObject): KubeObject {
+  return JSON.parse(JSON.stringify(obj)) as KubeObject;
+}
+
+/** A deep copy of `obj` whose resourceVersion is `rv` (the versioner's UpdateObject). */
+export function copyWithResourceVersion(obj: KubeObject, rv: number): KubeObject {
+  const copy = copyObject(obj);
+  copy.metadata = withResourceVersion(copy.metadata, String(rv));
+  return copy;
+}
+
 /** Puts resourceVersion where Go's ObjectMeta field order puts it (after uid), for faithful JSON output. */
 function withResourceVersion(meta: KubeObject['metadata'], rv: string): KubeObject['metadata'] {
   const out: Record<string, unknown> = {};
   let placed = false;
   for (const [k, v] of Object.entries(meta)) {
+    if (k === 'resourceVersion') continue;
     if (!placed && !['name', 'generateName', 'namespace', 'selfLink', 'uid'].includes(k)) {
       out.resourceVersion = rv;
       placed = true;

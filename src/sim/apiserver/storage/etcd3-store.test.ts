@@ -106,9 +106,9 @@ describe('Etcd3Store.guaranteedUpdate', () => {
   it('writes with a compare on the read mod_revision and returns the new revision', () => {
     const { bench, store } = setup();
     bench.run(store.create('/registry/pods/default/x', pod('x'), 0));
-    const updated = bench.run(store.guaranteedUpdate('/registry/pods/default/x', { ignoreNotFound: false }, (cur) => ({
-      ...cur, metadata: { ...cur.metadata, labels: { app: 'nginx' } },
-    })));
+    const updated = bench.run(store.guaranteedUpdate('/registry/pods/default/x', { ignoreNotFound: false }, function* (cur) {
+      return { ...cur, metadata: { ...cur.metadata, labels: { app: 'nginx' } } };
+    }));
     expect(updated.metadata.resourceVersion).toBe('3');
     expect(updated.metadata.labels).toEqual({ app: 'nginx' });
     const txnLine = bench.etcdLog().at(-1)!;
@@ -120,7 +120,9 @@ describe('Etcd3Store.guaranteedUpdate', () => {
     const { bench, store } = setup();
     bench.run(store.create('/registry/pods/default/x', pod('x'), 0));
     const before = bench.etcdServer.kv.range({ key: 'a' }).header.revision;
-    const same = bench.run(store.guaranteedUpdate('/registry/pods/default/x', { ignoreNotFound: false }, (cur) => cur));
+    const same = bench.run(store.guaranteedUpdate('/registry/pods/default/x', { ignoreNotFound: false }, function* (cur) {
+      return cur;
+    }));
     expect(same.metadata.resourceVersion).toBe('2');
     expect(bench.etcdServer.kv.range({ key: 'a' }).header.revision).toBe(before);
     expect(bench.sim.trace.all().filter((m) => m.kind === 'etcd.Txn')).toHaveLength(1);
@@ -130,7 +132,7 @@ describe('Etcd3Store.guaranteedUpdate', () => {
     const { bench, store } = setup();
     bench.run(store.create('/registry/pods/default/x', pod('x'), 0));
     let attempts = 0;
-    const updated = bench.run(store.guaranteedUpdate('/registry/pods/default/x', { ignoreNotFound: false }, (cur) => {
+    const updated = bench.run(store.guaranteedUpdate('/registry/pods/default/x', { ignoreNotFound: false }, function* (cur) {
       attempts++;
       if (attempts === 1) {
         // Someone else writes between our read and our txn.
@@ -149,7 +151,9 @@ describe('Etcd3Store.guaranteedUpdate', () => {
     const { bench, store } = setup();
     bench.run(store.create('/registry/pods/default/x', pod('x'), 0));
     const err = caught(() => bench.run(store.guaranteedUpdate('/registry/pods/default/x',
-      { ignoreNotFound: false, preconditions: { uid: 'other-uid' } }, (cur) => cur)));
+      { ignoreNotFound: false, preconditions: { uid: 'other-uid' } }, function* (cur) {
+        return cur;
+      })));
     const status = (interpretStorageError(err, pods, 'x') as { status: { message: string; code: number } }).status;
     expect(status.code).toBe(409);
     expect(status.message).toBe('Operation cannot be fulfilled on pods "x": StorageError: invalid object, Code: 4, Key: /registry/pods/default/x, '
@@ -221,7 +225,9 @@ describe('Etcd3Store.getList', () => {
 
   it('serves Exact at the requested revision and answers a compacted one with 410', () => {
     const { bench, store } = seeded(3);
-    bench.run(store.guaranteedUpdate('/registry/pods/default/p000', { ignoreNotFound: false }, (c) => ({ ...c, metadata: { ...c.metadata, labels: { changed: 'yes' } } })));
+    bench.run(store.guaranteedUpdate('/registry/pods/default/p000', { ignoreNotFound: false }, function* (c) {
+      return { ...c, metadata: { ...c.metadata, labels: { changed: 'yes' } } };
+    }));
     const old = bench.run(store.getList('/registry/pods/default', listOptions({ resourceVersion: '3', resourceVersionMatch: 'Exact' })));
     expect(old.resourceVersion).toBe(3);
     expect(old.items.map((o) => o.metadata.name)).toEqual(['p000', 'p001']);

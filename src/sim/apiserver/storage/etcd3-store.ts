@@ -150,7 +150,7 @@ export class Etcd3Store implements Storage {
     for (;;) {
       const current = state.obj ?? emptyObject();
       checkPreconditions(opts.preconditions, key, current);
-      const updated = tryUpdate(structuredCloneObject(current));
+      const updated = yield* tryUpdate(structuredCloneObject(current));
       const data = encodeObject(updated);
       if (state.obj && data === state.data) return decodeObject(state.data, state.rev);
       const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;

@@ -6,7 +6,7 @@
 import type { FieldSelector } from '../../api/fields.ts';
 import type { Selector } from '../../api/labels.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
-import type { Co } from '../../engine/index.ts';
+import type { Co, Time } from '../../engine/index.ts';
 import { preconditionFailed } from './errors.ts';
 
 export interface Preconditions {
@@ -61,8 +61,11 @@ export interface ListResult {
   readonly cost: { readonly etcdRequests: number; readonly kvsRead: number; readonly bytesRead: number };
 }
 
-/** Mutates the current object into the desired one, or throws a StatusError. */
-export type UpdateFunc = (current: KubeObject) => KubeObject;
+/**
+ * Computes the desired object from the current one, or throws a StatusError. A coroutine, because the
+ * registry runs admission in it; it runs again, on the fresh object, when the write loses a race.
+ */
+export type UpdateFunc = (current: KubeObject) => Co<KubeObject>;
 
 /** Checks whether the current object may be deleted, or throws a StatusError. */
 export type ValidateDeletion = (current: KubeObject) => void;
@@ -83,9 +86,27 @@ export interface WatchOptions {
   readonly allowWatchBookmarks: boolean;
   /** WatchList (requires resourceVersionMatch=NotOlderThan). */
   readonly sendInitialEvents?: boolean;
+  /** Virtual time at which the handler will end the watch (its timeoutSeconds); the cacher sends a last bookmark 2 s before. */
+  readonly deadline?: Time;
+  /** Ask etcd for progress notifications and pass them on as BOOKMARK events (the cacher's own watch). */
+  readonly progressNotify?: boolean;
 }
 
-/** A running watch: events go to the sink given at `watch`, within the step that produced them. */
+/**
+ * Where a watch's events go, in order, each within the step that produced it. Events may arrive before
+ * `watch` returns (the initial ADDED events, or an ERROR): a handler writes its response header first,
+ * or buffers them.
+ */
+export interface StorageWatchSink {
+  event(event: StorageWatchEvent): void;
+  /**
+   * The storage ended the watch: after an ERROR event, or when the cacher terminates its watchers to
+   * relist. Called at most once, and never after `stop()`.
+   */
+  end(): void;
+}
+
+/** A running watch. `stop` ends it from the client side: no event and no `end` follow. */
 export interface StorageWatch {
   stop(): void;
 }
@@ -95,7 +116,19 @@ export interface Storage {
   /** Null when the key does not exist and `ignoreNotFound` is set. */
   get(key: string, opts: GetOptions): Co<KubeObject | null>;
   getList(key: string, opts: ListOptions): Co<ListResult>;
+  /**
+   * `cachedExistingObject`: a possibly stale copy of the current object (the watch cache's). The etcd
+   * store then skips its initial read and sends the Txn at once, reading only when the Txn, a
+   * precondition or the update fails on it.
+   */
   guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
-    tryUpdate: UpdateFunc, ttlSeconds?: number): Co<KubeObject>;
-  delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion): Co<KubeObject>;
+    tryUpdate: UpdateFunc, ttlSeconds?: number, cachedExistingObject?: KubeObject): Co<KubeObject>;
+  delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion,
+    cachedExistingObject?: KubeObject): Co<KubeObject>;
+  /**
+   * Starts a watch and returns once it is established; its events go to `sink`. Throws (for the
+   * handler to answer) only for a malformed request; failures after that, such as 410 for a too old
+   * resourceVersion, are one ERROR event followed by `sink.end()`.
+   */
+  watch(key: string, opts: WatchOptions, sink: StorageWatchSink): Co<StorageWatch>;
 }

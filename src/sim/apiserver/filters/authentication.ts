@@ -1,0 +1,54 @@
+// Authentication: who is asking. The simulated cluster has a fixed set of bearer tokens, one per
+// identity the real control plane uses, plus a restricted user for trying RBAC denials. A request with
+// no token is `system:anonymous` (anonymous auth is on by default); an unknown token is 401.
+// Impersonation (`kubectl --as`) happens after authentication and is itself authorized.
+// Models k8s.io/apiserver/pkg/endpoints/filters/authentication.go and impersonation.go, with a
+// static token authenticator (k8s.io/apiserver/pkg/authentication/token/tokenfile).
+
+export interface UserInfo {
+  readonly name: string;
+  readonly groups: readonly string[];
+}
+
+export const systemMasters = 'system:masters';
+export const authenticatedGroup = 'system:authenticated';
+
+export const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/** The identities built into every simulated cluster and their tokens. */
+export const builtinTokens = {
+  admin: 'podflow-admin-token',
+  controllerManager: 'podflow-kube-controller-manager-token',
+  scheduler: 'podflow-kube-scheduler-token',
+  restricted: 'podflow-alice-token',
+  kubelet: (node: string) => `podflow-kubelet-${node}-token`,
+} as const;
+
+export const builtinUsers = {
+  admin: { name: 'kubernetes-admin', groups: [systemMasters, authenticatedGroup] },
+  controllerManager: { name: 'system:kube-controller-manager', groups: [authenticatedGroup] },
+  scheduler: { name: 'system:kube-scheduler', groups: [authenticatedGroup] },
+  /** A user with only a pod-reader Role in `default`. */
+  restricted: { name: 'alice', groups: [authenticatedGroup] },
+  kubelet: (node: string): UserInfo => ({ name: `system:node:${node}`, groups: ['system:nodes', authenticatedGroup] }),
+} as const;
+
+export class TokenAuthenticator {
+  private readonly tokens = new Map<string, UserInfo>();
+
+  constructor(nodes: readonly string[]) {
+    this.tokens.set(builtinTokens.admin, builtinUsers.admin);
+    this.tokens.set(builtinTokens.controllerManager, builtinUsers.controllerManager);
+    this.tokens.set(builtinTokens.scheduler, builtinUsers.scheduler);
+    this.tokens.set(builtinTokens.restricted, builtinUsers.restricted);
+    for (const node of nodes) this.tokens.set(builtinTokens.kubelet(node), builtinUsers.kubelet(node));
+  }
+
+  /** The user, or null for a token nobody holds (the request then gets 401). */
+  authenticate(authorization: string | undefined): UserInfo | null {
+    if (authorization === undefined || authorization === '') return anonymousUser;
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
+    if (!match) return anonymousUser;
+    return this.tokens.get(match[1]!) ?? null;
+  }
+}

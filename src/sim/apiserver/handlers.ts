@@ -1,0 +1,256 @@
+// The REST handlers behind the filter chain: one function per verb, turning a routed request into
+// registry calls and the registry's answer into an HTTP response (object, List, Table or Status).
+// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, delete.go, rest.go)
+// and, for the subresources, k8s pkg/registry/core/pod/storage (BindingREST) and
+// pkg/registry/apps/deployment/storage (ScaleREST).
+
+import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, successStatus } from '../api/errors.ts';
+import { fieldError, FieldPath } from '../api/field.ts';
+import { convertFieldSelector, everythingFields, parseFieldSelector, selectableFields } from '../api/fields.ts';
+import { everything, formatLabelSelector, parseLabelSelector } from '../api/labels.ts';
+import { apiVersionOf, groupResourceOf, listKindOf, type ResourceInfo } from '../api/resources.ts';
+import type { ResolvedRoute } from '../api/request-info.ts';
+import type { Deployment, ReplicaSet } from '../api/types/apps.ts';
+import type { Scale } from '../api/types/autoscaling.ts';
+import type { Binding, Pod } from '../api/types/core.ts';
+import type { KubeObject, List } from '../api/types/meta.ts';
+import { formatTimestamp } from '../api/time.ts';
+import { applyDefaults } from '../api/defaults.ts';
+import type { Co } from '../engine/index.ts';
+import type { HttpRequest, HttpResponse } from './http.ts';
+import { asObjectOfResource, decodeBody } from './request-body.ts';
+import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
+import { statusStrategyFor } from './registry/strategies.ts';
+import type { DeleteOptions } from './registry/strategy.ts';
+import type { ResourceVersionMatch, SelectionPredicate } from './storage/interface.ts';
+import { tableFor, wantsTable } from './table.ts';
+
+export interface HandlerRequest {
+  readonly http: HttpRequest;
+  readonly query: Map<string, string>;
+  readonly route: ResolvedRoute;
+  readonly store: GenericStore;
+  readonly ctx: RegistryContext;
+}
+
+const jsonHeaders = { 'content-type': 'application/json' };
+
+export function respond(status: number, body: unknown, headers: Record<string, string> = jsonHeaders): HttpResponse {
+  return { status, headers, body };
+}
+
+export function* handleGet(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx } = h;
+  const obj = yield* store.get(ctx, route.info.name, h.query.get('resourceVersion') ?? '');
+  if (route.subresource?.name === 'scale') return respond(200, scaleOf(route.resource, obj));
+  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, [obj], obj.metadata.resourceVersion ?? '', h.query, ctx));
+  return respond(200, withTypeMeta(route.resource, obj));
+}
+
+export function* handleList(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx, query } = h;
+  const predicate = selectionPredicate(route.resource, query);
+  const resourceVersion = query.get('resourceVersion') ?? '';
+  const resourceVersionMatch = validateListOptions(query, resourceVersion);
+  const list = yield* store.list(ctx, { resourceVersion, resourceVersionMatch, predicate });
+  const rv = String(list.resourceVersion);
+  if (wantsTable(h.http)) {
+    const table = tableFor(route.resource, list.items, rv, query, ctx);
+    if (list.continueToken) table.metadata.continue = list.continueToken;
+    if (list.remainingItemCount !== undefined) table.metadata.remainingItemCount = list.remainingItemCount;
+    return respond(200, table);
+  }
+  const body: List = {
+    kind: listKindOf(route.resource),
+    apiVersion: apiVersionOf(route.resource),
+    metadata: {
+      resourceVersion: rv,
+      ...(list.continueToken ? { continue: list.continueToken } : {}),
+      ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
+    },
+    items: list.items,
+  };
+  return respond(200, body);
+}
+
+export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx } = h;
+  if (route.subresource?.name === 'binding') return yield* handleBinding(h);
+  if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
+  const obj = asObjectOfResource(decodeBody(h.http, route.resource.kind), route.resource);
+  checkNamespace(route, obj);
+  applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
+  wipeSystemFields(obj);
+  const created = yield* store.create(ctx, obj);
+  return respond(201, withTypeMeta(route.resource, created));
+}
+
+export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx } = h;
+  const name = route.info.name;
+  const sub = route.subresource?.name;
+  if (sub === 'scale') {
+    const scale = decodeBody(h.http, 'Scale') as unknown as Scale;
+    const { object } = yield* store.update(ctx, name, (current) => {
+      const obj = current!;
+      const rv = scale.metadata?.resourceVersion;
+      if (rv) obj.metadata.resourceVersion = rv;
+      const workload = obj as Deployment;
+      workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
+      return obj;
+    });
+    return respond(200, scaleOf(route.resource, object));
+  }
+  const obj = asObjectOfResource(decodeBody(h.http, route.resource.kind), route.resource);
+  checkNamespace(route, obj);
+  if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
+    throw newBadRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
+  }
+  obj.metadata.name = name;
+  applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
+  const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
+  const { object, created } = yield* store.update(ctx, name, () => JSON.parse(JSON.stringify(obj)) as KubeObject, {
+    ...(status ? { status } : {}),
+    ...(sub ? { subresource: sub } : {}),
+  });
+  return respond(created ? 201 : 200, withTypeMeta(route.resource, object));
+}
+
+export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx } = h;
+  const options = deleteOptions(h);
+  const result = yield* store.delete(ctx, route.info.name, options);
+  if (!result.deleted || store.strategy.returnDeletedObject) return respond(200, withTypeMeta(route.resource, result.object));
+  return respond(200, successStatus({ name: route.info.name, group: route.resource.group, kind: route.resource.resource, uid: result.object.metadata.uid ?? '' }));
+}
+
+export function* handleDeleteCollection(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx, query } = h;
+  const options = deleteOptions(h);
+  const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
+  const items: KubeObject[] = [];
+  for (const item of list.items) {
+    const result = yield* store.delete(ctx, item.metadata.name ?? '', options);
+    items.push(result.object);
+  }
+  return respond(200, { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata: { resourceVersion: String(list.resourceVersion) }, items });
+}
+
+// Models k8s pkg/registry/core/pod/storage/storage.go BindingREST.Create and assignPod.
+function* handleBinding(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx } = h;
+  const binding = decodeBody(h.http, 'Binding') as unknown as Binding;
+  const name = route.info.name;
+  if (binding.metadata?.name !== undefined && binding.metadata.name !== name) {
+    throw newInvalid({ group: '', kind: 'Binding' }, binding.metadata.name, [fieldError.invalid(FieldPath.of('metadata', 'name'), binding.metadata.name, 'name in URL does not match name in Binding')]);
+  }
+  const target = binding.target?.name ?? '';
+  if (binding.target?.kind !== undefined && binding.target.kind !== '' && binding.target.kind !== 'Node') {
+    throw newInvalid({ group: '', kind: 'Binding' }, name, [fieldError.notSupported(FieldPath.of('target', 'kind'), binding.target.kind, ['Node', '<empty>'])]);
+  }
+  if (target === '') throw newInvalid({ group: '', kind: 'Binding' }, name, [fieldError.required(FieldPath.of('target', 'name'), '')]);
+  yield* store.update(ctx, name, (current) => {
+    const pod = current as Pod;
+    pod.spec ??= { containers: [] };
+    if (pod.metadata.deletionTimestamp !== undefined) throw newConflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
+    if (pod.spec.nodeName) throw newConflict({ group: '', resource: 'pods' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+    pod.spec.nodeName = target;
+    const conditions = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
+    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(ctx.epochMs + ctx.now) });
+    pod.status = { ...pod.status, conditions };
+    if (binding.metadata?.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
+    return pod;
+  }, { status: { prepareForUpdate: () => undefined, validateUpdate: () => [] }, subresource: 'binding' });
+  return respond(201, successStatus(undefined, 201));
+}
+
+function scaleOf(_r: ResourceInfo, obj: KubeObject): Scale {
+  const workload = obj as Deployment | ReplicaSet;
+  const selector = formatLabelSelector(workload.spec?.selector);
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: obj.metadata.name ?? '', namespace: obj.metadata.namespace ?? '', uid: obj.metadata.uid ?? '',
+      resourceVersion: obj.metadata.resourceVersion ?? '', creationTimestamp: obj.metadata.creationTimestamp ?? null,
+    },
+    spec: { replicas: workload.spec?.replicas ?? 0 },
+    status: { replicas: workload.status?.replicas ?? 0, ...(selector ? { selector } : {}) },
+  } as Scale;
+}
+
+/** Responses carry kind and apiVersion (list items do not, as in the real apiserver). */
+function withTypeMeta(r: ResourceInfo, obj: KubeObject): KubeObject {
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
+  return { kind: r.kind, apiVersion: apiVersionOf(r), ...rest } as KubeObject;
+}
+
+function checkNamespace(route: ResolvedRoute, obj: KubeObject): void {
+  const ns = obj.metadata.namespace;
+  if (route.resource.namespaced && ns !== undefined && ns !== '' && ns !== route.info.namespace) {
+    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  }
+}
+
+/** Fields a client may not set on create (rest.FillObjectMetaSystemFields and WipeObjectMetaSystemFields). */
+function wipeSystemFields(obj: KubeObject): void {
+  const meta = obj.metadata;
+  delete meta.creationTimestamp;
+  delete meta.uid;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  delete meta.selfLink;
+}
+
+function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {
+  const labelText = query.get('labelSelector') ?? '';
+  const label = labelText === '' ? everything : unwrap(parseLabelSelector(labelText));
+  const fieldText = query.get('fieldSelector') ?? '';
+  const field = fieldText === '' ? everythingFields : unwrap(convertFieldSelector(r, unwrap(parseFieldSelector(fieldText))));
+  const limitText = query.get('limit') ?? '';
+  const limit = limitText === '' ? 0 : Number(limitText);
+  if (!Number.isInteger(limit)) throw newBadRequest(`invalid limit: ${limitText}`);
+  return {
+    label,
+    field,
+    limit: Math.max(0, limit),
+    continueToken: query.get('continue') ?? '',
+    getAttrs: (obj) => ({ labels: obj.metadata.labels ?? {}, fields: selectableFields(r, obj) }),
+  };
+}
+
+function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
+  if (!r.ok) throw newBadRequest(r.error);
+  return r.value;
+}
+
+// Models apimachinery pkg/apis/meta/internalversion/validation/validation.go ValidateListOptions.
+function validateListOptions(query: Map<string, string>, resourceVersion: string): ResourceVersionMatch {
+  const match = query.get('resourceVersionMatch') ?? '';
+  const invalid = (detail: string) => newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldError.forbidden(FieldPath.of('resourceVersionMatch'), detail)]);
+  if (match === '') return '';
+  if (resourceVersion === '') throw invalid('resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if ((query.get('continue') ?? '') !== '') throw invalid('resourceVersionMatch is forbidden when continue is provided');
+  if (match === 'Exact' && resourceVersion === '0') throw invalid('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  if (match !== 'Exact' && match !== 'NotOlderThan') {
+    throw newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldError.notSupported(FieldPath.of('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', ''])]);
+  }
+  return match;
+}
+
+function deleteOptions(h: HandlerRequest): DeleteOptions {
+  const body = h.http.body;
+  const fromBody = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions') as DeleteOptions;
+  const q = h.query;
+  const grace = q.get('gracePeriodSeconds');
+  const policy = q.get('propagationPolicy');
+  const options: DeleteOptions = {
+    ...fromBody,
+    ...(grace !== undefined && grace !== '' ? { gracePeriodSeconds: Number(grace) } : {}),
+    ...(policy !== undefined && policy !== '' ? { propagationPolicy: policy as DeleteOptions['propagationPolicy'] & string } : {}),
+  };
+  if (options.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
+    throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldError.notSupported(FieldPath.of('propagationPolicy'), options.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
+  }
+  return options;
+}

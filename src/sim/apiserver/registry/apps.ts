@@ -1,0 +1,60 @@
+// Deployments and ReplicaSets: status cleared and generation 1 on create; an update keeps the status
+// and bumps generation when the spec (for Deployments also the annotations) changed; the status
+// subresource keeps the spec.
+// Models k8s pkg/registry/apps/deployment/strategy.go and pkg/registry/apps/replicaset/strategy.go.
+
+import type { Deployment, ReplicaSet } from '../../api/types/apps.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
+import { validateObjectMetaUpdate } from '../../api/validation/meta.ts';
+import { deepEqual, resourceInfo, strategy } from './base.ts';
+import type { StatusStrategy } from './strategy.ts';
+
+export const deploymentStrategy = strategy(resourceInfo('apps', 'deployments'), {
+  prepareForCreate(obj) {
+    const d = obj as Deployment;
+    d.status = {};
+    d.metadata.generation = 1;
+  },
+  prepareForUpdate(obj, old) {
+    const d = obj as Deployment;
+    const o = old as Deployment;
+    d.status = o.status;
+    d.metadata.generation = o.metadata.generation;
+    if (!deepEqual(d.spec, o.spec) || !deepEqual(d.metadata.annotations, o.metadata.annotations)) {
+      d.metadata.generation = (o.metadata.generation ?? 0) + 1;
+    }
+  },
+});
+
+export const deploymentStatusStrategy: StatusStrategy = {
+  prepareForUpdate(obj: KubeObject, old: KubeObject) {
+    const d = obj as Deployment;
+    const o = old as Deployment;
+    d.spec = o.spec;
+    if (o.metadata.labels !== undefined) d.metadata.labels = o.metadata.labels;
+    else delete d.metadata.labels;
+  },
+  validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+};
+
+export const replicaSetStrategy = strategy(resourceInfo('apps', 'replicasets'), {
+  prepareForCreate(obj) {
+    const rs = obj as ReplicaSet;
+    rs.status = { replicas: 0 };
+    rs.metadata.generation = 1;
+  },
+  prepareForUpdate(obj, old) {
+    const rs = obj as ReplicaSet;
+    const o = old as ReplicaSet;
+    rs.status = o.status;
+    rs.metadata.generation = o.metadata.generation;
+    if (!deepEqual(rs.spec, o.spec)) rs.metadata.generation = (o.metadata.generation ?? 0) + 1;
+  },
+});
+
+export const replicaSetStatusStrategy: StatusStrategy = {
+  prepareForUpdate(obj: KubeObject, old: KubeObject) {
+    (obj as ReplicaSet).spec = (old as ReplicaSet).spec;
+  },
+  validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+};

@@ -1,0 +1,54 @@
+// Building blocks shared by the per-resource strategies.
+
+import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
+import { validateObjectMeta, validateObjectMetaUpdate } from '../../api/validation/meta.ts';
+import { nameIsDNSSubdomain, type NameValidator } from '../../api/validation/names.ts';
+import type { Strategy } from './strategy.ts';
+
+export function resourceInfo(group: string, resource: string): ResourceInfo {
+  const r = lookupResource(group, resource);
+  if (!r) throw new Error(`no served resource ${resource}.${group}`);
+  return r;
+}
+
+/** A strategy with the generic behaviour; resources override what differs. */
+export function strategy(resource: ResourceInfo, overrides: Partial<Strategy> & { nameValidator?: NameValidator } = {}): Strategy {
+  const nameFn = overrides.nameValidator ?? nameIsDNSSubdomain;
+  const base: Strategy = {
+    resource,
+    allowCreateOnUpdate: false,
+    allowUnconditionalUpdate: true,
+    returnDeletedObject: false,
+    defaultGarbageCollectionPolicy: 'DeleteDependents',
+    prepareForCreate: () => undefined,
+    prepareForUpdate: () => undefined,
+    validate: (obj) => validateObjectMeta(obj.metadata, resource.namespaced, nameFn),
+    validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+    canonicalize: () => undefined,
+    ttlSeconds: 0,
+  };
+  const { nameValidator: _unused, ...rest } = overrides;
+  return { ...base, ...rest };
+}
+
+/** Go's reflect.DeepEqual on JSON-shaped data (key order does not matter). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Reads a top-level field of an object known only as KubeObject. */
+export function field<T>(obj: KubeObject, name: string): T | undefined {
+  return (obj as unknown as Record<string, T | undefined>)[name];
+}
+
+export function setField(obj: KubeObject, name: string, value: unknown): void {
+  (obj as unknown as Record<string, unknown>)[name] = value;
+}

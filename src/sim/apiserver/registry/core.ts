@@ -1,0 +1,44 @@
+// The remaining core, coordination and RBAC resources: their strategies differ from the generic one
+// only in a few switches (create on update, TTL, namespace phase).
+// Models k8s pkg/registry/core/{namespace,node,event,configmap,serviceaccount}/strategy.go,
+// pkg/registry/coordination/lease/strategy.go and pkg/registry/rbac/*/strategy.go (RBAC names are
+// path segments: ValidateRBACName).
+
+import type { Namespace } from '../../api/types/core.ts';
+import { nameIsDNSLabel, validatePathSegmentName } from '../../api/validation/names.ts';
+import { resourceInfo, strategy } from './base.ts';
+
+/** `--event-ttl` (default 1 h): every event is stored with an etcd lease. */
+export const eventTTLSeconds = 3600;
+
+export const namespaceStrategy = strategy(resourceInfo('', 'namespaces'), {
+  nameValidator: nameIsDNSLabel,
+  prepareForCreate(obj) {
+    const ns = obj as Namespace;
+    ns.status = { phase: 'Active' };
+    ns.spec = { finalizers: ['kubernetes'] };
+  },
+  prepareForUpdate(obj, old) {
+    const ns = obj as Namespace;
+    ns.spec = (old as Namespace).spec;
+    ns.status = (old as Namespace).status;
+  },
+});
+
+/** Nodes keep the status the kubelet registers them with. */
+export const nodeStrategy = strategy(resourceInfo('', 'nodes'));
+
+export const eventStrategy = strategy(resourceInfo('', 'events'), {
+  allowCreateOnUpdate: true,
+  ttlSeconds: eventTTLSeconds,
+});
+
+export const configMapStrategy = strategy(resourceInfo('', 'configmaps'));
+export const serviceAccountStrategy = strategy(resourceInfo('', 'serviceaccounts'));
+export const leaseStrategy = strategy(resourceInfo('coordination.k8s.io', 'leases'), { allowCreateOnUpdate: true });
+
+const rbac = 'rbac.authorization.k8s.io';
+export const roleStrategy = strategy(resourceInfo(rbac, 'roles'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
+export const clusterRoleStrategy = strategy(resourceInfo(rbac, 'clusterroles'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
+export const roleBindingStrategy = strategy(resourceInfo(rbac, 'rolebindings'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
+export const clusterRoleBindingStrategy = strategy(resourceInfo(rbac, 'clusterrolebindings'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });

@@ -1,0 +1,278 @@
+// The generic registry store: one fixed pipeline per verb, the same for every resource, with the
+// resource's strategy called at fixed points. Reading a method top to bottom is reading what
+// kube-apiserver does with a create, an update or a delete.
+// Models k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store.Create, Update, Get, List,
+// Delete, updateForGracefulDeletionAndFinalizers, deletionFinalizersForGarbageCollection) and
+// pkg/registry/rest (BeforeCreate, BeforeUpdate, BeforeDelete, FillObjectMetaSystemFields).
+
+import {
+  newAlreadyExists, newDeletePreconditionConflict, newInvalid, newNotFound, newOptimisticLockConflict,
+  newGenerateNameConflict,
+} from '../../api/errors.ts';
+import { fieldError } from '../../api/field.ts';
+import { FieldPath } from '../../api/field.ts';
+import { generateName } from '../../api/names.ts';
+import { groupResourceOf, storageKey } from '../../api/resources.ts';
+import { formatTimestamp } from '../../api/time.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
+import type { Co, Rng, Time } from '../../engine/index.ts';
+import type { AdmissionChain, AdmissionContext, AdmissionDecision, Operation } from '../admission/admission.ts';
+import type { UserInfo } from '../filters/authentication.ts';
+import { interpretStorageError, StorageError } from '../storage/errors.ts';
+import type { ListOptions, ListResult, Storage } from '../storage/interface.ts';
+import type { DeleteOptions, StatusStrategy, Strategy } from './strategy.ts';
+
+/** What the store needs to know about the request it serves. */
+export interface RegistryContext {
+  readonly user: UserInfo;
+  readonly namespace: string;
+  readonly rng: Rng;
+  /** Virtual now and the wall-clock epoch it is measured from, for creationTimestamp and friends. */
+  readonly now: Time;
+  readonly epochMs: number;
+  readonly admission: AdmissionChain;
+  readonly admissionContext: AdmissionContext;
+  /** Records a pipeline stage as a step of its own (visible in the trace). */
+  stage(name: string, detail: Record<string, unknown>): Co<void>;
+}
+
+export interface DeleteResult {
+  readonly object: KubeObject;
+  /** True when the object is gone from storage; false when it was only marked (graceful or finalizers). */
+  readonly deleted: boolean;
+}
+
+/** The registry's observer of committed writes (e.g. the RBAC authorizer's index). */
+export type CommitObserver = (resource: string, obj: KubeObject, deleted: boolean) => void;
+
+export class GenericStore {
+  constructor(
+    readonly strategy: Strategy,
+    private readonly storage: Storage,
+    private readonly prefix: string,
+    private readonly onCommit: CommitObserver = () => undefined,
+  ) {}
+
+  private get gr() {
+    return groupResourceOf(this.strategy.resource);
+  }
+
+  key(namespace: string, name: string): string {
+    return storageKey(this.prefix, this.strategy.resource, namespace, name);
+  }
+
+  collectionKey(namespace: string): string {
+    return storageKey(this.prefix, this.strategy.resource, namespace === '' ? undefined : namespace);
+  }
+
+  *create(ctx: RegistryContext, obj: KubeObject): Co<KubeObject> {
+    const s = this.strategy;
+    yield* this.admit(ctx, 'CREATE', obj, null, '');
+    const generated = this.beforeCreate(ctx, obj);
+    yield* this.strategyStage(ctx, 'PrepareForCreate, Validate, Canonicalize', obj);
+    yield* this.validateAdmission(ctx, 'CREATE', obj, null, '');
+    const name = obj.metadata.name!;
+    try {
+      const created = yield* this.storage.create(this.key(ctx.namespace, name), obj, s.ttlSeconds);
+      this.onCommit(s.resource.resource, created, false);
+      return created;
+    } catch (err) {
+      if (err instanceof StorageError && err.code === 'KeyExists') {
+        if (generated) throw newGenerateNameConflict(this.gr, name, 1);
+        const existing = yield* this.storage.get(this.key(ctx.namespace, name), { resourceVersion: '', ignoreNotFound: true });
+        if (existing?.metadata.deletionTimestamp) {
+          const e = newAlreadyExists(this.gr, name);
+          e.status.message = `object is being deleted: ${e.status.message}`;
+          throw e;
+        }
+      }
+      throw interpretStorageError(err, this.gr, name);
+    }
+  }
+
+  /** rest.BeforeCreate: system fields, generated name, PrepareForCreate, Validate, Canonicalize. Returns whether the name was generated. */
+  private beforeCreate(ctx: RegistryContext, obj: KubeObject): boolean {
+    const s = this.strategy;
+    const meta = obj.metadata;
+    if (s.resource.namespaced) meta.namespace = ctx.namespace;
+    else delete meta.namespace;
+    meta.uid = ctx.rng.uuid();
+    meta.creationTimestamp = formatTimestamp(ctx.epochMs + ctx.now);
+    const generated = !meta.name && !!meta.generateName;
+    if (generated) meta.name = generateName(meta.generateName!, ctx.rng);
+    s.prepareForCreate(obj);
+    const errs = s.validate(obj);
+    if (errs.length > 0) throw newInvalid({ group: s.resource.group, kind: s.resource.kind }, meta.name ?? '', errs);
+    s.canonicalize(obj);
+    return generated;
+  }
+
+  private *strategyStage(ctx: RegistryContext, step: string, obj: KubeObject): Co<void> {
+    yield* ctx.stage('registry.strategy', { strategy: `${this.strategy.resource.kind}Strategy`, step, name: obj.metadata.name ?? '', uid: obj.metadata.uid ?? '' });
+  }
+
+  *get(ctx: RegistryContext, name: string, resourceVersion: string): Co<KubeObject> {
+    try {
+      const obj = yield* this.storage.get(this.key(ctx.namespace, name), { resourceVersion });
+      return obj!;
+    } catch (err) {
+      throw interpretStorageError(err, this.gr, name);
+    }
+  }
+
+  *list(ctx: RegistryContext, opts: Omit<ListOptions, 'recursive'>): Co<ListResult> {
+    return yield* this.storage.getList(this.collectionKey(ctx.namespace), { ...opts, recursive: true });
+  }
+
+  /**
+   * Update (PUT, PATCH and subresource writes): `updated` computes the desired object from the current
+   * one (null when it does not exist). Conflicts are the registry's: a stale resourceVersion in the
+   * desired object is a 409; an empty one is accepted when the strategy allows unconditional updates.
+   * Runs inside the storage's GuaranteedUpdate, so it runs again on a fresh object after a lost race.
+   */
+  *update(ctx: RegistryContext, name: string, updated: (current: KubeObject | null) => KubeObject,
+    options: { readonly status?: StatusStrategy; readonly subresource?: string; readonly forceAllowCreate?: boolean } = {}): Co<{ object: KubeObject; created: boolean }> {
+    const s = this.strategy;
+    const subresource = options.subresource ?? '';
+    const allowCreate = (s.allowCreateOnUpdate || options.forceAllowCreate === true) && subresource === '';
+    let created = false;
+    const tryUpdate = function* (this: GenericStore, current: KubeObject): Co<KubeObject> {
+      const exists = (current.metadata.resourceVersion ?? '') !== '';
+      if (!exists && !allowCreate) throw newNotFound(this.gr, name);
+      const obj = updated(exists ? current : null);
+      created = !exists;
+      if (!exists) {
+        yield* this.admit(ctx, 'CREATE', obj, null, subresource);
+        this.beforeCreate(ctx, obj);
+        yield* this.strategyStage(ctx, 'PrepareForCreate, Validate, Canonicalize', obj);
+        yield* this.validateAdmission(ctx, 'CREATE', obj, null, subresource);
+        return obj;
+      }
+      yield* this.admit(ctx, 'UPDATE', obj, current, subresource);
+      const newRv = obj.metadata.resourceVersion ?? '';
+      if (newRv === '') {
+        if (!s.allowUnconditionalUpdate) {
+          throw newInvalid({ group: s.resource.group, kind: s.resource.kind }, name, [
+            fieldError.invalid(FieldPath.of('metadata', 'resourceVersion'), { goSyntax: '0x0' }, 'must be specified for an update'),
+          ]);
+        }
+        obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      } else if (newRv !== current.metadata.resourceVersion) {
+        throw newOptimisticLockConflict(this.gr, name);
+      }
+      const strategy = options.status ?? s;
+      strategy.prepareForUpdate(obj, current);
+      const errs = strategy.validateUpdate(obj, current);
+      if (errs.length > 0) throw newInvalid({ group: s.resource.group, kind: s.resource.kind }, name, errs);
+      s.canonicalize(obj);
+      yield* this.strategyStage(ctx, options.status ? 'status PrepareForUpdate, ValidateUpdate' : 'PrepareForUpdate, ValidateUpdate, Canonicalize', obj);
+      yield* this.validateAdmission(ctx, 'UPDATE', obj, current, subresource);
+      return obj;
+    }.bind(this);
+    try {
+      const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate, s.ttlSeconds);
+      this.onCommit(s.resource.resource, object, false);
+      return { object, created };
+    } catch (err) {
+      throw interpretStorageError(err, this.gr, name);
+    }
+  }
+
+  /** Delete: graceful (pods on a node) or with GC finalizers it only marks the object; otherwise it is removed. */
+  *delete(ctx: RegistryContext, name: string, options: DeleteOptions): Co<DeleteResult> {
+    const s = this.strategy;
+    const key = this.key(ctx.namespace, name);
+    let current: KubeObject;
+    try {
+      current = (yield* this.storage.get(key, { resourceVersion: '' }))!;
+    } catch (err) {
+      throw interpretStorageError(err, this.gr, name);
+    }
+    checkDeletePreconditions(s, name, current, options);
+    yield* this.admit(ctx, 'DELETE', null, current, '');
+    yield* this.validateAdmission(ctx, 'DELETE', null, current, '');
+
+    const grace = s.gracePeriod ? s.gracePeriod(current, options.gracePeriodSeconds) : undefined;
+    const graceful = grace !== undefined && grace > 0;
+    const gcFinalizer = finalizerForPolicy(s, options);
+    const pendingFinalizers = (current.metadata.finalizers ?? []).length > 0 || gcFinalizer !== null;
+    if (graceful || pendingFinalizers) {
+      // updateForGracefulDeletionAndFinalizers: mark, do not remove.
+      let object: KubeObject;
+      try {
+        object = yield* this.storage.guaranteedUpdate(key, { ignoreNotFound: false, ...(options.preconditions ? { preconditions: options.preconditions } : {}) }, function* (obj) {
+          const meta = obj.metadata;
+          if (gcFinalizer !== null && !(meta.finalizers ?? []).includes(gcFinalizer)) meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer];
+          if (meta.deletionTimestamp === undefined) {
+            const period = graceful ? grace : 0;
+            meta.deletionTimestamp = formatTimestamp(ctx.epochMs + ctx.now + period * 1000);
+            meta.deletionGracePeriodSeconds = period;
+            if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+          }
+          return obj;
+        }, s.ttlSeconds);
+      } catch (err) {
+        throw interpretStorageError(err, this.gr, name);
+      }
+      this.onCommit(s.resource.resource, object, false);
+      if (graceful || (object.metadata.finalizers ?? []).length > 0) return { object, deleted: false };
+    }
+    try {
+      const deleted = yield* this.storage.delete(key, options.preconditions, (cur) => checkDeletePreconditions(s, name, cur, options));
+      this.onCommit(s.resource.resource, deleted, true);
+      return { object: deleted, deleted: true };
+    } catch (err) {
+      throw interpretStorageError(err, this.gr, name);
+    }
+  }
+
+  private *admit(ctx: RegistryContext, operation: Operation, obj: KubeObject | null, old: KubeObject | null, subresource: string): Co<void> {
+    const decisions = yield* ctx.admission.admit(this.attributes(ctx, operation, obj, old, subresource), ctx.admissionContext);
+    yield* ctx.stage('admission.mutating', { operation, decisions: describe(decisions) });
+  }
+
+  private *validateAdmission(ctx: RegistryContext, operation: Operation, obj: KubeObject | null, old: KubeObject | null, subresource: string): Co<void> {
+    const decisions = yield* ctx.admission.validate(this.attributes(ctx, operation, obj, old, subresource), ctx.admissionContext);
+    yield* ctx.stage('admission.validating', { operation, decisions: describe(decisions) });
+  }
+
+  private attributes(ctx: RegistryContext, operation: Operation, obj: KubeObject | null, old: KubeObject | null, subresource: string) {
+    return {
+      operation,
+      resource: this.strategy.resource,
+      subresource,
+      namespace: ctx.namespace,
+      name: obj?.metadata.name ?? old?.metadata.name ?? '',
+      object: obj,
+      oldObject: old,
+      user: ctx.user,
+    };
+  }
+}
+
+function describe(decisions: readonly AdmissionDecision[]): string[] {
+  return decisions.map((d) => `${d.plugin}: ${d.note}`);
+}
+
+// Models rest.BeforeDelete's precondition checks (with the registry's own 409 texts).
+function checkDeletePreconditions(s: Strategy, name: string, current: KubeObject, options: DeleteOptions): void {
+  const p = options.preconditions;
+  if (!p) return;
+  const gk = { group: s.resource.group, kind: s.resource.kind };
+  if (p.uid !== undefined && p.uid !== current.metadata.uid) {
+    throw newDeletePreconditionConflict(gk, name, 'UID', p.uid, current.metadata.uid ?? '');
+  }
+  if (p.resourceVersion !== undefined && p.resourceVersion !== current.metadata.resourceVersion) {
+    throw newDeletePreconditionConflict(gk, name, 'ResourceVersion', p.resourceVersion, current.metadata.resourceVersion ?? '');
+  }
+}
+
+/** The finalizer a propagation policy adds: orphan or foregroundDeletion; none for Background. */
+function finalizerForPolicy(s: Strategy, options: DeleteOptions): string | null {
+  const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : undefined);
+  if (policy === 'Foreground') return 'foregroundDeletion';
+  if (policy === 'Orphan') return 'orphan';
+  if (policy === undefined && s.defaultGarbageCollectionPolicy === 'OrphanDependents') return 'orphan';
+  return null;
+}
+

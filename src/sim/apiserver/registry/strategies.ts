@@ -1,0 +1,33 @@
+// Which strategy serves which resource, and which subresources have a status strategy.
+
+import type { ResourceInfo } from '../../api/resources.ts';
+import { deploymentStatusStrategy, deploymentStrategy, replicaSetStatusStrategy, replicaSetStrategy } from './apps.ts';
+import {
+  clusterRoleBindingStrategy, clusterRoleStrategy, configMapStrategy, eventStrategy, leaseStrategy, namespaceStrategy,
+  nodeStrategy, roleBindingStrategy, roleStrategy, serviceAccountStrategy,
+} from './core.ts';
+import { podStatusStrategy, podStrategy } from './pods.ts';
+import type { StatusStrategy, Strategy } from './strategy.ts';
+
+const all: readonly Strategy[] = [
+  podStrategy, deploymentStrategy, replicaSetStrategy, namespaceStrategy, nodeStrategy, eventStrategy, configMapStrategy,
+  serviceAccountStrategy, leaseStrategy, roleStrategy, clusterRoleStrategy, roleBindingStrategy, clusterRoleBindingStrategy,
+];
+
+const byResource = new Map(all.map((s) => [`${s.resource.group}/${s.resource.resource}`, s]));
+
+const statusStrategies = new Map<string, StatusStrategy>([
+  ['/pods', podStatusStrategy],
+  ['apps/deployments', deploymentStatusStrategy],
+  ['apps/replicasets', replicaSetStatusStrategy],
+]);
+
+export function strategyFor(r: ResourceInfo): Strategy {
+  const s = byResource.get(`${r.group}/${r.resource}`);
+  if (!s) throw new Error(`no registry strategy for ${r.resource}.${r.group}`);
+  return s;
+}
+
+export function statusStrategyFor(r: ResourceInfo): StatusStrategy | undefined {
+  return statusStrategies.get(`${r.group}/${r.resource}`);
+}

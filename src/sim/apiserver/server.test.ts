@@ -1,0 +1,274 @@
+import { describe, expect, it } from 'vitest';
+import type { Deployment } from '../api/types/apps.ts';
+import type { Pod } from '../api/types/core.ts';
+import type { KubeObject, List, Status } from '../api/types/meta.ts';
+import { createCluster, type Cluster } from '../cluster.ts';
+import type { Message } from '../engine/index.ts';
+import { utf8Length, type EtcdReply, type TxnResponse } from '../etcd/index.ts';
+import { builtinTokens } from './filters/authentication.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from './http.ts';
+
+// The seeds' Deployment (seeds/000: `kubectl create -f nginx.yaml`).
+const nginxDeployment = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'nginx-deployment', labels: { app: 'nginx' } },
+  spec: {
+    replicas: 1,
+    selector: { matchLabels: { app: 'nginx' } },
+    template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.14.2', ports: [{ containerPort: 80 }] }] } },
+  },
+};
+
+function bootedCluster(seed = 'apiserver'): Cluster {
+  const cluster = createCluster({ seed });
+  cluster.engine.runUntilIdle();
+  expect(cluster.apiserver.ready).toBe(true);
+  return cluster;
+}
+
+interface Call {
+  readonly request: Message<HttpRequest>;
+  readonly response: HttpResponse;
+}
+
+function call(cluster: Cluster, method: HttpMethod, path: string, options: { token?: string; body?: unknown; query?: string; headers?: Record<string, string> } = {}): Call {
+  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    method,
+    path,
+    query: options.query ?? '',
+    headers: {
+      authorization: `Bearer ${options.token ?? builtinTokens.admin}`,
+      accept: 'application/json',
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
+  });
+  cluster.engine.runUntilIdle();
+  const reply = cluster.user.received().find((r) => r.requestId === request.id);
+  if (!reply) throw new Error(`no response to ${method} ${path}`);
+  return { request, response: reply.message.payload as HttpResponse };
+}
+
+/** Every message caused, directly or not, by `root`, in delivery order. */
+function causedBy(cluster: Cluster, root: Message): Message[] {
+  const ids = new Set([root.id]);
+  const out: Message[] = [];
+  for (const m of cluster.engine.trace.all()) {
+    if (m.cause !== null && ids.has(m.cause)) {
+      ids.add(m.id);
+      out.push(m);
+    }
+  }
+  return out;
+}
+
+function status(c: Call): Status {
+  return c.response.body as Status;
+}
+
+describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
+  it('runs the filter chain and admission as steps, then writes one create-if-absent Txn', () => {
+    const cluster = bootedCluster();
+    const created = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', {
+      query: 'fieldManager=kubectl-create&fieldValidation=Strict', body: nginxDeployment,
+    });
+    expect(created.response.status).toBe(201);
+    const deployment = created.response.body as Deployment;
+
+    const flow = causedBy(cluster, created.request);
+    expect(flow.map((m) => m.kind)).toEqual([
+      'apiserver.authentication', 'apiserver.audit', 'apiserver.max-in-flight', 'apiserver.authorization',
+      'apiserver.admission.mutating', 'apiserver.registry.strategy', 'apiserver.admission.validating',
+      'etcd.Txn', 'etcd.TxnResponse', 'http.response',
+    ]);
+    const key = '/registry/deployments/default/nginx-deployment';
+    const kv = cluster.etcd.kv.range({ key }).kvs[0]!;
+    const txnReply = flow.find((m) => m.kind === 'etcd.TxnResponse')!.payload as EtcdReply<TxnResponse>;
+    expect(txnReply.stats?.requestContent).toBe(
+      `compare:<target:MOD key:"${key}" mod_revision:0 > success:<request_put:<key:"${key}" value_size:${utf8Length(kv.value)} >> failure:<>`,
+    );
+    expect(deployment.metadata.resourceVersion).toBe(String(kv.modRevision));
+    expect(deployment.metadata.generation).toBe(1);
+    expect(deployment.status).toEqual({});
+    expect(deployment.spec.strategy).toEqual({ type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+    expect(deployment.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(deployment.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(created.response.headers['audit-id']).toMatch(/^[0-9a-f-]{36}$/);
+
+    const audit = cluster.apiserver.audit.all().filter((e) => e.auditID === created.response.headers['audit-id']);
+    expect(audit.map((e) => e.stage)).toEqual(['RequestReceived', 'ResponseComplete']);
+    expect(audit[1]).toMatchObject({ verb: 'create', user: { username: 'kubernetes-admin' }, objectRef: { resource: 'deployments', namespace: 'default', apiGroup: 'apps' }, responseStatus: { code: 201 } });
+  });
+
+  it('answers a second create with 409 AlreadyExists', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const again = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    expect(again.response.status).toBe(409);
+    expect(status(again)).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'deployments.apps "nginx-deployment" already exists',
+      reason: 'AlreadyExists', details: { name: 'nginx-deployment', group: 'apps', kind: 'deployments' }, code: 409,
+    });
+  });
+
+  it('forbids the restricted user with RBAC\'s exact text, and lets it read pods', () => {
+    const cluster = bootedCluster();
+    const denied = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { token: builtinTokens.restricted, body: nginxDeployment });
+    expect(denied.response.status).toBe(403);
+    expect(status(denied).message).toBe('deployments.apps is forbidden: User "alice" cannot create resource "deployments" in API group "apps" in the namespace "default"');
+    expect(status(denied).reason).toBe('Forbidden');
+    const flow = causedBy(cluster, denied.request);
+    expect(flow.some((m) => m.kind === 'etcd.Txn')).toBe(false);
+    expect(call(cluster, 'GET', '/api/v1/namespaces/default/pods', { token: builtinTokens.restricted }).response.status).toBe(200);
+    const otherNs = call(cluster, 'GET', '/api/v1/namespaces/kube-system/pods', { token: builtinTokens.restricted });
+    expect(status(otherNs).message).toBe('pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "kube-system"');
+  });
+
+  it('lets the admin impersonate alice (kubectl --as) and alice is then forbidden', () => {
+    const cluster = bootedCluster();
+    const asAlice = call(cluster, 'DELETE', '/api/v1/namespaces/default/pods/x', { headers: { 'impersonate-user': 'alice' } });
+    expect(asAlice.response.status).toBe(403);
+    expect(status(asAlice).message).toBe('pods "x" is forbidden: User "alice" cannot delete resource "pods" in API group "" in the namespace "default"');
+  });
+
+  it('rejects a stale update with the registry\'s 409 Conflict', () => {
+    const cluster = bootedCluster();
+    const created = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment }).response.body as Deployment;
+    const scaled = { ...created, spec: { ...created.spec, replicas: 2 } };
+    const ok = call(cluster, 'PUT', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', { body: scaled });
+    expect(ok.response.status).toBe(200);
+    expect((ok.response.body as Deployment).metadata.generation).toBe(2);
+    const stale = call(cluster, 'PUT', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', { body: { ...created, spec: { ...created.spec, replicas: 3 } } });
+    expect(stale.response.status).toBe(409);
+    expect(status(stale).message).toBe('Operation cannot be fulfilled on deployments.apps "nginx-deployment": the object has been modified; please apply your changes to the latest version and try again');
+  });
+
+  it('reads back with resourceVersion = mod_revision and lists with the store revision', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const got = call(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment').response.body as Deployment;
+    const kv = cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' });
+    expect(got.metadata.resourceVersion).toBe(String(kv.kvs[0]!.modRevision));
+    const list = call(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments', { query: 'limit=500' }).response.body as List;
+    expect(list.kind).toBe('DeploymentList');
+    expect(list.metadata.resourceVersion).toBe(String(kv.header.revision));
+    expect(list.items.map((i) => i.metadata.name)).toEqual(['nginx-deployment']);
+  });
+
+  it('deletes a Deployment with a Success Status naming it', () => {
+    const cluster = bootedCluster();
+    const created = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment }).response.body as Deployment;
+    const deleted = call(cluster, 'DELETE', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', { query: 'propagationPolicy=Background' });
+    expect(deleted.response.body).toEqual({
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+      details: { name: 'nginx-deployment', group: 'apps', kind: 'deployments', uid: created.metadata.uid },
+    });
+    const missing = call(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment');
+    expect(status(missing).message).toBe('deployments.apps "nginx-deployment" not found');
+  });
+});
+
+describe('kube-apiserver: pods', () => {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+
+  it('defaults and admits a pod: service account token, tolerations, priority, Pending status', () => {
+    const cluster = bootedCluster();
+    const created = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: pod });
+    expect(created.response.status).toBe(201);
+    const p = created.response.body as Pod;
+    expect(p.metadata.name).toMatch(/^web-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(p.spec.serviceAccountName).toBe('default');
+    expect(p.spec.volumes?.[0]?.name).toMatch(/^kube-api-access-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    expect(p.spec.containers[0]!.volumeMounts).toEqual([{ name: p.spec.volumes?.[0]?.name, readOnly: true, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount' }]);
+    expect(p.spec.containers[0]!.imagePullPolicy).toBe('Always');
+    expect(p.spec.tolerations).toEqual([
+      { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+    ]);
+    expect(p.spec.priority).toBe(0);
+    expect(p.status).toEqual({ phase: 'Pending', qosClass: 'BestEffort' });
+  });
+
+  it('binds a pod to a node once, with a Txn comparing the pod\'s mod_revision', () => {
+    const cluster = bootedCluster();
+    const p = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: pod }).response.body as Pod;
+    const name = p.metadata.name!;
+    const binding = { apiVersion: 'v1', kind: 'Binding', metadata: { name }, target: { apiVersion: 'v1', kind: 'Node', name: 'node-2' } };
+    const bound = call(cluster, 'POST', `/api/v1/namespaces/default/pods/${name}/binding`, { token: 'podflow-kube-scheduler-token', body: binding });
+    expect(bound.response.status).toBe(201);
+    expect(bound.response.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+    const txn = causedBy(cluster, bound.request).find((m) => m.kind === 'etcd.TxnResponse')!.payload as EtcdReply<TxnResponse>;
+    expect(txn.stats?.requestContent).toContain(`compare:<target:MOD key:"/registry/pods/default/${name}" mod_revision:${p.metadata.resourceVersion} >`);
+    const after = call(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`).response.body as Pod;
+    expect(after.spec.nodeName).toBe('node-2');
+    expect(after.status?.conditions?.[0]).toMatchObject({ type: 'PodScheduled', status: 'True' });
+    const again = call(cluster, 'POST', `/api/v1/namespaces/default/pods/${name}/binding`, { body: binding });
+    expect(status(again).message).toBe(`Operation cannot be fulfilled on pods "${name}": pod ${name} is already assigned to node "node-2"`);
+  });
+
+  it('deletes a bound pod gracefully (marks it) and an unbound one at once (returns it)', () => {
+    const cluster = bootedCluster();
+    const unbound = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: pod }).response.body as Pod;
+    const gone = call(cluster, 'DELETE', `/api/v1/namespaces/default/pods/${unbound.metadata.name}`);
+    expect(gone.response.status).toBe(200);
+    expect((gone.response.body as Pod).metadata.name).toBe(unbound.metadata.name);
+    expect(cluster.etcd.kv.range({ key: `/registry/pods/default/${unbound.metadata.name}` }).kvs).toHaveLength(0);
+
+    const bound = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { ...pod, spec: { ...pod.spec, nodeName: 'node-1' } } }).response.body as Pod;
+    const marked = call(cluster, 'DELETE', `/api/v1/namespaces/default/pods/${bound.metadata.name}`);
+    const markedPod = marked.response.body as Pod;
+    expect(markedPod.metadata.deletionGracePeriodSeconds).toBe(30);
+    expect(markedPod.metadata.deletionTimestamp).toBeDefined();
+    expect(cluster.etcd.kv.range({ key: `/registry/pods/default/${bound.metadata.name}` }).kvs).toHaveLength(1);
+  });
+
+  it('refuses content in a namespace that does not exist', () => {
+    const cluster = bootedCluster();
+    const r = call(cluster, 'POST', '/api/v1/namespaces/nope/pods', { body: pod });
+    expect(r.response.status).toBe(404);
+    expect(status(r).message).toBe('namespaces "nope" not found');
+  });
+
+  it('rejects malformed bodies and wrong kinds with 400 and writes nothing', () => {
+    const cluster = bootedCluster();
+    const before = cluster.etcd.kv.range({ key: 'x' }).header.revision;
+    const broken = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: '{"kind": "Pod", ' });
+    expect(broken.response.status).toBe(400);
+    expect(status(broken).reason).toBe('BadRequest');
+    const wrongVersion = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { ...pod, apiVersion: 'apps/v1' } });
+    expect(status(wrongVersion).message).toBe('the API version in the data (apps/v1) does not match the expected API version (v1)');
+    expect(cluster.etcd.kv.range({ key: 'x' }).header.revision).toBe(before);
+  });
+
+  it('answers unknown paths like kube-apiserver: plain 404 outside served groups, Status inside', () => {
+    const cluster = bootedCluster();
+    const outside = call(cluster, 'GET', '/apis/nope.example.com/v1/things');
+    expect(outside.response).toMatchObject({ status: 404, body: '404 page not found\n' });
+    const inside = call(cluster, 'GET', '/api/v1/namespaces/default/widgets');
+    expect(inside.response.status).toBe(404);
+    expect(status(inside).message).toBe('the server could not find the requested resource');
+  });
+
+  it('answers an unknown bearer token with 401', () => {
+    const cluster = bootedCluster();
+    const r = call(cluster, 'GET', '/api/v1/namespaces/default/pods', { token: 'who-knows' });
+    expect(r.response.status).toBe(401);
+    expect(status(r)).toMatchObject({ reason: 'Unauthorized', message: 'Unauthorized' });
+  });
+});
+
+describe('kube-apiserver: bootstrap', () => {
+  it('stores the system namespaces and RBAC policy under /registry at start', () => {
+    const cluster = bootedCluster();
+    const keys = cluster.etcd.kv.range({ key: '/registry/', rangeEnd: '/registry0', keysOnly: true }).kvs.map((kv) => kv.key);
+    expect(keys).toContain('/registry/namespaces/default');
+    expect(keys).toContain('/registry/namespaces/kube-node-lease');
+    expect(keys).toContain('/registry/clusterroles/cluster-admin');
+    expect(keys).toContain('/registry/clusterrolebindings/system:kube-scheduler');
+    expect(keys).toContain('/registry/rolebindings/default/alice-pod-reader');
+    const ns = JSON.parse(cluster.etcd.kv.range({ key: '/registry/namespaces/default' }).kvs[0]!.value) as KubeObject & { status: unknown };
+    expect(ns.status).toEqual({ phase: 'Active' });
+  });
+});
