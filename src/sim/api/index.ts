@@ -3,6 +3,7 @@
 // selectors, timestamps. It depends on nothing but the engine's time and RNG types.
 
 export type * from './types/index.ts';
+export * from './decode.ts';
 export * from './defaults.ts';
 export * from './discovery.ts';
 export * from './errors.ts';
@@ -16,6 +17,7 @@ export * from './quantity.ts';
 export * from './request-info.ts';
 export * from './resources.ts';
 export * from './result.ts';
+export { goTypeName, hasStruct, parseType, structField, structFields, type SchemaField, type TypeNode } from './schema.ts';
 export * from './strconv.ts';
 export * from './time.ts';
 export * from './validation/index.ts';

@@ -45,8 +45,9 @@ export interface DeploymentStatus {
   collisionCount?: number;
 }
 
+/** `spec` is always present on the wire (Go never omits a struct); `status` may be left out when writing. */
 export interface Deployment extends KubeObject {
-  spec?: DeploymentSpec;
+  spec: DeploymentSpec;
   status?: DeploymentStatus;
 }
 
@@ -75,7 +76,8 @@ export interface ReplicaSetStatus {
   conditions?: ReplicaSetCondition[];
 }
 
+/** `spec` is always present on the wire (Go never omits a struct); `status` may be left out when writing. */
 export interface ReplicaSet extends KubeObject {
-  spec?: ReplicaSetSpec;
+  spec: ReplicaSetSpec;
   status?: ReplicaSetStatus;
 }

@@ -358,8 +358,9 @@ export interface PodStatus {
   resourceClaimStatuses?: Record<string, unknown>[];
 }
 
+/** `spec` is always present on the wire (Go never omits a struct); `status` may be left out when writing. */
 export interface Pod extends KubeObject {
-  spec?: PodSpec;
+  spec: PodSpec;
   status?: PodStatus;
 }
 

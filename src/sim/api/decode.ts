@@ -1,0 +1,251 @@
+// Decoding a JSON value into a kind the way kube-apiserver's Go decoder does: case-sensitive field
+// names, unknown fields collected (reported as `unknown field "spec.foo"` under
+// fieldValidation=Strict or Warn, dropped under Ignore), type mismatches reported with
+// encoding/json's text (`json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas
+// of type int32`), custom types parsed (quantities, timestamps, int-or-string, base64 bytes). The
+// result is canonical: what a Go decode followed by an encode yields — fields in struct order,
+// non-omitempty zero values written (`resources: {}`, `creationTimestamp: null`, `status: {}`), map
+// keys sorted, quantities and timestamps re-printed.
+// Models encoding/json (decode.go, encode.go) via sigs.k8s.io/json (case-sensitive, strict),
+// k8s.io/apimachinery/pkg/runtime/serializer/json and the handlers' transformDecodeError.
+
+import { newBadRequest, type StatusError } from './errors.ts';
+import type { GroupVersionKind } from './gvk.ts';
+import { parseQuantity, quantityString } from './quantity.ts';
+import { fail, ok, type Result } from './result.ts';
+import { goTypeName, hasStruct, structFields, type TypeNode } from './schema.ts';
+import { goQuote } from './strconv.ts';
+import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
+import type { KubeObject } from './types/meta.ts';
+
+export interface Decoded {
+  /** The canonical object. */
+  readonly object: Record<string, unknown>;
+  /** Fields the schema does not know, as paths with list indexes (`spec.containers[0].foo`), in input order. */
+  readonly unknownFields: readonly string[];
+}
+
+class DecodeError extends Error {}
+
+/** encoding/json's description of a JSON value in type errors. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (v === null) return 'null';
+  switch (typeof v) {
+    case 'string': return 'string';
+    case 'number': return 'number';
+    case 'boolean': return 'bool';
+    default: return 'object';
+  }
+}
+
+interface Context {
+  /** The Go struct whose field is being decoded. */
+  readonly struct: string;
+  /** JSON field names from the root, without list indexes (Go's errorContext.FieldStack). */
+  readonly fieldStack: readonly string[];
+  /** The path with list indexes and map keys, for unknown-field reports. */
+  readonly path: string;
+}
+
+const rfc3339Layout = '2006-01-02T15:04:05Z07:00';
+
+/** time.Parse(time.RFC3339, s)'s error text for a string that is not a timestamp. */
+function timeParseError(s: string): string {
+  const elements: readonly [string, RegExp][] = [['2006', /^\d{4}/], ['-', /^-/], ['01', /^\d{2}/], ['-', /^-/], ['02', /^\d{2}/], ['T', /^T/],
+    ['15', /^\d{2}/], [':', /^:/], ['04', /^\d{2}/], [':', /^:/], ['05', /^\d{2}(\.\d+)?/], ['Z07:00', /^(Z|[+-]\d{2}:\d{2})/]];
+  let rest = s;
+  for (const [elem, re] of elements) {
+    const m = re.exec(rest);
+    if (m === null) return `parsing time ${goQuote(s)} as ${goQuote(rfc3339Layout)}: cannot parse ${goQuote(rest)} as ${goQuote(elem)}`;
+    rest = rest.slice(m[0].length);
+  }
+  if (rest !== '') return `parsing time ${goQuote(s)}: extra text: ${goQuote(rest)}`;
+  const [month, day, hour, minute, second] = [s.slice(5, 7), s.slice(8, 10), s.slice(11, 13), s.slice(14, 16), s.slice(17, 19)].map(Number) as [number, number, number, number, number];
+  const range = month < 1 || month > 12 ? 'month' : day < 1 || day > 31 ? 'day' : hour > 23 ? 'hour' : minute > 59 ? 'minute' : second > 59 ? 'second' : 'day';
+  return `parsing time ${goQuote(s)}: ${range} out of range`;
+}
+
+function isStdBase64(s: string): number | undefined {
+  // Returns the offset of the first illegal byte, or undefined when valid.
+  if (s.length % 4 !== 0) return Math.floor(s.length / 4) * 4;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    const pad = c === '=' && (i >= s.length - 2) && s.slice(i).split('').every((x) => x === '=');
+    if (!/[A-Za-z0-9+/]/.test(c) && !pad) return i;
+  }
+  return undefined;
+}
+
+class Decoder {
+  readonly unknownFields: string[] = [];
+
+  private typeError(value: unknown, t: TypeNode, ctx: Context, valueText = jsonKind(value)): never {
+    const goType = goTypeName(t.kind === 'pointer' ? t.elem : t);
+    if (ctx.fieldStack.length === 0) throw new DecodeError(`json: cannot unmarshal ${valueText} into Go value of type ${goType}`);
+    throw new DecodeError(`json: cannot unmarshal ${valueText} into Go struct field ${ctx.struct}.${ctx.fieldStack.join('.')} of type ${goType}`);
+  }
+
+  /** Decodes `value` as `t`; `undefined` stands for "leave the zero value". */
+  value(value: unknown, t: TypeNode, ctx: Context): unknown {
+    if (value === null) return t.kind === 'pointer' || t.kind === 'list' || t.kind === 'map' || t.kind === 'bytes' || t.kind === 'Raw' ? null : undefined;
+    switch (t.kind) {
+      case 'pointer': return this.value(value, t.elem, ctx);
+      case 'string':
+        if (typeof value !== 'string') this.typeError(value, t, ctx);
+        return value;
+      case 'bool':
+        if (typeof value !== 'boolean') this.typeError(value, t, ctx);
+        return value;
+      case 'int32': case 'int64': {
+        if (typeof value !== 'number') this.typeError(value, t, ctx);
+        const bound = t.kind === 'int32' ? 2 ** 31 : 2 ** 63;
+        if (!Number.isInteger(value) || value < -bound || value >= bound) this.typeError(value, t, ctx, `number ${value}`);
+        return value;
+      }
+      case 'float64':
+        if (typeof value !== 'number') this.typeError(value, t, ctx);
+        return value;
+      case 'Quantity': {
+        const text = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : JSON.stringify(value);
+        const q = parseQuantity(text);
+        if (!q.ok) throw new DecodeError(q.error);
+        return quantityString(q.value);
+      }
+      case 'IntOrString':
+        if (typeof value === 'string') return value;
+        if (typeof value !== 'number') throw new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type int32`);
+        if (!Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31) throw new DecodeError(`json: cannot unmarshal number ${value} into Go value of type int32`);
+        return value;
+      case 'Time': case 'MicroTime': {
+        if (typeof value !== 'string') throw new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
+        const ms = parseTimestamp(value);
+        if (ms === undefined) throw new DecodeError(timeParseError(value));
+        return t.kind === 'Time' ? formatTimestamp(ms) : formatMicroTimestamp(ms);
+      }
+      case 'Raw': return value;
+      case 'bytes': {
+        if (typeof value !== 'string') this.typeError(value, t, ctx);
+        const bad = isStdBase64(value);
+        if (bad !== undefined) throw new DecodeError(`illegal base64 data at input byte ${bad}`);
+        return value;
+      }
+      case 'list': {
+        if (!Array.isArray(value)) this.typeError(value, t, ctx);
+        return value.map((item, i) => this.value(item, t.elem, { ...ctx, path: `${ctx.path}[${i}]` }) ?? zeroValue(t.elem));
+      }
+      case 'map': {
+        if (typeof value !== 'object' || Array.isArray(value)) this.typeError(value, t, ctx);
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(value).sort()) {
+          out[key] = this.value((value as Record<string, unknown>)[key], t.elem, { ...ctx, path: `${ctx.path}[${key}]` }) ?? zeroValue(t.elem);
+        }
+        return out;
+      }
+      case 'struct': {
+        if (typeof value !== 'object' || Array.isArray(value)) this.typeError(value, t, ctx);
+        return this.struct(value as Record<string, unknown>, t.name, ctx);
+      }
+    }
+  }
+
+  struct(value: Readonly<Record<string, unknown>>, name: string, ctx: Context): Record<string, unknown> {
+    const fields = structFields(name);
+    const decoded = new Map<string, unknown>();
+    for (const [key, v] of Object.entries(value)) {
+      const f = fields.find((x) => x.json === key);
+      const path = ctx.path === '' ? key : `${ctx.path}.${key}`;
+      if (f === undefined) {
+        this.unknownFields.push(path);
+        continue;
+      }
+      decoded.set(key, this.value(v, f.type, { struct: f.declaredIn, fieldStack: [...ctx.fieldStack, key], path }));
+    }
+    const out: Record<string, unknown> = {};
+    for (const f of fields) {
+      const v = decoded.has(f.json) && decoded.get(f.json) !== undefined ? decoded.get(f.json) : zeroValue(f.type);
+      if (f.omitempty && isEmptyValue(v, f.type)) continue;
+      out[f.json] = v;
+    }
+    return out;
+  }
+}
+
+/** The encoding of a Go zero value of this type. */
+function zeroValue(t: TypeNode): unknown {
+  switch (t.kind) {
+    case 'string': return '';
+    case 'bool': return false;
+    case 'int32': case 'int64': case 'float64': case 'IntOrString': return 0;
+    case 'Quantity': return '0';
+    case 'struct': return new Decoder().struct({}, t.name, { struct: t.name, fieldStack: [], path: '' });
+    default: return null;
+  }
+}
+
+/** encoding/json's isEmptyValue for `omitempty`; structs (Time, Quantity, IntOrString included) are never empty. */
+function isEmptyValue(v: unknown, t: TypeNode): boolean {
+  switch (t.kind) {
+    case 'pointer': case 'Raw': return v === null;
+    case 'list': case 'bytes': return v === null || (Array.isArray(v) && v.length === 0) || v === '';
+    case 'map': return v === null || Object.keys(v as object).length === 0;
+    case 'string': return v === '';
+    case 'bool': return v === false;
+    case 'int32': case 'int64': case 'float64': return v === 0;
+    default: return false;
+  }
+}
+
+/**
+ * Decodes a JSON value as the struct of a kind (`Deployment`, `Pod`…). The error is encoding/json's
+ * (or a custom type's) text, which the apiserver wraps with `decodeErrorStatus`.
+ */
+export function decodeStruct(structName: string, value: unknown): Result<Decoded> {
+  if (!hasStruct(structName)) throw new Error(`decode: no schema for ${structName}`);
+  const decoder = new Decoder();
+  try {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      if (value === null) return ok({ object: zeroValue({ kind: 'struct', name: structName }) as Record<string, unknown>, unknownFields: [] });
+      throw new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type v1.${structName}`);
+    }
+    const object = decoder.struct(value as Record<string, unknown>, structName, { struct: structName, fieldStack: [], path: '' });
+    return ok({ object, unknownFields: decoder.unknownFields });
+  } catch (e) {
+    if (e instanceof DecodeError) return fail(e.message);
+    throw e;
+  }
+}
+
+/** Re-encodes an object of a kind in canonical form (a Go decode/encode round trip of valid data). */
+export function canonicalize<T extends KubeObject>(kind: string, obj: T): T {
+  const r = decodeStruct(kind, obj);
+  if (!r.ok) throw new Error(`canonicalize ${kind}: ${r.error}`);
+  return r.value.object as T;
+}
+
+/** `strict decoding error: unknown field "spec.foo", unknown field "bar"`. */
+export function strictDecodingError(unknownFields: readonly string[]): string {
+  return `strict decoding error: ${unknownFields.map((f) => `unknown field ${goQuote(f)}`).join(', ')}`;
+}
+
+/** The 400 for a body that does not decode: `Deployment in version "v1" cannot be handled as a Deployment: <err>`. */
+export function decodeErrorStatus(gvk: GroupVersionKind, message: string): StatusError {
+  return newBadRequest(`${gvk.kind} in version ${goQuote(gvk.version)} cannot be handled as a ${gvk.kind}: ${message}`);
+}
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+/**
+ * A request body decoded for a kind under a fieldValidation directive: Strict turns unknown fields
+ * into the 400, Warn returns them as `unknown field "…"` warnings (sent as `Warning: 299 - "…"`),
+ * Ignore drops them.
+ */
+export function decodeForRequest(gvk: GroupVersionKind, value: unknown, fieldValidation: FieldValidation):
+  { readonly ok: true; readonly object: KubeObject; readonly warnings: readonly string[] } | { readonly ok: false; readonly error: StatusError } {
+  const r = decodeStruct(gvk.kind, value);
+  if (!r.ok) return { ok: false, error: decodeErrorStatus(gvk, r.error) };
+  const unknown = r.value.unknownFields;
+  if (fieldValidation === 'Strict' && unknown.length > 0) return { ok: false, error: decodeErrorStatus(gvk, strictDecodingError(unknown)) };
+  const warnings = fieldValidation === 'Warn' ? unknown.map((f) => `unknown field ${goQuote(f)}`) : [];
+  return { ok: true, object: r.value.object as unknown as KubeObject, warnings };
+}

@@ -1,0 +1,84 @@
+// Typed access to the wire schema (schema-data.ts): parsed field types, inline structs flattened,
+// lookups by JSON name, and the Go type names error messages print.
+
+import { structs, type FieldSpec } from './schema-data.ts';
+
+export type TypeNode =
+  | { readonly kind: 'string' | 'bool' | 'int32' | 'int64' | 'float64' | 'Time' | 'MicroTime' | 'Quantity' | 'IntOrString' | 'Raw' | 'bytes' }
+  | { readonly kind: 'pointer'; readonly elem: TypeNode }
+  | { readonly kind: 'list'; readonly elem: TypeNode }
+  | { readonly kind: 'map'; readonly elem: TypeNode }
+  | { readonly kind: 'struct'; readonly name: string };
+
+export interface SchemaField {
+  readonly json: string;
+  readonly type: TypeNode;
+  readonly omitempty: boolean;
+  /** `merge`, `retainKeys`, `merge,retainKeys`, `replace` or `''`. */
+  readonly patchStrategy: string;
+  readonly patchMergeKey: string;
+  /** The Go struct the field is declared in (for error messages). */
+  readonly declaredIn: string;
+}
+
+const scalarKinds = new Set(['string', 'bool', 'int32', 'int64', 'float64', 'Time', 'MicroTime', 'Quantity', 'IntOrString', 'Raw', 'bytes']);
+const typeCache = new Map<string, TypeNode>();
+
+/** Parses the schema's type notation (`*int32`, `[]Container`, `map[string]Quantity`, `PodSpec`). */
+export function parseType(t: string): TypeNode {
+  const cached = typeCache.get(t);
+  if (cached !== undefined) return cached;
+  let node: TypeNode;
+  if (t.startsWith('*')) node = { kind: 'pointer', elem: parseType(t.slice(1)) };
+  else if (t.startsWith('[]')) node = { kind: 'list', elem: parseType(t.slice(2)) };
+  else if (t.startsWith('map[string]')) node = { kind: 'map', elem: parseType(t.slice('map[string]'.length)) };
+  else if (scalarKinds.has(t)) node = { kind: t } as TypeNode;
+  else if (structs[t] !== undefined) node = { kind: 'struct', name: t };
+  else throw new Error(`schema: unknown type ${t}`);
+  typeCache.set(t, node);
+  return node;
+}
+
+const fieldCache = new Map<string, readonly SchemaField[]>();
+
+/** A struct's JSON fields in encoding order, inline structs expanded in place. */
+export function structFields(name: string): readonly SchemaField[] {
+  const cached = fieldCache.get(name);
+  if (cached !== undefined) return cached;
+  const specs: readonly FieldSpec[] | undefined = structs[name];
+  if (specs === undefined) throw new Error(`schema: unknown struct ${name}`);
+  const fields: SchemaField[] = [];
+  for (const [json, type, omitempty, patchStrategy, patchMergeKey] of specs) {
+    if (json === '...') fields.push(...structFields(type));
+    else fields.push({ json, type: parseType(type), omitempty: omitempty === 'o', patchStrategy: patchStrategy ?? '', patchMergeKey: patchMergeKey ?? '', declaredIn: name });
+  }
+  fieldCache.set(name, fields);
+  return fields;
+}
+
+/** The field of a struct with this JSON name (case-sensitive, as Kubernetes decodes). */
+export function structField(name: string, json: string): SchemaField | undefined {
+  return structFields(name).find((f) => f.json === json);
+}
+
+/** Whether the schema has a struct of this name (the root struct of a kind has the kind's name). */
+export function hasStruct(name: string): boolean {
+  return structs[name] !== undefined;
+}
+
+/** The Go type as `encoding/json` errors print it: `int32`, `[]v1.Container`, `v1.PodSpec`, `v1.ResourceList`. */
+export function goTypeName(t: TypeNode): string {
+  switch (t.kind) {
+    case 'pointer': return `*${goTypeName(t.elem)}`;
+    case 'list': return `[]${goTypeName(t.elem)}`;
+    case 'map': return t.elem.kind === 'Quantity' ? 'v1.ResourceList' : `map[string]${goTypeName(t.elem)}`;
+    case 'struct': return `v1.${t.name}`;
+    case 'Time': return 'v1.Time';
+    case 'MicroTime': return 'v1.MicroTime';
+    case 'Quantity': return 'resource.Quantity';
+    case 'IntOrString': return 'intstr.IntOrString';
+    case 'Raw': return 'runtime.RawExtension';
+    case 'bytes': return '[]uint8';
+    default: return t.kind;
+  }
+}
