@@ -3,10 +3,14 @@
 // engine messages. Keys and values are strings (see bytes.ts for how they map to etcd's bytes).
 //
 // The public surface: the message kinds and payloads (server.ts, rpc.ts, kv.ts), errors (errors.ts),
-// the request-stats line (request-stats.ts), and the engine-free store and KV service for tests and
-// benchmarks.
+// the request-stats line (request-stats.ts), etcdctl and gateway-JSON views (etcdctl.ts, gateway.ts),
+// and the engine-free store and KV service for tests and benchmarks.
 
-export { EtcdServer, etcdKinds, replyKind, type EtcdReply, type EtcdServerOptions, type WriteRecord } from './server.ts';
+export {
+  EtcdServer, etcdKinds, replyKind, type EtcdReply, type EtcdServerOptions, type WatchStreamClose, type WatchStreamRequest,
+  type WatchStreamResponse, type WriteRecord,
+} from './server.ts';
+export { WatchableStore } from './watchable-store.ts';
 export { KVServer } from './kv-server.ts';
 export { KVStore } from './kv-store.ts';
 export { Lessor, Lease } from './lease.ts';
@@ -18,6 +22,8 @@ export {
 } from './errors.ts';
 export { noLease, type Event, type EventType, type KeyValue, type LeaseID } from './kv.ts';
 export type * from './rpc.ts';
-export { compareKeys, prefixEnd, utf8Length } from './bytes.ts';
+export { base64Decode, base64Encode, compareKeys, prefixEnd, utf8Length } from './bytes.ts';
 export { capnslogLine, txnRequestText, zapLine, type RequestStats, type RequestStatsContext } from './request-stats.ts';
 export type { EvaluatedCompare, TxnEvaluation, TxnResult } from './txn.ts';
+export { parseEtcdctl, renderReply, renderWatchResponse, splitArgs, type EtcdctlCommand, type EtcdctlOutput } from './etcdctl.ts';
+export * as gatewayJson from './gateway.ts';
