@@ -88,6 +88,23 @@ describe('EtcdServer', () => {
     expect(replies[2]!.stats).toMatchObject({ requestCount: -1, requestSize: -1, responseCount: -1, responseSize: -1 });
   });
 
+  it('refuses requests over the size limits with etcd\'s errors', () => {
+    const { engine, client, etcd } = cluster();
+    const replies: Array<EtcdReply<unknown>> = [];
+    client.run(function* (self) {
+      replies.push(yield* self.rpc('etcd.Put', { key: 'big', value: 'x'.repeat(2 * 1024 * 1024) }));
+      replies.push(yield* self.rpc('etcd.Put', { key: 'big2', value: 'x'.repeat(1.5 * 1024 * 1024) }));
+      replies.push(yield* self.rpc('etcd.Put', { key: 'ok', value: 'x'.repeat(1.5 * 1024 * 1024 - 100) }));
+    });
+    engine.runUntilIdle();
+    expect(replies.map((r) => (r.ok ? 'ok' : `${r.error.code} ${r.error.message}`))).toEqual([
+      '8 grpc: received message larger than max (2097162 vs. 2097152)',
+      '3 etcdserver: request is too large',
+      'ok',
+    ]);
+    expect(etcd.store.currentRev).toBe(2);
+  });
+
   it('is deterministic', () => {
     const scenario = () => {
       const { engine, client } = cluster(1);

@@ -25,7 +25,9 @@
 
 import { Component, minute, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
 import { defaultCluster, type ClusterIdentity } from './cluster.ts';
-import { EtcdError, ErrGRPCLeaseNotFound, toRpcError, type RpcError } from './errors.ts';
+import { EtcdError, ErrGRPCLeaseNotFound, ErrGRPCRequestTooLarge, grpcCodes, toRpcError, type RpcError } from './errors.ts';
+import { putRequestSize, txnRequestSize, varintSize, varintSizeDecimal } from './proto-size.ts';
+import { checkIntervals, checkPutRequest, checkTxnRequest } from './request-checks.ts';
 import { IdGenerator } from './id-generator.ts';
 import { KVServer } from './kv-server.ts';
 import { changeToEvent, noLease, type Event, type LeaseID } from './kv.ts';
@@ -39,7 +41,7 @@ import type {
   LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
   ResponseHeader, TxnRequest, TxnResponse, WatchRequest, WatchResponse,
 } from './rpc.ts';
-import type { EvaluatedCompare, TxnEvaluation } from './txn.ts';
+import { isTxnReadonly, type EvaluatedCompare, type TxnEvaluation } from './txn.ts';
 import { WatchStream } from './watch-stream.ts';
 import { WatchableStore } from './watchable-store.ts';
 
@@ -75,6 +77,10 @@ export interface WatchStreamResponse {
 export interface WatchStreamClose {
   readonly stream: string;
 }
+
+/** `--max-request-bytes` default (1.5 MiB) and the gRPC allowance on top of it. */
+export const maxRequestBytes = 1.5 * 1024 * 1024;
+const grpcOverheadBytes = 512 * 1024;
 
 const timers = { watchSync: 'etcd.watch-sync', watchProgress: 'etcd.watch-progress', leaseExpiry: 'etcd.lease-expiry' } as const;
 
@@ -183,6 +189,25 @@ export class EtcdServer extends Component {
     }
   }
 
+  /**
+   * Message size limits. gRPC refuses a request larger than max-request-bytes + 512 KiB; a write that
+   * passes the request checks is proposed to raft as an InternalRaftRequest (a header with the request
+   * ID, plus the request in field `field`), and etcd refuses a proposal larger than max-request-bytes.
+   * Consumes the request ID of the proposal. Models v3rpc/grpc.go (MaxRecvMsgSize) and
+   * etcdserver/v3_server.go processInternalRaftRequestOnce.
+   */
+  private checkSize<R>(size: number, field: number, check: (r: R) => void, request: R, readOnly = false): void {
+    if (size > maxRequestBytes + grpcOverheadBytes) {
+      throw new EtcdError({ code: grpcCodes.ResourceExhausted, codeName: 'ResourceExhausted', message: `grpc: received message larger than max (${size} vs. ${maxRequestBytes + grpcOverheadBytes})` });
+    }
+    check(request);
+    const id = this.ids().next();
+    if (readOnly) return; // a read-only txn is served locally after a read index, not proposed
+    const header = 1 + varintSizeDecimal(id);
+    const raftSize = 1 + varintSize(header) + header + (field < 16 ? 1 : 2) + varintSize(size) + size;
+    if (raftSize > maxRequestBytes) throw new EtcdError(ErrGRPCRequestTooLarge);
+  }
+
   /** The request-ID generator, started at the first request (its time bits are the start instant). */
   private ids(): IdGenerator {
     if (this.idGen === null) this.idGen = new IdGenerator(this.identity.memberId, this.engine.epochMs + this.now);
@@ -206,11 +231,11 @@ export class EtcdServer extends Component {
   }
 
   private servePut(m: Message<PutRequest>): void {
-    this.ids().next();
     let resp: PutResponse | null = null;
     let error: RpcError | null = null;
     const before = this.store.currentRev;
     try {
+      this.checkSize(putRequestSize(m.payload), 3, checkPutRequest, m.payload);
       resp = this.kv.put(m.payload);
     } catch (e) {
       error = toRpcError(e);
@@ -234,12 +259,16 @@ export class EtcdServer extends Component {
   }
 
   private serveTxn(m: Message<TxnRequest>): void {
-    this.ids().next();
     let resp: TxnResponse | null = null;
     let error: RpcError | null = null;
     let write: WriteRecord | null = null;
     const before = this.store.currentRev;
     try {
+      this.checkSize(txnRequestSize(m.payload), 4, (r) => {
+        checkTxnRequest(r, this.kv.maxTxnOps);
+        checkIntervals(r.success);
+        checkIntervals(r.failure);
+      }, m.payload, isTxnReadonly(m.payload));
       const result = this.kv.txn(m.payload, true);
       resp = result.response;
       const evaluation = result.evaluation!;
