@@ -12,6 +12,7 @@ export * from './fields.ts';
 export * from './gvk.ts';
 export * from './image.ts';
 export * from './labels.ts';
+export * from './manifest.ts';
 export * from './names.ts';
 export * from './quantity.ts';
 export * from './request-info.ts';
