@@ -44,6 +44,11 @@ export class PodflowPage {
     return this.page.getByRole('img', { name: `link between ${a} and ${b}`, exact: false });
   }
 
+  /** The step counter's current value. */
+  async step(): Promise<number> {
+    return Number(await this.stepCounter.textContent());
+  }
+
   button(name: string): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }

@@ -13,6 +13,8 @@ export interface ReadyEvent {
   readonly seed: string | number;
   readonly nodes: number;
   readonly topology: Topology;
+  /** Steps the cluster took to boot (system namespaces, RBAC policy) before the user could act. */
+  readonly bootSteps: number;
 }
 
 export interface TraceBatchEvent {

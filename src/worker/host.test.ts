@@ -172,8 +172,8 @@ describe('SimHost commands', () => {
     ['a negative speed', { type: 'setSpeed', speed: -1 }, /speed must be a positive number/],
     ['too many nodes', { type: 'reset', seed: 'x', nodes: 51 }, /node count must be at most 50/],
     ['an empty seed', { type: 'reset', seed: '', nodes: 1 }, /seed must be a non-empty string/],
-    ['a manifest before kube-apiserver exists', { type: 'applyManifest', yaml: 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: nginx}' },
-      /kube-apiserver is not modelled yet, so nothing was applied \(parsed Deployment\/nginx\)/],
+    ['a manifest of a kind nobody serves', { type: 'applyManifest', yaml: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}' },
+      /no matches for kind "Widget" in version "example.com\/v1"/],
     ['a manifest that is not YAML', { type: 'applyManifest', yaml: 'kind: [' }, /document 1: /],
   ])('answers %s with an error naming the command, then the status', (_, command, message) => {
     const { send, drain } = setup();
@@ -308,5 +308,43 @@ describe('SimHost playback pacing', () => {
     expect(events.find((e) => e.type === 'error')).toEqual({ type: 'error', command: null, message: 'echo cannot handle etcd.Put' });
     expect(lastStatus(events).mode).toBe('paused');
     expect(clock.scheduled).toBe(0);
+  });
+});
+
+describe('SimHost with the real cluster', () => {
+  function realHost() {
+    const events: WorkerEvent[] = [];
+    const host = new SimHost({ post: (e) => events.push(e), clock: new FakeClock(), initial: { seed: 'real', nodes: 3 } });
+    return { host, events };
+  }
+
+  it('boots the cluster before it reports ready, and reports the boot steps', () => {
+    const { events } = realHost();
+    const ready = events.find((e) => e.type === 'ready');
+    const status = events.filter((e) => e.type === 'status').at(-1);
+    expect(ready?.type === 'ready' && ready.bootSteps).toBeGreaterThan(0);
+    expect(status?.type === 'status' && status.status).toMatchObject({ idle: true });
+    expect(status?.type === 'status' && ready?.type === 'ready' && status.status.step).toBe(ready?.type === 'ready' ? ready.bootSteps : -1);
+    expect(events.some((e) => e.type === 'traceBatch')).toBe(false);
+  });
+
+  it('applies a manifest as kubectl create -f: one POST per document, as the admin', () => {
+    const { host, events } = realHost();
+    events.length = 0;
+    host.handle({ type: 'applyManifest', yaml: [
+      'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: nginx-deployment, labels: {app: nginx}}',
+      'spec: {replicas: 1, selector: {matchLabels: {app: nginx}}, template: {metadata: {labels: {app: nginx}}, spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}}}',
+      '---', 'apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: settings, namespace: kube-system}', 'data: {a: "1"}',
+    ].join('\n') });
+    expect(events.map((e) => e.type)).toEqual(['status']);
+    expect(events[0]?.type === 'status' && events[0].status.pending).toBe(2);
+    host.handle({ type: 'runUntilIdle' });
+    const records = events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));
+    const requests = records.filter((r) => r.kind === 'http.request');
+    expect(requests.map((r) => (r.payload as { path: string }).path)).toEqual([
+      '/apis/apps/v1/namespaces/default/deployments', '/api/v1/namespaces/kube-system/configmaps',
+    ]);
+    const responses = records.filter((r) => r.kind === 'http.response').map((r) => (r.payload as { status: number }).status);
+    expect(responses).toEqual([201, 201]);
   });
 });

@@ -14,10 +14,13 @@
 
 import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { maxNodes, traceTailLimit } from '../protocol/index.ts';
-import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
+import { httpKinds, type HttpRequest } from '../sim/apiserver/http.ts';
+import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { resourceForKind } from '../sim/api/resources.ts';
+import { componentNames, createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
-import { parseManifest } from './manifest.ts';
+import { parseManifest, type ManifestObject } from './manifest.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -139,9 +142,11 @@ export class SimHost {
         return;
       }
       case 'applyManifest': {
-        const objects = parseManifest(command.yaml);
-        const names = objects.map((o) => `${o.kind}/${o.name}`).join(', ');
-        throw new Error(`kube-apiserver is not modelled yet, so nothing was applied (parsed ${names})`);
+        // `kubectl create -f`: every document is parsed first (a bad one sends nothing), then each is
+        // POSTed to its collection as the admin user.
+        const requests = parseManifest(command.yaml).map(createRequest);
+        for (const request of requests) this.cluster.user.request(componentNames.apiserver, httpKinds.request, request);
+        return;
       }
       case 'userRequest': {
         const { engine, user, topology } = this.cluster;
@@ -154,14 +159,16 @@ export class SimHost {
     }
   }
 
+  /** Builds the cluster and boots it: runs until idle, so the user starts from a settled control plane. */
   private start(spec: ClusterSpec): void {
     this.cluster = this.buildCluster(spec);
     this.tail = [];
     this.delivered = 0;
     const { engine } = this.cluster;
+    engine.runUntilIdle();
     engine.onDelivery((message) => this.collect(engine.step, message));
     const topology: Topology = this.cluster.topology;
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology });
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology, bootSteps: engine.step });
   }
 
   private readonly tick = (): void => {
@@ -235,6 +242,28 @@ export class SimHost {
       status: { step: engine.step, now: engine.now, pending: engine.pending, idle: engine.idle, mode: this.mode, speed: this.speed },
     });
   }
+}
+
+/** The request `kubectl create -f` sends for one object (reference/kubectl-wire.md §3.5). */
+function createRequest(m: ManifestObject): HttpRequest {
+  const slash = m.apiVersion.indexOf('/');
+  const [group, version] = slash < 0 ? ['', m.apiVersion] : [m.apiVersion.slice(0, slash), m.apiVersion.slice(slash + 1)];
+  const resource = resourceForKind({ group, version, kind: m.kind });
+  if (!resource) throw new Error(`error: resource mapping not found for name: "${m.name}" namespace: "${m.namespace ?? ''}" from "manifest": no matches for kind "${m.kind}" in version "${m.apiVersion}"`);
+  const base = group === '' ? '/api/v1' : `/apis/${group}/${version}`;
+  const scope = resource.namespaced ? `/namespaces/${m.namespace ?? 'default'}` : '';
+  return {
+    method: 'POST',
+    path: `${base}${scope}/${resource.resource}`,
+    query: 'fieldManager=kubectl-create&fieldValidation=Strict',
+    headers: {
+      authorization: `Bearer ${builtinTokens.admin}`,
+      accept: 'application/json',
+      'content-type': 'application/json',
+      'user-agent': 'kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef',
+    },
+    body: JSON.stringify(m.object),
+  };
 }
 
 function requirePositiveInteger(what: string, value: number): void {

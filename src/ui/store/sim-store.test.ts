@@ -18,7 +18,7 @@ function reduceAll(events: readonly WorkerEvent[], state: SimState = initialSimS
   return events.reduce(reduceWorkerEvent, state);
 }
 
-const ready: WorkerEvent = { type: 'ready', seed: 'podflow', nodes: 3, topology };
+const ready: WorkerEvent = { type: 'ready', seed: 'podflow', nodes: 3, topology, bootSteps: 0 };
 
 describe('reduceWorkerEvent', () => {
   it('takes the cluster from ready and numbers each new cluster', () => {
