@@ -18,7 +18,7 @@ import { formatTimestamp } from '../api/time.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import type { Co } from '../engine/index.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
-import { asObjectOfResource, decodeBody } from './request-body.ts';
+import { decodeBody, decodeObject, fieldValidationOf, warningHeader } from './request-body.ts';
 import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
 import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
@@ -77,12 +77,12 @@ export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
-  const obj = asObjectOfResource(decodeBody(h.http, route.resource.kind), route.resource);
+  const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
   wipeSystemFields(obj);
   const created = yield* store.create(ctx, obj);
-  return respond(201, withTypeMeta(route.resource, created));
+  return respond(201, withTypeMeta(route.resource, created), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 
 export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
@@ -101,7 +101,7 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
     });
     return respond(200, scaleOf(route.resource, object));
   }
-  const obj = asObjectOfResource(decodeBody(h.http, route.resource.kind), route.resource);
+  const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
   if (obj.metadata.name !== undefined && obj.metadata.name !== name) {
     throw newBadRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
@@ -113,7 +113,7 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
   });
-  return respond(created ? 201 : 200, withTypeMeta(route.resource, object));
+  return respond(created ? 201 : 200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 
 export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {

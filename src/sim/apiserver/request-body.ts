@@ -6,6 +6,7 @@
 // names Go types and byte offsets) is replaced by the JavaScript parser's message.
 
 import { parse as parseYaml } from 'yaml';
+import { decodeForRequest, type FieldValidation } from '../api/decode.ts';
 import { newBadRequest } from '../api/errors.ts';
 import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject } from '../api/types/meta.ts';
@@ -48,6 +49,35 @@ export function asObjectOfResource(decoded: Record<string, unknown>, r: Resource
     throw newBadRequest(`${kind} in version "${apiVersion}" cannot be handled as a ${kind}: json: cannot unmarshal ${Array.isArray(metadata) ? 'array' : typeof metadata} into Go struct field ${kind}.metadata of type v1.ObjectMeta`);
   }
   return { ...decoded, apiVersion, kind, metadata: (metadata ?? {}) as KubeObject['metadata'] } as KubeObject;
+}
+
+export interface DecodedObject {
+  readonly object: KubeObject;
+  /** `unknown field "spec.foo"` warnings (fieldValidation=Warn), sent as Warning headers. */
+  readonly warnings: readonly string[];
+}
+
+/** `?fieldValidation=`: Strict, Warn (the default when absent) or Ignore; anything else is a 400. */
+export function fieldValidationOf(query: Map<string, string>): FieldValidation {
+  const v = query.get('fieldValidation') ?? '';
+  if (v === '') return 'Warn';
+  if (v === 'Strict' || v === 'Warn' || v === 'Ignore') return v;
+  throw newBadRequest(`fieldValidation parameter unsupported: ${v}`);
+}
+
+/** Decodes a request body as an object of the resource's kind, the Go decoder's way. */
+export function decodeObject(request: HttpRequest, r: ResourceInfo, fieldValidation: FieldValidation, kind = r.kind, apiVersion = apiVersionOf(r)): DecodedObject {
+  const typed = asObjectOfResource(decodeBody(request, kind), r, kind, apiVersion);
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
+  const decoded = decodeForRequest({ group, version, kind }, typed, fieldValidation);
+  if (!decoded.ok) throw decoded.error;
+  return { object: decoded.object, warnings: decoded.warnings };
+}
+
+/** The Warning header value for warnings (RFC 7234 code 299, as kube-apiserver writes them). */
+export function warningHeader(warnings: readonly string[]): Record<string, string> {
+  return warnings.length === 0 ? {} : { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
 }
 
 function structuredCloneJson<T>(value: T): T {

@@ -157,6 +157,27 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
     expect(list.items.map((i) => i.metadata.name)).toEqual(['nginx-deployment']);
   });
 
+  it('validates: a selector that does not match the template labels is 422 Invalid with its cause', () => {
+    const cluster = bootedCluster();
+    const bad = { ...nginxDeployment, spec: { ...nginxDeployment.spec, selector: { matchLabels: { app: 'other' } } } };
+    const r = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: bad });
+    expect(r.response.status).toBe(422);
+    expect(status(r).reason).toBe('Invalid');
+    expect(status(r).message).toContain('Deployment.apps "nginx-deployment" is invalid: spec.template.metadata.labels: Invalid value: map[string]string{"app":"nginx"}: `selector` does not match template `labels`');
+    expect(status(r).details?.causes?.[0]).toMatchObject({ reason: 'FieldValueInvalid', field: 'spec.template.metadata.labels' });
+  });
+
+  it('decodes strictly when asked (kubectl create sends fieldValidation=Strict) and warns by default', () => {
+    const cluster = bootedCluster();
+    const withTypo = { ...nginxDeployment, spec: { ...nginxDeployment.spec, replica: 3 } };
+    const strict = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { query: 'fieldValidation=Strict', body: withTypo });
+    expect(strict.response.status).toBe(400);
+    expect(status(strict).message).toBe('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"');
+    const warned = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: withTypo });
+    expect(warned.response.status).toBe(201);
+    expect(warned.response.headers.warning).toBe('299 - "unknown field \\"spec.replica\\""');
+  });
+
   it('deletes a Deployment with a Success Status naming it', () => {
     const cluster = bootedCluster();
     const created = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment }).response.body as Deployment;

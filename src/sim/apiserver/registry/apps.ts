@@ -5,7 +5,7 @@
 
 import type { Deployment, ReplicaSet } from '../../api/types/apps.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
-import { validateObjectMetaUpdate } from '../../api/validation/meta.ts';
+import { validateStatusUpdate } from '../../api/validation/index.ts';
 import { deepEqual, resourceInfo, strategy } from './base.ts';
 import type { StatusStrategy } from './strategy.ts';
 
@@ -34,7 +34,7 @@ export const deploymentStatusStrategy: StatusStrategy = {
     if (o.metadata.labels !== undefined) d.metadata.labels = o.metadata.labels;
     else delete d.metadata.labels;
   },
-  validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+  validateUpdate: (obj, old) => validateStatusUpdate({ group: 'apps', version: 'v1', kind: 'Deployment' }, obj, old),
 };
 
 export const replicaSetStrategy = strategy(resourceInfo('apps', 'replicasets'), {
@@ -56,5 +56,5 @@ export const replicaSetStatusStrategy: StatusStrategy = {
   prepareForUpdate(obj: KubeObject, old: KubeObject) {
     (obj as ReplicaSet).spec = (old as ReplicaSet).spec;
   },
-  validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+  validateUpdate: (obj, old) => validateStatusUpdate({ group: 'apps', version: 'v1', kind: 'ReplicaSet' }, obj, old),
 };

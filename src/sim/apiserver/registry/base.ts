@@ -2,8 +2,7 @@
 
 import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
-import { validateObjectMeta, validateObjectMetaUpdate } from '../../api/validation/meta.ts';
-import { nameIsDNSSubdomain, type NameValidator } from '../../api/validation/names.ts';
+import { validateCreate, validateUpdate } from '../../api/validation/index.ts';
 import type { Strategy } from './strategy.ts';
 
 export function resourceInfo(group: string, resource: string): ResourceInfo {
@@ -12,9 +11,9 @@ export function resourceInfo(group: string, resource: string): ResourceInfo {
   return r;
 }
 
-/** A strategy with the generic behaviour; resources override what differs. */
-export function strategy(resource: ResourceInfo, overrides: Partial<Strategy> & { nameValidator?: NameValidator } = {}): Strategy {
-  const nameFn = overrides.nameValidator ?? nameIsDNSSubdomain;
+/** A strategy with the generic behaviour; resources override what differs. Validation is the kind's own (src/sim/api/validation). */
+export function strategy(resource: ResourceInfo, overrides: Partial<Strategy> = {}): Strategy {
+  const gvk = { group: resource.group, version: resource.version, kind: resource.kind };
   const base: Strategy = {
     resource,
     allowCreateOnUpdate: false,
@@ -23,13 +22,12 @@ export function strategy(resource: ResourceInfo, overrides: Partial<Strategy> & 
     defaultGarbageCollectionPolicy: 'DeleteDependents',
     prepareForCreate: () => undefined,
     prepareForUpdate: () => undefined,
-    validate: (obj) => validateObjectMeta(obj.metadata, resource.namespaced, nameFn),
-    validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+    validate: (obj) => validateCreate(gvk, obj),
+    validateUpdate: (obj, old) => validateUpdate(gvk, obj, old),
     canonicalize: () => undefined,
     ttlSeconds: 0,
   };
-  const { nameValidator: _unused, ...rest } = overrides;
-  return { ...base, ...rest };
+  return { ...base, ...overrides };
 }
 
 /** Go's reflect.DeepEqual on JSON-shaped data (key order does not matter). */

@@ -1,18 +1,15 @@
 // The remaining core, coordination and RBAC resources: their strategies differ from the generic one
 // only in a few switches (create on update, TTL, namespace phase).
 // Models k8s pkg/registry/core/{namespace,node,event,configmap,serviceaccount}/strategy.go,
-// pkg/registry/coordination/lease/strategy.go and pkg/registry/rbac/*/strategy.go (RBAC names are
-// path segments: ValidateRBACName).
+// pkg/registry/coordination/lease/strategy.go and pkg/registry/rbac/*/strategy.go.
 
 import type { Namespace } from '../../api/types/core.ts';
-import { nameIsDNSLabel, validatePathSegmentName } from '../../api/validation/names.ts';
 import { resourceInfo, strategy } from './base.ts';
 
 /** `--event-ttl` (default 1 h): every event is stored with an etcd lease. */
 export const eventTTLSeconds = 3600;
 
 export const namespaceStrategy = strategy(resourceInfo('', 'namespaces'), {
-  nameValidator: nameIsDNSLabel,
   prepareForCreate(obj) {
     const ns = obj as Namespace;
     ns.status = { phase: 'Active' };
@@ -38,7 +35,7 @@ export const serviceAccountStrategy = strategy(resourceInfo('', 'serviceaccounts
 export const leaseStrategy = strategy(resourceInfo('coordination.k8s.io', 'leases'), { allowCreateOnUpdate: true });
 
 const rbac = 'rbac.authorization.k8s.io';
-export const roleStrategy = strategy(resourceInfo(rbac, 'roles'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
-export const clusterRoleStrategy = strategy(resourceInfo(rbac, 'clusterroles'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
-export const roleBindingStrategy = strategy(resourceInfo(rbac, 'rolebindings'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
-export const clusterRoleBindingStrategy = strategy(resourceInfo(rbac, 'clusterrolebindings'), { allowCreateOnUpdate: true, nameValidator: validatePathSegmentName });
+export const roleStrategy = strategy(resourceInfo(rbac, 'roles'), { allowCreateOnUpdate: true });
+export const clusterRoleStrategy = strategy(resourceInfo(rbac, 'clusterroles'), { allowCreateOnUpdate: true });
+export const roleBindingStrategy = strategy(resourceInfo(rbac, 'rolebindings'), { allowCreateOnUpdate: true });
+export const clusterRoleBindingStrategy = strategy(resourceInfo(rbac, 'clusterrolebindings'), { allowCreateOnUpdate: true });

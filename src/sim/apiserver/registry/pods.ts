@@ -5,7 +5,7 @@
 
 import type { Container, Pod, PodQOSClass } from '../../api/types/core.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
-import { validateObjectMetaUpdate } from '../../api/validation/meta.ts';
+import { validateStatusUpdate } from '../../api/validation/index.ts';
 import { resourceInfo, strategy } from './base.ts';
 import type { StatusStrategy } from './strategy.ts';
 
@@ -38,7 +38,7 @@ export const podStatusStrategy: StatusStrategy = {
     if (oldPod.metadata.ownerReferences !== undefined) pod.metadata.ownerReferences = oldPod.metadata.ownerReferences;
     else delete pod.metadata.ownerReferences;
   },
-  validateUpdate: (obj, old) => validateObjectMetaUpdate(obj.metadata, old.metadata),
+  validateUpdate: (obj, old) => validateStatusUpdate({ group: '', version: 'v1', kind: 'Pod' }, obj, old),
 };
 
 /** BestEffort without any request or limit; Guaranteed when every container's cpu and memory limits equal their requests. */
