@@ -26,6 +26,7 @@ import {
   handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handleUpdate, respond, type HandlerRequest,
 } from './handlers.ts';
 import { httpKinds, parseQuery, type HttpRequest, type HttpResponse } from './http.ts';
+import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
 import { etcdClientOver } from './storage/etcd-client.ts';
@@ -43,6 +44,8 @@ export interface KubeApiserverOptions {
   readonly maxInFlight?: MaxInFlightLimits;
   /** Virtual time each filter or registry stage takes, ms (default 0). */
   readonly stageDelay?: number;
+  /** The address discovery advertises (`serverAddressByClientCIDRs`). */
+  readonly serverAddress?: string;
 }
 
 /** The payload of every `apiserver.*` stage message: which request, which stage, what it decided. */
@@ -62,6 +65,7 @@ export class KubeApiserver extends Component {
   private readonly inFlight: MaxInFlight;
   private readonly admission: AdmissionChain;
   private readonly stageDelay: number;
+  private readonly serverAddress: string;
   private readonly stores = new Map<string, GenericStore>();
   /** The namespace lister admission reads (kept current by every committed namespace write). */
   private readonly namespaces = new Map<string, Namespace>();
@@ -75,6 +79,7 @@ export class KubeApiserver extends Component {
     this.inFlight = new MaxInFlight(options.maxInFlight ?? defaultMaxInFlight);
     this.admission = new AdmissionChain(defaultAdmissionPlugins({ alwaysPullImages: options.alwaysPullImages ?? false }));
     this.stageDelay = options.stageDelay ?? 0;
+    this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
     const etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>(this.etcdName, kind, payload));
     this.storage = new Etcd3Store(etcd, () => this.now);
   }
@@ -213,6 +218,9 @@ export class KubeApiserver extends Component {
     yield* this.visibleStage(request.id, 'authorization', { user: user.name, verb: info.verb, resource: info.subresource ? `${info.resource}/${info.subresource}` : info.resource, namespace: info.namespace, decision: decision.allowed ? 'allowed' : 'forbidden', reason: decision.reason });
     if (!decision.allowed) throw newAuthorizationForbidden(attrs, decision.reason);
 
+    if (!info.isResourceRequest) {
+      return serveNonResource(http, this.serverAddress) ?? { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '404 page not found\n' };
+    }
     const route = resolveRoute(http.method, info);
     if ('kind' in route) {
       return route.kind === 'text'
