@@ -280,6 +280,24 @@ describe('kube-apiserver: pods', () => {
   });
 });
 
+describe('kube-apiserver: compactor', () => {
+  it('compacts etcd every 5 virtual minutes as background work', () => {
+    const cluster = bootedCluster();
+    expect(cluster.engine.idle).toBe(true);
+    const bootRevision = cluster.etcd.kv.range({ key: 'x' }).header.revision;
+    cluster.engine.runFor(5 * 60_000 + 1);
+    expect(cluster.etcd.kv.range({ key: 'compact_rev_key' }).kvs[0]?.version).toBe(1);
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    cluster.engine.runFor(5 * 60_000);
+    const compacts = cluster.engine.trace.all().filter((m) => m.kind === 'etcd.Compact');
+    expect(compacts).toHaveLength(1);
+    expect(compacts[0]!.background).toBe(true);
+    // The first turn's own put of compact_rev_key made revision bootRevision + 1: that is what it saw.
+    expect((compacts[0]!.payload as { revision: number }).revision).toBe(bootRevision + 1);
+    expect(cluster.engine.idle).toBe(true);
+  });
+});
+
 describe('kube-apiserver: bootstrap', () => {
   it('stores the system namespaces and RBAC policy under /registry at start', () => {
     const cluster = bootedCluster();

@@ -13,7 +13,7 @@ import { formatMicroTimestamp } from '../api/time.ts';
 import type { Namespace } from '../api/types/core.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
-import { Component, type Co, type Message } from '../engine/index.ts';
+import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
 import type { EtcdReply } from '../etcd/index.ts';
 import { AdmissionChain, type AdmissionContext } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
@@ -29,6 +29,7 @@ import { httpKinds, parseQuery, type HttpRequest, type HttpResponse } from './ht
 import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
+import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
 import { etcdClientOver } from './storage/etcd-client.ts';
 import { Etcd3Store } from './storage/etcd3-store.ts';
 
@@ -46,6 +47,8 @@ export interface KubeApiserverOptions {
   readonly stageDelay?: number;
   /** The address discovery advertises (`serverAddressByClientCIDRs`). */
   readonly serverAddress?: string;
+  /** `--etcd-compaction-interval`, ms (default 5 min; 0 turns the compactor off). */
+  readonly compactionInterval?: number;
 }
 
 /** The payload of every `apiserver.*` stage message: which request, which stage, what it decided. */
@@ -54,6 +57,8 @@ export interface StagePayload {
   readonly stage: string;
   readonly [detail: string]: unknown;
 }
+
+const compactorTimer = 'compactor';
 
 export class KubeApiserver extends Component {
   readonly audit = new AuditLog();
@@ -66,6 +71,8 @@ export class KubeApiserver extends Component {
   private readonly admission: AdmissionChain;
   private readonly stageDelay: number;
   private readonly serverAddress: string;
+  private readonly compactor: Compactor;
+  private readonly compactionInterval: number;
   private readonly stores = new Map<string, GenericStore>();
   /** The namespace lister admission reads (kept current by every committed namespace write). */
   private readonly namespaces = new Map<string, Namespace>();
@@ -82,6 +89,8 @@ export class KubeApiserver extends Component {
     this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
     const etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>(this.etcdName, kind, payload));
     this.storage = new Etcd3Store(etcd, () => this.now);
+    this.compactor = new Compactor(etcd);
+    this.compactionInterval = options.compactionInterval ?? defaultCompactionInterval;
   }
 
   /** True once the system namespaces and the bootstrap RBAC policy are stored. */
@@ -92,10 +101,16 @@ export class KubeApiserver extends Component {
   /** Creates the system namespaces and the bootstrap policy (call once, after the engine links etcd). */
   start(): void {
     this.spawn(this.bootstrap());
+    if (this.compactionInterval > 0) this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
   }
 
   receive(message: Message): void {
-    if (message.kind === httpKinds.request) this.spawn(this.serve(message as Message<HttpRequest>));
+    if (message.kind === httpKinds.request) {
+      this.spawn(this.serve(message as Message<HttpRequest>));
+    } else if (message.kind === timerKind && (message.payload as TimerPayload).name === compactorTimer) {
+      this.spawn(this.compactor.compactOnce());
+      this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
+    }
   }
 
   private *bootstrap(): Co<void> {
