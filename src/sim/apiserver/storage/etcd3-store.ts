@@ -5,12 +5,15 @@
 //   Delete           Txn  If mod_revision(key) == orig   Then DeleteRange(key)      Else Range(key)
 //   Get / GetList    Range (a list ranges over `<prefix>/` to its prefix end; selectors are applied here,
 //                   after decoding every KV: the cost the seeds warn about)
+//   Watch            see EtcdWatcher
+// Given a cached copy of the object (the watch cache's), GuaranteedUpdate and Delete skip their first
+// Range and send the Txn at once, comparing against the cached mod_revision; they read etcd only when
+// that Txn fails, or when a precondition, the update or the deletion check fails on data that may be
+// stale (and fail only if it was not).
 // Models k8s.io/apiserver/pkg/storage/etcd3/store.go (Create, Get, GetList, GuaranteedUpdate,
-// conditionalDelete, validateMinimumResourceVersion) and etcd3/errors.go.
+// conditionalDelete, getStateFromObject, validateMinimumResourceVersion, Watch) and etcd3/errors.go.
 
 import { newBadRequest, newResourceExpired, newTooLargeResourceVersion, expiredMessages, newContinueExpired } from '../../api/errors.ts';
-import { matchesFields } from '../../api/fields.ts';
-import { matchesLabels } from '../../api/labels.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co, Time } from '../../engine/index.ts';
 import { ErrGRPCCompacted } from '../../etcd/errors.ts';
@@ -18,12 +21,14 @@ import { noLease, prefixEnd, type EtcdReply, type KeyValue, type LeaseID, type R
 import { decodeObject, encodeObject, parseResourceVersion } from './codec.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import type { EtcdClient } from './etcd-client.ts';
+import type { EtcdWatcher } from './etcd-watcher.ts';
 import { storageErrors } from './errors.ts';
 import {
-  checkPreconditions, type GetOptions, type ListOptions, type ListResult, type Preconditions, type SelectionPredicate,
-  type Storage, type UpdateFunc, type ValidateDeletion,
+  checkPreconditions, type GetOptions, type ListOptions, type ListResult, type Preconditions, type Storage,
+  type StorageWatch, type StorageWatchSink, type UpdateFunc, type ValidateDeletion, type WatchOptions,
 } from './interface.ts';
 import { LeaseManager } from './lease-manager.ts';
+import { predicateMatches, selectsEverything } from './predicate.ts';
 
 /** The most KVs one paging round asks etcd for once the limit has doubled (1.28). */
 export const maxEtcdPageLimit = 10_000;
@@ -37,7 +42,7 @@ interface CurrentState {
 export class Etcd3Store implements Storage {
   readonly leaseManager: LeaseManager;
 
-  constructor(private readonly etcd: EtcdClient, now: () => Time) {
+  constructor(private readonly etcd: EtcdClient, now: () => Time, private readonly watcher?: EtcdWatcher) {
     this.leaseManager = new LeaseManager(etcd, now);
   }
 
@@ -123,7 +128,7 @@ export class Etcd3Store implements Storage {
         }
         lastKey = kv.key;
         const obj = decodeObject(kv.value, kv.modRevision);
-        if (matches(pred, obj)) items.push(obj);
+        if (predicateMatches(pred, obj)) items.push(obj);
       }
       if (withRev === 0) withRev = last.header.revision;
       if (!hasMore || !paging) break;
@@ -132,7 +137,7 @@ export class Etcd3Store implements Storage {
       rangeKey = `${lastKey}\u0000`;
     }
     if (hasMore) {
-      const selectorless = pred.label.requirements.length === 0 && !pred.label.nothing && pred.field.terms.length === 0;
+      const selectorless = selectsEverything(pred);
       return {
         items,
         resourceVersion: withRev,
@@ -145,14 +150,34 @@ export class Etcd3Store implements Storage {
   }
 
   *guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
-    tryUpdate: UpdateFunc, ttlSeconds = 0): Co<KubeObject> {
-    let state = yield* this.currentState(key, opts.ignoreNotFound);
+    tryUpdate: UpdateFunc, ttlSeconds = 0, cachedExistingObject?: KubeObject): Co<KubeObject> {
+    let state = cachedExistingObject ? stateFromObject(cachedExistingObject) : yield* this.currentState(key, opts.ignoreNotFound);
+    let isCurrent = cachedExistingObject === undefined;
     for (;;) {
       const current = state.obj ?? emptyObject();
-      checkPreconditions(opts.preconditions, key, current);
-      const updated = yield* tryUpdate(structuredCloneObject(current));
+      let updated: KubeObject;
+      try {
+        checkPreconditions(opts.preconditions, key, current);
+        updated = yield* tryUpdate(structuredCloneObject(current));
+      } catch (err) {
+        // A failure on possibly stale cached data: read etcd, and fail only if the data was current.
+        if (isCurrent) throw err;
+        const cachedRev = state.rev;
+        state = yield* this.currentState(key, opts.ignoreNotFound);
+        isCurrent = true;
+        if (state.rev === cachedRev) throw err;
+        continue;
+      }
       const data = encodeObject(updated);
-      if (state.obj && data === state.data) return decodeObject(state.data, state.rev);
+      if (state.obj && data === state.data) {
+        // Nothing to write; with cached data, confirm against etcd first.
+        if (!isCurrent) {
+          state = yield* this.currentState(key, opts.ignoreNotFound);
+          isCurrent = true;
+          if (data !== state.data) continue;
+        }
+        return decodeObject(state.data, state.rev);
+      }
       const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
       const response = ok(key, yield* this.etcd.txn({
         compare: [{ target: 'MOD', key, modRevision: state.rev }],
@@ -161,15 +186,27 @@ export class Etcd3Store implements Storage {
       }));
       if (response.succeeded) return decodeObject(data, response.header.revision);
       state = stateFromRange(key, response, opts.ignoreNotFound);
+      isCurrent = true;
     }
   }
 
-  *delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion): Co<KubeObject> {
-    let state = yield* this.currentState(key, false);
+  *delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion,
+    cachedExistingObject?: KubeObject): Co<KubeObject> {
+    let state = cachedExistingObject ? stateFromObject(cachedExistingObject) : yield* this.currentState(key, false);
+    let isCurrent = cachedExistingObject === undefined;
     for (;;) {
       const current = state.obj!;
-      checkPreconditions(preconditions, key, current);
-      validateDeletion(current);
+      try {
+        checkPreconditions(preconditions, key, current);
+        validateDeletion(current);
+      } catch (err) {
+        if (isCurrent) throw err;
+        const cachedRev = state.rev;
+        state = yield* this.currentState(key, false);
+        isCurrent = true;
+        if (state.rev === cachedRev) throw err;
+        continue;
+      }
       const response = ok(key, yield* this.etcd.txn({
         compare: [{ target: 'MOD', key, modRevision: state.rev }],
         success: [{ requestDeleteRange: { key } }],
@@ -177,7 +214,13 @@ export class Etcd3Store implements Storage {
       }));
       if (response.succeeded) return decodeObject(state.data, response.header.revision);
       state = stateFromRange(key, response, false);
+      isCurrent = true;
     }
+  }
+
+  *watch(key: string, opts: WatchOptions, sink: StorageWatchSink): Co<StorageWatch> {
+    if (this.watcher === undefined) throw new Error(`Etcd3Store: watch of ${key} needs an EtcdWatcher (constructor argument)`);
+    return yield* this.watcher.watch(key, opts, sink);
   }
 
   private *currentState(key: string, ignoreNotFound: boolean): Co<CurrentState> {
@@ -201,6 +244,11 @@ function stateFromRange(key: string, txn: TxnResponse, ignoreNotFound: boolean):
   return stateFromKv(key, range.kvs[0], ignoreNotFound);
 }
 
+/** The state a cached object stands for: its bytes as stored, at its resourceVersion. */
+function stateFromObject(obj: KubeObject): CurrentState {
+  return { obj, data: encodeObject(obj), rev: parseResourceVersion(obj.metadata.resourceVersion ?? '') };
+}
+
 function stateFromKv(key: string, kv: KeyValue | undefined, ignoreNotFound: boolean): CurrentState {
   if (!kv) {
     if (!ignoreNotFound) throw storageErrors.keyNotFound(key);
@@ -212,12 +260,6 @@ function stateFromKv(key: string, kv: KeyValue | undefined, ignoreNotFound: bool
 /** Models etcd3/store.go validateMinimumResourceVersion: the etcd path fails at once, no Retry-After. */
 function validateMinimumResourceVersion(minimum: number, actual: number): void {
   if (minimum > actual) throw newTooLargeResourceVersion(minimum, actual, 0);
-}
-
-function matches(pred: SelectionPredicate, obj: KubeObject): boolean {
-  if (pred.label.requirements.length === 0 && !pred.label.nothing && pred.field.terms.length === 0) return true;
-  const attrs = pred.getAttrs(obj);
-  return matchesLabels(pred.label, attrs.labels) && matchesFields(pred.field, attrs.fields);
 }
 
 function emptyObject(): KubeObject {

@@ -125,4 +125,10 @@ export interface Storage {
     tryUpdate: UpdateFunc, ttlSeconds?: number, cachedExistingObject?: KubeObject): Co<KubeObject>;
   delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion,
     cachedExistingObject?: KubeObject): Co<KubeObject>;
+  /**
+   * Starts a watch and returns once it is established; its events go to `sink`. Throws (for the
+   * handler to answer) only for a malformed request; failures after that, such as 410 for a too old
+   * resourceVersion, are one ERROR event followed by `sink.end()`.
+   */
+  watch(key: string, opts: WatchOptions, sink: StorageWatchSink): Co<StorageWatch>;
 }

@@ -1,25 +1,76 @@
 // A test bench for the storage layer: an engine with a real EtcdServer and one client component (named
-// kube-apiserver) that runs storage coroutines to completion.
+// kube-apiserver) that runs storage coroutines to completion and hosts watch caches the way the
+// kube-apiserver component does (one etcd watch stream, cacher messages routed back by prefix).
 
+import type { GroupResource } from '../../api/gvk.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
 import { Component, Engine, type Co, type Message } from '../../engine/index.ts';
-import { EtcdServer, type EtcdReply } from '../../etcd/index.ts';
+import { EtcdServer, type EtcdReply, type EtcdServerOptions, type WatchStreamResponse } from '../../etcd/index.ts';
+import { Cacher, cacherResourcePrefixOf, type CacherFeatureGates, type CacherHost } from './cacher.ts';
 import { etcdClientOver, type EtcdClient } from './etcd-client.ts';
+import { EtcdWatchRouter } from './etcd-watch-client.ts';
+import { EtcdWatcher } from './etcd-watcher.ts';
+import { Etcd3Store } from './etcd3-store.ts';
+
+export interface BenchResource {
+  readonly groupResource: GroupResource;
+  /** `/registry/pods` */
+  readonly resourcePrefix: string;
+  readonly newFunc: () => KubeObject;
+  readonly keyFunc: (obj: KubeObject) => string;
+}
 
 export class StorageBench extends Component {
   readonly sim: Engine;
   readonly etcdServer: EtcdServer;
   readonly etcd: EtcdClient;
+  readonly watches: EtcdWatchRouter;
+  private readonly cachers = new Map<string, Cacher>();
 
-  constructor(seed: string | number = 'storage') {
+  constructor(seed: string | number = 'storage', etcdOptions: EtcdServerOptions = {}) {
     super('kube-apiserver');
     this.sim = new Engine({ seed });
-    this.etcdServer = this.sim.add(new EtcdServer('etcd'));
+    this.etcdServer = this.sim.add(new EtcdServer('etcd', etcdOptions));
     this.sim.add(this);
     this.sim.link('kube-apiserver', 'etcd', { latency: 1 });
     this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>('etcd', kind, payload));
+    this.watches = new EtcdWatchRouter('kube-apiserver', {
+      call: (kind, payload) => this.call<WatchStreamResponse>('etcd', kind, payload),
+      send: (kind, payload) => {
+        this.send('etcd', kind, payload);
+      },
+    });
   }
 
-  receive(_message: Message): void {}
+  receive(message: Message): void {
+    if (this.watches.route(message)) return;
+    const prefix = cacherResourcePrefixOf(message);
+    const cacher = prefix === undefined ? undefined : this.cachers.get(prefix);
+    if (cacher === undefined) throw new Error(`bench: unexpected message ${message.kind}`);
+    cacher.receive(message);
+  }
+
+  /** An etcd store for `resource` that can also watch. */
+  etcd3Store(resource: BenchResource): Etcd3Store {
+    const watcher = new EtcdWatcher({ etcd: this.etcd, watches: this.watches, groupResource: resource.groupResource, newFunc: resource.newFunc });
+    return new Etcd3Store(this.etcd, () => this.now, watcher);
+  }
+
+  /** A started watch cache for `resource` over its own etcd store (call `settle` to let it list and watch). */
+  cacher(resource: BenchResource, featureGates: CacherFeatureGates = {}): Cacher {
+    const cacher = new Cacher({
+      storage: this.etcd3Store(resource), resourcePrefix: resource.resourcePrefix, keyFunc: resource.keyFunc,
+      newFunc: resource.newFunc, host: this.cacherHost(), featureGates,
+    });
+    this.cachers.set(resource.resourcePrefix, cacher);
+    cacher.start();
+    return cacher;
+  }
+
+  /** Runs until only background work is left. */
+  settle(): void {
+    this.sim.runUntilIdle();
+  }
 
   /** Runs a coroutine until it finishes; returns its result or throws what it threw. */
   run<T>(co: Co<T>): T {
@@ -38,11 +89,40 @@ export class StorageBench extends Component {
     return done.value;
   }
 
+  /** Starts a coroutine without running the engine; `result()` reads its outcome later. */
+  begin<T>(co: Co<T>): { result(): T | undefined; error(): unknown } {
+    let value: T | undefined;
+    let error: unknown;
+    this.spawn((function* () {
+      try {
+        value = yield* co;
+      } catch (e) {
+        error = e;
+      }
+    })());
+    return { result: () => value, error: () => error };
+  }
+
   /** The request content of every etcd request-stats line so far, in order. */
   etcdLog(): string[] {
     return this.sim.trace.all()
       .filter((m) => m.from === 'etcd' && m.kind.startsWith('etcd.'))
       .map((m) => (m.payload as EtcdReply<unknown>).stats?.requestContent)
       .filter((l): l is string => l !== undefined);
+  }
+
+  private cacherHost(): CacherHost {
+    return {
+      now: () => this.now,
+      random: () => this.rng.float(),
+      spawn: (co) => this.spawn(co),
+      stage: (kind, payload) => this.stage(kind, payload),
+      reply: (request, kind, payload) => {
+        this.reply(request, kind, payload);
+      },
+      setTimer: (delay, name, data, options) => {
+        this.setTimer(delay, name, data, options);
+      },
+    };
   }
 }

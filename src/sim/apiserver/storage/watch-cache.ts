@@ -1,0 +1,216 @@
+// The watch cache of one resource: the current state (one object per key) plus a sliding window of the
+// most recent changes, both advanced by the cacher's reflector, and the resourceVersion up to which
+// both are current. Lists and gets read the state; watches read the window.
+//
+// The window is a ring buffer indexed by two ever-growing counters; its live events are
+// [startIndex, endIndex), slot i lives at cache[i % capacity]:
+//
+//     capacity 4, after events at RVs 11..16:   startIndex 2, endIndex 6
+//     slots   [15][16][13][14]                  oldest buffered RV 13
+//
+// Sizing (1.28): the buffer starts at 100 events. When it is full and even its oldest event is less
+// than 75 s old, it doubles (up to 100 × 1024); when it is full and the oldest event of its newest
+// quarter is more than 75 s old, it halves (down to 100). Otherwise a full buffer drops its oldest event.
+//
+// "Too old": a watch from RV N can be served when N ≥ oldest − 1, where oldest is listRV + 1 if no
+// event was dropped since the last relist (every change after the list is still buffered), else the
+// RV of the oldest buffered event. Older → 410 Expired `too old resource version: N (oldest − 1)`.
+//
+// Models k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (processEvent, updateCache,
+// resizeCacheLocked, doCacheResizeLocked, Replace, UpdateResourceVersion, getAllEventsSinceLocked,
+// WaitUntilFreshAndList/Get's store reads) and watch_cache_interval.go (newCacheIntervalFromStore).
+// The waiting half (waitUntilFreshAndBlock) needs the engine and lives in the Cacher.
+
+import { newTooOldResourceVersion } from '../../api/errors.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
+import type { Time } from '../../engine/index.ts';
+import { compareKeys } from '../../etcd/index.ts';
+import { parseResourceVersion } from './codec.ts';
+
+/** eventFreshDuration: how much history the window aims to keep. */
+export const eventFreshDuration = 75_000;
+export const defaultLowerBoundCapacity = 100;
+export const defaultUpperBoundCapacity = 100 * 1024;
+
+export type WatchCacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
+
+/**
+ * One change as the cache recorded it: the object after the change (for DELETED, the object as the
+ * etcd watch reported it, at the deletion revision) and the cache's previous object for the key, so
+ * that each watcher can tell whether the change makes the object enter or leave its selection.
+ * BOOKMARK events (progress) carry an empty object of the kind and no key.
+ */
+export interface WatchCacheEvent {
+  readonly type: WatchCacheEventType;
+  readonly key: string;
+  readonly object: KubeObject;
+  readonly prevObject: KubeObject | null;
+  readonly resourceVersion: number;
+  /** When the cache recorded it (virtual time); drives the window's sizing. */
+  readonly recordTime: Time;
+}
+
+export interface StoreElement {
+  readonly key: string;
+  readonly object: KubeObject;
+}
+
+export class WatchCache {
+  /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
+  resourceVersion = 0;
+  /** The resourceVersion of the last relist. */
+  listResourceVersion = 0;
+  private cap: number;
+  private cache: Array<WatchCacheEvent | undefined>;
+  private startIndex = 0;
+  private endIndex = 0;
+  private removedEventSinceRelist = false;
+  private readonly store = new Map<string, KubeObject>();
+
+  constructor(
+    /** The storage key of an object (`/registry/pods/default/nginx`). */
+    private readonly keyFunc: (obj: KubeObject) => string,
+    private readonly lowerBoundCapacity = defaultLowerBoundCapacity,
+    private readonly upperBoundCapacity = defaultUpperBoundCapacity,
+  ) {
+    this.cap = lowerBoundCapacity;
+    this.cache = new Array<WatchCacheEvent | undefined>(lowerBoundCapacity);
+  }
+
+  /** Current size of the window. */
+  get capacity(): number {
+    return this.cap;
+  }
+
+  /** Number of events in the window. */
+  get bufferedEvents(): number {
+    return this.endIndex - this.startIndex;
+  }
+
+  /** The reflector's relist: the state becomes `objects`, the window empties, the RV becomes `listRV`. */
+  replace(objects: readonly KubeObject[], listRV: number): void {
+    // startIndex never decreases, so positions computed before the relist stay invalid.
+    this.startIndex = this.endIndex;
+    this.removedEventSinceRelist = false;
+    this.store.clear();
+    for (const obj of objects) this.store.set(this.keyFunc(obj), obj);
+    this.listResourceVersion = listRV;
+    this.resourceVersion = listRV;
+  }
+
+  add(obj: KubeObject, now: Time): WatchCacheEvent {
+    return this.processEvent('ADDED', obj, now);
+  }
+
+  update(obj: KubeObject, now: Time): WatchCacheEvent {
+    return this.processEvent('MODIFIED', obj, now);
+  }
+
+  delete(obj: KubeObject, now: Time): WatchCacheEvent {
+    return this.processEvent('DELETED', obj, now);
+  }
+
+  /** A progress notification: nothing changed for this resource up to `rv`. */
+  updateResourceVersion(rv: number): void {
+    this.resourceVersion = rv;
+  }
+
+  getByKey(key: string): KubeObject | undefined {
+    return this.store.get(key);
+  }
+
+  /** The current state, ordered by key. */
+  list(): StoreElement[] {
+    const out: StoreElement[] = [];
+    for (const [key, object] of this.store) out.push({ key, object });
+    return out.sort((a, b) => compareKeys(a.key, b.key));
+  }
+
+  /**
+   * The events a watch from `resourceVersion` must get: for 0, the current state as synthetic ADDED
+   * events (positioned at the cache's RV); otherwise the buffered events after it. Throws the 410
+   * when the window no longer reaches back to it.
+   */
+  getAllEventsSince(resourceVersion: number): WatchCacheEvent[] {
+    const size = this.endIndex - this.startIndex;
+    let oldest: number;
+    if (this.listResourceVersion > 0 && !this.removedEventSinceRelist) oldest = this.listResourceVersion + 1;
+    else if (size > 0) oldest = this.at(this.startIndex).resourceVersion;
+    else throw new Error("watch cache isn't correctly initialized");
+
+    if (resourceVersion === 0) return this.eventsFromStore();
+    if (resourceVersion < oldest - 1) throw newTooOldResourceVersion(resourceVersion, oldest - 1);
+
+    let lo = 0;
+    let hi = size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at(this.startIndex + mid).resourceVersion > resourceVersion) hi = mid;
+      else lo = mid + 1;
+    }
+    const out: WatchCacheEvent[] = [];
+    for (let i = this.startIndex + lo; i < this.endIndex; i++) out.push(this.at(i));
+    return out;
+  }
+
+  /** The whole state as ADDED events at the cache's RV, in key order. */
+  eventsFromStore(): WatchCacheEvent[] {
+    return this.list().map(({ key, object }) => ({
+      type: 'ADDED', key, object, prevObject: null, resourceVersion: this.resourceVersion, recordTime: 0,
+    }));
+  }
+
+  private processEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject, now: Time): WatchCacheEvent {
+    const key = this.keyFunc(obj);
+    const resourceVersion = parseResourceVersion(obj.metadata.resourceVersion ?? '');
+    const event: WatchCacheEvent = {
+      type, key, object: obj, prevObject: this.store.get(key) ?? null, resourceVersion, recordTime: now,
+    };
+    this.updateCache(event);
+    this.resourceVersion = resourceVersion;
+    if (type === 'DELETED') this.store.delete(key);
+    else this.store.set(key, obj);
+    return event;
+  }
+
+  private updateCache(event: WatchCacheEvent): void {
+    this.resizeCache(event.recordTime);
+    if (this.isFull()) {
+      this.startIndex++;
+      this.removedEventSinceRelist = true;
+    }
+    this.cache[this.endIndex % this.cap] = event;
+    this.endIndex++;
+  }
+
+  private resizeCache(eventTime: Time): void {
+    if (!this.isFull()) return;
+    if (eventTime - this.at(this.startIndex).recordTime < eventFreshDuration) {
+      const capacity = Math.min(this.cap * 2, this.upperBoundCapacity);
+      if (capacity > this.cap) this.doCacheResize(capacity);
+      return;
+    }
+    if (eventTime - this.at(this.endIndex - Math.trunc(this.cap / 4)).recordTime > eventFreshDuration) {
+      const capacity = Math.max(Math.trunc(this.cap / 2), this.lowerBoundCapacity);
+      if (capacity < this.cap) this.doCacheResize(capacity);
+    }
+  }
+
+  private isFull(): boolean {
+    return this.endIndex === this.startIndex + this.cap;
+  }
+
+  private doCacheResize(capacity: number): void {
+    const resized = new Array<WatchCacheEvent | undefined>(capacity);
+    if (capacity < this.cap) this.startIndex = this.endIndex - capacity;
+    for (let i = this.startIndex; i < this.endIndex; i++) resized[i % capacity] = this.cache[i % this.cap];
+    this.cache = resized;
+    this.cap = capacity;
+  }
+
+  private at(index: number): WatchCacheEvent {
+    const event = this.cache[index % this.cap];
+    if (event === undefined) throw new Error(`watch cache slot ${index} is empty (window ${this.startIndex}..${this.endIndex})`);
+    return event;
+  }
+}
