@@ -123,6 +123,10 @@ const planArb: fc.Arbitrary<Plan> = fc.oneof(
   },
 );
 
+const sequenceArb = fc.array(planArb, { minLength: opsPerRun, maxLength: opsPerRun })
+  // The divergence message shows the operations that matter; keep fast-check's report short.
+  .map((plans) => Object.assign(plans, { [fc.toStringMethod]: () => `<${plans.length} operations>` }));
+
 // ---------------------------------------------------------------------------------------------------
 // The simulated side: an engine with the EtcdServer and a driver that collects replies and streams.
 
@@ -485,15 +489,26 @@ describe.skipIf(binary === null)('differential: simulated etcd vs real etcd 3.4'
     }
   }
 
+  // Sequences that once diverged, replayed first (fast-check seed and path). Each was a harness bug or a
+  // real-etcd hazard the generator now avoids; the fix is in the comment.
+  const pinned = [
+    // A txn put with ignore_value after a '\0'-range delete of its key in the same txn: real etcd 3.4
+    // panics applying it (the sim rejects it, kv-server.test.ts); the generator no longer sends it.
+    { seed: 20_260_522, path: '41' },
+    // The real watch stream answers only after its body is closed: writes raced the watch creation.
+    { seed: 20_260_522, path: '3' },
+    // LeaseTimeToLive keys come in Go map order: compared as sets.
+    { seed: 1, path: '4' },
+  ];
+  it.each(pinned)('replays pinned sequence seed $seed path $path', async ({ seed: s, path }) => {
+    await fc.assert(fc.asyncProperty(sequenceArb, runSequence), { seed: s, path, numRuns: 1, endOnFailure: true });
+  }, 120_000);
+
   it(`agrees on ${runs} seeded sequences of ${opsPerRun} operations (seed ${seed})`, async () => {
     const started = performance.now();
     console.log(`etcd differential: seed ${seed}, ${runs} sequences × ${opsPerRun} ops (ETCD_DIFF_SEED to change)`);
     await fc.assert(
-      fc.asyncProperty(fc.array(planArb, { minLength: opsPerRun, maxLength: opsPerRun })
-        // The divergence message shows the operations that matter; keep fast-check's report short.
-        .map((plans) => Object.assign(plans, { [fc.toStringMethod]: () => `<${plans.length} operations>` })), async (plans) => {
-        await runSequence(plans);
-      }),
+      fc.asyncProperty(sequenceArb, runSequence),
       { seed, numRuns: runs, endOnFailure: true, ...(process.env['ETCD_DIFF_PATH'] ? { path: process.env['ETCD_DIFF_PATH'] } : {}) },
     );
     console.log(`etcd differential: ${runs} sequences, ${totalOps} operations, 0 divergences, ${((performance.now() - started) / 1000).toFixed(1)} s`);

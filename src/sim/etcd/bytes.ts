@@ -16,8 +16,12 @@ export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+const nonAscii = /[\u0080-\uffff]/;
+
 /** Number of bytes of the UTF-8 encoding of `s`. */
 export function utf8Length(s: string): number {
+  // The regex scan is several times faster than a charCodeAt loop, and most values are ASCII.
+  if (!nonAscii.test(s)) return s.length;
   const n = s.length;
   let bytes = n;
   for (let i = 0; i < n; i++) {

@@ -159,6 +159,19 @@ describe('KVServer', () => {
     expect(kv.store.currentRev).toBe(2);
   });
 
+  it('rejects, without writing, a txn whose ignore_value put finds its key deleted by an earlier op', () => {
+    // Found by the differential test: etcd 3.4 checks ignore_value against the state before the txn
+    // and then panics applying it (a delete with range end '\0' passes the duplicate-key check).
+    const kv = new KVServer(new KVStore());
+    kv.put({ key: 'k', value: 'v' });
+    const txn: TxnRequest = { success: [{ requestDeleteRange: { key: 'k', rangeEnd: '\0' } }, { requestPut: { key: 'k', ignoreValue: true } }] };
+    expect(() => kv.txn(txn)).toThrow('etcdserver: key not found');
+    expect(kv.store.currentRev).toBe(2);
+    expect(kv.range({ key: 'k' }).kvs[0]?.value).toBe('v');
+    // A key that never existed fails the ordinary check, before the txn.
+    expect(() => kv.txn({ success: [{ requestPut: { key: 'n', value: '1' } }, { requestTxn: { success: [{ requestPut: { key: 'm', ignoreValue: true } }] } }] })).toThrow('etcdserver: key not found');
+  });
+
   it.each([
     // Puts in both branches of one nested txn are fine; anything else writing a key twice is not.
     ['then/else of one nested txn', { success: [{ requestTxn: { success: [{ requestPut: { key: 'x' } }], failure: [{ requestPut: { key: 'x' } }] } }] }, true],

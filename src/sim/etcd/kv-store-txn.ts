@@ -42,7 +42,23 @@ export class StoreTxnRead {
     return this.rangeKeys(key, end, this.rev(), ro);
   }
 
+  /** The key at the transaction's revision, if it exists (a one-key range without options). */
+  get(key: string): KeyValue | undefined {
+    return this.getAt(key, this.readRev());
+  }
+
   end(): void {}
+
+  /** The revision this transaction's reads see. */
+  protected readRev(): number {
+    return this.curRev;
+  }
+
+  protected getAt(key: string, rev: number): KeyValue | undefined {
+    if (rev < this.s.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
+    const got = this.s.index.keyIndex(key)?.get(rev);
+    return got === undefined ? undefined : this.s.backend.get(got.modified);
+  }
 
   protected rangeKeys(key: string, end: string | undefined, curRev: number, ro: RangeOptions): RangeResult {
     let rev = ro.rev ?? 0;
@@ -70,7 +86,11 @@ export class StoreTxnWrite extends StoreTxnRead {
   }
 
   override range(key: string, end: string | undefined, ro: RangeOptions): RangeResult {
-    return this.rangeKeys(key, end, this.changes.length > 0 ? this.beginRev + 1 : this.beginRev, ro);
+    return this.rangeKeys(key, end, this.readRev(), ro);
+  }
+
+  protected override readRev(): number {
+    return this.changes.length > 0 ? this.beginRev + 1 : this.beginRev;
   }
 
   /** Puts a key; returns the revision it is written at. */

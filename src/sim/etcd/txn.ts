@@ -56,6 +56,7 @@ function targetValue(c: Compare, kv: KeyValue): number | string {
   }
 }
 
+const noKeyValues: readonly KeyValue[] = [];
 const zeroKeyValue: KeyValue = { key: '', createRevision: 0, modRevision: 0, version: 0, value: '', lease: noLease };
 
 export function compareKV(c: Compare, kv: KeyValue): boolean {
@@ -81,7 +82,11 @@ export function compareKV(c: Compare, kv: KeyValue): boolean {
 function applyCompare(rv: StoreTxnRead, c: Compare, seen: Array<number | string> | null): boolean {
   let kvs: readonly KeyValue[];
   try {
-    kvs = rv.range(c.key, mkGteRange(c.rangeEnd), {}).kvs;
+    const end = mkGteRange(c.rangeEnd);
+    if (end === undefined) {
+      const kv = rv.get(c.key);
+      kvs = kv === undefined ? noKeyValues : [kv];
+    } else kvs = rv.range(c.key, end, {}).kvs;
   } catch {
     return false;
   }
@@ -134,7 +139,7 @@ function checkRequestPut(rv: StoreTxnRead, s: KVStore, op: RequestOp): void {
   const p = op.requestPut;
   if (p === undefined) return;
   if (p.ignoreValue || p.ignoreLease) {
-    if (rv.range(p.key, undefined, {}).kvs.length === 0) throw new EtcdError(ErrGRPCKeyNotFound);
+    if (rv.get(p.key) === undefined) throw new EtcdError(ErrGRPCKeyNotFound);
   }
   if (p.lease !== undefined && p.lease !== noLease && s.lessor.lookup(p.lease) === undefined) {
     throw new EtcdError(ErrGRPCLeaseNotFound);
