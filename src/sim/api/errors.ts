@@ -258,6 +258,30 @@ export function newTooLargeResourceVersion(minimum: number, current: number, ret
   return err;
 }
 
+const genericServerMessages: Readonly<Record<number, readonly [StatusReason, string]>> = {
+  400: ['BadRequest', 'the server rejected our request for an unknown reason'],
+  401: ['Unauthorized', 'the server has asked for the client to provide credentials'],
+  404: ['NotFound', 'the server could not find the requested resource'],
+  405: ['MethodNotAllowed', 'the server does not allow this method on the requested resource'],
+  422: ['Invalid', 'the server rejected our request due to an error in our request'],
+  429: ['TooManyRequests', 'the server has received too many requests and has asked us to try again later'],
+  503: ['ServiceUnavailable', 'the server is currently unable to handle the request'],
+  504: ['Timeout', 'the server was unable to return a response in the time allotted, but may still be processing the request'],
+};
+
+/**
+ * NewGenericServerResponse as the apiserver uses it for errors without a Status of their own
+ * (go-restful's 404/405, JSON patch failures): a fixed message per code, the server's own text
+ * dropped, `details` present but empty.
+ */
+export function newGenericServerResponse(code: number, serverMessage: string): StatusError {
+  const known = genericServerMessages[code];
+  const [reason, message]: readonly [StatusReason, string] = known ?? (code >= 500
+    ? ['InternalError', `an error on the server (${goQuote(serverMessage)}) has prevented the request from succeeding`]
+    : ['', `the server responded with the status code ${code} but did not return more information`]);
+  return failure(code, reason, message, {});
+}
+
 /** 413 `Request entity too large: <message>`. */
 export function newRequestEntityTooLarge(message: string): StatusError {
   return failure(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);

@@ -7,7 +7,7 @@
 // pkg/server/handler.go (director, go-restful service errors) and pkg/endpoints/installer.go (routes).
 
 import type { StatusError } from './errors.ts';
-import { newNotFound } from './errors.ts';
+import { newGenericServerResponse, newNotFound } from './errors.ts';
 import { parseFieldSelector, requiresExactFieldMatch } from './fields.ts';
 import { lookupResource, servedGroups, type ResourceInfo, type SubresourceInfo } from './resources.ts';
 import type { Status } from './types/meta.ts';
@@ -114,12 +114,8 @@ export type RouteFailure =
 
 const pageNotFound: RouteFailure = { kind: 'text', code: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
 
-/** `NewGenericServerResponse(code, "", {}, "", …)`: the Status go-restful errors are translated to. */
 function genericStatus(code: 404 | 405): RouteFailure {
-  const [reason, message] = code === 404
-    ? ['NotFound', 'the server could not find the requested resource'] as const
-    : ['MethodNotAllowed', 'the server does not allow this method on the requested resource'] as const;
-  return { kind: 'status', status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details: {}, code } };
+  return { kind: 'status', status: newGenericServerResponse(code, '').status };
 }
 
 /**
