@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject, Status } from '../../api/types/meta.ts';
+import { caught } from './storage-contract.ts';
+import { defaultLowerBoundCapacity, defaultUpperBoundCapacity, eventFreshDuration, WatchCache } from './watch-cache.ts';
+
+const keyOf = (obj: KubeObject) => `/registry/pods/default/${obj.metadata.name ?? ''}`;
+
+function obj(name: string, rv: number): KubeObject {
+  return { metadata: { name, namespace: 'default', resourceVersion: String(rv) } };
+}
+
+/** A cache listed (empty) at RV 1 that then records `n` changes of one object, RVs 2.., at `timeOf(i)`. */
+function recorded(n: number, timeOf: (i: number) => number, lower?: number, upper?: number): WatchCache {
+  const cache = new WatchCache(keyOf, lower, upper);
+  cache.replace([], 1);
+  for (let i = 0; i < n; i++) {
+    if (i === 0) cache.add(obj('a', 2), timeOf(0));
+    else cache.update(obj('a', 2 + i), timeOf(i));
+  }
+  return cache;
+}
+
+function tooOld(cache: WatchCache, rv: number): string | undefined {
+  return ((caught(() => cache.getAllEventsSince(rv)) as { status: Status }).status).message;
+}
+
+describe('WatchCache: the window of recent changes', () => {
+  it('starts at 100 events and doubles, without dropping anything, while a full window is younger than 75 s', () => {
+    expect(defaultLowerBoundCapacity).toBe(100);
+    expect(defaultUpperBoundCapacity).toBe(102_400);
+    expect(eventFreshDuration).toBe(75_000);
+    const cache = recorded(801, (i) => i * 10);
+    expect(cache.capacity).toBe(1600);
+    expect(cache.bufferedEvents).toBe(801);
+    expect(cache.getAllEventsSince(1)).toHaveLength(801);
+  });
+
+  it('does not grow past its upper bound: a full window then drops its oldest event', () => {
+    const cache = recorded(40, () => 0, 4, 16);
+    expect(cache.capacity).toBe(16);
+    expect(cache.bufferedEvents).toBe(16);
+    // Oldest buffered RV 26 (RVs 26..41): a watch can start at 25 or later.
+    expect(cache.getAllEventsSince(25).map((e) => e.resourceVersion)[0]).toBe(26);
+    expect(tooOld(cache, 24)).toBe('too old resource version: 24 (25)');
+  });
+
+  it('doubles only while its oldest event is less than 75 s old; at 75 s it drops instead', () => {
+    const young = recorded(5, (i) => (i < 4 ? 0 : eventFreshDuration - 1), 4, 16);
+    expect(young.capacity).toBe(8);
+    const old = recorded(5, (i) => (i < 4 ? 0 : eventFreshDuration), 4, 16);
+    expect(old.capacity).toBe(4);
+    expect(old.bufferedEvents).toBe(4);
+  });
+
+  it('halves when the oldest event of its newest quarter is more than 75 s old', () => {
+    // Eight quick changes grow it to 8; one more, 100 s later, finds the newest quarter stale.
+    const cache = recorded(9, (i) => (i < 8 ? 0 : 100_000), 4, 16);
+    expect(cache.capacity).toBe(4);
+    expect(cache.getAllEventsSince(6).map((e) => e.resourceVersion)).toEqual([7, 8, 9, 10]);
+    expect(tooOld(cache, 5)).toBe('too old resource version: 5 (6)');
+  });
+
+  it('keeps its size when a full window is neither young nor stale: it drops the oldest event', () => {
+    // Full at 60 s; at 80 s the oldest event is 80 s old (no doubling), the newest 20 s (no halving).
+    const cache = recorded(5, (i) => i * 20_000, 4, 16);
+    expect(cache.capacity).toBe(4);
+    expect(cache.getAllEventsSince(2).map((e) => e.resourceVersion)).toEqual([3, 4, 5, 6]);
+    expect(tooOld(cache, 1)).toBe('too old resource version: 1 (2)');
+  });
+});
+
+describe('WatchCache: which resourceVersions a watch can start from', () => {
+  it('right after a list, from the list RV on (nothing after it was dropped), with the events after it', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([obj('a', 3), obj('b', 5)], 7);
+    expect(tooOld(cache, 6)).toBe('too old resource version: 6 (7)');
+    expect(cache.getAllEventsSince(7)).toEqual([]);
+    cache.update(obj('a', 8), 0);
+    cache.delete(obj('b', 9), 0);
+    expect(cache.getAllEventsSince(7).map((e) => `${e.type} ${e.key} ${e.resourceVersion} prev=${e.prevObject?.metadata.resourceVersion}`)).toEqual([
+      'MODIFIED /registry/pods/default/a 8 prev=3',
+      'DELETED /registry/pods/default/b 9 prev=5',
+    ]);
+    expect(cache.getAllEventsSince(8).map((e) => e.resourceVersion)).toEqual([9]);
+    expect(cache.getAllEventsSince(100)).toEqual([]);
+  });
+
+  it('RV 0: the current state as ADDED events at the cache\'s RV, in key order', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([obj('b', 5), obj('a', 3)], 7);
+    cache.add(obj('c', 8), 0);
+    expect(cache.getAllEventsSince(0).map((e) => `${e.type} ${e.object.metadata.name}@${e.object.metadata.resourceVersion} at ${e.resourceVersion}`))
+      .toEqual(['ADDED a@3 at 8', 'ADDED b@5 at 8', 'ADDED c@8 at 8']);
+  });
+
+  it('a relist empties the window: the new list RV is the new floor', () => {
+    const cache = recorded(3, () => 0);
+    expect(cache.getAllEventsSince(1)).toHaveLength(3);
+    cache.replace([obj('a', 4)], 10);
+    expect(tooOld(cache, 4)).toBe('too old resource version: 4 (10)');
+    expect(cache.bufferedEvents).toBe(0);
+    expect(cache.resourceVersion).toBe(10);
+  });
+
+  it('a progress notification moves the RV, not the window', () => {
+    const cache = recorded(1, () => 0);
+    cache.updateResourceVersion(20);
+    expect(cache.resourceVersion).toBe(20);
+    expect(cache.getAllEventsSince(2)).toEqual([]);
+    expect(cache.getAllEventsSince(1)).toHaveLength(1);
+  });
+});
