@@ -6,6 +6,7 @@
 
 import { compareKeys } from './bytes.ts';
 import { EtcdError, ErrGRPCKeyNotFound } from './errors.ts';
+import { goSortArray } from './go-sort.ts';
 import type { StoreTxnRead, StoreTxnWrite } from './kv-store-txn.ts';
 import { noLease, type KeyValue } from './kv.ts';
 import type { DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, ResponseHeader } from './rpc.ts';
@@ -57,21 +58,20 @@ export function applyRange(txn: StoreTxnRead, r: RangeRequest): RangeResponse {
 }
 
 /**
- * Sorts like Go's sort.Sort over etcd's kvSort types. sort.Sort is not stable, but for up to 12
- * elements it is an insertion sort, which is; for longer lists with equal sort values the order of
- * those equal elements may differ from etcd's (pdqsort).
+ * Sorts with Go's (unstable) sort.Sort over etcd's kvSort types, DESCEND through sort.Reverse, so that
+ * equal sort values end up in etcd's order too.
  */
 function sortKeyValues(kvs: readonly KeyValue[], target: string, descend: boolean): KeyValue[] {
-  let cmp: (a: KeyValue, b: KeyValue) => number;
+  let less: (a: KeyValue, b: KeyValue) => boolean;
   switch (target) {
-    case 'VERSION': cmp = (a, b) => a.version - b.version; break;
-    case 'CREATE': cmp = (a, b) => a.createRevision - b.createRevision; break;
-    case 'MOD': cmp = (a, b) => a.modRevision - b.modRevision; break;
-    case 'VALUE': cmp = (a, b) => compareKeys(a.value, b.value); break;
-    default: cmp = (a, b) => compareKeys(a.key, b.key);
+    case 'VERSION': less = (a, b) => a.version - b.version < 0; break;
+    case 'CREATE': less = (a, b) => a.createRevision - b.createRevision < 0; break;
+    case 'MOD': less = (a, b) => a.modRevision - b.modRevision < 0; break;
+    case 'VALUE': less = (a, b) => compareKeys(a.value, b.value) < 0; break;
+    default: less = (a, b) => compareKeys(a.key, b.key) < 0;
   }
   const sorted = kvs.slice();
-  sorted.sort(descend ? (a, b) => cmp(b, a) : cmp);
+  goSortArray(sorted, descend ? (a, b) => less(b, a) : less);
   return sorted;
 }
 
