@@ -15,10 +15,10 @@ test('the first screen draws the whole cluster and plays virtual time', async ({
     await expect(podflow.component('user')).not.toContainText('not modelled yet');
   });
 
-  await test.step('the cluster has booted (namespaces, RBAC policy) and waits: nothing is pending', async () => {
+  await test.step('the cluster has booted (namespaces, RBAC policy) and waits: only background work is queued', async () => {
     await expect(podflow.stepCounter).not.toHaveText('0');
-    await expect(podflow.pending).toHaveText('0');
-    await expect(podflow.button('Step')).toBeDisabled();
+    await expect(podflow.activity).toHaveText('idle');
+    await expect(podflow.button('Run until idle')).toBeDisabled();
   });
 
   await test.step('space plays: virtual time runs', async () => {

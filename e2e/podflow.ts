@@ -44,6 +44,11 @@ export class PodflowPage {
     return this.page.getByRole('img', { name: `link between ${a} and ${b}`, exact: false });
   }
 
+  /** Messages queued now (background timers such as etcd compaction included). */
+  async pendingCount(): Promise<number> {
+    return Number(await this.pending.textContent());
+  }
+
   /** The step counter's current value. */
   async step(): Promise<number> {
     return Number(await this.stepCounter.textContent());

@@ -1,19 +1,48 @@
 // What the user can send. Offered only for what the topology says is modelled and linked to the user:
-// today etcdctl put straight to etcd; kubectl joins when kube-apiserver is modelled.
+// `kubectl create -f` to kube-apiserver, and etcdctl put straight to etcd.
 
 import { useState, type FormEvent } from 'react';
 import { useSim, useSimActions } from '../store/sim-context.ts';
-import { etcdctlTarget } from './traffic.ts';
+import { manifestPresets } from './presets.ts';
+import { etcdctlTarget, kubectlTarget } from './traffic.ts';
 
 export function TrafficActions() {
   const etcd = useSim((state) => etcdctlTarget(state.cluster?.topology));
+  const apiserver = useSim((state) => kubectlTarget(state.cluster?.topology));
   return (
     <section className="panel-section" aria-labelledby="traffic-heading">
       <h2 id="traffic-heading">Send</h2>
-      {etcd ? <EtcdctlPut etcd={etcd} /> : (
+      {apiserver ? <KubectlCreate /> : null}
+      {etcd ? <EtcdctlPut etcd={etcd} /> : null}
+      {!etcd && !apiserver ? (
         <p className="hint">Nothing answers requests yet: the components marked “not modelled yet” are drawn but silent.</p>
-      )}
+      ) : null}
     </section>
+  );
+}
+
+function KubectlCreate() {
+  const actions = useSimActions();
+  const [yaml, setYaml] = useState(manifestPresets[0]!.yaml);
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    actions.applyManifest(yaml);
+  };
+  return (
+    <form className="kubectl-create" aria-label="kubectl create" onSubmit={onSubmit}>
+      <code className="command">kubectl create -f -</code>
+      <label>
+        Preset
+        <select aria-label="Preset" onChange={(event) => setYaml(manifestPresets.find((p) => p.id === event.target.value)?.yaml ?? yaml)}>
+          {manifestPresets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+        </select>
+      </label>
+      <label>
+        Manifest
+        <textarea value={yaml} onChange={(event) => setYaml(event.target.value)} rows={8} spellCheck={false} />
+      </label>
+      <button type="submit">Create</button>
+    </form>
   );
 }
 

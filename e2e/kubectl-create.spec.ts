@@ -1,0 +1,39 @@
+import { expect, test } from './podflow.ts';
+
+// kubectl create -f of the seeds' nginx Deployment: the POST reaches kube-apiserver, its filter chain
+// and admission run as steps, one etcd Txn stores the Deployment, and the 201 travels back.
+test('creating the seeds\' nginx Deployment goes through kube-apiserver to one etcd Txn', async ({ podflow, page }) => {
+  const post = podflow.token({ kind: 'http.request', from: 'user', to: 'kube-apiserver' });
+  const txn = podflow.token({ kind: 'etcd.Txn', from: 'kube-apiserver', to: 'etcd' });
+  const created = podflow.token({ kind: 'http.response', from: 'kube-apiserver', to: 'user' });
+  const booted = await podflow.step();
+  const background = await podflow.pendingCount();
+
+  await test.step('create from the preset: one request is queued', async () => {
+    await page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).click();
+    await expect(podflow.pending).toHaveText(String(background + 1));
+  });
+
+  await test.step('step: the POST reaches kube-apiserver', async () => {
+    await podflow.button('Step').click();
+    await expect(podflow.stepCounter).toHaveText(String(booted + 1));
+    await expect(post).toBeVisible();
+    await post.click();
+    await expect(podflow.payload).toContainText('"path": "/apis/apps/v1/namespaces/default/deployments"');
+  });
+
+  await test.step('step through the chain until the Txn reaches etcd', async () => {
+    for (let i = 0; i < 12 && (await txn.count()) === 0; i++) await podflow.button('Step').click();
+    await expect(txn).toBeVisible();
+    await txn.click();
+    await expect(podflow.payload).toContainText('"key": "/registry/deployments/default/nginx-deployment"');
+    await expect(podflow.payload).toContainText('"target": "MOD"');
+  });
+
+  await test.step('run until idle: the 201 Created comes back', async () => {
+    await podflow.button('Run until idle').click();
+    await expect(created).toBeVisible();
+    await created.click();
+    await expect(podflow.payload).toContainText('"status": 201');
+  });
+});
