@@ -184,7 +184,8 @@ export interface Table {
   kind: 'Table';
   apiVersion: 'meta.k8s.io/v1';
   metadata: ListMeta;
-  columnDefinitions: TableColumnDefinition[];
+  /** `null` when headers were not asked for (watch events after the first). */
+  columnDefinitions: TableColumnDefinition[] | null;
   rows: TableRow[];
 }
 

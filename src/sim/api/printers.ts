@@ -1,0 +1,289 @@
+// Server-side Tables, what `kubectl get` prints: the columns kube-apiserver 1.28 defines per
+// resource (priority-1 columns are the `-o wide` ones; the server always fills them), the cells its
+// printers compute (pod STATUS reasoning, READY counts, AGE as a human duration from the simulated
+// now), and the row objects per includeObject. Resources without a printer get the default
+// NAME / CREATED AT table.
+// Models k8s pkg/printers/internalversion/printers.go, k8s.io/apiserver/pkg/registry/rest/table.go
+// (defaultTableConvertor) and pkg/endpoints/handlers/response.go (asTable). Column descriptions
+// drawn from API documentation are left empty; kubectl does not use them.
+
+import { humanDuration } from './duration.ts';
+import { newBadRequest, type StatusError } from './errors.ts';
+import { formatLabelSelector, labelSelectorAsSelector, labelSelectorString } from './labels.ts';
+import { apiVersionOf, type ResourceInfo } from './resources.ts';
+import { formatTimestamp, parseTimestamp } from './time.ts';
+import type {
+  ClusterRoleBinding, ConfigMap, Container, ContainerStatus, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
+  RoleBinding, ServiceAccount,
+} from './types/index.ts';
+import type { KubeObject, ListMeta, Table, TableCell, TableColumnDefinition, TableRow, TableRowCondition } from './types/meta.ts';
+
+type Column = readonly [name: string, type: string, priority?: 0 | 1, description?: string, format?: string];
+
+const name: Column = ['Name', 'string', 0, '', 'name'];
+const age: Column = ['Age', 'string'];
+
+const columns: Readonly<Record<string, readonly Column[]>> = {
+  '/Pod': [
+    name,
+    ['Ready', 'string', 0, 'The aggregate readiness state of this pod for accepting traffic.'],
+    ['Status', 'string', 0, 'The aggregate status of the containers in this pod.'],
+    ['Restarts', 'string', 0, 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.'],
+    age, ['IP', 'string', 1], ['Node', 'string', 1], ['Nominated Node', 'string', 1], ['Readiness Gates', 'string', 1],
+  ],
+  'apps/Deployment': [
+    name, ['Ready', 'string', 0, 'Number of the pod with ready state'], ['Up-to-date', 'string'], ['Available', 'string'], age,
+    ['Containers', 'string', 1, 'Names of each container in the template.'], ['Images', 'string', 1, 'Images referenced by each container in the template.'], ['Selector', 'string', 1],
+  ],
+  'apps/ReplicaSet': [
+    name, ['Desired', 'integer'], ['Current', 'integer'], ['Ready', 'integer'], age,
+    ['Containers', 'string', 1, 'Names of each container in the template.'], ['Images', 'string', 1, 'Images referenced by each container in the template.'], ['Selector', 'string', 1],
+  ],
+  '/Node': [
+    name, ['Status', 'string', 0, 'The status of the node'], ['Roles', 'string', 0, 'The roles of the node'], age, ['Version', 'string'],
+    ['Internal-IP', 'string', 1], ['External-IP', 'string', 1], ['OS-Image', 'string', 1], ['Kernel-Version', 'string', 1], ['Container-Runtime', 'string', 1],
+  ],
+  '/Namespace': [name, ['Status', 'string', 0, 'The status of the namespace'], age],
+  '/Event': [
+    ['Last Seen', 'string'], ['Type', 'string'], ['Reason', 'string'], ['Object', 'string'], ['Subobject', 'string', 1], ['Source', 'string', 1],
+    ['Message', 'string'], ['First Seen', 'string', 1], ['Count', 'string', 1], ['Name', 'string', 1, '', 'name'],
+  ],
+  '/ConfigMap': [name, ['Data', 'string'], age],
+  '/ServiceAccount': [name, ['Secrets', 'string'], age],
+  'coordination.k8s.io/Lease': [name, ['Holder', 'string'], age],
+  'rbac.authorization.k8s.io/RoleBinding': [
+    name, ['Role', 'string'], age, ['Users', 'string', 1, 'Users in the roleBinding'], ['Groups', 'string', 1, 'Groups in the roleBinding'],
+    ['ServiceAccounts', 'string', 1, 'ServiceAccounts in the roleBinding'],
+  ],
+  'rbac.authorization.k8s.io/ClusterRoleBinding': [
+    name, ['Role', 'string'], age, ['Users', 'string', 1, 'Users in the clusterRoleBinding'], ['Groups', 'string', 1, 'Groups in the clusterRoleBinding'],
+    ['ServiceAccounts', 'string', 1, 'ServiceAccounts in the clusterRoleBinding'],
+  ],
+};
+
+/** The default convertor's columns, for kinds without a printer (Roles, ClusterRoles). */
+const defaultColumns: readonly Column[] = [name, ['Created At', 'date']];
+
+const kindKey = (r: ResourceInfo): string => `${r.group}/${r.kind}`;
+
+/** The Table columns of a resource, in order. */
+export function tableColumns(r: ResourceInfo): TableColumnDefinition[] {
+  return (columns[kindKey(r)] ?? defaultColumns).map(([n, type, priority = 0, description = '', format = '']) => ({ name: n, type, format, description, priority }));
+}
+
+/** translateTimestampSince: the age of a timestamp at `nowMs`, `<unknown>` when unset. */
+function since(timestamp: string | null | undefined, nowMs: number): string {
+  const t = timestamp ? parseTimestamp(timestamp) : undefined;
+  return t === undefined ? '<unknown>' : humanDuration(nowMs - t);
+}
+
+const podSucceeded: TableRowCondition[] = [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
+const podFailed: TableRowCondition[] = [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
+
+function finishedAt(s: ContainerStatus): number | undefined {
+  const f = s.lastState?.terminated?.finishedAt;
+  return f ? parseTimestamp(f) : undefined;
+}
+
+/** printPod: READY, STATUS (with upstream's reasoning over init and app containers), RESTARTS, wide columns. */
+function podRow(pod: Pod, nowMs: number): Pick<TableRow, 'cells' | 'conditions'> {
+  const spec = pod.spec;
+  const status = pod.status ?? {};
+  const isRestartable = (c: Container | undefined): boolean => c?.restartPolicy === 'Always';
+  const initByName = new Map((spec.initContainers ?? []).map((c) => [c.name, c]));
+  let restarts = 0;
+  let restartableInitRestarts = 0;
+  const totalContainers = spec.containers.length + (spec.initContainers ?? []).filter(isRestartable).length;
+  let readyContainers = 0;
+  let lastRestart: number | undefined;
+  let lastRestartableInitRestart: number | undefined;
+  const later = (a: number | undefined, b: number | undefined): number | undefined => (b !== undefined && (a === undefined || a < b) ? b : a);
+
+  let reason: string = status.reason || status.phase || '';
+  for (const c of status.conditions ?? []) if (c.type === 'PodScheduled' && c.reason === 'SchedulingGated') reason = 'SchedulingGated';
+
+  let initializing = false;
+  const initStatuses = status.initContainerStatuses ?? [];
+  for (let i = 0; i < initStatuses.length; i++) {
+    const c = initStatuses[i]!;
+    restarts += c.restartCount;
+    lastRestart = later(lastRestart, finishedAt(c));
+    const restartable = isRestartable(initByName.get(c.name));
+    if (restartable) {
+      restartableInitRestarts += c.restartCount;
+      lastRestartableInitRestart = later(lastRestartableInitRestart, finishedAt(c));
+    }
+    const terminated = c.state?.terminated;
+    const waiting = c.state?.waiting;
+    if (terminated !== undefined && terminated.exitCode === 0) continue;
+    if (restartable && c.started === true) {
+      if (c.ready) readyContainers++;
+      continue;
+    }
+    if (terminated !== undefined) {
+      reason = terminated.reason ? `Init:${terminated.reason}` : terminated.signal ? `Init:Signal:${terminated.signal}` : `Init:ExitCode:${terminated.exitCode}`;
+    } else if (waiting?.reason && waiting.reason !== 'PodInitializing') {
+      reason = `Init:${waiting.reason}`;
+    } else {
+      reason = `Init:${i}/${(spec.initContainers ?? []).length}`;
+    }
+    initializing = true;
+    break;
+  }
+
+  const initializedTrue = (status.conditions ?? []).find((c) => c.type === 'Initialized')?.status === 'True';
+  if (!initializing || initializedTrue) {
+    restarts = restartableInitRestarts;
+    lastRestart = lastRestartableInitRestart;
+    let hasRunning = false;
+    const statuses = status.containerStatuses ?? [];
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const c = statuses[i]!;
+      restarts += c.restartCount;
+      lastRestart = later(lastRestart, finishedAt(c));
+      const waiting = c.state?.waiting;
+      const terminated = c.state?.terminated;
+      if (waiting?.reason) reason = waiting.reason;
+      else if (terminated?.reason) reason = terminated.reason;
+      else if (terminated !== undefined) reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
+      else if (c.ready && c.state?.running !== undefined) {
+        hasRunning = true;
+        readyContainers++;
+      }
+    }
+    if (reason === 'Completed' && hasRunning) {
+      reason = (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
+    }
+  }
+  if (pod.metadata.deletionTimestamp !== undefined) reason = status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
+
+  const restartsText = restarts !== 0 && lastRestart !== undefined ? `${restarts} (${humanDuration(nowMs - lastRestart)} ago)` : String(restarts);
+  let readinessGates = '<none>';
+  if ((spec.readinessGates ?? []).length > 0) {
+    const trueGates = spec.readinessGates!.filter((g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True').length;
+    readinessGates = `${trueGates}/${spec.readinessGates!.length}`;
+  }
+  const cells: TableCell[] = [
+    pod.metadata.name ?? '', `${readyContainers}/${totalContainers}`, reason, restartsText, since(pod.metadata.creationTimestamp, nowMs),
+    status.podIPs?.[0]?.ip || '<none>', spec.nodeName || '<none>', status.nominatedNodeName || '<none>', readinessGates,
+  ];
+  const conditions = status.phase === 'Succeeded' ? podSucceeded : status.phase === 'Failed' ? podFailed : undefined;
+  return conditions === undefined ? { cells } : { cells, conditions };
+}
+
+function containerCells(containers: readonly Container[] | undefined): [string, string] {
+  return [(containers ?? []).map((c) => c.name).join(','), (containers ?? []).map((c) => c.image ?? '').join(',')];
+}
+
+function nodeRow(node: Node, nowMs: number): TableCell[] {
+  const ready = (node.status?.conditions ?? []).find((c) => c.type === 'Ready');
+  const status = ready === undefined ? ['Unknown'] : [ready.status === 'True' ? 'Ready' : 'NotReady'];
+  if (node.spec?.unschedulable) status.push('SchedulingDisabled');
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(node.metadata.labels ?? {})) {
+    if (k.startsWith('node-role.kubernetes.io/') && k.length > 'node-role.kubernetes.io/'.length) roles.add(k.slice('node-role.kubernetes.io/'.length));
+    else if (k === 'kubernetes.io/role' && v !== '') roles.add(v);
+  }
+  const address = (type: string): string => (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
+  const info = node.status?.nodeInfo;
+  return [
+    node.metadata.name ?? '', status.join(','), [...roles].sort().join(',') || '<none>', since(node.metadata.creationTimestamp, nowMs), info?.kubeletVersion ?? '',
+    address('InternalIP'), address('ExternalIP'), info?.osImage || '<unknown>', info?.kernelVersion || '<unknown>', info?.containerRuntimeVersion || '<unknown>',
+  ];
+}
+
+function eventRow(e: Event, nowMs: number): TableCell[] {
+  let firstSeen = since(e.firstTimestamp, nowMs);
+  if (!e.firstTimestamp) firstSeen = since(e.eventTime, nowMs);
+  let lastSeen = e.lastTimestamp ? since(e.lastTimestamp, nowMs) : firstSeen;
+  let count = e.count ?? 0;
+  if (e.series !== undefined) {
+    lastSeen = since(e.series.lastObservedTime, nowMs);
+    count = e.series.count ?? 0;
+  } else if (count === 0) {
+    count = 1;
+  }
+  const kind = (e.involvedObject.kind ?? '').toLowerCase();
+  const target = e.involvedObject.name ? `${kind}/${e.involvedObject.name}` : kind;
+  const component = e.source?.component || e.reportingComponent || '';
+  const instance = e.source?.host || e.reportingInstance || '';
+  const source = instance === '' ? component : `${component}, ${instance}`;
+  return [lastSeen, e.type ?? '', e.reason ?? '', target, e.involvedObject.fieldPath ?? '', source, (e.message ?? '').trim(), firstSeen, count, e.metadata.name ?? ''];
+}
+
+function bindingRow(b: RoleBinding | ClusterRoleBinding, nowMs: number): TableCell[] {
+  const users: string[] = [];
+  const groups: string[] = [];
+  const sas: string[] = [];
+  for (const s of b.subjects ?? []) {
+    if (s.kind === 'ServiceAccount') sas.push(`${s.namespace ?? ''}/${s.name}`);
+    else if (s.kind === 'User') users.push(s.name);
+    else if (s.kind === 'Group') groups.push(s.name);
+  }
+  return [b.metadata.name ?? '', `${b.roleRef.kind}/${b.roleRef.name}`, since(b.metadata.creationTimestamp, nowMs), users.join(', '), groups.join(', '), sas.join(', ')];
+}
+
+/** The cells (and row conditions) of one object, as the server computes them at `nowMs`. */
+export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): Pick<TableRow, 'cells' | 'conditions'> {
+  const created = since(obj.metadata.creationTimestamp, nowMs);
+  const n = obj.metadata.name ?? '';
+  switch (kindKey(r)) {
+    case '/Pod': return podRow(obj as Pod, nowMs);
+    case 'apps/Deployment': {
+      const d = obj as Deployment;
+      const selector = labelSelectorAsSelector(d.spec.selector);
+      return {
+        cells: [n, `${d.status?.readyReplicas ?? 0}/${d.spec.replicas ?? 0}`, d.status?.updatedReplicas ?? 0, d.status?.availableReplicas ?? 0, created,
+          ...containerCells(d.spec.template?.spec?.containers), selector.ok ? labelSelectorString(selector.value) : '<invalid>'],
+      };
+    }
+    case 'apps/ReplicaSet': {
+      const rs = obj as ReplicaSet;
+      return {
+        cells: [n, rs.spec.replicas ?? 0, rs.status?.replicas ?? 0, rs.status?.readyReplicas ?? 0, created,
+          ...containerCells(rs.spec.template?.spec?.containers), formatLabelSelector(rs.spec.selector)],
+      };
+    }
+    case '/Node': return { cells: nodeRow(obj as Node, nowMs) };
+    case '/Namespace': return { cells: [n, (obj as Namespace).status?.phase ?? '', created] };
+    case '/Event': return { cells: eventRow(obj as Event, nowMs) };
+    case '/ConfigMap': {
+      const cm = obj as ConfigMap;
+      return { cells: [n, Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, created] };
+    }
+    case '/ServiceAccount': return { cells: [n, ((obj as ServiceAccount).secrets ?? []).length, created] };
+    case 'coordination.k8s.io/Lease': return { cells: [n, (obj as Lease).spec?.holderIdentity ?? '', created] };
+    case 'rbac.authorization.k8s.io/RoleBinding': case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      return { cells: bindingRow(obj as RoleBinding, nowMs) };
+    default: {
+      const t = obj.metadata.creationTimestamp ? parseTimestamp(obj.metadata.creationTimestamp) : undefined;
+      return { cells: [n, t === undefined ? '0001-01-01T00:00:00Z' : formatTimestamp(t)] };
+    }
+  }
+}
+
+export type IncludeObject = 'Object' | 'Metadata' | 'None' | '';
+
+export interface TableOptions {
+  /** What each row carries: the full object, PartialObjectMetadata (the default), or nothing. */
+  readonly includeObject?: string;
+  /** Leave columnDefinitions null (the apiserver's TableOptions.NoHeaders). */
+  readonly noHeaders?: boolean;
+}
+
+/**
+ * The Table answering a get (one object) or list (several, with the list's metadata) asked with
+ * `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. An unknown includeObject is the 400
+ * `unrecognized includeObject value: "x"`.
+ */
+export function toTable(r: ResourceInfo, objects: readonly KubeObject[], listMeta: ListMeta, nowMs: number, options: TableOptions = {}): Table | StatusError {
+  const include = options.includeObject ?? '';
+  if (!['Object', 'Metadata', 'None', ''].includes(include)) return newBadRequest(`unrecognized includeObject value: "${include}"`);
+  const rows: TableRow[] = objects.map((obj) => {
+    const row: TableRow = { ...tableRowCells(r, obj, nowMs) };
+    if (include === 'Object') row.object = { kind: r.kind, apiVersion: apiVersionOf(r), ...obj };
+    else if (include !== 'None') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+    return row;
+  });
+  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, columnDefinitions: options.noHeaders ? null : tableColumns(r), rows };
+}
