@@ -3,7 +3,7 @@ import { defaultEpochMs } from '../engine/time.ts';
 import { isStatusError } from './errors.ts';
 import { tableColumns, tableRowCells, toTable } from './printers.ts';
 import { lookupResource, type ResourceInfo } from './resources.ts';
-import type { ContainerStatus, Pod, Table } from './types/index.ts';
+import type { ConfigMap, ContainerStatus, Lease, Namespace, Pod, Table } from './types/index.ts';
 
 const res = (group: string, resource: string): ResourceInfo => lookupResource(group, resource)!;
 const pods = res('', 'pods');
@@ -61,12 +61,15 @@ describe('other rows', () => {
   it('prints nodes, namespaces, events, configmaps, service accounts, leases and bindings', () => {
     const node = { metadata: { name: 'node-1', creationTimestamp: created, labels: { 'node-role.kubernetes.io/control-plane': '' } }, spec: { unschedulable: true }, status: { conditions: [{ type: 'Ready', status: 'False' as const }], nodeInfo: { kubeletVersion: 'v1.28.0', osImage: 'Ubuntu', kernelVersion: '', containerRuntimeVersion: 'containerd://1.7.0' } as never, addresses: [{ type: 'InternalIP' as const, address: '172.18.0.2' }] } };
     expect(tableRowCells(res('', 'nodes'), node, now).cells).toEqual(['node-1', 'NotReady,SchedulingDisabled', 'control-plane', '5m3s', 'v1.28.0', '172.18.0.2', '<none>', 'Ubuntu', '<unknown>', 'containerd://1.7.0']);
-    expect(tableRowCells(res('', 'namespaces'), { metadata: { name: 'default', creationTimestamp: created }, status: { phase: 'Active' } }, now).cells).toEqual(['default', 'Active', '5m3s']);
+    const ns: Namespace = { metadata: { name: 'default', creationTimestamp: created }, status: { phase: 'Active' } };
+    expect(tableRowCells(res('', 'namespaces'), ns, now).cells).toEqual(['default', 'Active', '5m3s']);
     const event = { metadata: { name: 'nginx.17a2b3c4d5e6f789', namespace: 'default' }, involvedObject: { kind: 'Pod', name: 'nginx', fieldPath: 'spec.containers{nginx}' }, reason: 'Pulling', message: 'Pulling image "nginx:1.14.2"\n', type: 'Normal', source: { component: 'kubelet', host: 'node-1' }, firstTimestamp: '2023-08-15T00:04:00Z', lastTimestamp: '2023-08-15T00:05:00Z', count: 2 };
     expect(tableRowCells(res('', 'events'), event, now).cells).toEqual(['3s', 'Normal', 'Pulling', 'pod/nginx', 'spec.containers{nginx}', 'kubelet, node-1', 'Pulling image "nginx:1.14.2"', '63s', 2, 'nginx.17a2b3c4d5e6f789']);
-    expect(tableRowCells(res('', 'configmaps'), { metadata: { name: 'kube-root-ca.crt', creationTimestamp: created }, data: { 'ca.crt': 'x' } }, now).cells).toEqual(['kube-root-ca.crt', 1, '5m3s']);
+    const cm: ConfigMap = { metadata: { name: 'kube-root-ca.crt', creationTimestamp: created }, data: { 'ca.crt': 'x' } };
+    expect(tableRowCells(res('', 'configmaps'), cm, now).cells).toEqual(['kube-root-ca.crt', 1, '5m3s']);
     expect(tableRowCells(res('', 'serviceaccounts'), { metadata: { name: 'default', creationTimestamp: created } }, now).cells).toEqual(['default', 0, '5m3s']);
-    expect(tableRowCells(res('coordination.k8s.io', 'leases'), { metadata: { name: 'node-1', creationTimestamp: created }, spec: { holderIdentity: 'node-1' } }, now).cells).toEqual(['node-1', 'node-1', '5m3s']);
+    const lease: Lease = { metadata: { name: 'node-1', creationTimestamp: created }, spec: { holderIdentity: 'node-1' } };
+    expect(tableRowCells(res('coordination.k8s.io', 'leases'), lease, now).cells).toEqual(['node-1', 'node-1', '5m3s']);
     const rb = { metadata: { name: 'rb', creationTimestamp: created }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', name: 'alice' }, { kind: 'ServiceAccount', name: 'default', namespace: 'ns' }, { kind: 'User', name: 'bob' }] };
     expect(tableRowCells(res('rbac.authorization.k8s.io', 'rolebindings'), rb, now).cells).toEqual(['rb', 'ClusterRole/view', '5m3s', 'alice, bob', '', 'ns/default']);
   });
