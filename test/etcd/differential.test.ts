@@ -13,7 +13,7 @@
 // `leases` (equal expiries), and watch message boundaries of catch-up responses (timing of the sync
 // loop); watch events themselves are compared one by one.
 //
-// Env: ETCD_DIFF_SEED (default fixed), ETCD_DIFF_RUNS (default 200), ETCD_DIFF_OPS (default 100),
+// Env: PODFLOW_ETCD (the etcd binary; empty: none), ETCD_DIFF_SEED (default fixed), ETCD_DIFF_RUNS (default 200), ETCD_DIFF_OPS (default 100),
 // ETCD_DIFF_PATH (replay one failing sequence: the `path` fast-check prints).
 
 import fc from 'fast-check';
@@ -480,6 +480,8 @@ describe.skipIf(binary === null)('differential: simulated etcd vs real etcd 3.4'
     try {
       for (const p of plans) await runPlan(s, p);
       await compareWatches(s);
+      const broken = sim.etcd.store.verify();
+      if (broken !== undefined) throw new Error(`simulated store inconsistent: ${broken}`);
     } catch (e) {
       if (e instanceof Error && !e.message.includes('divergence')) e.message += `\n${s.log.slice(-8).join('\n')}`;
       throw e;

@@ -10,8 +10,17 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 
-/** The etcd binary on PATH (or /usr/bin), or null. */
+/** The etcd binary: $PODFLOW_ETCD if set (empty: none), else etcd on PATH or in /usr/bin; or null. */
 export function findEtcd(): string | null {
+  const forced = process.env['PODFLOW_ETCD'];
+  if (forced !== undefined) {
+    try {
+      accessSync(forced, constants.X_OK);
+      return forced;
+    } catch {
+      return null;
+    }
+  }
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'];
   for (const dir of dirs) {
     if (!dir) continue;

@@ -9,8 +9,9 @@
 import { Backend } from './backend.ts';
 import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
 import { StoreTxnRead, StoreTxnWrite } from './kv-store-txn.ts';
-import type { KeyValue } from './kv.ts';
+import { isTombstone, type KeyValue } from './kv.ts';
 import { Lessor } from './lease.ts';
+import { revisionOf } from './revision.ts';
 import { TreeIndex } from './tree-index.ts';
 
 export class KVStore {
@@ -54,6 +55,33 @@ export class KVStore {
   commit(rev: number, changes: readonly KeyValue[]): void {
     this.currentRev = rev;
     this.notify(rev, changes);
+  }
+
+  /**
+   * Checks that the index and the backend agree: every indexed revision is stored, under its key, no
+   * later than the current revision, and every closed generation ends in a tombstone. Returns the first
+   * problem found (for engine invariants in tests), or undefined.
+   */
+  verify(): string | undefined {
+    for (const ki of this.index.keyIndexes()) {
+      for (let gi = 0; gi < ki.generations.length; gi++) {
+        const g = ki.generations[gi]!;
+        for (let ri = 0; ri < g.revs.length; ri++) {
+          const rev = revisionOf(g.revs[ri]!);
+          if (rev.main > this.currentRev) return `key ${JSON.stringify(ki.key)}: revision ${rev.main} is after the current revision ${this.currentRev}`;
+          let kv: KeyValue;
+          try {
+            kv = this.backend.get(rev);
+          } catch {
+            return `key ${JSON.stringify(ki.key)}: revision ${rev.main}.${rev.sub} is indexed but not stored`;
+          }
+          if (kv.key !== ki.key) return `revision ${rev.main}.${rev.sub} stores key ${JSON.stringify(kv.key)}, indexed as ${JSON.stringify(ki.key)}`;
+          const closing = gi < ki.generations.length - 1 && ri === g.revs.length - 1;
+          if (closing !== isTombstone(kv)) return `key ${JSON.stringify(ki.key)}: revision ${rev.main}.${rev.sub} ${closing ? 'closes a generation but is no tombstone' : 'is a tombstone inside a generation'}`;
+        }
+      }
+    }
+    return undefined;
   }
 
   /** Hook for the watchable store: the changes committed at `rev`. */

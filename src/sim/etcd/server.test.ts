@@ -105,13 +105,16 @@ describe('EtcdServer', () => {
     expect(etcd.store.currentRev).toBe(2);
   });
 
-  it('is deterministic', () => {
+  it('is deterministic and keeps the store consistent after every step', () => {
     const scenario = () => {
-      const { engine, client } = cluster(1);
+      const { engine, client, etcd } = cluster(1);
+      engine.addInvariant('etcd store', () => etcd.store.verify());
       client.run(function* (self) {
         for (let i = 0; i < 20; i++) {
           yield* self.rpc('etcd.Txn', create(`p${i % 7}`, i * 13));
           yield* self.rpc('etcd.Range', { key: '/registry/pods/', rangeEnd: '/registry/pods0', limit: 3 });
+          if (i % 5 === 4) yield* self.rpc('etcd.DeleteRange', { key: '/registry/pods/default/p1' });
+          if (i === 12) yield* self.rpc('etcd.Compact', { revision: 10 });
         }
       });
       engine.runUntilIdle();
@@ -119,7 +122,7 @@ describe('EtcdServer', () => {
     };
     const [a, b] = runTwiceWithPerturbedHost(scenario);
     expect(a.hash).toBe(b.hash);
-    expect(a.steps).toBe(80);
+    expect(a.steps).toBe(90);
     expect(traceHash(scenario().trace.all())).toBe(a.hash);
   });
 });
