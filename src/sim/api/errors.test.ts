@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   forbiddenMessage, isStatusError, newAlreadyExists, newAuthorizationForbidden, newBadRequest, newConflict,
-  newContinueExpired, newDeletePreconditionConflict, newForbidden, newGenerateNameConflict, newInternalError, newInvalid,
+  newContinueExpired, newDeletePreconditionConflict, newForbidden, newGenerateNameConflict, newGenericServerResponse, newInternalError, newInvalid,
   newMethodNotSupported, newNotFound, newOptimisticLockConflict, newServerTimeout, newTooLargeResourceVersion,
   newTooManyRequests, newTooOldResourceVersion, newUnsupportedMediaType, reasonForError, successStatus, StatusError,
 } from './errors.ts';
@@ -143,6 +143,13 @@ describe('Status errors', () => {
     expect(newInternalError('boom').status).toMatchObject({ message: 'Internal error occurred: boom', code: 500, details: { causes: [{ message: 'boom' }] } });
     expect(newUnsupportedMediaType(['application/json', 'application/yaml']).message)
       .toBe('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml');
+  });
+
+  it('words generic server responses as NewGenericServerResponse does', () => {
+    expect(newGenericServerResponse(404, '404: Page Not Found').status).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'the server could not find the requested resource', reason: 'NotFound', details: {}, code: 404 });
+    expect(newGenericServerResponse(422, 'x').message).toBe('the server rejected our request due to an error in our request');
+    expect(newGenericServerResponse(500, 'boom').message).toBe('an error on the server ("boom") has prevented the request from succeeding');
+    expect(newGenericServerResponse(418, '').status.reason).toBe('');
   });
 
   it('builds success Statuses', () => {

@@ -29,4 +29,5 @@ export * from './time.ts';
 export * from './validation/index.ts';
 export * from './validation/meta.ts';
 export * from './validation/names.ts';
+export * from './validation/options.ts';
 export { validatePodSpec, validatePodTemplateSpec, updatablePodSpecFields } from './validation/pod.ts';

@@ -159,8 +159,8 @@ export function validateEvent(e: Event): FieldError[] {
   return errs;
 }
 
-export function validateLease(lease: Lease): FieldError[] {
-  const errs = validateObjectMeta(lease.metadata, true, nameIsDNSSubdomain);
+function validateLeaseSpec(lease: Lease): FieldError[] {
+  const errs: FieldError[] = [];
   const spec = lease.spec ?? {};
   if (spec.leaseDurationSeconds !== undefined && spec.leaseDurationSeconds <= 0) {
     errs.push(fieldError.invalid(FieldPath.of('spec', 'leaseDurationSeconds'), spec.leaseDurationSeconds, 'must be greater than 0'));
@@ -171,6 +171,10 @@ export function validateLease(lease: Lease): FieldError[] {
   return errs;
 }
 
+export function validateLease(lease: Lease): FieldError[] {
+  return [...validateObjectMeta(lease.metadata, true, nameIsDNSSubdomain), ...validateLeaseSpec(lease)];
+}
+
 export function validateLeaseUpdate(lease: Lease, old: Lease): FieldError[] {
-  return [...validateObjectMetaUpdate(lease.metadata, old.metadata), ...validateLease(lease)];
+  return [...validateObjectMetaUpdate(lease.metadata, old.metadata), ...validateLeaseSpec(lease)];
 }
