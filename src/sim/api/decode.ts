@@ -13,7 +13,7 @@ import { newBadRequest, type StatusError } from './errors.ts';
 import type { GroupVersionKind } from './gvk.ts';
 import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
-import { goTypeName, hasStruct, structFields, type TypeNode } from './schema.ts';
+import { goTypeName, hasStruct, structField, structFields, type TypeNode } from './schema.ts';
 import { goQuote } from './strconv.ts';
 import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
@@ -153,7 +153,7 @@ class Decoder {
     const fields = structFields(name);
     const decoded = new Map<string, unknown>();
     for (const [key, v] of Object.entries(value)) {
-      const f = fields.find((x) => x.json === key);
+      const f = structField(name, key);
       const path = ctx.path === '' ? key : `${ctx.path}.${key}`;
       if (f === undefined) {
         this.unknownFields.push(path);

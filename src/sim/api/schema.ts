@@ -56,9 +56,16 @@ export function structFields(name: string): readonly SchemaField[] {
   return fields;
 }
 
+const fieldIndexCache = new Map<string, ReadonlyMap<string, SchemaField>>();
+
 /** The field of a struct with this JSON name (case-sensitive, as Kubernetes decodes). */
 export function structField(name: string, json: string): SchemaField | undefined {
-  return structFields(name).find((f) => f.json === json);
+  let index = fieldIndexCache.get(name);
+  if (index === undefined) {
+    index = new Map(structFields(name).map((f) => [f.json, f]));
+    fieldIndexCache.set(name, index);
+  }
+  return index.get(json);
 }
 
 /** Whether the schema has a struct of this name (the root struct of a kind has the kind's name). */
