@@ -71,10 +71,13 @@ export class KeyIndex {
     let g = this.generations[this.generations.length - 1];
     if (g === undefined) {
       g = new Generation();
-      this.generations.push(g);
+      // Array literals get exact-size backing stores; `push` onto [] would reserve room for 17.
+      this.generations = [g];
     }
-    if (g.revs.length === 0) g.created = rev;
-    g.revs.push(rev);
+    if (g.revs.length === 0) {
+      g.created = rev;
+      g.revs = [rev];
+    } else g.revs.push(rev);
     g.ver++;
     this.modified = rev;
   }
