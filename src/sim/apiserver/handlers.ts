@@ -4,7 +4,12 @@
 // and, for the subresources, k8s pkg/registry/core/pod/storage (BindingREST) and
 // pkg/registry/apps/deployment/storage (ScaleREST).
 
-import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, successStatus } from '../api/errors.ts';
+import { decodeForRequest } from '../api/decode.ts';
+import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
+import { applyJSONPatch, jsonPatchErrorStatus } from '../api/json-patch.ts';
+import { applyMergePatch } from '../api/merge-patch.ts';
+import { applyStrategicMergePatch, strategicMergeErrorStatus } from '../api/strategic-merge-patch.ts';
+import { newOptionsInvalid, validateListOptions } from '../api/validation/options.ts';
 import { fieldError, FieldPath } from '../api/field.ts';
 import { convertFieldSelector, everythingFields, parseFieldSelector, selectableFields } from '../api/fields.ts';
 import { everything, formatLabelSelector, parseLabelSelector } from '../api/labels.ts';
@@ -43,7 +48,7 @@ export function* handleGet(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   const obj = yield* store.get(ctx, route.info.name, h.query.get('resourceVersion') ?? '');
   if (route.subresource?.name === 'scale') return respond(200, scaleOf(route.resource, obj));
-  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, [obj], obj.metadata.resourceVersion ?? '', h.query, ctx));
+  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now));
   return respond(200, withTypeMeta(route.resource, obj));
 }
 
@@ -51,25 +56,16 @@ export function* handleList(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx, query } = h;
   const predicate = selectionPredicate(route.resource, query);
   const resourceVersion = query.get('resourceVersion') ?? '';
-  const resourceVersionMatch = validateListOptions(query, resourceVersion);
+  const resourceVersionMatch = checkListOptions(query, resourceVersion, false);
   const list = yield* store.list(ctx, { resourceVersion, resourceVersionMatch, predicate });
   const rv = String(list.resourceVersion);
-  if (wantsTable(h.http)) {
-    const table = tableFor(route.resource, list.items, rv, query, ctx);
-    if (list.continueToken) table.metadata.continue = list.continueToken;
-    if (list.remainingItemCount !== undefined) table.metadata.remainingItemCount = list.remainingItemCount;
-    return respond(200, table);
-  }
-  const body: List = {
-    kind: listKindOf(route.resource),
-    apiVersion: apiVersionOf(route.resource),
-    metadata: {
-      resourceVersion: rv,
-      ...(list.continueToken ? { continue: list.continueToken } : {}),
-      ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
-    },
-    items: list.items,
+  const metadata = {
+    resourceVersion: rv,
+    ...(list.continueToken ? { continue: list.continueToken } : {}),
+    ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
   };
+  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now));
+  const body: List = { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata, items: list.items };
   return respond(200, body);
 }
 
@@ -114,6 +110,73 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
     ...(sub ? { subresource: sub } : {}),
   });
   return respond(created ? 201 : 200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(warnings) });
+}
+
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'] as const;
+type PatchType = (typeof patchTypes)[number];
+
+/**
+ * PATCH: the patch is applied to the current object inside the registry's update (so it is re-applied
+ * on a lost race), then the result is decoded and defaulted again, as kube-apiserver does. Server-side
+ * apply (`application/apply-patch+yaml`) is not modelled: it is answered 415 like an unknown type.
+ */
+// Models k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource, patcher.applyPatch).
+export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx } = h;
+  const contentType = (h.http.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
+  if (!patchTypes.includes(contentType)) throw newUnsupportedMediaType([...patchTypes]);
+  const body = h.http.body;
+  const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);
+  let patch: unknown;
+  try {
+    patch = JSON.parse(text);
+  } catch (err) {
+    throw newBadRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
+    throw newBadRequest(`json: cannot unmarshal ${Array.isArray(patch) ? 'array' : patch === null ? 'null' : typeof patch} into Go value of type map[string]interface {}`);
+  }
+  const sub = route.subresource?.name;
+  const gvk = { group: route.resource.group, version: route.resource.version, kind: route.resource.kind };
+  const fieldValidation = fieldValidationOf(h.query);
+  const warnings: string[] = [];
+  const apply = (doc: Record<string, unknown>, kind: string): Record<string, unknown> => {
+    if (contentType === 'application/json-patch+json') {
+      const r = applyJSONPatch(doc, patch);
+      if (!r.ok) throw jsonPatchErrorStatus(r);
+      return r.value as Record<string, unknown>;
+    }
+    if (contentType === 'application/merge-patch+json') {
+      const r = applyMergePatch(doc, patch);
+      if (!r.ok) throw newBadRequest(r.error);
+      return r.value as Record<string, unknown>;
+    }
+    const r = applyStrategicMergePatch(kind, doc, patch as Record<string, unknown>);
+    if (!r.ok) throw strategicMergeErrorStatus(r);
+    return r.value;
+  };
+  if (sub === 'scale') {
+    const { object } = yield* store.update(ctx, route.info.name, (current) => {
+      const scale = apply(scaleOf(route.resource, current!) as unknown as Record<string, unknown>, 'Scale') as unknown as Scale;
+      const obj = current!;
+      const rv = scale.metadata?.resourceVersion;
+      if (rv) obj.metadata.resourceVersion = rv;
+      const workload = obj as Deployment;
+      workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
+      return obj;
+    });
+    return respond(200, scaleOf(route.resource, object));
+  }
+  const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
+  const { object } = yield* store.update(ctx, route.info.name, (current) => {
+    const patched = apply(withTypeMeta(route.resource, current!) as unknown as Record<string, unknown>, route.resource.kind);
+    const decoded = decodeForRequest(gvk, patched, fieldValidation);
+    if (!decoded.ok) throw decoded.error;
+    warnings.splice(0, warnings.length, ...decoded.warnings);
+    applyDefaults(gvk, decoded.object);
+    return decoded.object;
+  }, { ...(status ? { status } : {}), ...(sub ? { subresource: sub } : {}) });
+  return respond(200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 
 export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
@@ -224,18 +287,15 @@ function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: string }): T 
   return r.value;
 }
 
-// Models apimachinery pkg/apis/meta/internalversion/validation/validation.go ValidateListOptions.
-function validateListOptions(query: Map<string, string>, resourceVersion: string): ResourceVersionMatch {
-  const match = query.get('resourceVersionMatch') ?? '';
-  const invalid = (detail: string) => newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldError.forbidden(FieldPath.of('resourceVersionMatch'), detail)]);
-  if (match === '') return '';
-  if (resourceVersion === '') throw invalid('resourceVersionMatch is forbidden unless resourceVersion is provided');
-  if ((query.get('continue') ?? '') !== '') throw invalid('resourceVersionMatch is forbidden when continue is provided');
-  if (match === 'Exact' && resourceVersion === '0') throw invalid('resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
-  if (match !== 'Exact' && match !== 'NotOlderThan') {
-    throw newInvalid({ group: 'meta.k8s.io', kind: 'ListOptions' }, '', [fieldError.notSupported(FieldPath.of('resourceVersionMatch'), match, ['Exact', 'NotOlderThan', ''])]);
-  }
-  return match;
+function checkListOptions(query: Map<string, string>, resourceVersion: string, watch: boolean): ResourceVersionMatch {
+  const resourceVersionMatch = query.get('resourceVersionMatch') ?? '';
+  const sendInitialEvents = query.get('sendInitialEvents');
+  const errs = validateListOptions({
+    watch, resourceVersion, resourceVersionMatch, continue: query.get('continue') ?? '',
+    ...(sendInitialEvents !== undefined ? { sendInitialEvents: sendInitialEvents === 'true' } : {}),
+  });
+  if (errs.length > 0) throw newOptionsInvalid('ListOptions', errs);
+  return resourceVersionMatch as ResourceVersionMatch;
 }
 
 function deleteOptions(h: HandlerRequest): DeleteOptions {

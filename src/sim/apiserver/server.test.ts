@@ -191,6 +191,75 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
   });
 });
 
+describe('kube-apiserver: what kubectl scale, set image and get send', () => {
+  it('stores the canonical object: status {}, template creationTimestamp null, container resources {}', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const stored = JSON.parse(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.value) as Deployment;
+    expect(stored.status).toEqual({});
+    expect(stored.spec.template.metadata?.creationTimestamp).toBeNull();
+    expect(stored.spec.template.spec!.containers[0]!.resources).toEqual({});
+    expect(Object.keys(stored)).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
+  });
+
+  it('kubectl scale: a merge patch on deployments/scale answers an autoscaling/v1 Scale', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const scaled = call(cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment/scale', {
+      body: { spec: { replicas: 3 } }, headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(scaled.response.status).toBe(200);
+    expect(scaled.response.body).toMatchObject({ kind: 'Scale', apiVersion: 'autoscaling/v1', spec: { replicas: 3 }, status: { replicas: 0, selector: 'app=nginx' } });
+    const d = call(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment').response.body as Deployment;
+    expect(d.spec.replicas).toBe(3);
+    expect(d.metadata.generation).toBe(2);
+  });
+
+  it('kubectl set image: a strategic merge patch replaces the container image by name', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const patched = call(cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', {
+      query: 'fieldManager=kubectl-set',
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      body: { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'nginx' }], containers: [{ image: 'nginx:1.16', name: 'nginx' }] } } } },
+    });
+    expect(patched.response.status).toBe(200);
+    const d = patched.response.body as Deployment;
+    expect(d.spec.template.spec!.containers).toHaveLength(1);
+    expect(d.spec.template.spec!.containers[0]).toMatchObject({ name: 'nginx', image: 'nginx:1.16', ports: [{ containerPort: 80, protocol: 'TCP' }] });
+    const txn = causedBy(cluster, patched.request).find((m) => m.kind === 'etcd.TxnResponse')!.payload as EtcdReply<TxnResponse>;
+    expect(txn.ok && txn.response.succeeded).toBe(true);
+  });
+
+  it('rejects a JSON patch that cannot apply with the generic 422, and an unknown patch type with 415', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const bad = call(cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', {
+      headers: { 'content-type': 'application/json-patch+json' }, body: [{ op: 'remove', path: '/spec/nope' }],
+    });
+    expect(bad.response.status).toBe(422);
+    const unknown = call(cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', {
+      headers: { 'content-type': 'text/plain' }, body: '{}',
+    });
+    expect(unknown.response.status).toBe(415);
+    expect(status(unknown).reason).toBe('UnsupportedMediaType');
+  });
+
+  it('answers kubectl get with a Table: the pod printer\'s columns, one row per pod', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } });
+    const table = call(cluster, 'GET', '/api/v1/namespaces/default/pods', {
+      query: 'limit=500', headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json' },
+    }).response.body as { kind: string; columnDefinitions: Array<{ name: string; priority: number }>; rows: Array<{ cells: unknown[]; object: { kind: string } }> };
+    expect(table.kind).toBe('Table');
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    expect(table.rows).toHaveLength(1);
+    // 1.28 prints RESTARTS as a string column ("0", or "2 (5m ago)").
+    expect(table.rows[0]!.cells.slice(0, 4)).toEqual(['web', '0/1', 'Pending', '0']);
+    expect(table.rows[0]!.object.kind).toBe('PartialObjectMetadata');
+  });
+});
+
 describe('kube-apiserver: pods', () => {
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'web-' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
 

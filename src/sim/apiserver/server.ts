@@ -23,7 +23,7 @@ import { authenticatedGroup, TokenAuthenticator, type UserInfo } from './filters
 import { defaultMaxInFlight, MaxInFlight, tooManyRequestsBody, type MaxInFlightLimits } from './filters/max-in-flight.ts';
 import { RbacIndex } from './filters/rbac.ts';
 import {
-  handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handleUpdate, respond, type HandlerRequest,
+  handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, respond, type HandlerRequest,
 } from './handlers.ts';
 import { httpKinds, parseQuery, type HttpRequest, type HttpResponse } from './http.ts';
 import { serveNonResource } from './non-resource.ts';
@@ -256,6 +256,7 @@ export class KubeApiserver extends Component {
       case 'list': return yield* handleList(h);
       case 'create': return yield* handleCreate(h);
       case 'update': return yield* handleUpdate(h);
+      case 'patch': return yield* handlePatch(h);
       case 'delete': return yield* handleDelete(h);
       case 'deletecollection': return yield* handleDeleteCollection(h);
       default: throw newInternalError(`verb ${route.info.verb} is not served by the simulated kube-apiserver yet`);

@@ -182,7 +182,7 @@ export class Engine {
   send<P>(from: string, to: string, kind: string, payload: P, options?: SendOptions): Message<P> {
     let deliverAt: Time;
     if (from === to) {
-      deliverAt = this.clock + (options?.delay ?? 0);
+      deliverAt = roundToMicros(this.clock + (options?.delay ?? 0));
     } else {
       const link = this.links.get(from)?.get(to);
       if (!link) throw new Error(`no link from ${from} to ${to} (message ${kind})`);
@@ -269,7 +269,8 @@ export class Engine {
   /** Delivers messages until a limit is reached or the queue is empty. */
   run(options: RunOptions = {}): RunResult {
     const maxSteps = options.maxSteps ?? Number.POSITIVE_INFINITY;
-    const until = options.until;
+    // Delivery times are whole microseconds; so is the horizon, or a message due "now" could miss it.
+    const until = options.until === undefined ? undefined : roundToMicros(options.until);
     let steps = 0;
     for (;;) {
       if (steps >= maxSteps) return { steps, reason: 'max-steps' };

@@ -2,6 +2,7 @@
 
 import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
+import { canonicalize } from '../../api/decode.ts';
 import { validateCreate, validateUpdate } from '../../api/validation/index.ts';
 import type { Strategy } from './strategy.ts';
 
@@ -24,10 +25,20 @@ export function strategy(resource: ResourceInfo, overrides: Partial<Strategy> = 
     prepareForUpdate: () => undefined,
     validate: (obj) => validateCreate(gvk, obj),
     validateUpdate: (obj, old) => validateUpdate(gvk, obj, old),
-    canonicalize: () => undefined,
+    canonicalize: (obj) => replaceContents(obj, canonicalize(resource.kind, obj)),
     ttlSeconds: 0,
   };
   return { ...base, ...overrides };
+}
+
+/**
+ * Puts `next`'s fields into `obj` (same identity, new contents): the object as a Go decode/encode round
+ * trip leaves it, in struct field order with zero values written (`status: {}`, `creationTimestamp: null`).
+ */
+function replaceContents(obj: KubeObject, next: KubeObject): void {
+  const target = obj as unknown as Record<string, unknown>;
+  for (const key of Object.keys(target)) delete target[key];
+  Object.assign(target, next);
 }
 
 /** Go's reflect.DeepEqual on JSON-shaped data (key order does not matter). */

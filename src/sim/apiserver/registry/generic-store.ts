@@ -139,7 +139,7 @@ export class GenericStore {
     const tryUpdate = function* (this: GenericStore, current: KubeObject): Co<KubeObject> {
       const exists = (current.metadata.resourceVersion ?? '') !== '';
       if (!exists && !allowCreate) throw newNotFound(this.gr, name);
-      const obj = updated(exists ? current : null);
+      const obj = updated(exists ? structuredCopy(current) : null);
       created = !exists;
       if (!exists) {
         yield* this.admit(ctx, 'CREATE', obj, null, subresource);
@@ -276,3 +276,7 @@ function finalizerForPolicy(s: Strategy, options: DeleteOptions): string | null 
   return null;
 }
 
+/** A deep copy, so that an update function may change what it is given without touching the original. */
+function structuredCopy(obj: KubeObject): KubeObject {
+  return JSON.parse(JSON.stringify(obj)) as KubeObject;
+}
