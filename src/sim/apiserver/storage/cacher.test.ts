@@ -321,7 +321,7 @@ describe('Cacher: relist', () => {
     putBehindTheCache(bench, 'a');
     const cacher = bench.cacher(podResource);
     // Run until the list is in; its etcd watch (from revision 3) has not reached etcd yet.
-    while (!cacher.ready) bench.sim.stepOnce();
+    bench.stepUntil(() => cacher.ready);
     const client = new WatchRecorder(bench);
     bench.begin(cacher.watch('/registry/pods', watchOptions(), client));
     putBehindTheCache(bench, 'b');
@@ -351,14 +351,14 @@ describe('Cacher: relist', () => {
   it('while it relists, RV "0" reads go to etcd', () => {
     const bench = new StorageBench();
     const cacher = bench.cacher(podResource);
-    while (!cacher.ready) bench.sim.stepOnce();
+    bench.stepUntil(() => cacher.ready);
     putBehindTheCache(bench, 'a');
     putBehindTheCache(bench, 'b');
     bench.etcdServer.kv.compact({ revision: 3 });
-    while (cacher.ready) bench.sim.stepOnce();
+    bench.stepUntil(() => !cacher.ready);
     const mark = bench.etcdLog().length;
     const list = bench.begin(cacher.getList('/registry/pods', listOptions({ resourceVersion: '0' })));
-    while (list.result() === undefined) bench.sim.stepOnce();
+    bench.stepUntil(() => list.result() !== undefined);
     expect(list.result()!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(bench.etcdLog().slice(mark)).toEqual(['key:"/registry/pods/" range_end:"/registry/pods0" ']);
     expect(cacher.ready).toBe(false);

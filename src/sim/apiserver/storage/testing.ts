@@ -72,6 +72,13 @@ export class StorageBench extends Component {
     this.sim.runUntilIdle();
   }
 
+  /** Delivers messages one by one until `condition` holds; throws if the queue runs dry or `maxSteps` pass first. */
+  stepUntil(condition: () => boolean, maxSteps = 100_000): void {
+    for (let i = 0; !condition(); i++) {
+      if (i >= maxSteps || this.sim.stepOnce() === null) throw new Error(`bench: condition not reached after ${i} steps`);
+    }
+  }
+
   /** Runs a coroutine until it finishes; returns its result or throws what it threw. */
   run<T>(co: Co<T>): T {
     let outcome: { ok: true; value: T } | { ok: false; error: unknown } | null = null;
