@@ -1,11 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { newTooLargeResourceVersion } from '../../api/errors.ts';
 import type { Status } from '../../api/types/meta.ts';
 import type { WatchResponse, WatchStreamRequest, WatchStreamResponse } from '../../etcd/index.ts';
 import { blockTimeout, cacherKinds, type Cacher, type CacherFeatureGates, type WaitForCache } from './cacher.ts';
 import { initialEventsEndAnnotation } from './cache-watcher.ts';
+import { StorageError } from './errors.ts';
 import {
-  caught, describeStorageContract, listOptions, pod, podKey, podResource, predicate, setLabels, watchOptions, WatchRecorder,
+  caught, describeStorageContract, labelSelector, listOptions, pod, podKey, podResource, predicate, setLabels, watchOptions, WatchRecorder,
 } from './storage-contract.ts';
 import { StorageBench } from './testing.ts';
 
@@ -362,5 +364,66 @@ describe('Cacher: relist', () => {
     expect(list.result()!.items.map((o) => o.metadata.name)).toEqual(['a', 'b']);
     expect(bench.etcdLog().slice(mark)).toEqual(['key:"/registry/pods/" range_end:"/registry/pods0" ']);
     expect(cacher.ready).toBe(false);
+  });
+});
+
+describe('Cacher against the etcd path (seeded fuzz)', () => {
+  type Op =
+    | { readonly op: 'create'; readonly name: string; readonly namespace: string; readonly app: string }
+    | { readonly op: 'update'; readonly name: string; readonly namespace: string; readonly app: string }
+    | { readonly op: 'delete'; readonly name: string; readonly namespace: string }
+    | { readonly op: 'watch' };
+  // Names and namespaces that are prefixes of one another: a key prefix is a path, not a string prefix.
+  const name = fc.constantFrom('a', 'ab', 'b');
+  const namespace = fc.constantFrom('default', 'default-2');
+  const app = fc.constantFrom('nginx', 'web');
+  const opArb: fc.Arbitrary<Op> = fc.oneof(
+    fc.record({ op: fc.constant('create' as const), name, namespace, app }),
+    fc.record({ op: fc.constant('update' as const), name, namespace, app }),
+    fc.record({ op: fc.constant('delete' as const), name, namespace }),
+    fc.record({ op: fc.constant('watch' as const) }),
+  );
+
+  const describeEvents = (rec: WatchRecorder) => rec.events.map((e) => `${e.type} ${e.object.metadata.namespace}/${e.object.metadata.name}@${e.object.metadata.resourceVersion} ${e.object.metadata.labels?.app}`);
+
+  it('every watch (any key, selector, start) and every list gets from the cache what it gets from etcd', () => {
+    fc.assert(fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
+      const bench = new StorageBench('fuzz');
+      const cacher = bench.cacher(podResource);
+      const etcd = bench.etcd3Store(podResource);
+      bench.settle();
+      const pairs: Array<[WatchRecorder, WatchRecorder]> = [];
+      const watchBoth = (key: string, options: ReturnType<typeof watchOptions>) => {
+        const pair: [WatchRecorder, WatchRecorder] = [new WatchRecorder(bench), new WatchRecorder(bench)];
+        bench.run(cacher.watch(key, options, pair[0]));
+        bench.run(etcd.watch(key, options, pair[1]));
+        pairs.push(pair);
+      };
+      const nginx = predicate(labelSelector('app=nginx'));
+      watchBoth('/registry/pods/default', watchOptions({ predicate: nginx }));
+      watchBoth('/registry/pods', watchOptions());
+      for (const o of ops) {
+        try {
+          if (o.op === 'create') bench.run(cacher.create(podKey(o.name, o.namespace), pod(o.name, { app: o.app }, o.namespace), 0));
+          else if (o.op === 'update') bench.run(cacher.guaranteedUpdate(podKey(o.name, o.namespace), { ignoreNotFound: false }, setLabels({ app: o.app })));
+          else if (o.op === 'delete') bench.run(cacher.delete(podKey(o.name, o.namespace), undefined, () => undefined));
+          else {
+            const rv = String(Math.max(1, cacher.watchCache.resourceVersion - 2));
+            watchBoth('/registry/pods', watchOptions({ resourceVersion: rv, predicate: nginx }));
+            watchBoth(podKey('a'), watchOptions({ resourceVersion: rv, recursive: false }));
+          }
+        } catch (err) {
+          if (!(err instanceof StorageError)) throw err;
+        }
+      }
+      bench.settle();
+      for (const [fromCache, fromEtcd] of pairs) expect(describeEvents(fromCache)).toEqual(describeEvents(fromEtcd));
+      for (const key of ['/registry/pods/', '/registry/pods/default']) {
+        const cached = bench.run(cacher.getList(key, listOptions({ resourceVersion: '0', predicate: nginx })));
+        const stored = bench.run(etcd.getList(key, listOptions({ predicate: nginx })));
+        expect(cached.items).toEqual(stored.items);
+        expect(cached.resourceVersion).toBe(stored.resourceVersion);
+      }
+    }), { seed: 20230815, numRuns: 60 });
   });
 });
