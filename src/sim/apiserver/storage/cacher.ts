@@ -94,7 +94,23 @@ interface CacherTimerData {
 /**
  * What a cacher needs from the component that hosts it (kube-apiserver): the component's own engine
  * primitives. The component hands to `Cacher.receive` every message for which `cacherResourcePrefixOf`
- * names the cacher's prefix (its bookmark timers).
+ * names the cacher's prefix (its bookmark timers). Wiring, inside the component:
+ *
+ *     const watches = new EtcdWatchRouter(this.name, {
+ *       call: (kind, payload) => this.call<WatchStreamResponse>('etcd', kind, payload),
+ *       send: (kind, payload) => { this.send('etcd', kind, payload); },
+ *     });
+ *     const host: CacherHost = {
+ *       now: () => this.now, random: () => this.rng.float(), spawn: (co) => this.spawn(co),
+ *       stage: (kind, payload) => this.stage(kind, payload),
+ *       reply: (m, kind, payload) => { this.reply(m, kind, payload); },
+ *       setTimer: (delay, name, data, options) => { this.setTimer(delay, name, data, options); },
+ *     };
+ *     const watcher = new EtcdWatcher({ etcd, watches, groupResource, newFunc });
+ *     const pods = new Cacher({ storage: new Etcd3Store(etcd, () => this.now, watcher), resourcePrefix: '/registry/pods',
+ *       keyFunc, newFunc, host });
+ *     pods.start();
+ *     // receive(m): if (watches.route(m)) return; const p = cacherResourcePrefixOf(m); if (p) cachers.get(p)!.receive(m);
  */
 export interface CacherHost {
   now(): Time;
@@ -145,10 +161,6 @@ export function shouldDelegateList(opts: ListOptions): boolean {
   return consistentReadFromStorage || hasContinuation || hasLimit || unsupportedMatch;
 }
 
-interface Waiter {
-  readonly request: Message<WaitForCache>;
-}
-
 export class Cacher implements Storage {
   readonly watchCache: WatchCache;
   private readonly storage: Storage;
@@ -163,7 +175,8 @@ export class Cacher implements Storage {
   private lastProcessedResourceVersion = 0;
   private readonly pendingTicks = new Map<number, Time>();
   private nextTick = 1;
-  private waiters: Waiter[] = [];
+  /** Requests waiting for the cache, by their waitForCache stage message. */
+  private waiters: Array<Message<WaitForCache>> = [];
 
   constructor(private readonly config: CacherConfig) {
     this.storage = config.storage;
@@ -348,8 +361,8 @@ export class Cacher implements Storage {
   private *waitUntilReady(): Co<void> {
     if (this.isReady) return;
     const request = yield* this.host.stage<WaitForCache>(cacherKinds.waitForCache, { resourcePrefix: this.prefix, resourceVersion: 0 });
-    if (this.answer({ request })) return;
-    this.waiters.push({ request });
+    if (this.answer(request)) return;
+    this.waiters.push(request);
     yield* awaitReply<WaitForCacheResponse>(request.id);
   }
 
@@ -357,11 +370,11 @@ export class Cacher implements Storage {
   private *waitUntilFresh(rv: number): Co<void> {
     if (this.watchCache.resourceVersion >= rv) return;
     const request = yield* this.host.stage<WaitForCache>(cacherKinds.waitForCache, { resourcePrefix: this.prefix, resourceVersion: rv });
-    if (this.answer({ request })) return;
-    this.waiters.push({ request });
+    if (this.answer(request)) return;
+    this.waiters.push(request);
     const reply = yield* awaitReply<WaitForCacheResponse>(request.id, blockTimeout);
     if (reply !== timedOut) return;
-    this.waiters = this.waiters.filter((w) => w.request.id !== request.id);
+    this.waiters = this.waiters.filter((w) => w.id !== request.id);
     throw newTooLargeResourceVersion(rv, this.watchCache.resourceVersion, resourceVersionTooHighRetrySeconds);
   }
 
@@ -370,11 +383,11 @@ export class Cacher implements Storage {
   }
 
   /** Replies to a waiting request if the cache satisfies it. */
-  private answer(waiter: Waiter): boolean {
-    const want = waiter.request.payload.resourceVersion;
+  private answer(request: Message<WaitForCache>): boolean {
+    const want = request.payload.resourceVersion;
     const satisfied = want === 0 ? this.isReady : this.watchCache.resourceVersion >= want;
     if (satisfied) {
-      this.host.reply<WaitForCacheResponse>(waiter.request, cacherKinds.waitForCacheResponse,
+      this.host.reply<WaitForCacheResponse>(request, cacherKinds.waitForCacheResponse,
         { resourcePrefix: this.prefix, resourceVersion: this.watchCache.resourceVersion });
     }
     return satisfied;
