@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { Component } from './component.ts';
-import type { Co } from './coroutine.ts';
+import { awaitReply, timedOut, type Co } from './coroutine.ts';
 import { Engine, InvariantError } from './engine.ts';
 import type { Message, TimerPayload } from './message.ts';
 import { syntheticLoad } from './synthetic-load.ts';
@@ -179,6 +179,24 @@ describe('Engine coroutines', () => {
     expect(seen).toEqual(['stage.authentication@0', 'stage.authorization@0.5']);
     expect(engine.trace.all().map((m) => m.kind)).toEqual(['stage.authentication', 'stage.authorization']);
     expect(a.received).toHaveLength(0);
+  });
+
+  it('resumes a reply-waiter on a self-sent request only when the reply comes, not when the request is delivered', () => {
+    const { engine, a } = twoProbes();
+    const got: string[] = [];
+    a.script = (self, m) => {
+      if (m.kind === 'ask-self') self.replyTo(m, 'answer');
+    };
+    a.start((function* () {
+      const request = a.sendTo('a', 'ask-self');
+      const reply = yield* awaitReply<string>(request.id);
+      got.push(reply === timedOut ? 'timed out' : reply.kind);
+    })());
+    engine.stepOnce();
+    expect(got).toEqual([]);
+    expect(a.received.map((m) => m.kind)).toEqual(['ask-self']);
+    engine.runUntilIdle();
+    expect(got).toEqual(['ask-self.reply']);
   });
 
   it('wakes a sleeping coroutine after the virtual duration', () => {

@@ -71,7 +71,9 @@ interface DirectedLink {
 interface Waiter {
   readonly component: Component;
   readonly co: Co<unknown>;
-  /** The request whose reply resumes it, if any. */
+  /** What resumes it: the reply to `requestId`, or the delivery of message `requestId` itself. */
+  readonly resumeOn: 'reply' | 'delivery';
+  /** The request whose reply (or the message whose delivery) resumes it, if any. */
   readonly requestId: number | null;
   /** The wake timer that ends a sleep or times out the wait, if any. */
   readonly wakeId: number | null;
@@ -332,7 +334,7 @@ export class Engine {
   private dispatch(message: Message): void {
     if (message.replyTo !== null) {
       const waiter = this.waiters.get(message.replyTo);
-      if (waiter) {
+      if (waiter && waiter.resumeOn === 'reply' && waiter.requestId === message.replyTo) {
         this.waiters.delete(message.replyTo);
         if (waiter.wakeId !== null) {
           this.waiters.delete(waiter.wakeId);
@@ -341,12 +343,15 @@ export class Engine {
         this.drive(waiter.component, waiter.co, message);
         return;
       }
-    } else if (message.from === message.to && message.kind !== timerKind && this.waiters.has(message.id)) {
-      const waiter = this.waiters.get(message.id)!;
+    }
+    const deliveryWaiter = message.from === message.to && message.kind !== timerKind ? this.waiters.get(message.id) : undefined;
+    if (deliveryWaiter && deliveryWaiter.resumeOn === 'delivery') {
+      const waiter = deliveryWaiter;
       this.waiters.delete(message.id);
       this.drive(waiter.component, waiter.co, message);
       return;
-    } else if (message.kind === timerKind && (message.payload as TimerPayload).name === wakeTimerName) {
+    }
+    if (message.kind === timerKind && (message.payload as TimerPayload).name === wakeTimerName) {
       const waiter = this.waiters.get(message.id);
       if (!waiter) throw new Error(`wake timer ${message.id} has no waiting coroutine`);
       this.waiters.delete(message.id);
@@ -365,6 +370,7 @@ export class Engine {
     const effect: Effect = result.value;
     let requestId: number | null = null;
     let wakeId: number | null = null;
+    const resumeOn = effect.type === 'delivery' ? 'delivery' : 'reply';
     if (effect.type === 'reply') {
       requestId = effect.requestId;
       if (effect.timeout !== null) wakeId = this.setTimer(component.name, effect.timeout, wakeTimerName, null).id;
@@ -373,7 +379,7 @@ export class Engine {
     } else {
       wakeId = this.setTimer(component.name, effect.duration, wakeTimerName, null).id;
     }
-    const waiter: Waiter = { component, co, requestId, wakeId };
+    const waiter: Waiter = { component, co, resumeOn, requestId, wakeId };
     if (requestId !== null) this.waiters.set(requestId, waiter);
     if (wakeId !== null) this.waiters.set(wakeId, waiter);
   }
