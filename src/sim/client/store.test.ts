@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../api/types/meta.ts';
+import { Indexer, metaNamespaceKey, namespaceIndex, splitMetaNamespaceKey } from './store.ts';
+
+const obj = (namespace: string | undefined, name: string, labels: Record<string, string> = {}): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { ...(namespace ? { namespace } : {}), name, labels },
+});
+
+describe('keys', () => {
+  it.each([
+    [obj('default', 'nginx'), 'default/nginx'],
+    [obj(undefined, 'node-1'), 'node-1'],
+  ])('metaNamespaceKey(%j) = %s', (o, key) => {
+    expect(metaNamespaceKey(o)).toBe(key);
+  });
+
+  it.each([
+    ['default/nginx', ['default', 'nginx']],
+    ['node-1', ['', 'node-1']],
+  ])('splitMetaNamespaceKey(%s)', (key, parts) => {
+    expect(splitMetaNamespaceKey(key)).toEqual(parts);
+  });
+
+  it('rejects keys with two slashes', () => {
+    expect(() => splitMetaNamespaceKey('a/b/c')).toThrow('unexpected key format');
+  });
+});
+
+describe('Indexer', () => {
+  it('keeps the namespace index in step with adds, updates, deletes and replace', () => {
+    const indexer = new Indexer();
+    indexer.add(obj('default', 'b'));
+    indexer.add(obj('default', 'a'));
+    indexer.add(obj('kube-system', 'c'));
+    expect(indexer.byIndex(namespaceIndex, 'default').map((o) => o.metadata.name)).toEqual(['a', 'b']);
+    indexer.delete(obj('default', 'a'));
+    expect(indexer.byIndex(namespaceIndex, 'default').map((o) => o.metadata.name)).toEqual(['b']);
+    indexer.replace([obj('other', 'x')]);
+    expect(indexer.byIndex(namespaceIndex, 'default')).toEqual([]);
+    expect(indexer.listKeys()).toEqual(['other/x']);
+  });
+
+  it('re-indexes an updated object under its new values', () => {
+    const indexer = new Indexer({ app: (o) => (o.metadata.labels?.app ? [o.metadata.labels.app] : []) });
+    indexer.add(obj('default', 'p', { app: 'web' }));
+    indexer.update(obj('default', 'p', { app: 'db' }));
+    expect(indexer.byIndex('app', 'web')).toEqual([]);
+    expect(indexer.byIndex('app', 'db').map((o) => o.metadata.name)).toEqual(['p']);
+  });
+
+  it('indexes existing objects when an index is added later, and refuses duplicates', () => {
+    const indexer = new Indexer();
+    indexer.add(obj('default', 'p', { app: 'web' }));
+    indexer.addIndexer('app', (o) => [o.metadata.labels?.app ?? '']);
+    expect(indexer.byIndex('app', 'web')).toHaveLength(1);
+    expect(() => indexer.addIndexer('app', () => [])).toThrow('indexer conflict');
+    expect(() => indexer.byIndex('missing', 'x')).toThrow('does not exist');
+  });
+});

@@ -1,0 +1,136 @@
+// The informer's local cache: objects by `namespace/name` key, with named indexes. client-go's
+// ThreadSafeStore guards a map with a lock; a component is single-threaded here, so it is a Map.
+// Models k8s.io/client-go/tools/cache/store.go (MetaNamespaceKeyFunc, SplitMetaNamespaceKey),
+// index.go (Indexers, MetaNamespaceIndexFunc) and thread_safe_store.go (index upkeep on every write).
+//
+// Contract: listers read what the informer last wrote; objects are the decoded watch/list objects and
+// must be treated as read-only (client-go's "do not mutate cache objects" rule).
+
+import type { KubeObject } from '../api/types/meta.ts';
+
+/** `namespace/name`, or `name` for cluster-scoped objects (cache.MetaNamespaceKeyFunc). */
+export function metaNamespaceKey(obj: KubeObject): string {
+  const { namespace, name = '' } = obj.metadata;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** The inverse of metaNamespaceKey: `[namespace, name]`, namespace `''` for cluster-scoped keys. */
+export function splitMetaNamespaceKey(key: string): [string, string] {
+  const parts = key.split('/');
+  if (parts.length === 1) return ['', key];
+  if (parts.length === 2) return [parts[0]!, parts[1]!];
+  throw new Error(`unexpected key format: "${key}"`);
+}
+
+/** Values an object is indexed under for one index. */
+export type IndexFunc<T> = (obj: T) => readonly string[];
+
+/** The index every informer has: objects by namespace (cache.NamespaceIndex). */
+export const namespaceIndex = 'namespace';
+
+export function metaNamespaceIndexFunc(obj: KubeObject): readonly string[] {
+  return [obj.metadata.namespace ?? ''];
+}
+
+export class Indexer<T extends KubeObject> {
+  private readonly items = new Map<string, T>();
+  /** index name → indexed value → keys. */
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
+  private readonly indexers = new Map<string, IndexFunc<T>>();
+
+  constructor(indexers: Readonly<Record<string, IndexFunc<T>>> = { [namespaceIndex]: metaNamespaceIndexFunc }) {
+    for (const [name, fn] of Object.entries(indexers)) this.addIndexer(name, fn);
+  }
+
+  /** Adds an index; existing objects are indexed at once. */
+  addIndexer(name: string, fn: IndexFunc<T>): void {
+    if (this.indexers.has(name)) throw new Error(`indexer conflict: ${name}`);
+    this.indexers.set(name, fn);
+    this.indices.set(name, new Map());
+    for (const [key, obj] of this.items) this.indexOne(name, fn, key, obj);
+  }
+
+  /** Add and Update are the same write: replace the key's object and re-index it. */
+  add(obj: T): void {
+    this.put(metaNamespaceKey(obj), obj);
+  }
+
+  update(obj: T): void {
+    this.put(metaNamespaceKey(obj), obj);
+  }
+
+  delete(obj: T): void {
+    this.deleteKey(metaNamespaceKey(obj));
+  }
+
+  deleteKey(key: string): void {
+    const old = this.items.get(key);
+    if (old === undefined) return;
+    this.unindex(key, old);
+    this.items.delete(key);
+  }
+
+  get(obj: KubeObject): T | undefined {
+    return this.items.get(metaNamespaceKey(obj));
+  }
+
+  getByKey(key: string): T | undefined {
+    return this.items.get(key);
+  }
+
+  /** Keys in sorted order (client-go's map order is random; sorted is one deterministic choice). */
+  listKeys(): string[] {
+    return [...this.items.keys()].sort();
+  }
+
+  /** Objects in key order. */
+  list(): T[] {
+    return this.listKeys().map((k) => this.items.get(k)!);
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** Objects whose `indexName` values include `value`, in key order. */
+  byIndex(indexName: string, value: string): T[] {
+    const index = this.indices.get(indexName);
+    if (!index) throw new Error(`Index with name ${indexName} does not exist`);
+    return [...(index.get(value) ?? [])].sort().map((k) => this.items.get(k)!);
+  }
+
+  /** Replaces the whole content (Store.Replace). */
+  replace(objects: readonly T[]): void {
+    this.items.clear();
+    for (const index of this.indices.values()) index.clear();
+    for (const obj of objects) this.put(metaNamespaceKey(obj), obj);
+  }
+
+  private put(key: string, obj: T): void {
+    const old = this.items.get(key);
+    if (old !== undefined) this.unindex(key, old);
+    this.items.set(key, obj);
+    for (const [name, fn] of this.indexers) this.indexOne(name, fn, key, obj);
+  }
+
+  private indexOne(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+    const index = this.indices.get(name)!;
+    for (const value of fn(obj)) {
+      let keys = index.get(value);
+      if (!keys) index.set(value, (keys = new Set()));
+      keys.add(key);
+    }
+  }
+
+  private unindex(key: string, obj: T): void {
+    for (const [name, fn] of this.indexers) {
+      const index = this.indices.get(name)!;
+      for (const value of fn(obj)) {
+        const keys = index.get(value);
+        if (!keys) continue;
+        keys.delete(key);
+        if (keys.size === 0) index.delete(value);
+      }
+    }
+  }
+}
