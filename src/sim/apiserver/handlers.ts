@@ -22,13 +22,15 @@ import type { KubeObject, List } from '../api/types/meta.ts';
 import { formatTimestamp } from '../api/time.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import type { Co } from '../engine/index.ts';
-import type { HttpRequest, HttpResponse } from './http.ts';
+import type { HttpRequest, HttpResponse, HttpWatchEvent } from './http.ts';
 import { decodeBody, decodeObject, fieldValidationOf, warningHeader } from './request-body.ts';
 import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
 import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
-import type { ResourceVersionMatch, SelectionPredicate } from './storage/interface.ts';
+import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
 import { tableFor, wantsTable } from './table.ts';
+import { toTable } from '../api/printers.ts';
+import { requiresExactFieldMatch } from '../api/fields.ts';
 
 export interface HandlerRequest {
   readonly http: HttpRequest;
@@ -67,6 +69,74 @@ export function* handleList(h: HandlerRequest): Co<HttpResponse> {
   if (wantsTable(h.http)) return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now));
   const body: List = { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata, items: list.items };
   return respond(200, body);
+}
+
+/** How a watch talks back: the server turns these into `http.response` (stream), `http.watchEvent`, `http.watchEnd`. */
+export interface WatchResponder {
+  /** Sends the 200 that opens the stream; the watch ends by itself after `timeoutMs`. */
+  open(timeoutMs: number, headers: Record<string, string>): void;
+  established(watch: StorageWatch): void;
+  event(event: HttpWatchEvent): void;
+  /** The storage ended the watch (after an ERROR event, or a relist). */
+  end(): void;
+}
+
+/** minRequestTimeout: a watch without timeoutSeconds lasts a random time in [1800 s, 3600 s). */
+const minRequestTimeoutSeconds = 1800;
+
+/**
+ * WATCH: the storage watch is set up first (a malformed request is answered with its error), then the
+ * 200 opens the stream and the events that arrived meanwhile (initial ADDED events, an ERROR) follow.
+ * Each event object carries kind and apiVersion; with a Table Accept each is a one-row Table.
+ */
+// Models k8s.io/apiserver/pkg/endpoints/handlers/get.go (ListResource for watch) and watch.go (serveWatch).
+export function* handleWatch(h: HandlerRequest, storage: Storage, responder: WatchResponder): Co<void> {
+  const { route, ctx, query } = h;
+  const resourceVersion = query.get('resourceVersion') ?? '';
+  checkListOptions(query, resourceVersion, true);
+  const named = route.info.name;
+  const base = selectionPredicate(route.resource, query);
+  const predicate = named !== '' && requiresExactFieldMatch(base.field, 'metadata.name') !== named
+    ? { ...base, field: { terms: [...base.field.terms, { field: 'metadata.name', operator: '=' as const, value: named }] } }
+    : base;
+  const timeoutText = query.get('timeoutSeconds') ?? '';
+  const timeoutSeconds = timeoutText !== '' ? Number(timeoutText) : minRequestTimeoutSeconds * (1 + ctx.rng.float());
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw newBadRequest(`invalid timeoutSeconds: ${timeoutText}`);
+  const timeoutMs = timeoutSeconds * 1000;
+  const table = wantsTable(h.http);
+  const convert = (e: StorageWatchEvent): HttpWatchEvent => {
+    if (e.type === 'ERROR' || e.type === 'BOOKMARK') return { type: e.type, object: e.object };
+    if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
+    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + ctx.now, { includeObject: query.get('includeObject') ?? '', noHeaders: true });
+    return { type: e.type, object: 'kind' in t && t.kind === 'Table' ? t : e.object };
+  };
+  let opened = false;
+  let endedEarly = false;
+  const early: HttpWatchEvent[] = [];
+  const sink: StorageWatchSink = {
+    event: (e) => {
+      if (opened) responder.event(convert(e));
+      else early.push(convert(e));
+    },
+    end: () => {
+      if (opened) responder.end();
+      else endedEarly = true;
+    },
+  };
+  const sendInitialEvents = query.get('sendInitialEvents');
+  const watch = yield* storage.watch(h.store.collectionKey(ctx.namespace), {
+    resourceVersion,
+    predicate,
+    recursive: true,
+    allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',
+    deadline: ctx.now + timeoutMs,
+    ...(sendInitialEvents !== undefined ? { sendInitialEvents: sendInitialEvents === 'true' } : {}),
+  }, sink);
+  responder.open(timeoutMs, { 'content-type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json' });
+  opened = true;
+  for (const e of early) responder.event(e);
+  responder.established(watch);
+  if (endedEarly) responder.end();
 }
 
 export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {

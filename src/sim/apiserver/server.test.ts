@@ -78,10 +78,12 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
     const deployment = created.response.body as Deployment;
 
     const flow = causedBy(cluster, created.request);
+    // The etcd watch event for the new key (to the deployments watch cache) is caused by the same Txn;
+    // etcd notifies its watchers as the Txn ends, before the Txn's own reply leaves.
     expect(flow.map((m) => m.kind)).toEqual([
       'apiserver.authentication', 'apiserver.audit', 'apiserver.max-in-flight', 'apiserver.authorization',
       'apiserver.admission.mutating', 'apiserver.registry.strategy', 'apiserver.admission.validating',
-      'etcd.Txn', 'etcd.TxnResponse', 'http.response',
+      'etcd.Txn', 'etcd.WatchResponse', 'etcd.TxnResponse', 'http.response',
     ]);
     const key = '/registry/deployments/default/nginx-deployment';
     const kv = cluster.etcd.kv.range({ key }).kvs[0]!;
@@ -405,6 +407,93 @@ describe('kube-apiserver: discovery and version', () => {
     expect(anonymous.response.status).toBe(403);
     expect(status(anonymous).message).toBe('forbidden: User "system:anonymous" cannot get path "/apis"');
     expect(call(cluster, 'GET', '/apis', { token: builtinTokens.restricted }).response.status).toBe(200);
+  });
+});
+
+describe('kube-apiserver: watch', () => {
+  function watchFrom(cluster: Cluster, path: string, query: string, headers: Record<string, string> = {}): Message<HttpRequest> {
+    return cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'GET', path, query, headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...headers },
+    });
+  }
+
+  function streamOf(cluster: Cluster, watch: Message) {
+    const messages = cluster.user.received().filter((r) => r.requestId === watch.id).map((r) => r.message);
+    return {
+      opened: messages.find((m) => m.kind === httpKinds.response)?.payload as HttpResponse | undefined,
+      events: messages.filter((m) => m.kind === httpKinds.watchEvent).map((m) => m.payload as { type: string; object: KubeObject & { status?: unknown } }),
+      ended: messages.find((m) => m.kind === httpKinds.watchEnd)?.payload as { reason: string } | undefined,
+    };
+  }
+
+  it('streams ADDED, MODIFIED and DELETED after the list resourceVersion, each caused by its etcd write', () => {
+    const cluster = bootedCluster();
+    const list = call(cluster, 'GET', '/api/v1/namespaces/default/pods').response.body as List;
+    const watch = watchFrom(cluster, '/api/v1/namespaces/default/pods', `resourceVersion=${list.metadata.resourceVersion}&watch=true`);
+    cluster.engine.runUntilIdle();
+    expect(streamOf(cluster, watch).opened).toMatchObject({ status: 200, stream: true });
+    const created = call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } } });
+    const createdPod = created.response.body as Pod;
+    call(cluster, 'PATCH', '/api/v1/namespaces/default/pods/web', { headers: { 'content-type': 'application/merge-patch+json' }, body: { metadata: { labels: { tier: 'front' } } } });
+    call(cluster, 'DELETE', '/api/v1/namespaces/default/pods/web');
+    const { events, ended } = streamOf(cluster, watch);
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    expect(events[0]!.object).toMatchObject({ kind: 'Pod', apiVersion: 'v1', metadata: { name: 'web', resourceVersion: createdPod.metadata.resourceVersion } });
+    expect(ended).toBeUndefined();
+    const addedMessage = cluster.engine.trace.all().find((m) => m.kind === httpKinds.watchEvent && m.replyTo === watch.id)!;
+    expect(causedBy(cluster, created.request)).toContain(addedMessage);
+  });
+
+  it('starts with synthetic ADDED events for RV 0, and filters by label selector', () => {
+    const cluster = bootedCluster();
+    for (const [name, app] of [['a', 'nginx'], ['b', 'other'], ['c', 'nginx']] as const) {
+      call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app } }, spec: { containers: [{ name: 'x', image: 'nginx' }] } } });
+    }
+    const watch = watchFrom(cluster, '/api/v1/namespaces/default/pods', 'labelSelector=app%3Dnginx&resourceVersion=0&watch=true');
+    cluster.engine.runUntilIdle();
+    expect(streamOf(cluster, watch).events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a', 'ADDED c']);
+  });
+
+  it('answers a watch of uncached events from a compacted resourceVersion with one ERROR 410 Expired, then ends it', () => {
+    const cluster = bootedCluster();
+    const event = (name: string) => ({
+      apiVersion: 'v1', kind: 'Event', metadata: { name },
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'web' }, reason: 'Test', message: 'hello', type: 'Normal', source: { component: 'test' },
+    });
+    for (let i = 0; i < 3; i++) expect(call(cluster, 'POST', '/api/v1/namespaces/default/events', { body: event(`e${i}`) }).response.status).toBe(201);
+    cluster.engine.runFor(11 * 60_000);
+    const watch = watchFrom(cluster, '/api/v1/namespaces/default/events', 'resourceVersion=2&watch=true');
+    cluster.engine.runUntilIdle();
+    const { events, ended } = streamOf(cluster, watch);
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired', message: 'The resourceVersion for the provided watch is too old.' } });
+    expect(ended).toEqual({ reason: 'error' });
+  });
+
+  it('stops sending after the client cancels, and times out a watch by itself as background work', () => {
+    const cluster = bootedCluster();
+    const watch = watchFrom(cluster, '/api/v1/namespaces/default/pods', 'resourceVersion=0&watch=true&timeoutSeconds=30');
+    cluster.engine.runUntilIdle();
+    expect(cluster.engine.idle).toBe(true);
+    cluster.engine.runFor(31_000);
+    expect(streamOf(cluster, watch).ended).toEqual({ reason: 'timeout' });
+
+    const second = watchFrom(cluster, '/api/v1/namespaces/default/pods', 'resourceVersion=0&watch=true');
+    cluster.engine.runUntilIdle();
+    cluster.user.request('kube-apiserver', httpKinds.cancel, { requestId: second.id });
+    cluster.engine.runUntilIdle();
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'late' }, spec: { containers: [{ name: 'x', image: 'nginx' }] } } });
+    expect(streamOf(cluster, second).events).toHaveLength(0);
+  });
+
+  it('sends one-row Tables without headers to kubectl get -w', () => {
+    const cluster = bootedCluster();
+    const watch = watchFrom(cluster, '/api/v1/namespaces/default/pods', 'resourceVersion=0&watch=true', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
+    cluster.engine.runUntilIdle();
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'x', image: 'nginx' }] } } });
+    const { opened, events } = streamOf(cluster, watch);
+    expect(opened?.headers['content-type']).toBe('application/json;as=Table;v=v1;g=meta.k8s.io');
+    expect(events[0]!.object).toMatchObject({ kind: 'Table', columnDefinitions: null, rows: [{ cells: ['web', '0/1', 'Pending', '0', '0s', '<none>', '<none>', '<none>', '<none>'] }] });
   });
 });
 

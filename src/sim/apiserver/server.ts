@@ -23,15 +23,22 @@ import { authenticatedGroup, TokenAuthenticator, type UserInfo } from './filters
 import { defaultMaxInFlight, MaxInFlight, tooManyRequestsBody, type MaxInFlightLimits } from './filters/max-in-flight.ts';
 import { RbacIndex } from './filters/rbac.ts';
 import {
-  handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, respond, type HandlerRequest,
+  handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, handleWatch, respond,
+  type HandlerRequest, type WatchResponder,
 } from './handlers.ts';
-import { httpKinds, parseQuery, type HttpRequest, type HttpResponse } from './http.ts';
+import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from './http.ts';
 import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
+import { Cacher, cacherResourcePrefixOf, type CacherHost } from './storage/cacher.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
-import { etcdClientOver } from './storage/etcd-client.ts';
+import { etcdClientOver, type EtcdClient } from './storage/etcd-client.ts';
+import { EtcdWatchRouter } from './storage/etcd-watch-client.ts';
+import { EtcdWatcher } from './storage/etcd-watcher.ts';
 import { Etcd3Store } from './storage/etcd3-store.ts';
+import type { Storage, StorageWatch } from './storage/interface.ts';
+import { apiVersionOf, servedResources, storageKey, type ResourceInfo } from '../api/resources.ts';
+import type { WatchStreamRequest, WatchStreamResponse } from '../etcd/index.ts';
 
 export interface KubeApiserverOptions {
   readonly name?: string;
@@ -59,11 +66,17 @@ export interface StagePayload {
 }
 
 const compactorTimer = 'compactor';
+const watchTimeoutTimer = 'watch-timeout';
 
 export class KubeApiserver extends Component {
   readonly audit = new AuditLog();
   readonly rbac = new RbacIndex();
-  readonly storage: Etcd3Store;
+  private readonly etcd: EtcdClient;
+  private readonly etcdWatches: EtcdWatchRouter;
+  private readonly cachers = new Map<string, Cacher>();
+  private readonly storages = new Map<string, Storage>();
+  /** Open client watches by the id of their request. */
+  private readonly openWatches = new Map<number, { request: Message<HttpRequest>; watch: StorageWatch | null; timeout: Message; ended: boolean }>();
   private readonly etcdName: string;
   private readonly prefix: string;
   private readonly authenticator: TokenAuthenticator;
@@ -87,9 +100,14 @@ export class KubeApiserver extends Component {
     this.admission = new AdmissionChain(defaultAdmissionPlugins({ alwaysPullImages: options.alwaysPullImages ?? false }));
     this.stageDelay = options.stageDelay ?? 0;
     this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
-    const etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>(this.etcdName, kind, payload));
-    this.storage = new Etcd3Store(etcd, () => this.now);
-    this.compactor = new Compactor(etcd);
+    this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>(this.etcdName, kind, payload));
+    this.etcdWatches = new EtcdWatchRouter(this.name, {
+      call: (kind, payload) => this.call<WatchStreamResponse>(this.etcdName, kind, payload as WatchStreamRequest),
+      send: (kind, payload) => {
+        this.send(this.etcdName, kind, payload);
+      },
+    });
+    this.compactor = new Compactor(this.etcd);
     this.compactionInterval = options.compactionInterval ?? defaultCompactionInterval;
   }
 
@@ -100,13 +118,23 @@ export class KubeApiserver extends Component {
 
   /** Creates the system namespaces and the bootstrap policy (call once, after the engine links etcd). */
   start(): void {
+    for (const r of servedResources) this.storageOf(r);
+    for (const cacher of this.cachers.values()) cacher.start();
     this.spawn(this.bootstrap());
     if (this.compactionInterval > 0) this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
   }
 
   receive(message: Message): void {
-    if (message.kind === httpKinds.request) {
+    if (this.etcdWatches.route(message)) return;
+    const cacherPrefix = cacherResourcePrefixOf(message);
+    if (cacherPrefix !== undefined) {
+      this.cachers.get(cacherPrefix)?.receive(message);
+    } else if (message.kind === httpKinds.request) {
       this.spawn(this.serve(message as Message<HttpRequest>));
+    } else if (message.kind === httpKinds.cancel) {
+      this.closeWatch((message.payload as HttpCancel).requestId, null);
+    } else if (message.kind === timerKind && (message.payload as TimerPayload).name === watchTimeoutTimer) {
+      this.closeWatch((message.payload as TimerPayload<number>).data, 'timeout');
     } else if (message.kind === timerKind && (message.payload as TimerPayload).name === compactorTimer) {
       this.spawn(this.compactor.compactOnce());
       this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
@@ -130,10 +158,86 @@ export class KubeApiserver extends Component {
     if (!store) {
       const info = lookupResource(group, resource);
       if (!info) throw new Error(`no served resource ${key}`);
-      store = new GenericStore(strategyFor(info), this.storage, this.prefix, (res, obj, deleted) => this.observe(res, obj, deleted));
+      store = new GenericStore(strategyFor(info), this.storageOf(info), this.prefix, (res, obj, deleted) => this.observe(res, obj, deleted));
       this.stores.set(key, store);
     }
     return store;
+  }
+
+  /**
+   * The storage of a resource: its own etcd3 store (with an etcd watcher), behind a watch cache except
+   * for events, which 1.28 does not cache (watch-cache size 0).
+   */
+  private storageOf(r: ResourceInfo): Storage {
+    const key = `${r.group}/${r.resource}`;
+    const existing = this.storages.get(key);
+    if (existing) return existing;
+    const groupResource = { group: r.group, resource: r.resource };
+    const newFunc = (): KubeObject => ({ kind: r.kind, apiVersion: apiVersionOf(r), metadata: {} });
+    const etcd3 = new Etcd3Store(this.etcd, () => this.now, new EtcdWatcher({ etcd: this.etcd, watches: this.etcdWatches, groupResource, newFunc }));
+    let storage: Storage = etcd3;
+    if (!(r.group === '' && r.resource === 'events')) {
+      const resourcePrefix = storageKey(this.prefix, r, undefined).replace(/\/$/, '');
+      const cacher = new Cacher({
+        storage: etcd3,
+        resourcePrefix,
+        keyFunc: (obj) => storageKey(this.prefix, r, obj.metadata.namespace, obj.metadata.name ?? ''),
+        newFunc,
+        host: this.cacherHost(),
+      });
+      this.cachers.set(resourcePrefix, cacher);
+      storage = cacher;
+    }
+    this.storages.set(key, storage);
+    return storage;
+  }
+
+  private cacherHost(): CacherHost {
+    return {
+      now: () => this.now,
+      random: () => this.rng.float(),
+      spawn: (co) => this.spawn(co),
+      stage: (kind, payload) => this.stage(kind, payload),
+      reply: (message, kind, payload) => {
+        this.reply(message, kind, payload);
+      },
+      setTimer: (delay, name, data, options) => {
+        this.setTimer(delay, name, data, options);
+      },
+    };
+  }
+
+  /** The watch responder for one request: the 200 with `stream: true`, then events, then the end. */
+  private watchResponder(request: Message<HttpRequest>, auditID: string): WatchResponder {
+    return {
+      open: (timeoutMs, headers) => {
+        // The timeout is housekeeping: it must not keep "run until idle" waiting for half an hour.
+        const timeout = this.setTimer(timeoutMs, watchTimeoutTimer, request.id, { background: true });
+        this.openWatches.set(request.id, { request, watch: null, timeout, ended: false });
+        this.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: { ...headers, 'audit-id': auditID }, body: null, stream: true });
+      },
+      established: (watch) => {
+        const open = this.openWatches.get(request.id);
+        if (!open || open.ended) watch.stop();
+        else open.watch = watch;
+      },
+      event: (event) => {
+        const open = this.openWatches.get(request.id);
+        if (open && !open.ended) this.reply<HttpWatchEvent>(request, httpKinds.watchEvent, event);
+      },
+      end: () => this.closeWatch(request.id, 'error'),
+    };
+  }
+
+  /** Ends a client watch: on timeout or storage end, tells the client; on client cancel, just stops. */
+  private closeWatch(requestId: number, reason: HttpWatchEnd['reason'] | null): void {
+    const open = this.openWatches.get(requestId);
+    if (!open || open.ended) return;
+    open.ended = true;
+    this.openWatches.delete(requestId);
+    this.cancelTimer(open.timeout);
+    open.watch?.stop();
+    if (reason !== null) this.reply<HttpWatchEnd>(open.request, httpKinds.watchEnd, { reason });
   }
 
   private observe(resource: string, obj: KubeObject, deleted: boolean): void {
@@ -176,7 +280,7 @@ export class KubeApiserver extends Component {
     const query = parseQuery(http.query);
     const auditID = this.rng.uuid();
     const receivedAt = this.now;
-    let response: HttpResponse;
+    let response: HttpResponse | null;
     let user: UserInfo | null = null;
     let info: RequestInfo | null = null;
     try {
@@ -211,7 +315,7 @@ export class KubeApiserver extends Component {
         response = { status: 429, headers: { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' }, body: tooManyRequestsBody };
       } else {
         try {
-          response = yield* this.authorizeAndHandle(request, http, query, info, user);
+          response = yield* this.authorizeAndHandle(request, http, query, info, user, auditID);
         } finally {
           release();
         }
@@ -219,11 +323,16 @@ export class KubeApiserver extends Component {
     } catch (err) {
       response = errorResponse(err);
     }
+    if (response === null) {
+      // A watch answered its 200 itself and streams until it ends.
+      if (user && info) this.recordAudit('ResponseStarted', auditID, http, info, user, { status: 200, headers: {}, body: null }, receivedAt);
+      return;
+    }
     if (user && info) this.recordAudit('ResponseComplete', auditID, http, info, user, response, receivedAt);
     this.reply(request, httpKinds.response, { ...response, headers: { ...response.headers, 'audit-id': auditID } });
   }
 
-  private *authorizeAndHandle(request: Message<HttpRequest>, http: HttpRequest, query: Map<string, string>, info: RequestInfo, user: UserInfo): Co<HttpResponse> {
+  private *authorizeAndHandle(request: Message<HttpRequest>, http: HttpRequest, query: Map<string, string>, info: RequestInfo, user: UserInfo, auditID: string): Co<HttpResponse | null> {
     const attrs = {
       user: user.name, verb: info.verb, resourceRequest: info.isResourceRequest, path: info.path,
       apiGroup: info.apiGroup, apiVersion: info.apiVersion, resource: info.resource, subresource: info.subresource,
@@ -242,10 +351,10 @@ export class KubeApiserver extends Component {
         ? { status: route.code, headers: { 'content-type': route.contentType }, body: route.body }
         : respond(route.status.code ?? 404, route.status);
     }
-    return yield* this.handle(request, http, query, route, user);
+    return yield* this.handle(request, http, query, route, user, auditID);
   }
 
-  private *handle(request: Message<HttpRequest>, http: HttpRequest, query: Map<string, string>, route: ResolvedRoute, user: UserInfo): Co<HttpResponse> {
+  private *handle(request: Message<HttpRequest>, http: HttpRequest, query: Map<string, string>, route: ResolvedRoute, user: UserInfo, auditID: string): Co<HttpResponse | null> {
     const h: HandlerRequest = {
       http, query, route,
       store: this.storeFor(route.resource.group, route.resource.resource),
@@ -259,6 +368,10 @@ export class KubeApiserver extends Component {
       case 'patch': return yield* handlePatch(h);
       case 'delete': return yield* handleDelete(h);
       case 'deletecollection': return yield* handleDeleteCollection(h);
+      case 'watch': {
+        yield* handleWatch(h, this.storageOf(route.resource), this.watchResponder(request, auditID));
+        return null;
+      }
       default: throw newInternalError(`verb ${route.info.verb} is not served by the simulated kube-apiserver yet`);
     }
   }
