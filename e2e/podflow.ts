@@ -54,6 +54,28 @@ export class PodflowPage {
     return Number(await this.stepCounter.textContent());
   }
 
+  /** The keyspace panel's row of an etcd key (rendered only while scrolled into view or filtered to). */
+  keyRow(key: string): Locator {
+    return this.page.getByTestId('key-row').and(this.page.locator(`[data-key="${key}"]`));
+  }
+
+  /** Narrows the keyspace panel to keys containing `text`. */
+  async filterKeys(text: string): Promise<void> {
+    await this.page.getByRole('searchbox', { name: 'Filter keys' }).fill(text);
+  }
+
+  /** Shows the keyspace at a past revision. */
+  async viewRevision(revision: number): Promise<void> {
+    const picker = this.page.getByRole('form', { name: 'Revision picker' });
+    await picker.getByRole('spinbutton', { name: 'Revision' }).fill(String(revision));
+    await picker.getByRole('button', { name: 'View' }).click();
+  }
+
+  /** Creates the nginx Deployment preset with the kubectl create form. */
+  async createNginxDeployment(): Promise<void> {
+    await this.page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).click();
+  }
+
   button(name: string): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }

@@ -59,6 +59,12 @@ export interface UserRequestCommand {
   readonly payload: unknown;
 }
 
+/** Asks for the keyspace as it was at `revision` (answered by a `keyspaceSnapshot`). */
+export interface KeyspaceAtCommand {
+  readonly type: 'keyspaceAt';
+  readonly revision: number;
+}
+
 export type Command =
   | StepCommand
   | PlayCommand
@@ -67,7 +73,8 @@ export type Command =
   | RunUntilIdleCommand
   | ResetCommand
   | ApplyManifestCommand
-  | UserRequestCommand;
+  | UserRequestCommand
+  | KeyspaceAtCommand;
 
 export type CommandType = Command['type'];
 

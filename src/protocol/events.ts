@@ -4,6 +4,7 @@
 // costs the UI one small message per chunk. Each batch is followed by a `status`.
 
 import type { CommandType } from './commands.ts';
+import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
 
@@ -53,7 +54,7 @@ export interface SimErrorEvent {
   readonly message: string;
 }
 
-export type WorkerEvent = ReadyEvent | TraceBatchEvent | StatusEvent | SimErrorEvent;
+export type WorkerEvent = ReadyEvent | TraceBatchEvent | StatusEvent | SimErrorEvent | KeyspaceDiffEvent | KeyspaceSnapshotEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -2,7 +2,7 @@
 // (worker → UI), all plain structured-clone-safe data. The UI depends on this module only.
 
 export type {
-  ApplyManifestCommand, Command, CommandType, PauseCommand, PlayCommand, ResetCommand, RunUntilIdleCommand,
+  ApplyManifestCommand, Command, KeyspaceAtCommand, CommandType, PauseCommand, PlayCommand, ResetCommand, RunUntilIdleCommand,
   SetSpeedCommand, StepCommand, UserRequestCommand,
 } from './commands.ts';
 export { maxNodes } from './commands.ts';
@@ -12,3 +12,4 @@ export type {
 export { traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
+export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';

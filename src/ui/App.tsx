@@ -5,6 +5,7 @@ import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { TrafficActions } from './controls/TrafficActions.tsx';
 import { ClusterGraph } from './graph/ClusterGraph.tsx';
+import { KeyspacePanel } from './keyspace/KeyspacePanel.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
@@ -29,9 +30,12 @@ export function App() {
         <PlaybackBar />
         <Notices />
         <main className="workspace">
-          <section className="graph-pane" aria-label="Component graph">
-            <ClusterGraph />
-          </section>
+          <div className="main-column">
+            <section className="graph-pane" aria-label="Component graph">
+              <ClusterGraph />
+            </section>
+            <KeyspacePanel />
+          </div>
           <aside className="side-panel" aria-label="Requests and messages">
             <TrafficActions />
             <MessageInspector />

@@ -330,8 +330,8 @@ describe('SimHost with the real cluster', () => {
 
   it('applies a manifest as kubectl create -f: one POST per document, as the admin', () => {
     const { host, events } = realHost();
-    const rest = events.filter((e) => e.type === 'status').at(-1);
-    const background = rest?.type === 'status' ? rest.status.pending : 0;
+    const atRest = events.filter((e) => e.type === 'status').at(-1);
+    const background = atRest?.type === 'status' ? atRest.status.pending : -1;
     events.length = 0;
     host.handle({ type: 'applyManifest', yaml: [
       'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: nginx-deployment, labels: {app: nginx}}',
@@ -339,7 +339,6 @@ describe('SimHost with the real cluster', () => {
       '---', 'apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: settings, namespace: kube-system}', 'data: {a: "1"}',
     ].join('\n') });
     expect(events.map((e) => e.type)).toEqual(['status']);
-    // Two POSTs queued, beside the cluster's background timers (compactor, watch-cache bookmarks).
     expect(events[0]?.type === 'status' && events[0].status.pending).toBe(background + 2);
     host.handle({ type: 'runUntilIdle' });
     const records = events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));
@@ -349,5 +348,52 @@ describe('SimHost with the real cluster', () => {
     ]);
     const responses = records.filter((r) => r.kind === 'http.response').map((r) => (r.payload as { status: number }).status);
     expect(responses).toEqual([201, 201]);
+  });
+
+  it('mirrors the keyspace: a snapshot after ready, then one diff per command with the writing step', () => {
+    const { host, events } = realHost();
+    const snapshot = events.find((e) => e.type === 'keyspaceSnapshot');
+    expect(snapshot?.type === 'keyspaceSnapshot' && snapshot.current).toBe(true);
+    const keys = snapshot?.type === 'keyspaceSnapshot' ? snapshot.entries.map((e) => e.key) : [];
+    expect(keys).toContain('/registry/namespaces/default');
+    expect([...keys].sort()).toEqual(keys);
+    const bootRevision = snapshot?.type === 'keyspaceSnapshot' ? snapshot.revision : 0;
+    events.length = 0;
+    host.handle({ type: 'applyManifest', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\ndata: {a: "1"}' });
+    host.handle({ type: 'runUntilIdle' });
+    const diffs = events.filter((e) => e.type === 'keyspaceDiff');
+    expect(diffs).toHaveLength(1);
+    const diff = diffs[0]!;
+    const change = diff.type === 'keyspaceDiff' ? diff.changes.find((c) => c.key === '/registry/configmaps/default/settings') : undefined;
+    expect(change).toMatchObject({ deleted: false, version: 1, createRevision: bootRevision + 1, modRevision: bootRevision + 1 });
+    const txn = events.flatMap((e) => (e.type === 'traceBatch' ? e.records : [])).find((r) => r.kind === 'etcd.Txn');
+    expect(change?.step).toBe(txn?.step);
+    expect(change?.deleted === false && JSON.parse(change.value)).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
+
+    events.length = 0;
+    host.handle({ type: 'keyspaceAt', revision: bootRevision });
+    const past = events.find((e) => e.type === 'keyspaceSnapshot');
+    expect(past).toMatchObject({ revision: bootRevision, current: false, compacted: false });
+    expect(past?.type === 'keyspaceSnapshot' && past.entries.map((e) => e.key)).toEqual(keys);
+  });
+
+  it('reports compaction in the next diff and answers a compacted revision as unavailable', () => {
+    const { host, events } = realHost();
+    const snapshot = events.find((e) => e.type === 'keyspaceSnapshot');
+    const revision = snapshot?.type === 'keyspaceSnapshot' ? snapshot.revision : 0;
+    events.length = 0;
+    host.handle({ type: 'userRequest', to: 'etcd', kind: 'etcd.Compact', payload: { revision } });
+    host.handle({ type: 'runUntilIdle' });
+    expect(events.find((e) => e.type === 'keyspaceDiff')).toMatchObject({ changes: [], compactRevision: revision });
+    events.length = 0;
+    host.handle({ type: 'keyspaceAt', revision: revision - 1 });
+    expect(events[0]).toEqual({ type: 'keyspaceSnapshot', revision: revision - 1, current: false, compacted: true, compactRevision: revision, entries: [] });
+  });
+
+  it('answers a keyspace request out of range with an error', () => {
+    const { host, events } = realHost();
+    events.length = 0;
+    host.handle({ type: 'keyspaceAt', revision: 1e9 });
+    expect(events[0]).toMatchObject({ type: 'error', command: 'keyspaceAt' });
   });
 });

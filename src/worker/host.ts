@@ -20,6 +20,7 @@ import { resourceForKind } from '../sim/api/resources.ts';
 import { componentNames, createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
+import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { parseManifest, type ManifestObject } from './manifest.ts';
 
 /** Real time and host timers, injected so that tests control them. */
@@ -35,6 +36,8 @@ export interface HostedCluster {
   readonly engine: Engine;
   readonly user: User;
   readonly topology: ClusterTopology;
+  /** The etcd member whose keyspace the UI mirrors; absent in clusters without one. */
+  readonly etcd?: KeyspaceSource;
 }
 
 export interface ClusterSpec {
@@ -81,6 +84,7 @@ export class SimHost {
   /** Deliveries since the last flush: the newest ones, and how many there were in all. */
   private tail: TraceRecord[] = [];
   private delivered = 0;
+  private keyspace: KeyspaceTracker | null = null;
 
   constructor(options: SimHostOptions) {
     this.post = options.post;
@@ -148,6 +152,11 @@ export class SimHost {
         for (const request of requests) this.cluster.user.request(componentNames.apiserver, httpKinds.request, request);
         return;
       }
+      case 'keyspaceAt': {
+        if (!this.keyspace) throw new Error('this cluster has no etcd member to read');
+        this.post(this.keyspace.at(command.revision));
+        return;
+      }
       case 'userRequest': {
         const { engine, user, topology } = this.cluster;
         const target = topology.components.find((c) => c.name === command.to);
@@ -166,9 +175,15 @@ export class SimHost {
     this.delivered = 0;
     const { engine } = this.cluster;
     engine.runUntilIdle();
-    engine.onDelivery((message) => this.collect(engine.step, message));
+    const keyspace = this.cluster.etcd ? new KeyspaceTracker(this.cluster.etcd) : null;
+    this.keyspace = keyspace;
+    engine.onDelivery((message) => {
+      this.collect(engine.step, message);
+      keyspace?.observe(engine.step);
+    });
     const topology: Topology = this.cluster.topology;
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology, bootSteps: engine.step });
+    if (keyspace) this.post(keyspace.current());
   }
 
   private readonly tick = (): void => {
@@ -228,8 +243,10 @@ export class SimHost {
     this.post({ type: 'error', command, message: error instanceof Error ? error.message : String(error) });
   }
 
-  /** Flushes collected deliveries (if any) and the status. */
+  /** Flushes collected deliveries (if any), keyspace changes (if any) and the status. */
   private report(): void {
+    const diff = this.keyspace?.flush();
+    if (diff) this.post(diff);
     if (this.delivered > 0) {
       const records = this.tail.slice(-traceTailLimit);
       this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });

@@ -5,6 +5,7 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
 export interface ClusterInfo {
   readonly seed: string | number;
@@ -37,6 +38,8 @@ export interface SimState {
   readonly notices: readonly Notice[];
   readonly noticeSeq: number;
   readonly selection: Selection | null;
+  /** etcd's keyspace: live, and at a revision the user picked. */
+  readonly keyspace: KeyspaceState;
 }
 
 export const recentLimit = 500;
@@ -54,6 +57,7 @@ export const initialSimState: SimState = {
   notices: [],
   noticeSeq: 0,
   selection: null,
+  keyspace: emptyKeyspace,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -67,6 +71,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         tokens: [],
         omitted: 0,
         selection: null,
+        keyspace: emptyKeyspace,
       };
     case 'traceBatch': {
       if (event.records.length === 0 && event.omitted === 0) return state;
@@ -77,6 +82,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, status: event.status };
     case 'error':
       return addNotice(state, event.command, event.message);
+    case 'keyspaceDiff':
+      return { ...state, keyspace: applyDiff(state.keyspace, event) };
+    case 'keyspaceSnapshot':
+      return { ...state, keyspace: applySnapshot(state.keyspace, event) };
   }
 }
 
@@ -121,6 +130,9 @@ export interface SimActions {
   userRequest(to: string, kind: string, payload: unknown): void;
   select(selection: Selection | null): void;
   dismissNotice(id: number): void;
+  /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
+  viewRevision(revision: number | null): void;
+  selectKey(key: string | null): void;
 }
 
 export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
@@ -141,6 +153,11 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     userRequest: (to, kind, payload) => post({ type: 'userRequest', to, kind, payload }),
     select: (selection) => update((state) => select(state, selection)),
     dismissNotice: (id) => update((state) => dismissNotice(state, id)),
+    viewRevision: (revision) => {
+      update((state) => ({ ...state, keyspace: pickRevision(state.keyspace, revision) }));
+      if (revision !== null) post({ type: 'keyspaceAt', revision });
+    },
+    selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
   };
   return actions;
 }

@@ -1,0 +1,47 @@
+import { expect, test } from './podflow.ts';
+
+const deploymentKey = '/registry/deployments/default/nginx-deployment';
+
+// The keyspace panel mirrors etcd: after kubectl create, the Deployment's key is there with mod_revision
+// equal to the resourceVersion kube-apiserver returned; at an earlier revision it is not.
+test('the keyspace shows the created Deployment at its revision, and not before it', async ({ podflow, page }) => {
+  const created = podflow.token({ kind: 'http.response', from: 'kube-apiserver', to: 'user' });
+  let resourceVersion = 0;
+
+  await test.step('create the nginx Deployment and run until idle', async () => {
+    await podflow.createNginxDeployment();
+    await podflow.button('Run until idle').click();
+    await expect(created).toBeVisible();
+  });
+
+  await test.step('the 201 response carries the object\'s resourceVersion', async () => {
+    await created.click();
+    await expect(podflow.payload).toContainText('"status": 201');
+    const match = /resourceVersion\\?":\s*\\?"(\d+)/.exec((await podflow.payload.textContent()) ?? '');
+    expect(match).not.toBeNull();
+    resourceVersion = Number(match![1]);
+  });
+
+  await test.step('the keyspace lists the key with mod_revision == resourceVersion', async () => {
+    await podflow.filterKeys('/deployments/');
+    const row = podflow.keyRow(deploymentKey);
+    await expect(row).toBeVisible();
+    await expect(row.getByTestId('key-mod-revision')).toHaveText(String(resourceVersion));
+    await expect(row.getByTestId('key-version')).toHaveText('1');
+    await row.click();
+    await expect(page.getByTestId('key-details')).toContainText('real cluster stores protobuf');
+    await expect(page.getByTestId('key-value')).toContainText('"name": "nginx-deployment"');
+  });
+
+  await test.step('at the revision before it, the key is not there', async () => {
+    await podflow.viewRevision(resourceVersion - 1);
+    await expect(page.getByTestId('keyspace-revision')).toHaveText(`revision ${resourceVersion - 1} of ${resourceVersion}`, { useInnerText: true });
+    await expect(podflow.keyRow(deploymentKey)).toHaveCount(0);
+    await expect(page.getByTestId('keyspace')).toContainText('No key matches the filter.');
+  });
+
+  await test.step('back to the latest revision, it is there again', async () => {
+    await page.getByRole('button', { name: 'Latest' }).click();
+    await expect(podflow.keyRow(deploymentKey)).toBeVisible();
+  });
+});

@@ -1,0 +1,133 @@
+// The etcd keyspace: every key grouped by resource and namespace (virtualised: only visible rows are in
+// the DOM), with create_revision, mod_revision, version and lease; keys written by the current step are
+// highlighted; a revision picker shows the keyspace at a past revision (from etcd's own MVCC history,
+// so compacted revisions are unavailable); the selected key's decoded value and its change.
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useShallow } from 'zustand/shallow';
+import { useSim, useSimActions } from '../store/sim-context.ts';
+import { keyspaceRows, type KeyspaceRow } from '../store/keyspace.ts';
+import { KeyDetails } from './KeyDetails.tsx';
+import { shownKeys } from './selectors.ts';
+
+const rowHeight = 24;
+
+export function KeyspacePanel() {
+  return (
+    <section className="keyspace" aria-labelledby="keyspace-heading" data-testid="keyspace">
+      <div className="keyspace-toolbar">
+        <h2 id="keyspace-heading">etcd keyspace</h2>
+        <RevisionPicker />
+      </div>
+      <div className="keyspace-body">
+        <KeyTree />
+        <KeyDetails />
+      </div>
+    </section>
+  );
+}
+
+function RevisionPicker() {
+  const actions = useSimActions();
+  const live = useSim((state) => state.keyspace.live.revision);
+  const compact = useSim((state) => state.keyspace.live.compactRevision);
+  const past = useSim(useShallow((state) => (state.keyspace.past ? { revision: state.keyspace.past.revision, status: state.keyspace.past.status } : null)));
+  const [draft, setDraft] = useState('');
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const revision = Number(draft);
+    if (Number.isInteger(revision) && revision >= 1 && revision <= live) actions.viewRevision(revision === live ? null : revision);
+  };
+  return (
+    <form className="revision-picker" aria-label="Revision picker" onSubmit={onSubmit}>
+      <label>
+        Revision
+        <input type="number" min={1} max={live} value={draft} placeholder={String(live)} onChange={(event) => setDraft(event.target.value)} />
+      </label>
+      <button type="submit">View</button>
+      <button type="button" onClick={() => { setDraft(''); actions.viewRevision(null); }} disabled={!past}>Latest</button>
+      <p className="revision-status" data-testid="keyspace-revision" aria-live="polite">
+        {past === null ? <>latest: revision {live}</>
+          : past.status === 'loading' ? <>loading revision {past.revision}…</>
+            : past.status === 'compacted' ? <span className="unavailable">revision {past.revision} is unavailable: compacted (history kept from {compact})</span>
+              : <>revision {past.revision} of {live}</>}
+        {compact > 0 && past === null ? <> · compacted below {compact}</> : null}
+      </p>
+    </form>
+  );
+}
+
+function KeyTree() {
+  const keys = useSim(shownKeys);
+  const [filter, setFilter] = useState('');
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
+  const deferredKeys = useDeferredValue(keys);
+  const deferredFilter = useDeferredValue(filter);
+  const rows = useMemo(() => keyspaceRows(deferredKeys, collapsed, deferredFilter), [deferredKeys, collapsed, deferredFilter]);
+  const toggle = useCallback((id: string) => setCollapsed((old) => {
+    const next = new Set(old);
+    if (!next.delete(id)) next.add(id);
+    return next;
+  }), []);
+  const scroller = useRef<HTMLDivElement>(null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
+  return (
+    <div className="key-tree">
+      <input className="key-filter" type="search" aria-label="Filter keys" placeholder="Filter keys, e.g. /deployments/" value={filter} onChange={(event) => setFilter(event.target.value)} />
+      <div className="key-columns" aria-hidden="true">
+        <span>key</span><span title="create_revision">create</span><span title="mod_revision">mod</span><span>ver</span><span>lease</span>
+      </div>
+      <div className="key-scroller" ref={scroller} role="list" aria-label={`Keys (${keys.length})`}>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((item) => (
+            <div key={rows[item.index]!.id} role="listitem" className="key-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
+              <TreeRow row={rows[item.index]!} onToggle={toggle} />
+            </div>
+          ))}
+        </div>
+        {rows.length === 0 ? <p className="hint key-empty">{keys.length === 0 ? 'No keys at this revision.' : 'No key matches the filter.'}</p> : null}
+      </div>
+    </div>
+  );
+}
+
+const TreeRow = memo(function TreeRow({ row, onToggle }: { readonly row: KeyspaceRow; readonly onToggle: (id: string) => void }) {
+  if (row.type === 'key') return <KeyRow keyName={row.key} name={row.name} nested={row.nested} />;
+  return (
+    <button type="button" className={`key-group key-group--${row.type}`} aria-expanded={!row.collapsed} onClick={() => onToggle(row.id)}>
+      <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> {row.type === 'namespace' ? `namespace ${row.label}` : row.label} <span className="key-count">{row.count}</span>
+    </button>
+  );
+});
+
+const KeyRow = memo(function KeyRow({ keyName, name, nested }: { readonly keyName: string; readonly name: string; readonly nested: boolean }) {
+  const actions = useSimActions();
+  const entry = useSim((state) => (state.keyspace.past ? state.keyspace.past.entries.get(keyName) : state.keyspace.live.entries.get(keyName)));
+  const changedNow = useSim((state) => {
+    if (state.keyspace.past) return false;
+    const step = state.keyspace.live.entries.get(keyName)?.step;
+    return step !== null && step !== undefined && step === state.status.step;
+  });
+  const selected = useSim((state) => state.keyspace.selectedKey === keyName);
+  if (!entry) return null;
+  return (
+    <button
+      type="button"
+      className={`key-row${nested ? ' key-row--nested' : ''}${changedNow ? ' key-row--changed' : ''}`}
+      data-testid="key-row"
+      data-key={keyName}
+      data-changed={changedNow || undefined}
+      aria-pressed={selected}
+      title={keyName}
+      onClick={() => actions.selectKey(keyName)}
+    >
+      <span className="key-name">{name}</span>
+      <span data-testid="key-create-revision">{entry.createRevision}</span>
+      <span data-testid="key-mod-revision">{entry.modRevision}</span>
+      <span data-testid="key-version">{entry.version}</span>
+      <span data-testid="key-lease">{entry.lease === '0' ? '—' : entry.lease}</span>
+    </button>
+  );
+});

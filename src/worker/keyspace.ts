@@ -1,0 +1,82 @@
+// Mirrors the hosted etcd member's keyspace for the UI. After each delivery the tracker compares the
+// store's revision with the last one it saw and, if writes happened, reads the committed changes of the
+// new revisions from the backend (tagged with the delivering step); `flush` ships them as one
+// `keyspaceDiff`. Past revisions are answered from etcd's own MVCC history with a Range at that
+// revision, so nothing is copied here; below the compacted revision the answer is "compacted".
+
+import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from '../protocol/index.ts';
+import type { KeyValue, RangeRequest, RangeResponse } from '../sim/etcd/index.ts';
+
+/** What the tracker reads of an etcd member (`EtcdServer` is one). */
+export interface KeyspaceSource {
+  readonly store: {
+    readonly currentRev: number;
+    readonly compactMainRev: number;
+    readonly backend: { rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue) => void): void };
+  };
+  readonly kv: { range(request: RangeRequest): RangeResponse };
+}
+
+/** Every key: etcd's `key = range_end = "\0"`. */
+const everyKey: RangeRequest = { key: '\0', rangeEnd: '\0' };
+
+export class KeyspaceTracker {
+  private seenRevision: number;
+  private sentCompactRevision: number;
+  private changes: KeyChange[] = [];
+
+  constructor(private readonly source: KeyspaceSource) {
+    this.seenRevision = source.store.currentRev;
+    this.sentCompactRevision = source.store.compactMainRev;
+  }
+
+  /** Records the changes committed since the last call, as made by `step`. */
+  observe(step: number): void {
+    const { store } = this.source;
+    const revision = store.currentRev;
+    if (revision === this.seenRevision) return;
+    store.backend.rangeRevisions(this.seenRevision + 1, revision + 1, (kv) => this.changes.push(toChange(kv, step)));
+    this.seenRevision = revision;
+  }
+
+  /** The changes since the last flush (null when nothing changed, compaction included). */
+  flush(): KeyspaceDiffEvent | null {
+    const compactRevision = this.source.store.compactMainRev;
+    if (this.changes.length === 0 && compactRevision === this.sentCompactRevision) return null;
+    const event: KeyspaceDiffEvent = { type: 'keyspaceDiff', revision: this.seenRevision, changes: this.changes, compactRevision };
+    this.changes = [];
+    this.sentCompactRevision = compactRevision;
+    return event;
+  }
+
+  /** The whole keyspace now (resets the diff stream: pending changes are included in it). */
+  current(): KeyspaceSnapshotEvent {
+    this.changes = [];
+    this.seenRevision = this.source.store.currentRev;
+    this.sentCompactRevision = this.source.store.compactMainRev;
+    return { ...this.at(this.seenRevision), current: true };
+  }
+
+  /** The keyspace as it was at `revision` (a compacted or future revision has no keys). */
+  at(revision: number): KeyspaceSnapshotEvent {
+    const { store, kv } = this.source;
+    const compactRevision = store.compactMainRev;
+    const base = { type: 'keyspaceSnapshot', revision, current: false, compactRevision } as const;
+    if (!Number.isInteger(revision) || revision < 1 || revision > store.currentRev) {
+      throw new RangeError(`revision must be an integer from 1 to ${store.currentRev}, got ${revision}`);
+    }
+    if (revision < compactRevision) return { ...base, compacted: true, entries: [] };
+    const entries = kv.range({ ...everyKey, revision }).kvs.map(toEntry);
+    return { ...base, compacted: false, entries };
+  }
+}
+
+function toEntry(kv: KeyValue): KeyEntry {
+  return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, value: kv.value };
+}
+
+function toChange(kv: KeyValue, step: number): KeyChange {
+  // A tombstone (createRevision 0) is the key's deletion at modRevision.
+  if (kv.createRevision === 0) return { key: kv.key, modRevision: kv.modRevision, deleted: true, step };
+  return { ...toEntry(kv), deleted: false, step };
+}
