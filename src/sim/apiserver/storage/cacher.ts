@@ -229,10 +229,9 @@ export class Cacher implements Storage {
     if (listRV === 0 && !this.isReady) return yield* this.storage.getList(key, opts);
     yield* this.waitUntilReady();
     yield* this.waitUntilFresh(listRV);
-    const elements = opts.recursive ? this.watchCache.list() : this.single(key);
-    const items = elements
-      .filter((e) => hasPathPrefix(e.key, key) && predicateMatches(opts.predicate, e.object))
-      .map((e) => copyObject(e.object));
+    const keep = (k: string, obj: KubeObject) => hasPathPrefix(k, key) && predicateMatches(opts.predicate, obj);
+    const elements = opts.recursive ? this.watchCache.list(keep) : this.single(key).filter((e) => keep(e.key, e.object));
+    const items = elements.map((e) => copyObject(e.object));
     return { items, resourceVersion: this.watchCache.resourceVersion, cost: { etcdRequests: 0, kvsRead: 0, bytesRead: 0 } };
   }
 

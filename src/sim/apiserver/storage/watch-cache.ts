@@ -119,10 +119,10 @@ export class WatchCache {
     return this.store.get(key);
   }
 
-  /** The current state, ordered by key. */
-  list(): StoreElement[] {
+  /** The current state (only the elements `keep` accepts, when given), ordered by key. */
+  list(keep?: (key: string, object: KubeObject) => boolean): StoreElement[] {
     const out: StoreElement[] = [];
-    for (const [key, object] of this.store) out.push({ key, object });
+    for (const [key, object] of this.store) if (keep === undefined || keep(key, object)) out.push({ key, object });
     return out.sort((a, b) => compareKeys(a.key, b.key));
   }
 
