@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { Event, Pod } from '../api/types/core.ts';
+import type { HttpRequest } from '../apiserver/http.ts';
+import { formatTimestamp } from '../api/time.ts';
+import { EventBroadcaster, EventCorrelator, eventName, getReference } from './event-recorder.ts';
+import { clientTestCluster } from './testing.ts';
+
+const pod: Pod = {
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name: 'nginx-7c5ddbdf54-x8f9k', namespace: 'default', uid: 'u-1', resourceVersion: '42' },
+  spec: { containers: [] },
+};
+
+describe('eventName', () => {
+  it.each([
+    [1_692_057_605_123.456, 'p.177b656d4ce1bc00'],
+    [0, 'p.0'],
+  ])('%s ms → %s', (ms, name) => {
+    expect(eventName('p', ms)).toBe(name);
+  });
+
+  it('has 16 hex digits for present-day times', () => {
+    expect(eventName('x', 1_700_000_000_000)).toMatch(/^x\.[0-9a-f]{16}$/);
+  });
+});
+
+describe('EventCorrelator', () => {
+  const make = (message: string, at: number): Event => ({
+    kind: 'Event', apiVersion: 'v1', metadata: { name: eventName('p', at), namespace: 'default' },
+    involvedObject: getReference(pod), reason: 'BackOff', message, source: { component: 'kubelet', host: 'node-1' },
+    firstTimestamp: formatTimestamp(at), lastTimestamp: formatTimestamp(at), count: 1, type: 'Warning',
+    reportingComponent: 'kubelet', reportingInstance: 'node-1',
+  });
+
+  it('counts exact repeats on the first event\'s name and first timestamp', () => {
+    const c = new EventCorrelator();
+    const first = c.correlate(make('m', 1000), 1000, 1000);
+    expect(first.patch).toBeUndefined();
+    c.updateState({ ...first.event, metadata: { ...first.event.metadata, resourceVersion: '7' } });
+    const again = c.correlate(make('m', 5000), 5000, 5000);
+    expect(again.event.metadata.name).toBe(first.event.metadata.name);
+    expect(again.event.count).toBe(2);
+    expect(again.event.firstTimestamp).toBe(formatTimestamp(1000));
+    expect(again.patch).toEqual({ count: 2, lastTimestamp: formatTimestamp(5000), message: 'm' });
+  });
+
+  it('combines the 10th distinct message within 600 s, then counts the combined event up', () => {
+    const c = new EventCorrelator();
+    const results = Array.from({ length: 12 }, (_, i) => c.correlate(make(`m${i}`, i * 1000), i * 1000, i * 1000));
+    expect(results.slice(0, 9).every((r) => !r.event.message!.startsWith('(combined'))).toBe(true);
+    expect(results[9]!.event.message).toBe('(combined from similar events): m9');
+    expect(results[9]!.event.count).toBe(1);
+    expect(results[10]!.event.message).toBe('(combined from similar events): m10');
+    expect(results[10]!.event.metadata.name).toBe(results[9]!.event.metadata.name);
+    expect(results[10]!.event.count).toBe(2);
+    expect(results[11]!.event.count).toBe(3);
+  });
+
+  it('starts a new aggregate after 600 s of quiet', () => {
+    const c = new EventCorrelator();
+    for (let i = 0; i < 9; i++) c.correlate(make(`m${i}`, 0), 0, 0);
+    const later = c.correlate(make('late', 601_000), 601_000, 601_000);
+    expect(later.event.message).toBe('late');
+  });
+
+  it('lets a source write 25 events about one object, then drops them', () => {
+    const c = new EventCorrelator();
+    const skipped = Array.from({ length: 27 }, () => c.correlate(make('same', 0), 0, 0).skip);
+    expect(skipped.filter((s) => !s)).toHaveLength(25);
+    expect(c.correlate(make('same', 300_000), 300_000, 300_000).skip).toBe(false);
+  });
+});
+
+describe('EventBroadcaster against kube-apiserver', () => {
+  it('POSTs a new event, then PATCHes count and lastTimestamp for a repeat', () => {
+    const { cluster, component, client } = clientTestCluster();
+    const recorder = new EventBroadcaster(component.host, client).newRecorder({ component: 'replicaset-controller' });
+    recorder.event(pod, 'Normal', 'SuccessfulCreate', 'Created pod: nginx-7c5ddbdf54-x8f9k');
+    cluster.engine.runUntilIdle();
+    cluster.engine.runFor(3000);
+    recorder.event(pod, 'Normal', 'SuccessfulCreate', 'Created pod: nginx-7c5ddbdf54-x8f9k');
+    cluster.engine.runUntilIdle();
+
+    const writes = cluster.engine.trace.all()
+      .filter((m) => m.from === 'kube-controller-manager' && m.kind === 'http.request')
+      .map((m) => m.payload as HttpRequest);
+    expect(writes.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/v1/namespaces/default/events',
+      `PATCH /api/v1/namespaces/default/events/${(writes[0]!.body as Event).metadata.name}`,
+    ]);
+    const created = writes[0]!.body as Event;
+    expect(created.metadata.name).toMatch(/^nginx-7c5ddbdf54-x8f9k\.[0-9a-f]{16}$/);
+    expect(created).toMatchObject({
+      involvedObject: { kind: 'Pod', namespace: 'default', name: 'nginx-7c5ddbdf54-x8f9k', uid: 'u-1', apiVersion: 'v1', resourceVersion: '42' },
+      reason: 'SuccessfulCreate', type: 'Normal', count: 1, source: { component: 'replicaset-controller' },
+      reportingComponent: 'replicaset-controller', reportingInstance: '',
+    });
+    expect(created.firstTimestamp).toBe(created.lastTimestamp);
+    expect(writes[1]!.headers['content-type']).toBe('application/strategic-merge-patch+json');
+    expect(writes[1]!.body).toMatchObject({ count: 2 });
+
+    const responses = cluster.engine.trace.all().filter((m) => m.to === 'kube-controller-manager' && m.kind === 'http.response');
+    expect(responses.map((m) => (m.payload as { status: number }).status)).toEqual([201, 200]);
+    const patched = (responses[1]!.payload as { body: Event }).body;
+    expect(patched.count).toBe(2);
+    expect(patched.firstTimestamp).toBe(created.firstTimestamp);
+    expect(patched.lastTimestamp).not.toBe(created.firstTimestamp);
+  });
+});

@@ -1,0 +1,234 @@
+// Records core/v1 Events the way client-go's tools/record does: a recorder per source makes the Event
+// (`<object>.<hex UnixNano>` in the object's namespace, count 1, first = last timestamp, source and
+// reportingComponent/Instance), and one broadcaster per component writes them in order after
+// correlating: a repeat of the same event PATCHes count+1 and lastTimestamp onto the first one; the 10th
+// distinct message for the same object and reason within 600 s becomes one
+// "(combined from similar events): …" event that later similar events count up; a source may write 25
+// events about one object, then one per 5 minutes (dropped, not delayed).
+// Models k8s.io/client-go/tools/record/event.go (recorderImpl.generateEvent/makeEvent,
+// eventBroadcasterImpl.recordToSink, recordEvent) and events_cache.go (EventCorrelator, EventAggregator,
+// eventLogger, EventSourceObjectSpamFilter), and the typed core/v1 EventSink (create and patch).
+//
+// Not modelled: the LRU bound of the caches (4096 entries: unbounded Maps here), the broadcaster's
+// 1000-event channel (nothing is dropped for a full channel), retries (a StatusError is never retried
+// upstream either; network errors do not exist here), and the events.k8s.io/v1 recorder the scheduler uses.
+
+import type { ObjectReference, Event } from '../api/types/core.ts';
+import type { KubeObject } from '../api/types/meta.ts';
+import { formatTimestamp } from '../api/time.ts';
+import { isStatusError } from '../api/errors.ts';
+import { second, type Co, type Time } from '../engine/index.ts';
+import type { ClientHost } from './client-component.ts';
+import type { ResourceClient, RestClient } from './rest-client.ts';
+
+export interface EventSource {
+  readonly component: string;
+  /** The node name for kubelets; empty for controllers. */
+  readonly host?: string;
+}
+
+export type EventType = 'Normal' | 'Warning';
+
+/** events_cache.go defaults. */
+export const eventCorrelation = {
+  maxEvents: 10,
+  maxInterval: 600 * second,
+  spamBurst: 25,
+  spamQps: 1 / 300,
+  combinedPrefix: '(combined from similar events): ',
+} as const;
+
+/** ref.GetReference for an object carrying its TypeMeta. */
+export function getReference(obj: KubeObject): ObjectReference {
+  const ref: ObjectReference = { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name, uid: obj.metadata.uid, apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion };
+  for (const k of Object.keys(ref) as (keyof ObjectReference)[]) if (!ref[k]) delete ref[k];
+  return ref;
+}
+
+/** `nginx-7c5ddbdf54-x8f9k.17a2b3c4d5e6f789`: the object's name and the time in Unix nanoseconds, hex. */
+export function eventName(objectName: string, epochMs: number): string {
+  const nanos = BigInt(Math.round(epochMs * 1000)) * 1000n;
+  return `${objectName}.${nanos.toString(16)}`;
+}
+
+function eventKey(e: Event): string {
+  const o = e.involvedObject;
+  return [e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.fieldPath, o.uid, o.apiVersion, e.type, e.reason, e.message].map((s) => s ?? '').join('');
+}
+
+function aggregateKey(e: Event): string {
+  const o = e.involvedObject;
+  return [e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.reportingComponent, e.reportingInstance].map((s) => s ?? '').join('');
+}
+
+function spamKey(e: Event): string {
+  const o = e.involvedObject;
+  return [e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion].map((s) => s ?? '').join('');
+}
+
+interface EventLog {
+  readonly count: number;
+  readonly firstTimestamp: string | null | undefined;
+  readonly name: string;
+  readonly resourceVersion: string | undefined;
+}
+
+export interface CorrelateResult {
+  readonly event: Event;
+  /** The strategic merge patch for a repeat; undefined for a new event. */
+  readonly patch?: { count: number; lastTimestamp: string | null | undefined; message: string | undefined };
+  readonly skip: boolean;
+}
+
+/** EventCorrelator: aggregate, then count, then spam-filter. */
+export class EventCorrelator {
+  private readonly aggregates = new Map<string, { localKeys: Set<string>; lastTimestamp: Time }>();
+  private readonly logs = new Map<string, EventLog>();
+  private readonly spam = new Map<string, { tokens: number; last: Time }>();
+
+  correlate(event: Event, now: Time, epochMs: number): CorrelateResult {
+    const [aggregated, key] = this.aggregate(event, now, epochMs);
+    const observed = this.observe(aggregated, key);
+    return { ...observed, skip: this.filter(observed.event, now) };
+  }
+
+  /** UpdateState: remember the server's copy (name, resourceVersion, count) under its own key. */
+  updateState(event: Event): void {
+    this.logs.set(eventKey(event), { count: event.count ?? 0, firstTimestamp: event.firstTimestamp, name: event.metadata.name ?? '', resourceVersion: event.metadata.resourceVersion });
+  }
+
+  private aggregate(event: Event, now: Time, epochMs: number): [Event, string] {
+    const key = aggregateKey(event);
+    let record = this.aggregates.get(key);
+    if (!record || now - record.lastTimestamp > eventCorrelation.maxInterval) record = { localKeys: new Set(), lastTimestamp: now };
+    record.localKeys.add(event.message ?? '');
+    record.lastTimestamp = now;
+    this.aggregates.set(key, record);
+    if (record.localKeys.size < eventCorrelation.maxEvents) return [event, eventKey(event)];
+    const first = record.localKeys.values().next().value!;
+    record.localKeys.delete(first);
+    const t = formatTimestamp(epochMs);
+    const combined: Event = {
+      kind: 'Event', apiVersion: 'v1',
+      metadata: { name: eventName(event.involvedObject.name ?? '', epochMs), namespace: event.metadata.namespace },
+      involvedObject: event.involvedObject,
+      reason: event.reason,
+      message: eventCorrelation.combinedPrefix + (event.message ?? ''),
+      source: event.source,
+      firstTimestamp: t, lastTimestamp: t, count: 1,
+      type: event.type,
+    };
+    return [combined, key];
+  }
+
+  private observe(event: Event, key: string): { event: Event; patch?: CorrelateResult['patch'] } {
+    const last = this.logs.get(key);
+    let observed = event;
+    let patch: CorrelateResult['patch'];
+    if (last && last.count > 0) {
+      const metadata = { ...event.metadata, name: last.name };
+      if (last.resourceVersion) metadata.resourceVersion = last.resourceVersion;
+      observed = { ...event, metadata, firstTimestamp: last.firstTimestamp, count: last.count + 1 };
+      patch = { count: last.count + 1, lastTimestamp: event.lastTimestamp, message: event.message };
+    }
+    this.logs.set(key, { count: observed.count ?? 0, firstTimestamp: observed.firstTimestamp, name: observed.metadata.name ?? '', resourceVersion: observed.metadata.resourceVersion });
+    return patch ? { event: observed, patch } : { event: observed };
+  }
+
+  /** EventSourceObjectSpamFilter: a token bucket per source and object, full to begin with. */
+  private filter(event: Event, now: Time): boolean {
+    const key = spamKey(event);
+    const bucket = this.spam.get(key) ?? { tokens: eventCorrelation.spamBurst, last: now };
+    bucket.tokens = Math.min(eventCorrelation.spamBurst, bucket.tokens + ((now - bucket.last) / second) * eventCorrelation.spamQps);
+    bucket.last = now;
+    this.spam.set(key, bucket);
+    if (bucket.tokens < 1) return true;
+    bucket.tokens -= 1;
+    return false;
+  }
+}
+
+/**
+ * One per component: takes events from its recorders and writes them to kube-apiserver one at a time,
+ * in order (StartRecordingToSink). Each write is a coroutine of the component: POST for a new event,
+ * strategic-merge PATCH for a repeat (falling back to POST if the event is gone).
+ */
+export class EventBroadcaster {
+  private readonly pending: Event[] = [];
+  private writing = false;
+  readonly correlator = new EventCorrelator();
+  private readonly events: ResourceClient<Event>;
+
+  constructor(private readonly host: ClientHost, client: RestClient) {
+    this.events = client.resource<Event>('events');
+  }
+
+  newRecorder(source: EventSource): EventRecorder {
+    return new EventRecorder(this.host, this, source);
+  }
+
+  /** Queues an event made by a recorder. */
+  action(event: Event): void {
+    this.pending.push(event);
+    if (!this.writing) {
+      this.writing = true;
+      this.host.spawn(this.writeAll());
+    }
+  }
+
+  private *writeAll(): Co<void> {
+    for (let event = this.pending.shift(); event; event = this.pending.shift()) yield* this.recordToSink(event);
+    this.writing = false;
+  }
+
+  private *recordToSink(event: Event): Co<void> {
+    const result = this.correlator.correlate(event, this.host.now, this.host.epochMs + this.host.now);
+    if (result.skip) return;
+    const e = result.event;
+    const namespace = e.metadata.namespace;
+    let written: Event | undefined;
+    try {
+      if (result.patch) {
+        try {
+          written = yield* this.events.patch(namespace, e.metadata.name ?? '', 'application/strategic-merge-patch+json', result.patch);
+        } catch (err) {
+          if (!isStatusError(err) || err.code !== 404) throw err;
+        }
+      }
+      if (!written) {
+        const { resourceVersion: _dropped, ...metadata } = e.metadata;
+        written = yield* this.events.create(namespace, { ...e, metadata });
+      }
+    } catch (err) {
+      if (isStatusError(err)) return;
+      throw err;
+    }
+    this.correlator.updateState(written);
+  }
+}
+
+/** record.EventRecorder for one source (`replicaset-controller`, `kubelet` on `node-1`). */
+export class EventRecorder {
+  constructor(private readonly host: ClientHost, private readonly broadcaster: EventBroadcaster, readonly source: EventSource) {}
+
+  /** Records `reason`/`message` about `object` (which must carry kind and apiVersion). */
+  event(object: KubeObject, type: EventType, reason: string, message: string): void {
+    this.broadcaster.action(this.makeEvent(getReference(object), type, reason, message));
+  }
+
+  private makeEvent(ref: ObjectReference, type: EventType, reason: string, message: string): Event {
+    const epochMs = this.host.epochMs + this.host.now;
+    const t = formatTimestamp(epochMs);
+    const source = this.source.host ? { component: this.source.component, host: this.source.host } : { component: this.source.component };
+    return {
+      kind: 'Event', apiVersion: 'v1',
+      metadata: { name: eventName(ref.name ?? '', epochMs), namespace: ref.namespace || 'default' },
+      involvedObject: ref,
+      reason, message, source,
+      firstTimestamp: t, lastTimestamp: t, count: 1, type,
+      eventTime: null,
+      reportingComponent: this.source.component,
+      reportingInstance: this.source.host ?? '',
+    };
+  }
+}
