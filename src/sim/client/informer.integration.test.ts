@@ -1,0 +1,121 @@
+// The informer stack against the real kube-apiserver (watch cache included): a component's pod
+// informer follows what the user does. These tests need the apiserver to serve watches; until it does
+// they are reported as skipped.
+
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../api/types/core.ts';
+import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import type { Cluster } from '../cluster.ts';
+import { apiserverName, defaultUserAgent } from './rest-client.ts';
+import { DeletedFinalStateUnknown } from './shared-informer.ts';
+import { SharedInformerFactory } from './shared-informer-factory.ts';
+import { clientTestCluster } from './testing.ts';
+
+const pod = (name: string, labels: Record<string, string> = { app: 'web' }): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels },
+  spec: { containers: [{ name: 'c', image: 'nginx:1.14.2' }] },
+});
+
+function userRequest(cluster: Cluster, method: HttpRequest['method'], path: string, body?: object, contentType = 'application/json'): HttpResponse {
+  const request = cluster.user.request<HttpRequest>(apiserverName, httpKinds.request, {
+    method, path, query: '',
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body ? { 'content-type': contentType } : {}) },
+    ...(body ? { body } : {}),
+  });
+  cluster.engine.runUntilIdle();
+  const reply = cluster.user.received().find((r) => r.requestId === request.id);
+  if (!reply) throw new Error(`no response to ${method} ${path}`);
+  return reply.message.payload as HttpResponse;
+}
+
+/** Whether kube-apiserver answers a watch with a stream (checked by sending one). */
+function detectWatchServed(): boolean {
+  const { cluster } = clientTestCluster('watch-probe');
+  const request = cluster.user.request<HttpRequest>(apiserverName, httpKinds.request, {
+    method: 'GET', path: '/api/v1/namespaces/default/pods', query: 'watch=true&timeoutSeconds=1',
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
+  });
+  cluster.engine.runFor(500);
+  const reply = cluster.user.received().find((r) => r.requestId === request.id);
+  return (reply?.message.payload as HttpResponse | undefined)?.stream === true;
+}
+
+const watchServed = detectWatchServed();
+
+describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
+  function setup(seed = 'informer-e2e') {
+    const t = clientTestCluster(seed);
+    const factory = new SharedInformerFactory(t.component.host, t.client);
+    const pods = factory.informerFor<Pod>('pods');
+    const seen: string[] = [];
+    pods.addEventHandler({
+      onAdd: (p, initial) => seen.push(`ADDED ${p.metadata.name}${initial ? ' (initial list)' : ''}`),
+      onUpdate: (o, n) => seen.push(`MODIFIED ${n.metadata.name} ${o.metadata.resourceVersion}→${n.metadata.resourceVersion}`),
+      onDelete: (p) => seen.push(`DELETED ${p instanceof DeletedFinalStateUnknown ? p.key : p.metadata.name}`),
+    });
+    return { ...t, factory, pods, seen };
+  }
+
+  it('lists with RV 0, watches from the list RV, and sees the user\'s create, update and delete', () => {
+    const { cluster, factory, pods, seen } = setup();
+    userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('before'));
+    let synced = false;
+    factory.start();
+    factory.onSynced(() => { synced = true; });
+    cluster.engine.runUntilIdle();
+    expect(synced).toBe(true);
+    expect(seen).toEqual(['ADDED before (initial list)']);
+
+    const requests = cluster.engine.trace.all()
+      .filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request)
+      .map((m) => m.payload as HttpRequest);
+    expect(requests.map((r) => `${r.path}?${r.query}`)).toEqual([
+      '/api/v1/pods?limit=500&resourceVersion=0',
+      expect.stringMatching(new RegExp(`^/api/v1/pods\\?allowWatchBookmarks=true&resourceVersion=${pods.reflector.lastSyncRV}&timeoutSeconds=\\d{3}&watch=true$`)),
+    ]);
+    expect(requests[0]!.headers['user-agent']).toBe(defaultUserAgent('kube-controller-manager'));
+
+    const created = userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('web-1')).body as Pod;
+    const patched = userRequest(cluster, 'PATCH', '/api/v1/namespaces/default/pods/web-1', { metadata: { labels: { app: 'web', v: '2' } } }, 'application/merge-patch+json').body as Pod;
+    userRequest(cluster, 'DELETE', '/api/v1/namespaces/default/pods/web-1', { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 });
+    cluster.engine.runUntilIdle();
+    expect(seen.slice(1)).toEqual([
+      'ADDED web-1',
+      `MODIFIED web-1 ${created.metadata.resourceVersion}→${patched.metadata.resourceVersion}`,
+      'DELETED web-1',
+    ]);
+    expect(pods.list('default').map((p) => p.metadata.name)).toEqual(['before']);
+    expect(Number(pods.reflector.lastSyncRV)).toBeGreaterThan(Number(patched.metadata.resourceVersion));
+  });
+
+  it('re-watches from the last resourceVersion when the server ends the watch, without relisting', () => {
+    const { cluster, factory, pods, seen } = setup('informer-rewatch');
+    factory.start();
+    cluster.engine.runUntilIdle();
+    cluster.engine.runFor(11 * 60 * 1000);
+    userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('late'));
+    cluster.engine.runUntilIdle();
+    expect(seen).toEqual(['ADDED late']);
+    expect(pods.reflector.listCount).toBe(1);
+    const watches = cluster.engine.trace.all()
+      .filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request)
+      .filter((m) => (m.payload as HttpRequest).query.includes('watch=true'));
+    expect(watches.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a label-selected informer from the same factory is a separate informer with its own watch', () => {
+    const { cluster, factory, pods } = setup('informer-selector');
+    const db = factory.informerFor<Pod>('pods', '', { labelSelector: 'app=db' });
+    expect(db).not.toBe(pods);
+    expect(factory.informerFor<Pod>('pods')).toBe(pods);
+    factory.start();
+    cluster.engine.runUntilIdle();
+    userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('w', { app: 'web' }));
+    userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('d', { app: 'db' }));
+    cluster.engine.runUntilIdle();
+    expect(db.list().map((p) => p.metadata.name)).toEqual(['d']);
+    expect(pods.list().map((p) => p.metadata.name)).toEqual(['d', 'w']);
+    expect(factory.hasSynced()).toBe(true);
+  });
+});
