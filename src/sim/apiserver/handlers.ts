@@ -164,7 +164,7 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
       const workload = obj as Deployment;
       workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
       return obj;
-    });
+    }, { subresource: 'scale' });
     return respond(200, scaleOf(route.resource, object));
   }
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
@@ -234,7 +234,7 @@ export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
       const workload = obj as Deployment;
       workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
       return obj;
-    });
+    }, { subresource: 'scale' });
     return respond(200, scaleOf(route.resource, object));
   }
   const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;

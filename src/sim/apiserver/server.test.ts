@@ -204,6 +204,50 @@ describe('kube-apiserver: what kubectl scale, set image and get send', () => {
     expect(Object.keys(stored)).toEqual(['kind', 'apiVersion', 'metadata', 'spec', 'status']);
   });
 
+  it('records managedFields as kubectl create does: the fields it set, under its manager name', () => {
+    const cluster = bootedCluster();
+    const created = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { query: 'fieldManager=kubectl-create&fieldValidation=Strict', body: nginxDeployment }).response.body as Deployment;
+    const [entry, ...others] = created.metadata.managedFields ?? [];
+    expect(others).toEqual([]);
+    expect(entry).toMatchObject({ manager: 'kubectl-create', operation: 'Update', apiVersion: 'apps/v1', fieldsType: 'FieldsV1', time: created.metadata.creationTimestamp });
+    // The shape a real 1.28 apiserver records for this manifest.
+    expect(entry!.fieldsV1).toEqual({
+      'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+      'f:spec': {
+        'f:progressDeadlineSeconds': {}, 'f:replicas': {}, 'f:revisionHistoryLimit': {}, 'f:selector': {},
+        'f:strategy': { 'f:rollingUpdate': { '.': {}, 'f:maxSurge': {}, 'f:maxUnavailable': {} }, 'f:type': {} },
+        'f:template': {
+          'f:metadata': { 'f:labels': { '.': {}, 'f:app': {} } },
+          'f:spec': {
+            'f:containers': {
+              'k:{"name":"nginx"}': {
+                '.': {}, 'f:image': {}, 'f:imagePullPolicy': {}, 'f:name': {},
+                'f:ports': { '.': {}, 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:protocol': {} } },
+                'f:resources': {}, 'f:terminationMessagePath': {}, 'f:terminationMessagePolicy': {},
+              },
+            },
+            'f:dnsPolicy': {}, 'f:restartPolicy': {}, 'f:schedulerName': {}, 'f:securityContext': {}, 'f:terminationGracePeriodSeconds': {},
+          },
+        },
+      },
+    });
+  });
+
+  it('moves a field to the manager that changed it (kubectl scale takes spec.replicas, under subresource scale)', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { query: 'fieldManager=kubectl-create', body: nginxDeployment });
+    call(cluster, 'PATCH', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment/scale', {
+      body: { spec: { replicas: 3 } }, headers: { 'content-type': 'application/merge-patch+json', 'user-agent': 'kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07' },
+    });
+    const d = call(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment').response.body as Deployment;
+    const byManager = new Map((d.metadata.managedFields ?? []).map((e) => [`${e.manager}/${e.subresource ?? ''}`, e.fieldsV1 as Record<string, Record<string, unknown>>]));
+    // Entries sort by operation, time (seconds), then manager: both writes fell in the same second.
+    expect([...byManager.keys()]).toEqual(['kubectl/scale', 'kubectl-create/']);
+    expect(byManager.get('kubectl/scale')).toEqual({ 'f:spec': { 'f:replicas': {} } });
+    expect(byManager.get('kubectl-create/')!['f:spec']!['f:replicas']).toBeUndefined();
+    expect(byManager.get('kubectl-create/')!['f:spec']!['f:selector']).toEqual({});
+  });
+
   it('kubectl scale: a merge patch on deployments/scale answers an autoscaling/v1 Scale', () => {
     const cluster = bootedCluster();
     call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });

@@ -27,6 +27,7 @@ import {
   type HandlerRequest, type WatchResponder,
 } from './handlers.ts';
 import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from './http.ts';
+import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
@@ -144,10 +145,10 @@ export class KubeApiserver extends Component {
   private *bootstrap(): Co<void> {
     const system: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
     for (const name of systemNamespaces) {
-      yield* this.storeFor('', 'namespaces').create(this.context(system, '', null), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject);
+      yield* this.storeFor('', 'namespaces').create(this.context(system, '', null, 'kube-apiserver'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject);
     }
     for (const item of bootstrapPolicy()) {
-      yield* this.storeFor(item.group, item.resource).create(this.context(system, item.namespace, null), item.object);
+      yield* this.storeFor(item.group, item.resource).create(this.context(system, item.namespace, null, 'kube-apiserver'), item.object);
     }
     this.bootstrapped = true;
   }
@@ -249,7 +250,7 @@ export class KubeApiserver extends Component {
     }
   }
 
-  private context(user: UserInfo, namespace: string, requestId: number | null): RegistryContext {
+  private context(user: UserInfo, namespace: string, requestId: number | null, fieldManager: string): RegistryContext {
     const admissionContext: AdmissionContext = {
       rng: this.rng,
       getNamespace: (name) => this.lookupNamespace(name),
@@ -262,6 +263,7 @@ export class KubeApiserver extends Component {
       epochMs: this.engine.epochMs,
       admission: this.admission,
       admissionContext,
+      fieldManager,
       stage: (name, detail) => this.visibleStage(requestId, name, detail),
     };
   }
@@ -358,7 +360,8 @@ export class KubeApiserver extends Component {
     const h: HandlerRequest = {
       http, query, route,
       store: this.storeFor(route.resource.group, route.resource.resource),
-      ctx: this.context(user, route.resource.namespaced ? route.info.namespace : '', request.id),
+      ctx: this.context(user, route.resource.namespaced ? route.info.namespace : '', request.id,
+        managerOrUserAgent(query.get('fieldManager'), http.headers['user-agent'])),
     };
     switch (route.info.verb) {
       case 'get': return yield* handleGet(h);

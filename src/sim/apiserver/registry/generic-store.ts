@@ -12,7 +12,8 @@ import {
 import { fieldError } from '../../api/field.ts';
 import { FieldPath } from '../../api/field.ts';
 import { generateName } from '../../api/names.ts';
-import { groupResourceOf, storageKey } from '../../api/resources.ts';
+import { apiVersionOf, groupResourceOf, storageKey } from '../../api/resources.ts';
+import { recordWrite } from '../fieldmanager/field-manager.ts';
 import { formatTimestamp } from '../../api/time.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co, Rng, Time } from '../../engine/index.ts';
@@ -32,6 +33,8 @@ export interface RegistryContext {
   readonly epochMs: number;
   readonly admission: AdmissionChain;
   readonly admissionContext: AdmissionContext;
+  /** The writer's field manager (managedFields); '' records nothing. */
+  readonly fieldManager: string;
   /** Records a pipeline stage as a step of its own (visible in the trace). */
   stage(name: string, detail: Record<string, unknown>): Co<void>;
 }
@@ -67,6 +70,7 @@ export class GenericStore {
 
   *create(ctx: RegistryContext, obj: KubeObject): Co<KubeObject> {
     const s = this.strategy;
+    this.recordWrite(ctx, obj, null, undefined);
     yield* this.admit(ctx, 'CREATE', obj, null, '');
     const generated = this.beforeCreate(ctx, obj);
     yield* this.strategyStage(ctx, 'PrepareForCreate, Validate, Canonicalize', obj);
@@ -107,6 +111,15 @@ export class GenericStore {
     return generated;
   }
 
+  private recordWrite(ctx: RegistryContext, obj: KubeObject, old: KubeObject | null, subresource: string | undefined): void {
+    recordWrite(this.strategy.resource.kind, obj, old, {
+      manager: ctx.fieldManager,
+      apiVersion: apiVersionOf(this.strategy.resource),
+      time: formatTimestamp(ctx.epochMs + ctx.now),
+      ...(subresource ? { subresource } : {}),
+    });
+  }
+
   private *strategyStage(ctx: RegistryContext, step: string, obj: KubeObject): Co<void> {
     yield* ctx.stage('registry.strategy', { strategy: `${this.strategy.resource.kind}Strategy`, step, name: obj.metadata.name ?? '', uid: obj.metadata.uid ?? '' });
   }
@@ -141,6 +154,7 @@ export class GenericStore {
       if (!exists && !allowCreate) throw newNotFound(this.gr, name);
       const obj = updated(exists ? structuredCopy(current) : null);
       created = !exists;
+      if (subresource !== 'binding') this.recordWrite(ctx, obj, exists ? current : null, subresource === '' ? undefined : subresource);
       if (!exists) {
         yield* this.admit(ctx, 'CREATE', obj, null, subresource);
         this.beforeCreate(ctx, obj);

@@ -1,0 +1,90 @@
+// managedFields on every write, as kube-apiserver 1.28 records them for Update operations (create,
+// update, patch): the writer's manager name (`?fieldManager=`, else the User-Agent up to its first `/`),
+// the fields it added or changed, time, apiVersion and subresource. Fields a writer changes are taken
+// from every other manager; a manager left with no fields disappears; a write that changes nothing
+// leaves managedFields as they were. Server-side apply (operation Apply) is not modelled.
+// Models k8s.io/apimachinery/pkg/util/managedfields/internal (fieldmanager.go, structuredmerge.go
+// Update, stripmeta.go, managedfieldsupdater.go, manager ordering in managedfields.go) and
+// k8s.io/apiserver/pkg/endpoints/handlers/create.go (managerOrUserAgent).
+
+import { canonicalize } from '../../api/decode.ts';
+import type { KubeObject, ManagedFieldsEntry } from '../../api/types/meta.ts';
+import { changedFields, emptyNode, fromFieldsV1, subtract, toFieldsV1, union, type FieldSetNode } from './field-set.ts';
+
+export interface WriteAttribution {
+  readonly manager: string;
+  readonly apiVersion: string;
+  /** RFC 3339, seconds. */
+  readonly time: string;
+  /** `status` or `scale` for subresource writes. */
+  readonly subresource?: string;
+}
+
+/** `?fieldManager=` when given, else the User-Agent's first segment (`kubectl/v1.32.4 (…)` → `kubectl`). */
+export function managerOrUserAgent(fieldManager: string | undefined, userAgent: string | undefined): string {
+  if (fieldManager) return fieldManager;
+  const prefix = (userAgent ?? '').split('/')[0] ?? '';
+  return [...prefix].filter((c) => c >= ' ' && c <= '~').join('').slice(0, 128);
+}
+
+const strippedMeta = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
+
+/** The part of an object a manager can own: no type meta or system metadata; status only for status writes. */
+function ownable(obj: KubeObject, subresource: string | undefined): Record<string, unknown> {
+  const { apiVersion: _v, kind: _k, metadata, ...rest } = obj as KubeObject & Record<string, unknown>;
+  const meta: Record<string, unknown> = { ...metadata };
+  for (const f of strippedMeta) delete meta[f];
+  if (subresource === 'status') return { status: (rest as Record<string, unknown>).status };
+  const { status: _status, ...spec } = rest as Record<string, unknown>;
+  return { metadata: meta, ...spec };
+}
+
+/** Sets `obj.metadata.managedFields` for a write of `obj` over `old` (null for a create). */
+export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | null, who: WriteAttribution): void {
+  const entries: ManagedFieldsEntry[] = (old?.metadata.managedFields ?? []).map((e) => ({ ...e }));
+  const before = old ?? canonicalize(kind, { metadata: {} } as KubeObject);
+  const changed = changedFields(ownable(obj, who.subresource), ownable(before, who.subresource), { kind: 'struct', name: kind }, '');
+  if (changed === null || who.manager === '') {
+    setManagedFields(obj, entries);
+    return;
+  }
+  changed.member = false;
+  const kept: ManagedFieldsEntry[] = [];
+  let mine: { entry: ManagedFieldsEntry; set: FieldSetNode } | null = null;
+  for (const entry of entries) {
+    const set = fromFieldsV1(entry.fieldsV1);
+    set.member = false;
+    if (entry.manager === who.manager && entry.operation === 'Update' && entry.apiVersion === who.apiVersion && (entry.subresource ?? '') === (who.subresource ?? '')) {
+      mine = { entry, set };
+      continue;
+    }
+    if (subtract(set, changed)) kept.push({ ...entry, fieldsV1: toFieldsV1(set) });
+  }
+  const set = mine?.set ?? emptyNode();
+  union(set, changed);
+  set.member = false;
+  kept.push({
+    manager: who.manager,
+    operation: 'Update',
+    apiVersion: who.apiVersion,
+    time: who.time,
+    fieldsType: 'FieldsV1',
+    fieldsV1: toFieldsV1(set),
+    ...(who.subresource ? { subresource: who.subresource } : {}),
+  });
+  setManagedFields(obj, kept);
+}
+
+/** Entries ordered as the apiserver encodes them: by operation, then time, then manager. */
+function setManagedFields(obj: KubeObject, entries: ManagedFieldsEntry[]): void {
+  if (entries.length === 0) {
+    delete obj.metadata.managedFields;
+    return;
+  }
+  entries.sort((a, b) => cmp(a.operation ?? '', b.operation ?? '') || cmp(a.time ?? '', b.time ?? '') || cmp(a.manager ?? '', b.manager ?? ''));
+  obj.metadata.managedFields = entries;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

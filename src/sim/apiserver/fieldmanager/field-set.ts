@@ -1,0 +1,173 @@
+// Field sets in FieldsV1 form: which fields of an object a manager set. A write's field set is the set of
+// paths it added or changed relative to the object before it (for a create: the Go zero value of the
+// kind, so `spec`, `template` and the like, which the zero value already has, are never "added"):
+//   f:<field>   a struct field or map entry      k:{"name":"nginx"}   an associative-list item by its keys
+//   v:<json>    an item of a set-list            .                    the node itself is in the set
+// A node is itself a member ("." when it also has children) when it was absent before; list items that
+// are new are always members. Atomic values (label selectors, lists without keys) are leaves.
+// Models sigs.k8s.io/structured-merge-diff/v4 (fieldpath.Set, typed comparison, serialize-pe.go) over
+// the list-map keys of the 1.28 OpenAPI schema.
+
+import { structField, type TypeNode } from '../../api/schema.ts';
+
+export interface FieldSetNode {
+  member: boolean;
+  readonly children: Map<string, FieldSetNode>;
+}
+
+export function emptyNode(): FieldSetNode {
+  return { member: false, children: new Map() };
+}
+
+/** x-kubernetes-list-map-keys of the associative lists Podflow's kinds use, by struct.field. */
+const listMapKeys: Readonly<Record<string, readonly string[]>> = {
+  'PodSpec.containers': ['name'],
+  'PodSpec.initContainers': ['name'],
+  'PodSpec.ephemeralContainers': ['name'],
+  'PodSpec.volumes': ['name'],
+  'PodSpec.hostAliases': ['ip'],
+  'PodSpec.imagePullSecrets': ['name'],
+  'PodSpec.topologySpreadConstraints': ['topologyKey', 'whenUnsatisfiable'],
+  'Container.ports': ['containerPort', 'protocol'],
+  'Container.env': ['name'],
+  'Container.volumeMounts': ['mountPath'],
+  'Container.volumeDevices': ['devicePath'],
+  'ObjectMeta.ownerReferences': ['uid'],
+  'PodStatus.conditions': ['type'],
+  'DeploymentStatus.conditions': ['type'],
+  'ReplicaSetStatus.conditions': ['type'],
+  'NodeStatus.conditions': ['type'],
+  'NodeStatus.addresses': ['type'],
+  'NamespaceStatus.conditions': ['type'],
+};
+
+/** x-kubernetes-list-type: set. */
+const setLists = new Set(['ObjectMeta.finalizers', 'NamespaceSpec.finalizers']);
+
+/** x-kubernetes-map-type: atomic. */
+const atomicStructs = new Set(['LabelSelector', 'NodeSelector', 'ObjectReference', 'LocalObjectReference']);
+
+function isAbsent(v: unknown): boolean {
+  return v === undefined;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function deepEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Canonical JSON of a list item's keys, fields sorted as SMD writes them. */
+function keyOf(item: Record<string, unknown>, keys: readonly string[]): string {
+  const parts = [...keys].sort().map((k) => `${JSON.stringify(k)}:${JSON.stringify(item[k] ?? null)}`);
+  return `k:{${parts.join(',')}}`;
+}
+
+/**
+ * The field set of `next` relative to `prev` for a value of `type` (`owner` names the struct and field
+ * the value sits in, for list semantics). Null when nothing was added or changed.
+ */
+export function changedFields(next: unknown, prev: unknown, type: TypeNode, owner: string): FieldSetNode | null {
+  if (isAbsent(next)) return null;
+  const t = type.kind === 'pointer' ? type.elem : type;
+  if (t.kind === 'struct' && !atomicStructs.has(t.name) && isObject(next)) {
+    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), (key) => {
+      const f = structField(t.name, key);
+      return f ? { type: f.type, owner: `${t.name}.${key}` } : null;
+    });
+  }
+  if (t.kind === 'map' && isObject(next)) {
+    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), () => ({ type: t.elem, owner: '' }));
+  }
+  if (t.kind === 'list' && Array.isArray(next)) {
+    const keys = listMapKeys[owner];
+    if (keys) return associativeList(next, Array.isArray(prev) ? prev : [], isAbsent(prev), keys, t.elem);
+    if (setLists.has(owner)) {
+      const node = emptyNode();
+      const before = new Set((Array.isArray(prev) ? prev : []).map((v) => JSON.stringify(v)));
+      for (const v of next) if (!before.has(JSON.stringify(v))) node.children.set(`v:${JSON.stringify(v)}`, { member: true, children: new Map() });
+      node.member = isAbsent(prev);
+      return node.member || node.children.size > 0 ? node : null;
+    }
+  }
+  return deepEqual(next, prev) ? null : { member: true, children: new Map() };
+}
+
+function mapLike(next: Record<string, unknown>, prev: Record<string, unknown> | undefined, wasAbsent: boolean,
+  typeOf: (key: string) => { type: TypeNode; owner: string } | null): FieldSetNode | null {
+  const node = emptyNode();
+  for (const [key, value] of Object.entries(next)) {
+    const t = typeOf(key);
+    const child = t ? changedFields(value, prev?.[key], t.type, t.owner) : deepEqual(value, prev?.[key]) ? null : { member: true, children: new Map() };
+    if (child) node.children.set(`f:${key}`, child);
+  }
+  node.member = wasAbsent;
+  return node.member || node.children.size > 0 ? node : null;
+}
+
+function associativeList(next: unknown[], prev: unknown[], wasAbsent: boolean, keys: readonly string[], elem: TypeNode): FieldSetNode | null {
+  const node = emptyNode();
+  const before = new Map(prev.filter(isObject).map((item) => [keyOf(item, keys), item]));
+  for (const item of next) {
+    if (!isObject(item)) continue;
+    const k = keyOf(item, keys);
+    const old = before.get(k);
+    const child = changedFields(item, old, elem, '') ?? null;
+    if (child) {
+      if (old === undefined) child.member = true;
+      node.children.set(k, child);
+    }
+  }
+  node.member = wasAbsent && next.length > 0;
+  return node.member || node.children.size > 0 ? node : null;
+}
+
+/** The FieldsV1 JSON of a node: its children, with `.` first when it is a member with children. */
+export function toFieldsV1(node: FieldSetNode): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (node.member && node.children.size > 0) out['.'] = {};
+  for (const key of [...node.children.keys()].sort()) out[key] = toFieldsV1(node.children.get(key)!);
+  return out;
+}
+
+export function fromFieldsV1(json: unknown): FieldSetNode {
+  const node = emptyNode();
+  if (!isObject(json)) return node;
+  const keys = Object.keys(json);
+  if (keys.length === 0) node.member = true;
+  for (const key of keys) {
+    if (key === '.') node.member = true;
+    else node.children.set(key, fromFieldsV1(json[key]));
+  }
+  return node;
+}
+
+/** Removes from `set` every path that `remove` names as a member. Returns whether anything is left. */
+export function subtract(set: FieldSetNode, remove: FieldSetNode): boolean {
+  if (remove.member && remove.children.size === 0) {
+    set.member = false;
+    set.children.clear();
+    return false;
+  }
+  if (remove.member) set.member = false;
+  for (const [key, child] of remove.children) {
+    const mine = set.children.get(key);
+    if (mine && !subtract(mine, child)) set.children.delete(key);
+  }
+  return set.member || set.children.size > 0;
+}
+
+/** Adds every path of `add` to `set`. */
+export function union(set: FieldSetNode, add: FieldSetNode): void {
+  if (add.member) set.member = true;
+  for (const [key, child] of add.children) {
+    let mine = set.children.get(key);
+    if (!mine) {
+      mine = emptyNode();
+      set.children.set(key, mine);
+    }
+    union(mine, child);
+  }
+}
