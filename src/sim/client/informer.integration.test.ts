@@ -8,7 +8,11 @@ import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { apiserverName, defaultUserAgent } from './rest-client.ts';
+import type { Co } from '../engine/index.ts';
+import { EventBroadcaster } from './event-recorder.ts';
 import { DeletedFinalStateUnknown } from './shared-informer.ts';
+import { metaNamespaceKey, splitMetaNamespaceKey } from './store.ts';
+import { RateLimitingQueue, runWorkers } from './workqueue.ts';
 import { SharedInformerFactory } from './shared-informer-factory.ts';
 import { clientTestCluster } from './testing.ts';
 
@@ -117,5 +121,49 @@ describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
     expect(db.list().map((p) => p.metadata.name)).toEqual(['d']);
     expect(pods.list().map((p) => p.metadata.name)).toEqual(['d', 'w']);
     expect(factory.hasSynced()).toBe(true);
+  });
+
+  it('a controller built from the pieces: informer → workqueue → worker → PATCH and an Event', () => {
+    const { cluster, component, client, factory, pods } = setup('informer-controller');
+    const queue = new RateLimitingQueue(component.host, 'pod-labeler');
+    const recorder = new EventBroadcaster(component.host, client).newRecorder({ component: 'pod-labeler' });
+    const podClient = client.resource<Pod>('pods');
+    const enqueue = (p: Pod) => queue.add(metaNamespaceKey(p));
+    pods.addEventHandler({ onAdd: enqueue, onUpdate: (_old, p) => enqueue(p) });
+    function* sync(key: string): Co<void> {
+      const [namespace, name] = splitMetaNamespaceKey(key);
+      const cached = pods.get(namespace, name);
+      if (!cached || cached.metadata.labels?.labeled === 'true') {
+        queue.forget(key);
+        return;
+      }
+      try {
+        const updated = yield* podClient.patch(namespace, name, 'application/merge-patch+json', { metadata: { labels: { labeled: 'true' } } });
+        recorder.event({ ...updated, apiVersion: 'v1', kind: 'Pod' }, 'Normal', 'Labeled', `Labeled pod ${name}`);
+        queue.forget(key);
+      } catch {
+        queue.addRateLimited(key);
+      }
+    }
+    factory.start();
+    factory.onSynced(() => runWorkers(component.host, queue, 2, sync));
+    cluster.engine.runUntilIdle();
+    userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('a'));
+    userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('b'));
+    cluster.engine.runUntilIdle();
+
+    expect(pods.list().map((p) => p.metadata.labels?.labeled)).toEqual(['true', 'true']);
+    const writes = cluster.engine.trace.all()
+      .filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request)
+      .map((m) => m.payload as HttpRequest)
+      .filter((r) => r.method !== 'GET')
+      .map((r) => `${r.method} ${r.path}`);
+    expect(writes).toEqual([
+      'PATCH /api/v1/namespaces/default/pods/a',
+      'POST /api/v1/namespaces/default/events',
+      'PATCH /api/v1/namespaces/default/pods/b',
+      'POST /api/v1/namespaces/default/events',
+    ]);
+    expect(queue.length).toBe(0);
   });
 });
