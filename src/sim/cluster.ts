@@ -4,7 +4,7 @@
 // `modelled: false`: the UI may draw them, but they send and receive nothing.
 
 import { Engine, type Duration } from './engine/index.ts';
-import { KubeApiserver } from './apiserver/server.ts';
+import { KubeApiserver, type KubeApiserverOptions } from './apiserver/server.ts';
 import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
 
@@ -54,6 +54,8 @@ export interface ClusterConfig {
   readonly nodes?: number;
   readonly latencies?: Partial<LinkLatencies>;
   readonly traceLimit?: number;
+  /** kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay. */
+  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix'>;
 }
 
 export const defaultLatencies: LinkLatencies = { user: 5, etcd: 1, control: 2, jitter: 0.5 };
@@ -82,7 +84,7 @@ export class Cluster {
 
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
-    this.apiserver = this.engine.add(new KubeApiserver({ name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
+    this.apiserver = this.engine.add(new KubeApiserver({ ...config.apiserver, name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
       { name: componentNames.apiserver, role: 'kube-apiserver', modelled: true },

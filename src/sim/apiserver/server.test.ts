@@ -20,8 +20,8 @@ const nginxDeployment = {
   },
 };
 
-function bootedCluster(seed = 'apiserver'): Cluster {
-  const cluster = createCluster({ seed });
+function bootedCluster(seed = 'apiserver', apiserver: Parameters<typeof createCluster>[0]['apiserver'] = {}): Cluster {
+  const cluster = createCluster({ seed, apiserver });
   cluster.engine.runUntilIdle();
   expect(cluster.apiserver.ready).toBe(true);
   return cluster;
@@ -392,6 +392,48 @@ describe('kube-apiserver: pods', () => {
     const r = call(cluster, 'GET', '/api/v1/namespaces/default/pods', { token: 'who-knows' });
     expect(r.response.status).toBe(401);
     expect(status(r)).toMatchObject({ reason: 'Unauthorized', message: 'Unauthorized' });
+  });
+});
+
+describe('kube-apiserver: flow control, finalizers, collections', () => {
+  it('answers mutating requests beyond the in-flight limit with a plain-text 429 and Retry-After, but not system:masters', () => {
+    const cluster = bootedCluster('apf', { maxInFlight: { readOnly: 400, mutating: 1 }, stageDelay: 0.01 });
+    const send = (token: string, name: string) => cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'POST', path: '/api/v1/namespaces/default/configmaps', query: '',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
+    });
+    const first = send(builtinTokens.controllerManager, 'a');
+    const second = send(builtinTokens.controllerManager, 'b');
+    const admin = send(builtinTokens.admin, 'c');
+    cluster.engine.runUntilIdle();
+    const answer = (m: Message) => cluster.user.received().find((r) => r.requestId === m.id)!.message.payload as HttpResponse;
+    expect(answer(first).status).toBe(201);
+    expect(answer(second)).toMatchObject({ status: 429, body: 'Too many requests, please try again later.\n', headers: { 'retry-after': '1', 'content-type': 'text/plain; charset=utf-8' } });
+    expect(answer(admin).status).toBe(201);
+  });
+
+  it('keeps an object with a foreground-deletion finalizer, marked for deletion', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
+    const r = call(cluster, 'DELETE', '/apis/apps/v1/namespaces/default/deployments/nginx-deployment', { body: { propagationPolicy: 'Foreground' } });
+    expect(r.response.status).toBe(200);
+    const d = r.response.body as Deployment;
+    expect(d.metadata.finalizers).toEqual(['foregroundDeletion']);
+    expect(d.metadata.deletionTimestamp).toBeDefined();
+    expect(d.metadata.generation).toBe(2);
+    expect(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs).toHaveLength(1);
+  });
+
+  it('deletes a collection by label selector', () => {
+    const cluster = bootedCluster();
+    for (const [name, app] of [['a', 'x'], ['b', 'y'], ['c', 'x']] as const) {
+      call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { app } } } });
+    }
+    const r = call(cluster, 'DELETE', '/api/v1/namespaces/default/configmaps', { query: 'labelSelector=app%3Dx' });
+    expect((r.response.body as List).items.map((i) => i.metadata.name)).toEqual(['a', 'c']);
+    const left = call(cluster, 'GET', '/api/v1/namespaces/default/configmaps').response.body as List;
+    expect(left.items.map((i) => i.metadata.name)).toEqual(['b']);
   });
 });
 
