@@ -1,6 +1,7 @@
 // The first screen: what Podflow is in one line, the playback bar, the component graph, and the side
 // panel with what the user can send and the messages the engine delivered.
 
+import { StepCaption } from './captions/StepCaption.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { TrafficActions } from './controls/TrafficActions.tsx';
@@ -28,6 +29,7 @@ export function App() {
           <ClusterLabel />
         </header>
         <PlaybackBar />
+        <StepCaption />
         <Notices />
         <main className="workspace">
           <div className="main-column">

@@ -1,8 +1,10 @@
 // The side panel's message view: the recent deliveries, the messages of a selected link, or one
 // message in full (its payload exactly as the engine delivered it, and its cause and request as links).
 
+import { memo } from 'react';
 import { useShallow } from 'zustand/shallow';
 import type { TraceRecord } from '../../protocol/index.ts';
+import { useCaption } from '../captions/StepCaption.tsx';
 import { formatPayload, formatVirtualTime } from '../format.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { onLink, recentLimit } from '../store/sim-store.ts';
@@ -57,21 +59,27 @@ function LinkMessages({ a, b }: { readonly a: string; readonly b: string }) {
 }
 
 function MessageList({ records }: { readonly records: readonly TraceRecord[] }) {
-  const actions = useSimActions();
   return (
     <ol className="message-list" reversed>
-      {[...records].reverse().map((record) => (
-        <li key={record.id}>
-          <button type="button" onClick={() => actions.select({ type: 'message', id: record.id })}>
-            <span className="message-step">#{record.step}</span>
-            <span className="message-kind">{record.kind}</span>
-            <span className="message-route">{record.from} → {record.to}</span>
-          </button>
-        </li>
-      ))}
+      {[...records].reverse().map((record) => <MessageItem key={record.id} record={record} />)}
     </ol>
   );
 }
+
+const MessageItem = memo(function MessageItem({ record }: { readonly record: TraceRecord }) {
+  const actions = useSimActions();
+  const text = useCaption(record);
+  return (
+    <li>
+      <button type="button" onClick={() => actions.select({ type: 'message', id: record.id })}>
+        <span className="message-step">#{record.step}</span>
+        <span className="message-kind">{record.kind}</span>
+        <span className="message-route">{record.from} → {record.to}</span>
+        <span className="message-caption" data-testid="message-caption">{text}</span>
+      </button>
+    </li>
+  );
+});
 
 function MessageRef({ id }: { readonly id: number | null }) {
   const actions = useSimActions();

@@ -1,0 +1,73 @@
+import { expect, test } from './podflow.ts';
+
+const post = 'kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments (create deployments)';
+const key = '/registry/deployments/default/nginx-deployment';
+
+// Each step says in one line what happened and why; the caption follows the step counter.
+test('stepping through kubectl create, the caption tells each step', async ({ podflow, page }) => {
+  const caption = page.getByTestId('step-caption');
+  const booted = await podflow.step();
+
+  await test.step('the first step: kubectl POSTs the Deployment', async () => {
+    await podflow.createNginxDeployment();
+    await podflow.button('Step').click();
+    await expect(caption).toHaveText(`#${booted + 1} ${post}`);
+  });
+
+  await test.step('authentication, then every step changes the caption until the Txn', async () => {
+    await podflow.button('Step').click();
+    await expect(caption).toHaveText(`#${booted + 2} Authentication: the bearer token identifies kubernetes-admin in system:masters, system:authenticated`);
+    let previous = await caption.textContent();
+    for (let step = booted + 3; step < booted + 20 && !previous?.includes('Txn if'); step++) {
+      await podflow.button('Step').click();
+      await expect(caption).toContainText(`#${step} `);
+      await expect(caption).not.toHaveText(previous ?? '');
+      previous = await caption.textContent();
+    }
+    await expect(caption).toContainText(`kube-apiserver → etcd: Txn if mod_revision(${key}) == 0 then put else nothing`);
+  });
+
+  await test.step('etcd answers: the compare succeeded and the put made a revision', async () => {
+    const txnReply = podflow.token({ kind: 'etcd.TxnResponse', from: 'etcd', to: 'kube-apiserver' });
+    for (let i = 0; i < 10 && (await txnReply.count()) === 0; i++) await podflow.button('Step').click();
+    await txnReply.click();
+    await expect(caption).toContainText(new RegExp(`Txn compare mod_revision\\(${key}\\) == 0 succeeded → put, revision \\d+`));
+  });
+
+  await test.step('the recent deliveries list captions too', async () => {
+    await page.getByRole('button', { name: 'All recent deliveries' }).click();
+    await expect(page.getByTestId('message-caption').filter({ hasText: post })).toBeVisible();
+  });
+});
+
+test('switching to 中文 shows the captions in Simplified Chinese, and the choice stays', async ({ podflow, page }) => {
+  const caption = page.getByTestId('step-caption');
+  const language = page.getByRole('group', { name: 'Caption language' });
+
+  await test.step('English by default', async () => {
+    await expect(language.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+    await podflow.createNginxDeployment();
+    await podflow.button('Step').click();
+    await expect(caption).toContainText(post);
+  });
+
+  await test.step('中文', async () => {
+    await language.getByRole('button', { name: '中文' }).click();
+    await expect(caption).toContainText('kubectl → kube-apiserver：POST /apis/apps/v1/namespaces/default/deployments（创建 deployments）');
+    await podflow.button('Step').click();
+    await expect(caption).toContainText('认证：bearer token 识别出用户 kubernetes-admin');
+  });
+
+  await test.step('after a reload the captions are still in Chinese', async () => {
+    await page.reload();
+    await expect(language.getByRole('button', { name: '中文' })).toHaveAttribute('aria-pressed', 'true');
+    await podflow.etcdctlPut('/podflow/greeting', 'hello');
+    await podflow.button('Step').click();
+    await expect(caption).toContainText('etcdctl → etcd：写入（Put）/podflow/greeting = "hello"');
+  });
+
+  await test.step('back to English', async () => {
+    await language.getByRole('button', { name: 'English' }).click();
+    await expect(caption).toContainText('etcdctl → etcd: Put /podflow/greeting = "hello"');
+  });
+});

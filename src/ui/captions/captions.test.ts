@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceRecord } from '../../protocol/index.ts';
+import { caption, type CaptionContext } from './captions.ts';
+
+let nextId = 1;
+function rec(kind: string, payload: unknown, over: Partial<TraceRecord> = {}): TraceRecord {
+  const id = nextId++;
+  return { step: id, id, from: 'kube-apiserver', to: 'kube-apiserver', kind, payload, sentAt: 0, deliverAt: 0, cause: null, replyTo: null, background: false, ...over };
+}
+
+const key = '/registry/deployments/default/nginx-deployment';
+const post = rec('http.request', { method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '', headers: {} }, { from: 'user', to: 'kube-apiserver' });
+const txnRequest = rec('etcd.Txn', {
+  compare: [{ target: 'MOD', key, modRevision: 0 }],
+  success: [{ requestPut: { key, value: '{}' } }],
+  failure: [],
+}, { from: 'kube-apiserver', to: 'etcd' });
+const write = (branch: 'success' | 'failure', changed: boolean, revision: number, result: boolean, actual: number[]) => ({
+  revision, changed, branch, nested: [], events: [],
+  compares: [{ compare: { target: 'MOD', key, modRevision: 0 }, actual, result }],
+  ops: branch === 'success' ? [{ requestPut: { key, value: '{}' } }] : [{ requestRange: { key } }],
+});
+
+interface Case {
+  readonly name: string;
+  readonly record: TraceRecord;
+  readonly context?: CaptionContext;
+  readonly en: string;
+  readonly zh: string;
+}
+
+const cases: Case[] = [
+  {
+    name: 'http.request',
+    record: post,
+    en: 'kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments (create deployments)',
+    zh: 'kubectl → kube-apiserver：POST /apis/apps/v1/namespaces/default/deployments（创建 deployments）',
+  },
+  {
+    name: 'http.response 201 with its request',
+    record: rec('http.response', { status: 201, headers: {}, body: { kind: 'Deployment', metadata: { name: 'nginx-deployment', resourceVersion: '21' } } }, { from: 'kube-apiserver', to: 'user', replyTo: post.id }),
+    context: { request: post },
+    en: 'kube-apiserver answered 201 Created to POST /apis/apps/v1/namespaces/default/deployments (resourceVersion 21)',
+    zh: 'kube-apiserver 返回 201 Created（POST /apis/apps/v1/namespaces/default/deployments），resourceVersion 为 21',
+  },
+  {
+    name: 'http.response failure',
+    record: rec('http.response', { status: 409, headers: {}, body: { kind: 'Status', message: 'deployments.apps "nginx-deployment" already exists' } }, { from: 'kube-apiserver', to: 'user' }),
+    en: 'kube-apiserver refused with 409 Conflict: deployments.apps "nginx-deployment" already exists',
+    zh: 'kube-apiserver 拒绝了请求，返回 409 Conflict：deployments.apps "nginx-deployment" already exists',
+  },
+  {
+    name: 'apiserver.authentication',
+    record: rec('apiserver.authentication', { requestId: 1, stage: 'authentication', user: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'], decision: 'authenticated' }),
+    en: 'Authentication: the bearer token identifies kubernetes-admin in system:masters, system:authenticated',
+    zh: '认证：bearer token 识别出用户 kubernetes-admin（组 system:masters, system:authenticated）',
+  },
+  {
+    name: 'apiserver.authentication rejected',
+    record: rec('apiserver.authentication', { requestId: 1, stage: 'authentication', decision: 'rejected: invalid bearer token' }),
+    en: 'Authentication failed (rejected: invalid bearer token): the request ends with 401 Unauthorized',
+    zh: '认证失败（rejected: invalid bearer token）：请求以 401 Unauthorized 结束',
+  },
+  {
+    name: 'apiserver.audit',
+    record: rec('apiserver.audit', { requestId: 1, stage: 'audit', auditID: '0c5ea3d6-03a4-43b1-928b-4f3992bdd900', auditStage: 'RequestReceived' }),
+    en: 'Audit: event 0c5ea3d6 logged at stage RequestReceived',
+    zh: '审计：在 RequestReceived 阶段记录审计事件 0c5ea3d6',
+  },
+  {
+    name: 'apiserver.max-in-flight',
+    record: rec('apiserver.max-in-flight', { requestId: 1, stage: 'max-in-flight', decision: 'admitted', readOnly: 0, mutating: 1 }),
+    en: 'Max-in-flight filter admitted the request (1 mutating, 0 read-only in flight)',
+    zh: '并发限制（max-in-flight）放行了请求（在途：变更 1 个，只读 0 个）',
+  },
+  {
+    name: 'apiserver.authorization allowed',
+    record: rec('apiserver.authorization', { requestId: 1, stage: 'authorization', user: 'kubernetes-admin', verb: 'create', resource: 'deployments', namespace: 'default', decision: 'allowed', reason: 'group system:masters is privileged' }),
+    en: 'Authorization (RBAC): kubernetes-admin may create deployments in default: group system:masters is privileged',
+    zh: '鉴权（RBAC）：允许 kubernetes-admin create deployments（命名空间 default）：group system:masters is privileged',
+  },
+  {
+    name: 'apiserver.authorization forbidden',
+    record: rec('apiserver.authorization', { requestId: 1, stage: 'authorization', user: 'bob', verb: 'delete', resource: 'pods', namespace: 'default', decision: 'forbidden', reason: '' }),
+    en: 'Authorization (RBAC): bob may not delete pods in default: 403 Forbidden',
+    zh: '鉴权（RBAC）：不允许 bob delete pods（命名空间 default）：403 Forbidden',
+  },
+  {
+    name: 'apiserver.admission.mutating',
+    record: rec('apiserver.admission.mutating', { requestId: 1, stage: 'admission.mutating', operation: 'CREATE', decisions: ['NamespaceLifecycle: namespace default is Active', 'ServiceAccount: not a pod create'] }),
+    en: 'Mutating admission (CREATE): NamespaceLifecycle: namespace default is Active and 1 more',
+    zh: '变更准入（CREATE）：NamespaceLifecycle: namespace default is Active 等 2 条',
+  },
+  {
+    name: 'apiserver.registry.strategy',
+    record: rec('apiserver.registry.strategy', { requestId: 1, stage: 'registry.strategy', strategy: 'DeploymentStrategy', step: 'PrepareForCreate, Validate, Canonicalize', name: 'nginx-deployment', uid: 'u' }),
+    en: 'Registry: DeploymentStrategy runs PrepareForCreate, Validate, Canonicalize on nginx-deployment',
+    zh: '注册表：DeploymentStrategy 对 nginx-deployment 执行 PrepareForCreate, Validate, Canonicalize',
+  },
+  {
+    name: 'apiserver.admission.validating',
+    record: rec('apiserver.admission.validating', { requestId: 1, stage: 'admission.validating', operation: 'CREATE', decisions: [] }),
+    en: 'Validating admission (CREATE): no plugin applies',
+    zh: '验证准入（CREATE）：没有插件适用',
+  },
+  {
+    name: 'apiserver.waitForCache',
+    record: rec('apiserver.waitForCache', { resourcePrefix: '/registry/pods', resourceVersion: 42 }),
+    en: 'The request waits until the watch cache of /registry/pods reaches resourceVersion 42',
+    zh: '请求等待 /registry/pods 的 watch 缓存达到 resourceVersion 42',
+  },
+  {
+    name: 'etcd.Txn',
+    record: txnRequest,
+    en: `kube-apiserver → etcd: Txn if mod_revision(${key}) == 0 then put else nothing`,
+    zh: `kube-apiserver → etcd：Txn 若 mod_revision(${key}) == 0 则 put，否则 nothing`,
+  },
+  {
+    name: 'etcd.TxnResponse succeeded',
+    record: rec('etcd.TxnResponse', { ok: true, response: { header: { revision: 93 }, succeeded: true }, write: write('success', true, 93, true, []) }, { from: 'etcd', to: 'kube-apiserver' }),
+    context: { request: txnRequest },
+    en: `Txn compare mod_revision(${key}) == 0 succeeded → put, revision 93`,
+    zh: `Txn 比较 mod_revision(${key}) == 0 成立 → put，revision 93`,
+  },
+  {
+    name: 'etcd.TxnResponse failed',
+    record: rec('etcd.TxnResponse', { ok: true, response: { header: { revision: 93 }, succeeded: false }, write: write('failure', false, 93, false, [12]) }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: `Txn compare mod_revision(${key}) == 0 failed (it is 12) → get, no new revision (still 93)`,
+    zh: `Txn 比较 mod_revision(${key}) == 0 不成立（实际为 12）→ get，未产生新 revision（仍为 93）`,
+  },
+  {
+    name: 'etcd.Range over a prefix',
+    record: rec('etcd.Range', { key: '/registry/pods/', rangeEnd: '/registry/pods0', limit: 500 }, { to: 'etcd' }),
+    en: 'kube-apiserver → etcd: Range prefix /registry/pods/ (limit 500)',
+    zh: 'kube-apiserver → etcd：读取（Range）prefix /registry/pods/（最多 500 个）',
+  },
+  {
+    name: 'etcd.RangeResponse',
+    record: rec('etcd.RangeResponse', { ok: true, response: { header: { revision: 20 }, kvs: [], count: 3, more: false }, write: null }, { from: 'etcd' }),
+    en: 'etcd returned 3 keys at revision 20',
+    zh: 'etcd 返回 3 个键，revision 20',
+  },
+  {
+    name: 'etcd.Put from etcdctl',
+    record: rec('etcd.Put', { key: '/podflow/greeting', value: 'hello' }, { from: 'user', to: 'etcd' }),
+    en: 'etcdctl → etcd: Put /podflow/greeting = "hello"',
+    zh: 'etcdctl → etcd：写入（Put）/podflow/greeting = "hello"',
+  },
+  {
+    name: 'etcd.PutResponse',
+    record: rec('etcd.PutResponse', { ok: true, response: { header: { revision: 20 } }, write: { revision: 20, changed: true } }, { from: 'etcd', to: 'user' }),
+    context: { request: rec('etcd.Put', { key: '/podflow/greeting', value: 'hello' }) },
+    en: 'etcd stored /podflow/greeting at revision 20',
+    zh: 'etcd 在 revision 20 保存了 /podflow/greeting',
+  },
+  {
+    name: 'etcd.DeleteRange',
+    record: rec('etcd.DeleteRange', { key: '/a' }, { from: 'user', to: 'etcd' }),
+    en: 'etcdctl → etcd: DeleteRange /a',
+    zh: 'etcdctl → etcd：删除（DeleteRange）/a',
+  },
+  {
+    name: 'etcd.Watch',
+    record: rec('etcd.Watch', { stream: 'kube-apiserver', request: { createRequest: { key: '/registry/pods/', rangeEnd: '/registry/pods0', startRevision: 21 } } }, { to: 'etcd' }),
+    en: 'kube-apiserver → etcd: Watch prefix /registry/pods/ from revision 21 (stream kube-apiserver)',
+    zh: 'kube-apiserver → etcd：监听（Watch）prefix /registry/pods/，从 revision 21 开始（流 kube-apiserver）',
+  },
+  {
+    name: 'etcd.WatchResponse with events',
+    record: rec('etcd.WatchResponse', { stream: 's', response: { header: { revision: 21 }, watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: { key, modRevision: 21 } }] } }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: `etcd → kube-apiserver: watch 5 event PUT ${key} (mod_revision 21)`,
+    zh: `etcd → kube-apiserver：watch 5 事件 PUT ${key}（mod_revision 21）`,
+  },
+  {
+    name: 'etcd.WatchResponse created',
+    record: rec('etcd.WatchResponse', { stream: 's', response: { header: { revision: 7 }, watchId: 2, created: true, canceled: false, events: [] } }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: 'etcd created watch 2 at revision 7',
+    zh: 'etcd 在 revision 7 创建了 watch 2',
+  },
+  {
+    name: 'etcd.LeaseGrant',
+    record: rec('etcd.LeaseGrant', { TTL: 3660 }, { to: 'etcd' }),
+    en: 'kube-apiserver → etcd: LeaseGrant, TTL 3660 s',
+    zh: 'kube-apiserver → etcd：申请租约（LeaseGrant），TTL 3660 秒',
+  },
+  {
+    name: 'etcd.Compact',
+    record: rec('etcd.Compact', { revision: 40 }, { to: 'etcd' }),
+    en: 'kube-apiserver → etcd: Compact to revision 40: history before it will be discarded',
+    zh: 'kube-apiserver → etcd：压缩（Compact）到 revision 40：之前的历史将被丢弃',
+  },
+  {
+    name: 'etcd error reply',
+    record: rec('etcd.PutResponse', { ok: false, error: { code: 3, codeName: 'InvalidArgument', message: 'etcdserver: key is not provided' }, write: null }, { from: 'etcd', to: 'user' }),
+    en: 'etcd refused the Put: etcdserver: key is not provided',
+    zh: 'etcd 拒绝了 Put：etcdserver: key is not provided',
+  },
+  {
+    name: 'timer',
+    record: rec('timer', { name: 'apiserver.compactor', data: null }, { background: true }),
+    en: 'kube-apiserver: background timer apiserver.compactor fired',
+    zh: 'kube-apiserver：后台定时器 apiserver.compactor 触发',
+  },
+  {
+    name: 'an unknown kind',
+    record: rec('scheduler.Bind', {}, { from: 'kube-scheduler', to: 'kube-apiserver' }),
+    en: 'kube-scheduler → kube-apiserver: scheduler.Bind',
+    zh: 'kube-scheduler → kube-apiserver：scheduler.Bind',
+  },
+];
+
+describe('step captions', () => {
+  it.each(cases)('$name', ({ record, context, en, zh }) => {
+    expect(caption(record, 'en', context)).toBe(en);
+    expect(caption(record, 'zh', context)).toBe(zh);
+  });
+
+  it('never throws on payloads of unexpected shape', () => {
+    for (const kind of ['http.request', 'http.response', 'etcd.Txn', 'etcd.TxnResponse', 'etcd.WatchResponse', 'apiserver.authorization', 'timer']) {
+      for (const payload of [undefined, null, 3, 'x', [], {}]) {
+        expect(typeof caption(rec(kind, payload), 'en')).toBe('string');
+        expect(typeof caption(rec(kind, payload), 'zh')).toBe('string');
+      }
+    }
+  });
+});

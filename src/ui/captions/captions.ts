@@ -1,0 +1,399 @@
+// One-line captions for delivered steps, in English and Simplified Chinese: what happened and why, from
+// the trace record alone plus a little context (the request a response answers). Pure functions: the
+// UI computes them as it renders. Kinds without a captioner get a generic caption.
+
+import type { TraceRecord } from '../../protocol/index.ts';
+import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
+import { child, clip, count, fields, flag, list, text } from './payload.ts';
+
+export type Language = 'en' | 'zh';
+export const languages: readonly Language[] = ['en', 'zh'];
+
+export interface CaptionContext {
+  /** For a response: the request it answers, when the UI still holds it. */
+  readonly request?: TraceRecord | undefined;
+}
+
+interface Both {
+  readonly en: string;
+  readonly zh: string;
+}
+
+type Captioner = (record: TraceRecord, context: CaptionContext) => Both;
+
+export function caption(record: TraceRecord, language: Language, context: CaptionContext = {}): string {
+  const captioner = captioners[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic);
+  return captioner(record, context)[language];
+}
+
+/** The component as users know it: the user component is kubectl, or etcdctl when it talks to etcd. */
+function who(name: string, peer: string): string {
+  if (name !== 'user') return name;
+  return peer === 'etcd' ? 'etcdctl' : 'kubectl';
+}
+
+function route(record: TraceRecord): string {
+  return `${who(record.from, record.to)} → ${who(record.to, record.from)}`;
+}
+
+function generic(record: TraceRecord): Both {
+  if (record.from === record.to) return { en: `${record.to}: ${record.kind}`, zh: `${record.to}：${record.kind}` };
+  return { en: `${route(record)}: ${record.kind}`, zh: `${route(record)}：${record.kind}` };
+}
+
+// HTTP
+
+const verbs: Readonly<Record<string, Both>> = {
+  GET: { en: 'read', zh: '读取' },
+  POST: { en: 'create', zh: '创建' },
+  PUT: { en: 'replace', zh: '替换' },
+  PATCH: { en: 'patch', zh: '修补' },
+  DELETE: { en: 'delete', zh: '删除' },
+};
+
+/** The object or collection a REST path names: `deployments in default`, `deployment nginx`. */
+function pathTarget(path: string): string | undefined {
+  const parts = path.split('/').filter(Boolean);
+  const rest = parts[0] === 'api' ? parts.slice(2) : parts[0] === 'apis' ? parts.slice(3) : [];
+  if (rest.length === 0) return undefined;
+  if (rest[0] === 'namespaces' && rest.length >= 3) return rest.slice(2).join('/');
+  return rest.join('/');
+}
+
+const httpRequest: Captioner = (record) => {
+  const method = text(record.payload, 'method') ?? '?';
+  const path = text(record.payload, 'path') ?? '?';
+  const target = pathTarget(path);
+  const verb = verbs[method];
+  const why = verb && target ? { en: ` (${verb.en} ${target})`, zh: `（${verb.zh} ${target}）` } : { en: '', zh: '' };
+  return { en: `${route(record)}: ${method} ${path}${why.en}`, zh: `${route(record)}：${method} ${path}${why.zh}` };
+};
+
+const statusTexts: Readonly<Record<number, string>> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden',
+  404: 'Not Found', 405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 410: 'Gone', 415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 504: 'Gateway Timeout',
+};
+
+const httpResponse: Captioner = (record, { request }) => {
+  const status = count(record.payload, 'status') ?? 0;
+  const statusText = `${status} ${statusTexts[status] ?? ''}`.trim();
+  const body = child(record.payload, 'body');
+  const rv = text(child(body, 'metadata'), 'resourceVersion');
+  const answered = request ? `${text(request.payload, 'method') ?? ''} ${text(request.payload, 'path') ?? ''}`.trim() : '';
+  const from = who(record.from, record.to);
+  if (status >= 400) {
+    const message = clip(text(body, 'message') ?? '', 80);
+    return {
+      en: `${from} refused${answered ? ` ${answered}` : ''} with ${statusText}${message ? `: ${message}` : ''}`,
+      zh: `${from} 拒绝了${answered ? ` ${answered}` : '请求'}，返回 ${statusText}${message ? `：${message}` : ''}`,
+    };
+  }
+  if (flag(record.payload, 'stream')) {
+    return { en: `${from} answered ${statusText} and keeps the watch stream open`, zh: `${from} 返回 ${statusText}，watch 流保持打开` };
+  }
+  return {
+    en: `${from} answered ${statusText}${answered ? ` to ${answered}` : ''}${rv ? ` (resourceVersion ${rv})` : ''}`,
+    zh: `${from} 返回 ${statusText}${answered ? `（${answered}）` : ''}${rv ? `，resourceVersion 为 ${rv}` : ''}`,
+  };
+};
+
+// kube-apiserver's request chain
+
+const authentication: Captioner = (record) => {
+  const user = text(record.payload, 'user');
+  const groups = list(record.payload, 'groups').filter((g): g is string => typeof g === 'string');
+  if (!user) {
+    const why = text(record.payload, 'decision') ?? 'rejected';
+    return { en: `Authentication failed (${why}): the request ends with 401 Unauthorized`, zh: `认证失败（${why}）：请求以 401 Unauthorized 结束` };
+  }
+  const g = groups.length ? ` in ${groups.join(', ')}` : '';
+  return { en: `Authentication: the bearer token identifies ${user}${g}`, zh: `认证：bearer token 识别出用户 ${user}${groups.length ? `（组 ${groups.join(', ')}）` : ''}` };
+};
+
+const audit: Captioner = (record) => {
+  const id = text(record.payload, 'auditID') ?? '';
+  const stage = text(record.payload, 'auditStage') ?? '';
+  return { en: `Audit: event ${id.slice(0, 8)} logged at stage ${stage}`, zh: `审计：在 ${stage} 阶段记录审计事件 ${id.slice(0, 8)}` };
+};
+
+const maxInFlight: Captioner = (record) => {
+  const decision = text(record.payload, 'decision') ?? '';
+  const mutating = count(record.payload, 'mutating') ?? 0;
+  const readOnly = count(record.payload, 'readOnly') ?? 0;
+  if (decision !== 'admitted') return { en: `Max-in-flight filter: ${decision} (429)`, zh: `并发限制（max-in-flight）：${decision}（429）` };
+  return {
+    en: `Max-in-flight filter admitted the request (${mutating} mutating, ${readOnly} read-only in flight)`,
+    zh: `并发限制（max-in-flight）放行了请求（在途：变更 ${mutating} 个，只读 ${readOnly} 个）`,
+  };
+};
+
+const impersonation: Captioner = (record) => {
+  const user = text(record.payload, 'user') ?? '?';
+  const as = text(record.payload, 'as') ?? '?';
+  const decision = text(record.payload, 'decision') ?? '';
+  return { en: `Impersonation: ${user} acts as ${as}: ${decision}`, zh: `身份模拟：${user} 以 ${as} 的身份操作：${decision}` };
+};
+
+const authorization: Captioner = (record) => {
+  const user = text(record.payload, 'user') ?? '?';
+  const verb = text(record.payload, 'verb') ?? '?';
+  const resource = text(record.payload, 'resource') ?? '?';
+  const namespace = text(record.payload, 'namespace');
+  const reason = text(record.payload, 'reason');
+  const allowed = text(record.payload, 'decision') === 'allowed';
+  const where = namespace ? { en: ` in ${namespace}`, zh: `（命名空间 ${namespace}）` } : { en: '', zh: '' };
+  return allowed
+    ? { en: `Authorization (RBAC): ${user} may ${verb} ${resource}${where.en}${reason ? `: ${reason}` : ''}`, zh: `鉴权（RBAC）：允许 ${user} ${verb} ${resource}${where.zh}${reason ? `：${reason}` : ''}` }
+    : { en: `Authorization (RBAC): ${user} may not ${verb} ${resource}${where.en}: 403 Forbidden`, zh: `鉴权（RBAC）：不允许 ${user} ${verb} ${resource}${where.zh}：403 Forbidden` };
+};
+
+function admission(kind: Both): Captioner {
+  return (record) => {
+    const operation = text(record.payload, 'operation') ?? '';
+    const decisions = list(record.payload, 'decisions').filter((d): d is string => typeof d === 'string');
+    if (decisions.length === 0) return { en: `${kind.en} admission (${operation}): no plugin applies`, zh: `${kind.zh}准入（${operation}）：没有插件适用` };
+    const first = clip(decisions[0]!, 60);
+    const more = decisions.length - 1;
+    return {
+      en: `${kind.en} admission (${operation}): ${first}${more ? ` and ${more} more` : ''}`,
+      zh: `${kind.zh}准入（${operation}）：${first}${more ? ` 等 ${decisions.length} 条` : ''}`,
+    };
+  };
+}
+
+const registryStrategy: Captioner = (record) => {
+  const strategy = text(record.payload, 'strategy') ?? '?';
+  const steps = text(record.payload, 'step') ?? '';
+  const name = text(record.payload, 'name') ?? '';
+  return { en: `Registry: ${strategy} runs ${steps} on ${name}`, zh: `注册表：${strategy} 对 ${name} 执行 ${steps}` };
+};
+
+const waitForCache: Captioner = (record) => {
+  const prefix = text(record.payload, 'resourcePrefix') ?? '?';
+  const rv = count(record.payload, 'resourceVersion') ?? 0;
+  return rv === 0
+    ? { en: `The request waits until the watch cache of ${prefix} is ready`, zh: `请求等待 ${prefix} 的 watch 缓存就绪` }
+    : { en: `The request waits until the watch cache of ${prefix} reaches resourceVersion ${rv}`, zh: `请求等待 ${prefix} 的 watch 缓存达到 resourceVersion ${rv}` };
+};
+
+const waitForCacheResponse: Captioner = (record) => {
+  const prefix = text(record.payload, 'resourcePrefix') ?? '?';
+  const rv = count(record.payload, 'resourceVersion') ?? 0;
+  return { en: `The watch cache of ${prefix} is at resourceVersion ${rv}: the request goes on`, zh: `${prefix} 的 watch 缓存已到 resourceVersion ${rv}：请求继续` };
+};
+
+// etcd
+
+const txn: Captioner = (record) => {
+  const compares = list(record.payload, 'compare');
+  const success = opsText(list(record.payload, 'success'));
+  const failure = opsText(list(record.payload, 'failure'));
+  if (compares.length === 0) return { en: `${route(record)}: Txn ${success}`, zh: `${route(record)}：Txn ${success}` };
+  const cond = comparesText(compares);
+  return {
+    en: `${route(record)}: Txn if ${cond} then ${success} else ${failure}`,
+    zh: `${route(record)}：Txn 若 ${cond} 则 ${success}，否则 ${failure}`,
+  };
+};
+
+function rpcError(record: TraceRecord): string | undefined {
+  if (flag(record.payload, 'ok') !== false) return undefined;
+  return text(child(record.payload, 'error'), 'message') ?? 'error';
+}
+
+const txnResponse: Captioner = (record, { request }) => {
+  const error = rpcError(record);
+  if (error) return { en: `etcd rejected the Txn: ${error}`, zh: `etcd 拒绝了该 Txn：${error}` };
+  const write = child(record.payload, 'write');
+  const evaluated = list(write, 'compares');
+  const branch = text(write, 'branch') === 'failure' ? 'failure' : 'success';
+  const revision = count(write, 'revision') ?? headerRevision(child(record.payload, 'response'));
+  const changed = flag(write, 'changed') ?? false;
+  const ops = opsText(list(write, 'ops'));
+  const key = request ? txnKey(request.payload) : undefined;
+  const rev = changed ? { en: `revision ${revision}`, zh: `revision ${revision}` } : { en: `no new revision (still ${revision})`, zh: `未产生新 revision（仍为 ${revision}）` };
+  if (evaluated.length === 0) {
+    return { en: `etcd ran the Txn → ${ops}${key ? ` ${key}` : ''}, ${rev.en}`, zh: `etcd 执行了 Txn → ${ops}${key ? ` ${key}` : ''}，${rev.zh}` };
+  }
+  const cond = comparesText(evaluated.map((e) => fields(e)?.compare));
+  const failed = evaluated.map((e) => fields(e) ?? {}).find((e) => e.result === false);
+  const actual = failed && Array.isArray(failed.actual) && failed.actual.length > 0 ? failed.actual.join(', ') : failed ? '0' : '';
+  return branch === 'success'
+    ? { en: `Txn compare ${cond} succeeded → ${ops}, ${rev.en}`, zh: `Txn 比较 ${cond} 成立 → ${ops}，${rev.zh}` }
+    : { en: `Txn compare ${cond} failed (it is ${actual}) → ${ops}, ${rev.en}`, zh: `Txn 比较 ${cond} 不成立（实际为 ${actual}）→ ${ops}，${rev.zh}` };
+};
+
+function rangeOf(payload: unknown): string {
+  return rangeText(text(payload, 'key'), text(payload, 'rangeEnd'));
+}
+
+const range: Captioner = (record) => {
+  const what = rangeOf(record.payload);
+  const rev = count(record.payload, 'revision');
+  const limit = count(record.payload, 'limit');
+  const extra = [rev ? `at revision ${rev}` : '', limit ? `limit ${limit}` : '', flag(record.payload, 'countOnly') ? 'count only' : ''].filter(Boolean).join(', ');
+  const zhExtra = [rev ? `revision ${rev}` : '', limit ? `最多 ${limit} 个` : '', flag(record.payload, 'countOnly') ? '只计数' : ''].filter(Boolean).join('，');
+  return { en: `${route(record)}: Range ${what}${extra ? ` (${extra})` : ''}`, zh: `${route(record)}：读取（Range）${what}${zhExtra ? `（${zhExtra}）` : ''}` };
+};
+
+const rangeResponse: Captioner = (record) => {
+  const error = rpcError(record);
+  if (error) return { en: `etcd refused the Range: ${error}`, zh: `etcd 拒绝了 Range：${error}` };
+  const response = child(record.payload, 'response');
+  const n = count(response, 'count') ?? list(response, 'kvs').length;
+  const more = flag(response, 'more');
+  return {
+    en: `etcd returned ${n} ${n === 1 ? 'key' : 'keys'}${more ? ' (more remain)' : ''} at revision ${headerRevision(response) ?? '?'}`,
+    zh: `etcd 返回 ${n} 个键${more ? '（还有更多）' : ''}，revision ${headerRevision(response) ?? '?'}`,
+  };
+};
+
+const put: Captioner = (record) => {
+  const key = text(record.payload, 'key') ?? '?';
+  const value = clip(text(record.payload, 'value') ?? '', 32);
+  const lease = text(record.payload, 'lease');
+  const withLease = lease && lease !== '0' ? { en: ` with lease ${lease}`, zh: `，附带租约 ${lease}` } : { en: '', zh: '' };
+  return { en: `${route(record)}: Put ${key} = ${JSON.stringify(value)}${withLease.en}`, zh: `${route(record)}：写入（Put）${key} = ${JSON.stringify(value)}${withLease.zh}` };
+};
+
+const putResponse: Captioner = (record, { request }) => {
+  const error = rpcError(record);
+  if (error) return { en: `etcd refused the Put: ${error}`, zh: `etcd 拒绝了 Put：${error}` };
+  const key = request ? text(request.payload, 'key') : undefined;
+  const revision = count(child(record.payload, 'write'), 'revision') ?? headerRevision(child(record.payload, 'response'));
+  return { en: `etcd stored ${key ?? 'the key'} at revision ${revision}`, zh: `etcd 在 revision ${revision} 保存了 ${key ?? '该键'}` };
+};
+
+const deleteRange: Captioner = (record) => {
+  const what = rangeOf(record.payload);
+  return { en: `${route(record)}: DeleteRange ${what}`, zh: `${route(record)}：删除（DeleteRange）${what}` };
+};
+
+const deleteRangeResponse: Captioner = (record) => {
+  const error = rpcError(record);
+  if (error) return { en: `etcd refused the DeleteRange: ${error}`, zh: `etcd 拒绝了 DeleteRange：${error}` };
+  const deleted = count(child(record.payload, 'response'), 'deleted') ?? 0;
+  const write = child(record.payload, 'write');
+  const revision = count(write, 'revision');
+  return deleted === 0
+    ? { en: `etcd deleted nothing: no key matched (revision stays ${revision})`, zh: `etcd 没有删除任何键：没有匹配的键（revision 仍为 ${revision}）` }
+    : { en: `etcd deleted ${deleted} ${deleted === 1 ? 'key' : 'keys'} at revision ${revision}`, zh: `etcd 在 revision ${revision} 删除了 ${deleted} 个键` };
+};
+
+const watch: Captioner = (record) => {
+  const request = child(record.payload, 'request');
+  const stream = text(record.payload, 'stream') ?? '';
+  const create = child(request, 'createRequest');
+  if (create !== undefined) {
+    const start = count(create, 'startRevision');
+    const what = rangeOf(create) === '\\0' ? 'every key' : rangeOf(create);
+    return {
+      en: `${route(record)}: Watch ${what}${start ? ` from revision ${start}` : ' from the next revision'} (stream ${stream})`,
+      zh: `${route(record)}：监听（Watch）${what}${start ? `，从 revision ${start} 开始` : '，从下一个 revision 开始'}（流 ${stream}）`,
+    };
+  }
+  const cancel = count(child(request, 'cancelRequest'), 'watchId');
+  if (cancel !== undefined) return { en: `${route(record)}: cancel watch ${cancel}`, zh: `${route(record)}：取消 watch ${cancel}` };
+  return { en: `${route(record)}: ask for a progress notification`, zh: `${route(record)}：请求进度通知` };
+};
+
+const watchResponse: Captioner = (record) => {
+  const response = child(record.payload, 'response');
+  const id = count(response, 'watchId') ?? '?';
+  const revision = headerRevision(response);
+  const events = list(response, 'events');
+  if (flag(response, 'created')) return { en: `etcd created watch ${id} at revision ${revision}`, zh: `etcd 在 revision ${revision} 创建了 watch ${id}` };
+  if (flag(response, 'canceled')) {
+    const compact = count(response, 'compactRevision');
+    const why = compact ? { en: `: revision compacted (history starts at ${compact})`, zh: `：revision 已被压缩（历史从 ${compact} 开始）` } : { en: '', zh: '' };
+    return { en: `etcd canceled watch ${id}${why.en}`, zh: `etcd 取消了 watch ${id}${why.zh}` };
+  }
+  if (events.length === 0) return { en: `etcd: progress notification on watch ${id} at revision ${revision}`, zh: `etcd：watch ${id} 的进度通知，revision ${revision}` };
+  const first = events[0];
+  const type = text(first, 'type') ?? 'PUT';
+  const key = text(child(first, 'kv'), 'key') ?? '?';
+  const mod = count(child(first, 'kv'), 'modRevision');
+  const more = events.length - 1;
+  return {
+    en: `etcd → ${who(record.to, record.from)}: watch ${id} event ${type} ${key} (mod_revision ${mod})${more ? ` and ${more} more` : ''}`,
+    zh: `etcd → ${who(record.to, record.from)}：watch ${id} 事件 ${type} ${key}（mod_revision ${mod}）${more ? `，另有 ${more} 个` : ''}`,
+  };
+};
+
+const leaseGrant: Captioner = (record) => {
+  const ttl = count(record.payload, 'TTL') ?? '?';
+  return { en: `${route(record)}: LeaseGrant, TTL ${ttl} s`, zh: `${route(record)}：申请租约（LeaseGrant），TTL ${ttl} 秒` };
+};
+
+const leaseGrantResponse: Captioner = (record) => {
+  const error = rpcError(record);
+  if (error) return { en: `etcd refused the lease: ${error}`, zh: `etcd 拒绝了租约申请：${error}` };
+  const response = child(record.payload, 'response');
+  return {
+    en: `etcd granted lease ${text(response, 'ID') ?? '?'} (TTL ${count(response, 'TTL') ?? '?'} s): keys attached to it go when it expires`,
+    zh: `etcd 授予租约 ${text(response, 'ID') ?? '?'}（TTL ${count(response, 'TTL') ?? '?'} 秒）：租约过期时，关联的键随之删除`,
+  };
+};
+
+const compact: Captioner = (record) => {
+  const revision = count(record.payload, 'revision') ?? '?';
+  return {
+    en: `${route(record)}: Compact to revision ${revision}: history before it will be discarded`,
+    zh: `${route(record)}：压缩（Compact）到 revision ${revision}：之前的历史将被丢弃`,
+  };
+};
+
+const compactResponse: Captioner = (record, { request }) => {
+  const error = rpcError(record);
+  if (error) return { en: `etcd refused the Compact: ${error}`, zh: `etcd 拒绝了 Compact：${error}` };
+  const revision = request ? count(request.payload, 'revision') : undefined;
+  return {
+    en: `etcd compacted${revision ? ` up to revision ${revision}` : ''}: older revisions are unavailable`,
+    zh: `etcd 已压缩${revision ? `到 revision ${revision}` : ''}：更早的 revision 不再可读`,
+  };
+};
+
+const etcdReply: Captioner = (record) => {
+  const error = rpcError(record);
+  const name = record.kind.slice('etcd.'.length, -'Response'.length);
+  if (error) return { en: `etcd refused ${name}: ${error}`, zh: `etcd 拒绝了 ${name}：${error}` };
+  return { en: `etcd answered ${name}`, zh: `etcd 回复了 ${name}` };
+};
+
+const timer: Captioner = (record) => {
+  const name = text(record.payload, 'name') ?? '?';
+  return record.background
+    ? { en: `${record.to}: background timer ${name} fired`, zh: `${record.to}：后台定时器 ${name} 触发` }
+    : { en: `${record.to}: timer ${name} fired`, zh: `${record.to}：定时器 ${name} 触发` };
+};
+
+const captioners: Readonly<Record<string, Captioner>> = {
+  'http.request': httpRequest,
+  'http.response': httpResponse,
+  'apiserver.authentication': authentication,
+  'apiserver.audit': audit,
+  'apiserver.impersonation': impersonation,
+  'apiserver.max-in-flight': maxInFlight,
+  'apiserver.authorization': authorization,
+  'apiserver.admission.mutating': admission({ en: 'Mutating', zh: '变更' }),
+  'apiserver.registry.strategy': registryStrategy,
+  'apiserver.admission.validating': admission({ en: 'Validating', zh: '验证' }),
+  'apiserver.waitForCache': waitForCache,
+  'apiserver.waitForCacheResponse': waitForCacheResponse,
+  'etcd.Txn': txn,
+  'etcd.TxnResponse': txnResponse,
+  'etcd.Range': range,
+  'etcd.RangeResponse': rangeResponse,
+  'etcd.Put': put,
+  'etcd.PutResponse': putResponse,
+  'etcd.DeleteRange': deleteRange,
+  'etcd.DeleteRangeResponse': deleteRangeResponse,
+  'etcd.Watch': watch,
+  'etcd.WatchResponse': watchResponse,
+  'etcd.LeaseGrant': leaseGrant,
+  'etcd.LeaseGrantResponse': leaseGrantResponse,
+  'etcd.Compact': compact,
+  'etcd.CompactResponse': compactResponse,
+  timer,
+};

@@ -1,0 +1,39 @@
+// Reading the engine's plain payloads without importing their types from the simulation: each reader
+// returns the field when it has the expected type, else undefined.
+
+export type Fields = Readonly<Record<string, unknown>>;
+
+export function fields(value: unknown): Fields | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;
+}
+
+export function text(value: unknown, name: string): string | undefined {
+  const v = fields(value)?.[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function count(value: unknown, name: string): number | undefined {
+  const v = fields(value)?.[name];
+  return typeof v === 'number' ? v : undefined;
+}
+
+export function flag(value: unknown, name: string): boolean | undefined {
+  const v = fields(value)?.[name];
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+export function list(value: unknown, name: string): readonly unknown[] {
+  const v = fields(value)?.[name];
+  return Array.isArray(v) ? v : [];
+}
+
+export function child(value: unknown, ...path: string[]): unknown {
+  let at: unknown = value;
+  for (const name of path) at = fields(at)?.[name];
+  return at;
+}
+
+/** `value` cut to `max` characters with an ellipsis. */
+export function clip(value: string, max = 48): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
