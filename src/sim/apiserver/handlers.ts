@@ -157,14 +157,7 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
   const sub = route.subresource?.name;
   if (sub === 'scale') {
     const scale = decodeBody(h.http, 'Scale') as unknown as Scale;
-    const { object } = yield* store.update(ctx, name, (current) => {
-      const obj = current!;
-      const rv = scale.metadata?.resourceVersion;
-      if (rv) obj.metadata.resourceVersion = rv;
-      const workload = obj as Deployment;
-      workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
-      return obj;
-    }, { subresource: 'scale' });
+    const { object } = yield* store.update(ctx, name, (current) => withScale(current!, scale), { subresource: 'scale' });
     return respond(200, scaleOf(route.resource, object));
   }
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
@@ -228,12 +221,7 @@ export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
   if (sub === 'scale') {
     const { object } = yield* store.update(ctx, route.info.name, (current) => {
       const scale = apply(scaleOf(route.resource, current!) as unknown as Record<string, unknown>, 'Scale') as unknown as Scale;
-      const obj = current!;
-      const rv = scale.metadata?.resourceVersion;
-      if (rv) obj.metadata.resourceVersion = rv;
-      const workload = obj as Deployment;
-      workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
-      return obj;
+      return withScale(current!, scale);
     }, { subresource: 'scale' });
     return respond(200, scaleOf(route.resource, object));
   }
@@ -295,6 +283,15 @@ function* handleBinding(h: HandlerRequest): Co<HttpResponse> {
     return pod;
   }, { status: { prepareForUpdate: () => undefined, validateUpdate: () => [] }, subresource: 'binding' });
   return respond(201, successStatus(undefined, 201));
+}
+
+/** The workload with the Scale's replicas; the Scale's resourceVersion, when set, is the optimistic lock. */
+function withScale(obj: KubeObject, scale: Scale): KubeObject {
+  const rv = scale.metadata?.resourceVersion;
+  if (rv) obj.metadata.resourceVersion = rv;
+  const workload = obj as Deployment;
+  workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
+  return obj;
 }
 
 function scaleOf(_r: ResourceInfo, obj: KubeObject): Scale {
