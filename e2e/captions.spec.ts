@@ -27,6 +27,12 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
     await expect(caption).toContainText(`kube-apiserver → etcd: Txn if mod_revision(${key}) == 0 then put else nothing`);
   });
 
+  await test.step('the keyspace scrolls to the key the Txn wrote and highlights it', async () => {
+    await expect(podflow.keyRow(key)).toBeVisible();
+    await expect(podflow.keyRow(key)).toHaveAttribute('data-changed', 'true');
+    await expect(podflow.keyRow(key).getByTestId('key-version')).toHaveText('1');
+  });
+
   await test.step('etcd answers: the compare succeeded and the put made a revision', async () => {
     const txnReply = podflow.token({ kind: 'etcd.TxnResponse', from: 'etcd', to: 'kube-apiserver' });
     for (let i = 0; i < 10 && (await txnReply.count()) === 0; i++) await podflow.button('Step').click();

@@ -4,11 +4,11 @@
 // so compacted revisions are unavailable); the selected key's decoded value and its change.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useMemo, useRef, useState, type FormEvent } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/shallow';
 import { useSim, useSimActions } from '../store/sim-context.ts';
-import { keyspaceRows, type KeyspaceRow } from '../store/keyspace.ts';
 import { KeyDetails } from './KeyDetails.tsx';
+import { KeyTree, type KeyspaceRow } from './key-tree.ts';
 import { shownKeys } from './selectors.ts';
 
 const rowHeight = 24;
@@ -21,7 +21,7 @@ export function KeyspacePanel() {
         <RevisionPicker />
       </div>
       <div className="keyspace-body">
-        <KeyTree />
+        <KeyList />
         <KeyDetails />
       </div>
     </section>
@@ -58,21 +58,32 @@ function RevisionPicker() {
   );
 }
 
-function KeyTree() {
+function KeyList() {
   const keys = useSim(shownKeys);
   const [filter, setFilter] = useState('');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const deferredKeys = useDeferredValue(keys);
   const deferredFilter = useDeferredValue(filter);
-  const rows = useMemo(() => keyspaceRows(deferredKeys, collapsed, deferredFilter), [deferredKeys, collapsed, deferredFilter]);
+  const shown = useMemo(() => (deferredFilter === '' ? deferredKeys : deferredKeys.filter((key) => key.includes(deferredFilter))), [deferredKeys, deferredFilter]);
+  const tree = useMemo(() => new KeyTree(shown, collapsed), [shown, collapsed]);
   const toggle = useCallback((id: string) => setCollapsed((old) => {
     const next = new Set(old);
     if (!next.delete(id)) next.add(id);
     return next;
   }), []);
   const scroller = useRef<HTMLDivElement>(null);
+  const lastChanged = useSim((state) => (state.keyspace.past ? null : state.keyspace.live.lastChanged));
+  const followed = useRef<readonly string[] | null>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
+  const virtualizer = useVirtualizer({ count: tree.rowCount, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
+  // Follow the writes: bring the newest step's first changed key into view once (if it is not already).
+  useEffect(() => {
+    if (!lastChanged || lastChanged === followed.current || lastChanged.length === 0) return;
+    const row = tree.rowOf(lastChanged[0]!);
+    if (row < 0) return;
+    followed.current = lastChanged;
+    virtualizer.scrollToIndex(row, { align: 'auto' });
+  }, [lastChanged, tree, virtualizer]);
   return (
     <div className="key-tree">
       <input className="key-filter" type="search" aria-label="Filter keys" placeholder="Filter keys, e.g. /deployments/" value={filter} onChange={(event) => setFilter(event.target.value)} />
@@ -81,13 +92,16 @@ function KeyTree() {
       </div>
       <div className="key-scroller" ref={scroller} role="list" aria-label={`Keys (${keys.length})`}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((item) => (
-            <div key={rows[item.index]!.id} role="listitem" className="key-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
-              <TreeRow row={rows[item.index]!} onToggle={toggle} />
-            </div>
-          ))}
+          {virtualizer.getVirtualItems().map((item) => {
+            const row = tree.row(item.index);
+            return (
+              <div key={row.id} role="listitem" className="key-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
+                <TreeRow row={row} onToggle={toggle} />
+              </div>
+            );
+          })}
         </div>
-        {rows.length === 0 ? <p className="hint key-empty">{keys.length === 0 ? 'No keys at this revision.' : 'No key matches the filter.'}</p> : null}
+        {tree.rowCount === 0 ? <p className="hint key-empty">{keys.length === 0 ? 'No keys at this revision.' : 'No key matches the filter.'}</p> : null}
       </div>
     </div>
   );

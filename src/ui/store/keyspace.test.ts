@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyEntry, KeyspaceDiffEvent } from '../../protocol/index.ts';
-import { applyDiff, applySnapshot, emptyKeyspace, keyspaceRows, pickRevision, placeOf } from './keyspace.ts';
+import { applyDiff, applySnapshot, emptyKeyspace, pickRevision } from './keyspace.ts';
 
 const entry = (key: string, rev: number, value = '{}'): KeyEntry => ({ key, createRevision: rev, modRevision: rev, version: 1, lease: '0', value });
 
@@ -24,6 +24,7 @@ describe('keyspace mirror', () => {
     expect(state.live.keys).toEqual(['/registry/deployments/default/web', '/registry/pods/default/a']);
     expect(state.live.revision).toBe(6);
     expect(state.live.compactRevision).toBe(2);
+    expect(state.live.lastChanged).toEqual(['/registry/namespaces/default']);
     const pod = state.live.entries.get('/registry/pods/default/a');
     expect(pod).toMatchObject({ modRevision: 5, version: 2, step: 41, previous: { modRevision: 3, value: '{}' } });
   });
@@ -39,25 +40,5 @@ describe('keyspace mirror', () => {
     expect(answered.past).toMatchObject({ status: 'ready', keys: ['/registry/namespaces/default'] });
     const compacted = applySnapshot(pickRevision(booted(), 1), { type: 'keyspaceSnapshot', revision: 1, current: false, compacted: true, compactRevision: 2, entries: [] });
     expect(compacted.past?.status).toBe('compacted');
-  });
-});
-
-describe('keyspace tree', () => {
-  it('places keys by resource and namespace', () => {
-    expect(placeOf('/registry/pods/default/a')).toEqual({ resource: 'pods', namespace: 'default', name: 'a' });
-    expect(placeOf('/registry/namespaces/default')).toEqual({ resource: 'namespaces', namespace: null, name: 'default' });
-    expect(placeOf('compact_rev_key')).toEqual({ resource: '(outside /registry)', namespace: null, name: 'compact_rev_key' });
-  });
-
-  it('groups sorted keys into rows with counts, collapsing and filtering', () => {
-    const keys = ['/registry/namespaces/default', '/registry/namespaces/kube-system', '/registry/pods/default/a', '/registry/pods/default/b', '/registry/pods/kube-system/c'];
-    expect(keyspaceRows(keys, new Set()).map((r) => `${r.type}:${r.type === 'key' ? r.name : `${r.label}(${r.count})`}`)).toEqual([
-      'resource:namespaces(2)', 'key:default', 'key:kube-system',
-      'resource:pods(3)', 'namespace:default(2)', 'key:a', 'key:b', 'namespace:kube-system(1)', 'key:c',
-    ]);
-    expect(keyspaceRows(keys, new Set(['pods/default', 'namespaces'])).map((r) => (r.type === 'key' ? r.name : r.id))).toEqual([
-      'namespaces', 'pods', 'pods/default', 'pods/kube-system', 'c',
-    ]);
-    expect(keyspaceRows(keys, new Set(), '/b').map((r) => (r.type === 'key' ? r.name : r.id))).toEqual(['pods', 'pods/default', 'b']);
   });
 });
