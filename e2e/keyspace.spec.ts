@@ -45,3 +45,50 @@ test('the keyspace shows the created Deployment at its revision, and not before 
     await expect(podflow.keyRow(deploymentKey)).toBeVisible();
   });
 });
+
+// kube-apiserver compacts etcd every 5 virtual minutes (to the revision of the previous turn); the
+// revision picker then reports older revisions as unavailable.
+test('after kube-apiserver compacts etcd, older revisions are unavailable', async ({ podflow, page }) => {
+  const revisionStatus = page.getByTestId('keyspace-revision');
+
+  await test.step('play at 100× until the compactor has run twice', async () => {
+    await podflow.createNginxDeployment();
+    await podflow.button('Run until idle').click();
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('100');
+    await podflow.button('Play').click();
+    await expect(revisionStatus).toContainText('compacted below', { timeout: 30_000 });
+    await podflow.button('Pause').click();
+  });
+
+  await test.step('revision 1 is unavailable; the latest still has the Deployment', async () => {
+    await podflow.viewRevision(1);
+    await expect(revisionStatus).toContainText('revision 1 is unavailable: compacted');
+    await expect(page.getByTestId('keyspace-empty')).toContainText('Unavailable');
+    await page.getByRole('button', { name: 'Latest' }).click();
+    await podflow.filterKeys('/deployments/');
+    await expect(podflow.keyRow(deploymentKey)).toBeVisible();
+  });
+});
+
+// A key written twice shows its new version beside a diff against the previous one.
+test('a key put twice shows its version 2 and the diff from version 1', async ({ podflow, page }) => {
+  const key = '/podflow/greeting';
+
+  await test.step('etcdctl put twice', async () => {
+    await podflow.etcdctlPut(key, 'hello');
+    await podflow.button('Run until idle').click();
+    await expect(podflow.activity).toHaveText('idle');
+    await podflow.etcdctlPut(key, 'world');
+    await podflow.button('Run until idle').click();
+  });
+
+  await test.step('the key has version 2 and the diff shows the change', async () => {
+    await podflow.filterKeys('/podflow/');
+    const row = podflow.keyRow(key);
+    await expect(row.getByTestId('key-version')).toHaveText('2');
+    await row.click();
+    await expect(page.getByTestId('key-value')).toHaveText('world');
+    await expect(page.getByTestId('key-diff')).toContainText('- hello');
+    await expect(page.getByTestId('key-diff')).toContainText('+ world');
+  });
+});

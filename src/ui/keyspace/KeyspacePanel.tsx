@@ -72,6 +72,7 @@ function KeyList() {
     return next;
   }), []);
   const scroller = useRef<HTMLDivElement>(null);
+  const pastStatus = useSim((state) => state.keyspace.past?.status ?? null);
   const lastChanged = useSim((state) => (state.keyspace.past ? null : state.keyspace.live.lastChanged));
   const followed = useRef<readonly string[] | null>(null);
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
@@ -101,10 +102,16 @@ function KeyList() {
             );
           })}
         </div>
-        {tree.rowCount === 0 ? <p className="hint key-empty">{keys.length === 0 ? 'No keys at this revision.' : 'No key matches the filter.'}</p> : null}
+        {tree.rowCount === 0 ? <p className="hint key-empty" data-testid="keyspace-empty">{emptyText(pastStatus, keys.length)}</p> : null}
       </div>
     </div>
   );
+}
+
+function emptyText(pastStatus: 'loading' | 'compacted' | 'ready' | null, keys: number): string {
+  if (pastStatus === 'loading') return 'Loading…';
+  if (pastStatus === 'compacted') return 'Unavailable: etcd compacted this revision away, so its keys can no longer be read.';
+  return keys === 0 ? 'No keys at this revision.' : 'No key matches the filter.';
 }
 
 const TreeRow = memo(function TreeRow({ row, onToggle }: { readonly row: KeyspaceRow; readonly onToggle: (id: string) => void }) {
