@@ -3,7 +3,7 @@
 // they are reported as skipped.
 
 import { describe, expect, it } from 'vitest';
-import type { Pod } from '../api/types/core.ts';
+import type { Event, Pod } from '../api/types/core.ts';
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
 import type { Cluster } from '../cluster.ts';
@@ -165,5 +165,30 @@ describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
       'POST /api/v1/namespaces/default/events',
     ]);
     expect(queue.length).toBe(0);
+  });
+
+  it('relists after a compaction makes its re-watch too old (events: the uncached etcd watch path)', () => {
+    const { cluster, component, client } = clientTestCluster('informer-compaction', 'kube-controller-manager', builtinTokens.admin);
+    const factory = new SharedInformerFactory(component.host, client);
+    const events = factory.informerFor<Event>('events');
+    factory.start();
+    cluster.engine.runUntilIdle();
+    for (let i = 0; i < 3; i++) userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod(`p${i}`));
+    cluster.engine.runFor(30 * 60 * 1000, 200_000);
+    const listRV = events.reflector.lastSyncRV;
+    const log = cluster.engine.trace.all()
+      .filter((m) => m.to === 'kube-controller-manager' && m.kind === httpKinds.watchEvent
+        || m.from === 'kube-controller-manager' && m.kind === httpKinds.request)
+      .map((m) => m.kind === httpKinds.request
+        ? `GET ${(m.payload as HttpRequest).query.replace(/timeoutSeconds=\d+/, 'timeoutSeconds=T')}`
+        : `${(m.payload as { type: string }).type} ${JSON.stringify((m.payload as { object: unknown }).object)}`);
+    const error = log.findIndex((l) => l.startsWith('ERROR'));
+    expect(error).toBeGreaterThan(0);
+    expect(log[error]).toContain('"reason":"Expired","code":410');
+    const lastRV = /resourceVersion=(\d+)/.exec(log[error - 1]!)![1];
+    expect(log[error + 1]).toBe(`GET resourceVersion=${lastRV}`);
+    expect(log[error + 2]).toMatch(/^GET allowWatchBookmarks=true&resourceVersion=\d+&timeoutSeconds=T&watch=true$/);
+    expect(Number(listRV)).toBeGreaterThan(Number(lastRV));
+    expect(events.reflector.listCount).toBe(2);
   });
 });
