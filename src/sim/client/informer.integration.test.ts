@@ -14,6 +14,7 @@ import { DeletedFinalStateUnknown } from './shared-informer.ts';
 import { metaNamespaceKey, splitMetaNamespaceKey } from './store.ts';
 import { RateLimitingQueue, runWorkers } from './workqueue.ts';
 import { SharedInformerFactory } from './shared-informer-factory.ts';
+import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { clientTestCluster } from './testing.ts';
 
 const pod = (name: string, labels: Record<string, string> = { app: 'web' }): Pod => ({
@@ -190,5 +191,17 @@ describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
     expect(log[error + 2]).toMatch(/^GET allowWatchBookmarks=true&resourceVersion=\d+&timeoutSeconds=T&watch=true$/);
     expect(Number(listRV)).toBeGreaterThan(Number(lastRV));
     expect(events.reflector.listCount).toBe(2);
+  });
+
+  it('is deterministic: same seed, same trace, whatever the host clock and Math.random say', () => {
+    const [a, b] = runTwiceWithPerturbedHost(() => {
+      const { cluster, factory } = setup('informer-determinism');
+      factory.start();
+      cluster.engine.runUntilIdle();
+      userRequest(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('a'));
+      cluster.engine.runFor(20 * 60 * 1000, 100_000);
+      return cluster.engine;
+    });
+    expect(b).toEqual(a);
   });
 });
