@@ -183,7 +183,7 @@ export class Reflector<T extends KubeObject> {
       const started = this.host.now;
       let events = 0;
       try {
-        this.watch = yield* this.client.watch(this.options.namespace, options, {
+        const watch = yield* this.client.watch(this.options.namespace, options, {
           event: (e) => {
             events++;
             this.watchEvent(e);
@@ -195,6 +195,8 @@ export class Reflector<T extends KubeObject> {
             else this.host.spawn(this.startWatch());
           },
         });
+        if (this.running) this.watch = watch;
+        else watch.stop();
         return;
       } catch (err) {
         if (!this.running) return;

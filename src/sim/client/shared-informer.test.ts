@@ -175,4 +175,21 @@ describe('Reflector and SharedIndexInformer (scripted apiserver)', () => {
     informer.addEventHandler({ onAdd: (p, initial) => late.push(`${p.metadata.name} ${initial}`) });
     expect(late).toEqual(['a true']);
   });
+
+  it('stop cancels the open watch, and a watch answered after stop is cancelled at once', () => {
+    const { server, informer, settle } = setup();
+    informer.run();
+    settle();
+    informer.stop();
+    settle();
+    expect(server.watches[0]!.cancelled).toBe(true);
+
+    const second = setup();
+    second.informer.run();
+    second.engine.run({ until: second.engine.now + 5 });
+    second.informer.stop();
+    second.settle();
+    expect(second.server.watches).toHaveLength(1);
+    expect(second.server.watches[0]!.cancelled).toBe(true);
+  });
 });
