@@ -192,4 +192,12 @@ describe('Reflector and SharedIndexInformer (scripted apiserver)', () => {
     expect(second.server.watches).toHaveLength(1);
     expect(second.server.watches[0]!.cancelled).toBe(true);
   });
+
+  it('sends the namespace and selectors on every list and watch (a kubelet\'s spec.nodeName watch)', () => {
+    const { server, informer, settle } = setup({ namespace: 'default', fieldSelector: 'spec.nodeName=node-1', labelSelector: 'app=web' });
+    informer.run();
+    settle();
+    expect(server.log()[0]).toBe('GET /api/v1/namespaces/default/pods?fieldSelector=spec.nodeName%3Dnode-1&labelSelector=app%3Dweb&limit=500&resourceVersion=0');
+    expect(server.log()[1]).toMatch(/^GET \/api\/v1\/namespaces\/default\/pods\?allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dnode-1&labelSelector=app%3Dweb&resourceVersion=1&timeoutSeconds=\d+&watch=true$/);
+  });
 });
