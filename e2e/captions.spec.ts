@@ -38,6 +38,14 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
     for (let i = 0; i < 10 && (await txnReply.count()) === 0; i++) await podflow.button('Step').click();
     await txnReply.click();
     await expect(caption).toContainText(new RegExp(`Txn compare mod_revision\\(${key}\\) == 0 succeeded → put, revision \\d+`));
+    await expect(podflow.keyRow(key)).not.toHaveAttribute('data-changed');
+  });
+
+  await test.step('selecting the Txn highlights the key it wrote again', async () => {
+    await page.getByRole('button', { name: 'All recent deliveries' }).click();
+    await page.getByTestId('message-caption').filter({ hasText: 'Txn if mod_revision' }).click();
+    await expect(caption).toContainText('Txn if mod_revision');
+    await expect(podflow.keyRow(key)).toHaveAttribute('data-changed', 'true');
   });
 
   await test.step('the recent deliveries list captions too', async () => {

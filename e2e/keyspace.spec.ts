@@ -40,8 +40,9 @@ test('the keyspace shows the created Deployment at its revision, and not before 
     await expect(page.getByTestId('keyspace')).toContainText('No key matches the filter.');
   });
 
-  await test.step('back to the latest revision, it is there again', async () => {
-    await page.getByRole('button', { name: 'Latest' }).click();
+  await test.step('one revision later, it is there again', async () => {
+    await page.getByRole('button', { name: 'Next revision' }).click();
+    await expect(page.getByTestId('keyspace-revision')).toHaveText(`latest: revision ${resourceVersion}`);
     await expect(podflow.keyRow(deploymentKey)).toBeVisible();
   });
 });

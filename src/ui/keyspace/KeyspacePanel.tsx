@@ -7,6 +7,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useShallow } from 'zustand/shallow';
 import { useSim, useSimActions } from '../store/sim-context.ts';
+import type { SimState } from '../store/sim-store.ts';
 import { KeyDetails } from './KeyDetails.tsx';
 import { KeyTree, type KeyspaceRow } from './key-tree.ts';
 import { shownKeys } from './selectors.ts';
@@ -39,6 +40,11 @@ function RevisionPicker() {
     const revision = Number(draft);
     if (Number.isInteger(revision) && revision >= 1 && revision <= live) actions.viewRevision(revision === live ? null : revision);
   };
+  const shown = past?.revision ?? live;
+  const go = (revision: number) => {
+    setDraft(revision >= live ? '' : String(revision));
+    actions.viewRevision(revision >= live ? null : revision);
+  };
   return (
     <form className="revision-picker" aria-label="Revision picker" onSubmit={onSubmit}>
       <label>
@@ -46,6 +52,8 @@ function RevisionPicker() {
         <input type="number" min={1} max={live} value={draft} placeholder={String(live)} onChange={(event) => setDraft(event.target.value)} />
       </label>
       <button type="submit">View</button>
+      <button type="button" aria-label="Previous revision" title="Previous revision" onClick={() => go(shown - 1)} disabled={shown <= 1}>◀</button>
+      <button type="button" aria-label="Next revision" title="Next revision" onClick={() => go(shown + 1)} disabled={past === null}>▶</button>
       <button type="button" onClick={() => { setDraft(''); actions.viewRevision(null); }} disabled={!past}>Latest</button>
       <p className="revision-status" data-testid="keyspace-revision" aria-live="polite">
         {past === null ? <>latest: revision {live}</>
@@ -58,7 +66,15 @@ function RevisionPicker() {
   );
 }
 
+/** The step whose writes are highlighted: the selected message's, else the last one delivered. */
+function highlightedStepOf(state: SimState): number {
+  const { selection, recent, status } = state;
+  if (selection?.type === 'message') return recent.find((r) => r.id === selection.id)?.step ?? status.step;
+  return status.step;
+}
+
 function KeyList() {
+  const highlightedStep = useSim(highlightedStepOf);
   const keys = useSim(shownKeys);
   const [filter, setFilter] = useState('');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -97,7 +113,7 @@ function KeyList() {
             const row = tree.row(item.index);
             return (
               <div key={row.id} role="listitem" className="key-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
-                <TreeRow row={row} onToggle={toggle} />
+                <TreeRow row={row} onToggle={toggle} highlightedStep={highlightedStep} />
               </div>
             );
           })}
@@ -114,8 +130,14 @@ function emptyText(pastStatus: 'loading' | 'compacted' | 'ready' | null, keys: n
   return keys === 0 ? 'No keys at this revision.' : 'No key matches the filter.';
 }
 
-const TreeRow = memo(function TreeRow({ row, onToggle }: { readonly row: KeyspaceRow; readonly onToggle: (id: string) => void }) {
-  if (row.type === 'key') return <KeyRow keyName={row.key} name={row.name} nested={row.nested} />;
+interface TreeRowProps {
+  readonly row: KeyspaceRow;
+  readonly onToggle: (id: string) => void;
+  readonly highlightedStep: number;
+}
+
+const TreeRow = memo(function TreeRow({ row, onToggle, highlightedStep }: TreeRowProps) {
+  if (row.type === 'key') return <KeyRow keyName={row.key} name={row.name} nested={row.nested} highlightedStep={highlightedStep} />;
   return (
     <button type="button" className={`key-group key-group--${row.type}`} aria-expanded={!row.collapsed} onClick={() => onToggle(row.id)}>
       <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> {row.type === 'namespace' ? `namespace ${row.label}` : row.label} <span className="key-count">{row.count}</span>
@@ -123,13 +145,21 @@ const TreeRow = memo(function TreeRow({ row, onToggle }: { readonly row: Keyspac
   );
 });
 
-const KeyRow = memo(function KeyRow({ keyName, name, nested }: { readonly keyName: string; readonly name: string; readonly nested: boolean }) {
+interface KeyRowProps {
+  readonly keyName: string;
+  readonly name: string;
+  readonly nested: boolean;
+  /** Keys last written by this step are highlighted. */
+  readonly highlightedStep: number;
+}
+
+const KeyRow = memo(function KeyRow({ keyName, name, nested, highlightedStep }: KeyRowProps) {
   const actions = useSimActions();
   const entry = useSim((state) => (state.keyspace.past ? state.keyspace.past.entries.get(keyName) : state.keyspace.live.entries.get(keyName)));
   const changedNow = useSim((state) => {
     if (state.keyspace.past) return false;
     const step = state.keyspace.live.entries.get(keyName)?.step;
-    return step !== null && step !== undefined && step === state.status.step;
+    return step !== null && step !== undefined && step === highlightedStep;
   });
   const selected = useSim((state) => state.keyspace.selectedKey === keyName);
   if (!entry) return null;
