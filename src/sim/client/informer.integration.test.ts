@@ -204,4 +204,16 @@ describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
     });
     expect(b).toEqual(a);
   });
+
+  it('an informer whose list is forbidden retries on background timers and leaves the engine idle', () => {
+    const { cluster, component, client } = clientTestCluster('informer-forbidden');
+    const events = new SharedInformerFactory(component.host, client).informerFor<Event>('events');
+    events.run();
+    expect(cluster.engine.runUntilIdle().reason).toBe('idle');
+    cluster.engine.runFor(60_000);
+    expect(events.hasSynced()).toBe(false);
+    expect(events.reflector.listCount).toBeGreaterThan(3);
+    const retries = cluster.engine.trace.all().filter((m) => m.to === 'kube-controller-manager' && m.kind === 'timer');
+    expect(retries.every((m) => m.background && (m.payload as { name: string }).name === 'reflector.backoff')).toBe(true);
+  });
 });

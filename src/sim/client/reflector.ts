@@ -17,6 +17,10 @@
 //   429 opening a watch            → wait the init-connection backoff, WATCH again
 // Continue pages drop resourceVersion; an Expired continue page falls back to one full list.
 //
+// Backoff waits are background timers (`reflector.backoff`): a reflector that can only retry (a list
+// refused with 403, a server that keeps failing) leaves the engine idle instead of busy forever, and
+// whatever the retry then does is background work too.
+//
 // Not modelled: the WatchList (sendInitialEvents) streaming mode, which is off by default in 1.28; the
 // expected-type and GVK checks on watch objects; the "InternalError retry" budget (an internal error
 // ends the watch like any other error).
@@ -78,6 +82,7 @@ export class Reflector<T extends KubeObject> {
   private readonly initConnBackoff: ExponentialBackoffManager;
   private watch: Watch | null = null;
   private resyncTimer: TimerHandle | null = null;
+  private backoffTimer: TimerHandle | null = null;
   private running = false;
   /** Lists made so far (the first one included). */
   listCount = 0;
@@ -175,39 +180,35 @@ export class Reflector<T extends KubeObject> {
   }
 
   private *startWatch(): Co<void> {
-    while (this.running) {
-      const timeoutSeconds = Math.floor((minWatchTimeout / second) * (this.host.rng.float() + 1));
-      const options: ListOptions = {
-        ...this.selectors(), resourceVersion: this.lastSyncResourceVersion, timeoutSeconds, allowWatchBookmarks: true,
-      };
-      const started = this.host.now;
-      let events = 0;
-      try {
-        const watch = yield* this.client.watch(this.options.namespace, options, {
-          event: (e) => {
-            events++;
-            this.watchEvent(e);
-          },
-          end: () => {
-            this.watch = null;
-            if (!this.running) return;
-            if (events === 0 && this.host.now - started < second) this.relist();
-            else this.host.spawn(this.startWatch());
-          },
-        });
-        if (this.running) this.watch = watch;
-        else watch.stop();
-        return;
-      } catch (err) {
-        if (!this.running) return;
-        if (isStatusError(err) && err.code === 429) {
-          yield* this.host.sleep(this.initConnBackoff.next(this.host.now));
-          continue;
-        }
-        this.relist();
-        return;
-      }
+    if (!this.running) return;
+    const timeoutSeconds = Math.floor((minWatchTimeout / second) * (this.host.rng.float() + 1));
+    const options: ListOptions = {
+      ...this.selectors(), resourceVersion: this.lastSyncResourceVersion, timeoutSeconds, allowWatchBookmarks: true,
+    };
+    const started = this.host.now;
+    let events = 0;
+    let watch: Watch;
+    try {
+      watch = yield* this.client.watch(this.options.namespace, options, {
+        event: (e) => {
+          events++;
+          this.watchEvent(e);
+        },
+        end: () => {
+          this.watch = null;
+          if (!this.running) return;
+          if (events === 0 && this.host.now - started < second) this.relist();
+          else this.host.spawn(this.startWatch());
+        },
+      });
+    } catch (err) {
+      if (!this.running) return;
+      if (isStatusError(err) && err.code === 429) this.afterBackoff(this.initConnBackoff, () => this.startWatch());
+      else this.relist();
+      return;
     }
+    if (this.running) this.watch = watch;
+    else watch.stop();
   }
 
   /** watchHandler for one event: store writes and the last RV; an ERROR ends this ListAndWatch. */
@@ -216,7 +217,7 @@ export class Reflector<T extends KubeObject> {
       const err = new StatusError(event.object as Status);
       this.watch?.stop();
       this.watch = null;
-      if (err.code === 429) this.host.spawn(this.rewatchAfterInitConnBackoff());
+      if (err.code === 429) this.afterBackoff(this.initConnBackoff, () => this.startWatch());
       else this.relist();
       return;
     }
@@ -231,24 +232,24 @@ export class Reflector<T extends KubeObject> {
     if (rv) this.lastSyncResourceVersion = rv;
   }
 
-  private *rewatchAfterInitConnBackoff(): Co<void> {
-    yield* this.host.sleep(this.initConnBackoff.next(this.host.now));
-    yield* this.startWatch();
-  }
-
   /** ListAndWatch returned: stop this round's watch and resync, then BackoffUntil runs it again. */
   private relist(): void {
     this.endRound();
-    this.host.spawn(this.retryAfterBackoff());
+    this.afterBackoff(this.backoff, () => this.listAndWatch());
   }
 
-  private *retryAfterBackoff(): Co<void> {
+  /** Runs `next` after the manager's next backoff, on a background timer (see the module header). */
+  private afterBackoff(manager: ExponentialBackoffManager, next: () => Co<void>): void {
     if (!this.running) return;
-    yield* this.host.sleep(this.backoff.next(this.host.now));
-    if (this.running) yield* this.listAndWatch();
+    this.backoffTimer = this.host.after(manager.next(this.host.now), 'reflector.backoff', () => {
+      this.backoffTimer = null;
+      if (this.running) this.host.spawn(next());
+    }, { background: true });
   }
 
   private endRound(): void {
+    this.backoffTimer?.cancel();
+    this.backoffTimer = null;
     this.watch?.stop();
     this.watch = null;
     this.resyncTimer?.cancel();

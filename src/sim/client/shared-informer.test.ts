@@ -30,7 +30,11 @@ function setup(options: ReflectorOptions = {}) {
     onUpdate: (o, n) => seen.push(`update ${o.metadata.resourceVersion}→${n.metadata.resourceVersion}`),
     onDelete: (p) => seen.push(p instanceof DeletedFinalStateUnknown ? `tombstone ${p.key}` : `delete ${p.metadata.name}`),
   });
-  const settle = () => engine.runUntilIdle();
+  /** Runs until idle, then long enough for a first backoff (< 1.6 s, a background timer) and what follows. */
+  const settle = () => {
+    engine.runUntilIdle();
+    engine.runFor(2_000);
+  };
   return { engine, server, component, informer, seen, settle };
 }
 
@@ -135,9 +139,9 @@ describe('Reflector and SharedIndexInformer (scripted apiserver)', () => {
   });
 
   it('treats a watch that ends within a second without events as an error and relists', () => {
-    const { server, informer, settle } = setup();
+    const { engine, server, informer, settle } = setup();
     informer.run();
-    settle();
+    engine.runUntilIdle();
     server.end();
     settle();
     expect(informer.reflector.listCount).toBe(2);
