@@ -51,13 +51,14 @@ export abstract class ClientComponent extends Component {
 
   constructor(name: string) {
     super(name);
-    // eslint-disable-next-line @typescript-eslint/no-this-alias
-    const self = this;
+    const now = () => this.now;
+    const epochMs = () => this.engine.epochMs;
+    const rng = () => this.rng;
     this.host = {
       name,
-      get now() { return self.now; },
-      get epochMs() { return self.engine.epochMs; },
-      get rng() { return self.rng; },
+      get now() { return now(); },
+      get epochMs() { return epochMs(); },
+      get rng() { return rng(); },
       call: (to, kind, payload) => this.call(to, kind, payload),
       send: (to, kind, payload) => this.send(to, kind, payload),
       spawn: (co) => this.spawn(co),
