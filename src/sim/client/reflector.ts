@@ -14,7 +14,7 @@
 //                                    (no limit: relists with an RV are served from the watch cache)
 //   LIST answering Expired or "Too large resource version"
 //                                  → LIST again at once with resourceVersion="" (a consistent read from etcd)
-//   429 opening a watch            → wait the init-connection backoff, WATCH again
+//   429 (opening a watch or ERROR) → wait the init-connection backoff, WATCH again
 // Continue pages drop resourceVersion; an Expired continue page falls back to one full list.
 //
 // Backoff waits are background timers (`reflector.backoff`): a reflector that can only retry (a list
