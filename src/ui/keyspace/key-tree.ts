@@ -56,6 +56,8 @@ export class KeyTree {
   /** Row index of each block's first row. */
   private readonly offsets: number[] = [];
   readonly rowCount: number;
+  /** Rows handed out, so that a row keeps its identity across renders (memoised rows skip work). */
+  private readonly made = new Map<number, KeyspaceRow>();
 
   /** `keys` sorted in etcd's order; groups whose id is in `collapsed` show their header only. */
   constructor(private readonly keys: readonly string[], collapsed: ReadonlySet<string>) {
@@ -80,6 +82,15 @@ export class KeyTree {
   }
 
   row(index: number): KeyspaceRow {
+    let row = this.made.get(index);
+    if (!row) {
+      row = this.makeRow(index);
+      this.made.set(index, row);
+    }
+    return row;
+  }
+
+  private makeRow(index: number): KeyspaceRow {
     let lo = 0;
     let hi = this.offsets.length - 1;
     while (lo < hi) {
