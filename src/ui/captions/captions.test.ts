@@ -50,6 +50,18 @@ const cases: Case[] = [
     zh: 'kube-apiserver 拒绝了请求，返回 409 Conflict：deployments.apps "nginx-deployment" already exists',
   },
   {
+    name: 'http.watchEvent',
+    record: rec('http.watchEvent', { type: 'ADDED', object: { kind: 'Deployment', metadata: { namespace: 'default', name: 'nginx-deployment', resourceVersion: '21' } } }, { to: 'kube-controller-manager' }),
+    en: 'kube-apiserver → kube-controller-manager: watch event ADDED Deployment default/nginx-deployment (resourceVersion 21): a new object matches the watch',
+    zh: 'kube-apiserver → kube-controller-manager：watch 事件 ADDED Deployment default/nginx-deployment（resourceVersion 21）：有新对象匹配该 watch',
+  },
+  {
+    name: 'http.watchEnd',
+    record: rec('http.watchEnd', { reason: 'timeout' }, { to: 'kube-scheduler' }),
+    en: 'kube-apiserver → kube-scheduler: the watch ends: its timeout passed; an informer watches again',
+    zh: 'kube-apiserver → kube-scheduler：watch 结束：超时已到；informer 会重新 watch',
+  },
+  {
     name: 'apiserver.authentication',
     record: rec('apiserver.authentication', { requestId: 1, stage: 'authentication', user: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'], decision: 'authenticated' }),
     en: 'Authentication: the bearer token identifies kubernetes-admin in system:masters, system:authenticated',

@@ -98,6 +98,37 @@ const httpResponse: Captioner = (record, { request }) => {
   };
 };
 
+const watchEventWhy: Readonly<Record<string, Both>> = {
+  ADDED: { en: 'a new object matches the watch', zh: '有新对象匹配该 watch' },
+  MODIFIED: { en: 'a watched object changed', zh: '被监听的对象发生了变化' },
+  DELETED: { en: 'a watched object was deleted', zh: '被监听的对象被删除' },
+  BOOKMARK: { en: 'progress marker: the watcher may resume from here', zh: '进度标记：watcher 可从这里恢复' },
+  ERROR: { en: 'the watch failed', zh: 'watch 出错' },
+};
+
+const httpWatchEvent: Captioner = (record) => {
+  const type = text(record.payload, 'type') ?? '?';
+  const object = child(record.payload, 'object');
+  const kind = text(object, 'kind') ?? '';
+  const metadata = child(object, 'metadata');
+  const name = [text(metadata, 'namespace'), text(metadata, 'name')].filter(Boolean).join('/');
+  const rv = text(metadata, 'resourceVersion');
+  const why = watchEventWhy[type] ?? { en: type, zh: type };
+  const subject = type === 'ERROR' ? clip(text(object, 'message') ?? '', 60) : `${kind} ${name}`.trim();
+  return {
+    en: `${route(record)}: watch event ${type} ${subject}${rv ? ` (resourceVersion ${rv})` : ''}: ${why.en}`,
+    zh: `${route(record)}：watch 事件 ${type} ${subject}${rv ? `（resourceVersion ${rv}）` : ''}：${why.zh}`,
+  };
+};
+
+const httpWatchEnd: Captioner = (record) => {
+  const reason = text(record.payload, 'reason') ?? '?';
+  const why = reason === 'timeout' ? { en: 'its timeout passed; an informer watches again', zh: '超时已到；informer 会重新 watch' }
+    : reason === 'cancelled' ? { en: 'the client cancelled it', zh: '客户端取消了它' }
+      : { en: reason, zh: reason };
+  return { en: `${route(record)}: the watch ends: ${why.en}`, zh: `${route(record)}：watch 结束：${why.zh}` };
+};
+
 // kube-apiserver's request chain
 
 const authentication: Captioner = (record) => {
@@ -371,6 +402,8 @@ const timer: Captioner = (record) => {
 const captioners: Readonly<Record<string, Captioner>> = {
   'http.request': httpRequest,
   'http.response': httpResponse,
+  'http.watchEvent': httpWatchEvent,
+  'http.watchEnd': httpWatchEnd,
   'apiserver.authentication': authentication,
   'apiserver.audit': audit,
   'apiserver.impersonation': impersonation,
