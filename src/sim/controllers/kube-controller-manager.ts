@@ -1,0 +1,117 @@
+// kube-controller-manager: one process (one engine component) running the deployment and replicaset
+// controllers over one shared informer factory, one REST client and one event broadcaster.
+// Models k8s cmd/kube-controller-manager/app/controllermanager.go (StartControllers, informers started
+// after the controllers registered their handlers, WaitForCacheSync before workers) and apps.go
+// (startReplicaSetController, startDeploymentController: 5 workers each, --concurrent-*-syncs).
+//
+// Not modelled: leader election (one instance), the other controllers, protobuf.
+
+import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { ClientComponent, EventBroadcaster, RestClient, SharedInformerFactory, controllerManagerResyncPeriod } from '../client/index.ts';
+import { awaitReply, type Co, type Message } from '../engine/index.ts';
+import { DeploymentController } from './deployment/deployment-controller.ts';
+import { ReplicaSetController } from './replicaset/replicaset-controller.ts';
+
+export const kubeControllerManagerName = 'kube-controller-manager';
+
+/** The message a controller sends itself to wait for a batch of concurrent requests (a goroutine WaitGroup). */
+export const joinKind = 'kcm.join';
+
+export interface KubeControllerManagerOptions {
+  readonly name?: string;
+  readonly token?: string;
+  /** --concurrent-replicaset-syncs (5). */
+  readonly replicaSetWorkers?: number;
+  /** --concurrent-deployment-syncs (5). */
+  readonly deploymentWorkers?: number;
+  /** Which controllers run (both by default). */
+  readonly controllers?: readonly ('deployment' | 'replicaset')[];
+}
+
+/** What a controller gets from the process that hosts it. */
+export interface ControllerContext {
+  readonly host: ClientComponent['host'];
+  readonly client: RestClient;
+  readonly informers: SharedInformerFactory;
+  readonly broadcaster: EventBroadcaster;
+  /** Runs `tasks` concurrently and resumes when all of them have finished (sync.WaitGroup). */
+  all(label: string, tasks: readonly Co<void>[]): Co<void>;
+}
+
+interface Join {
+  left: number;
+  request: Message | undefined;
+}
+
+export class KubeControllerManager extends ClientComponent {
+  readonly client: RestClient;
+  readonly informers: SharedInformerFactory;
+  readonly broadcaster: EventBroadcaster;
+  replicaSetController: ReplicaSetController | undefined;
+  deploymentController: DeploymentController | undefined;
+  private readonly joins = new Map<number, Join>();
+  private started = false;
+
+  constructor(private readonly options: KubeControllerManagerOptions = {}) {
+    super(options.name ?? kubeControllerManagerName);
+    this.client = new RestClient(this.host, options.token ?? builtinTokens.controllerManager);
+    const host = this.host;
+    // The resync period is drawn when the process starts (in `start`, where the engine's Rng exists).
+    this.informers = new SharedInformerFactory(host, this.client, { defaultResync: 0 });
+    this.broadcaster = new EventBroadcaster(host, this.client);
+  }
+
+  /** Registers the controllers, starts the informers, and starts the workers once the caches synced. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    const context: ControllerContext = {
+      host: this.host, client: this.client, informers: this.informers, broadcaster: this.broadcaster,
+      all: (label, tasks) => this.all(label, tasks),
+    };
+    // Drawn for fidelity of the random stream; informers here never resync within a scenario's length.
+    void controllerManagerResyncPeriod(this.rng);
+    const enabled = this.options.controllers ?? ['deployment', 'replicaset'];
+    if (enabled.includes('deployment')) this.deploymentController = new DeploymentController(context);
+    if (enabled.includes('replicaset')) this.replicaSetController = new ReplicaSetController(context);
+    this.informers.start();
+    this.informers.onSynced(() => {
+      this.deploymentController?.run(this.options.deploymentWorkers ?? 5);
+      this.replicaSetController?.run(this.options.replicaSetWorkers ?? 5);
+    });
+  }
+
+  private *all(label: string, tasks: readonly Co<void>[]): Co<void> {
+    if (tasks.length === 0) return;
+    if (tasks.length === 1) {
+      yield* tasks[0]!;
+      return;
+    }
+    const join: Join = { left: tasks.length, request: undefined };
+    const finish = () => {
+      if (--join.left === 0 && join.request) this.reply(join.request, `${joinKind}.done`, { label });
+    };
+    for (const task of tasks) {
+      this.spawn((function* () {
+        try {
+          yield* task;
+        } finally {
+          finish();
+        }
+      })());
+    }
+    const request = this.send(this.name, joinKind, { label, tasks: tasks.length });
+    this.joins.set(request.id, join);
+    yield* awaitReply(request.id);
+  }
+
+  protected handle(message: Message): void {
+    if (message.kind === joinKind) {
+      const join = this.joins.get(message.id);
+      if (!join) return;
+      this.joins.delete(message.id);
+      join.request = message;
+      if (join.left === 0) this.reply(message, `${joinKind}.done`, message.payload);
+    }
+  }
+}

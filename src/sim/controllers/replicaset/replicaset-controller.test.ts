@@ -1,0 +1,145 @@
+// The replicaset controller against the real kube-apiserver: seeds/004's my-replicaset (2 pods), scale
+// up and down, self-healing, status, events, invariants after every step, determinism.
+
+import { describe, expect, it } from 'vitest';
+import type { Event, Pod } from '../../api/types/core.ts';
+import type { ReplicaSet } from '../../api/types/apps.ts';
+import { httpKinds, type HttpRequest } from '../../apiserver/http.ts';
+import { runTwiceWithPerturbedHost } from '../../testing/determinism.ts';
+import { controllerTestCluster, podsOwnedByExistingReplicaSets, stored } from '../testing.ts';
+
+const myReplicaSet = (replicas = 2): ReplicaSet => ({
+  apiVersion: 'apps/v1', kind: 'ReplicaSet',
+  metadata: { namespace: 'default', name: 'my-replicaset' },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: 'my-app' } },
+    template: {
+      metadata: { labels: { app: 'my-app' } },
+      spec: { containers: [{ name: 'my-container', image: 'nginx', ports: [{ containerPort: 80 }] }] },
+    },
+  },
+});
+
+function setup(seed: string) {
+  const t = controllerTestCluster(seed, { controllers: ['replicaset'] });
+  t.cluster.engine.addInvariant('pods owned by existing ReplicaSets', podsOwnedByExistingReplicaSets(t.cluster));
+  t.cluster.engine.addInvariant('no more pods than desired (no surge for a bare ReplicaSet)', () => {
+    const rs = stored<ReplicaSet>(t.cluster, 'replicasets').find((r) => r.metadata.name === 'my-replicaset');
+    if (!rs) return undefined;
+    const live = stored<Pod>(t.cluster, 'pods').filter((p) => !p.metadata.deletionTimestamp
+      && p.metadata.ownerReferences?.[0]?.uid === rs.metadata.uid).length;
+    // A scale-down lowers spec.replicas before the surplus pods go; a scale-up never overshoots.
+    return live > Math.max(rs.spec.replicas ?? 1, rs.status?.replicas ?? 0) ? `${live} pods for ${rs.spec.replicas} replicas` : undefined;
+  });
+  return t;
+}
+
+const kcmWrites = (t: ReturnType<typeof setup>) => t.cluster.engine.trace.all()
+  .filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request)
+  .map((m) => m.payload as HttpRequest)
+  .filter((r) => r.method !== 'GET')
+  .map((r) => `${r.method} ${r.path}`);
+
+describe('replicaset controller', () => {
+  it('creates my-replicaset\'s 2 pods from the template, with ownerReferences, events and status', () => {
+    const t = setup('rs-create');
+    const created = t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet());
+    expect(created.status).toBe(201);
+    const rs = created.body as ReplicaSet;
+    const pods = t.pods();
+    expect(pods).toHaveLength(2);
+    for (const p of pods) {
+      expect(p.metadata.name).toMatch(/^my-replicaset-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+      expect(p.metadata.generateName).toBe('my-replicaset-');
+      expect(p.metadata.labels).toEqual({ app: 'my-app' });
+      expect(p.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'my-replicaset', uid: rs.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+      expect(p.spec.containers[0]!.image).toBe('nginx');
+    }
+    // Slow start: a batch of 1, then a batch of 1 (min(2, remaining)); the status from the sync's
+    // start (0 pods seen), then a second sync woken by the pods' ADDED events writes replicas 2.
+    expect(kcmWrites(t)).toEqual([
+      'POST /api/v1/namespaces/default/pods',
+      'POST /api/v1/namespaces/default/events',
+      'POST /api/v1/namespaces/default/pods',
+      'PUT /apis/apps/v1/namespaces/default/replicasets/my-replicaset/status',
+      'POST /api/v1/namespaces/default/events',
+      'PUT /apis/apps/v1/namespaces/default/replicasets/my-replicaset/status',
+    ]);
+
+    const events = t.request('GET', '/api/v1/namespaces/default/events').body as { items: Event[] };
+    const created2 = events.items.filter((e) => e.reason === 'SuccessfulCreate');
+    expect(created2.map((e) => e.message).sort()).toEqual(pods.map((p) => `Created pod: ${p.metadata.name}`).sort());
+    for (const e of created2) {
+      expect(e.involvedObject).toMatchObject({ kind: 'ReplicaSet', name: 'my-replicaset', namespace: 'default', uid: rs.metadata.uid, apiVersion: 'apps/v1' });
+      expect(e.source).toEqual({ component: 'replicaset-controller' });
+      expect(e.type).toBe('Normal');
+      expect(e.metadata.name).toMatch(/^my-replicaset\.[0-9a-f]+$/);
+    }
+    // Events are stored with a lease (--event-ttl).
+    const eventKeys = t.cluster.etcd.kv.range({ key: '/registry/events/default/', rangeEnd: '/registry/events/default0' }).kvs;
+    expect(eventKeys.length).toBeGreaterThanOrEqual(2);
+    expect(eventKeys.every((kv) => Number(kv.lease) !== 0)).toBe(true);
+
+    const [after] = t.replicaSets();
+    expect(after!.status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 });
+  });
+
+  it('the first pod is created in one batch, the second in the next (slow start 1, 2, 4…)', () => {
+    const t = setup('rs-slow-start');
+    t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet(7));
+    expect(t.pods()).toHaveLength(7);
+    const joins = t.cluster.engine.trace.all().filter((m) => m.kind === 'kcm.join').map((m) => (m.payload as { tasks: number }).tasks);
+    // Batches of 1 (no join needed), 2 and 4.
+    expect(joins).toEqual([2, 4]);
+  });
+
+  it('scales up to 3 with one more pod, down to 1 by deleting the two newest unready pods', () => {
+    const t = setup('rs-scale');
+    t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet());
+    const first = t.pods().map((p) => p.metadata.name!);
+    t.cluster.engine.runFor(2000);
+    t.markReady(first[0]!);
+    const scaled = t.request('PATCH', '/apis/apps/v1/namespaces/default/replicasets/my-replicaset/scale', { spec: { replicas: 3 } }, 'application/merge-patch+json');
+    expect(scaled.status).toBe(200);
+    const three = t.pods();
+    expect(three).toHaveLength(3);
+    expect(three.filter((p) => first.includes(p.metadata.name!))).toHaveLength(2);
+    expect(t.replicaSets()[0]!.status).toMatchObject({ replicas: 3, fullyLabeledReplicas: 3, readyReplicas: 1, availableReplicas: 1, observedGeneration: 2 });
+
+    t.request('PATCH', '/apis/apps/v1/namespaces/default/replicasets/my-replicaset/scale', { spec: { replicas: 1 } }, 'application/merge-patch+json');
+    t.cluster.engine.runFor(60_000);
+    t.cluster.engine.runUntilIdle();
+    const left = t.pods().filter((p) => !p.metadata.deletionTimestamp);
+    // The ready pod is kept: not-ready pods go first.
+    expect(left.map((p) => p.metadata.name)).toEqual([first[0]]);
+    const events = (t.request('GET', '/api/v1/namespaces/default/events').body as { items: Event[] }).items;
+    expect(events.filter((e) => e.reason === 'SuccessfulDelete').map((e) => e.message).sort())
+      .toEqual(three.filter((p) => p.metadata.name !== first[0]).map((p) => `Deleted pod: ${p.metadata.name}`).sort());
+  });
+
+  it('heals: a deleted pod is replaced', () => {
+    const t = setup('rs-heal');
+    t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet());
+    const [victim] = t.pods();
+    const deleted = t.request('DELETE', `/api/v1/namespaces/default/pods/${victim!.metadata.name}`, { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 });
+    expect(deleted.status).toBe(200);
+    t.cluster.engine.runUntilIdle();
+    const pods = t.pods();
+    expect(pods).toHaveLength(2);
+    expect(pods.map((p) => p.metadata.name)).not.toContain(victim!.metadata.name);
+    expect(t.replicaSets()[0]!.status?.replicas).toBe(2);
+  });
+
+  it('is deterministic: same seed, same trace', () => {
+    const [a, b] = runTwiceWithPerturbedHost(() => {
+      const t = setup('rs-determinism');
+      t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet(3));
+      const [p] = t.pods();
+      t.request('DELETE', `/api/v1/namespaces/default/pods/${p!.metadata.name}`);
+      t.cluster.engine.runFor(60_000);
+      return t.cluster.engine;
+    });
+    expect(b).toEqual(a);
+  });
+});

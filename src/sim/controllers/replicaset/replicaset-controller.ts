@@ -1,0 +1,330 @@
+// The replicaset controller: keeps `spec.replicas` pods running for every ReplicaSet, creating pods from
+// its template in slow-start batches and deleting the surplus by rank, then writes the ReplicaSet's
+// status. Driven only by the pods and replicasets informers; expectations stop it from acting twice on a
+// change its informer has not shown yet.
+// Models k8s pkg/controller/replicaset/replica_set.go (NewBaseController handlers, syncReplicaSet,
+// manageReplicas, slowStartBatch, getPodsToDelete, processNextWorkItem), replica_set_utils.go
+// (calculateStatus, updateReplicaSetStatus) and pkg/controller/controller_utils.go (RealPodControl
+// CreatePods/DeletePod, GetPodFromTemplate).
+//
+// Not modelled: adoption and release of pods by label (ClaimPods' PATCH of ownerReferences); a pod is
+// counted only if its controllerRef names this ReplicaSet's uid. Conditions other than ReplicaFailure.
+
+import { isStatusError } from '../../api/errors.ts';
+import { labelSelectorAsSelector, matchesLabels, selectorFromSet } from '../../api/labels.ts';
+import type { Pod } from '../../api/types/core.ts';
+import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from '../../api/types/apps.ts';
+import type { OwnerReference } from '../../api/types/meta.ts';
+import { formatTimestamp } from '../../api/time.ts';
+import {
+  DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, splitMetaNamespaceKey,
+  type EventRecorder, type ResourceClient, type SharedIndexInformer,
+} from '../../client/index.ts';
+import { second, type Co } from '../../engine/index.ts';
+import {
+  burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodActive, isPodAvailable, isPodReady,
+  podsToDelete, slowStartInitialBatchSize,
+} from '../controller-utils.ts';
+import type { ControllerContext } from '../kube-controller-manager.ts';
+
+export const replicaSetControllerName = 'replicaset-controller';
+const rsKind = { apiVersion: 'apps/v1', kind: 'ReplicaSet' } as const;
+
+export class ReplicaSetController {
+  readonly queue: RateLimitingQueue;
+  readonly expectations: ControllerExpectations;
+  readonly recorder: EventRecorder;
+  readonly rsInformer: SharedIndexInformer<ReplicaSet>;
+  readonly podInformer: SharedIndexInformer<Pod>;
+  private readonly pods: ResourceClient<Pod>;
+  private readonly replicaSets: ResourceClient<ReplicaSet>;
+
+  constructor(private readonly ctx: ControllerContext) {
+    const { host } = ctx;
+    this.queue = new RateLimitingQueue(host, 'replicaset');
+    this.expectations = new ControllerExpectations(() => host.now);
+    this.recorder = ctx.broadcaster.newRecorder({ component: replicaSetControllerName });
+    this.rsInformer = ctx.informers.informerFor<ReplicaSet>('replicasets', 'apps');
+    this.podInformer = ctx.informers.informerFor<Pod>('pods');
+    this.pods = ctx.client.resource<Pod>('pods');
+    this.replicaSets = ctx.client.resource<ReplicaSet>('replicasets', 'apps');
+
+    this.rsInformer.addEventHandler({
+      onAdd: (rs) => this.enqueue(rs),
+      onUpdate: (_old, rs) => this.enqueue(rs),
+      onDelete: (obj) => {
+        const rs = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+        this.expectations.deleteExpectations(metaNamespaceKey(rs));
+        this.enqueue(rs);
+      },
+    });
+    this.podInformer.addEventHandler({
+      onAdd: (pod) => this.addPod(pod),
+      onUpdate: (old, pod) => this.updatePod(old, pod),
+      onDelete: (obj) => this.deletePod(obj),
+    });
+  }
+
+  run(workers: number): void {
+    runWorkers(this.ctx.host, this.queue, workers, (key) => this.processNextWorkItem(key));
+  }
+
+  private enqueue(rs: ReplicaSet): void {
+    this.queue.add(metaNamespaceKey(rs));
+  }
+
+  /** resolveControllerRef: the cached ReplicaSet the reference names, if its uid matches. */
+  private resolveControllerRef(namespace: string, ref: OwnerReference): ReplicaSet | undefined {
+    if (ref.kind !== 'ReplicaSet') return undefined;
+    const rs = this.rsInformer.get(namespace, ref.name);
+    return rs && rs.metadata.uid === ref.uid ? rs : undefined;
+  }
+
+  /** getPodReplicaSets: the ReplicaSets whose selector matches an orphan pod. */
+  private podReplicaSets(pod: Pod): ReplicaSet[] {
+    return this.rsInformer.list(pod.metadata.namespace ?? '').filter((rs) => {
+      const selector = labelSelectorAsSelector(rs.spec.selector);
+      return selector.ok && selector.value.requirements.length > 0 && matchesLabels(selector.value, pod.metadata.labels);
+    });
+  }
+
+  private addPod(pod: Pod): void {
+    if (pod.metadata.deletionTimestamp) {
+      this.deletePod(pod);
+      return;
+    }
+    const ref = getControllerOf(pod);
+    if (ref) {
+      const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+      if (!rs) return;
+      this.expectations.creationObserved(metaNamespaceKey(rs));
+      this.enqueue(rs);
+      return;
+    }
+    for (const rs of this.podReplicaSets(pod)) this.enqueue(rs);
+  }
+
+  private updatePod(old: Pod, cur: Pod): void {
+    if (old.metadata.resourceVersion === cur.metadata.resourceVersion) return;
+    const labelChanged = JSON.stringify(old.metadata.labels ?? {}) !== JSON.stringify(cur.metadata.labels ?? {});
+    if (cur.metadata.deletionTimestamp) {
+      this.deletePod(cur);
+      if (labelChanged) this.deletePod(old);
+      return;
+    }
+    const curRef = getControllerOf(cur);
+    const oldRef = getControllerOf(old);
+    const refChanged = JSON.stringify(curRef) !== JSON.stringify(oldRef);
+    if (refChanged && oldRef) {
+      const rs = this.resolveControllerRef(old.metadata.namespace ?? '', oldRef);
+      if (rs) this.enqueue(rs);
+    }
+    if (curRef) {
+      const rs = this.resolveControllerRef(cur.metadata.namespace ?? '', curRef);
+      if (!rs) return;
+      this.enqueue(rs);
+      const minReady = rs.spec.minReadySeconds ?? 0;
+      if (!isPodReady(old) && isPodReady(cur) && minReady > 0) {
+        this.queue.addAfter(metaNamespaceKey(rs), (minReady + 1) * second);
+      }
+      return;
+    }
+    if (labelChanged || refChanged) for (const rs of this.podReplicaSets(cur)) this.enqueue(rs);
+  }
+
+  private deletePod(obj: Pod | DeletedFinalStateUnknown<Pod>): void {
+    const pod = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
+    const ref = getControllerOf(pod);
+    if (!ref) return;
+    const rs = this.resolveControllerRef(pod.metadata.namespace ?? '', ref);
+    if (!rs) return;
+    const key = metaNamespaceKey(rs);
+    this.expectations.deletionObserved(key, metaNamespaceKey(pod));
+    this.enqueue(rs);
+  }
+
+  private *processNextWorkItem(key: string): Co<void> {
+    try {
+      yield* this.syncReplicaSet(key);
+      this.queue.forget(key);
+    } catch {
+      this.queue.addRateLimited(key);
+    }
+  }
+
+  *syncReplicaSet(key: string): Co<void> {
+    const [namespace, name] = splitMetaNamespaceKey(key);
+    const cached = this.rsInformer.get(namespace, name);
+    if (!cached) {
+      this.expectations.deleteExpectations(key);
+      return;
+    }
+    const rsNeedsSync = this.expectations.satisfied(key);
+    const selector = labelSelectorAsSelector(cached.spec.selector);
+    if (!selector.ok) return;
+    const allPods = this.podInformer.list(namespace);
+    const filtered = allPods.filter((p) => isPodActive(p)
+      && getControllerOf(p)?.uid === cached.metadata.uid
+      && matchesLabels(selector.value, p.metadata.labels));
+
+    let manageError: unknown;
+    if (rsNeedsSync && !cached.metadata.deletionTimestamp) {
+      try {
+        yield* this.manageReplicas(filtered, allPods, cached);
+      } catch (err) {
+        manageError = err;
+      }
+    }
+    const rs = deepCopy(cached);
+    const status = this.calculateStatus(rs, filtered, manageError);
+    const updated = yield* this.updateStatus(rs, status);
+    const replicas = updated.spec.replicas ?? 1;
+    const minReady = updated.spec.minReadySeconds ?? 0;
+    if (manageError === undefined && minReady > 0 && (updated.status?.readyReplicas ?? 0) === replicas
+      && (updated.status?.availableReplicas ?? 0) !== replicas) {
+      this.queue.addAfter(key, minReady * second);
+    }
+    if (manageError !== undefined) throw manageError;
+  }
+
+  private *manageReplicas(filtered: readonly Pod[], allPods: readonly Pod[], rs: ReplicaSet): Co<void> {
+    const key = metaNamespaceKey(rs);
+    let diff = filtered.length - (rs.spec.replicas ?? 1);
+    if (diff < 0) {
+      diff = Math.min(-diff, burstReplicas);
+      this.expectations.expectCreations(key, diff);
+      const { successes, error } = yield* this.slowStartBatch(key, diff, () => this.createPod(rs));
+      for (let skipped = diff - successes; skipped > 0; skipped--) this.expectations.creationObserved(key);
+      if (error !== undefined) throw error;
+    } else if (diff > 0) {
+      diff = Math.min(diff, burstReplicas);
+      const related = allPods.filter((p) => getControllerOf(p)?.uid === rs.metadata.uid);
+      const victims = podsToDelete(filtered, related, diff);
+      this.expectations.expectDeletions(key, victims.map((p) => metaNamespaceKey(p)));
+      let firstError: unknown;
+      yield* this.ctx.all(`delete ${diff} pods of ${key}`, victims.map((pod) => this.deletePodOf(rs, pod, (err) => {
+        firstError ??= err;
+      })));
+      if (firstError !== undefined) throw firstError;
+    }
+  }
+
+  /** slowStartBatch: batches of 1, 2, 4, … run concurrently; the first batch with a failure stops the rest. */
+  private *slowStartBatch(key: string, count: number, fn: () => Co<void>): Co<{ successes: number; error?: unknown }> {
+    let remaining = count;
+    let successes = 0;
+    for (let batch = Math.min(remaining, slowStartInitialBatchSize); batch > 0; batch = Math.min(2 * batch, remaining)) {
+      let failed: unknown;
+      let ok = 0;
+      const tasks = Array.from({ length: batch }, () => (function* () {
+        try {
+          yield* fn();
+          ok++;
+        } catch (err) {
+          failed ??= err;
+        }
+      })());
+      yield* this.ctx.all(`create ${batch} pods for ${key}`, tasks);
+      successes += ok;
+      if (failed !== undefined) return { successes, error: failed };
+      remaining -= batch;
+    }
+    return { successes };
+  }
+
+  /** RealPodControl.CreatePods with GetPodFromTemplate. */
+  private *createPod(rs: ReplicaSet): Co<void> {
+    const template = rs.spec.template ?? {};
+    const tm = template.metadata ?? {};
+    const metadata: Pod['metadata'] = { generateName: `${rs.metadata.name}-` };
+    if (tm.labels) metadata.labels = { ...tm.labels };
+    if (tm.annotations) metadata.annotations = { ...tm.annotations };
+    if (tm.finalizers) metadata.finalizers = [...tm.finalizers];
+    metadata.ownerReferences = [{ ...rsKind, name: rs.metadata.name ?? '', uid: rs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }];
+    const pod: Pod = { metadata, spec: deepCopy(template.spec ?? { containers: [] }) };
+    const reference = { ...rs, ...rsKind };
+    if (!metadata.labels || Object.keys(metadata.labels).length === 0) throw new Error('unable to create pods, no labels');
+    try {
+      const created = yield* this.pods.create(rs.metadata.namespace, pod);
+      this.recorder.event(reference, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`);
+    } catch (err) {
+      this.recorder.event(reference, 'Warning', 'FailedCreate', `Error creating: ${err instanceof Error ? err.message : String(err)}`);
+      throw err;
+    }
+  }
+
+  /** RealPodControl.DeletePod; a pod already gone counts as deleted. */
+  private *deletePodOf(rs: ReplicaSet, pod: Pod, fail: (err: unknown) => void): Co<void> {
+    const key = metaNamespaceKey(rs);
+    const reference = { ...rs, ...rsKind };
+    try {
+      yield* this.pods.delete(pod.metadata.namespace, pod.metadata.name ?? '');
+      this.recorder.event(reference, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
+    } catch (err) {
+      this.expectations.deletionObserved(key, metaNamespaceKey(pod));
+      if (isStatusError(err) && err.code === 404) return;
+      this.recorder.event(reference, 'Warning', 'FailedDelete', `Error deleting: ${err instanceof Error ? err.message : String(err)}`);
+      fail(err);
+    }
+  }
+
+  /** calculateStatus (replica_set_utils.go). */
+  private calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], manageError: unknown): ReplicaSetStatus {
+    const templateLabels = selectorFromSet(rs.spec.template?.metadata?.labels ?? {});
+    const nowEpoch = this.ctx.host.epochMs + this.ctx.host.now;
+    const minReady = rs.spec.minReadySeconds ?? 0;
+    let fullyLabeled = 0;
+    let ready = 0;
+    let available = 0;
+    for (const p of filtered) {
+      if (matchesLabels(templateLabels, p.metadata.labels)) fullyLabeled++;
+      if (isPodReady(p)) {
+        ready++;
+        if (isPodAvailable(p, minReady, nowEpoch)) available++;
+      }
+    }
+    let conditions = (rs.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure' || manageError !== undefined);
+    if (manageError !== undefined && !conditions.some((c) => c.type === 'ReplicaFailure')) {
+      const creating = (rs.spec.replicas ?? 1) > filtered.length;
+      const condition: ReplicaSetCondition = {
+        type: 'ReplicaFailure', status: 'True',
+        lastTransitionTime: formatTimestamp(nowEpoch),
+        reason: creating ? 'FailedCreate' : 'FailedDelete',
+        message: manageError instanceof Error ? manageError.message : String(manageError),
+      };
+      conditions = [...conditions, condition];
+    }
+    const status: ReplicaSetStatus = { replicas: filtered.length };
+    if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
+    if (ready) status.readyReplicas = ready;
+    if (available) status.availableReplicas = available;
+    if (rs.status?.observedGeneration !== undefined) status.observedGeneration = rs.status.observedGeneration;
+    if (conditions.length) status.conditions = conditions;
+    return status;
+  }
+
+  /** updateReplicaSetStatus: PUT …/status unless nothing changed; one retry after a fresh GET. */
+  private *updateStatus(rs: ReplicaSet, status: ReplicaSetStatus): Co<ReplicaSet> {
+    const cur = rs.status;
+    if (cur && cur.replicas === status.replicas
+      && (cur.fullyLabeledReplicas ?? 0) === (status.fullyLabeledReplicas ?? 0)
+      && (cur.readyReplicas ?? 0) === (status.readyReplicas ?? 0)
+      && (cur.availableReplicas ?? 0) === (status.availableReplicas ?? 0)
+      && cur.observedGeneration === rs.metadata.generation
+      && JSON.stringify(cur.conditions ?? []) === JSON.stringify(status.conditions ?? [])) {
+      return rs;
+    }
+    let target = rs;
+    for (let attempt = 0; ; attempt++) {
+      const next: ReplicaSetStatus = { ...status };
+      if (target.metadata.generation !== undefined) next.observedGeneration = target.metadata.generation;
+      const body: ReplicaSet = { ...target, ...rsKind, status: next };
+      try {
+        return yield* this.replicaSets.update(body, { subresource: 'status' });
+      } catch (err) {
+        if (attempt >= 1) throw err;
+        target = yield* this.replicaSets.get(rs.metadata.namespace, rs.metadata.name ?? '');
+      }
+    }
+  }
+}
