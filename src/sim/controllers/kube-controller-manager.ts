@@ -45,7 +45,8 @@ interface Join {
 
 export class KubeControllerManager extends ClientComponent {
   readonly client: RestClient;
-  readonly informers: SharedInformerFactory;
+  /** Created by `start`, when the engine's Rng can draw the resync period. */
+  informers!: SharedInformerFactory;
   readonly broadcaster: EventBroadcaster;
   replicaSetController: ReplicaSetController | undefined;
   deploymentController: DeploymentController | undefined;
@@ -55,22 +56,19 @@ export class KubeControllerManager extends ClientComponent {
   constructor(private readonly options: KubeControllerManagerOptions = {}) {
     super(options.name ?? kubeControllerManagerName);
     this.client = new RestClient(this.host, options.token ?? builtinTokens.controllerManager);
-    const host = this.host;
-    // The resync period is drawn when the process starts (in `start`, where the engine's Rng exists).
-    this.informers = new SharedInformerFactory(host, this.client, { defaultResync: 0 });
-    this.broadcaster = new EventBroadcaster(host, this.client);
+    this.broadcaster = new EventBroadcaster(this.host, this.client);
   }
 
   /** Registers the controllers, starts the informers, and starts the workers once the caches synced. */
   start(): void {
     if (this.started) return;
     this.started = true;
+    // ResyncPeriod: MinResyncPeriod (12 h) × [1, 2), drawn once per process; resyncs are background timers.
+    this.informers = new SharedInformerFactory(this.host, this.client, { defaultResync: controllerManagerResyncPeriod(this.rng) });
     const context: ControllerContext = {
       host: this.host, client: this.client, informers: this.informers, broadcaster: this.broadcaster,
       all: (label, tasks) => this.all(label, tasks),
     };
-    // Drawn for fidelity of the random stream; informers here never resync within a scenario's length.
-    void controllerManagerResyncPeriod(this.rng);
     const enabled = this.options.controllers ?? ['deployment', 'replicaset'];
     if (enabled.includes('deployment')) this.deploymentController = new DeploymentController(context);
     if (enabled.includes('replicaset')) this.replicaSetController = new ReplicaSetController(context);
