@@ -7,7 +7,7 @@
 // (rolloutRolling, reconcileNewReplicaSet, reconcileOldReplicaSets, cleanupUnhealthyReplicas,
 // scaleDownOldReplicaSetsForRollingUpdate), recreate.go and progress.go (syncRolloutStatus).
 //
-// Not modelled: adoption/release of ReplicaSets by label (ClaimReplicaSets' PATCH), pause/rollback,
+// Not modelled: pause/rollback,
 // revision-history cleanup (cleanupDeployment), the SelectingAll guard. Proportional scaling of several
 // active ReplicaSets during a rollout is simplified (see `scale`).
 
@@ -23,6 +23,7 @@ import {
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import { deepCopy, getControllerOf, newControllerRef } from '../controller-utils.ts';
+import { claim } from '../controller-ref-manager.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 import { computePodTemplateHash } from './pod-template-hash.ts';
 import {
@@ -152,7 +153,7 @@ export class DeploymentController {
     const cached = this.dInformer.get(namespace, name);
     if (!cached) return;
     const d = deepCopy(cached);
-    const rsList = this.replicaSetsFor(d);
+    const rsList = yield* this.replicaSetsFor(d);
     if (d.metadata.deletionTimestamp) {
       yield* this.syncStatusOnly(d, rsList);
       return;
@@ -165,11 +166,14 @@ export class DeploymentController {
     else yield* this.rolloutRolling(d, rsList);
   }
 
-  /** getReplicaSetsForDeployment (without adoption): the ReplicaSets this Deployment controls. */
-  private replicaSetsFor(d: Deployment): ReplicaSet[] {
+  /** getReplicaSetsForDeployment: ClaimReplicaSets (adopt matching orphans, release what no longer matches). */
+  private *replicaSetsFor(d: Deployment): Co<ReplicaSet[]> {
     const selector = labelSelectorAsSelector(d.spec.selector);
-    return this.rsInformer.list(d.metadata.namespace ?? '').filter((rs) => getControllerOf(rs)?.uid === d.metadata.uid
-      && selector.ok && matchesLabels(selector.value, rs.metadata.labels));
+    if (!selector.ok) throw new ControllerError(`deployment ${d.metadata.name} has invalid label selector: ${selector.error}`);
+    return yield* claim(this.rsInformer.list(d.metadata.namespace ?? ''), {
+      owner: d, ownerApiVersion: deploymentKind.apiVersion, ownerKind: deploymentKind.kind, selector: selector.value,
+      ownerClient: this.deployments, client: this.replicaSets,
+    });
   }
 
   /** getAllReplicaSetsAndSyncRevision. */
@@ -436,7 +440,7 @@ export class DeploymentController {
       yield* this.syncRolloutStatus(d, newRS, oldRSs);
       return;
     }
-    if (!newRS) ({ newRS, oldRSs } = yield* this.allReplicaSets(d, this.replicaSetsFor(d), true));
+    if (!newRS) ({ newRS, oldRSs } = yield* this.allReplicaSets(d, rsList, true));
     if (newRS && replicasOf(newRS) !== replicasOf(d)) newRS = yield* this.scaleAndRecord(newRS, replicasOf(d), d);
     yield* this.syncRolloutStatus(d, newRS, oldRSs);
   }

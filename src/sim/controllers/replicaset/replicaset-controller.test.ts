@@ -131,6 +131,43 @@ describe('replicaset controller', () => {
     expect(t.replicaSets()[0]!.status?.replicas).toBe(2);
   });
 
+  it('adopts a matching orphan pod (uncached GET of the ReplicaSet, then a strategic merge PATCH) and creates only the rest', () => {
+    const t = setup('rs-adopt');
+    const bare = t.request('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stray', labels: { app: 'my-app' } },
+      spec: { containers: [{ name: 'c', image: 'nginx' }] },
+    });
+    expect(bare.status).toBe(201);
+    const rs = t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet()).body as ReplicaSet;
+    const pods = t.pods();
+    expect(pods).toHaveLength(2);
+    const stray = pods.find((p) => p.metadata.name === 'stray')!;
+    expect(stray.metadata.ownerReferences).toEqual([{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'my-replicaset', uid: rs.metadata.uid, controller: true, blockOwnerDeletion: true }]);
+    const requests = t.cluster.engine.trace.all()
+      .filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request)
+      .map((m) => m.payload as HttpRequest)
+      .filter((r) => !r.query.includes('watch=true') && !r.query.includes('limit=500'))
+      .map((r) => `${r.method} ${r.path}`);
+    expect(requests.slice(0, 3)).toEqual([
+      'GET /apis/apps/v1/namespaces/default/replicasets/my-replicaset',
+      'PATCH /api/v1/namespaces/default/pods/stray',
+      'POST /api/v1/namespaces/default/pods',
+    ]);
+  });
+
+  it('releases a pod whose labels no longer match and replaces it', () => {
+    const t = setup('rs-release');
+    t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet());
+    const [p] = t.pods();
+    const relabeled = t.request('PATCH', `/api/v1/namespaces/default/pods/${p!.metadata.name}`, { metadata: { labels: { app: 'other' } } }, 'application/merge-patch+json');
+    expect(relabeled.status).toBe(200);
+    t.cluster.engine.runUntilIdle();
+    const pods = t.pods();
+    expect(pods).toHaveLength(3);
+    expect(pods.find((x) => x.metadata.name === p!.metadata.name)!.metadata.ownerReferences).toBeUndefined();
+    expect(pods.filter((x) => x.metadata.ownerReferences?.length)).toHaveLength(2);
+  });
+
   it('is deterministic: same seed, same trace', () => {
     const [a, b] = runTwiceWithPerturbedHost(() => {
       const t = setup('rs-determinism');

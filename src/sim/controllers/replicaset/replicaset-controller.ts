@@ -7,8 +7,7 @@
 // (calculateStatus, updateReplicaSetStatus) and pkg/controller/controller_utils.go (RealPodControl
 // CreatePods/DeletePod, GetPodFromTemplate).
 //
-// Not modelled: adoption and release of pods by label (ClaimPods' PATCH of ownerReferences); a pod is
-// counted only if its controllerRef names this ReplicaSet's uid. Conditions other than ReplicaFailure.
+// Not modelled: conditions other than ReplicaFailure.
 
 import { isStatusError } from '../../api/errors.ts';
 import { labelSelectorAsSelector, matchesLabels, selectorFromSet } from '../../api/labels.ts';
@@ -25,6 +24,7 @@ import {
   burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodActive, isPodAvailable, isPodReady,
   podsToDelete, slowStartInitialBatchSize,
 } from '../controller-utils.ts';
+import { claim } from '../controller-ref-manager.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
 export const replicaSetControllerName = 'replicaset-controller';
@@ -163,9 +163,11 @@ export class ReplicaSetController {
     const selector = labelSelectorAsSelector(cached.spec.selector);
     if (!selector.ok) return;
     const allPods = this.podInformer.list(namespace);
-    const filtered = allPods.filter((p) => isPodActive(p)
-      && getControllerOf(p)?.uid === cached.metadata.uid
-      && matchesLabels(selector.value, p.metadata.labels));
+    // claimPods: adopt matching orphans, release controlled pods that no longer match.
+    const filtered = yield* claim(allPods.filter(isPodActive), {
+      owner: cached, ownerApiVersion: rsKind.apiVersion, ownerKind: rsKind.kind, selector: selector.value,
+      ownerClient: this.replicaSets, client: this.pods,
+    });
 
     let manageError: unknown;
     if (rsNeedsSync && !cached.metadata.deletionTimestamp) {
