@@ -217,6 +217,27 @@ describe('deployment controller', () => {
     ]);
   });
 
+  it('scaling in the middle of a rollout shares the new size out in proportion (old 3→6, new 1→2)', () => {
+    const t = setup('deploy-proportional');
+    t.request('POST', deploymentsPath, nginx(3));
+    const [first] = t.replicaSets();
+    for (const p of t.pods()) t.markReady(p.metadata.name!);
+    t.request('PATCH', `${deploymentsPath}/nginx-deployment`, { spec: { template: { spec: { containers: [{ name: 'nginx', image: 'nginx:1.16.1' }] } } } }, 'application/strategic-merge-patch+json');
+    const second = t.replicaSets().find((rs) => rs.metadata.name !== first!.metadata.name)!;
+    expect(second.spec.replicas).toBe(1);
+    t.request('PATCH', `${deploymentsPath}/nginx-deployment/scale`, { spec: { replicas: 6 } }, 'application/merge-patch+json');
+    // The rollout then goes on: 3 of the old pods are new and unready, so the unhealthy ones go first
+    // (cleanupUnhealthyReplicas) within maxUnavailable (1), and the new RS grows into the freed surge.
+    expect(scalingMessages(t).slice(2)).toEqual([
+      `Scaled up replica set ${first!.metadata.name} to 6 from 3`,
+      `Scaled up replica set ${second.metadata.name} to 2 from 1`,
+      `Scaled down replica set ${first!.metadata.name} to 5 from 6`,
+      `Scaled up replica set ${second.metadata.name} to 3 from 2`,
+    ]);
+    const sizes = Object.fromEntries(t.replicaSets().map((rs) => [rs.metadata.name, rs.spec.replicas]));
+    expect(sizes).toEqual({ [first!.metadata.name!]: 5, [second.metadata.name!]: 3 });
+  });
+
   it('Recreate: the old RS goes to 0 and its pods away before the new RS is scaled up', () => {
     const t = setup('deploy-recreate');
     t.request('POST', deploymentsPath, nginx(2, { type: 'Recreate' }));

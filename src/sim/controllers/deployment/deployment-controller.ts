@@ -8,8 +8,7 @@
 // scaleDownOldReplicaSetsForRollingUpdate), recreate.go and progress.go (syncRolloutStatus).
 //
 // Not modelled: pause/rollback,
-// revision-history cleanup (cleanupDeployment), the SelectingAll guard. Proportional scaling of several
-// active ReplicaSets during a rollout is simplified (see `scale`).
+// revision-history cleanup (cleanupDeployment), the SelectingAll guard.
 
 import { isStatusError } from '../../api/errors.ts';
 import { labelSelectorAsSelector, matchesLabels } from '../../api/labels.ts';
@@ -293,48 +292,70 @@ export class DeploymentController {
   }
 
   /**
-   * scale: one active (or the latest) ReplicaSet takes spec.replicas; a saturated new ReplicaSet scales
-   * the old ones to 0; otherwise the difference to replicas + maxSurge is shared out in proportion to
-   * the ReplicaSets' sizes (largest first; the rest goes to the first), a simplification of
-   * getReplicaSetFraction's use of the max-replicas annotation.
+   * scale (sync.go): one active (or the latest) ReplicaSet takes spec.replicas; a saturated new
+   * ReplicaSet scales the old ones to 0; during a rolling update the difference to replicas + maxSurge is
+   * shared out in proportion to each ReplicaSet's size against its max-replicas annotation
+   * (GetProportion, getReplicaSetFraction), the leftover going to the first after sorting by size.
    */
   private *scale(d: Deployment, newRS: ReplicaSet | undefined, oldRSs: ReplicaSet[]): Co<{ newRS: ReplicaSet | undefined; oldRSs: ReplicaSet[] }> {
-    const all = [...(newRS ? [newRS] : []), ...oldRSs];
-    const active = all.filter((rs) => replicasOf(rs) > 0);
     const replace = (rs: ReplicaSet, updated: ReplicaSet) => {
       if (rs === newRS) newRS = updated;
       else oldRSs = oldRSs.map((o) => (o === rs ? updated : o));
     };
-    const activeOrLatest = active.length === 1 ? active[0] : active.length === 0 ? (newRS ?? byCreation(oldRSs).at(-1)) : undefined;
-    if (activeOrLatest) {
-      if (replicasOf(activeOrLatest) !== replicasOf(d)) replace(activeOrLatest, yield* this.scaleAndRecord(activeOrLatest, replicasOf(d), d));
+    const newestFirst = byCreation(oldRSs).reverse();
+    const active = [...newestFirst, ...(newRS ? [newRS] : [])].filter((rs) => replicasOf(rs) > 0);
+    const activeOrLatest = active.length === 1 ? active[0] : active.length === 0 ? (newRS ?? newestFirst[0]) : undefined;
+    if (active.length <= 1) {
+      if (activeOrLatest && replicasOf(activeOrLatest) !== replicasOf(d)) replace(activeOrLatest, yield* this.scaleAndRecord(activeOrLatest, replicasOf(d), d));
       return { newRS, oldRSs };
     }
-    if (newRS && replicasOf(newRS) === replicasOf(d) && (newRS.status?.availableReplicas ?? 0) === replicasOf(d)) {
+    // IsSaturated: the new ReplicaSet was sized for this spec.replicas and all of it is available.
+    if (newRS && Number(newRS.metadata.annotations?.[annotations.desiredReplicas]) === replicasOf(d)
+      && (newRS.status?.availableReplicas ?? 0) === replicasOf(d)) {
       for (const rs of oldRSs.filter((o) => replicasOf(o) > 0)) replace(rs, yield* this.scaleAndRecord(rs, 0, d));
       return { newRS, oldRSs };
     }
-    if (isRollingUpdate(d)) {
-      const allowed = replicasOf(d) + maxSurge(d);
-      const current = sumReplicas(active);
-      const toAdd = allowed - current;
-      if (toAdd === 0) return { newRS, oldRSs };
-      const ordered = [...active].sort((a, b) => replicasOf(b) - replicasOf(a));
-      const sizes = new Map(ordered.map((rs) => [rs, replicasOf(rs)]));
-      let added = 0;
-      for (const rs of ordered) {
-        const share = current > 0 ? Math.trunc((replicasOf(rs) * toAdd) / current) : 0;
-        const proportion = toAdd > 0 ? Math.min(share, toAdd - added) : Math.max(share, toAdd - added);
-        sizes.set(rs, replicasOf(rs) + proportion);
-        added += proportion;
+    if (!isRollingUpdate(d)) return { newRS, oldRSs };
+    const allowed = replicasOf(d) > 0 ? replicasOf(d) + maxSurge(d) : 0;
+    const toAdd = allowed - sumReplicas(active);
+    const created = (rs: ReplicaSet) => parseTimestamp(rs.metadata.creationTimestamp ?? '') ?? 0;
+    // ReplicaSetsBySizeNewer (scaling up) / ReplicaSetsBySizeOlder (scaling down): larger first, then by age.
+    const ordered = [...active].sort((a, b) => replicasOf(b) - replicasOf(a)
+      || (toAdd > 0 ? created(b) - created(a) : created(a) - created(b)));
+    const sizes = new Map<ReplicaSet, number>();
+    let added = 0;
+    for (const rs of ordered) {
+      if (toAdd === 0) {
+        sizes.set(rs, replicasOf(rs));
+        continue;
       }
-      if (added !== toAdd && ordered[0]) sizes.set(ordered[0], Math.max(0, sizes.get(ordered[0])! + toAdd - added));
-      for (const rs of ordered) {
-        const size = sizes.get(rs)!;
-        replace(rs, yield* this.scaleAndRecord(rs, size, d));
-      }
+      const proportion = this.proportion(rs, d, toAdd, added);
+      sizes.set(rs, replicasOf(rs) + proportion);
+      added += proportion;
+    }
+    for (const [i, rs] of ordered.entries()) {
+      if (i === 0 && toAdd !== 0) sizes.set(rs, Math.max(0, sizes.get(rs)! + toAdd - added));
+      replace(rs, yield* this.scaleAndRecord(rs, sizes.get(rs)!, d));
     }
     return { newRS, oldRSs };
+  }
+
+  /** GetProportion with getReplicaSetFraction. */
+  private proportion(rs: ReplicaSet, d: Deployment, toAdd: number, added: number): number {
+    if (replicasOf(rs) === 0 || toAdd === 0 || toAdd === added) return 0;
+    let fraction: number;
+    if (replicasOf(d) === 0) {
+      fraction = -replicasOf(rs);
+    } else {
+      const deploymentReplicas = replicasOf(d) + maxSurge(d);
+      const annotated = Number(rs.metadata.annotations?.[annotations.maxReplicas] ?? NaN);
+      const base = Number.isFinite(annotated) ? annotated : (d.status?.replicas ?? 0);
+      // integer.RoundToInt32: round half away from zero.
+      const size = (replicasOf(rs) * deploymentReplicas) / base;
+      fraction = Math.sign(size) * Math.round(Math.abs(size)) - replicasOf(rs);
+    }
+    const allowed = toAdd - added;
+    return toAdd > 0 ? Math.min(fraction, allowed) : Math.max(fraction, allowed);
   }
 
   /** scaleReplicaSetAndRecordEvent / scaleReplicaSet: PUT the ReplicaSet; a size change records ScalingReplicaSet. */
