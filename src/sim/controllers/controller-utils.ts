@@ -166,3 +166,11 @@ export function podsToDelete(filteredPods: readonly Pod[], relatedPods: readonly
 export function deepCopy<T>(value: T): T {
   return value === undefined ? value : JSON.parse(JSON.stringify(value)) as T;
 }
+
+/**
+ * A bug in the model rather than a failure a controller would log and retry (API errors, adoption
+ * refusals): surfaced instead of requeued, so tests fail loudly.
+ */
+export function isProgrammingError(err: unknown): boolean {
+  return err instanceof TypeError || err instanceof ReferenceError || err instanceof RangeError || err instanceof SyntaxError;
+}

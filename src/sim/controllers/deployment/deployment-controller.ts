@@ -21,7 +21,7 @@ import {
   type EventRecorder, type ResourceClient, type SharedIndexInformer, type TimerHandle,
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
-import { deepCopy, getControllerOf, newControllerRef } from '../controller-utils.ts';
+import { deepCopy, getControllerOf, isProgrammingError, newControllerRef } from '../controller-utils.ts';
 import { claim } from '../controller-ref-manager.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 import { computePodTemplateHash } from './pod-template-hash.ts';
@@ -139,7 +139,7 @@ export class DeploymentController {
     } catch (err) {
       if (this.queue.numRequeues(key) < deploymentMaxRetries) this.queue.addRateLimited(key);
       else this.queue.forget(key);
-      if (!isStatusError(err) && !(err instanceof ControllerError)) throw err;
+      if (isProgrammingError(err)) throw err;
     }
   }
 

@@ -21,7 +21,7 @@ import {
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import {
-  burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodActive, isPodAvailable, isPodReady,
+  burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodActive, isPodAvailable, isPodReady, isProgrammingError,
   podsToDelete, slowStartInitialBatchSize,
 } from '../controller-utils.ts';
 import { claim } from '../controller-ref-manager.ts';
@@ -147,8 +147,9 @@ export class ReplicaSetController {
     try {
       yield* this.syncReplicaSet(key);
       this.queue.forget(key);
-    } catch {
+    } catch (err) {
       this.queue.addRateLimited(key);
+      if (isProgrammingError(err)) throw err;
     }
   }
 
