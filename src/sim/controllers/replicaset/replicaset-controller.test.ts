@@ -85,6 +85,32 @@ describe('replicaset controller', () => {
     expect(after!.status).toEqual({ replicas: 2, fullyLabeledReplicas: 2, observedGeneration: 1 });
   });
 
+  it('seeds/004 steps 1-5 in causal order: POST → Txn → watch event → replicaset controller → 2 pod Txns', () => {
+    const t = setup('rs-causal');
+    t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet());
+    const trace = t.cluster.engine.trace.all();
+    const txnKey = (i: number) => /"requestPut":\{"key":"([^"]+)"/.exec(JSON.stringify(trace[i]!.payload))?.[1];
+    const find = (from: number, pred: (i: number) => boolean) => {
+      for (let i = from; i < trace.length; i++) if (pred(i)) return i;
+      throw new Error('step not found');
+    };
+    const post = find(0, (i) => trace[i]!.from === 'user' && trace[i]!.kind === httpKinds.request);
+    const rsTxn = find(post, (i) => trace[i]!.kind === 'etcd.Txn' && txnKey(i) === '/registry/replicasets/default/my-replicaset');
+    const watch = find(rsTxn, (i) => trace[i]!.kind === httpKinds.watchEvent && trace[i]!.to === 'kube-controller-manager');
+    const podPost = find(watch, (i) => trace[i]!.from === 'kube-controller-manager' && (trace[i]!.payload as HttpRequest).path === '/api/v1/namespaces/default/pods');
+    const podTxns = trace.map((m, i) => (m.kind === 'etcd.Txn' && txnKey(i)?.startsWith('/registry/pods/default/my-replicaset-') ? i : -1)).filter((i) => i >= 0);
+    expect(podTxns).toHaveLength(2);
+    expect(podTxns[0]).toBeGreaterThan(podPost);
+    // The watch event that woke the controller was caused by the ReplicaSet's Txn (through the watch cache).
+    let cause: number | null = trace[watch]!.cause;
+    const ids = new Set<number>();
+    while (cause !== null) {
+      ids.add(cause);
+      cause = trace.find((m) => m.id === cause)?.cause ?? null;
+    }
+    expect(ids.has(trace[rsTxn]!.id)).toBe(true);
+  });
+
   it('the first pod is created in one batch, the second in the next (slow start 1, 2, 4…)', () => {
     const t = setup('rs-slow-start');
     t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet(7));
