@@ -244,7 +244,8 @@ export class ReplicaSetController {
     if (tm.annotations) metadata.annotations = { ...tm.annotations };
     if (tm.finalizers) metadata.finalizers = [...tm.finalizers];
     metadata.ownerReferences = [{ ...rsKind, name: rs.metadata.name ?? '', uid: rs.metadata.uid ?? '', controller: true, blockOwnerDeletion: true }];
-    const pod: Pod = { metadata, spec: deepCopy(template.spec ?? { containers: [] }) };
+    // The typed client's encoder writes apiVersion and kind; GetPodFromTemplate leaves the namespace to the path.
+    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata, spec: deepCopy(template.spec ?? { containers: [] }) };
     const reference = { ...rs, ...rsKind };
     if (!metadata.labels || Object.keys(metadata.labels).length === 0) throw new Error('unable to create pods, no labels');
     try {
