@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest';
+import type { Event, Node, Pod } from '../api/types/core.ts';
+import type { Lease } from '../api/types/coordination.ts';
+import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { createCluster, type Cluster } from '../cluster.ts';
+import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
+import { goDuration, Kubelet, normalizeImage } from './kubelet.ts';
+
+function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {
+  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    method, path, query: '',
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  cluster.engine.runUntilIdle();
+  const reply = cluster.user.received().find((r) => r.requestId === request.id);
+  if (!reply) throw new Error(`no response to ${method} ${path}`);
+  return reply.message.payload as HttpResponse;
+}
+
+function setup(seed = 'kubelet', images: string[] = [], unpullable: string[] = []) {
+  const cluster = createCluster({ seed });
+  cluster.engine.runUntilIdle();
+  const kubelets = ['node-1', 'node-2', 'node-3'].map((node) => {
+    const k = cluster.engine.add(new Kubelet({ node, images, unpullableImages: unpullable }));
+    cluster.engine.link(k.name, 'kube-apiserver', { latency: 2 });
+    k.start();
+    return k;
+  });
+  cluster.engine.runUntilIdle();
+  return { cluster, kubelets };
+}
+
+const boundPod = (name: string, node: string, image = 'nginx:1.14.2'): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { nodeName: node, containers: [{ name: 'nginx', image }] },
+});
+
+function events(cluster: Cluster, pod: string): Event[] {
+  return ((call(cluster, 'GET', '/api/v1/namespaces/default/events').body as { items: Event[] }).items)
+    .filter((e) => e.involvedObject.name === pod);
+}
+
+describe('kubelet', () => {
+  it('formats Go durations and normalizes images', () => {
+    expect(goDuration(850)).toBe('850ms');
+    expect(goDuration(3456)).toBe('3.456s');
+    expect(goDuration(3400)).toBe('3.4s');
+    expect(goDuration(62_500)).toBe('1m2.5s');
+    expect(normalizeImage('nginx:1.14.2')).toBe('docker.io/library/nginx:1.14.2');
+    expect(normalizeImage('bitnami/nginx')).toBe('docker.io/bitnami/nginx:latest');
+  });
+
+  it('registers its node and renews its lease every 10 s as background work', () => {
+    const { cluster, kubelets } = setup();
+    const node = call(cluster, 'GET', '/api/v1/nodes/node-2').body as Node;
+    expect(node.status?.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
+    expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+    expect(node.spec?.podCIDR).toBe('10.244.1.0/24');
+    const start = cluster.engine.now;
+    cluster.engine.runFor(30_500);
+    expect(kubelets[0]!.leaseRenewals.length).toBe(4);
+    const lease = call(cluster, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1').body as Lease;
+    expect(lease.spec).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
+    expect(lease.spec?.renewTime).toBe(kubelets[0]!.leaseRenewals.at(-1));
+    expect(cluster.engine.now - start).toBeGreaterThanOrEqual(30_500);
+  });
+
+  it('runs a pod bound to its node to Running and Ready with the events in order', () => {
+    const { cluster } = setup();
+    expect(call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('web', 'node-1')).status).toBe(201);
+    cluster.engine.runUntilIdle();
+    const pod = call(cluster, 'GET', '/api/v1/namespaces/default/pods/web').body as Pod;
+    expect(pod.status?.phase).toBe('Running');
+    expect(pod.status?.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['Initialized=True', 'Ready=True', 'ContainersReady=True', 'PodScheduled=True']);
+    expect(pod.status?.hostIP).toBe('172.18.0.2');
+    expect(pod.status?.podIP).toBe('10.244.0.2');
+    const cs = pod.status?.containerStatuses?.[0];
+    expect(cs).toMatchObject({ name: 'nginx', ready: true, restartCount: 0, image: 'docker.io/library/nginx:1.14.2', started: true });
+    expect(cs?.state?.running?.startedAt).toBeTruthy();
+    expect(cs?.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
+    expect(cs?.imageID).toMatch(/^docker\.io\/library\/nginx@sha256:[0-9a-f]{64}$/);
+    const ev = events(cluster, 'web');
+    expect(ev.map((e) => e.reason)).toEqual(['Pulling', 'Pulled', 'Created', 'Started']);
+    expect(ev[0]!.message).toBe('Pulling image "nginx:1.14.2"');
+    expect(ev[1]!.message).toMatch(/^Successfully pulled image "nginx:1.14.2" in (\d+\.?\d*m?s) \(\1 including waiting\)$/);
+    expect(ev[2]!.message).toBe('Created container nginx');
+    expect(ev[3]!.message).toBe('Started container nginx');
+    expect(ev[0]!.source).toEqual({ component: 'kubelet', host: 'node-1' });
+    // Status writes go through pods/<name>/status.
+    const patches = cluster.engine.trace.all().filter((m) => m.from === 'kubelet/node-1' && m.kind === httpKinds.request)
+      .map((m) => m.payload as HttpRequest).filter((r) => r.method === 'PATCH');
+    expect(patches.map((r) => r.path)).toEqual(['/api/v1/namespaces/default/pods/web/status', '/api/v1/namespaces/default/pods/web/status']);
+
+    // A second pod with the image now present skips the pull.
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('web2', 'node-1'));
+    cluster.engine.runUntilIdle();
+    const ev2 = events(cluster, 'web2');
+    expect(ev2.map((e) => e.message)).toEqual(['Container image "nginx:1.14.2" already present on machine', 'Created container nginx', 'Started container nginx']);
+    expect((call(cluster, 'GET', '/api/v1/namespaces/default/pods/web2').body as Pod).status?.podIP).toBe('10.244.0.3');
+  });
+
+  it('terminates a deleted pod gracefully: Killing, then DELETE with gracePeriodSeconds 0 and a UID precondition', () => {
+    const { cluster } = setup('kubelet-delete', ['nginx:1.14.2']);
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('web', 'node-3'));
+    cluster.engine.runUntilIdle();
+    const uid = (call(cluster, 'GET', '/api/v1/namespaces/default/pods/web').body as Pod).metadata.uid;
+    const deleted = call(cluster, 'DELETE', '/api/v1/namespaces/default/pods/web');
+    expect((deleted.body as Pod).metadata.deletionTimestamp).toBeTruthy();
+    cluster.engine.runUntilIdle();
+    expect(call(cluster, 'GET', '/api/v1/namespaces/default/pods/web').status).toBe(404);
+    expect(events(cluster, 'web').map((e) => e.message).at(-1)).toBe('Stopping container nginx');
+    const del = cluster.engine.trace.all().filter((m) => m.from === 'kubelet/node-3' && m.kind === httpKinds.request)
+      .map((m) => m.payload as HttpRequest).filter((r) => r.method === 'DELETE');
+    expect(del).toHaveLength(1);
+    expect(JSON.parse(JSON.stringify(del[0]!.body))).toMatchObject({ gracePeriodSeconds: 0, preconditions: { uid } });
+  });
+
+  it('reports ErrImagePull then ImagePullBackOff for an unpullable image', () => {
+    const { cluster } = setup('kubelet-pull', [], ['nginx:does-not-exist']);
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('bad', 'node-2', 'nginx:does-not-exist'));
+    cluster.engine.runFor(8_000);
+    const pod = call(cluster, 'GET', '/api/v1/namespaces/default/pods/bad').body as Pod;
+    expect(pod.status?.phase).toBe('Pending');
+    expect(pod.status?.containerStatuses?.[0]?.state?.waiting?.reason).toBe('ImagePullBackOff');
+    const messages = events(cluster, 'bad').map((e) => `${e.reason}: ${e.message ?? ''}`);
+    // 'Error: ErrImagePull' / 'Error: ImagePullBackOff' are recorded in the same millisecond as the event
+    // before them; the client library names events by millisecond, so those second events collide (409).
+    expect(messages.slice(0, 3)).toEqual([
+      'Pulling: Pulling image "nginx:does-not-exist"',
+      expect.stringMatching(/^Failed: Failed to pull image "nginx:does-not-exist": rpc error: code = NotFound/),
+      'BackOff: Back-off pulling image "nginx:does-not-exist"',
+    ]);
+  });
+
+  it('is deterministic', () => {
+    const [a, b] = runTwiceWithPerturbedHost(() => {
+      const { cluster } = setup('kubelet-det');
+      call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('web', 'node-1'));
+      cluster.engine.runFor(25_000);
+      return cluster.engine;
+    });
+    expect(a).toEqual(b);
+  });
+});

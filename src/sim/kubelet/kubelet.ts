@@ -1,0 +1,427 @@
+// One kubelet per node: registers its Node, keeps its Lease in kube-node-lease fresh, watches the pods
+// bound to its node and runs them on a simulated container runtime with virtual durations, reporting
+// through `pods/<name>/status` and Events; a deleted pod goes through graceful termination.
+//
+// Models pkg/kubelet/kubelet.go (syncPod, registerWithAPIServer in kubelet_node_status.go),
+// pkg/kubelet/kubelet_pods.go (generateAPIPodStatus), pkg/kubelet/status/status_manager.go,
+// pkg/kubelet/images/image_manager.go, pkg/kubelet/kuberuntime/kuberuntime_container.go and
+// component-helpers apimachinery/lease/controller.go.
+//
+// Not modelled: probes, volumes, init containers, cgroups, eviction, the PLEG; a container never exits
+// on its own. Node status is written once at registration (the 10 s "only when changed" loop would
+// never write since nothing changes).
+
+import { isStatusError } from '../api/errors.ts';
+import { formatMicroTimestamp, formatTimestamp } from '../api/time.ts';
+import type { ContainerStatus, Node, Pod, PodCondition, PodStatus } from '../api/types/core.ts';
+import type { Lease } from '../api/types/coordination.ts';
+import type { Status } from '../api/types/meta.ts';
+import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import {
+  ClientComponent, DeletedFinalStateUnknown, EventBroadcaster, RestClient, SharedInformerFactory,
+  type EventRecorder, type ResourceClient, type SharedIndexInformer,
+} from '../client/index.ts';
+import type { Co, Duration, Message } from '../engine/index.ts';
+
+export interface KubeletOptions {
+  /** The node's name, e.g. `node-1`. */
+  readonly node: string;
+  /** Index of the node (1-based): picks its pod CIDR `10.244.<index-1>.0/24` and InternalIP `172.18.0.<index+1>`. */
+  readonly index?: number;
+  readonly cpu?: string;
+  readonly memory?: string;
+  readonly pods?: string;
+  readonly labels?: Record<string, string>;
+  readonly taints?: NonNullable<Node['spec']>['taints'];
+  /** Images already on the node (as written in pod specs, e.g. `nginx:1.14.2`). */
+  readonly images?: readonly string[];
+  /** Images whose pull fails (ErrImagePull, then ImagePullBackOff). */
+  readonly unpullableImages?: readonly string[];
+  /** Component name; defaults to `kubelet/<node>`. */
+  readonly name?: string;
+  readonly token?: string;
+}
+
+/** Virtual durations of the simulated runtime (ms). */
+export const runtimeDurations = {
+  sandbox: 400,
+  pullMin: 1500,
+  pullSpread: 3000,
+  create: 60,
+  start: 80,
+  stop: 300,
+  leaseRenewInterval: 10_000,
+  leaseDurationSeconds: 40,
+  imagePullBackOffInitial: 10_000,
+  imagePullBackOffMax: 300_000,
+} as const;
+
+/** Go's time.Duration.String for a whole number of milliseconds (`850ms`, `3.456s`, `1m2.5s`). */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  if (ms < 1000) return `${ms}ms`;
+  const minutes = Math.floor(ms / 60_000);
+  const restMs = ms - minutes * 60_000;
+  const secs = `${Math.floor(restMs / 1000)}${restMs % 1000 ? `.${String(restMs % 1000).padStart(3, '0').replace(/0+$/, '')}` : ''}s`;
+  return minutes > 0 ? `${minutes}m${secs}` : secs;
+}
+
+/** The fully qualified reference a container runtime reports (`nginx:1.14.2` → `docker.io/library/nginx:1.14.2`). */
+export function normalizeImage(image: string): string {
+  let ref = image;
+  const slash = ref.indexOf('/');
+  const first = slash < 0 ? '' : ref.slice(0, slash);
+  if (slash < 0) ref = `docker.io/library/${ref}`;
+  else if (!first.includes('.') && !first.includes(':') && first !== 'localhost') ref = `docker.io/${ref}`;
+  const last = ref.slice(ref.lastIndexOf('/') + 1);
+  if (!last.includes(':') && !ref.includes('@')) ref = `${ref}:latest`;
+  return ref;
+}
+
+interface RunningContainer {
+  name: string;
+  image: string;
+  containerID: string;
+  imageID: string;
+  startedAt: string | null;
+  state: 'waiting' | 'running' | 'terminated';
+  waitingReason: string;
+  waitingMessage?: string;
+  restartCount: number;
+}
+
+interface PodWorker {
+  uid: string;
+  namespace: string;
+  name: string;
+  startTime: string;
+  podIP: string;
+  containers: RunningContainer[];
+  lastStatus: string;
+  terminating: boolean;
+  conditionTimes: Map<string, { status: string; time: string }>;
+  pullBackoff: Duration;
+}
+
+export class Kubelet extends ClientComponent {
+  readonly node: string;
+  readonly client: RestClient;
+  readonly recorder: EventRecorder;
+  readonly factory: SharedInformerFactory;
+  pods!: SharedIndexInformer<Pod>;
+  private readonly podsApi: ResourceClient<Pod>;
+  private readonly leases: ResourceClient<Lease>;
+  private readonly images: Set<string>;
+  private readonly unpullable: Set<string>;
+  private readonly workers = new Map<string, PodWorker>();
+  private nextIP = 2;
+  private readonly index: number;
+  /** Renewals done so far (the lease's renewTime each time). */
+  readonly leaseRenewals: string[] = [];
+  registered = false;
+  private nodeUid = '';
+
+  constructor(readonly options: KubeletOptions) {
+    super(options.name ?? `kubelet/${options.node}`);
+    this.node = options.node;
+    this.index = options.index ?? (Number(/(\d+)$/.exec(options.node)?.[1] ?? '1'));
+    this.client = new RestClient(this.host, options.token ?? builtinTokens.kubelet(options.node), 'kubelet/v1.28.15 (linux/amd64) kubernetes/8418565');
+    this.recorder = new EventBroadcaster(this.host, this.client).newRecorder({ component: 'kubelet', host: options.node });
+    this.factory = new SharedInformerFactory(this.host, this.client);
+    this.podsApi = this.client.resource<Pod>('pods');
+    this.leases = this.client.resource<Lease>('leases', 'coordination.k8s.io');
+    this.images = new Set(options.images ?? []);
+    this.unpullable = new Set(options.unpullableImages ?? []);
+  }
+
+  get podCIDR(): string {
+    return `10.244.${this.index - 1}.0/24`;
+  }
+
+  get internalIP(): string {
+    return `172.18.0.${this.index + 1}`;
+  }
+
+  /** Registers the node, starts the lease loop and the pod informer. */
+  start(): void {
+    this.host.spawn(this.run());
+  }
+
+  protected handle(_message: Message): void {
+    // Every message of the kubelet is the client library's.
+  }
+
+  private *run(): Co<void> {
+    yield* this.registerNode();
+    yield* this.renewLease();
+    this.pods = this.factory.informerFor<Pod>('pods', '', { fieldSelector: `spec.nodeName=${this.node}` });
+    this.pods.addEventHandler({
+      onAdd: (pod) => this.podChanged(pod),
+      onUpdate: (_old, pod) => this.podChanged(pod),
+      onDelete: (pod) => {
+        const p = pod instanceof DeletedFinalStateUnknown ? pod.obj : pod;
+        this.workers.delete(p.metadata.uid ?? '');
+      },
+    });
+    this.factory.start();
+  }
+
+  // Models pkg/kubelet/kubelet_node_status.go registerWithAPIServer / initialNode.
+  nodeObject(): Node {
+    const t = formatTimestamp(this.host.epochMs + this.host.now);
+    const cpu = this.options.cpu ?? '4';
+    const memory = this.options.memory ?? '8Gi';
+    const pods = this.options.pods ?? '110';
+    const condition = (type: string, status: 'True' | 'False', reason: string, message: string) => ({
+      type, status, lastHeartbeatTime: t, lastTransitionTime: t, reason, message,
+    });
+    return {
+      apiVersion: 'v1', kind: 'Node',
+      metadata: {
+        name: this.node,
+        labels: {
+          'beta.kubernetes.io/arch': 'amd64', 'beta.kubernetes.io/os': 'linux',
+          'kubernetes.io/arch': 'amd64', 'kubernetes.io/hostname': this.node, 'kubernetes.io/os': 'linux',
+          ...this.options.labels,
+        },
+        annotations: { 'node.alpha.kubernetes.io/ttl': '0', 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' },
+      },
+      spec: { podCIDR: this.podCIDR, podCIDRs: [this.podCIDR], ...(this.options.taints ? { taints: this.options.taints } : {}) },
+      status: {
+        capacity: { cpu, 'ephemeral-storage': '102625208Ki', 'hugepages-2Mi': '0', memory, pods },
+        allocatable: { cpu, 'ephemeral-storage': '102625208Ki', 'hugepages-2Mi': '0', memory, pods },
+        conditions: [
+          condition('MemoryPressure', 'False', 'KubeletHasSufficientMemory', 'kubelet has sufficient memory available'),
+          condition('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
+          condition('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
+          condition('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
+        ],
+        addresses: [{ type: 'InternalIP', address: this.internalIP }, { type: 'Hostname', address: this.node }],
+        daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
+        nodeInfo: {
+          machineID: '', systemUUID: '', bootID: '', kernelVersion: '6.5.0', osImage: 'Debian GNU/Linux 12 (bookworm)',
+          containerRuntimeVersion: 'containerd://1.7.1', kubeletVersion: 'v1.28.15', kubeProxyVersion: 'v1.28.15',
+          operatingSystem: 'linux', architecture: 'amd64',
+        },
+        images: [...this.images].map((i) => ({ names: [normalizeImage(i)], sizeBytes: 50_000_000 })),
+      },
+    };
+  }
+
+  private *registerNode(): Co<void> {
+    const nodes = this.client.resource<Node>('nodes');
+    try {
+      this.nodeUid = (yield* nodes.create(undefined, this.nodeObject())).metadata.uid ?? '';
+    } catch (err) {
+      if (!isStatusError(err) || err.code !== 409) throw err;
+      this.nodeUid = (yield* nodes.get(undefined, this.node)).metadata.uid ?? '';
+    }
+    this.registered = true;
+  }
+
+  // Models component-helpers apimachinery/lease/controller.go (ensureLease, renewLease).
+  private *renewLease(): Co<void> {
+    const renewTime = formatMicroTimestamp(this.host.epochMs + this.host.now);
+    try {
+      let lease: Lease | undefined;
+      try {
+        lease = yield* this.leases.get('kube-node-lease', this.node);
+      } catch (err) {
+        if (!isStatusError(err) || err.code !== 404) throw err;
+      }
+      if (!lease) {
+        yield* this.leases.create('kube-node-lease', {
+          apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
+          metadata: {
+            name: this.node, namespace: 'kube-node-lease',
+            ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.node, uid: this.nodeUid }],
+          },
+          spec: { holderIdentity: this.node, leaseDurationSeconds: runtimeDurations.leaseDurationSeconds, renewTime },
+        });
+      } else {
+        yield* this.leases.update({ ...lease, spec: { ...lease.spec, holderIdentity: this.node, renewTime } });
+      }
+      this.leaseRenewals.push(renewTime);
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+    }
+    this.host.after(runtimeDurations.leaseRenewInterval, 'node-lease-renew', () => this.host.spawn(this.renewLease()), { background: true });
+  }
+
+  private podChanged(pod: Pod): void {
+    const uid = pod.metadata.uid ?? '';
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
+    const worker = this.workers.get(uid);
+    if (pod.metadata.deletionTimestamp) {
+      if (worker && !worker.terminating) {
+        worker.terminating = true;
+        this.host.spawn(this.killPod(pod, worker));
+      } else if (!worker) {
+        this.host.spawn(this.deletePod(pod));
+      }
+      return;
+    }
+    if (!worker) {
+      const w: PodWorker = {
+        uid, namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '',
+        startTime: formatTimestamp(this.host.epochMs + this.host.now),
+        podIP: `10.244.${this.index - 1}.${this.nextIP++}`,
+        containers: pod.spec.containers.map((c) => ({
+          name: c.name, image: c.image ?? '', containerID: '', imageID: '', startedAt: null,
+          state: 'waiting', waitingReason: 'ContainerCreating', restartCount: 0,
+        })),
+        lastStatus: '', terminating: false, conditionTimes: new Map(), pullBackoff: runtimeDurations.imagePullBackOffInitial,
+      };
+      this.workers.set(uid, w);
+      this.host.spawn(this.syncPod(pod, w));
+    }
+  }
+
+  // Models pkg/kubelet/kubelet.go SyncPod and kuberuntime_manager.go SyncPod (sandbox, then containers in order).
+  private *syncPod(pod: Pod, w: PodWorker): Co<void> {
+    yield* this.patchStatus(pod, w);
+    if (!w.containers.some((c) => c.containerID)) yield* this.host.sleep(runtimeDurations.sandbox);
+    for (const c of w.containers) {
+      if (w.terminating) return;
+      if (c.state === 'running') continue;
+      const spec = pod.spec.containers.find((s) => s.name === c.name)!;
+      const ok = yield* this.pullImage(pod, w, c, spec.imagePullPolicy);
+      if (!ok) return;
+      if (w.terminating) return;
+      yield* this.host.sleep(runtimeDurations.create);
+      c.containerID = `containerd://${this.hex(64)}`;
+      this.recorder.event(pod, 'Normal', 'Created', `Created container ${c.name}`);
+      yield* this.host.sleep(runtimeDurations.start);
+      c.state = 'running';
+      c.startedAt = formatTimestamp(this.host.epochMs + this.host.now);
+      this.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+    }
+    if (w.terminating) return;
+    yield* this.patchStatus(pod, w);
+  }
+
+  // Models pkg/kubelet/images/image_manager.go EnsureImageExists.
+  private *pullImage(pod: Pod, w: PodWorker, c: RunningContainer, policy: string | undefined): Co<boolean> {
+    const present = this.images.has(c.image);
+    const pullPolicy = policy ?? (c.image.includes(':') && !c.image.endsWith(':latest') ? 'IfNotPresent' : 'Always');
+    if (present && pullPolicy !== 'Always') {
+      this.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
+    } else {
+      this.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
+      const took = runtimeDurations.pullMin + this.host.rng.int(runtimeDurations.pullSpread);
+      yield* this.host.sleep(took);
+      if (w.terminating) return false;
+      if (this.unpullable.has(c.image)) {
+        const ref = normalizeImage(c.image);
+        const message = `rpc error: code = NotFound desc = failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": ${ref}: not found`;
+        this.recorder.event(pod, 'Warning', 'Failed', `Failed to pull image "${c.image}": ${message}`);
+        this.recorder.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull');
+        c.waitingReason = 'ErrImagePull';
+        c.waitingMessage = `Failed to pull image "${c.image}": ${message}`;
+        yield* this.patchStatus(pod, w);
+        if (w.terminating) return false;
+        this.recorder.event(pod, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`);
+        this.recorder.event(pod, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+        c.waitingReason = 'ImagePullBackOff';
+        c.waitingMessage = `Back-off pulling image "${c.image}"`;
+        yield* this.patchStatus(pod, w);
+        // The retry is background work: a pod stuck in ImagePullBackOff leaves the engine idle.
+        const delay = w.pullBackoff;
+        w.pullBackoff = Math.min(w.pullBackoff * 2, runtimeDurations.imagePullBackOffMax);
+        this.host.after(delay, 'image-pull-backoff', () => {
+          if (!w.terminating && this.workers.get(w.uid) === w) this.host.spawn(this.syncPod(pod, w));
+        }, { background: true });
+        return false;
+      }
+      this.images.add(c.image);
+      this.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDuration(took)} (${goDuration(took)} including waiting)`);
+    }
+    c.imageID = `${normalizeImage(c.image).replace(/:[^:/]+$/, '')}@sha256:${this.hex(64)}`;
+    return true;
+  }
+
+  private hex(n: number): string {
+    let s = '';
+    for (let i = 0; i < n; i++) s += '0123456789abcdef'[this.host.rng.int(16)];
+    return s;
+  }
+
+  /** generateAPIPodStatus: phase, conditions in kubelet order, container statuses. */
+  podStatus(pod: Pod, w: PodWorker): PodStatus {
+    const t = formatTimestamp(this.host.epochMs + this.host.now);
+    const running = w.containers.every((c) => c.state === 'running');
+    const terminated = w.containers.every((c) => c.state === 'terminated');
+    const unready = w.containers.filter((c) => c.state !== 'running').map((c) => c.name);
+    const condition = (type: string, ok: boolean, reason?: string, message?: string): PodCondition => {
+      const status = ok ? 'True' : 'False';
+      const prev = w.conditionTimes.get(type);
+      const fromPod = pod.status?.conditions?.find((x) => x.type === type);
+      const time = prev && prev.status === status ? prev.time
+        : (!prev && fromPod && fromPod.status === status && fromPod.lastTransitionTime ? fromPod.lastTransitionTime : t);
+      w.conditionTimes.set(type, { status, time });
+      return { type, status, lastProbeTime: null, lastTransitionTime: time, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
+    };
+    const notReadyMessage = `containers with unready status: [${unready.join(' ')}]`;
+    const conditions = [
+      condition('Initialized', true),
+      condition('Ready', running, running ? undefined : 'ContainersNotReady', running ? undefined : notReadyMessage),
+      condition('ContainersReady', running, running ? undefined : 'ContainersNotReady', running ? undefined : notReadyMessage),
+      condition('PodScheduled', true),
+    ];
+    const image = (c: RunningContainer) => (c.imageID ? normalizeImage(c.image) : c.image);
+    const containerStatuses: ContainerStatus[] = w.containers.map((c) => {
+      const state = c.state === 'running' ? { running: { startedAt: c.startedAt } }
+        : c.state === 'terminated' ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: c.startedAt, finishedAt: t, containerID: c.containerID } }
+          : { waiting: { reason: c.waitingReason, ...(c.waitingMessage ? { message: c.waitingMessage } : {}) } };
+      return {
+        name: c.name, state, lastState: {}, ready: c.state === 'running', restartCount: c.restartCount,
+        image: image(c), imageID: c.imageID, ...(c.containerID ? { containerID: c.containerID } : {}), started: c.state === 'running',
+      };
+    });
+    return {
+      phase: running ? 'Running' : terminated && w.terminating ? 'Succeeded' : 'Pending',
+      conditions,
+      hostIP: this.internalIP, hostIPs: [{ ip: this.internalIP }],
+      podIP: w.podIP, podIPs: [{ ip: w.podIP }],
+      startTime: w.startTime,
+      containerStatuses,
+    };
+  }
+
+  // Models pkg/kubelet/status/status_manager.go syncPod and pkg/util/pod/pod.go PatchPodStatus.
+  private *patchStatus(pod: Pod, w: PodWorker): Co<void> {
+    const status = this.podStatus(pod, w);
+    const key = JSON.stringify(status);
+    if (key === w.lastStatus) return;
+    w.lastStatus = key;
+    try {
+      yield* this.podsApi.patch(w.namespace, w.name, 'application/strategic-merge-patch+json',
+        { metadata: { uid: w.uid }, status }, { subresource: 'status' });
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+    }
+  }
+
+  // Models kuberuntime_container.go killContainer (Killing event) and status_manager.go's final DELETE.
+  private *killPod(pod: Pod, w: PodWorker): Co<void> {
+    for (const c of w.containers) {
+      if (c.state === 'running') this.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
+    }
+    const grace = (pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
+    yield* this.host.sleep(Math.min(grace, runtimeDurations.stop));
+    for (const c of w.containers) if (c.state === 'running') c.state = 'terminated';
+    yield* this.patchStatus(pod, w);
+    yield* this.deletePod(pod);
+  }
+
+  private *deletePod(pod: Pod): Co<Pod | Status | undefined> {
+    try {
+      return yield* this.podsApi.delete(pod.metadata.namespace, pod.metadata.name ?? '', {
+        gracePeriodSeconds: 0, preconditions: { uid: pod.metadata.uid ?? '' },
+      });
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      return undefined;
+    }
+  }
+}
