@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { Event, Pod } from '../api/types/core.ts';
+import type { List } from '../api/types/meta.ts';
+import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { createCluster, type Cluster } from '../cluster.ts';
+import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
+import { Kubelet } from '../kubelet/kubelet.ts';
+import { fitErrorMessage, KubeScheduler } from './scheduler.ts';
+
+function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {
+  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    method, path, query: '',
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  cluster.engine.runUntilIdle();
+  const reply = cluster.user.received().find((r) => r.requestId === request.id);
+  if (!reply) throw new Error(`no response to ${method} ${path}`);
+  return reply.message.payload as HttpResponse;
+}
+
+function setup(seed = 'scheduler') {
+  const cluster = createCluster({ seed });
+  cluster.engine.runUntilIdle();
+  const kubelets = ['node-1', 'node-2', 'node-3'].map((node) => {
+    const k = cluster.engine.add(new Kubelet({ node }));
+    cluster.engine.link(k.name, 'kube-apiserver', { latency: 2 });
+    k.start();
+    return k;
+  });
+  cluster.engine.runUntilIdle();
+  const scheduler = cluster.engine.add(new KubeScheduler());
+  cluster.engine.link('kube-scheduler', 'kube-apiserver', { latency: 2 });
+  scheduler.start();
+  cluster.engine.runUntilIdle();
+  return { cluster, kubelets, scheduler };
+}
+
+const pod = (name: string, spec: Partial<Pod['spec']> = {}): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { containers: [{ name: 'nginx', image: 'nginx:1.14.2' }], ...spec },
+});
+
+function getPod(cluster: Cluster, name: string): Pod {
+  return call(cluster, 'GET', `/api/v1/namespaces/default/pods/${name}`).body as Pod;
+}
+
+function events(cluster: Cluster, name: string): Event[] {
+  return (call(cluster, 'GET', '/api/v1/namespaces/default/events').body as List<Event>).items.filter((e) => e.involvedObject.name === name);
+}
+
+/** Invariants: every pod is on at most one node (its binding never changes) and that node exists. */
+function checkInvariants(cluster: Cluster, boundTo: Map<string, string>): void {
+  const pods = (call(cluster, 'GET', '/api/v1/pods').body as List<Pod>).items;
+  const nodes = new Set((call(cluster, 'GET', '/api/v1/nodes').body as List<{ metadata: { name: string } }>).items.map((n) => n.metadata.name));
+  for (const p of pods) {
+    if (!p.spec.nodeName) continue;
+    expect(nodes.has(p.spec.nodeName)).toBe(true);
+    const uid = p.metadata.uid ?? '';
+    const prev = boundTo.get(uid);
+    if (prev !== undefined) expect(p.spec.nodeName).toBe(prev);
+    boundTo.set(uid, p.spec.nodeName);
+  }
+}
+
+describe('kube-scheduler', () => {
+  it('formats FitError like the real scheduler', () => {
+    expect(fitErrorMessage(3, [
+      { reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'], unresolvable: true },
+      { reasons: ['Insufficient cpu'], unresolvable: false },
+      { reasons: ['Insufficient cpu'], unresolvable: false },
+    ])).toBe('0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. '
+      + 'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod..');
+  });
+
+  it('binds a pod created by the admin; the kubelet runs it to Running and Ready', () => {
+    const { cluster, scheduler } = setup();
+    const boundTo = new Map<string, string>();
+    expect(call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('web')).status).toBe(201);
+    checkInvariants(cluster, boundTo);
+    const p = getPod(cluster, 'web');
+    expect(p.spec.nodeName).toMatch(/^node-[123]$/);
+    expect(p.status?.phase).toBe('Running');
+    expect(p.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
+
+    const bindings = cluster.engine.trace.all().filter((m) => m.from === 'kube-scheduler' && m.kind === httpKinds.request)
+      .map((m) => m.payload as HttpRequest).filter((r) => r.method === 'POST' && r.path.endsWith('/binding'));
+    expect(bindings.map((r) => r.path)).toEqual(['/api/v1/namespaces/default/pods/web/binding']);
+    const ev = events(cluster, 'web');
+    expect(ev.map((e) => e.reason)).toEqual(['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started']);
+    expect(ev[0]!.message).toBe(`Successfully assigned default/web to ${p.spec.nodeName}`);
+
+    const attempt = scheduler.attempts[0]!;
+    expect(attempt).toMatchObject({ pod: 'default/web', attempt: 1, selected: p.spec.nodeName, bound: true });
+    expect(attempt.nodes).toHaveLength(3);
+    for (const n of attempt.nodes) {
+      expect(n.filters.map((f) => f.plugin)).toEqual(['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit']);
+      expect(n.scores.map((s) => s.plugin)).toEqual(['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'NodeResourcesBalancedAllocation', 'ImageLocality']);
+    }
+
+    for (let i = 0; i < 5; i++) call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod(`w${i}`));
+    checkInvariants(cluster, boundTo);
+    const nodes = new Set([0, 1, 2, 3, 4].map((i) => getPod(cluster, `w${i}`).spec.nodeName));
+    expect(nodes.size).toBeGreaterThan(1);
+  });
+
+  it('an unschedulable pod gets FailedScheduling with the exact message and stays Pending', () => {
+    const { cluster, scheduler } = setup('scheduler-fail');
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('picky', { nodeSelector: { disktype: 'ssd' } }));
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('greedy', {
+      containers: [{ name: 'c', image: 'nginx:1.14.2', resources: { requests: { cpu: '8' } } }],
+    }));
+    cluster.engine.runUntilIdle();
+    const picky = getPod(cluster, 'picky');
+    expect(picky.spec.nodeName).toBeUndefined();
+    const msg = '0/3 nodes are available: 3 node(s) didn\'t match Pod\'s node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..';
+    expect(events(cluster, 'picky').map((e) => `${e.type} ${e.reason} ${e.message ?? ''}`)).toEqual([`Warning FailedScheduling ${msg}`]);
+    expect(picky.status?.conditions?.find((c) => c.type === 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable', message: msg });
+    expect(picky.status?.phase).toBe('Pending');
+    expect(events(cluster, 'greedy')[0]?.message).toBe('0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..');
+    const rec = scheduler.attempts.find((a) => a.pod === 'default/greedy')!;
+    expect(rec.nodes[0]!.filters.at(-1)).toEqual({ plugin: 'NodeResourcesFit', pass: false, reasons: ['Insufficient cpu'] });
+
+    // Labelling a node moves the pod back; the next attempt is a new record, the first is kept.
+    const first = scheduler.attempts.find((a) => a.pod === 'default/picky')!;
+    const req = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'PATCH', path: '/api/v1/nodes/node-2', query: '',
+      headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', 'content-type': 'application/merge-patch+json' },
+      body: JSON.stringify({ metadata: { labels: { disktype: 'ssd' } } }),
+    });
+    cluster.engine.runUntilIdle();
+    expect(cluster.user.received().find((r) => r.requestId === req.id)?.message.payload).toMatchObject({ status: 200 });
+    cluster.engine.runFor(15_000);
+    expect(getPod(cluster, 'picky').spec.nodeName).toBe('node-2');
+    const picks = scheduler.attempts.filter((a) => a.pod === 'default/picky');
+    expect(picks.length).toBeGreaterThanOrEqual(2);
+    expect(picks[0]).toBe(first);
+    expect(picks.at(-1)).toMatchObject({ selected: 'node-2', bound: true });
+  });
+
+  it('is deterministic', () => {
+    const [a, b] = runTwiceWithPerturbedHost(() => {
+      const { cluster } = setup('scheduler-det');
+      for (let i = 0; i < 4; i++) call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod(`d${i}`));
+      return cluster.engine;
+    });
+    expect(a).toEqual(b);
+  });
+});

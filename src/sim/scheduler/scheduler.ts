@@ -1,0 +1,342 @@
+// kube-scheduler: a queue of unassigned pods fed by informers, the default filter and score plugins,
+// a per-attempt record of every decision, binding through `pods/<name>/binding`, and the Scheduled /
+// FailedScheduling events.
+//
+// Models pkg/scheduler/schedule_one.go (scheduleOne, findNodesThatFitPod, prioritizeNodes, selectHost,
+// handleSchedulingFailure), pkg/scheduler/internal/queue/scheduling_queue.go (activeQ, backoff 1 s → 10 s,
+// unschedulable pods flushed after 5 min), pkg/scheduler/framework/types.go (FitError.Error) and
+// pkg/scheduler/framework/plugins/* (see plugins.ts).
+//
+// Not modelled: preemption (PostFilter only writes its message: no pod has a lower priority here),
+// volumes, inter-pod affinity, the cache's assume/forget beyond a map of assumed pods, leader election,
+// percentageOfNodesToScore (all nodes are scored; fine below 100 nodes).
+
+import { isStatusError } from '../api/errors.ts';
+import { formatTimestamp } from '../api/time.ts';
+import type { Binding, Node, Pod } from '../api/types/core.ts';
+import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import {
+  ClientComponent, EventBroadcaster, metaNamespaceKey, RestClient, SharedInformerFactory,
+  type EventRecorder, type ResourceClient, type SharedIndexInformer,
+} from '../client/index.ts';
+import type { Co, Duration, Message } from '../engine/index.ts';
+import { filterPlugins, scorePlugins, type FilterResult, type NodeInfo } from './plugins.ts';
+
+export const defaultSchedulerName = 'default-scheduler';
+
+export const queueDurations = {
+  initialBackoff: 1000,
+  maxBackoff: 10_000,
+  unschedulableFlush: 5 * 60_000,
+} as const;
+
+/** One plugin's verdict on one node in one attempt. */
+export interface PluginRecord {
+  readonly plugin: string;
+  readonly pass: boolean;
+  readonly reasons: readonly string[];
+}
+
+export interface ScoreRecord {
+  readonly plugin: string;
+  readonly weight: number;
+  readonly raw: number;
+  readonly normalized: number;
+}
+
+export interface NodeRecord {
+  readonly node: string;
+  readonly filters: readonly PluginRecord[];
+  readonly feasible: boolean;
+  readonly scores: readonly ScoreRecord[];
+  readonly finalScore: number | null;
+}
+
+/** Everything one scheduling attempt decided; attempts are appended, never overwritten. */
+export interface AttemptRecord {
+  readonly pod: string;
+  readonly uid: string;
+  readonly attempt: number;
+  readonly time: number;
+  readonly nodes: readonly NodeRecord[];
+  readonly selected: string | null;
+  readonly message: string;
+  readonly bound: boolean;
+}
+
+interface QueuedPod {
+  attempts: number;
+  backoffUntil: number;
+  state: 'active' | 'backoff' | 'unschedulable' | 'inflight';
+}
+
+/** FitError.Error(): `0/<N> nodes are available: <count> <reason>, ….` plus the preemption message. */
+export function fitErrorMessage(numNodes: number, failures: readonly FilterResult[]): string {
+  const histogram = new Map<string, number>();
+  let unresolvable = 0;
+  for (const f of failures) {
+    for (const r of f.reasons) histogram.set(r, (histogram.get(r) ?? 0) + 1);
+    if (f.unresolvable) unresolvable++;
+  }
+  const reasons = [...histogram].map(([r, n]) => `${n} ${r}`).sort();
+  let message = `0/${numNodes} nodes are available: ${reasons.join(', ')}.`;
+  // Models framework/preemption/preemption.go: every node is either not helpful or has no victims.
+  const preempt: string[] = [];
+  if (unresolvable > 0) preempt.push(`${unresolvable} Preemption is not helpful for scheduling`);
+  if (failures.length - unresolvable > 0) preempt.push(`${failures.length - unresolvable} No preemption victims found for incoming pod`);
+  if (numNodes > 0) message += ` preemption: 0/${numNodes} nodes are available: ${preempt.sort().join(', ')}..`;
+  return message;
+}
+
+export interface KubeSchedulerOptions {
+  readonly name?: string;
+  readonly schedulerName?: string;
+  readonly token?: string;
+}
+
+export class KubeScheduler extends ClientComponent {
+  readonly client: RestClient;
+  readonly recorder: EventRecorder;
+  readonly factory: SharedInformerFactory;
+  readonly pods: SharedIndexInformer<Pod>;
+  readonly nodes: SharedIndexInformer<Node>;
+  readonly schedulerName: string;
+  /** Every attempt, in order. */
+  readonly attempts: AttemptRecord[] = [];
+  private readonly podsApi: ResourceClient<Pod>;
+  private readonly queue = new Map<string, QueuedPod>();
+  private readonly active: string[] = [];
+  /** Pods bound by this scheduler that the informer has not shown assigned yet (the cache's assumed pods). */
+  private readonly assumed = new Map<string, Pod>();
+  private busy = false;
+
+  constructor(options: KubeSchedulerOptions = {}) {
+    super(options.name ?? 'kube-scheduler');
+    this.schedulerName = options.schedulerName ?? defaultSchedulerName;
+    this.client = new RestClient(this.host, options.token ?? builtinTokens.scheduler, 'kube-scheduler/v1.28.15 (linux/amd64) kubernetes/8418565/scheduler');
+    this.recorder = new EventBroadcaster(this.host, this.client).newRecorder({ component: this.schedulerName });
+    this.factory = new SharedInformerFactory(this.host, this.client);
+    this.podsApi = this.client.resource<Pod>('pods');
+    // Models pkg/scheduler/scheduler.go: one pod informer of non-terminal pods (assigned ones feed the cache).
+    this.pods = this.factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
+    this.nodes = this.factory.informerFor<Node>('nodes');
+  }
+
+  start(): void {
+    this.pods.addEventHandler({
+      onAdd: (pod) => this.podChanged(pod),
+      onUpdate: (_old, pod) => this.podChanged(pod),
+      onDelete: (obj) => {
+        const pod = 'metadata' in obj ? obj : obj.obj;
+        const key = metaNamespaceKey(pod);
+        this.queue.delete(key);
+        this.assumed.delete(key);
+      },
+    });
+    this.nodes.addEventHandler({
+      onAdd: () => this.moveAllToActive(),
+      onUpdate: () => this.moveAllToActive(),
+    });
+    this.factory.start();
+  }
+
+  protected handle(_message: Message): void {
+    // Every message of the scheduler is the client library's.
+  }
+
+  private responsible(pod: Pod): boolean {
+    return (pod.spec.schedulerName ?? defaultSchedulerName) === this.schedulerName;
+  }
+
+  private podChanged(pod: Pod): void {
+    const key = metaNamespaceKey(pod);
+    if (pod.spec.nodeName) {
+      this.assumed.delete(key);
+      this.queue.delete(key);
+      return;
+    }
+    if (!this.responsible(pod) || pod.metadata.deletionTimestamp || (pod.spec.schedulingGates?.length ?? 0) > 0) return;
+    const q = this.queue.get(key);
+    if (!q) {
+      this.queue.set(key, { attempts: 0, backoffUntil: 0, state: 'active' });
+      this.activate(key);
+    } else if (q.state === 'unschedulable') {
+      this.requeue(key, q);
+    }
+  }
+
+  private moveAllToActive(): void {
+    for (const [key, q] of this.queue) if (q.state === 'unschedulable') this.requeue(key, q);
+  }
+
+  /** Unschedulable → backoffQ (until its backoff ends) → activeQ. */
+  private requeue(key: string, q: QueuedPod): void {
+    if (q.backoffUntil <= this.host.now) {
+      q.state = 'active';
+      this.activate(key);
+      return;
+    }
+    q.state = 'backoff';
+    this.host.after(q.backoffUntil - this.host.now, 'scheduler-backoff', () => {
+      if (this.queue.get(key) === q && q.state === 'backoff') {
+        q.state = 'active';
+        this.activate(key);
+      }
+    }, { background: true });
+  }
+
+  private activate(key: string): void {
+    this.active.push(key);
+    if (!this.busy) {
+      this.busy = true;
+      this.host.spawn(this.run());
+    }
+  }
+
+  private *run(): Co<void> {
+    for (let key = this.active.shift(); key !== undefined; key = this.active.shift()) {
+      const q = this.queue.get(key);
+      if (!q || q.state !== 'active') continue;
+      const [namespace, name] = key.includes('/') ? key.split('/') as [string, string] : ['', key];
+      const pod = this.pods.get(namespace, name);
+      if (!pod || pod.spec.nodeName) {
+        this.queue.delete(key);
+        continue;
+      }
+      q.state = 'inflight';
+      yield* this.scheduleOne(key, pod, q);
+    }
+    this.busy = false;
+  }
+
+  /** The cache's view of each node: the node plus the pods on it (assigned or assumed). */
+  nodeInfos(): NodeInfo[] {
+    const byNode = new Map<string, Pod[]>();
+    const add = (p: Pod) => {
+      if (!p.spec.nodeName) return;
+      const list = byNode.get(p.spec.nodeName) ?? [];
+      list.push(p);
+      byNode.set(p.spec.nodeName, list);
+    };
+    for (const p of this.pods.list()) add(p);
+    for (const [key, p] of this.assumed) {
+      const [ns, n] = key.split('/') as [string, string];
+      if (!this.pods.get(ns, n)?.spec.nodeName) add(p);
+    }
+    return this.nodes.list()
+      .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
+      .map((node) => ({ node, pods: byNode.get(node.metadata.name ?? '') ?? [] }));
+  }
+
+  private *scheduleOne(key: string, pod: Pod, q: QueuedPod): Co<void> {
+    q.attempts++;
+    const infos = this.nodeInfos();
+    const records: NodeRecord[] = [];
+    const failures: FilterResult[] = [];
+    const feasible: NodeInfo[] = [];
+    for (const info of infos) {
+      const filters: PluginRecord[] = [];
+      let failed: FilterResult | undefined;
+      for (const plugin of filterPlugins) {
+        const result = plugin.filter(pod, info);
+        filters.push({ plugin: plugin.name, pass: result.reasons.length === 0, reasons: result.reasons });
+        if (result.reasons.length > 0) {
+          failed = result;
+          break;
+        }
+      }
+      if (failed) failures.push(failed);
+      else feasible.push(info);
+      records.push({ node: info.node.metadata.name ?? '', filters, feasible: !failed, scores: [], finalScore: null });
+    }
+
+    if (feasible.length === 0) {
+      const message = fitErrorMessage(infos.length, failures);
+      this.attempts.push({ pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: this.host.now, nodes: records, selected: null, message, bound: false });
+      yield* this.handleFailure(key, pod, q, message);
+      return;
+    }
+
+    // prioritizeNodes: each plugin scores every feasible node, normalizes, and is weighted.
+    const totals = new Map<string, number>();
+    const scoreRecords = new Map<string, ScoreRecord[]>();
+    for (const plugin of scorePlugins) {
+      const raw = plugin.score(pod, feasible, infos);
+      if (raw === null) continue;
+      const normalized = plugin.normalize ? plugin.normalize(raw) : raw;
+      feasible.forEach((info, i) => {
+        const n = info.node.metadata.name ?? '';
+        totals.set(n, (totals.get(n) ?? 0) + normalized[i]! * plugin.weight);
+        const list = scoreRecords.get(n) ?? [];
+        list.push({ plugin: plugin.name, weight: plugin.weight, raw: raw[i]!, normalized: normalized[i]! });
+        scoreRecords.set(n, list);
+      });
+    }
+    // selectHost: the highest total; ties broken uniformly at random (reservoir sampling).
+    let selected = '';
+    let best = -Infinity;
+    let ties = 0;
+    for (const info of feasible) {
+      const n = info.node.metadata.name ?? '';
+      const total = totals.get(n) ?? 0;
+      if (total > best) {
+        best = total;
+        selected = n;
+        ties = 1;
+      } else if (total === best) {
+        ties++;
+        if (this.host.rng.int(ties) === 0) selected = n;
+      }
+    }
+    const nodes = records.map((r) => (r.feasible ? { ...r, scores: scoreRecords.get(r.node) ?? [], finalScore: totals.get(r.node) ?? 0 } : r));
+    const record: AttemptRecord = { pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: this.host.now, nodes, selected, message: '', bound: false };
+    this.attempts.push(record);
+
+    // assume, then bind (DefaultBinder).
+    this.assumed.set(key, { ...pod, spec: { ...pod.spec, nodeName: selected } });
+    const binding: Binding = {
+      apiVersion: 'v1', kind: 'Binding',
+      metadata: { name: pod.metadata.name ?? '', namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid ?? '' },
+      target: { kind: 'Node', name: selected },
+    };
+    try {
+      yield* this.podsApi.create(pod.metadata.namespace, binding as unknown as Pod, { subresource: 'binding' });
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      this.assumed.delete(key);
+      const failed = { ...record, message: err.message };
+      this.attempts[this.attempts.indexOf(record)] = failed;
+      yield* this.handleFailure(key, pod, q, err.message, false);
+      return;
+    }
+    this.attempts[this.attempts.indexOf(record)] = { ...record, bound: true };
+    this.queue.delete(key);
+    this.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} to ${selected}`);
+  }
+
+  // Models schedule_one.go handleSchedulingFailure and scheduling_queue.go AddUnschedulableIfNotPresent.
+  private *handleFailure(key: string, pod: Pod, q: QueuedPod, message: string, unschedulable = true): Co<void> {
+    const backoff: Duration = Math.min(queueDurations.initialBackoff * 2 ** (q.attempts - 1), queueDurations.maxBackoff);
+    q.backoffUntil = this.host.now + backoff;
+    q.state = 'unschedulable';
+    const attempts = q.attempts;
+    this.host.after(queueDurations.unschedulableFlush, 'scheduler-flush-unschedulable', () => {
+      if (this.queue.get(key) === q && q.state === 'unschedulable' && q.attempts === attempts) this.requeue(key, q);
+    }, { background: true });
+    if (!unschedulable) this.requeue(key, q);
+    this.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+    const condition = {
+      type: 'PodScheduled', status: 'False', lastProbeTime: null,
+      lastTransitionTime: formatTimestamp(this.host.epochMs + this.host.now),
+      reason: 'Unschedulable', message,
+    };
+    const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    if (current && current.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return;
+    try {
+      yield* this.podsApi.patch(pod.metadata.namespace, pod.metadata.name ?? '', 'application/strategic-merge-patch+json',
+        { status: { conditions: [condition] } }, { subresource: 'status' });
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+    }
+  }
+}
