@@ -33,6 +33,7 @@ function setup(seed = 'scheduler') {
   const scheduler = cluster.engine.add(new KubeScheduler());
   cluster.engine.link('kube-scheduler', 'kube-apiserver', { latency: 2 });
   scheduler.start();
+  addBindingInvariants(cluster, kubelets);
   cluster.engine.runUntilIdle();
   return { cluster, kubelets, scheduler };
 }
@@ -48,6 +49,32 @@ function getPod(cluster: Cluster, name: string): Pod {
 
 function events(cluster: Cluster, name: string): Event[] {
   return (call(cluster, 'GET', '/api/v1/namespaces/default/events').body as List<Event>).items.filter((e) => e.involvedObject.name === name);
+}
+
+/**
+ * Checked by the engine after every step: a pod is bound at most once (no pod bound to two nodes), and only
+ * to a node whose kubelet has registered it.
+ */
+function addBindingInvariants(cluster: Cluster, kubelets: readonly Kubelet[]): void {
+  const requests = new Map<number, HttpRequest>();
+  const boundTo = new Map<string, string>();
+  let violation: string | undefined;
+  cluster.engine.onDelivery((m) => {
+    if (m.from === 'kube-scheduler' && m.kind === httpKinds.request) {
+      const r = m.payload as HttpRequest;
+      if (r.path.endsWith('/binding')) requests.set(m.id, r);
+    }
+    if (m.from === 'kube-apiserver' && m.to === 'kube-scheduler' && m.replyTo !== null && requests.has(m.replyTo)) {
+      const r = requests.get(m.replyTo)!;
+      if ((m.payload as HttpResponse).status !== 201) return;
+      const body = (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as { target: { name: string } };
+      const node = body.target.name;
+      if (boundTo.has(r.path)) violation = `${r.path} bound twice (${boundTo.get(r.path)}, ${node})`;
+      boundTo.set(r.path, node);
+      if (!kubelets.some((k) => k.node === node && k.registered)) violation = `${r.path} bound to unknown node ${node}`;
+    }
+  });
+  cluster.engine.addInvariant('pod bound once, to an existing node', () => violation);
 }
 
 /** Invariants: every pod is on at most one node (its binding never changes) and that node exists. */
@@ -87,6 +114,11 @@ describe('kube-scheduler', () => {
     const bindings = cluster.engine.trace.all().filter((m) => m.from === 'kube-scheduler' && m.kind === httpKinds.request)
       .map((m) => m.payload as HttpRequest).filter((r) => r.method === 'POST' && r.path.endsWith('/binding'));
     expect(bindings.map((r) => r.path)).toEqual(['/api/v1/namespaces/default/pods/web/binding']);
+    // The binding's GuaranteedUpdate is a Txn comparing the pod key's mod_revision.
+    const bindingMsg = cluster.engine.trace.all().find((m) => m.from === 'kube-scheduler' && (m.payload as HttpRequest).path?.endsWith('/binding'))!;
+    const txn = cluster.engine.trace.all().find((m) => m.id > bindingMsg.id && m.kind === 'etcd.Txn' && m.to === 'etcd'
+      && JSON.stringify(m.payload).includes('/registry/pods/default/web'))!;
+    expect((txn.payload as { compare: unknown[] }).compare).toEqual([{ target: 'MOD', key: '/registry/pods/default/web', modRevision: expect.any(Number) }]);
     const ev = events(cluster, 'web');
     expect(ev.map((e) => e.reason)).toEqual(['Scheduled', 'Pulling', 'Pulled', 'Created', 'Started']);
     expect(ev[0]!.message).toBe(`Successfully assigned default/web to ${p.spec.nodeName}`);
