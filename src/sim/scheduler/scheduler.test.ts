@@ -155,6 +155,9 @@ describe('kube-scheduler', () => {
     expect(rec.nodes[0]!.filters.at(-1)).toEqual({ plugin: 'NodeResourcesFit', pass: false, reasons: ['Insufficient cpu'] });
 
     // Labelling a node moves the pod back; the next attempt is a new record, the first is kept.
+    // Its own PodScheduled=False patch does not retry it (isPodUpdated ignores status).
+    cluster.engine.runFor(30_000);
+    expect(scheduler.attempts.filter((a) => a.pod === 'default/picky')).toHaveLength(1);
     const first = scheduler.attempts.find((a) => a.pod === 'default/picky')!;
     const req = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
       method: 'PATCH', path: '/api/v1/nodes/node-2', query: '',

@@ -88,6 +88,19 @@ export function fitErrorMessage(numNodes: number, failures: readonly FilterResul
   return message;
 }
 
+/**
+ * Models scheduling_queue.go isPodUpdated: an update moves an unschedulable pod only if something other
+ * than its resourceVersion, generation, managedFields or status changed (so the scheduler's own
+ * PodScheduled=False patch does not retry the pod).
+ */
+export function isPodUpdated(old: Pod, pod: Pod): boolean {
+  const strip = (p: Pod) => {
+    const { resourceVersion: _rv, generation: _g, managedFields: _mf, ...metadata } = p.metadata;
+    return JSON.stringify({ metadata, spec: p.spec });
+  };
+  return strip(old) !== strip(pod);
+}
+
 export interface KubeSchedulerOptions {
   readonly name?: string;
   readonly schedulerName?: string;
@@ -125,7 +138,7 @@ export class KubeScheduler extends ClientComponent {
   start(): void {
     this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod),
-      onUpdate: (_old, pod) => this.podChanged(pod),
+      onUpdate: (old, pod) => this.podChanged(pod, old),
       onDelete: (obj) => {
         const pod = 'metadata' in obj ? obj : obj.obj;
         const key = metaNamespaceKey(pod);
@@ -148,7 +161,7 @@ export class KubeScheduler extends ClientComponent {
     return (pod.spec.schedulerName ?? defaultSchedulerName) === this.schedulerName;
   }
 
-  private podChanged(pod: Pod): void {
+  private podChanged(pod: Pod, old?: Pod): void {
     const key = metaNamespaceKey(pod);
     if (pod.spec.nodeName) {
       this.assumed.delete(key);
@@ -160,7 +173,7 @@ export class KubeScheduler extends ClientComponent {
     if (!q) {
       this.queue.set(key, { attempts: 0, backoffUntil: 0, state: 'active' });
       this.activate(key);
-    } else if (q.state === 'unschedulable') {
+    } else if (q.state === 'unschedulable' && (!old || isPodUpdated(old, pod))) {
       this.requeue(key, q);
     }
   }
