@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
 import type { HttpRequest } from '../apiserver/http.ts';
 import { formatTimestamp } from '../api/time.ts';
-import { EventBroadcaster, EventCorrelator, eventName, getReference } from './event-recorder.ts';
+import { EventBroadcaster, EventCorrelator, eventName, getReference, unixNanos } from './event-recorder.ts';
 import { clientTestCluster } from './testing.ts';
 
 const pod: Pod = {
@@ -12,6 +12,10 @@ const pod: Pod = {
 };
 
 describe('eventName', () => {
+  it('keeps two names of the same instant apart by a nanosecond', () => {
+    expect(eventName('p', 1_700_000_000_000, unixNanos(1_700_000_000_000) + 1n)).toBe(`p.${(unixNanos(1_700_000_000_000) + 1n).toString(16)}`);
+  });
+
   it.each([
     [1_692_057_605_123.456, 'p.177b656d4ce1bc00'],
     [0, 'p.0'],

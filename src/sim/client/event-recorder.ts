@@ -45,9 +45,16 @@ export function getReference(obj: KubeObject): ObjectReference {
   return ref;
 }
 
-/** `nginx-7c5ddbdf54-x8f9k.17a2b3c4d5e6f789`: the object's name and the time in Unix nanoseconds, hex. */
-export function eventName(objectName: string, epochMs: number): string {
-  const nanos = BigInt(Math.round(epochMs * 1000)) * 1000n;
+/** Unix nanoseconds of a wall-clock instant in ms (virtual time has microsecond resolution). */
+export function unixNanos(epochMs: number): bigint {
+  return BigInt(Math.round(epochMs * 1000)) * 1000n;
+}
+
+/**
+ * `nginx-7c5ddbdf54-x8f9k.17a2b3c4d5e6f789`: the object's name and the time in Unix nanoseconds, hex.
+ * `nanos` overrides the time when a recorder must keep two events of one instant apart.
+ */
+export function eventName(objectName: string, epochMs: number, nanos: bigint = unixNanos(epochMs)): string {
   return `${objectName}.${nanos.toString(16)}`;
 }
 
@@ -209,6 +216,9 @@ export class EventBroadcaster {
 
 /** record.EventRecorder for one source (`replicaset-controller`, `kubelet` on `node-1`). */
 export class EventRecorder {
+  /** The last event name's instant, in Unix nanoseconds. */
+  private lastNanos = 0n;
+
   constructor(private readonly host: ClientHost, private readonly broadcaster: EventBroadcaster, readonly source: EventSource) {}
 
   /** Records `reason`/`message` about `object` (which must carry kind and apiVersion). */
@@ -219,10 +229,15 @@ export class EventRecorder {
   private makeEvent(ref: ObjectReference, type: EventType, reason: string, message: string): Event {
     const epochMs = this.host.epochMs + this.host.now;
     const t = formatTimestamp(epochMs);
+    // Real clocks never give two events the same nanosecond; virtual time can (two events in one step),
+    // so a recorder moves a repeated instant on by one nanosecond.
+    let nanos = unixNanos(epochMs);
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
     const source = this.source.host ? { component: this.source.component, host: this.source.host } : { component: this.source.component };
     return {
       kind: 'Event', apiVersion: 'v1',
-      metadata: { name: eventName(ref.name ?? '', epochMs), namespace: ref.namespace || 'default' },
+      metadata: { name: eventName(ref.name ?? '', epochMs, nanos), namespace: ref.namespace || 'default' },
       involvedObject: ref,
       reason, message, source,
       firstTimestamp: t, lastTimestamp: t, count: 1, type,
