@@ -8,10 +8,9 @@ test('the keyspace shows the created Deployment at its revision, and not before 
   const created = podflow.token({ kind: 'http.response', from: 'kube-apiserver', to: 'user' });
   let resourceVersion = 0;
 
-  await test.step('create the nginx Deployment and run until idle', async () => {
+  await test.step('create the nginx Deployment and step until its 201 is back', async () => {
     await podflow.createNginxDeployment();
-    await podflow.button('Run until idle').click();
-    await expect(created).toBeVisible();
+    await podflow.stepUntilVisible(created);
   });
 
   await test.step('the 201 response carries the object\'s resourceVersion', async () => {
@@ -22,7 +21,9 @@ test('the keyspace shows the created Deployment at its revision, and not before 
     resourceVersion = Number(match![1]);
   });
 
-  await test.step('the keyspace lists the key with mod_revision == resourceVersion', async () => {
+  await test.step('at that revision the keyspace lists the key with mod_revision == resourceVersion', async () => {
+    // The controllers may already have written the Deployment again (status, revision annotation).
+    await podflow.viewRevision(resourceVersion);
     await podflow.filterKeys('/deployments/');
     const row = podflow.keyRow(deploymentKey);
     await expect(row).toBeVisible();
@@ -35,14 +36,14 @@ test('the keyspace shows the created Deployment at its revision, and not before 
 
   await test.step('at the revision before it, the key is not there', async () => {
     await podflow.viewRevision(resourceVersion - 1);
-    await expect(page.getByTestId('keyspace-revision')).toHaveText(`revision ${resourceVersion - 1} of ${resourceVersion}`, { useInnerText: true });
+    await expect(page.getByTestId('keyspace-revision')).toHaveText(new RegExp(`^revision ${resourceVersion - 1} of \\d+$`), { useInnerText: true });
     await expect(podflow.keyRow(deploymentKey)).toHaveCount(0);
     await expect(page.getByTestId('keyspace')).toContainText('No key matches the filter.');
   });
 
   await test.step('one revision later, it is there again', async () => {
     await page.getByRole('button', { name: 'Next revision' }).click();
-    await expect(page.getByTestId('keyspace-revision')).toHaveText(`latest: revision ${resourceVersion}`);
+    await expect(page.getByTestId('keyspace-revision')).toContainText(`revision ${resourceVersion}`);
     await expect(podflow.keyRow(deploymentKey)).toBeVisible();
   });
 });

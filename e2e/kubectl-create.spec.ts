@@ -30,10 +30,23 @@ test('creating the seeds\' nginx Deployment goes through kube-apiserver to one e
     await expect(podflow.payload).toContainText('"target": "MOD"');
   });
 
-  await test.step('run until idle: the 201 Created comes back', async () => {
-    await podflow.button('Run until idle').click();
-    await expect(created).toBeVisible();
+  await test.step('step on: the 201 Created comes back', async () => {
+    await podflow.stepUntilVisible(created);
     await created.click();
     await expect(podflow.payload).toContainText('"status": 201');
   });
+});
+
+// With the whole control plane modelled, the Deployment's ReplicaSet and Pod follow by themselves.
+test('run until idle after the create: the ReplicaSet and its Pod appear in the keyspace', async ({ podflow, page }) => {
+  await podflow.createNginxDeployment();
+  await podflow.button('Run until idle').click();
+  await expect(podflow.activity).toHaveText('idle');
+  const rows = page.getByTestId('key-row');
+  await podflow.filterKeys('/registry/pods/default/nginx-deployment-');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-key', /^\/registry\/pods\/default\/nginx-deployment-[456789bcdf]+-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  await podflow.filterKeys('/registry/replicasets/default/nginx-deployment-');
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toHaveAttribute('data-key', /^\/registry\/replicasets\/default\/nginx-deployment-[456789bcdf]+$/);
 });

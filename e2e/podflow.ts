@@ -76,6 +76,16 @@ export class PodflowPage {
     await this.page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).click();
   }
 
+  /** Steps one message at a time until `locator` shows up (at most `limit` steps). */
+  async stepUntilVisible(locator: Locator, limit = 80): Promise<void> {
+    for (let i = 0; i < limit && (await locator.count()) === 0; i++) {
+      const before = await this.step();
+      await this.button('Step').click();
+      await expect(this.stepCounter).not.toHaveText(String(before));
+    }
+    await expect(locator).toBeVisible();
+  }
+
   button(name: string): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }

@@ -2,9 +2,17 @@
 // them. The topology is data (who exists, which role, which node, who talks to whom, with what latency),
 // so the UI can draw the graph from it. Components whose model does not exist yet are listed with
 // `modelled: false`: the UI may draw them, but they send and receive nothing.
+//
+// Boot has two phases, as a real control plane comes up: kube-apiserver stores its system namespaces
+// and RBAC policy; only then do kubelets, kube-scheduler and kube-controller-manager start (the real
+// ones wait for the apiserver's /healthz). `boot()` runs both; a cluster that is only run until idle has
+// the apiserver and etcd alone at work.
 
 import { Engine, type Duration } from './engine/index.ts';
 import { KubeApiserver, type KubeApiserverOptions } from './apiserver/server.ts';
+import { KubeControllerManager } from './controllers/index.ts';
+import { Kubelet } from './kubelet/index.ts';
+import { KubeScheduler } from './scheduler/index.ts';
 import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
 
@@ -54,6 +62,11 @@ export interface ClusterConfig {
   readonly nodes?: number;
   readonly latencies?: Partial<LinkLatencies>;
   readonly traceLimit?: number;
+  /**
+   * Which of the workload components to build (all by default). Tests of one component turn the others
+   * off and add their own; a component left out is drawn as not modelled.
+   */
+  readonly components?: { readonly controllerManager?: boolean; readonly scheduler?: boolean; readonly kubelets?: boolean };
   /** kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay. */
   readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix'>;
 }
@@ -75,6 +88,9 @@ export class Cluster {
   readonly user: User;
   readonly etcd: EtcdServer;
   readonly apiserver: KubeApiserver;
+  readonly controllerManager: KubeControllerManager | null;
+  readonly scheduler: KubeScheduler | null;
+  readonly kubelets: readonly Kubelet[];
   readonly topology: ClusterTopology;
 
   constructor(readonly config: ClusterConfig) {
@@ -85,15 +101,19 @@ export class Cluster {
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
     this.apiserver = this.engine.add(new KubeApiserver({ ...config.apiserver, name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
+    const wanted = { controllerManager: true, scheduler: true, kubelets: true, ...config.components };
+    this.controllerManager = wanted.controllerManager ? this.engine.add(new KubeControllerManager({ name: componentNames.controllerManager })) : null;
+    this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({ name: componentNames.scheduler })) : null;
+    this.kubelets = wanted.kubelets ? nodeNames.map((node, i) => this.engine.add(new Kubelet({ node, index: i + 1, name: componentNames.kubelet(node) }))) : [];
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
       { name: componentNames.apiserver, role: 'kube-apiserver', modelled: true },
       { name: componentNames.etcd, role: 'etcd', modelled: true },
-      { name: componentNames.controllerManager, role: 'kube-controller-manager', modelled: false },
-      { name: componentNames.scheduler, role: 'kube-scheduler', modelled: false },
-      ...nodeNames.map((node): ComponentInfo => ({ name: componentNames.kubelet(node), role: 'kubelet', node, modelled: false })),
+      { name: componentNames.controllerManager, role: 'kube-controller-manager', modelled: wanted.controllerManager },
+      { name: componentNames.scheduler, role: 'kube-scheduler', modelled: wanted.scheduler },
+      ...nodeNames.map((node): ComponentInfo => ({ name: componentNames.kubelet(node), role: 'kubelet', node, modelled: wanted.kubelets })),
     ];
-    const wanted: LinkInfo[] = [
+    const links: LinkInfo[] = [
       { a: componentNames.user, b: componentNames.apiserver, latency: latencies.user, jitter: latencies.jitter },
       { a: componentNames.user, b: componentNames.etcd, latency: latencies.user, jitter: latencies.jitter },
       { a: componentNames.apiserver, b: componentNames.etcd, latency: latencies.etcd, jitter: latencies.jitter },
@@ -102,10 +122,25 @@ export class Cluster {
       ...nodeNames.map((node): LinkInfo => ({ a: componentNames.kubelet(node), b: componentNames.apiserver, latency: latencies.control, jitter: latencies.jitter })),
     ];
     const modelled = new Set(components.filter((c) => c.modelled).map((c) => c.name));
-    const links = wanted.filter((l) => modelled.has(l.a) && modelled.has(l.b));
-    for (const l of links) this.engine.link(l.a, l.b, { latency: l.latency, jitter: l.jitter });
-    this.topology = { components, links: wanted };
+    for (const l of links.filter((link) => modelled.has(link.a) && modelled.has(link.b))) {
+      this.engine.link(l.a, l.b, { latency: l.latency, jitter: l.jitter });
+    }
+    this.topology = { components, links };
     this.apiserver.start();
+  }
+
+  /**
+   * Brings the control plane up: runs until the apiserver has bootstrapped, then starts the kubelets
+   * (which register their nodes), the scheduler and the controller manager, and runs until they have
+   * listed and are watching. Returns the number of steps boot took.
+   */
+  boot(): number {
+    this.engine.runUntilIdle();
+    for (const kubelet of this.kubelets) kubelet.start();
+    this.scheduler?.start();
+    this.controllerManager?.start();
+    this.engine.runUntilIdle();
+    return this.engine.step;
   }
 }
 

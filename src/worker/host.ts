@@ -38,6 +38,8 @@ export interface HostedCluster {
   readonly topology: ClusterTopology;
   /** The etcd member whose keyspace the UI mirrors; absent in clusters without one. */
   readonly etcd?: KeyspaceSource;
+  /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
+  boot?(): number;
 }
 
 export interface ClusterSpec {
@@ -174,7 +176,8 @@ export class SimHost {
     this.tail = [];
     this.delivered = 0;
     const { engine } = this.cluster;
-    engine.runUntilIdle();
+    if (this.cluster.boot) this.cluster.boot();
+    else engine.runUntilIdle();
     const keyspace = this.cluster.etcd ? new KeyspaceTracker(this.cluster.etcd) : null;
     this.keyspace = keyspace;
     engine.onDelivery((message) => {

@@ -30,7 +30,7 @@ export interface ClientTestCluster {
 }
 
 export function clientTestCluster(seed = 'client', name = 'kube-controller-manager', token: string = builtinTokens.controllerManager): ClientTestCluster {
-  const cluster = createCluster({ seed });
+  const cluster = createCluster({ seed, components: { controllerManager: false, scheduler: false, kubelets: false } });
   cluster.engine.runUntilIdle();
   const component = new ClientTestComponent(name);
   cluster.engine.add(component);

@@ -30,7 +30,7 @@ export interface ControllerTestCluster {
 }
 
 export function controllerTestCluster(seed: string, options: KubeControllerManagerOptions = {}): ControllerTestCluster {
-  const cluster = createCluster({ seed });
+  const cluster = createCluster({ seed, components: { controllerManager: false, scheduler: false, kubelets: false } });
   cluster.engine.runUntilIdle();
   const kcm = cluster.engine.add(new KubeControllerManager(options));
   cluster.engine.link(kubeControllerManagerName, 'kube-apiserver', { latency: 2 });

@@ -20,7 +20,7 @@ function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown
 }
 
 function setup(seed = 'kubelet', images: string[] = [], unpullable: string[] = []) {
-  const cluster = createCluster({ seed });
+  const cluster = createCluster({ seed, components: { controllerManager: false, scheduler: false, kubelets: false } });
   cluster.engine.runUntilIdle();
   const kubelets = ['node-1', 'node-2', 'node-3'].map((node) => {
     const k = cluster.engine.add(new Kubelet({ node, images, unpullableImages: unpullable }));
