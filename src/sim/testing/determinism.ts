@@ -1,5 +1,5 @@
 // Determinism check shared by every layer's tests: run the same scenario twice, the second time with the
-// host's nondeterminism perturbed (Math.random returns a constant, the wall clock jumps years ahead), and
+// host's nondeterminism perturbed (the global random source returns a constant, the wall clock jumps years ahead), and
 // compare trace hashes. If anything in src/sim reads wall time or unseeded randomness, the traces differ.
 
 import { vi } from 'vitest';
