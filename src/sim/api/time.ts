@@ -4,20 +4,9 @@
 // into epoch milliseconds as `epochMs + now` (see src/sim/engine/time.ts).
 // Models k8s.io/apimachinery/pkg/apis/meta/v1/time.go and micro_time.go.
 
-const msPerDay = 86_400_000;
+import { civilFromDays } from '../engine/time.ts';
 
-/** Days since 1970-01-01 → proleptic Gregorian [year, month 1–12, day 1–31] (Hinnant's civil_from_days). */
-function civilFromDays(days: number): [number, number, number] {
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (month <= 2 ? 1 : 0), month, day];
-}
+const msPerDay = 86_400_000;
 
 /** [year, month 1–12, day] → days since 1970-01-01 (Hinnant's days_from_civil). */
 function daysFromCivil(year: number, month: number, day: number): number {

@@ -7,5 +7,5 @@ export {
 export { EventQueue } from './event-queue.ts';
 export { timerKind, type Message, type TimerPayload } from './message.ts';
 export { fnv1a32, nameSuffixAlphabet, Rng, type RngState } from './rng.ts';
-export { defaultEpochMs, hour, millisecond, minute, roundToMicros, second, type Duration, type Time } from './time.ts';
+export { civilFromDays, defaultEpochMs, hour, millisecond, minute, roundToMicros, second, type Duration, type Time } from './time.ts';
 export { Trace, traceHash } from './trace.ts';

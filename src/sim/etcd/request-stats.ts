@@ -6,6 +6,7 @@
 // CompactTextString (fields in declaration order, each `name:value ` with a trailing space, messages as
 // `name:<…> `, zero scalars omitted except a set oneof member, bytes as Go-quoted byte strings).
 
+import { civilFromDays } from '../engine/time.ts';
 import { utf8Encode, utf8Length } from './bytes.ts';
 import {
   deleteRangeRequestSize, deleteRangeResponseSize, putRequestSize, putResponseSize, rangeRequestSize, rangeResponseSize,
@@ -159,16 +160,7 @@ export function isoMillis(ms: number): string {
   const t = Math.floor(ms);
   const days = Math.floor(t / 86_400_000);
   const msOfDay = t - days * 86_400_000;
-  // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  const [year, month, day] = civilFromDays(days);
   const p = (n: number, w = 2): string => String(n).padStart(w, '0');
   return `${p(year, 4)}-${p(month)}-${p(day)}T${p(Math.floor(msOfDay / 3_600_000))}:${p(Math.floor(msOfDay / 60_000) % 60)}:`
     + `${p(Math.floor(msOfDay / 1000) % 60)}.${p(msOfDay % 1000, 3)}Z`;

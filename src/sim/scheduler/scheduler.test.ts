@@ -2,23 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
 import type { List } from '../api/types/meta.ts';
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
+import { adminCall } from '../testing/http.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
 import { fitErrorMessage, KubeScheduler } from './scheduler.ts';
 
-function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
-    method, path, query: '',
-    headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-  cluster.engine.runUntilIdle();
-  const reply = cluster.user.received().find((r) => r.requestId === request.id);
-  if (!reply) throw new Error(`no response to ${method} ${path}`);
-  return reply.message.payload as HttpResponse;
-}
+const call = adminCall;
 
 function setup(seed = 'scheduler') {
   const cluster = createCluster({ seed, components: { controllerManager: false, scheduler: false, kubelets: false } });
