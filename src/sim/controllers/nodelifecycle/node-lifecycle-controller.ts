@@ -244,7 +244,7 @@ export class NodeLifecycleController {
       }
       current = status.conditions.find((x) => x.type === 'Ready');
       if (JSON.stringify(current) !== JSON.stringify(observed)) {
-        yield* this.nodes.update(node, { subresource: 'status' });
+        yield* this.nodes.update({ apiVersion: 'v1', kind: 'Node', ...node }, { subresource: 'status' });
         this.health.set(name, { probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now, ready: current && { ...current }, leaseRenewTime: renewTime });
       }
     }
@@ -330,7 +330,7 @@ export class NodeLifecycleController {
       ready.status = 'False';
       ready.lastTransitionTime = this.now();
       try {
-        yield* this.pods.update(pod, { subresource: 'status' });
+        yield* this.pods.update({ apiVersion: 'v1', kind: 'Pod', ...pod }, { subresource: 'status' });
       } catch (err) {
         if (!isStatusError(err)) throw err;
         if (err.code === 404) continue;
