@@ -167,6 +167,8 @@ export class SimHost {
         user.request(target.name, command.kind, command.payload);
         return;
       }
+      default:
+        throw new Error(notYetAvailable(command.type));
     }
   }
 
@@ -284,6 +286,11 @@ function createRequest(m: ManifestObject): HttpRequest {
     },
     body: JSON.stringify(m.object),
   };
+}
+
+/** The answer to a protocol command this worker does not carry out yet. */
+function notYetAvailable(type: CommandType): string {
+  return `${type} is not available yet in this build (timeline and saved clusters are being built)`;
 }
 
 function requirePositiveInteger(what: string, value: number): void {
