@@ -89,6 +89,16 @@ export class KubeControllerManager extends ClientComponent {
     });
   }
 
+  /** A restarted process builds everything anew: informers list again, controllers start empty. */
+  override onStart(): void {
+    this.started = false;
+    this.joins.clear();
+    this.deploymentController = undefined;
+    this.replicaSetController = undefined;
+    this.garbageCollector = undefined;
+    this.start();
+  }
+
   private *all(label: string, tasks: readonly Co<void>[]): Co<void> {
     if (tasks.length === 0) return;
     if (tasks.length === 1) {
