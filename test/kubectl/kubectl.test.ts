@@ -138,6 +138,16 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(pods!.find((r) => r[0] === 'pod/user-service')!.slice(1, 3)).toEqual(['3/3', 'Running']);
   });
 
+  test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {
+    const sorted = rows(ok(await k('get', 'pods', '--sort-by=.metadata.name', '-o', 'wide')));
+    const names = sorted.slice(1).map((r) => r[0]!);
+    expect(names).toEqual([...names].sort());
+    expect(sorted[0]).toContain('NODE');
+    const byNode = rows(ok(await k('get', 'pods', '--sort-by=.spec.nodeName', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName', '--no-headers')));
+    const nodes = byNode.map((r) => r[1]!);
+    expect(nodes).toEqual([...nodes].sort());
+  });
+
   test('get errors and empty results read as kubectl prints them', async () => {
     const missing = await k('get', 'pod', 'nosuch');
     expect([missing.code, missing.stdout, missing.stderr]).toEqual([1, '', 'Error from server (NotFound): pods "nosuch" not found\n']);

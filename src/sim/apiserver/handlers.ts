@@ -82,6 +82,8 @@ export interface WatchResponder {
   event(event: HttpWatchEvent): void;
   /** The storage ended the watch (after an ERROR event, or a relist). */
   end(): void;
+  /** The virtual time now, for the AGE cells of Table events (else the time the watch started). */
+  now?(): number;
 }
 
 /** minRequestTimeout: a watch without timeoutSeconds lasts a random time in [1800 s, 3600 s). */
@@ -110,7 +112,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   const convert = (e: StorageWatchEvent): HttpWatchEvent => {
     if (e.type === 'ERROR' || e.type === 'BOOKMARK') return { type: e.type, object: e.object };
     if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
-    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + ctx.now, { includeObject: query.get('includeObject') ?? '', noHeaders: true });
+    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders: true });
     return { type: e.type, object: 'kind' in t && t.kind === 'Table' ? t : e.object };
   };
   let opened = false;
