@@ -162,6 +162,16 @@ describe('faults', () => {
     expect(messages.map((m) => m.split(' ')[1]).slice(0, 3)).toEqual(['10s', '20s', '40s']);
   });
 
+  it('cluster.faults offers the same faults as verbs (crashImage defaults: 5 s, exit code 1)', () => {
+    const cluster = booted('fault-verbs');
+    const crash = cluster.faults.crashImage('busybox:1.36');
+    const down = cluster.faults.nodeDown('node-2');
+    expect(crash.payload).toEqual({ type: 'imageCrashes', image: 'busybox:1.36', afterSeconds: 5, exitCode: 1 });
+    expect(down.payload).toEqual({ type: 'nodeDown', node: 'node-2' });
+    cluster.engine.runUntilIdle();
+    expect(cluster.engine.isStopped('kubelet/node-2')).toBe(true);
+  });
+
   it('compactEtcd compacts at the current revision; linkLatency slows a link', () => {
     const cluster = booted('fault-compact');
     const rev = cluster.etcd.kv.store.rev();

@@ -31,6 +31,38 @@ export type Fault =
   | { readonly type: 'imageUnpullable'; readonly image: string }
   | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number };
 
+/** What an image's containers do by default when made to crash: run 5 s, exit with code 1. */
+export const defaultCrash = { afterSeconds: 5, exitCode: 1 } as const;
+
+/** The same faults as methods (`cluster.faults`), for scenario steps and callers that prefer verbs. */
+export interface ClusterFaults {
+  stop(component: string): Message<Fault>;
+  start(component: string): Message<Fault>;
+  nodeDown(node: string): Message<Fault>;
+  nodeUp(node: string): Message<Fault>;
+  compactNow(): Message<Fault>;
+  dropWatches(component?: string): Message<Fault>;
+  linkLatency(a: string, b: string, latency: number, jitter?: number): Message<Fault>;
+  markImageUnpullable(image: string): Message<Fault>;
+  crashImage(image: string, afterSeconds?: number, exitCode?: number): Message<Fault>;
+}
+
+export function clusterFaults(cluster: Cluster): ClusterFaults {
+  const inject = (fault: Fault) => injectFault(cluster, fault);
+  return {
+    stop: (component) => inject({ type: 'stop', component }),
+    start: (component) => inject({ type: 'start', component }),
+    nodeDown: (node) => inject({ type: 'nodeDown', node }),
+    nodeUp: (node) => inject({ type: 'nodeUp', node }),
+    compactNow: () => inject({ type: 'compactEtcd' }),
+    dropWatches: (component) => inject(component === undefined ? { type: 'dropWatches' } : { type: 'dropWatches', component }),
+    linkLatency: (a, b, latency, jitter) => inject({ type: 'linkLatency', a, b, latency, ...(jitter !== undefined ? { jitter } : {}) }),
+    markImageUnpullable: (image) => inject({ type: 'imageUnpullable', image }),
+    crashImage: (image, afterSeconds = defaultCrash.afterSeconds, exitCode = defaultCrash.exitCode) =>
+      inject({ type: 'imageCrashes', image, afterSeconds, exitCode }),
+  };
+}
+
 /** The kind of the user command message that carries a fault. */
 export const faultKind = 'user.fault';
 
