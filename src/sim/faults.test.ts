@@ -77,6 +77,28 @@ describe('faults', () => {
     expect(pods(cluster).filter((p) => podsOnVictim.includes(p.metadata.name))).toEqual([]);
   });
 
+  it('a stopped kubelet (node still up): Unknown after the grace period; restarted, it reports Ready and its containers kept running', () => {
+    const cluster = booted('fault-kubelet-stop', 1);
+    const pod = pods(cluster)[0]!;
+    const nodeName = pod.spec.nodeName!;
+    const containerID = pod.status!.containerStatuses![0]!.containerID;
+    cluster.faults.stop(`kubelet/${nodeName}`);
+    cluster.engine.runFor(60_000);
+    expect(node(cluster, nodeName).status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('Unknown');
+    expect((node(cluster, nodeName).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort())
+      .toEqual(['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']);
+    expect(pods(cluster)[0]!.status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('False');
+    cluster.faults.start(`kubelet/${nodeName}`);
+    cluster.engine.runFor(20_000);
+    expect(node(cluster, nodeName).status!.conditions!.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+    expect(node(cluster, nodeName).spec?.taints ?? []).toEqual([]);
+    const after = pods(cluster)[0]!;
+    expect(after.metadata.uid).toBe(pod.metadata.uid);
+    expect(after.status!.containerStatuses![0]!.containerID).toBe(containerID);
+    // Its status manager started empty and wrote the pod's status again: Ready once more.
+    expect(after.status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('True');
+  });
+
   it('node down replays to a byte-identical trace', () => {
     const [a, b] = runTwiceWithPerturbedHost(() => nodeDown('fault-node-down-replay').cluster.engine);
     expect(b.hash).toBe(a.hash);
