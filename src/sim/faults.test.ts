@@ -192,6 +192,8 @@ describe('faults', () => {
     expect(down.payload).toEqual({ type: 'nodeDown', node: 'node-2' });
     cluster.engine.runUntilIdle();
     expect(cluster.engine.isStopped('kubelet/node-2')).toBe(true);
+    expect(() => cluster.faults.stop('kube-apiserver')).toThrow(/not a component that can be stopped/);
+    expect(() => cluster.faults.nodeDown('node-9')).toThrow(/no kubelet on node node-9/);
   });
 
   it('compactEtcd compacts at the current revision; linkLatency slows a link', () => {

@@ -3,7 +3,8 @@
 // component a command message (no cause: a user action, the root of a cause chain); the fault takes
 // effect when that message is delivered, so everything it sets off is caused by it in the trace.
 //
-//   stop / start        a component process (kube-scheduler, kube-controller-manager, kubelet/<node>):
+//   stop / start        a component process (kube-scheduler, kube-controller-manager, kubelet/<node>;
+//                       etcd and kube-apiserver are refused):
 //                       a stopped one receives nothing and does nothing; started again, it comes back as
 //                       the real process does after a restart (lists again, then watches)
 //   nodeDown / nodeUp   the machine: its kubelet stops heartbeating and reporting and its containers
@@ -66,8 +67,20 @@ export function clusterFaults(cluster: Cluster): ClusterFaults {
 /** The kind of the user command message that carries a fault. */
 export const faultKind = 'user.fault';
 
+/**
+ * The components a stop/start fault may name: the workload processes, which restart as their real
+ * counterparts do. etcd and kube-apiserver have no restart model (their state would be lost).
+ */
+export function isRestartable(component: string): boolean {
+  return component === 'kube-scheduler' || component === 'kube-controller-manager' || component.startsWith('kubelet/');
+}
+
 /** Injects `fault`: queues the user command now; it takes effect when delivered (at once, no latency). */
 export function injectFault(cluster: Cluster, fault: Fault): Message<Fault> {
+  if ((fault.type === 'stop' || fault.type === 'start') && (!isRestartable(fault.component) || !cluster.engine.component(fault.component))) {
+    throw new Error(`fault ${fault.type}: ${fault.component} is not a component that can be stopped and started`);
+  }
+  if (fault.type === 'nodeDown' || fault.type === 'nodeUp') kubeletOf(cluster, fault.node);
   return cluster.user.command<Fault>(faultKind, fault, () => applyFault(cluster, fault));
 }
 
