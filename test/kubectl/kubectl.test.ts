@@ -244,6 +244,8 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     const strict = await k('create', '-f', file);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toBe(`Error from server (BadRequest): error when creating "${file}": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"\n`);
+    const dry = await k('create', '-f', file, '--dry-run=server', '--validate=false');
+    expect([dry.code, dry.stderr]).toEqual([1, `Error from server (BadRequest): error when creating "${file}": dryRun=All is not supported by Podflow's simulated kube-apiserver\n`]);
     const warn = await k('create', '-f', file, '--validate=warn');
     expect([warn.code, warn.stdout, warn.stderr]).toEqual([0, 'deployment.apps/bad created\n', 'Warning: unknown field "spec.foo"\n']);
   });
