@@ -292,12 +292,17 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(gone.stderr).toBe('Error from server (NotFound): pods "user-service" not found\n');
     expect(ok(await k('delete', '-f', manifest('replicaset.yaml')))).toBe('replicaset.apps "my-replicaset" deleted\n');
     expect(ok(await k('delete', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps "nginx-deployment" deleted\n');
-    // Orphan deletion leaves the orphan finalizer for the garbage collector (not modelled yet), so kubectl is not told to wait.
-    expect(ok(await k('delete', 'deploy', 'bad', '--cascade=orphan', '--wait=false'))).toBe('deployment.apps "bad" deleted\n');
-    expect(ok(await k('get', 'deploy', 'bad', '-o', 'jsonpath={.metadata.finalizers}'))).toBe('["orphan"]');
+    // Orphan deletion: the garbage collector strips bad's owner reference from its ReplicaSet and removes the orphan
+    // finalizer; kubectl waits for the Deployment to go. The ReplicaSet stays; as bad was a copy of web (same selector),
+    // web's deployment controller then adopts the orphan, as the real one does.
+    expect(ok(await k('delete', 'deploy', 'bad', '--cascade=orphan'))).toBe('deployment.apps "bad" deleted\n');
+    const badGone = await k('get', 'deploy', 'bad');
+    expect(badGone.stderr).toBe('Error from server (NotFound): deployments.apps "bad" not found\n');
+    const owners = ok(await k('get', 'rs', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.ownerReferences[*].name}{"\\n"}{end}'));
+    expect(owners.split('\n').filter((l) => l.startsWith('bad-'))).toEqual([expect.stringMatching(/^bad-[a-z0-9]+=web$/)]);
     const again = await k('delete', '-f', manifest('nginx-deployment.yaml'));
     expect([again.code, again.stderr]).toEqual([1, `Error from server (NotFound): error when deleting "${manifest('nginx-deployment.yaml')}": deployments.apps "nginx-deployment" not found\n`]);
     expect((await k('delete', '-f', manifest('nginx-deployment.yaml'), '--ignore-not-found')).code).toBe(0);
-    expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/bad'], ['deployment.apps/web']]);
+    expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/web']]);
   });
 });
