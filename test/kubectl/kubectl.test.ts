@@ -304,5 +304,9 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect([again.code, again.stderr]).toEqual([1, `Error from server (NotFound): error when deleting "${manifest('nginx-deployment.yaml')}": deployments.apps "nginx-deployment" not found\n`]);
     expect((await k('delete', '-f', manifest('nginx-deployment.yaml'), '--ignore-not-found')).code).toBe(0);
     expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/web']]);
+    // Foreground: the garbage collector deletes the dependents first; kubectl returns once the Deployment is gone.
+    expect(ok(await k('delete', 'deploy', 'web', '--cascade=foreground'))).toBe('deployment.apps "web" deleted\n');
+    const left = await k('get', 'deploy,rs', '-l', 'app=web');
+    expect([left.code, left.stdout, left.stderr]).toEqual([0, '', 'No resources found in default namespace.\n']);
   });
 });
