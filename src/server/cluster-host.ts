@@ -116,7 +116,12 @@ export class ClusterHost {
     const tick = (): void => {
       this.timer = null;
       this.immediate = null;
-      this.advance();
+      try {
+        this.advance();
+      } catch (err) {
+        // A fault in the model must not take the server down with it; it is reported and time goes on.
+        console.error('podflow apiserver: the simulation failed a step:', err);
+      }
       this.schedule();
     };
     if (busy) this.immediate = setImmediate(tick);
