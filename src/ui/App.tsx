@@ -2,6 +2,8 @@
 // panel with what the user can send and the messages the engine delivered.
 
 import { StepCaption } from './captions/StepCaption.tsx';
+import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
+import { StorageStatus } from './clusters/StorageStatus.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { TrafficActions } from './controls/TrafficActions.tsx';
@@ -31,6 +33,7 @@ export function App() {
         <PlaybackBar />
         <StepCaption />
         <Notices />
+        <StorageStatus />
         <main className="workspace">
           <div className="main-column">
             <section className="graph-pane" aria-label="Component graph">
@@ -41,6 +44,7 @@ export function App() {
           <aside className="side-panel" aria-label="Requests and messages">
             <TrafficActions />
             <MessageInspector />
+            <SavedClustersPanel />
           </aside>
         </main>
       </div>
