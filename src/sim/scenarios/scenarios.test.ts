@@ -229,6 +229,6 @@ describe('scenarios, run step by step', () => {
     expect(convergenceProblems(cluster)).toEqual([]);
   });
 
-  // Needs the node lifecycle controller and cluster.faults (branch ctrl).
+  // Needs the node lifecycle controller and Cluster.fault (branch ctrl, not merged yet).
   it.todo('node-down: node-1 NotReady after 40 s, tainted, its pods evicted after 300 s and replaced on the other nodes');
 });
