@@ -22,6 +22,7 @@ import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts
 import type { User } from '../sim/user/user.ts';
 import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { parseManifest, type ManifestObject } from './manifest.ts';
+import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -38,6 +39,8 @@ export interface HostedCluster {
   readonly topology: ClusterTopology;
   /** The etcd member whose keyspace the UI mirrors; absent in clusters without one. */
   readonly etcd?: KeyspaceSource;
+  /** kube-scheduler's attempt records, for the scheduler table; absent or null without a scheduler. */
+  readonly scheduler?: InspectedCluster['scheduler'];
   /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
   boot?(): number;
 }
@@ -159,6 +162,12 @@ export class SimHost {
         this.post(this.keyspace.at(command.revision));
         return;
       }
+      case 'inspect':
+        this.post(inspect(this.cluster, command.topics));
+        return;
+      case 'causeChain':
+        this.post(causeChain(this.cluster.engine, command.id));
+        return;
       case 'userRequest': {
         const { engine, user, topology } = this.cluster;
         const target = topology.components.find((c) => c.name === command.to);

@@ -4,7 +4,9 @@
 // store never changes the simulation's state itself, it waits for the worker's events.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import type {
+  CauseChainEvent, Command, CommandType, InspectionEvent, InspectTopic, SimStatus, Topology, TraceRecord, WorkerEvent,
+} from '../../protocol/index.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
 export interface ClusterInfo {
@@ -40,6 +42,10 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** The latest answers to inspection queries (objects, scheduler), merged; null before the first. */
+  readonly inspection: InspectionEvent | null;
+  /** The "why?" chain asked for: loading (chain null) or answered. */
+  readonly why: { readonly id: number; readonly answer: CauseChainEvent | null } | null;
 }
 
 export const recentLimit = 500;
@@ -58,6 +64,8 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  inspection: null,
+  why: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -72,6 +80,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        inspection: null,
+        why: null,
       };
     case 'traceBatch': {
       if (event.records.length === 0 && event.omitted === 0) return state;
@@ -86,6 +96,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'inspection':
+      return { ...state, inspection: { ...state.inspection, ...event } };
+    case 'causeChain':
+      return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
   }
 }
 
@@ -133,6 +147,10 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Asks the worker for the current state of `topics` (objects, scheduler). */
+  inspect(topics: readonly InspectTopic[]): void;
+  /** Asks for the cause chain of message `id` (null: forget it). */
+  askWhy(id: number | null): void;
 }
 
 export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
@@ -158,6 +176,11 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    inspect: (topics) => post({ type: 'inspect', topics }),
+    askWhy: (id) => {
+      update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));
+      if (id !== null) post({ type: 'causeChain', id });
+    },
   };
   return actions;
 }
