@@ -83,3 +83,16 @@ describe('inspection queries', () => {
     expect(() => causeChain(cluster.engine, 1e9)).toThrow(/no delivered message/);
   });
 });
+
+describe('inspection at a past position', () => {
+  it('reads the objects at that revision and keeps the attempts made by then', () => {
+    const cluster = nginxCluster();
+    const deploymentRevision = cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.createRevision;
+    const past = inspect(cluster, ['objects', 'scheduler'], { step: 1, now: 0, revision: deploymentRevision });
+    expect(past.objects?.listResourceVersion).toBe(String(deploymentRevision));
+    const rows = (resource: string) => past.objects!.tables.find((t) => t.resource === resource)!.rows;
+    expect(rows('deployments').map((r) => r.resourceVersion)).toEqual([String(deploymentRevision)]);
+    expect(rows('pods')).toEqual([]);
+    expect(past.scheduler).toEqual([]);
+  });
+});

@@ -31,10 +31,26 @@ const shownResources: ReadonlyArray<readonly [string, string]> = [
 /** Columns beyond priority 0 that the panel shows anyway (`kubectl get -o wide` has them). */
 const wideColumnsShown: ReadonlySet<string> = new Set(['Node']);
 
-export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[]): InspectionEvent {
-  let event: InspectionEvent = { type: 'inspection', step: cluster.engine.step };
-  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, cluster.engine.now) : null };
-  if (topics.includes('scheduler')) event = { ...event, scheduler: cluster.scheduler ? cluster.scheduler.attempts.map(toAttempt) : null };
+/** The timeline position the UI shows: its step, virtual time and etcd revision. */
+export interface InspectedPosition {
+  readonly step: number;
+  readonly now: number;
+  readonly revision: number;
+}
+
+/**
+ * The state at `at` (by default the live head). A past position reads etcd at its revision (MVCC
+ * history; a compacted revision falls back to the head, said in the view) and keeps the scheduling
+ * attempts made by its virtual time.
+ */
+export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition): InspectionEvent {
+  const position = at ?? { step: cluster.engine.step, now: cluster.engine.now, revision: cluster.etcd?.store.currentRev ?? 0 };
+  let event: InspectionEvent = { type: 'inspection', step: position.step };
+  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, position.now, position.revision) : null };
+  if (topics.includes('scheduler')) {
+    const attempts = cluster.scheduler?.attempts.filter((a) => a.time <= position.now);
+    event = { ...event, scheduler: attempts ? attempts.map(toAttempt) : null };
+  }
   return event;
 }
 
@@ -43,18 +59,22 @@ export function keyOf(r: ResourceInfo, namespace: string | undefined, name: stri
   return r.namespaced ? `${registryPrefix}/${r.storageResource}/${namespace ?? 'default'}/${name}` : `${registryPrefix}/${r.storageResource}/${name}`;
 }
 
-export function objectsView(etcd: KeyspaceSource, nowMs: number): ObjectsView {
+/** The objects at etcd `revision` (the head when it is current, compacted or absent). */
+export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: number): ObjectsView {
+  const { currentRev, compactMainRev } = etcd.store;
+  const readable = revision !== undefined && revision >= 1 && revision < currentRev && revision >= compactMainRev;
+  const at = readable ? revision : currentRev;
   const tables: ObjectTable[] = [];
   for (const [group, resourceName] of shownResources) {
     const r = servedResources.find((s) => s.group === group && s.resource === resourceName);
-    if (r) tables.push(objectTable(etcd, r, nowMs));
+    if (r) tables.push(objectTable(etcd, r, nowMs, at));
   }
-  return { listResourceVersion: String(etcd.store.currentRev), tables };
+  return { listResourceVersion: String(at), tables };
 }
 
-function objectTable(etcd: KeyspaceSource, r: ResourceInfo, nowMs: number): ObjectTable {
+function objectTable(etcd: KeyspaceSource, r: ResourceInfo, nowMs: number, revision: number): ObjectTable {
   const prefix = `${registryPrefix}/${r.storageResource}/`;
-  const { kvs } = etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix) });
+  const { kvs } = etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix), ...(revision < etcd.store.currentRev ? { revision } : {}) });
   const definitions = tableColumns(r);
   const shown = definitions.map((c, i) => (c.priority === 0 || wideColumnsShown.has(c.name) ? i : -1)).filter((i) => i >= 0);
   const rows = kvs.map((kv): ObjectRow => {

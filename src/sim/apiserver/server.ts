@@ -31,7 +31,7 @@ import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
-import { Cacher, cacherResourcePrefixOf, type CacherHost } from './storage/cacher.ts';
+import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } from './storage/cacher.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
 import { etcdClientOver, type EtcdClient } from './storage/etcd-client.ts';
 import { EtcdWatchRouter } from './storage/etcd-watch-client.ts';
@@ -185,6 +185,8 @@ export class KubeApiserver extends Component {
         keyFunc: (obj) => storageKey(this.prefix, r, obj.metadata.namespace, obj.metadata.name ?? ''),
         newFunc,
         host: this.cacherHost(),
+        // Models pkg/registry/core/pod/storage/storage.go: TriggerFunc spec.nodeName (pod.NodeNameTriggerFunc).
+        ...(r.group === '' && r.resource === 'pods' ? { trigger: podNodeNameTrigger } : {}),
       });
       this.cachers.set(resourcePrefix, cacher);
       storage = cacher;

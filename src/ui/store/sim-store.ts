@@ -5,7 +5,8 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
-  CauseChainEvent, Command, CommandType, InspectionEvent, InspectTopic, SimStatus, Topology, TraceRecord, WorkerEvent,
+  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
+  SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
@@ -46,6 +47,16 @@ export interface SimState {
   readonly inspection: InspectionEvent | null;
   /** The "why?" chain asked for: loading (chain null) or answered. */
   readonly why: { readonly id: number; readonly answer: CauseChainEvent | null } | null;
+  /** Where the view is on the timeline (null until the worker reports it). */
+  readonly timeline: TimelineEvent | null;
+  /** The long task running now (replay, restore …); null when none. */
+  readonly progress: ProgressEvent | null;
+  /** Whether and where the open cluster is saved, with the latest storage warning. */
+  readonly persistence: PersistenceEvent | null;
+  /** The saved clusters and which one is open (null until the worker lists them). */
+  readonly savedClusters: ClustersEvent | null;
+  /** The newest export the worker produced (the UI offers it as a download). */
+  readonly lastExport: ClusterExportEvent | null;
 }
 
 export const recentLimit = 500;
@@ -66,6 +77,11 @@ export const initialSimState: SimState = {
   keyspace: emptyKeyspace,
   inspection: null,
   why: null,
+  timeline: null,
+  progress: null,
+  persistence: null,
+  savedClusters: null,
+  lastExport: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -82,12 +98,27 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         keyspace: emptyKeyspace,
         inspection: null,
         why: null,
+        timeline: null,
       };
     case 'traceBatch': {
+      if (event.replace === true) {
+        const recent = event.records.slice(-recentLimit);
+        return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: event.omitted, selection: null };
+      }
       if (event.records.length === 0 && event.omitted === 0) return state;
       const recent = [...state.recent, ...event.records].slice(-recentLimit);
       return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: state.omitted + event.omitted };
     }
+    case 'timeline':
+      return { ...state, timeline: event };
+    case 'progress':
+      return { ...state, progress: event.finished ? null : event };
+    case 'persistence':
+      return { ...state, persistence: event };
+    case 'clusters':
+      return { ...state, savedClusters: event };
+    case 'clusterExport':
+      return { ...state, lastExport: event };
     case 'status':
       return { ...state, status: event.status };
     case 'error':
@@ -151,6 +182,21 @@ export interface SimActions {
   inspect(topics: readonly InspectTopic[]): void;
   /** Asks for the cause chain of message `id` (null: forget it). */
   askWhy(id: number | null): void;
+  /** Timeline: move the view back, to a step, or to the step that wrote an etcd revision. */
+  stepBack(count?: number): void;
+  seek(step: number): void;
+  seekRevision(revision: number): void;
+  /** Makes the viewed past step the head; with a branch name the old future is kept as a saved cluster. */
+  fork(branch?: string | null): void;
+  /** Saved clusters. */
+  listClusters(): void;
+  createCluster(name: string, seed: string | number, nodes: number): void;
+  openCluster(id: string): void;
+  renameCluster(id: string, name: string): void;
+  duplicateCluster(id: string, name: string): void;
+  deleteCluster(id: string): void;
+  exportCluster(id: string): void;
+  importCluster(source: 'file' | 'link', text: string): void;
 }
 
 export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
@@ -181,6 +227,18 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));
       if (id !== null) post({ type: 'causeChain', id });
     },
+    stepBack: (count = 1) => post({ type: 'stepBack', count }),
+    seek: (step) => post({ type: 'seek', step }),
+    seekRevision: (revision) => post({ type: 'seekRevision', revision }),
+    fork: (branch = null) => post({ type: 'fork', branch }),
+    listClusters: () => post({ type: 'listClusters' }),
+    createCluster: (name, seed, nodes) => post({ type: 'createCluster', name, seed, nodes }),
+    openCluster: (id) => post({ type: 'openCluster', id }),
+    renameCluster: (id, name) => post({ type: 'renameCluster', id, name }),
+    duplicateCluster: (id, name) => post({ type: 'duplicateCluster', id, name }),
+    deleteCluster: (id) => post({ type: 'deleteCluster', id }),
+    exportCluster: (id) => post({ type: 'exportCluster', id }),
+    importCluster: (source, text) => post({ type: 'importCluster', source, text }),
   };
   return actions;
 }
