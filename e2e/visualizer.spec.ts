@@ -147,3 +147,55 @@ test('the theme switch forces dark or light colours', async ({ podflow: _podflow
   await theme.selectOption('system');
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
 });
+
+// (b): the timeline serves past steps from the worker's records, so going back 5 and forward 5 shows
+// exactly what was shown before.
+test('step back 5 then forward 5 shows the identical screen; the create is marked on the timeline', async ({ podflow, page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const screen = async () => ({
+    step: await podflow.stepCounter.textContent(),
+    caption: await page.getByTestId('step-caption').textContent(),
+    revision: await page.getByTestId('keyspace-revision').textContent(),
+    position: await page.getByTestId('timeline-position').textContent(),
+    // Tokens drawn (in flight or resting at arrival); gone ones are hidden and not on screen.
+    tokens: (await page.getByTestId('token').evaluateAll((els) => els
+      .filter((el) => ['in-flight', 'arrived'].includes(el.getAttribute('data-phase') ?? ''))
+      .map((el) => `${el.getAttribute('data-message-id')}:${el.getAttribute('data-phase')}`))).sort(),
+  });
+  let before: Awaited<ReturnType<typeof screen>>;
+
+  await test.step('create, then step 12 times', async () => {
+    await podflow.createNginxDeployment();
+    const start = await podflow.step();
+    for (let i = 1; i <= 12; i++) {
+      await podflow.button('Step').click();
+      await expect(podflow.stepCounter).toHaveText(String(start + i));
+    }
+    await expect(page.getByTestId('timeline-marker').and(page.locator('[data-kind="command"]')).last()).toHaveAttribute('aria-label', /kubectl create/);
+    before = await screen();
+  });
+
+  await test.step('step back 5 (← and the button): the view is 5 steps earlier', async () => {
+    const at = Number(before.step);
+    await page.locator('body').focus();
+    for (let i = 1; i <= 3; i++) {
+      await page.keyboard.press('ArrowLeft');
+      await expect(podflow.stepCounter).toHaveText(String(at - i));
+    }
+    for (let i = 4; i <= 5; i++) {
+      await podflow.button('Step back').click();
+      await expect(podflow.stepCounter).toHaveText(String(at - i));
+    }
+    await expect(page.getByTestId('timeline-position')).toHaveText(`step ${at - 5} of ${at}`);
+  });
+
+  await test.step('forward 5: the same step, caption, keyspace and tokens as before', async () => {
+    const at = Number(before.step);
+    for (let i = 4; i >= 0; i--) {
+      await podflow.button('Step').click();
+      await expect(podflow.stepCounter).toHaveText(String(at - i));
+    }
+    await expect(page.getByTestId('timeline-position')).toHaveText(`step ${at} · live`);
+    await expect.poll(screen).toEqual(before);
+  });
+});

@@ -5,6 +5,7 @@ import { StepCaption } from './captions/StepCaption.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { ThemeSwitch } from './controls/ThemeSwitch.tsx';
+import { Timeline } from './controls/Timeline.tsx';
 import { TrafficActions } from './controls/TrafficActions.tsx';
 import { ClusterGraph } from './graph/ClusterGraph.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
@@ -32,6 +33,7 @@ export function App() {
           <ThemeSwitch />
         </header>
         <PlaybackBar />
+        <Timeline />
         <StepCaption />
         <Notices />
         <main className="workspace">
