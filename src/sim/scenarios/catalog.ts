@@ -150,7 +150,7 @@ export const scenarios: readonly Scenario[] = [
     manifests: [userService],
     steps: [
       { do: 'create', file: userService.file }, { do: 'runUntilIdle' },
-      { do: 'fault', fault: { fault: 'nodeDown', node: 'node-1' } }, { do: 'advance', ms: sixMinutes }, { do: 'runUntilIdle' },
+      { do: 'fault', fault: { type: 'nodeDown', node: 'node-1' } }, { do: 'advance', ms: sixMinutes }, { do: 'runUntilIdle' },
     ],
   },
 ];

@@ -14,15 +14,9 @@ import { minute, type Duration, type Message } from '../engine/index.ts';
 import { create, deleteObject, deleteOnePod, setImage, scale, type KubectlCommand, type KubectlInput } from './kubectl.ts';
 import type { Fault, Scenario, ScenarioStep } from './scenario.ts';
 
-/** The fault injection a cluster offers as `cluster.faults` (src/sim/faults.ts). */
-export interface ClusterFaults {
-  stop(component: string): void;
-  start(component: string): void;
-  nodeDown(node: string): void;
-  nodeUp(node: string): void;
-  compactNow(): void;
-  markImageUnpullable(image: string): void;
-  crashImage(image: string): void;
+/** What a cluster with fault injection offers (src/sim/faults.ts: `Cluster.fault`). */
+interface FaultInjection {
+  fault(fault: Fault): Message;
 }
 
 export interface StepRecord {
@@ -53,11 +47,14 @@ export function commandLine(step: ScenarioStep): string {
 }
 
 function faultLine(f: Fault): string {
-  switch (f.fault) {
-    case 'stop': case 'start': return `# fault: ${f.fault} ${f.component}`;
-    case 'nodeDown': case 'nodeUp': return `# fault: ${f.fault} ${f.node}`;
-    case 'compactNow': return '# fault: compact etcd now';
-    case 'markImageUnpullable': case 'crashImage': return `# fault: ${f.fault} ${f.image}`;
+  switch (f.type) {
+    case 'stop': case 'start': return `# fault: ${f.type} ${f.component}`;
+    case 'nodeDown': case 'nodeUp': return `# fault: ${f.type} ${f.node}`;
+    case 'compactEtcd': return '# fault: etcdctl compact <current revision>';
+    case 'dropWatches': return `# fault: kube-apiserver drops the watches of ${f.component ?? 'every client'}`;
+    case 'linkLatency': return `# fault: latency ${f.a} ↔ ${f.b} ${f.latency} ms`;
+    case 'imageUnpullable': return `# fault: image ${f.image} cannot be pulled`;
+    case 'imageCrashes': return `# fault: containers of ${f.image} exit with code ${f.exitCode} after ${f.afterSeconds} s`;
   }
 }
 
@@ -112,7 +109,7 @@ export class ScenarioRunner {
       this.command = command;
       this.resume(undefined);
     } else {
-      if (step.do === 'fault') this.inject(step.fault);
+      if (step.do === 'fault') this.inject(step.fault, record);
       record.finished = true;
     }
     return record;
@@ -167,18 +164,11 @@ export class ScenarioRunner {
     }
   }
 
-  private inject(f: Fault): void {
-    const faults = (this.cluster as { faults?: ClusterFaults }).faults;
-    if (!faults) throw new Error(`this cluster cannot inject faults (${faultLine(f)})`);
-    switch (f.fault) {
-      case 'stop': faults.stop(f.component); return;
-      case 'start': faults.start(f.component); return;
-      case 'nodeDown': faults.nodeDown(f.node); return;
-      case 'nodeUp': faults.nodeUp(f.node); return;
-      case 'compactNow': faults.compactNow(); return;
-      case 'markImageUnpullable': faults.markImageUnpullable(f.image); return;
-      case 'crashImage': faults.crashImage(f.image); return;
-    }
+  /** Injects a fault as a user action: it takes effect when the engine delivers it. */
+  private inject(f: Fault, record: StepRecord): void {
+    const cluster = this.cluster as Cluster & Partial<FaultInjection>;
+    if (typeof cluster.fault !== 'function') throw new Error(`this cluster cannot inject faults (${faultLine(f)})`);
+    record.requestIds.push(cluster.fault(f).id);
   }
 
   private delivered(message: Message): void {

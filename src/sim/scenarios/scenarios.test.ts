@@ -182,8 +182,53 @@ describe('scenarios, run step by step', () => {
     expect(pod!.status?.conditions?.find((c) => c.type === 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable', message });
   });
 
-  // These need the garbage collector, the node lifecycle controller and cluster.faults (branch ctrl).
-  it.todo('cascade-delete: kubectl delete deployment user-service removes its ReplicaSet, then its pods (garbage collector)');
-  it.todo('orphan-delete: --cascade=orphan keeps the ReplicaSet and its pods, with no owner left');
+  it('cascade-delete: kubectl delete deployment user-service; the garbage collector deletes its ReplicaSet, then its pods', () => {
+    const { cluster, runner } = start('cascade-delete', { ownersMayBeDeleted: true });
+    runner.runStep();
+    runner.runStep();
+    const [rs] = storedObjects<ReplicaSet>(cluster, 'replicasets');
+    const deleted = runner.runStep();
+    expect(deleted.output).toEqual(['deployment.apps "user-service" deleted']);
+    const trace = cluster.engine.trace.all();
+    const del = trace.find((m) => m.id === deleted.requestIds[0])!;
+    expect(del.payload).toMatchObject({ method: 'DELETE', path: '/apis/apps/v1/namespaces/default/deployments/user-service' });
+    expect(JSON.parse((del.payload as HttpRequest).body as string)).toEqual({ propagationPolicy: 'Background' });
+    runner.runStep();
+    expect(storedObjects(cluster, 'deployments')).toEqual([]);
+    expect(storedObjects(cluster, 'replicasets')).toEqual([]);
+    expect(storedObjects(cluster, 'pods')).toEqual([]);
+    // The collector's deletes descend from the user's DELETE: first the ReplicaSet, then its pods.
+    const causes = new CauseIndex(cluster.engine.trace.all());
+    const gcDeletes = cluster.engine.trace.all().filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request
+      && (m.payload as HttpRequest).method === 'DELETE');
+    const paths = gcDeletes.map((m) => (m.payload as HttpRequest).path);
+    expect(paths).toHaveLength(4);
+    expect(paths[0]).toBe(`/apis/apps/v1/namespaces/default/replicasets/${rs!.metadata.name}`);
+    for (const path of paths.slice(1)) expect(path).toMatch(new RegExp(`^/api/v1/namespaces/default/pods/${rs!.metadata.name}-[a-z0-9]{5}$`));
+    for (const m of gcDeletes) expect(causes.root(m).id).toBe(del.id);
+  });
+
+  it('orphan-delete: --cascade=orphan; kubectl waits for the orphan finalizer, the ReplicaSet and its pod stay without an owner', () => {
+    const { cluster, runner } = start('orphan-delete', { ownersMayBeDeleted: true });
+    runner.runStep();
+    runner.runStep();
+    const [pod] = live(cluster);
+    const deleted = runner.runStep();
+    expect(deleted.output).toEqual(['deployment.apps "nginx-deployment" deleted']);
+    // DELETE, then the wait: GET (still there, finalizer orphan), list and watch its name until DELETED.
+    const sent = deleted.requestIds.map((id) => cluster.engine.trace.all().find((m) => m.id === id)!.payload as HttpRequest);
+    expect(sent.map((r) => r.method)).toEqual(['DELETE', 'GET', 'GET', 'GET']);
+    expect(JSON.parse(sent[0]!.body as string)).toEqual({ propagationPolicy: 'Orphan' });
+    expect(sent[3]!.query).toMatch(/^allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnginx-deployment&resourceVersion=\d+&timeoutSeconds=604800&watch=true$/);
+    runner.runStep();
+    expect(storedObjects(cluster, 'deployments')).toEqual([]);
+    const [rs] = storedObjects<ReplicaSet>(cluster, 'replicasets');
+    expect(rs!.metadata.ownerReferences ?? []).toEqual([]);
+    expect(live(cluster).map((p) => [p.metadata.name, getControllerOf(p)?.uid])).toEqual([[pod!.metadata.name, rs!.metadata.uid]]);
+    expect(podsNotRunningAndReady(cluster)).toEqual([]);
+    expect(convergenceProblems(cluster)).toEqual([]);
+  });
+
+  // Needs the node lifecycle controller and Cluster.fault (branch ctrl, not merged yet).
   it.todo('node-down: node-1 NotReady after 40 s, tainted, its pods evicted after 300 s and replaced on the other nodes');
 });
