@@ -158,10 +158,15 @@ export class ScenarioRunner {
       }
       case 'scale': return scale(step.resource, step.name, step.replicas);
       case 'setImage': return setImage(step.resource, step.name, step.container, step.image);
-      case 'delete': return deleteObject(step.resource, step.name, step.propagationPolicy);
-      case 'deleteOnePod': return deleteOnePod(step.labelSelector);
+      case 'delete': return deleteObject(step.resource, step.name, step.propagationPolicy, this.watchTimeoutSeconds());
+      case 'deleteOnePod': return deleteOnePod(step.labelSelector, this.watchTimeoutSeconds());
       case 'fault': case 'runUntilIdle': case 'advance': return null;
     }
+  }
+
+  /** A reflector's watch timeout, [300, 600) s (client-go reflector.go, minWatchTimeout × (1 + rand)). */
+  private watchTimeoutSeconds(): number {
+    return Math.floor(300 * (1 + this.cluster.engine.rng.float()));
   }
 
   /** Injects a fault as a user action: it takes effect when the engine delivers it. */
