@@ -1,6 +1,8 @@
 // Commands the UI posts to the simulation worker. Every command is answered by at least one `status`
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
+import type { CauseChainCommand, InspectCommand } from './inspect.ts';
+
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
  * re-serves recorded steps (see timeline.ts), then runs the simulation once the head is reached.
@@ -174,6 +176,8 @@ export type Command =
   | ApplyManifestCommand
   | UserRequestCommand
   | KeyspaceAtCommand
+  | InspectCommand
+  | CauseChainCommand
   | StepBackCommand
   | SeekCommand
   | SeekRevisionCommand

@@ -26,6 +26,7 @@ import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
 import { applyUserCommand, describeUserCommand } from './user-commands.ts';
+import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -42,6 +43,8 @@ export interface HostedCluster {
   readonly topology: ClusterTopology;
   /** The etcd member whose keyspace the UI mirrors; absent in clusters without one. */
   readonly etcd?: KeyspaceSource;
+  /** kube-scheduler's attempt records, for the scheduler table; absent or null without a scheduler. */
+  readonly scheduler?: InspectedCluster['scheduler'];
   /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
   boot?(): number;
 }
@@ -255,6 +258,12 @@ export class SimHost {
         this.post(this.keyspace.at(command.revision));
         return;
       }
+      case 'inspect':
+        this.post(inspect(this.cluster, command.topics, { step: this.timelineState.position, ...this.timelineState.sample(this.timelineState.position) }));
+        return;
+      case 'causeChain':
+        this.post(causeChain(this.cluster.engine, command.id));
+        return;
       case 'stepBack':
         requirePositiveInteger('step-back count', command.count);
         this.stopPlayback();
