@@ -154,6 +154,21 @@ export const scenarios: readonly Scenario[] = [
     ],
   },
   {
+    id: 'compaction',
+    title: { en: 'Compaction, then every watch dropped', zh: '压缩 etcd，再断开所有 watch' },
+    description: {
+      en: 'etcdctl compact at the current revision, then kube-apiserver drops every watch: clients watch again from their last resourceVersion, served by the watch cache.',
+      zh: '在当前版本执行 etcdctl compact，然后 kube-apiserver 断开所有 watch：客户端从各自最后的 resourceVersion 重新 watch，由 watch cache 提供。',
+    },
+    source: 'seeds/000',
+    manifests: [nginx],
+    steps: [
+      { do: 'create', file: nginx.file }, { do: 'runUntilIdle' },
+      { do: 'fault', fault: { type: 'compactEtcd' } }, { do: 'fault', fault: { type: 'dropWatches' } }, { do: 'runUntilIdle' },
+      { do: 'scale', resource: 'deployment', name: 'nginx-deployment', replicas: 3 }, { do: 'runUntilIdle' },
+    ],
+  },
+  {
     id: 'bad-rollout',
     title: { en: 'A rollout to an image that cannot be pulled', zh: '镜像拉取失败的滚动更新' },
     description: {

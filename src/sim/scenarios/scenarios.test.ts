@@ -7,7 +7,7 @@ import { parseManifest } from '../api/manifest.ts';
 import { parseTimestamp } from '../api/time.ts';
 import type { Deployment, ReplicaSet } from '../api/types/apps.ts';
 import type { Event, Node, Pod } from '../api/types/core.ts';
-import { httpKinds, type HttpRequest } from '../apiserver/http.ts';
+import { httpKinds, type HttpRequest, type HttpWatchEvent } from '../apiserver/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, storedObjects, type OwnershipOptions } from '../testing/invariants.ts';
 import { getControllerOf } from '../controllers/controller-utils.ts';
@@ -228,6 +228,38 @@ describe('scenarios, run step by step', () => {
     expect(live(cluster).map((p) => [p.metadata.name, getControllerOf(p)?.uid])).toEqual([[pod!.metadata.name, rs!.metadata.uid]]);
     expect(podsNotRunningAndReady(cluster)).toEqual([]);
     expect(convergenceProblems(cluster)).toEqual([]);
+  });
+
+  it('compaction: after etcdctl compact and every watch dropped, clients watch again from their last resourceVersion (the watch cache serves them; no relist) and converge', () => {
+    const { cluster, runner } = start('compaction');
+    runner.runStep();
+    runner.runStep();
+    const before = cluster.engine.step;
+    const lists = () => cluster.engine.trace.all().filter((m) => m.kind === httpKinds.request && m.from !== 'user'
+      && (m.payload as HttpRequest).method === 'GET' && !(m.payload as HttpRequest).query.includes('watch=true')
+      && ['pods', 'replicasets', 'deployments', 'nodes', 'leases'].includes((m.payload as HttpRequest).path.split('/').pop()!)).length;
+    const listsBefore = lists();
+    expect(listsBefore).toBeGreaterThanOrEqual(10);
+    runner.runStep();
+    runner.runStep();
+    runner.runStep();
+    const after = cluster.engine.trace.since(before);
+    const ends = after.filter((m) => m.kind === httpKinds.watchEnd);
+    expect(ends.length).toBeGreaterThanOrEqual(10);
+    for (const end of ends) {
+      const watch = cluster.engine.trace.all().find((m) => m.id === end.replyTo)!;
+      const again = after.find((m) => m.from === end.to && m.kind === httpKinds.request && (m.payload as HttpRequest).path === (watch.payload as HttpRequest).path
+        && (m.payload as HttpRequest).query.includes('watch=true'));
+      expect(again, `${end.to} ${(watch.payload as HttpRequest).path}`).toBeDefined();
+      expect((again!.payload as HttpRequest).query).toMatch(/(^|&)resourceVersion=[1-9]\d*&/);
+    }
+    expect(after.filter((m) => m.kind === httpKinds.watchEvent && (m.payload as HttpWatchEvent).type === 'ERROR')).toEqual([]);
+    expect(cluster.etcd.store.compactMainRev).toBeGreaterThan(0);
+    runner.runAll();
+    expect(lists()).toBe(listsBefore);
+    expect(live(cluster)).toHaveLength(3);
+    expect(convergenceProblems(cluster)).toEqual([]);
+    expect(podsNotRunningAndReady(cluster)).toEqual([]);
   });
 
   it('bad-rollout: the new pod cannot pull nginx:1.16.1 (ErrImagePull, then ImagePullBackOff); the old pod keeps serving', () => {
