@@ -73,6 +73,8 @@ export class ClusterHost {
   private wallAnchor = 0;
   private virtualAnchor = 0;
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private running = false;
   private readonly waiting: Pending[] = [];
   private readonly cancels: number[] = [];
   private readonly deliveryListeners = new Set<(message: Message) => void>();
@@ -92,16 +94,38 @@ export class ClusterHost {
   start(): void {
     this.wallAnchor = performance.now();
     this.virtualAnchor = this.cluster.engine.now;
-    const loop = (): void => {
-      this.advance();
-      this.timer = setTimeout(loop, tickMs);
-    };
-    this.timer = setTimeout(loop, tickMs);
+    this.running = true;
+    this.schedule();
   }
 
   stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+  }
+
+  /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
+  private schedule(): void {
+    if (!this.running || this.immediate) return;
+    const busy = this.waiting.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle);
+    if (!busy && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    const tick = (): void => {
+      this.timer = null;
+      this.immediate = null;
+      try {
+        this.advance();
+      } catch (err) {
+        // A fault in the model must not take the server down with it; it is reported and time goes on.
+        console.error('podflow apiserver: the simulation failed a step:', err);
+      }
+      this.schedule();
+    };
+    if (busy) this.immediate = setImmediate(tick);
+    else this.timer = setTimeout(tick, tickMs);
   }
 
   /**
@@ -111,6 +135,7 @@ export class ClusterHost {
   submit(request: HttpRequest, sink: ReplySink): Submission {
     const pending: Pending = { id: null, request, sink, cancelled: false };
     this.waiting.push(pending);
+    this.schedule();
     return {
       get id() {
         return pending.id;
@@ -118,7 +143,10 @@ export class ClusterHost {
       cancel: () => {
         if (pending.cancelled) return;
         pending.cancelled = true;
-        if (pending.id !== null && this.sinks.delete(pending.id)) this.cancels.push(pending.id);
+        if (pending.id !== null && this.sinks.delete(pending.id)) {
+          this.cancels.push(pending.id);
+          this.schedule();
+        }
       },
     };
   }
@@ -205,8 +233,16 @@ export class ClusterHost {
     }
     const engine = this.cluster.engine;
     let requests = 0;
-    for (const line of lines.slice(1)) {
-      const entry = JSON.parse(line) as LogEntry;
+    const entries = lines.slice(1);
+    for (const [i, line] of entries.entries()) {
+      let entry: LogEntry;
+      try {
+        entry = JSON.parse(line) as LogEntry;
+      } catch (err) {
+        // A line cut short by a crash can only be the last one; anything else is a damaged log.
+        if (i === entries.length - 1) break;
+        throw err;
+      }
       engine.run({ until: entry.at });
       this.inject(entry);
       if ('request' in entry) requests++;

@@ -2,6 +2,8 @@
 // panel with what the user can send and the messages the engine delivered.
 
 import { StepCaption } from './captions/StepCaption.tsx';
+import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
+import { StorageStatus } from './clusters/StorageStatus.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { ThemeSwitch } from './controls/ThemeSwitch.tsx';
@@ -36,6 +38,7 @@ export function App() {
         <Timeline />
         <StepCaption />
         <Notices />
+        <StorageStatus />
         <main className="workspace">
           <div className="main-column">
             <section className="graph-pane" aria-label="Component graph">
@@ -47,6 +50,7 @@ export function App() {
             <TrafficActions />
             <WhyChain />
             <MessageInspector />
+            <SavedClustersPanel />
           </aside>
         </main>
       </div>

@@ -166,10 +166,14 @@ export class SimHost {
     return this.task !== null;
   }
 
-  /** Sets (or removes) the journal that saves the open cluster; it is told the current timeline at once. */
+  /** Sets (or removes) the journal that saves the open cluster and answers saved-cluster commands. */
   attachJournal(journal: HostJournal | null): void {
     this.journalSink = journal;
-    journal?.began(this.clusterSpec, this.timelineState.bootSteps, 0, this);
+  }
+
+  /** The newest deliveries up to the head (at most `traceTailLimit`), as a reload should show them. */
+  headTail(): TraceRecord[] {
+    return this.view.tailAt(this.timelineState.head).records;
   }
 
   handle(command: Command): void {

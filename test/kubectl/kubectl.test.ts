@@ -138,6 +138,16 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(pods!.find((r) => r[0] === 'pod/user-service')!.slice(1, 3)).toEqual(['3/3', 'Running']);
   });
 
+  test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {
+    const sorted = rows(ok(await k('get', 'pods', '--sort-by=.metadata.name', '-o', 'wide')));
+    const names = sorted.slice(1).map((r) => r[0]!);
+    expect(names).toEqual([...names].sort());
+    expect(sorted[0]).toContain('NODE');
+    const byNode = rows(ok(await k('get', 'pods', '--sort-by=.spec.nodeName', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName', '--no-headers')));
+    const nodes = byNode.map((r) => r[1]!);
+    expect(nodes).toEqual([...nodes].sort());
+  });
+
   test('get errors and empty results read as kubectl prints them', async () => {
     const missing = await k('get', 'pod', 'nosuch');
     expect([missing.code, missing.stdout, missing.stderr]).toEqual([1, '', 'Error from server (NotFound): pods "nosuch" not found\n']);
@@ -234,6 +244,8 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     const strict = await k('create', '-f', file);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toBe(`Error from server (BadRequest): error when creating "${file}": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"\n`);
+    const dry = await k('create', '-f', file, '--dry-run=server', '--validate=false');
+    expect([dry.code, dry.stderr]).toEqual([1, `Error from server (BadRequest): error when creating "${file}": dryRun=All is not supported by Podflow's simulated kube-apiserver\n`]);
     const warn = await k('create', '-f', file, '--validate=warn');
     expect([warn.code, warn.stdout, warn.stderr]).toEqual([0, 'deployment.apps/bad created\n', 'Warning: unknown field "spec.foo"\n']);
   });
@@ -280,12 +292,21 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(gone.stderr).toBe('Error from server (NotFound): pods "user-service" not found\n');
     expect(ok(await k('delete', '-f', manifest('replicaset.yaml')))).toBe('replicaset.apps "my-replicaset" deleted\n');
     expect(ok(await k('delete', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps "nginx-deployment" deleted\n');
-    // Orphan deletion leaves the orphan finalizer for the garbage collector (not modelled yet), so kubectl is not told to wait.
-    expect(ok(await k('delete', 'deploy', 'bad', '--cascade=orphan', '--wait=false'))).toBe('deployment.apps "bad" deleted\n');
-    expect(ok(await k('get', 'deploy', 'bad', '-o', 'jsonpath={.metadata.finalizers}'))).toBe('["orphan"]');
+    // Orphan deletion: the garbage collector strips bad's owner reference from its ReplicaSet and removes the orphan
+    // finalizer; kubectl waits for the Deployment to go. The ReplicaSet stays; as bad was a copy of web (same selector),
+    // web's deployment controller then adopts the orphan, as the real one does.
+    expect(ok(await k('delete', 'deploy', 'bad', '--cascade=orphan'))).toBe('deployment.apps "bad" deleted\n');
+    const badGone = await k('get', 'deploy', 'bad');
+    expect(badGone.stderr).toBe('Error from server (NotFound): deployments.apps "bad" not found\n');
+    const owners = ok(await k('get', 'rs', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.ownerReferences[*].name}{"\\n"}{end}'));
+    expect(owners.split('\n').filter((l) => l.startsWith('bad-'))).toEqual([expect.stringMatching(/^bad-[a-z0-9]+=web$/)]);
     const again = await k('delete', '-f', manifest('nginx-deployment.yaml'));
     expect([again.code, again.stderr]).toEqual([1, `Error from server (NotFound): error when deleting "${manifest('nginx-deployment.yaml')}": deployments.apps "nginx-deployment" not found\n`]);
     expect((await k('delete', '-f', manifest('nginx-deployment.yaml'), '--ignore-not-found')).code).toBe(0);
-    expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/bad'], ['deployment.apps/web']]);
+    expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/web']]);
+    // Foreground: the garbage collector deletes the dependents first; kubectl returns once the Deployment is gone.
+    expect(ok(await k('delete', 'deploy', 'web', '--cascade=foreground'))).toBe('deployment.apps "web" deleted\n');
+    const left = await k('get', 'deploy,rs', '-l', 'app=web');
+    expect([left.code, left.stdout, left.stderr]).toEqual([0, '', 'No resources found in default namespace.\n']);
   });
 });

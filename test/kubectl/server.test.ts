@@ -118,6 +118,27 @@ describe('the Podflow apiserver over HTTP', () => {
     const [sent, answered] = records;
     expect([sent!.kind, sent!.from, sent!.to]).toEqual(['http.request', 'user', 'kube-apiserver']);
     expect([answered!.kind, answered!.from, answered!.to, answered!.replyTo]).toEqual(['http.response', 'kube-apiserver', 'user', sent!.id]);
+
+    // From step 1: the retained history first (boot: the apiserver's first etcd request), then live records.
+    const history: Array<{ step: number; kind: string }> = [];
+    const again = httpRequest(`${server.url}/podflow/trace?from=1`, (res) => {
+      let buffer = '';
+      res.on('data', (b: Buffer) => {
+        buffer += b.toString();
+        const events = buffer.split('\n\n');
+        buffer = events.pop()!;
+        for (const e of events) {
+          const data = e.split('\n').find((l) => l.startsWith('data: '));
+          if (data) history.push(JSON.parse(data.slice('data: '.length)) as (typeof history)[number]);
+        }
+      });
+      res.on('error', () => undefined);
+    });
+    again.on('error', () => undefined);
+    again.end();
+    for (let i = 0; i < 100 && history.length < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    again.destroy();
+    expect(history.slice(0, 10).map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   test('with a data directory the command log replays on start to the same objects, uid and resourceVersion included', async () => {

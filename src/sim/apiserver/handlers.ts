@@ -82,6 +82,8 @@ export interface WatchResponder {
   event(event: HttpWatchEvent): void;
   /** The storage ended the watch (after an ERROR event, or a relist). */
   end(): void;
+  /** The virtual time now, for the AGE cells of Table events (else the time the watch started). */
+  now?(): number;
 }
 
 /** minRequestTimeout: a watch without timeoutSeconds lasts a random time in [1800 s, 3600 s). */
@@ -110,7 +112,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   const convert = (e: StorageWatchEvent): HttpWatchEvent => {
     if (e.type === 'ERROR' || e.type === 'BOOKMARK') return { type: e.type, object: e.object };
     if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
-    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + ctx.now, { includeObject: query.get('includeObject') ?? '', noHeaders: true });
+    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders: true });
     return { type: e.type, object: 'kind' in t && t.kind === 'Table' ? t : e.object };
   };
   let opened = false;
@@ -143,6 +145,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
 }
 
 export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
@@ -155,6 +158,7 @@ export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const name = route.info.name;
   const sub = route.subresource?.name;
@@ -188,6 +192,7 @@ type PatchType = (typeof patchTypes)[number];
  */
 // Models k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource, patcher.applyPatch).
 export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const contentType = (h.http.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
   if (!patchTypes.includes(contentType)) throw newUnsupportedMediaType([...patchTypes]);
@@ -286,6 +291,7 @@ function* handleApply(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const options = deleteOptions(h);
   const result = yield* store.delete(ctx, route.info.name, options);
@@ -294,6 +300,7 @@ export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDeleteCollection(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx, query } = h;
   const options = deleteOptions(h);
   const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
@@ -378,6 +385,15 @@ function wipeSystemFields(obj: KubeObject): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+}
+
+/**
+ * Deviation: dry run (`?dryRun=All`, `kubectl --dry-run=server`) is not modelled; the registry would
+ * persist the write, so the request is refused rather than silently carried out.
+ */
+function refuseDryRun(query: Map<string, string>): void {
+  const dryRun = query.get('dryRun');
+  if (dryRun !== undefined && dryRun !== '') throw newBadRequest(`dryRun=${dryRun} is not supported by Podflow's simulated kube-apiserver`);
 }
 
 function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {

@@ -57,6 +57,8 @@ export interface SimState {
   readonly savedClusters: ClustersEvent | null;
   /** The newest export the worker produced (the UI offers it as a download). */
   readonly lastExport: ClusterExportEvent | null;
+  /** Set when the worker died (the reason); the UI offers to restart it from the last saved step. */
+  readonly workerCrashed: string | null;
 }
 
 export const recentLimit = 500;
@@ -82,6 +84,7 @@ export const initialSimState: SimState = {
   persistence: null,
   savedClusters: null,
   lastExport: null,
+  workerCrashed: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -197,9 +200,16 @@ export interface SimActions {
   deleteCluster(id: string): void;
   exportCluster(id: string): void;
   importCluster(source: 'file' | 'link', text: string): void;
+  /** Replaces a crashed worker with a new one, which reopens the cluster at its last saved step. */
+  restartWorker(): void;
 }
 
-export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
+/** The worker stopped: everything it held is gone, the UI keeps showing the last state until a restart. */
+export function workerCrashed(state: SimState, reason: string): SimState {
+  return { ...state, workerCrashed: reason, progress: null, status: { ...state.status, mode: 'paused' } };
+}
+
+export function createSimActions(store: SimStore, post: (command: Command) => void, restart: () => void = () => undefined): SimActions {
   const update = (reducer: (state: SimState) => SimState) => store.setState(reducer, true);
   const actions: SimActions = {
     step: (count = 1) => post({ type: 'step', count }),
@@ -239,6 +249,10 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     deleteCluster: (id) => post({ type: 'deleteCluster', id }),
     exportCluster: (id) => post({ type: 'exportCluster', id }),
     importCluster: (source, text) => post({ type: 'importCluster', source, text }),
+    restartWorker: () => {
+      update((state) => ({ ...state, workerCrashed: null }));
+      restart();
+    },
   };
   return actions;
 }
