@@ -18,7 +18,7 @@ export const benchmarks: Benchmark[] = [
     group: 'flow',
     name: `deployment of ${replicas} replicas on ${nodes} nodes to all Running`,
     run() {
-      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000 });
+      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000 });
       const bootStart = performance.now();
       cluster.boot();
       const bootMs = performance.now() - bootStart;
