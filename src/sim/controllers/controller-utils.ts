@@ -68,7 +68,9 @@ export class ControllerExpectations {
 }
 
 export function getPodCondition(pod: Pod, type: string): PodCondition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === type);
+  // Plain loops here and in getControllerOf: both run for every pod of a namespace on every replicaset sync.
+  for (const c of pod.status?.conditions ?? []) if (c.type === type) return c;
+  return undefined;
 }
 
 /** podutil.IsPodReady. */
@@ -93,7 +95,8 @@ export function isPodActive(pod: Pod): boolean {
 
 /** metav1.GetControllerOf. */
 export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
-  return obj.metadata.ownerReferences?.find((r) => r.controller === true);
+  for (const r of obj.metadata.ownerReferences ?? []) if (r.controller === true) return r;
+  return undefined;
 }
 
 /** metav1.NewControllerRef. */
