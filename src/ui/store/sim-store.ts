@@ -4,7 +4,10 @@
 // store never changes the simulation's state itself, it waits for the worker's events.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import type {
+  ClusterExportEvent, ClustersEvent, Command, CommandType, PersistenceEvent, ProgressEvent, SimStatus, TimelineEvent, Topology,
+  TraceRecord, WorkerEvent,
+} from '../../protocol/index.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
 export interface ClusterInfo {
@@ -40,6 +43,16 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** Where the view is on the timeline (null until the worker reports it). */
+  readonly timeline: TimelineEvent | null;
+  /** The long task running now (replay, restore …); null when none. */
+  readonly progress: ProgressEvent | null;
+  /** Whether and where the open cluster is saved, with the latest storage warning. */
+  readonly persistence: PersistenceEvent | null;
+  /** The saved clusters and which one is open (null until the worker lists them). */
+  readonly savedClusters: ClustersEvent | null;
+  /** The newest export the worker produced (the UI offers it as a download). */
+  readonly lastExport: ClusterExportEvent | null;
 }
 
 export const recentLimit = 500;
@@ -58,6 +71,11 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  timeline: null,
+  progress: null,
+  persistence: null,
+  savedClusters: null,
+  lastExport: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -72,12 +90,27 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        timeline: null,
       };
     case 'traceBatch': {
+      if (event.replace === true) {
+        const recent = event.records.slice(-recentLimit);
+        return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: event.omitted, selection: null };
+      }
       if (event.records.length === 0 && event.omitted === 0) return state;
       const recent = [...state.recent, ...event.records].slice(-recentLimit);
       return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: state.omitted + event.omitted };
     }
+    case 'timeline':
+      return { ...state, timeline: event };
+    case 'progress':
+      return { ...state, progress: event.finished ? null : event };
+    case 'persistence':
+      return { ...state, persistence: event };
+    case 'clusters':
+      return { ...state, savedClusters: event };
+    case 'clusterExport':
+      return { ...state, lastExport: event };
     case 'status':
       return { ...state, status: event.status };
     case 'error':
@@ -133,6 +166,21 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Timeline: move the view back, to a step, or to the step that wrote an etcd revision. */
+  stepBack(count?: number): void;
+  seek(step: number): void;
+  seekRevision(revision: number): void;
+  /** Makes the viewed past step the head; with a branch name the old future is kept as a saved cluster. */
+  fork(branch?: string | null): void;
+  /** Saved clusters. */
+  listClusters(): void;
+  createCluster(name: string, seed: string | number, nodes: number): void;
+  openCluster(id: string): void;
+  renameCluster(id: string, name: string): void;
+  duplicateCluster(id: string, name: string): void;
+  deleteCluster(id: string): void;
+  exportCluster(id: string): void;
+  importCluster(source: 'file' | 'link', text: string): void;
 }
 
 export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
@@ -158,6 +206,18 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    stepBack: (count = 1) => post({ type: 'stepBack', count }),
+    seek: (step) => post({ type: 'seek', step }),
+    seekRevision: (revision) => post({ type: 'seekRevision', revision }),
+    fork: (branch = null) => post({ type: 'fork', branch }),
+    listClusters: () => post({ type: 'listClusters' }),
+    createCluster: (name, seed, nodes) => post({ type: 'createCluster', name, seed, nodes }),
+    openCluster: (id) => post({ type: 'openCluster', id }),
+    renameCluster: (id, name) => post({ type: 'renameCluster', id, name }),
+    duplicateCluster: (id, name) => post({ type: 'duplicateCluster', id, name }),
+    deleteCluster: (id) => post({ type: 'deleteCluster', id }),
+    exportCluster: (id) => post({ type: 'exportCluster', id }),
+    importCluster: (source, text) => post({ type: 'importCluster', source, text }),
   };
   return actions;
 }
