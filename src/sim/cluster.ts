@@ -66,6 +66,8 @@ export interface ClusterConfig {
   readonly nodes?: number;
   readonly latencies?: Partial<LinkLatencies>;
   readonly traceLimit?: number;
+  /** How many scheduling attempt records kube-scheduler keeps (all by default); for large benchmarks. */
+  readonly schedulerAttemptLimit?: number;
   /**
    * Which of the workload components to build (all by default). Tests of one component turn the others
    * off and add their own; a component left out is drawn as not modelled.
@@ -109,7 +111,9 @@ export class Cluster {
     this.apiserver = this.engine.add(new KubeApiserver({ ...config.apiserver, name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
     const wanted = { controllerManager: true, scheduler: true, kubelets: true, ...config.components };
     this.controllerManager = wanted.controllerManager ? this.engine.add(new KubeControllerManager({ name: componentNames.controllerManager })) : null;
-    this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({ name: componentNames.scheduler })) : null;
+    this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({
+      name: componentNames.scheduler, ...(config.schedulerAttemptLimit !== undefined ? { attemptLimit: config.schedulerAttemptLimit } : {}),
+    })) : null;
     this.kubelets = wanted.kubelets ? nodeNames.map((node, i) => this.engine.add(new Kubelet({ node, index: i + 1, name: componentNames.kubelet(node) }))) : [];
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
