@@ -1,6 +1,8 @@
 // Commands the UI posts to the simulation worker. Every command is answered by at least one `status`
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
+import type { ConsoleInterruptCommand, ConsoleRunCommand } from './console.ts';
+
 /** Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. */
 export interface StepCommand {
   readonly type: 'step';
@@ -74,7 +76,9 @@ export type Command =
   | ResetCommand
   | ApplyManifestCommand
   | UserRequestCommand
-  | KeyspaceAtCommand;
+  | KeyspaceAtCommand
+  | ConsoleRunCommand
+  | ConsoleInterruptCommand;
 
 export type CommandType = Command['type'];
 

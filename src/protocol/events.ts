@@ -4,6 +4,7 @@
 // costs the UI one small message per chunk. Each batch is followed by a `status`.
 
 import type { CommandType } from './commands.ts';
+import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
@@ -54,7 +55,8 @@ export interface SimErrorEvent {
   readonly message: string;
 }
 
-export type WorkerEvent = ReadyEvent | TraceBatchEvent | StatusEvent | SimErrorEvent | KeyspaceDiffEvent | KeyspaceSnapshotEvent;
+export type WorkerEvent = ReadyEvent | TraceBatchEvent | StatusEvent | SimErrorEvent | KeyspaceDiffEvent | KeyspaceSnapshotEvent
+  | ConsoleOutputEvent | LogLinesEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -13,3 +13,7 @@ export { traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+export type {
+  ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, LogLine, LogLinesEvent, LogSource, ManifestProblem,
+} from './console.ts';
+export { logTailLimit } from './console.ts';

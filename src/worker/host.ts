@@ -20,6 +20,8 @@ import { resourceForKind } from '../sim/api/resources.ts';
 import { componentNames, createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
+import { LogCollector, type AuditSource } from './console/logs.ts';
+import { ConsoleSession } from './console/session.ts';
 import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { parseManifest, type ManifestObject } from './manifest.ts';
 
@@ -38,6 +40,8 @@ export interface HostedCluster {
   readonly topology: ClusterTopology;
   /** The etcd member whose keyspace the UI mirrors; absent in clusters without one. */
   readonly etcd?: KeyspaceSource;
+  /** kube-apiserver, whose audit log feeds the logs panel; absent in clusters without one. */
+  readonly apiserver?: { readonly audit: AuditSource };
   /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
   boot?(): number;
 }
@@ -87,6 +91,8 @@ export class SimHost {
   private tail: TraceRecord[] = [];
   private delivered = 0;
   private keyspace: KeyspaceTracker | null = null;
+  private console!: ConsoleSession;
+  private logs!: LogCollector;
 
   constructor(options: SimHostOptions) {
     this.post = options.post;
@@ -159,6 +165,12 @@ export class SimHost {
         this.post(this.keyspace.at(command.revision));
         return;
       }
+      case 'consoleRun':
+        this.console.run(command.id, command.line, command.stdin);
+        return;
+      case 'consoleInterrupt':
+        this.console.interrupt(command.id);
+        return;
       case 'userRequest': {
         const { engine, user, topology } = this.cluster;
         const target = topology.components.find((c) => c.name === command.to);
@@ -180,9 +192,15 @@ export class SimHost {
     else engine.runUntilIdle();
     const keyspace = this.cluster.etcd ? new KeyspaceTracker(this.cluster.etcd) : null;
     this.keyspace = keyspace;
+    const logs = new LogCollector(this.cluster.apiserver?.audit ?? null);
+    this.logs = logs;
+    this.console = new ConsoleSession(engine, this.cluster.user, logs);
+    const session = this.console;
     engine.onDelivery((message) => {
       this.collect(engine.step, message);
       keyspace?.observe(engine.step);
+      logs.observe(engine.step, message);
+      session.observe(message);
     });
     const topology: Topology = this.cluster.topology;
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology, bootSteps: engine.step });
@@ -250,6 +268,9 @@ export class SimHost {
   private report(): void {
     const diff = this.keyspace?.flush();
     if (diff) this.post(diff);
+    for (const output of this.console.flush()) this.post(output);
+    const logs = this.logs.flush();
+    if (logs) this.post({ type: 'logLines', ...logs });
     if (this.delivered > 0) {
       const records = this.tail.slice(-traceTailLimit);
       this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });

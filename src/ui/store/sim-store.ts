@@ -5,6 +5,7 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
 export interface ClusterInfo {
@@ -40,6 +41,8 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** Console commands and their output, and the request logs. */
+  readonly activity: ActivityState;
 }
 
 export const recentLimit = 500;
@@ -58,6 +61,7 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  activity: emptyActivity,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -72,6 +76,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        activity: resetActivity(state.activity),
       };
     case 'traceBatch': {
       if (event.records.length === 0 && event.omitted === 0) return state;
@@ -86,6 +91,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'consoleOutput':
+      return { ...state, activity: applyConsoleOutput(state.activity, event) };
+    case 'logLines':
+      return { ...state, activity: applyLogLines(state.activity, event) };
   }
 }
 
@@ -133,6 +142,10 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Runs a kubectl or etcdctl command line (`stdin`: what `-f -` reads); returns its id in `activity.entries`. */
+  runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
+  /** Ctrl-C for a running command. */
+  interruptCommand(id: number): void;
 }
 
 export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
@@ -158,6 +171,13 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    runCommand: (line, options = {}) => {
+      const [activity, id] = startCommand(store.getState().activity, line, options.origin ?? 'console');
+      update((state) => ({ ...state, activity }));
+      post({ type: 'consoleRun', id, line, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
+      return id;
+    },
+    interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
   };
   return actions;
 }
