@@ -2,6 +2,7 @@
 // panel with what the user can send and the messages the engine delivered.
 
 import { StepCaption } from './captions/StepCaption.tsx';
+import { ActPanel } from './console/ActPanel.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
 import { TrafficActions } from './controls/TrafficActions.tsx';
@@ -43,6 +44,7 @@ export function App() {
             <MessageInspector />
           </aside>
         </main>
+        <ActPanel />
       </div>
     </PlayheadProvider>
   );
