@@ -43,9 +43,11 @@ export class ActDock {
   async run(line: string): Promise<Locator> {
     await this.tab('Console').click();
     const input = this.page.getByRole('textbox', { name: 'Command line' });
+    const entries = this.page.getByTestId('console-entry');
+    const index = await entries.count();
     await input.fill(line);
     await input.press('Enter');
-    const entry = this.page.getByTestId('console-entry').last();
+    const entry = entries.nth(index);
     await expect(entry).toContainText(line);
     return entry;
   }
@@ -55,7 +57,8 @@ export class ActDock {
     const runButton = this.page.getByRole('button', { name: 'Run until idle', exact: true });
     for (let i = 0; i < rounds; i++) {
       if (await done()) return;
-      if (await runButton.isEnabled()) await runButton.click();
+      // The button turns disabled the moment a run reaches idle, so a click may find it disabled.
+      if (await runButton.isEnabled()) await runButton.click({ timeout: 1_000 }).catch(() => undefined);
       else await this.page.waitForTimeout(100);
     }
     expect(await done()).toBe(true);

@@ -25,7 +25,7 @@ test('kubectl get po -l app=nginx -v 8: the request line, and the etcd range in 
 });
 
 // (c) Impersonating a user who may only read pods: the apiserver's exact 403.
-test('--as a restricted user prints the exact 403', async ({ podflow, page }) => {
+test('--as a restricted user prints the exact 403', async ({ podflow }) => {
   const dock = new ActDock(podflow);
   const out = await dock.runToEnd('kubectl --as=alice get deployments');
   expect(out).toBe('Error from server (Forbidden): deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"\n');

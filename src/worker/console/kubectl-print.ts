@@ -75,10 +75,14 @@ export function qualifiedResource(r: ResourceInfo): string {
   return r.group === '' ? r.resource : `${r.resource}.${r.group}`;
 }
 
-/** The object with apiVersion and kind filled in first, as kubectl's printers set them. */
+/**
+ * The object as `-o yaml|json` prints it: apiVersion and kind filled in first, and managedFields left
+ * out (`--show-managed-fields=false`, kubectl's default since 1.21).
+ */
 export function withTypeMeta(obj: KubeObject, r: ResourceInfo): KubeObject {
   const { apiVersion: _a, kind: _k, ...rest } = obj as KubeObject & Record<string, unknown>;
-  return { apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, ...rest } as KubeObject;
+  const { managedFields: _m, ...metadata } = (obj.metadata ?? {}) as KubeObject['metadata'] & Record<string, unknown>;
+  return { apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, ...rest, metadata } as KubeObject;
 }
 
 /** sigs.k8s.io/yaml output: keys sorted, block style, sequences not indented under their key. */
