@@ -86,7 +86,7 @@ function resolveVerb(words: string[]): { verb: KubectlVerb; used: number } | str
     if (second === 'status' || second === 'history' || second === 'undo') return { verb: `rollout ${second}`, used: 2 };
     return `error: unknown command "${second ?? ''}" for "kubectl rollout"\n`;
   }
-  if (first in verbFlags) return { verb: first as KubectlVerb, used: 1 };
+  if (Object.hasOwn(verbFlags, first)) return { verb: first as KubectlVerb, used: 1 };
   return `error: unknown command "${first}" for "kubectl"\n\nDid you mean this?\n\tget\n\tdescribe\n\tcreate\n\tapply\nRun 'kubectl --help' for usage.\n`;
 }
 
