@@ -2,8 +2,12 @@
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
 import type { ConsoleInterruptCommand, ConsoleRunCommand } from './console.ts';
+import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 
-/** Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. */
+/**
+ * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
+ * re-serves recorded steps (see timeline.ts), then runs the simulation once the head is reached.
+ */
 export interface StepCommand {
   readonly type: 'step';
   readonly count: number;
@@ -33,7 +37,10 @@ export interface RunUntilIdleCommand {
   readonly type: 'runUntilIdle';
 }
 
-/** Discards the cluster and builds a new one; answered by `ready`. */
+/**
+ * Discards the open cluster's timeline and builds a new one with this seed and node count (the saved
+ * cluster, if any, is overwritten); answered by `ready`.
+ */
 export interface ResetCommand {
   readonly type: 'reset';
   readonly seed: string | number;
@@ -67,6 +74,99 @@ export interface KeyspaceAtCommand {
   readonly revision: number;
 }
 
+// ── Timeline (see timeline.ts) ─────────────────────────────────────────────────────────────────────
+
+/** Pauses, then moves the position `count` (≥ 1) steps back (not below step 0). Answered as `seek`. */
+export interface StepBackCommand {
+  readonly type: 'stepBack';
+  readonly count: number;
+}
+
+/**
+ * Pauses, then shows the cluster as it was after `step` (an integer, 0 ≤ step ≤ head; seeking to the head
+ * returns to live). Answered by a replacing `traceBatch`, a current `keyspaceSnapshot`, `timeline` and `status`.
+ */
+export interface SeekCommand {
+  readonly type: 'seek';
+  readonly step: number;
+}
+
+/**
+ * Seeks to the step that produced etcd revision `revision`: the first step after which the store's
+ * revision is ≥ `revision` (an error when the cluster never reached it).
+ */
+export interface SeekRevisionCommand {
+  readonly type: 'seekRevision';
+  readonly revision: number;
+}
+
+/**
+ * Makes the current position the head: the live simulation is rebuilt by replay up to it (`progress`
+ * events), the old future is dropped, or, with `branch`, first saved as a saved cluster of that name.
+ * At the head it does nothing but answer (and with a branch it duplicates the cluster). User actions at a
+ * past position fork implicitly (no branch).
+ */
+export interface ForkCommand {
+  readonly type: 'fork';
+  readonly branch: string | null;
+}
+
+// ── Saved clusters (see saved-clusters.ts); each is answered by a `clusters` event ──────────────────
+
+export interface ListClustersCommand {
+  readonly type: 'listClusters';
+}
+
+/** Creates a saved cluster and opens it (answered by `ready`, then `clusters`). */
+export interface CreateClusterCommand {
+  readonly type: 'createCluster';
+  readonly name: string;
+  readonly seed: string | number;
+  readonly nodes: number;
+}
+
+/** Opens a saved cluster: restores its last persisted step (`progress`, `ready`, views, `timeline`). */
+export interface OpenClusterCommand {
+  readonly type: 'openCluster';
+  readonly id: string;
+}
+
+export interface RenameClusterCommand {
+  readonly type: 'renameCluster';
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Copies a saved cluster (seed, nodes, command log, head) under a new name; the open one stays open. */
+export interface DuplicateClusterCommand {
+  readonly type: 'duplicateCluster';
+  readonly id: string;
+  readonly name: string;
+}
+
+/** Deletes a saved cluster; deleting the open one opens another (or creates a fresh one). */
+export interface DeleteClusterCommand {
+  readonly type: 'deleteCluster';
+  readonly id: string;
+}
+
+/** Answered by a `clusterExport` event. */
+export interface ExportClusterCommand {
+  readonly type: 'exportCluster';
+  readonly id: string;
+}
+
+/**
+ * Imports a cluster from an export file's text or a share link's fragment (`#cluster=…`, with or without
+ * the `#`). The input is validated completely first: a malformed or hostile one is answered by an
+ * `error` saying what is wrong and changes nothing. A valid one becomes a new saved cluster and is opened.
+ */
+export interface ImportClusterCommand {
+  readonly type: 'importCluster';
+  readonly source: 'file' | 'link';
+  readonly text: string;
+}
+
 export type Command =
   | StepCommand
   | PlayCommand
@@ -77,6 +177,20 @@ export type Command =
   | ApplyManifestCommand
   | UserRequestCommand
   | KeyspaceAtCommand
+  | InspectCommand
+  | CauseChainCommand
+  | StepBackCommand
+  | SeekCommand
+  | SeekRevisionCommand
+  | ForkCommand
+  | ListClustersCommand
+  | CreateClusterCommand
+  | OpenClusterCommand
+  | RenameClusterCommand
+  | DuplicateClusterCommand
+  | DeleteClusterCommand
+  | ExportClusterCommand
+  | ImportClusterCommand
   | ConsoleRunCommand
   | ConsoleInterruptCommand;
 

@@ -5,7 +5,10 @@
 
 import type { CommandType } from './commands.ts';
 import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
+import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
+import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
 
@@ -25,12 +28,17 @@ export interface TraceBatchEvent {
   readonly records: readonly TraceRecord[];
   /** Deliveries made in this batch that `records` leaves out (the oldest ones). */
   readonly omitted: number;
+  /**
+   * True after a seek, fork or restore: the UI drops the deliveries it holds first, since `records` are
+   * the newest up to the new position (`omitted` then counts the older steps of the timeline).
+   */
+  readonly replace?: boolean;
 }
 
 export type PlaybackMode = 'paused' | 'playing' | 'runningUntilIdle';
 
 export interface SimStatus {
-  /** Deliveries so far (the number of the last step). */
+  /** Deliveries so far (the number of the last step); at a past position, that position (see `timeline`). */
   readonly step: number;
   /** The engine's virtual clock. */
   readonly now: VirtualTime;
@@ -55,8 +63,22 @@ export interface SimErrorEvent {
   readonly message: string;
 }
 
-export type WorkerEvent = ReadyEvent | TraceBatchEvent | StatusEvent | SimErrorEvent | KeyspaceDiffEvent | KeyspaceSnapshotEvent
-  | ConsoleOutputEvent | LogLinesEvent;
+export type WorkerEvent =
+  | ReadyEvent
+  | TraceBatchEvent
+  | StatusEvent
+  | SimErrorEvent
+  | KeyspaceDiffEvent
+  | KeyspaceSnapshotEvent
+  | TimelineEvent
+  | ProgressEvent
+  | ClustersEvent
+  | PersistenceEvent
+  | ClusterExportEvent
+  | InspectionEvent
+  | CauseChainEvent
+  | ConsoleOutputEvent
+  | LogLinesEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

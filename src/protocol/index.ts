@@ -3,7 +3,9 @@
 
 export type {
   ApplyManifestCommand, Command, KeyspaceAtCommand, CommandType, PauseCommand, PlayCommand, ResetCommand, RunUntilIdleCommand,
-  SetSpeedCommand, StepCommand, UserRequestCommand,
+  SetSpeedCommand, StepCommand, UserRequestCommand, StepBackCommand, SeekCommand, SeekRevisionCommand, ForkCommand,
+  ListClustersCommand, CreateClusterCommand, OpenClusterCommand, RenameClusterCommand, DuplicateClusterCommand,
+  DeleteClusterCommand, ExportClusterCommand, ImportClusterCommand,
 } from './commands.ts';
 export { maxNodes } from './commands.ts';
 export type {
@@ -13,6 +15,19 @@ export { traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+export type {
+  CauseChainCommand, CauseChainEvent, InspectCommand, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView,
+  ObjectTable, OwnerRef, SchedulerAttempt, SchedulerNodeRecord, SchedulerPluginVerdict,
+} from './inspect.ts';
+export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
+export { timelineMarkerLimit } from './timeline.ts';
+export type {
+  ClusterExportEvent, ClusterExportFile, ClustersEvent, LoggableCommand, LoggedCommand, PersistenceEvent, PersistenceMode,
+  PersistenceWarning, PersistenceWarningCode, SavedClusterSummary,
+} from './saved-clusters.ts';
+export {
+  clusterExportFormat, clusterExportVersion, importMaxBytes, shareFragmentKey, shareLinkMaxLength,
+} from './saved-clusters.ts';
 export type {
   ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, LogLine, LogLinesEvent, LogSource, ManifestProblem,
 } from './console.ts';

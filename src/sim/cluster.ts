@@ -15,6 +15,10 @@ import { Kubelet } from './kubelet/index.ts';
 import { KubeScheduler } from './scheduler/index.ts';
 import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
+import { injectFault, type Fault } from './faults.ts';
+import type { Message } from './engine/index.ts';
+
+export { faultKind, type Fault } from './faults.ts';
 
 export type ComponentRole =
   | 'user'
@@ -141,6 +145,11 @@ export class Cluster {
     this.controllerManager?.start();
     this.engine.runUntilIdle();
     return this.engine.step;
+  }
+
+  /** Injects a fault (see faults.ts) as a user action; it takes effect when the engine delivers it. */
+  fault(fault: Fault): Message<Fault> {
+    return injectFault(this, fault);
   }
 }
 

@@ -90,7 +90,10 @@ function setup(pacing: Partial<Pacing> = {}) {
   const clock = new FakeClock();
   const clusters: Array<ReturnType<typeof echoCluster>> = [];
   const host = new SimHost({
-    post: (event) => events.push(structuredClone(event)),
+    // Timeline reports have their own tests (timeline.test.ts); these tests follow the playback events.
+    post: (event) => {
+      if (event.type !== 'timeline') events.push(structuredClone(event));
+    },
     clock,
     initial: { seed: 'test', nodes: 1 },
     buildCluster: (spec) => {
@@ -314,7 +317,7 @@ describe('SimHost playback pacing', () => {
 describe('SimHost with the real cluster', () => {
   function realHost() {
     const events: WorkerEvent[] = [];
-    const host = new SimHost({ post: (e) => events.push(e), clock: new FakeClock(), initial: { seed: 'real', nodes: 3 } });
+    const host = new SimHost({ post: (e) => e.type !== 'timeline' && events.push(e), clock: new FakeClock(), initial: { seed: 'real', nodes: 3 } });
     return { host, events };
   }
 

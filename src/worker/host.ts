@@ -11,19 +11,24 @@
 //                 so a `pause` or `reset` posted meanwhile is handled.
 // Reporting. Deliveries are collected as they happen and flushed once per command, tick or chunk as one
 // `traceBatch` (bounded tail + count left out), always followed by a `status`.
+// Timeline. Every delivery is sampled into the Timeline (timeline.ts) and user commands are logged with
+// their step; looking at a past step is a view served from those records (timeline-view.ts), and a user
+// action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
+// Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 
-import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { maxNodes, traceTailLimit } from '../protocol/index.ts';
-import { httpKinds, type HttpRequest } from '../sim/apiserver/http.ts';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
-import { resourceForKind } from '../sim/api/resources.ts';
-import { componentNames, createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
+import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
-import { LogCollector, type AuditSource } from './console/logs.ts';
-import { ConsoleSession } from './console/session.ts';
+import { consoleOf } from './console/console-of.ts';
+import type { AuditSource } from './console/logs.ts';
 import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
-import { parseManifest, type ManifestObject } from './manifest.ts';
+import { bootCluster, replay, type ReplayProgress } from './replay.ts';
+import { Timeline, type StepSample } from './timeline.ts';
+import { TimelineView } from './timeline-view.ts';
+import { applyUserCommand, describeUserCommand } from './user-commands.ts';
+import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -40,6 +45,8 @@ export interface HostedCluster {
   readonly topology: ClusterTopology;
   /** The etcd member whose keyspace the UI mirrors; absent in clusters without one. */
   readonly etcd?: KeyspaceSource;
+  /** kube-scheduler's attempt records, for the scheduler table; absent or null without a scheduler. */
+  readonly scheduler?: InspectedCluster['scheduler'];
   /** kube-apiserver, whose audit log feeds the logs panel; absent in clusters without one. */
   readonly apiserver?: { readonly audit: AuditSource };
   /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
@@ -49,6 +56,16 @@ export interface HostedCluster {
 export interface ClusterSpec {
   readonly seed: string | number;
   readonly nodes: number;
+}
+
+/** Receives, after every report at the head, what a saved cluster must hold (see saved-clusters.ts). */
+export interface HostJournal {
+  /** A new timeline began (new cluster, reset, fork, restore): what was saved after `keep` commands is void. */
+  began(spec: ClusterSpec, bootSteps: number, keepCommands: number, host: SimHost): void;
+  /** The state after a report: the head step and what changed since the last call. */
+  recorded(host: SimHost, batch: { readonly records: readonly TraceRecord[]; readonly changes: KeyspaceDiffEvent | null }): void;
+  /** Carries out a saved-cluster command (or `fork` with a branch); false when it is not one of its own. */
+  command(command: Command, host: SimHost): boolean;
 }
 
 export interface SimHostOptions {
@@ -68,21 +85,44 @@ export interface Pacing {
   readonly maxStepsPerTick: number;
   /** Deliveries per run-until-idle chunk. */
   readonly runChunkSteps: number;
+  /** Deliveries per replay chunk (fork, restore), between which the host checks the time slice. */
+  readonly replayChunkSteps: number;
+  /** Real ms a background task (replay) may run before it yields to queued messages. */
+  readonly taskSliceMs: number;
 }
 
-export const defaultPacing: Pacing = { tickMs: 16, maxTickElapsedMs: 100, maxStepsPerTick: 5_000, runChunkSteps: 20_000 };
+export const defaultPacing: Pacing = {
+  tickMs: 16, maxTickElapsedMs: 100, maxStepsPerTick: 5_000, runChunkSteps: 20_000, replayChunkSteps: 500, taskSliceMs: 50,
+};
 export const defaultSeed = 'podflow';
 /** Virtual ms per real ms: a 5 ms hop takes half a second on screen. */
 export const defaultSpeed = 0.01;
+/**
+ * Deliveries the engine keeps for the timeline (its trace retention): older steps can still be seeked to
+ * (their status and keyspace are recorded), but their deliveries are no longer shown.
+ */
+export const traceRetention = 200_000;
 
 type Mode = SimStatus['mode'];
+
+/** A background task: a generator of progress, and what to do when it ends. */
+interface Task {
+  readonly kind: ProgressTask;
+  readonly label: string;
+  readonly run: Generator<ReplayProgress, void>;
+  readonly done: () => void;
+  readonly failed: () => void;
+}
 
 export class SimHost {
   private readonly post: (event: WorkerEvent) => void;
   private readonly clock: HostClock;
   private readonly buildCluster: (spec: ClusterSpec) => HostedCluster;
   private readonly pacing: Pacing;
+  private clusterSpec!: ClusterSpec;
   private cluster!: HostedCluster;
+  private timelineState!: Timeline;
+  private view!: TimelineView;
   private mode: Mode = 'paused';
   private speed = defaultSpeed;
   private timer: unknown = null;
@@ -91,19 +131,61 @@ export class SimHost {
   private tail: TraceRecord[] = [];
   private delivered = 0;
   private keyspace: KeyspaceTracker | null = null;
-  private console!: ConsoleSession;
-  private logs!: LogCollector;
+  private postedTimeline = '';
+  private task: Task | null = null;
+  private taskTimer: unknown = null;
+  /** Commands posted while a task ran; carried out in order when it ends. */
+  private readonly queued: Command[] = [];
+  private journalSink: HostJournal | null = null;
 
   constructor(options: SimHostOptions) {
     this.post = options.post;
     this.clock = options.clock;
-    this.buildCluster = options.buildCluster ?? ((spec) => createCluster(spec));
+    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention }));
     this.pacing = { ...defaultPacing, ...options.pacing };
     this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount });
     this.report();
   }
 
+  /** The open cluster's seed and node count. */
+  get spec(): ClusterSpec {
+    return this.clusterSpec;
+  }
+
+  get timeline(): Timeline {
+    return this.timelineState;
+  }
+
+  get engine(): Engine {
+    return this.cluster.engine;
+  }
+
+  /** The keyspace tracker of the live cluster (null without etcd). */
+  get keyspaceTracker(): KeyspaceTracker | null {
+    return this.keyspace;
+  }
+
+  /** True while a replay runs (commands are queued meanwhile). */
+  get busy(): boolean {
+    return this.task !== null;
+  }
+
+  /** Sets (or removes) the journal that saves the open cluster and answers saved-cluster commands. */
+  attachJournal(journal: HostJournal | null): void {
+    this.journalSink = journal;
+  }
+
+  /** The newest deliveries up to the head (at most `traceTailLimit`), as a reload should show them. */
+  headTail(): TraceRecord[] {
+    return this.view.tailAt(this.timelineState.head).records;
+  }
+
   handle(command: Command): void {
+    if (this.task) {
+      if (command.type === 'pause') this.stopPlayback();
+      this.queued.push(command);
+      return;
+    }
     try {
       this.execute(command);
     } catch (error) {
@@ -115,19 +197,36 @@ export class SimHost {
   /** Stops playback timers; the host posts nothing afterwards unless handed a command. */
   dispose(): void {
     this.stopPlayback();
+    if (this.taskTimer !== null) this.clock.clearTimeout(this.taskTimer);
+    this.taskTimer = null;
+  }
+
+  /** Posts an event as the host (used by the saved-cluster manager for its answers). */
+  emit(event: WorkerEvent): void {
+    this.post(event);
+  }
+
+  /** Reports a failure as an `error` event and marks it on the timeline. */
+  fail(command: CommandType | null, error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.timelineState.mark(this.timelineState.position, 'error', message.slice(0, 200));
+    this.post({ type: 'error', command, message });
   }
 
   private execute(command: Command): void {
+    if (this.journalSink?.command(command, this)) return;
     switch (command.type) {
       case 'step': {
         requirePositiveInteger('step count', command.count);
         this.stopPlayback();
-        this.cluster.engine.run({ maxSteps: command.count });
+        const served = this.view.forward(command.count);
+        if (served < command.count) this.cluster.engine.run({ maxSteps: command.count - served });
         return;
       }
       case 'play': {
         if (this.mode === 'playing') return;
         this.stopPlayback();
+        this.view.toHead();
         this.mode = 'playing';
         this.lastTickAt = this.clock.now();
         this.schedule(this.tick, this.pacing.tickMs);
@@ -142,69 +241,223 @@ export class SimHost {
         return;
       case 'runUntilIdle':
         this.stopPlayback();
+        this.view.toHead();
         this.runChunk();
         return;
       case 'reset': {
         const { seed, nodes } = command;
-        if (!(typeof seed === 'string' ? seed !== '' : Number.isFinite(seed))) throw new RangeError('seed must be a non-empty string or a finite number');
-        requirePositiveInteger('node count', nodes);
-        if (nodes > maxNodes) throw new RangeError(`node count must be at most ${maxNodes}, got ${nodes}`);
+        checkSpec({ seed, nodes });
         this.stopPlayback();
         this.start({ seed, nodes });
         return;
       }
-      case 'applyManifest': {
-        // `kubectl create -f`: every document is parsed first (a bad one sends nothing), then each is
-        // POSTed to its collection as the admin user.
-        const requests = parseManifest(command.yaml).map(createRequest);
-        for (const request of requests) this.cluster.user.request(componentNames.apiserver, httpKinds.request, request);
+      case 'applyManifest':
+        this.userAction({ type: 'applyManifest', yaml: command.yaml });
         return;
-      }
+      case 'userRequest':
+        this.userAction({ type: 'userRequest', to: command.to, kind: command.kind, payload: command.payload });
+        return;
+      case 'consoleRun':
+        this.userAction({ type: 'consoleRun', id: command.id, line: command.line, ...(command.stdin !== undefined ? { stdin: command.stdin } : {}) });
+        return;
+      case 'consoleInterrupt':
+        this.userAction({ type: 'consoleInterrupt', id: command.id });
+        return;
       case 'keyspaceAt': {
         if (!this.keyspace) throw new Error('this cluster has no etcd member to read');
         this.post(this.keyspace.at(command.revision));
         return;
       }
-      case 'consoleRun':
-        this.console.run(command.id, command.line, command.stdin);
+      case 'inspect':
+        this.post(inspect(this.cluster, command.topics, { step: this.timelineState.position, ...this.timelineState.sample(this.timelineState.position) }));
         return;
-      case 'consoleInterrupt':
-        this.console.interrupt(command.id);
+      case 'causeChain':
+        this.post(causeChain(this.cluster.engine, command.id));
         return;
-      case 'userRequest': {
-        const { engine, user, topology } = this.cluster;
-        const target = topology.components.find((c) => c.name === command.to);
-        if (!target) throw new Error(`no component named ${command.to}`);
-        if (!target.modelled || !engine.linked(user.name, target.name)) throw new Error(`${target.name} is not modelled yet, so it cannot answer ${command.kind}`);
-        user.request(target.name, command.kind, command.payload);
+      case 'stepBack':
+        requirePositiveInteger('step-back count', command.count);
+        this.stopPlayback();
+        this.view.seek(Math.max(0, this.timelineState.position - command.count));
+        return;
+      case 'seek':
+        this.stopPlayback();
+        this.view.seek(command.step);
+        return;
+      case 'seekRevision': {
+        const step = this.timelineState.stepOfRevision(command.revision);
+        if (step === null) throw new RangeError(`revision ${command.revision} was never reached (the newest is ${this.timelineState.revisionAt(this.timelineState.head)})`);
+        this.stopPlayback();
+        this.view.seek(step);
         return;
       }
+      case 'fork':
+        this.stopPlayback();
+        if (command.branch !== null) throw new Error('keeping the old future as a branch needs saved clusters, which are not available in this worker');
+        this.fork(() => undefined);
+        return;
+      default:
+        throw new Error(notYetAvailable(command.type));
     }
+  }
+
+  /**
+   * Carries out a command that changes the simulation: at the head at once (and logs it); at a past step
+   * after forking there.
+   */
+  private userAction(command: LoggableCommand): void {
+    if (!this.timelineState.live) {
+      this.stopPlayback();
+      this.fork(() => this.applyLogged(command));
+      return;
+    }
+    this.applyLogged(command);
+  }
+
+  private applyLogged(command: LoggableCommand): void {
+    applyUserCommand(this.cluster, command);
+    this.timelineState.logCommand(command, this.cluster.engine.now, describeUserCommand(command));
+  }
+
+  /**
+   * Makes the current position the head: replays seed + commands up to it on a new cluster (a background
+   * task), drops the old future, then runs `then` (the action that caused the fork).
+   */
+  fork(then: () => void): void {
+    const timeline = this.timelineState;
+    const at = timeline.position;
+    if (timeline.live) {
+      then();
+      return;
+    }
+    if (at < timeline.bootSteps) throw new RangeError(`cannot act at step ${at}: the cluster is still booting until step ${timeline.bootSteps}`);
+    const log = timeline.log.filter((entry) => entry.step <= at);
+    const cluster = this.buildCluster(this.clusterSpec);
+    bootCluster(cluster);
+    this.runTask({
+      kind: 'replay',
+      label: `Replaying ${at.toLocaleString('en-US')} steps to fork at step ${at}`,
+      run: replay(cluster, log, at, this.pacing.replayChunkSteps),
+      done: () => {
+        timeline.truncate(at);
+        timeline.mark(at, 'fork', `forked at step ${at}`);
+        cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+        this.adopt(cluster, timeline);
+        this.journalSink?.began(this.clusterSpec, timeline.bootSteps, log.length, this);
+        then();
+      },
+      failed: () => undefined,
+    });
+  }
+
+  /**
+   * Rebuilds a saved cluster by replay (reload, crash restart, open): the cluster is built and booted, the
+   * UI gets `ready` at once, and the deliveries up to `head` run as a background task that records the
+   * timeline. `showSaved` posts the saved view of the head meanwhile; `done` runs when the cluster is live.
+   */
+  restore(spec: ClusterSpec, log: readonly LoggedCommand[], head: number, options: { showSaved?: () => void; done?: () => void; failed?: () => void } = {}): void {
+    checkSpec(spec);
+    this.stopPlayback();
+    this.cancelTask();
+    const cluster = this.buildCluster(spec);
+    const timeline = new Timeline(sampleOf(cluster));
+    cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+    timeline.bootSteps = bootCluster(cluster);
+    this.clusterSpec = spec;
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: timeline.bootSteps });
+    options.showSaved?.();
+    this.runTask({
+      kind: 'replay',
+      label: `Restoring ${head.toLocaleString('en-US')} steps`,
+      run: replay(cluster, log, head, this.pacing.replayChunkSteps),
+      done: () => {
+        for (const entry of log) if (entry.step <= head) timeline.adoptCommand(entry, describeUserCommand(entry.command));
+        this.adopt(cluster, timeline);
+        this.post({ type: 'traceBatch', ...this.view.tailAt(timeline.head), replace: true });
+        this.postedTimeline = '';
+        options.done?.();
+      },
+      failed: () => options.failed?.(),
+    });
   }
 
   /** Builds the cluster and boots it: runs until idle, so the user starts from a settled control plane. */
   private start(spec: ClusterSpec): void {
-    this.cluster = this.buildCluster(spec);
+    this.cancelTask();
+    this.clusterSpec = spec;
+    const cluster = this.buildCluster(spec);
+    const timeline = new Timeline(sampleOf(cluster));
+    cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+    timeline.bootSteps = bootCluster(cluster);
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps });
+    this.adopt(cluster, timeline);
+    this.journalSink?.began(spec, timeline.bootSteps, 0, this);
+  }
+
+  /** Makes `cluster` (booted or replayed, its deliveries recorded by `timeline`) the live one. */
+  private adopt(cluster: HostedCluster, timeline: Timeline): void {
+    this.cluster = cluster;
+    this.timelineState = timeline;
     this.tail = [];
     this.delivered = 0;
-    const { engine } = this.cluster;
-    if (this.cluster.boot) this.cluster.boot();
-    else engine.runUntilIdle();
-    const keyspace = this.cluster.etcd ? new KeyspaceTracker(this.cluster.etcd) : null;
+    const keyspace = cluster.etcd ? new KeyspaceTracker(cluster.etcd) : null;
     this.keyspace = keyspace;
-    const logs = new LogCollector(this.cluster.apiserver?.audit ?? null);
-    this.logs = logs;
-    this.console = new ConsoleSession(engine, this.cluster.user, logs);
-    const session = this.console;
+    const { engine } = cluster;
     engine.onDelivery((message) => {
       this.collect(engine.step, message);
       keyspace?.observe(engine.step);
-      logs.observe(engine.step, message);
-      session.observe(message);
     });
-    const topology: Topology = this.cluster.topology;
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology, bootSteps: engine.step });
+    this.view = new TimelineView(timeline, () => this.cluster, keyspace, this.post);
+    this.postedTimeline = '';
     if (keyspace) this.post(keyspace.current());
+  }
+
+  private runTask(task: Task): void {
+    this.task = task;
+    this.post({ type: 'progress', task: task.kind, label: task.label, done: 0, total: 0, finished: false });
+    this.pump();
+  }
+
+  private readonly pump = (): void => {
+    this.taskTimer = null;
+    const task = this.task;
+    if (!task) return;
+    const deadline = this.clock.now() + this.pacing.taskSliceMs;
+    let last: ReplayProgress = { done: 0, total: 0 };
+    try {
+      for (;;) {
+        const next = task.run.next();
+        if (next.done) break;
+        last = next.value;
+        if (this.clock.now() >= deadline) {
+          this.post({ type: 'progress', task: task.kind, label: task.label, done: last.done, total: last.total, finished: false });
+          this.taskTimer = this.clock.setTimeout(this.pump, 0);
+          return;
+        }
+      }
+      this.task = null;
+      this.post({ type: 'progress', task: task.kind, label: task.label, done: last.total, total: last.total, finished: true });
+      task.done();
+    } catch (error) {
+      this.task = null;
+      this.post({ type: 'progress', task: task.kind, label: task.label, done: last.done, total: last.total, finished: true });
+      this.fail(null, error);
+      task.failed();
+    }
+    this.report();
+    this.drainQueue();
+  };
+
+  private cancelTask(): void {
+    if (!this.task) return;
+    const task = this.task;
+    this.task = null;
+    if (this.taskTimer !== null) this.clock.clearTimeout(this.taskTimer);
+    this.taskTimer = null;
+    this.post({ type: 'progress', task: task.kind, label: task.label, done: 0, total: 0, finished: true });
+  }
+
+  private drainQueue(): void {
+    while (!this.task && this.queued.length > 0) this.handle(this.queued.shift()!);
   }
 
   private readonly tick = (): void => {
@@ -260,51 +513,57 @@ export class SimHost {
     if (this.tail.length >= 2 * traceTailLimit) this.tail.splice(0, this.tail.length - traceTailLimit);
   }
 
-  private fail(command: CommandType | null, error: unknown): void {
-    this.post({ type: 'error', command, message: error instanceof Error ? error.message : String(error) });
-  }
-
-  /** Flushes collected deliveries (if any), keyspace changes (if any) and the status. */
+  /** Flushes collected deliveries (if any), keyspace changes (if any), the timeline (if moved) and the status. */
   private report(): void {
-    const diff = this.keyspace?.flush();
+    if (this.task) return;
+    const diff = this.keyspace?.flush() ?? null;
     if (diff) this.post(diff);
-    for (const output of this.console.flush()) this.post(output);
-    const logs = this.logs.flush();
+    const console = consoleOf(this.cluster);
+    for (const output of console.session.flush()) this.post(output);
+    const logs = console.logs.flush();
     if (logs) this.post({ type: 'logLines', ...logs });
+    let records: TraceRecord[] = [];
     if (this.delivered > 0) {
-      const records = this.tail.slice(-traceTailLimit);
+      records = this.tail.slice(-traceTailLimit);
       this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
       this.tail = [];
       this.delivered = 0;
     }
+    const timeline = this.timelineState;
+    const key = `${timeline.position}/${timeline.head}/${timeline.markers.length}/${timeline.markers.at(-1)?.step ?? -1}`;
+    if (key !== this.postedTimeline) {
+      this.postedTimeline = key;
+      this.post(timeline.event(this.cluster.engine.trace.firstStep - 1));
+    }
+    this.post({ type: 'status', status: this.status() });
+    if (timeline.live) this.journalSink?.recorded(this, { records, changes: diff });
+  }
+
+  /** The status of the position shown: the live engine's at the head, the recorded one in the past. */
+  status(): SimStatus {
+    const timeline = this.timelineState;
     const { engine } = this.cluster;
-    this.post({
-      type: 'status',
-      status: { step: engine.step, now: engine.now, pending: engine.pending, idle: engine.idle, mode: this.mode, speed: this.speed },
-    });
+    if (timeline.live) return { step: engine.step, now: engine.now, pending: engine.pending, idle: engine.idle, mode: this.mode, speed: this.speed };
+    const sample = timeline.sample(timeline.position);
+    return { step: timeline.position, now: sample.now, pending: sample.pending, idle: sample.idle, mode: this.mode, speed: this.speed };
   }
 }
 
-/** The request `kubectl create -f` sends for one object (reference/kubectl-wire.md §3.5). */
-function createRequest(m: ManifestObject): HttpRequest {
-  const slash = m.apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', m.apiVersion] : [m.apiVersion.slice(0, slash), m.apiVersion.slice(slash + 1)];
-  const resource = resourceForKind({ group, version, kind: m.kind });
-  if (!resource) throw new Error(`error: resource mapping not found for name: "${m.name}" namespace: "${m.namespace ?? ''}" from "manifest": no matches for kind "${m.kind}" in version "${m.apiVersion}"`);
-  const base = group === '' ? '/api/v1' : `/apis/${group}/${version}`;
-  const scope = resource.namespaced ? `/namespaces/${m.namespace ?? 'default'}` : '';
-  return {
-    method: 'POST',
-    path: `${base}${scope}/${resource.resource}`,
-    query: 'fieldManager=kubectl-create&fieldValidation=Strict',
-    headers: {
-      authorization: `Bearer ${builtinTokens.admin}`,
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'user-agent': 'kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef',
-    },
-    body: JSON.stringify(m.object),
-  };
+/** What the timeline records of a cluster after a delivery. */
+export function sampleOf(cluster: HostedCluster): StepSample {
+  const { engine } = cluster;
+  return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0 };
+}
+
+function checkSpec({ seed, nodes }: ClusterSpec): void {
+  if (!(typeof seed === 'string' ? seed !== '' : Number.isFinite(seed))) throw new RangeError('seed must be a non-empty string or a finite number');
+  requirePositiveInteger('node count', nodes);
+  if (nodes > maxNodes) throw new RangeError(`node count must be at most ${maxNodes}, got ${nodes}`);
+}
+
+/** The answer to a protocol command this worker does not carry out (no saved clusters attached). */
+function notYetAvailable(type: CommandType): string {
+  return `${type} needs saved clusters, which are not available in this worker`;
 }
 
 function requirePositiveInteger(what: string, value: number): void {

@@ -57,6 +57,16 @@ export class KeyspaceTracker {
     return { ...this.at(this.seenRevision), current: true };
   }
 
+  /**
+   * The changes between two past revisions (`from` exclusive, `to` inclusive), each tagged by `stepOf` with
+   * the step that wrote it: the diff the UI gets when it steps forward through recorded history.
+   */
+  between(from: number, to: number, stepOf: (revision: number) => number): KeyspaceDiffEvent {
+    const changes: KeyChange[] = [];
+    this.source.store.backend.rangeRevisions(from + 1, to + 1, (kv) => changes.push(toChange(kv, stepOf(kv.modRevision))));
+    return { type: 'keyspaceDiff', revision: to, changes, compactRevision: this.source.store.compactMainRev };
+  }
+
   /** The keyspace as it was at `revision` (a compacted or future revision has no keys). */
   at(revision: number): KeyspaceSnapshotEvent {
     const { store, kv } = this.source;

@@ -1,8 +1,9 @@
 // The simulation worker: binds the host to the worker scope. Real time (performance.now, setTimeout) is
-// used here only to pace playback; the simulation itself never sees it.
+// used here only to pace playback; the simulation itself never sees it. IndexedDB keeps saved clusters.
 
 import type { Command, WorkerEvent } from '../protocol/index.ts';
 import { SimHost } from './host.ts';
+import { SavedClusters } from './saved-clusters.ts';
 
 /** Posts an event; one whose payload cannot be cloned is replaced by an error saying so. */
 function post(event: WorkerEvent): void {
@@ -23,3 +24,7 @@ const host = new SimHost({
 });
 
 self.addEventListener('message', (event: MessageEvent<Command>) => host.handle(event.data));
+
+// Saved clusters: reopens the cluster used last (a reload or a restart after a crash lands on its last
+// persisted step), or saves this one as a new cluster; without IndexedDB it reports working in memory.
+void new SavedClusters({ host }).start();

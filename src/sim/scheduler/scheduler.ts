@@ -110,9 +110,9 @@ export interface KubeSchedulerOptions {
 export class KubeScheduler extends ClientComponent {
   readonly client: RestClient;
   readonly recorder: EventRecorder;
-  readonly factory: SharedInformerFactory;
-  readonly pods: SharedIndexInformer<Pod>;
-  readonly nodes: SharedIndexInformer<Node>;
+  factory: SharedInformerFactory;
+  pods: SharedIndexInformer<Pod>;
+  nodes: SharedIndexInformer<Node>;
   readonly schedulerName: string;
   /** Every attempt, in order. */
   readonly attempts: AttemptRecord[] = [];
@@ -128,11 +128,24 @@ export class KubeScheduler extends ClientComponent {
     this.schedulerName = options.schedulerName ?? defaultSchedulerName;
     this.client = new RestClient(this.host, options.token ?? builtinTokens.scheduler, 'kube-scheduler/v1.28.15 (linux/amd64) kubernetes/8418565/scheduler');
     this.recorder = new EventBroadcaster(this.host, this.client).newRecorder({ component: this.schedulerName });
-    this.factory = new SharedInformerFactory(this.host, this.client);
     this.podsApi = this.client.resource<Pod>('pods');
-    // Models pkg/scheduler/scheduler.go: one pod informer of non-terminal pods (assigned ones feed the cache).
-    this.pods = this.factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
-    this.nodes = this.factory.informerFor<Node>('nodes');
+    [this.factory, this.pods, this.nodes] = this.informers();
+  }
+
+  // Models pkg/scheduler/scheduler.go: one pod informer of non-terminal pods (assigned ones feed the cache).
+  private informers(): [SharedInformerFactory, SharedIndexInformer<Pod>, SharedIndexInformer<Node>] {
+    const factory = new SharedInformerFactory(this.host, this.client);
+    return [factory, factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }), factory.informerFor<Node>('nodes')];
+  }
+
+  /** A restarted scheduler starts empty: new informers list again and rebuild its queue and cache. */
+  override onStart(): void {
+    this.queue.clear();
+    this.active.length = 0;
+    this.assumed.clear();
+    this.busy = false;
+    [this.factory, this.pods, this.nodes] = this.informers();
+    this.start();
   }
 
   start(): void {

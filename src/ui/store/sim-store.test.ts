@@ -38,6 +38,30 @@ describe('reduceWorkerEvent', () => {
     expect(reset.status).toMatchObject({ step: 0, now: 0, speed: 0.5 });
   });
 
+  it('replaces the deliveries it holds with a replacing batch (a seek) and drops the selection', () => {
+    const state = reduceAll([
+      ready,
+      { type: 'traceBatch', records: [record(1), record(2), record(3)], omitted: 0 },
+    ]);
+    const seeked = reduceWorkerEvent({ ...state, selection: { type: 'message', id: 3 } }, { type: 'traceBatch', records: [record(1)], omitted: 0, replace: true });
+    expect(seeked.recent.map((r) => r.step)).toEqual([1]);
+    expect(seeked).toMatchObject({ omitted: 0, selection: null });
+  });
+
+  it('keeps the timeline, persistence and saved-cluster reports; a finished progress clears the progress', () => {
+    const state = reduceAll([
+      { type: 'timeline', position: 3, head: 9, live: false, bootSteps: 2, retainedFrom: 1, markers: [{ step: 2, kind: 'command', label: 'kubectl create' }], revision: 7 },
+      { type: 'progress', task: 'replay', label: 'Replaying', done: 1, total: 4, finished: false },
+      { type: 'persistence', mode: 'memory-only', clusterId: null, lastPersistedStep: null, warning: { code: 'unavailable', message: 'no IndexedDB' } },
+      { type: 'clusters', clusters: [], openId: null },
+    ]);
+    expect(state.timeline).toMatchObject({ position: 3, head: 9, live: false });
+    expect(state.progress).toMatchObject({ done: 1, total: 4 });
+    expect(state.persistence?.warning?.code).toBe('unavailable');
+    expect(state.savedClusters).toEqual({ clusters: [], openId: null, type: 'clusters' });
+    expect(reduceWorkerEvent(state, { type: 'progress', task: 'replay', label: 'Replaying', done: 4, total: 4, finished: true }).progress).toBeNull();
+  });
+
   it('mirrors the status', () => {
     const status = { step: 2, now: 10, pending: 1, idle: false, mode: 'playing', speed: 2 } as const;
     expect(reduceAll([{ type: 'status', status }]).status).toEqual(status);

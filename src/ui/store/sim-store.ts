@@ -4,7 +4,10 @@
 // store never changes the simulation's state itself, it waits for the worker's events.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Command, CommandType, SimStatus, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import type {
+  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
+  SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
+} from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
@@ -43,6 +46,22 @@ export interface SimState {
   readonly keyspace: KeyspaceState;
   /** Console commands and their output, and the request logs. */
   readonly activity: ActivityState;
+  /** The latest answers to inspection queries (objects, scheduler), merged; null before the first. */
+  readonly inspection: InspectionEvent | null;
+  /** The "why?" chain asked for: loading (chain null) or answered. */
+  readonly why: { readonly id: number; readonly answer: CauseChainEvent | null } | null;
+  /** Where the view is on the timeline (null until the worker reports it). */
+  readonly timeline: TimelineEvent | null;
+  /** The long task running now (replay, restore …); null when none. */
+  readonly progress: ProgressEvent | null;
+  /** Whether and where the open cluster is saved, with the latest storage warning. */
+  readonly persistence: PersistenceEvent | null;
+  /** The saved clusters and which one is open (null until the worker lists them). */
+  readonly savedClusters: ClustersEvent | null;
+  /** The newest export the worker produced (the UI offers it as a download). */
+  readonly lastExport: ClusterExportEvent | null;
+  /** Set when the worker died (the reason); the UI offers to restart it from the last saved step. */
+  readonly workerCrashed: string | null;
 }
 
 export const recentLimit = 500;
@@ -62,6 +81,14 @@ export const initialSimState: SimState = {
   selection: null,
   keyspace: emptyKeyspace,
   activity: emptyActivity,
+  inspection: null,
+  why: null,
+  timeline: null,
+  progress: null,
+  persistence: null,
+  savedClusters: null,
+  lastExport: null,
+  workerCrashed: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -77,12 +104,29 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         selection: null,
         keyspace: emptyKeyspace,
         activity: resetActivity(state.activity),
+        inspection: null,
+        why: null,
+        timeline: null,
       };
     case 'traceBatch': {
+      if (event.replace === true) {
+        const recent = event.records.slice(-recentLimit);
+        return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: event.omitted, selection: null };
+      }
       if (event.records.length === 0 && event.omitted === 0) return state;
       const recent = [...state.recent, ...event.records].slice(-recentLimit);
       return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: state.omitted + event.omitted };
     }
+    case 'timeline':
+      return { ...state, timeline: event };
+    case 'progress':
+      return { ...state, progress: event.finished ? null : event };
+    case 'persistence':
+      return { ...state, persistence: event };
+    case 'clusters':
+      return { ...state, savedClusters: event };
+    case 'clusterExport':
+      return { ...state, lastExport: event };
     case 'status':
       return { ...state, status: event.status };
     case 'error':
@@ -95,6 +139,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, activity: applyConsoleOutput(state.activity, event) };
     case 'logLines':
       return { ...state, activity: applyLogLines(state.activity, event) };
+    case 'inspection':
+      return { ...state, inspection: { ...state.inspection, ...event } };
+    case 'causeChain':
+      return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
   }
 }
 
@@ -146,9 +194,35 @@ export interface SimActions {
   runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
   /** Ctrl-C for a running command. */
   interruptCommand(id: number): void;
+  /** Asks the worker for the current state of `topics` (objects, scheduler). */
+  inspect(topics: readonly InspectTopic[]): void;
+  /** Asks for the cause chain of message `id` (null: forget it). */
+  askWhy(id: number | null): void;
+  /** Timeline: move the view back, to a step, or to the step that wrote an etcd revision. */
+  stepBack(count?: number): void;
+  seek(step: number): void;
+  seekRevision(revision: number): void;
+  /** Makes the viewed past step the head; with a branch name the old future is kept as a saved cluster. */
+  fork(branch?: string | null): void;
+  /** Saved clusters. */
+  listClusters(): void;
+  createCluster(name: string, seed: string | number, nodes: number): void;
+  openCluster(id: string): void;
+  renameCluster(id: string, name: string): void;
+  duplicateCluster(id: string, name: string): void;
+  deleteCluster(id: string): void;
+  exportCluster(id: string): void;
+  importCluster(source: 'file' | 'link', text: string): void;
+  /** Replaces a crashed worker with a new one, which reopens the cluster at its last saved step. */
+  restartWorker(): void;
 }
 
-export function createSimActions(store: SimStore, post: (command: Command) => void): SimActions {
+/** The worker stopped: everything it held is gone, the UI keeps showing the last state until a restart. */
+export function workerCrashed(state: SimState, reason: string): SimState {
+  return { ...state, workerCrashed: reason, progress: null, status: { ...state.status, mode: 'paused' } };
+}
+
+export function createSimActions(store: SimStore, post: (command: Command) => void, restart: () => void = () => undefined): SimActions {
   const update = (reducer: (state: SimState) => SimState) => store.setState(reducer, true);
   const actions: SimActions = {
     step: (count = 1) => post({ type: 'step', count }),
@@ -178,6 +252,27 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       return id;
     },
     interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
+    inspect: (topics) => post({ type: 'inspect', topics }),
+    askWhy: (id) => {
+      update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));
+      if (id !== null) post({ type: 'causeChain', id });
+    },
+    stepBack: (count = 1) => post({ type: 'stepBack', count }),
+    seek: (step) => post({ type: 'seek', step }),
+    seekRevision: (revision) => post({ type: 'seekRevision', revision }),
+    fork: (branch = null) => post({ type: 'fork', branch }),
+    listClusters: () => post({ type: 'listClusters' }),
+    createCluster: (name, seed, nodes) => post({ type: 'createCluster', name, seed, nodes }),
+    openCluster: (id) => post({ type: 'openCluster', id }),
+    renameCluster: (id, name) => post({ type: 'renameCluster', id, name }),
+    duplicateCluster: (id, name) => post({ type: 'duplicateCluster', id, name }),
+    deleteCluster: (id) => post({ type: 'deleteCluster', id }),
+    exportCluster: (id) => post({ type: 'exportCluster', id }),
+    importCluster: (source, text) => post({ type: 'importCluster', source, text }),
+    restartWorker: () => {
+      update((state) => ({ ...state, workerCrashed: null }));
+      restart();
+    },
   };
   return actions;
 }

@@ -38,7 +38,11 @@ export class ConsoleSession {
 
   /** Starts a command line; output is reported by `flush`. */
   run(id: number, line: string, stdin = ''): void {
-    if (this.running.has(id)) throw new Error(`console command ${id} is already running`);
+    // A page reloaded over a restored cluster numbers its commands afresh: an old command still running
+    // under the same id (a watch) gives way to the new one.
+    const previous = this.running.get(id);
+    if (previous && !previous.done) this.interrupt(id);
+    this.running.delete(id);
     const state: Running = { id, stdout: '', stderr: '', problems: [], done: false, exitCode: 0, interrupted: false, watchRequest: null, etcdWatch: null, dirty: true };
     this.running.set(id, state);
     const trimmed = line.trim();

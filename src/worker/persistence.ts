@@ -1,0 +1,320 @@
+// IndexedDB storage of saved clusters (the only module that imports idb). One database, `podflow`, with
+// a versioned schema and upgrade code from version 1 on:
+//   clusters   one record per saved cluster: name, seed, node count, times, head step, command count
+//   commands   the command log, keyed [clusterId, index]
+//   heads      the view of the last persisted step: status sample, markers, the trace's newest deliveries
+//   keyspaces  a whole keyspace at a base revision, keyed by cluster
+//   kvChanges  keyspace changes after the base, keyed [clusterId, seq]
+//   meta       small settings (the cluster opened last)
+// Every save is one transaction over all stores, so a crash leaves the previous save or the new one,
+// never half of it. The live simulation is never stored: it is rebuilt by replaying the command log
+// (replay.ts); the head view and keyspace only make a reload show the cluster at once.
+
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import type { KeyChange, KeyEntry, LoggedCommand, TimelineMarker, TraceRecord } from '../protocol/index.ts';
+import type { StepSample } from './timeline.ts';
+
+export const databaseName = 'podflow';
+export const schemaVersion = 1;
+
+export interface ClusterRecord {
+  readonly id: string;
+  readonly name: string;
+  readonly seed: string | number;
+  readonly nodes: number;
+  readonly created: number;
+  readonly updated: number;
+  readonly headStep: number;
+  readonly commands: number;
+}
+
+export interface CommandRecord {
+  readonly clusterId: string;
+  readonly index: number;
+  readonly entry: LoggedCommand;
+}
+
+/** The UI's view of the last persisted step. */
+export interface HeadRecord {
+  readonly clusterId: string;
+  readonly step: number;
+  readonly bootSteps: number;
+  readonly sample: StepSample;
+  readonly compactRevision: number;
+  readonly markers: readonly TimelineMarker[];
+  readonly traceTail: readonly TraceRecord[];
+}
+
+export interface KeyspaceRecord {
+  readonly clusterId: string;
+  readonly revision: number;
+  readonly entries: readonly KeyEntry[];
+}
+
+export interface KvChangeRecord {
+  readonly clusterId: string;
+  readonly seq: number;
+  readonly change: KeyChange;
+}
+
+interface PodflowSchema extends DBSchema {
+  clusters: { key: string; value: ClusterRecord };
+  commands: { key: [string, number]; value: CommandRecord };
+  heads: { key: string; value: HeadRecord };
+  keyspaces: { key: string; value: KeyspaceRecord };
+  kvChanges: { key: [string, number]; value: KvChangeRecord };
+  meta: { key: string; value: { key: string; value: string } };
+}
+
+type StoreName = StoreNames<PodflowSchema>;
+const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'keyspaces', 'kvChanges', 'meta'];
+const perCluster: StoreName[] = ['commands', 'kvChanges'];
+
+/** One save: everything that changed since the previous one, written in one transaction. */
+export interface SaveBatch {
+  readonly cluster: ClusterRecord;
+  /** Delete logged commands from this index on before adding (a fork or reset); null to only append. */
+  readonly truncateCommandsFrom: number | null;
+  readonly newCommands: readonly CommandRecord[];
+  readonly head: HeadRecord;
+  /** A new keyspace base: replaces the old one and deletes every change after it. */
+  readonly keyspace: KeyspaceRecord | null;
+  readonly kvChanges: readonly KvChangeRecord[];
+}
+
+/** A saved cluster as read back. */
+export interface LoadedCluster {
+  readonly cluster: ClusterRecord;
+  readonly log: LoggedCommand[];
+  readonly head: HeadRecord | null;
+  /** The keyspace at the head: the base with the later changes applied, sorted by key. */
+  readonly keyspace: { readonly revision: number; readonly entries: KeyEntry[] } | null;
+}
+
+export type StorageFault = 'unavailable' | 'quota-exceeded' | 'blocked' | 'write-failed' | 'read-failed';
+
+export class StorageError extends Error {
+  override readonly name = 'StorageError';
+  constructor(readonly fault: StorageFault, message: string) {
+    super(message);
+  }
+}
+
+export interface OpenOptions {
+  /** Another tab has the database open at an older version and has not closed it yet. */
+  readonly onBlocked?: () => void;
+  /** A newer Podflow in another tab wants to upgrade: this connection was closed. */
+  readonly onVersionChange?: () => void;
+  /** Test hook: called before each store write of a save, with the transaction (tests abort it). */
+  readonly beforeWrite?: (tx: { abort(): void }, count: number) => void;
+}
+
+export class ClusterStore {
+  private constructor(private readonly db: IDBPDatabase<PodflowSchema>, private readonly options: OpenOptions) {}
+
+  /** Opens (and creates or upgrades) the database; rejects with a StorageError when that is impossible. */
+  static async open(options: OpenOptions = {}): Promise<ClusterStore> {
+    if (typeof indexedDB === 'undefined') {
+      throw new StorageError('unavailable', 'This browser offers no IndexedDB here (private browsing?): the cluster lives in memory only and is lost on reload.');
+    }
+    let store: ClusterStore | null = null;
+    try {
+      const db = await openDB<PodflowSchema>(databaseName, schemaVersion, {
+        upgrade(database, oldVersion) {
+          // Version 1: the first schema. Later versions add cases here (never edit a released one).
+          if (oldVersion < 1) {
+            database.createObjectStore('clusters', { keyPath: 'id' });
+            database.createObjectStore('commands', { keyPath: ['clusterId', 'index'] });
+            database.createObjectStore('heads', { keyPath: 'clusterId' });
+            database.createObjectStore('keyspaces', { keyPath: 'clusterId' });
+            database.createObjectStore('kvChanges', { keyPath: ['clusterId', 'seq'] });
+            database.createObjectStore('meta', { keyPath: 'key' });
+          }
+        },
+        blocked() {
+          options.onBlocked?.();
+        },
+        blocking() {
+          store?.db.close();
+          options.onVersionChange?.();
+        },
+      });
+      store = new ClusterStore(db, options);
+      return store;
+    } catch (error) {
+      throw new StorageError('unavailable', `IndexedDB could not be opened (${describe(error)}): the cluster lives in memory only and is lost on reload.`);
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  async list(): Promise<ClusterRecord[]> {
+    return this.read(async () => {
+      const clusters = await this.db.getAll('clusters');
+      return clusters.sort((a, b) => b.updated - a.updated || a.name.localeCompare(b.name));
+    });
+  }
+
+  async get(id: string): Promise<ClusterRecord | undefined> {
+    return this.read(() => this.db.get('clusters', id));
+  }
+
+  async getMeta(key: string): Promise<string | null> {
+    return this.read(async () => (await this.db.get('meta', key))?.value ?? null);
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.write(['meta'], async (tx) => {
+      await tx.objectStore('meta').put({ key, value });
+    });
+  }
+
+  /** Saves one batch in one transaction: all of it or none of it. */
+  async save(batch: SaveBatch): Promise<void> {
+    await this.write(allStores, async (tx, before) => {
+      const id = batch.cluster.id;
+      if (batch.truncateCommandsFrom !== null) {
+        before();
+        await tx.objectStore('commands').delete(IDBKeyRange.bound([id, batch.truncateCommandsFrom], [id, Infinity]));
+      }
+      for (const command of batch.newCommands) {
+        before();
+        await tx.objectStore('commands').put(command);
+      }
+      if (batch.keyspace) {
+        before();
+        await tx.objectStore('kvChanges').delete(clusterRange(id));
+        await tx.objectStore('keyspaces').put(batch.keyspace);
+      }
+      for (const change of batch.kvChanges) {
+        before();
+        await tx.objectStore('kvChanges').put(change);
+      }
+      before();
+      await tx.objectStore('heads').put(batch.head);
+      before();
+      await tx.objectStore('clusters').put(batch.cluster);
+    });
+  }
+
+  async load(id: string): Promise<LoadedCluster | null> {
+    return this.read(async () => {
+      const tx = this.db.transaction(allStores, 'readonly');
+      const cluster = await tx.objectStore('clusters').get(id);
+      if (!cluster) return null;
+      const commands = await tx.objectStore('commands').getAll(clusterRange(id));
+      const head = (await tx.objectStore('heads').get(id)) ?? null;
+      const base = await tx.objectStore('keyspaces').get(id);
+      const changes = base ? await tx.objectStore('kvChanges').getAll(clusterRange(id)) : [];
+      await tx.done;
+      return {
+        cluster,
+        log: commands.sort((a, b) => a.index - b.index).map((c) => c.entry),
+        head,
+        keyspace: base ? fold(base, changes) : null,
+      };
+    });
+  }
+
+  async rename(id: string, name: string, now: number): Promise<void> {
+    await this.write(['clusters'], async (tx) => {
+      const record = await tx.objectStore('clusters').get(id);
+      if (!record) throw new StorageError('write-failed', `no saved cluster ${id}`);
+      await tx.objectStore('clusters').put({ ...record, name, updated: now });
+    });
+  }
+
+  /** Copies every record of a cluster under a new id and name, in one transaction. */
+  async duplicate(id: string, copy: { readonly id: string; readonly name: string; readonly now: number }): Promise<ClusterRecord> {
+    let made: ClusterRecord | null = null;
+    await this.write(allStores, async (tx) => {
+      const record = await tx.objectStore('clusters').get(id);
+      if (!record) throw new StorageError('write-failed', `no saved cluster ${id}`);
+      made = { ...record, id: copy.id, name: copy.name, created: copy.now, updated: copy.now };
+      await tx.objectStore('clusters').put(made);
+      for (const command of await tx.objectStore('commands').getAll(clusterRange(id))) await tx.objectStore('commands').put({ ...command, clusterId: copy.id });
+      const head = await tx.objectStore('heads').get(id);
+      if (head) await tx.objectStore('heads').put({ ...head, clusterId: copy.id });
+      const base = await tx.objectStore('keyspaces').get(id);
+      if (base) await tx.objectStore('keyspaces').put({ ...base, clusterId: copy.id });
+      for (const change of await tx.objectStore('kvChanges').getAll(clusterRange(id))) await tx.objectStore('kvChanges').put({ ...change, clusterId: copy.id });
+    });
+    return made!;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.write(allStores, async (tx) => {
+      await tx.objectStore('clusters').delete(id);
+      await tx.objectStore('heads').delete(id);
+      await tx.objectStore('keyspaces').delete(id);
+      for (const name of perCluster) await tx.objectStore(name as 'commands').delete(clusterRange(id));
+    });
+  }
+
+  private async write<S extends StoreName>(
+    stores: S[],
+    work: (tx: IDBPTransaction<PodflowSchema, S[], 'readwrite'>, before: () => void) => Promise<void>,
+  ): Promise<void> {
+    try {
+      const tx = this.db.transaction(stores, 'readwrite');
+      const done = tx.done;
+      done.catch(() => undefined);
+      let count = 0;
+      const before = () => this.options.beforeWrite?.(tx, count++);
+      try {
+        await work(tx, before);
+      } catch (error) {
+        // Nothing of a failed save may commit: abort what it wrote so far.
+        try {
+          tx.abort();
+        } catch {
+          // already aborted or finished
+        }
+        throw error;
+      }
+      await done;
+    } catch (error) {
+      throw toStorageError(error, 'write-failed');
+    }
+  }
+
+  private async read<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw toStorageError(error, 'read-failed');
+    }
+  }
+}
+
+function clusterRange(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
+}
+
+/** The base keyspace with the later changes applied, sorted by key. */
+function fold(base: KeyspaceRecord, changes: readonly KvChangeRecord[]): { revision: number; entries: KeyEntry[] } {
+  const keys = new Map(base.entries.map((e) => [e.key, e]));
+  let revision = base.revision;
+  for (const { change } of [...changes].sort((a, b) => a.seq - b.seq)) {
+    if (change.deleted) keys.delete(change.key);
+    else keys.set(change.key, { key: change.key, createRevision: change.createRevision, modRevision: change.modRevision, version: change.version, lease: change.lease, value: change.value });
+    revision = Math.max(revision, change.modRevision);
+  }
+  const entries = [...keys.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return { revision, entries };
+}
+
+function toStorageError(error: unknown, fallback: StorageFault): StorageError {
+  if (error instanceof StorageError) return error;
+  const name = error instanceof Error || error instanceof DOMException ? error.name : '';
+  if (name === 'QuotaExceededError') return new StorageError('quota-exceeded', 'The browser\'s storage for this site is full: newer steps are kept in memory only. Delete saved clusters you no longer need to save again.');
+  if (name === 'AbortError') return new StorageError(fallback, `A save was aborted (${describe(error)}); the previous save is intact.`);
+  return new StorageError(fallback, `IndexedDB ${fallback === 'read-failed' ? 'read' : 'write'} failed: ${describe(error)}`);
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error || error instanceof DOMException) return `${error.name}: ${error.message}`;
+  return String(error);
+}

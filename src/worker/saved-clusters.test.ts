@@ -1,0 +1,194 @@
+// Saved clusters against fake-indexeddb: a reload restores exactly the live state, a save aborted half-way
+// leaves the previous one, faults keep the app working in memory, and the saved-cluster commands.
+
+import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Command, PersistenceEvent, WorkerEvent } from '../protocol/index.ts';
+import { SimHost, type HostClock } from './host.ts';
+import { ClusterStore, StorageError, type OpenOptions } from './persistence.ts';
+import { SavedClusters, type ClusterLocks } from './saved-clusters.ts';
+
+const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {a: "1"}`;
+const nginx = [
+  'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: nginx-deployment, labels: {app: nginx}}',
+  'spec: {replicas: 1, selector: {matchLabels: {app: nginx}}, template: {metadata: {labels: {app: nginx}}, spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}}}',
+].join('\n');
+
+const stillClock: HostClock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
+
+/** Locks shared by the "tabs" of one test, like navigator.locks within one browser profile. */
+function sharedLocks(): ClusterLocks {
+  const held = new Set<string>();
+  return {
+    acquire: async (id) => {
+      if (held.has(id)) return null;
+      held.add(id);
+      return () => held.delete(id);
+    },
+  };
+}
+
+let ids = 0;
+
+/** A tab: a host on a worker, with its saved clusters on the shared fake IndexedDB. */
+async function tab(locks: ClusterLocks, storeOptions: OpenOptions = {}, openStore?: () => Promise<ClusterStore>) {
+  const events: WorkerEvent[] = [];
+  const host = new SimHost({ post: (e) => events.push(structuredClone(e)), clock: stillClock, initial: { seed: 'saved', nodes: 1 } });
+  const saved = new SavedClusters({ host, locks, now: () => 1_700_000_000_000, newId: () => `c${++ids}`, openStore: openStore ?? (() => ClusterStore.open(storeOptions)) });
+  await saved.start();
+  await saved.idle();
+  const send = async (command: Command) => {
+    events.length = 0;
+    host.handle(command);
+    await settle(saved);
+    return [...events];
+  };
+  return { host, saved, events, send };
+}
+
+/** Lets async work (IndexedDB requests) finish. */
+async function settle(saved: SavedClusters): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    await saved.idle();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  await saved.idle();
+}
+
+const lastPersistence = (events: readonly WorkerEvent[]) => events.filter((e): e is PersistenceEvent => e.type === 'persistence').at(-1);
+
+function liveState(host: SimHost) {
+  const { engine } = host;
+  return {
+    status: host.status(),
+    keyspace: host.keyspaceTracker?.at(host.timeline.revisionAt(host.timeline.head)),
+    log: [...host.timeline.log],
+    trace: Array.from({ length: engine.step }, (_, i) => engine.trace.at(i + 1)),
+  };
+}
+
+beforeEach(() => {
+  globalThis.indexedDB = new IDBFactory();
+});
+
+describe('saved clusters', () => {
+  it('restores after a reload exactly the live state: step, status, keyspace, command log and trace', async () => {
+    const locks = sharedLocks();
+    const first = await tab(locks);
+    await first.send({ type: 'applyManifest', yaml: nginx });
+    await first.send({ type: 'step', count: 60 });
+    await first.send({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: '/demo', value: 'x' } });
+    await first.send({ type: 'step', count: 25 });
+    const before = liveState(first.host);
+    expect(lastPersistence(first.events)).toMatchObject({ mode: 'saving', lastPersistedStep: before.status.step, warning: null });
+    first.host.dispose();
+    locks.acquire = (() => { const fresh = sharedLocks(); return fresh.acquire; })();
+
+    const second = await tab(locks);
+    expect(liveState(second.host)).toEqual(before);
+    // The saved view shown before the replay finished is the same keyspace and step.
+    const shown = second.events.find((e) => e.type === 'keyspaceSnapshot' && e.current && e.revision === before.keyspace?.revision);
+    expect(shown?.type === 'keyspaceSnapshot' && shown.entries).toEqual(before.keyspace?.entries);
+    expect(second.events.filter((e) => e.type === 'progress').at(-1)).toMatchObject({ task: 'replay', finished: true });
+
+    // Going on gives what the first tab would have got.
+    await first.send({ type: 'step', count: 30 });
+    await second.send({ type: 'step', count: 30 });
+    expect(liveState(second.host)).toEqual(liveState(first.host));
+  });
+
+  it('keeps the previous consistent save when a save is aborted half-way', async () => {
+    let abortNext = false;
+    const locks = sharedLocks();
+    const first = await tab(locks, { beforeWrite: (tx, count) => abortNext && count === 2 && tx.abort() });
+    await first.send({ type: 'applyManifest', yaml: configMap('kept') });
+    await first.send({ type: 'step', count: 20 });
+    const saved = liveState(first.host);
+    abortNext = true;
+    const events = await first.send({ type: 'applyManifest', yaml: configMap('lost') });
+    await first.send({ type: 'step', count: 20 });
+    expect(lastPersistence(events) ?? lastPersistence(first.events)).toMatchObject({ mode: 'memory-only', lastPersistedStep: saved.status.step, warning: { code: 'write-failed' } });
+    // The tab works on in memory.
+    expect(first.host.status().step).toBe(saved.status.step + 20);
+
+    const reloaded = await tab(sharedLocks());
+    expect(liveState(reloaded.host)).toEqual(saved);
+  });
+
+  it('works in memory with a clear message when IndexedDB is unavailable', async () => {
+    const alone = await tab(sharedLocks(), {}, () => Promise.reject(new StorageError('unavailable', 'no IndexedDB here (private browsing?)')));
+    expect(lastPersistence(alone.events)).toMatchObject({ mode: 'memory-only', warning: { code: 'unavailable', message: 'no IndexedDB here (private browsing?)' } });
+    const events = await alone.send({ type: 'step', count: 5 });
+    expect(events.some((e) => e.type === 'traceBatch')).toBe(true);
+    const list = await alone.send({ type: 'listClusters' });
+    expect(list.find((e) => e.type === 'clusters')).toMatchObject({ clusters: [], openId: null });
+    expect((await alone.send({ type: 'renameCluster', id: 'x', name: 'y' })).find((e) => e.type === 'error')?.type).toBe('error');
+  });
+
+  it('says when the quota is full and keeps the last save', async () => {
+    const locks = sharedLocks();
+    let full = false;
+    const first = await tab(locks, { beforeWrite: () => {
+      if (full) throw new DOMException('quota', 'QuotaExceededError');
+    } });
+    await first.send({ type: 'step', count: 10 });
+    const saved = liveState(first.host);
+    full = true;
+    await first.send({ type: 'applyManifest', yaml: configMap('big') });
+    expect(lastPersistence(first.events)).toMatchObject({ mode: 'memory-only', warning: { code: 'quota-exceeded' }, lastPersistedStep: saved.status.step });
+    expect(lastPersistence(first.events)?.warning?.message).toMatch(/storage for this site is full/);
+    const reloaded = await tab(sharedLocks());
+    expect(liveState(reloaded.host)).toEqual(saved);
+  });
+
+  it('gives a second tab on the same cluster an unsaved copy and tells it so', async () => {
+    const locks = sharedLocks();
+    const first = await tab(locks);
+    await first.send({ type: 'step', count: 10 });
+    const second = await tab(locks);
+    expect(second.host.status().step).toBe(first.host.status().step);
+    expect(lastPersistence(second.events)).toMatchObject({ mode: 'memory-only', warning: { code: 'other-tab' } });
+    await second.send({ type: 'applyManifest', yaml: configMap('from-second-tab') });
+    await second.send({ type: 'step', count: 40 });
+    await first.send({ type: 'step', count: 1 });
+    const reloaded = await tab(sharedLocks());
+    expect(reloaded.host.timeline.log).toEqual([]);
+    expect(reloaded.host.status().step).toBe(first.host.status().step);
+  });
+
+  it('creates, renames, duplicates, opens and deletes saved clusters', async () => {
+    const one = await tab(sharedLocks());
+    await one.send({ type: 'applyManifest', yaml: configMap('a') });
+    await one.send({ type: 'step', count: 12 });
+    const firstId = one.saved['open']?.id;
+    const firstHead = one.host.timeline.head;
+    const created = await one.send({ type: 'createCluster', name: 'Second', seed: 'other', nodes: 2 });
+    expect(created.find((e) => e.type === 'ready')).toMatchObject({ seed: 'other', nodes: 2 });
+    const list = created.filter((e) => e.type === 'clusters').at(-1);
+    expect(list?.type === 'clusters' && list.clusters.map((c) => c.name).sort()).toEqual(['Cluster 1', 'Second']);
+    await one.send({ type: 'renameCluster', id: firstId!, name: 'Renamed' });
+    const dup = await one.send({ type: 'duplicateCluster', id: firstId!, name: 'Copy' });
+    const copy = dup.find((e) => e.type === 'clusters');
+    const copyInfo = copy?.type === 'clusters' ? copy.clusters.find((c) => c.name === 'Copy') : undefined;
+    expect(copyInfo).toMatchObject({ headStep: firstHead, commands: 1 });
+    const opened = await one.send({ type: 'openCluster', id: copyInfo!.id });
+    expect(opened.find((e) => e.type === 'ready')).toMatchObject({ seed: 'saved', nodes: 1 });
+    expect(one.host.timeline.log.map((e) => e.command.type)).toEqual(['applyManifest']);
+    const deleted = await one.send({ type: 'deleteCluster', id: firstId! });
+    const after = deleted.filter((e) => e.type === 'clusters').at(-1);
+    expect(after?.type === 'clusters' && after.clusters.map((c) => c.name).sort()).toEqual(['Copy', 'Second']);
+  });
+
+  it('keeps the old future as a branch when forking with a name', async () => {
+    const one = await tab(sharedLocks());
+    await one.send({ type: 'applyManifest', yaml: configMap('a') });
+    await one.send({ type: 'step', count: 30 });
+    const head = one.host.timeline.head;
+    await one.send({ type: 'stepBack', count: 20 });
+    const events = await one.send({ type: 'fork', branch: 'old future' });
+    expect(one.host.timeline.head).toBe(head - 20);
+    const list = events.filter((e) => e.type === 'clusters').at(-1);
+    expect(list?.type === 'clusters' && list.clusters.find((c) => c.name === 'old future')).toMatchObject({ headStep: head });
+  });
+});

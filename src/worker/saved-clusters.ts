@@ -1,0 +1,492 @@
+// Saved clusters: the host's journal (it saves the open cluster as it runs) and the saved-cluster
+// commands (list, create, open, rename, duplicate, delete, export, import, fork to a branch).
+//
+// Saving. After every report at the head the host hands over what changed; one save at a time is in
+// flight, and whatever accumulates meanwhile goes into the next one (so a fast-forward costs one
+// transaction per chunk, a play session about one per frame). A save holds the new commands, the head's
+// view (status, markers, the newest deliveries) and the keyspace: a whole base now and then (after a
+// reset or fork, or when the changes since the base outgrow it), the changes since the base otherwise.
+//
+// Faults. IndexedDB missing or refusing to open, a full quota, a failed write, a blocked upgrade or a
+// newer tab taking over: the open cluster goes on in memory and a `persistence` event says why.
+// Two tabs on one saved cluster: a Web Lock per cluster; the second tab gets an unsaved copy.
+
+import type {
+  Command, KeyChange, LoggedCommand, PersistenceWarning, PersistenceWarningCode, SavedClusterSummary, TraceRecord, WorkerEvent,
+} from '../protocol/index.ts';
+import { traceTailLimit } from '../protocol/index.ts';
+import { createCluster } from '../sim/cluster.ts';
+import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFragment } from './export-file.ts';
+import type { ClusterSpec, HostedCluster, HostJournal, SimHost } from './host.ts';
+import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster, type SaveBatch } from './persistence.ts';
+import { replayNow } from './replay.ts';
+
+/** A lock per saved cluster, so that two tabs never write the same one. */
+export interface ClusterLocks {
+  /** Resolves to a release function, or null when another tab holds the lock. */
+  acquire(id: string): Promise<(() => void) | null>;
+}
+
+/** Web Locks (`navigator.locks`), held until released; without them every lock is granted. */
+export function webLocks(): ClusterLocks {
+  const locks = (globalThis.navigator as { locks?: LockManager } | undefined)?.locks;
+  return {
+    acquire: (id) => {
+      if (!locks) return Promise.resolve(() => undefined);
+      return new Promise((resolve, reject) => {
+        locks.request(`podflow:cluster:${id}`, { ifAvailable: true }, (lock) => {
+          if (!lock) {
+            resolve(null);
+            return undefined;
+          }
+          return new Promise<void>((release) => resolve(release));
+        }).catch(reject);
+      });
+    },
+  };
+}
+
+export interface SavedClustersOptions {
+  readonly host: SimHost;
+  /** Opens the database (ClusterStore.open by default). */
+  readonly openStore?: () => Promise<ClusterStore>;
+  readonly locks?: ClusterLocks;
+  /** Wall-clock epoch ms, for the created/updated times shown in the list. */
+  readonly now?: () => number;
+  readonly newId?: () => string;
+  /** Builds clusters for checking imports by replay (createCluster by default). */
+  readonly buildCluster?: (spec: ClusterSpec) => HostedCluster;
+}
+
+const lastOpenedKey = 'lastOpened';
+/** A new keyspace base is written when the changes since the last one outnumber this or the base. */
+const minChangesBeforeRebase = 2_000;
+
+export class SavedClusters implements HostJournal {
+  private readonly host: SimHost;
+  private readonly locks: ClusterLocks;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly buildCluster: (spec: ClusterSpec) => HostedCluster;
+  private store: ClusterStore | null = null;
+  private open: ClusterRecord | null = null;
+  private release: (() => void) | null = null;
+  /** False in memory-only mode, and while a restore rebuilds the open cluster. */
+  private saving = false;
+  private restoring = false;
+  private warning: PersistenceWarning | null = null;
+  private lastPersistedStep: number | null = null;
+  private persistedCommands = 0;
+  private truncateFrom: number | null = null;
+  private needBase = true;
+  private baseSize = 0;
+  private changesSinceBase = 0;
+  private kvSeq = 0;
+  private pendingChanges: KeyChange[] = [];
+  private traceTail: TraceRecord[] = [];
+  private inFlight: Promise<void> | null = null;
+  private dirty = false;
+
+  constructor(private readonly options: SavedClustersOptions) {
+    this.host = options.host;
+    this.locks = options.locks ?? webLocks();
+    this.now = options.now ?? (() => Date.now());
+    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.buildCluster = options.buildCluster ?? ((spec) => createCluster(spec));
+    this.host.attachJournal(this);
+  }
+
+  /** Opens the database, then reopens the cluster used last, or saves the host's cluster as a new one. */
+  async start(): Promise<void> {
+    try {
+      this.store = await (this.options.openStore ?? (() => ClusterStore.open({
+        onBlocked: () => this.warn('blocked', 'Another Podflow tab keeps an older version of the saved clusters open: close it to save here. Until then this tab works in memory.'),
+        onVersionChange: () => this.stopSaving('blocked', 'A newer Podflow opened in another tab and upgraded the saved clusters: this tab now works in memory. Reload it to save again.'),
+      })))();
+    } catch (error) {
+      this.stopSaving(error instanceof StorageError ? error.fault : 'unavailable', messageOf(error));
+      this.postClusters([]);
+      return;
+    }
+    try {
+      const last = await this.store.getMeta(lastOpenedKey);
+      if (last !== null && (await this.store.get(last))) {
+        await this.openCluster(last);
+        return;
+      }
+      await this.saveCurrentAs(await this.nextName());
+    } catch (error) {
+      this.fail(null, error);
+    }
+  }
+
+  /** Resolves when every save requested so far is committed (or has failed). */
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  // ── HostJournal ──────────────────────────────────────────────────────────────────────────────────
+
+  began(_spec: ClusterSpec, _bootSteps: number, keepCommands: number, host: SimHost): void {
+    if (this.restoring) return;
+    this.truncateFrom = Math.min(this.truncateFrom ?? keepCommands, keepCommands);
+    this.persistedCommands = Math.min(this.persistedCommands, keepCommands);
+    this.needBase = true;
+    this.pendingChanges = [];
+    this.traceTail = host.headTail();
+    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes };
+    this.flush();
+  }
+
+  recorded(_host: SimHost, batch: { readonly records: readonly TraceRecord[]; readonly changes: { readonly changes: readonly KeyChange[] } | null }): void {
+    if (this.restoring) return;
+    if (batch.records.length > 0) {
+      this.traceTail.push(...batch.records);
+      if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);
+    }
+    if (batch.changes) this.pendingChanges.push(...batch.changes.changes);
+    this.flush();
+  }
+
+  command(command: Command, host: SimHost): boolean {
+    switch (command.type) {
+      case 'listClusters':
+        this.run(command.type, async () => this.postClusters());
+        return true;
+      case 'createCluster': {
+        const name = checkName(command.name);
+        this.run(command.type, async () => {
+          await this.switchTo(null);
+          host.handle({ type: 'reset', seed: command.seed, nodes: command.nodes });
+          await this.saveCurrentAs(name);
+        });
+        return true;
+      }
+      case 'openCluster':
+        this.run(command.type, () => this.openCluster(command.id));
+        return true;
+      case 'renameCluster': {
+        const name = checkName(command.name);
+        this.run(command.type, async () => {
+          await this.requireStore().rename(command.id, name, this.now());
+          if (this.open?.id === command.id) this.open = { ...this.open, name };
+          await this.postClusters();
+        });
+        return true;
+      }
+      case 'duplicateCluster': {
+        const name = checkName(command.name);
+        this.run(command.type, async () => {
+          if (this.open?.id === command.id) await this.idle();
+          await this.requireStore().duplicate(command.id, { id: this.newId(), name, now: this.now() });
+          await this.postClusters();
+        });
+        return true;
+      }
+      case 'deleteCluster':
+        this.run(command.type, () => this.deleteCluster(command.id));
+        return true;
+      case 'exportCluster':
+        this.run(command.type, () => this.exportCluster(command.id));
+        return true;
+      case 'importCluster': {
+        // Checked completely (schema, then a replay) before anything is stored.
+        const file = command.source === 'link' ? parseShareFragment(command.text) : parseExportFile(command.text);
+        try {
+          replayNow(this.buildCluster({ seed: file.seed, nodes: file.nodes }), file.commands, file.headStep);
+        } catch (error) {
+          throw new ImportError(`import: the commands do not replay to step ${file.headStep} (${messageOf(error)}); nothing was imported`);
+        }
+        this.run(command.type, async () => {
+          const store = this.store;
+          if (!store || !this.saving) {
+            await this.switchTo(null);
+            this.restoreInto({ id: '', name: file.name, seed: file.seed, nodes: file.nodes, created: file.created, updated: this.now(), headStep: file.headStep, commands: file.commands.length }, file.commands, null);
+            return;
+          }
+          const record: ClusterRecord = {
+            id: this.newId(), name: file.name, seed: file.seed, nodes: file.nodes, created: file.created, updated: this.now(),
+            headStep: file.headStep, commands: file.commands.length,
+          };
+          await store.save({
+            cluster: record, truncateCommandsFrom: 0,
+            newCommands: file.commands.map((entry, index) => ({ clusterId: record.id, index, entry })),
+            head: { clusterId: record.id, step: 0, bootSteps: 0, sample: { now: 0, pending: 0, idle: true, revision: 0 }, compactRevision: -1, markers: [], traceTail: [] },
+            keyspace: null, kvChanges: [],
+          });
+          await this.openCluster(record.id);
+        });
+        return true;
+      }
+      case 'fork': {
+        if (command.branch === null) return false;
+        const branch = checkName(command.branch);
+        this.run(command.type, async () => {
+          if (this.store && this.saving && this.open) {
+            await this.idle();
+            await this.store.duplicate(this.open.id, { id: this.newId(), name: branch, now: this.now() });
+          } else {
+            throw new Error('keeping the old future as a branch needs saved clusters, which are not available here');
+          }
+          host.handle({ type: 'fork', branch: null });
+          await this.postClusters();
+        });
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  // ── Operations ───────────────────────────────────────────────────────────────────────────────────
+
+  private async openCluster(id: string): Promise<void> {
+    const store = this.requireStore();
+    const loaded = await store.load(id);
+    if (!loaded) throw new Error(`no saved cluster ${id}`);
+    if (this.open?.id === id) await this.switchTo(null);
+    const release = await this.locks.acquire(id);
+    await this.switchTo(release);
+    if (release) {
+      await store.setMeta(lastOpenedKey, id);
+      this.restoreInto(loaded.cluster, loaded.log, loaded);
+    } else {
+      this.restoreInto(loaded.cluster, loaded.log, loaded);
+      this.stopSaving('other-tab', `"${loaded.cluster.name}" is open in another tab: this tab shows an unsaved copy. Changes here are not saved.`);
+    }
+    await this.postClusters();
+  }
+
+  /** Rebuilds a cluster in the host: its saved view at once, the live simulation by replay. */
+  private restoreInto(record: ClusterRecord, log: readonly LoggedCommand[], loaded: LoadedCluster | null): void {
+    this.open = record.id === '' ? null : record;
+    this.persistedCommands = log.length;
+    this.truncateFrom = null;
+    this.needBase = !loaded?.keyspace;
+    this.pendingChanges = [];
+    this.traceTail = [...(loaded?.head?.traceTail ?? [])];
+    this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
+    this.restoring = true;
+    this.host.restore({ seed: record.seed, nodes: record.nodes }, log, record.headStep, {
+      showSaved: () => this.showSaved(loaded),
+      done: () => {
+        this.restoring = false;
+        this.postPersistence();
+        this.flush();
+      },
+      failed: () => {
+        this.restoring = false;
+        this.stopSaving('read-failed', `"${record.name}" could not be rebuilt from its saved commands; it was left unchanged and this tab works in memory.`);
+      },
+    });
+  }
+
+  /** Posts what was saved of the head, so the cluster shows at once while it is rebuilt. */
+  private showSaved(loaded: LoadedCluster | null): void {
+    const head = loaded?.head;
+    if (!loaded || !head || head.step === 0) return;
+    this.host.emit({ type: 'traceBatch', records: head.traceTail.slice(-traceTailLimit), omitted: head.step - Math.min(head.traceTail.length, traceTailLimit), replace: true });
+    if (loaded.keyspace) {
+      this.host.emit({ type: 'keyspaceSnapshot', revision: loaded.keyspace.revision, current: true, compacted: false, compactRevision: head.compactRevision, entries: loaded.keyspace.entries });
+    }
+    this.host.emit({
+      type: 'timeline', position: head.step, head: head.step, live: true, bootSteps: head.bootSteps, retainedFrom: head.step,
+      markers: head.markers, revision: head.sample.revision,
+    });
+    this.host.emit({ type: 'status', status: { step: head.step, now: head.sample.now, pending: head.sample.pending, idle: head.sample.idle, mode: 'paused', speed: this.host.status().speed } });
+  }
+
+  /** Saves the host's current cluster as a new saved cluster and makes it the open one. */
+  private async saveCurrentAs(name: string): Promise<void> {
+    const store = this.requireStore();
+    const id = this.newId();
+    const release = await this.locks.acquire(id);
+    await this.switchTo(release);
+    const at = this.now();
+    this.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, created: at, updated: at, headStep: 0, commands: 0 };
+    this.saving = true;
+    this.warning = null;
+    this.persistedCommands = 0;
+    this.began(this.host.spec, this.host.timeline.bootSteps, 0, this.host);
+    await this.idle();
+    await store.setMeta(lastOpenedKey, id);
+    this.postPersistence();
+    await this.postClusters();
+  }
+
+  private async deleteCluster(id: string): Promise<void> {
+    const store = this.requireStore();
+    const wasOpen = this.open?.id === id;
+    if (wasOpen) {
+      await this.idle();
+      await this.switchTo(null);
+    }
+    await store.delete(id);
+    if (wasOpen) {
+      const [next] = await store.list();
+      if (next) await this.openCluster(next.id);
+      else {
+        this.host.handle({ type: 'reset', seed: this.host.spec.seed, nodes: this.host.spec.nodes });
+        await this.saveCurrentAs(await this.nextName());
+      }
+      return;
+    }
+    await this.postClusters();
+  }
+
+  private async exportCluster(id: string): Promise<void> {
+    const store = this.requireStore();
+    if (this.open?.id === id) await this.idle();
+    const loaded = await store.load(id);
+    if (!loaded) throw new Error(`no saved cluster ${id}`);
+    const { name, seed, nodes, created, headStep } = loaded.cluster;
+    const file = exportFile({ name, seed, nodes, created, headStep }, loaded.log);
+    const fileName = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'cluster'}.podflow.json`;
+    this.host.emit({ type: 'clusterExport', id, fileName, json: JSON.stringify(file, null, 1), shareFragment: shareFragment(file) });
+  }
+
+  /** Lets go of the open cluster (after its last save) and takes `release` as the new lock. */
+  private async switchTo(release: (() => void) | null): Promise<void> {
+    await this.idle();
+    this.release?.();
+    this.release = release;
+    this.open = null;
+    this.saving = release !== null && this.store !== null;
+    if (this.saving) this.warning = null;
+  }
+
+  // ── Saving ───────────────────────────────────────────────────────────────────────────────────────
+
+  /** Starts a save of everything pending unless one is in flight (then it follows that one). */
+  private flush(): void {
+    if (!this.store || !this.saving || !this.open || this.restoring) return;
+    if (this.inFlight) {
+      this.dirty = true;
+      return;
+    }
+    const batch = this.batch(this.open);
+    const store = this.store;
+    const committed = {
+      commands: this.host.timeline.log.length,
+      step: batch.head.step,
+    };
+    this.inFlight = store.save(batch).then(
+      () => {
+        this.persistedCommands = committed.commands;
+        this.lastPersistedStep = committed.step;
+        this.postPersistence();
+      },
+      (error: unknown) => {
+        // The transaction rolled back: what is in IndexedDB is the previous save, intact.
+        this.stopSaving(error instanceof StorageError ? error.fault : 'write-failed', messageOf(error));
+      },
+    ).finally(() => {
+      this.inFlight = null;
+      if (this.dirty) {
+        this.dirty = false;
+        this.flush();
+      }
+    });
+  }
+
+  private batch(open: ClusterRecord): SaveBatch {
+    const { host } = this;
+    const timeline = host.timeline;
+    const head = timeline.head;
+    const sample = timeline.sample(head);
+    const log = timeline.log;
+    const newCommands = log.slice(this.persistedCommands).map((entry, i) => ({ clusterId: open.id, index: this.persistedCommands + i, entry }));
+    // What is persisted counts as sent from here on; a failed save stops saving altogether.
+    const truncateFrom = this.truncateFrom;
+    this.truncateFrom = null;
+    this.persistedCommands = log.length;
+    let keyspace: SaveBatch['keyspace'] = null;
+    let kvChanges: SaveBatch['kvChanges'] = [];
+    const tracker = host.keyspaceTracker;
+    this.changesSinceBase += this.pendingChanges.length;
+    if (tracker && (this.needBase || this.changesSinceBase > Math.max(minChangesBeforeRebase, this.baseSize))) {
+      const snapshot = tracker.at(sample.revision);
+      keyspace = { clusterId: open.id, revision: sample.revision, entries: snapshot.entries };
+      this.baseSize = snapshot.entries.length;
+      this.changesSinceBase = 0;
+      this.kvSeq = 0;
+      this.needBase = false;
+    } else {
+      kvChanges = this.pendingChanges.map((change) => ({ clusterId: open.id, seq: this.kvSeq++, change }));
+    }
+    this.pendingChanges = [];
+    this.traceTail = this.traceTail.slice(-traceTailLimit);
+    this.open = { ...open, headStep: head, commands: log.length, updated: this.now() };
+    return {
+      cluster: this.open,
+      truncateCommandsFrom: truncateFrom,
+      newCommands,
+      head: {
+        clusterId: open.id, step: head, bootSteps: timeline.bootSteps, sample,
+        compactRevision: tracker ? tracker.at(sample.revision).compactRevision : -1,
+        markers: timeline.markers.slice(), traceTail: this.traceTail.slice(),
+      },
+      keyspace,
+      kvChanges,
+    };
+  }
+
+  // ── Reporting ────────────────────────────────────────────────────────────────────────────────────
+
+  private stopSaving(code: PersistenceWarningCode, message: string): void {
+    this.saving = false;
+    this.warning = { code, message };
+    this.postPersistence();
+  }
+
+  private warn(code: PersistenceWarningCode, message: string): void {
+    this.warning = { code, message };
+    this.postPersistence();
+  }
+
+  private postPersistence(): void {
+    this.host.emit({
+      type: 'persistence',
+      mode: this.saving ? 'saving' : 'memory-only',
+      clusterId: this.open?.id ?? null,
+      lastPersistedStep: this.lastPersistedStep,
+      warning: this.warning,
+    });
+  }
+
+  private async postClusters(list?: readonly ClusterRecord[]): Promise<void> {
+    const clusters = list ?? (this.store ? await this.store.list() : []);
+    const summaries: SavedClusterSummary[] = clusters.map(({ id, name, seed, nodes, created, updated, headStep, commands }) => ({ id, name, seed, nodes, created, updated, headStep, commands }));
+    this.host.emit({ type: 'clusters', clusters: summaries, openId: this.saving ? (this.open?.id ?? null) : null });
+  }
+
+  private async nextName(): Promise<string> {
+    const names = new Set((this.store ? await this.store.list() : []).map((c) => c.name));
+    for (let n = 1; ; n++) if (!names.has(`Cluster ${n}`)) return `Cluster ${n}`;
+  }
+
+  private requireStore(): ClusterStore {
+    if (!this.store) throw new Error(`saved clusters are unavailable: ${this.warning?.message ?? 'IndexedDB is not open'}`);
+    return this.store;
+  }
+
+  /** Runs an async operation; a failure is answered as an `error` of its command. */
+  private run(command: Command['type'], work: () => Promise<void>): void {
+    work().catch((error: unknown) => this.fail(command, error));
+  }
+
+  private fail(command: Command['type'] | null, error: unknown): void {
+    const event: WorkerEvent = { type: 'error', command, message: messageOf(error) };
+    this.host.emit(event);
+  }
+}
+
+function checkName(name: string): string {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (trimmed === '' || trimmed.length > 200) throw new RangeError('a cluster name must have 1 to 200 characters');
+  return trimmed;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

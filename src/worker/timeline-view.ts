@@ -1,0 +1,70 @@
+// Serves past steps to the UI from what was recorded, never touching the live simulation: the deliveries
+// from the engine's trace (while retained), the keyspace from etcd's MVCC history at the step's revision,
+// the status from the timeline's samples. Stepping forward through the past ships the same kinds of
+// events as live steps (a `traceBatch` of the steps and a `keyspaceDiff` of their writes).
+
+import type { KeyspaceTracker } from './keyspace.ts';
+import type { Timeline } from './timeline.ts';
+import type { TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import { traceTailLimit } from '../protocol/index.ts';
+import type { Engine } from '../sim/engine/index.ts';
+
+export class TimelineView {
+  constructor(
+    private readonly timeline: Timeline,
+    private readonly live: () => { readonly engine: Engine },
+    private readonly keyspace: KeyspaceTracker | null,
+    private readonly post: (event: WorkerEvent) => void,
+  ) {}
+
+  /** Shows `step`: the deliveries up to it (replacing the UI's), the keyspace at its revision. */
+  seek(step: number): void {
+    this.timeline.seek(step);
+    this.post({ type: 'traceBatch', ...this.tailAt(step), replace: true });
+    if (this.keyspace) {
+      // Writes made live but not yet flushed belong to the head, which the snapshot below supersedes.
+      this.keyspace.flush();
+      this.post({ ...this.keyspace.at(this.timeline.revisionAt(step)), current: true });
+    }
+  }
+
+  /** Returns to the head if the view is in the past. */
+  toHead(): void {
+    if (!this.timeline.live) this.seek(this.timeline.head);
+  }
+
+  /**
+   * Moves the view forward by up to `count` recorded steps (not past the head), shipping them as live
+   * steps are shipped; returns how many it served.
+   */
+  forward(count: number): number {
+    const from = this.timeline.position;
+    const to = Math.min(this.timeline.head, from + count);
+    if (to === from) return 0;
+    const { records, omitted } = this.records(from + 1, to);
+    this.timeline.seek(to);
+    if (this.keyspace) {
+      const diff = this.keyspace.between(this.timeline.revisionAt(from), this.timeline.revisionAt(to), (revision) => this.timeline.stepOfRevision(revision) ?? to);
+      if (diff.changes.length > 0) this.post(diff);
+    }
+    this.post({ type: 'traceBatch', records, omitted });
+    return to - from;
+  }
+
+  /** The newest deliveries up to `step` (at most `traceTailLimit`) and how many older ones are left out. */
+  tailAt(step: number): { records: TraceRecord[]; omitted: number } {
+    const { records } = this.records(Math.max(1, step - traceTailLimit + 1), step);
+    return { records, omitted: step - records.length };
+  }
+
+  /** The retained deliveries of steps `first`…`last`, newest `traceTailLimit` only. */
+  private records(first: number, last: number): { records: TraceRecord[]; omitted: number } {
+    const { trace } = this.live().engine;
+    const records: TraceRecord[] = [];
+    for (let step = Math.max(first, last - traceTailLimit + 1, trace.firstStep); step <= last; step++) {
+      const message = trace.at(step);
+      if (message) records.push({ step, ...message });
+    }
+    return { records, omitted: last - first + 1 - records.length };
+  }
+}

@@ -1,0 +1,147 @@
+// The timeline of the hosted cluster: what each step looked like to the UI (virtual time, queue length,
+// idleness, etcd revision after it), the log of user commands with the step and virtual time each was
+// applied at, markers for the UI, and the position the user is looking at. The deliveries themselves stay
+// in the engine's own trace (bounded by its retention); a past step is a view assembled from these records,
+// so looking back never touches the live simulation. See src/protocol/timeline.ts for the contract.
+
+import type { LoggableCommand, LoggedCommand, TimelineEvent, TimelineMarker, TimelineMarkerKind } from '../protocol/index.ts';
+import { timelineMarkerLimit } from '../protocol/index.ts';
+
+/** What the timeline reads after each delivery. */
+export interface StepSample {
+  readonly now: number;
+  readonly pending: number;
+  readonly idle: boolean;
+  /** The etcd store's revision (0 in clusters without etcd). */
+  readonly revision: number;
+}
+
+export class Timeline {
+  /** Index = step; entry 0 is the state before the first delivery. */
+  private readonly times: number[] = [];
+  private readonly pendings: number[] = [];
+  private readonly idles: boolean[] = [];
+  private readonly revisions: number[] = [];
+  private readonly commandLog: LoggedCommand[] = [];
+  private markerList: TimelineMarker[] = [];
+  private positionStep = 0;
+  bootSteps = 0;
+
+  constructor(initial: StepSample) {
+    this.push(initial);
+  }
+
+  get head(): number {
+    return this.times.length - 1;
+  }
+
+  get position(): number {
+    return this.positionStep;
+  }
+
+  get live(): boolean {
+    return this.positionStep === this.head;
+  }
+
+  get log(): readonly LoggedCommand[] {
+    return this.commandLog;
+  }
+
+  get markers(): readonly TimelineMarker[] {
+    return this.markerList;
+  }
+
+  /** Records the state after the newest delivery (the new head); a live timeline's position follows it. */
+  record(sample: StepSample): void {
+    const follow = this.live;
+    this.push(sample);
+    if (follow) this.positionStep = this.head;
+  }
+
+  sample(step: number): StepSample {
+    this.requireStep(step);
+    return { now: this.times[step]!, pending: this.pendings[step]!, idle: this.idles[step]!, revision: this.revisions[step]! };
+  }
+
+  revisionAt(step: number): number {
+    this.requireStep(step);
+    return this.revisions[step]!;
+  }
+
+  /** The first step after which the store's revision is ≥ `revision`, or null if it never got there. */
+  stepOfRevision(revision: number): number | null {
+    const revisions = this.revisions;
+    if (revisions.length === 0 || revisions[revisions.length - 1]! < revision) return null;
+    let lo = 0;
+    let hi = revisions.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (revisions[mid]! >= revision) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  seek(step: number): void {
+    this.requireStep(step);
+    this.positionStep = step;
+  }
+
+  /** Logs a command applied now, at the head, and marks it. */
+  logCommand(command: LoggableCommand, at: number, label: string): void {
+    this.commandLog.push({ step: this.head, at, command });
+    this.mark(this.head, 'command', label);
+  }
+
+  /** Takes a command from a saved log (restore): logged as it was, and marked. */
+  adoptCommand(entry: LoggedCommand, label: string): void {
+    this.commandLog.push(entry);
+    this.mark(entry.step, 'command', label);
+  }
+
+  mark(step: number, kind: TimelineMarkerKind, label: string): void {
+    this.markerList.push({ step, kind, label });
+    if (this.markerList.length > 2 * timelineMarkerLimit) this.markerList = this.markerList.slice(-timelineMarkerLimit);
+  }
+
+  /**
+   * Forgets everything after `step` (the fork point): later samples, commands logged after it and markers
+   * after it. Commands logged *at* `step` are kept: they were applied before the next delivery, so they are
+   * part of what the user saw at that step.
+   */
+  truncate(step: number): void {
+    this.requireStep(step);
+    for (const list of [this.times, this.pendings, this.idles, this.revisions]) list.length = step + 1;
+    const keep = this.commandLog.filter((entry) => entry.step <= step);
+    this.commandLog.length = 0;
+    this.commandLog.push(...keep);
+    this.markerList = this.markerList.filter((marker) => marker.step <= step);
+    this.positionStep = step;
+  }
+
+  /** The `timeline` event for the current position. */
+  event(retainedFrom: number): TimelineEvent {
+    const position = this.positionStep;
+    return {
+      type: 'timeline',
+      position,
+      head: this.head,
+      live: this.live,
+      bootSteps: this.bootSteps,
+      retainedFrom,
+      markers: this.markerList.slice(-timelineMarkerLimit),
+      revision: this.revisions[position]!,
+    };
+  }
+
+  private push(sample: StepSample): void {
+    this.times.push(sample.now);
+    this.pendings.push(sample.pending);
+    this.idles.push(sample.idle);
+    this.revisions.push(sample.revision);
+  }
+
+  private requireStep(step: number): void {
+    if (!(Number.isInteger(step) && step >= 0 && step <= this.head)) throw new RangeError(`step must be an integer from 0 to ${this.head}, got ${step}`);
+  }
+}
