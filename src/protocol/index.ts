@@ -28,3 +28,7 @@ export type {
 export {
   clusterExportFormat, clusterExportVersion, importMaxBytes, shareFragmentKey, shareLinkMaxLength,
 } from './saved-clusters.ts';
+export type {
+  ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, LogLine, LogLinesEvent, LogSource, ManifestProblem,
+} from './console.ts';
+export { logTailLimit } from './console.ts';
