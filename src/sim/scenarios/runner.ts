@@ -1,7 +1,7 @@
 // Drives a cluster through a scenario. kubectl steps are sent by the user component, so each is the root
 // of a cause chain; a command that needs an answer before its next request is resumed when the answer is
 // delivered (an engine delivery listener), so it unfolds step by step under any playback mode. Fault
-// steps call the cluster's fault injection; `runUntilIdle` and `advance` steps only say how far to run.
+// steps are user actions through the cluster's fault injection (faults.ts); `runUntilIdle` and `advance` steps only say how far to run.
 //
 // Two ways to use it:
 //   - tests and fast-forward: `runStep()` / `runAll()` run the engine themselves;
@@ -12,12 +12,8 @@ import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type H
 import type { Cluster } from '../cluster.ts';
 import { minute, type Duration, type Message } from '../engine/index.ts';
 import { create, deleteObject, deleteOnePod, setImage, scale, type KubectlCommand, type KubectlInput } from './kubectl.ts';
-import type { Fault, Scenario, ScenarioStep } from './scenario.ts';
-
-/** What a cluster with fault injection offers (src/sim/faults.ts: `Cluster.fault`). */
-interface FaultInjection {
-  fault(fault: Fault): Message;
-}
+import type { Fault } from '../faults.ts';
+import type { Scenario, ScenarioStep } from './scenario.ts';
 
 export interface StepRecord {
   readonly index: number;
@@ -158,17 +154,20 @@ export class ScenarioRunner {
       }
       case 'scale': return scale(step.resource, step.name, step.replicas);
       case 'setImage': return setImage(step.resource, step.name, step.container, step.image);
-      case 'delete': return deleteObject(step.resource, step.name, step.propagationPolicy);
-      case 'deleteOnePod': return deleteOnePod(step.labelSelector);
+      case 'delete': return deleteObject(step.resource, step.name, step.propagationPolicy, this.watchTimeoutSeconds());
+      case 'deleteOnePod': return deleteOnePod(step.labelSelector, this.watchTimeoutSeconds());
       case 'fault': case 'runUntilIdle': case 'advance': return null;
     }
   }
 
+  /** A reflector's watch timeout, [300, 600) s (client-go reflector.go, minWatchTimeout × (1 + rand)). */
+  private watchTimeoutSeconds(): number {
+    return Math.floor(300 * (1 + this.cluster.engine.rng.float()));
+  }
+
   /** Injects a fault as a user action: it takes effect when the engine delivers it. */
   private inject(f: Fault, record: StepRecord): void {
-    const cluster = this.cluster as Cluster & Partial<FaultInjection>;
-    if (typeof cluster.fault !== 'function') throw new Error(`this cluster cannot inject faults (${faultLine(f)})`);
-    record.requestIds.push(cluster.fault(f).id);
+    record.requestIds.push(this.cluster.fault(f).id);
   }
 
   private delivered(message: Message): void {

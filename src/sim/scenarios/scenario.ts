@@ -4,6 +4,8 @@
 // requests (the roots of cause chains); fault steps are user actions too (the cluster's fault injection);
 // the last two kinds only say how far to let the cluster run.
 
+import type { Fault } from '../faults.ts';
+
 /** A text in the two languages of the UI. */
 export interface LocalizedText {
   readonly en: string;
@@ -12,21 +14,6 @@ export interface LocalizedText {
 
 /** `kubectl delete --cascade=background|foreground|orphan`. */
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-/**
- * Faults a cluster can be put through (`cluster.fault(…)`): the same union as src/sim/faults.ts, which
- * the ctrl branch is adding; this copy goes when that lands.
- */
-export type Fault =
-  | { readonly type: 'stop'; readonly component: string }
-  | { readonly type: 'start'; readonly component: string }
-  | { readonly type: 'nodeDown'; readonly node: string }
-  | { readonly type: 'nodeUp'; readonly node: string }
-  | { readonly type: 'compactEtcd' }
-  | { readonly type: 'dropWatches'; readonly component?: string }
-  | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
-  | { readonly type: 'imageUnpullable'; readonly image: string }
-  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number };
 
 export type ScenarioStep =
   /** `kubectl create -f <file>`: one POST per object, in document order. */
