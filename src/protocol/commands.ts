@@ -1,7 +1,7 @@
 // Commands the UI posts to the simulation worker. Every command is answered by at least one `status`
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
-import type { ConsoleInterruptCommand, ConsoleRunCommand } from './console.ts';
+import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand } from './console.ts';
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 
 /**
@@ -192,7 +192,8 @@ export type Command =
   | ExportClusterCommand
   | ImportClusterCommand
   | ConsoleRunCommand
-  | ConsoleInterruptCommand;
+  | ConsoleInterruptCommand
+  | FaultCommand;
 
 export type CommandType = Command['type'];
 

@@ -74,3 +74,20 @@ export interface LogLinesEvent {
 
 /** At most this many log lines travel in one `logLines` event. */
 export const logTailLimit = 500;
+
+/** A fault to inject (the same data as src/sim/faults.ts `Fault`): a user action on the timeline. */
+export type FaultSpec =
+  | { readonly type: 'stop'; readonly component: string }
+  | { readonly type: 'start'; readonly component: string }
+  | { readonly type: 'nodeDown'; readonly node: string }
+  | { readonly type: 'nodeUp'; readonly node: string }
+  | { readonly type: 'compactEtcd' }
+  | { readonly type: 'dropWatches'; readonly component?: string }
+  | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
+  | { readonly type: 'imageUnpullable'; readonly image: string }
+  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number };
+
+export interface FaultCommand {
+  readonly type: 'fault';
+  readonly fault: FaultSpec;
+}

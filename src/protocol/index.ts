@@ -29,6 +29,6 @@ export {
   clusterExportFormat, clusterExportVersion, importMaxBytes, shareFragmentKey, shareLinkMaxLength,
 } from './saved-clusters.ts';
 export type {
-  ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, LogLine, LogLinesEvent, LogSource, ManifestProblem,
+  ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, FaultCommand, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem,
 } from './console.ts';
 export { logTailLimit } from './console.ts';

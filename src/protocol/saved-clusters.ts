@@ -7,6 +7,8 @@
 // Faults never stop the app: when storage fails the worker says so with a `persistence` event carrying a
 // warning, and the cluster keeps running in memory.
 
+import type { FaultSpec } from './console.ts';
+
 /** A saved cluster in the list. Times are wall-clock epoch milliseconds (display only). */
 export interface SavedClusterSummary {
   /** Stable id (opaque string). */
@@ -96,7 +98,9 @@ export type LoggableCommand =
   | { readonly type: 'userRequest'; readonly to: string; readonly kind: string; readonly payload: unknown }
   /** A kubectl or etcdctl command line run in the console (see console.ts), and Ctrl-C for one. */
   | { readonly type: 'consoleRun'; readonly id: number; readonly line: string; readonly stdin?: string }
-  | { readonly type: 'consoleInterrupt'; readonly id: number };
+  | { readonly type: 'consoleInterrupt'; readonly id: number }
+  /** A fault injected from the faults panel. */
+  | { readonly type: 'fault'; readonly fault: FaultSpec };
 
 /**
  * The export file: everything needed to rebuild the cluster by replay. Validated field by field on import;

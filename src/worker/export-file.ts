@@ -4,7 +4,7 @@
 // nothing. (The check is written out here because the schema is small and the messages matter; the
 // import is then replayed before it is stored — see saved-clusters.ts.)
 
-import type { ClusterExportFile, LoggableCommand, LoggedCommand } from '../protocol/index.ts';
+import type { ClusterExportFile, FaultSpec, LoggableCommand, LoggedCommand } from '../protocol/index.ts';
 import { clusterExportFormat, clusterExportVersion, importMaxBytes, maxNodes, shareFragmentKey, shareLinkMaxLength } from '../protocol/index.ts';
 
 export class ImportError extends Error {
@@ -99,7 +99,13 @@ function loggable(raw: unknown, where: string): LoggableCommand {
     onlyKeys(command, ['type', 'id'], where);
     return { type: 'consoleInterrupt', id: commandId(command.id, `${where}.id`) };
   }
-  throw new ImportError(`import: ${where}.type must be "applyManifest", "userRequest", "consoleRun" or "consoleInterrupt"`);
+  if (command.type === 'fault') {
+    onlyKeys(command, ['type', 'fault'], where);
+    const fault = record(command.fault, `${where}.fault`);
+    if (typeof fault.type !== 'string') throw new ImportError(`import: ${where}.fault.type must be a string`);
+    return { type: 'fault', fault: jsonValue(fault, `${where}.fault`, 0) as unknown as FaultSpec };
+  }
+  throw new ImportError(`import: ${where}.type must be "applyManifest", "userRequest", "consoleRun", "consoleInterrupt" or "fault"`);
 }
 
 /** A copy of plain JSON data (objects without prototypes tricks, bounded depth). */

@@ -263,6 +263,9 @@ export class SimHost {
       case 'consoleInterrupt':
         this.userAction({ type: 'consoleInterrupt', id: command.id });
         return;
+      case 'fault':
+        this.userAction({ type: 'fault', fault: command.fault });
+        return;
       case 'keyspaceAt': {
         if (!this.keyspace) throw new Error('this cluster has no etcd member to read');
         this.post(this.keyspace.at(command.revision));

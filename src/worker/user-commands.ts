@@ -7,6 +7,7 @@ import { httpKinds, type HttpRequest } from '../sim/apiserver/http.ts';
 import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
 import { resourceForKind } from '../sim/api/resources.ts';
 import { componentNames } from '../sim/cluster.ts';
+import type { Fault } from '../sim/cluster.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
 import { consoleOf, type ConsoleCluster } from './console/console-of.ts';
@@ -15,6 +16,8 @@ import { parseManifest, type ManifestObject } from './manifest.ts';
 export interface CommandTarget extends ConsoleCluster {
   readonly engine: Engine;
   readonly user: User;
+  /** Injects a fault as a user action (src/sim/faults.ts); absent in clusters that cannot. */
+  readonly fault?: (fault: Fault) => unknown;
   readonly topology: { readonly components: readonly { readonly name: string; readonly modelled: boolean }[] };
 }
 
@@ -42,6 +45,10 @@ export function applyUserCommand(cluster: CommandTarget, command: LoggableComman
     case 'consoleInterrupt':
       consoleOf(cluster).session.interrupt(command.id);
       return;
+    case 'fault':
+      if (!cluster.fault) throw new Error('this cluster cannot inject faults');
+      cluster.fault(command.fault);
+      return;
   }
 }
 
@@ -50,6 +57,7 @@ export function describeUserCommand(command: LoggableCommand): string {
   if (command.type === 'userRequest') return `${command.kind} → ${command.to}`;
   if (command.type === 'consoleRun') return command.line;
   if (command.type === 'consoleInterrupt') return `^C (command ${command.id})`;
+  if (command.type === 'fault') return `fault: ${Object.values(command.fault).join(' ')}`;
   try {
     const objects = parseManifest(command.yaml);
     return `kubectl create -f (${objects.map((o) => `${o.kind} ${o.name}`).join(', ')})`;

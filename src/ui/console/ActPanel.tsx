@@ -1,9 +1,10 @@
 // The dock under the graph where the user acts on the cluster and reads what it logged: the YAML
-// editor, the kubectl/etcdctl console and the request logs, one tab at a time (the hidden ones stay
-// mounted, so a running command keeps its transcript and the editor its text).
+// editor, the kubectl/etcdctl console, the request logs and the faults, one tab at a time (the hidden ones stay
+// mounted, so a running command keeps its transcript and the editor its text). It starts closed.
 
 import { useState } from 'react';
 import { EditorPanel } from '../editor/EditorPanel.tsx';
+import { FaultsPanel } from '../faults/FaultsPanel.tsx';
 import { LogsPanel } from '../logs/LogsPanel.tsx';
 import { ConsolePanel } from './ConsolePanel.tsx';
 import './act.css';
@@ -12,19 +13,21 @@ const tabs = [
   { id: 'editor', label: 'YAML editor' },
   { id: 'console', label: 'Console' },
   { id: 'logs', label: 'Logs' },
+  { id: 'faults', label: 'Faults' },
 ] as const;
 
 type TabId = (typeof tabs)[number]['id'];
 
 export function ActPanel() {
   const [tab, setTab] = useState<TabId>('console');
-  const [open, setOpen] = useState(true);
+  // Closed at first, so the graph and keyspace keep the first screen; a tab opens it.
+  const [open, setOpen] = useState(false);
   return (
     <section className={`act-panel${open ? '' : ' collapsed'}`} aria-label="Act on the cluster">
       <div className="act-tabs" role="tablist" aria-label="Act panels">
         {tabs.map((t) => (
-          <button key={t.id} type="button" role="tab" id={`act-tab-${t.id}`} aria-selected={tab === t.id} aria-controls={`act-${t.id}`}
-            onClick={() => { setTab(t.id); setOpen(true); }}>
+          <button key={t.id} type="button" role="tab" id={`act-tab-${t.id}`} aria-selected={open && tab === t.id} aria-controls={`act-${t.id}`}
+            onClick={() => { setTab(t.id); setOpen(true); }} data-open={open && tab === t.id ? 'true' : undefined}>
             {t.label}
           </button>
         ))}
@@ -35,6 +38,7 @@ export function ActPanel() {
           {t.id === 'editor' && <EditorPanel />}
           {t.id === 'console' && <ConsolePanel />}
           {t.id === 'logs' && <LogsPanel />}
+          {t.id === 'faults' && <FaultsPanel />}
         </div>
       ))}
     </section>

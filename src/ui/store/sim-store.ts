@@ -5,7 +5,7 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
-  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
+  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
@@ -194,6 +194,8 @@ export interface SimActions {
   runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
   /** Ctrl-C for a running command. */
   interruptCommand(id: number): void;
+  /** Injects a fault (a user action on the timeline). */
+  injectFault(fault: FaultSpec): void;
   /** Asks the worker for the current state of `topics` (objects, scheduler). */
   inspect(topics: readonly InspectTopic[]): void;
   /** Asks for the cause chain of message `id` (null: forget it). */
@@ -252,6 +254,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       return id;
     },
     interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
+    injectFault: (fault) => post({ type: 'fault', fault }),
     inspect: (topics) => post({ type: 'inspect', topics }),
     askWhy: (id) => {
       update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));

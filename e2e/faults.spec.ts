@@ -1,0 +1,30 @@
+import { ActDock } from './act.ts';
+import { expect, test } from './podflow.ts';
+
+// (f) With kube-scheduler stopped, the Deployment's pod stays Pending with no node; started again, the
+// scheduler lists, sees the pod and binds it, and the kubelet runs it.
+test('stopping the scheduler leaves the pod Pending; starting it binds the pod', async ({ podflow }) => {
+  const dock = new ActDock(podflow);
+  const page = podflow.page;
+  await test.step('stop kube-scheduler from the faults panel', async () => {
+    await dock.tab('Faults').click();
+    await page.getByRole('combobox', { name: 'Component' }).selectOption('kube-scheduler');
+    await page.getByRole('button', { name: 'Stop', exact: true }).click();
+    await expect(page.getByTestId('fault-note')).toContainText('stopped kube-scheduler');
+  });
+  await test.step('create the Deployment: its pod is Pending, on no node', async () => {
+    expect(await dock.runToEnd('kubectl create -f -')).toContain('deployment.apps/nginx-deployment created');
+    await dock.settle(async () => page.getByRole('button', { name: 'Run until idle' }).isDisabled());
+    expect(await dock.runToEnd('kubectl get po -o wide')).toMatch(/nginx-deployment-\S+\s+0\/1\s+Pending\s+0\s+\S+\s+<none>\s+<none>/);
+  });
+  await test.step('start it again: the pod is bound and runs', async () => {
+    await dock.tab('Faults').click();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    // The restarted scheduler lists, then binds on its own clock: watch the pod while playing at 100×.
+    const watch = await dock.run('kubectl get po -o wide -w');
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('100');
+    await podflow.button('Play').click();
+    await expect(watch.getByTestId('console-output')).toContainText(/nginx-deployment-\S+\s+1\/1\s+Running\s+0\s+\S+\s+\S+\s+node-\d/, { timeout: 30_000 });
+    await podflow.button('Pause').click();
+  });
+});
