@@ -90,6 +90,22 @@ export class PodflowPage {
     return this.page.getByRole('button', { name, exact: true });
   }
 
+  /** Shows one of the model-state tabs: 'etcd keyspace', 'Objects' or 'Scheduler'. */
+  async openStateTab(name: string): Promise<void> {
+    await this.page.getByRole('tablist', { name: 'Model state' }).getByRole('tab', { name }).click();
+  }
+
+  /** The objects panel's row of the object stored at `key`. */
+  objectRow(key: string): Locator {
+    return this.page.getByTestId('object-row').and(this.page.locator(`[data-key="${key}"]`));
+  }
+
+  /** Runs until only background work is queued and waits for the idle readout. */
+  async runUntilIdle(): Promise<void> {
+    await this.button('Run until idle').click();
+    await expect(this.activity).toHaveText('idle');
+  }
+
   async etcdctlPut(key: string, value: string): Promise<void> {
     const form = this.page.getByRole('form', { name: 'etcdctl put' });
     await form.getByLabel('Key').fill(key);
@@ -107,3 +123,53 @@ export const test = base.extend<{ podflow: PodflowPage }>({
 });
 
 export { expect };
+
+// ── Timeline and saved clusters (issue 6) ─────────────────────────────────────────────────────────────
+
+/** What the page's store holds of the cluster, for comparing runs: step, keyspace, recent deliveries. */
+export interface ClusterView {
+  readonly step: number;
+  readonly keyspace: ReadonlyArray<{ key: string; modRevision: number; version: number; value: string }>;
+  readonly recent: ReadonlyArray<{ step: number; id: number; kind: string; from: string; to: string; payload: string }>;
+}
+
+export class PodflowTimeline {
+  constructor(readonly page: Page) {}
+
+  /** Calls a store action through the page's scripting handle (`window.podflow`). */
+  async act(name: string, ...args: unknown[]): Promise<void> {
+    await this.page.evaluate(([action, rest]) => {
+      const handle = (globalThis as unknown as { podflow: { actions: Record<string, (...a: unknown[]) => void> } }).podflow;
+      handle.actions[action as string]!(...(rest as unknown[]));
+    }, [name, args] as const);
+  }
+
+  /** The cluster as the page shows it now. */
+  async view(): Promise<ClusterView> {
+    return this.page.evaluate(() => {
+      type Rec = { step: number; id: number; kind: string; from: string; to: string; payload: unknown };
+      type Entry = { key: string; modRevision: number; version: number; value: string };
+      const state = (globalThis as unknown as { podflow: { store: { getState(): { status: { step: number }; recent: Rec[]; keyspace: { live: { keys: string[]; entries: Map<string, Entry> } } } } } }).podflow.store.getState();
+      const { keys, entries } = state.keyspace.live;
+      return {
+        step: state.status.step,
+        keyspace: keys.map((key) => {
+          const e = entries.get(key)!;
+          return { key, modRevision: e.modRevision, version: e.version, value: e.value };
+        }),
+        recent: state.recent.map((r) => ({ step: r.step, id: r.id, kind: r.kind, from: r.from, to: r.to, payload: JSON.stringify(r.payload) })),
+      };
+    });
+  }
+
+  /** Waits until no replay or restore runs and the status shows `step`. */
+  async settledAt(step: number): Promise<void> {
+    await expect(this.page.getByTestId('step-counter')).toHaveText(String(step));
+    await expect.poll(() => this.page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { progress: unknown } } } }).podflow.store.getState().progress === null)).toBe(true);
+  }
+
+  /** Waits until the open cluster is saved at `step`. */
+  async savedAt(step: number): Promise<void> {
+    await expect(this.page.getByTestId('saved-step')).toHaveText(`Saved at step ${step.toLocaleString('en-US')}`);
+  }
+}

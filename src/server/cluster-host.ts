@@ -116,7 +116,12 @@ export class ClusterHost {
     const tick = (): void => {
       this.timer = null;
       this.immediate = null;
-      this.advance();
+      try {
+        this.advance();
+      } catch (err) {
+        // A fault in the model must not take the server down with it; it is reported and time goes on.
+        console.error('podflow apiserver: the simulation failed a step:', err);
+      }
       this.schedule();
     };
     if (busy) this.immediate = setImmediate(tick);
@@ -228,8 +233,17 @@ export class ClusterHost {
     }
     const engine = this.cluster.engine;
     let requests = 0;
-    for (const line of lines.slice(1)) {
-      const entry = JSON.parse(line) as LogEntry;
+    const entries = lines.slice(1);
+    for (const [i, line] of entries.entries()) {
+      let entry: LogEntry;
+      try {
+        entry = JSON.parse(line) as LogEntry;
+      } catch (err) {
+        // A line cut short by a crash can only be the last one; anything else is a damaged log.
+        if (i !== entries.length - 1) throw err;
+        writeFileSync(this.logPath, `${[lines[0], ...entries.slice(0, i)].join('\n')}\n`);
+        break;
+      }
       engine.run({ until: entry.at });
       this.inject(entry);
       if ('request' in entry) requests++;

@@ -52,6 +52,10 @@ const server = await startPodflowServer({
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
 });
+const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
+if (!loopback && values.token === undefined) {
+  console.warn(`podflow apiserver: listening on ${values.address} without --token: anyone who can reach it acts as the cluster admin`);
+}
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
 

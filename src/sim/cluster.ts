@@ -15,6 +15,10 @@ import { Kubelet } from './kubelet/index.ts';
 import { KubeScheduler } from './scheduler/index.ts';
 import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
+import { clusterFaults, injectFault, type ClusterFaults, type Fault } from './faults.ts';
+import type { Message } from './engine/index.ts';
+
+export { defaultCrash, faultKind, type ClusterFaults, type Fault } from './faults.ts';
 
 export type ComponentRole =
   | 'user'
@@ -94,6 +98,8 @@ export class Cluster {
   readonly scheduler: KubeScheduler | null;
   readonly kubelets: readonly Kubelet[];
   readonly topology: ClusterTopology;
+  /** Fault injection as verbs (faults.ts); each is a user action that takes effect when delivered. */
+  readonly faults: ClusterFaults;
 
   constructor(readonly config: ClusterConfig) {
     this.engine = new Engine({ seed: config.seed, ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}) });
@@ -130,6 +136,7 @@ export class Cluster {
       this.engine.link(l.a, l.b, { latency: l.latency, jitter: l.jitter });
     }
     this.topology = { components, links };
+    this.faults = clusterFaults(this);
     this.apiserver.start();
   }
 
@@ -145,6 +152,11 @@ export class Cluster {
     this.controllerManager?.start();
     this.engine.runUntilIdle();
     return this.engine.step;
+  }
+
+  /** Injects a fault (see faults.ts) as a user action; it takes effect when the engine delivers it. */
+  fault(fault: Fault): Message<Fault> {
+    return injectFault(this, fault);
   }
 }
 

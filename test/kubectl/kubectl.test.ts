@@ -244,6 +244,8 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     const strict = await k('create', '-f', file);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toBe(`Error from server (BadRequest): error when creating "${file}": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"\n`);
+    const dry = await k('create', '-f', file, '--dry-run=server', '--validate=false');
+    expect([dry.code, dry.stderr]).toEqual([1, `Error from server (BadRequest): error when creating "${file}": dryRun=All is not supported by Podflow's simulated kube-apiserver\n`]);
     const warn = await k('create', '-f', file, '--validate=warn');
     expect([warn.code, warn.stdout, warn.stderr]).toEqual([0, 'deployment.apps/bad created\n', 'Warning: unknown field "spec.foo"\n']);
   });
@@ -302,5 +304,9 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect([again.code, again.stderr]).toEqual([1, `Error from server (NotFound): error when deleting "${manifest('nginx-deployment.yaml')}": deployments.apps "nginx-deployment" not found\n`]);
     expect((await k('delete', '-f', manifest('nginx-deployment.yaml'), '--ignore-not-found')).code).toBe(0);
     expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/web']]);
+    // Foreground: the garbage collector deletes the dependents first; kubectl returns once the Deployment is gone.
+    expect(ok(await k('delete', 'deploy', 'web', '--cascade=foreground'))).toBe('deployment.apps "web" deleted\n');
+    const left = await k('get', 'deploy,rs', '-l', 'app=web');
+    expect([left.code, left.stdout, left.stderr]).toEqual([0, '', 'No resources found in default namespace.\n']);
   });
 });

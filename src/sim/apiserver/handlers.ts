@@ -145,6 +145,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
 }
 
 export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
@@ -157,6 +158,7 @@ export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const name = route.info.name;
   const sub = route.subresource?.name;
@@ -190,6 +192,7 @@ type PatchType = (typeof patchTypes)[number];
  */
 // Models k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource, patcher.applyPatch).
 export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const contentType = (h.http.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
   if (!patchTypes.includes(contentType)) throw newUnsupportedMediaType([...patchTypes]);
@@ -288,6 +291,7 @@ function* handleApply(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const options = deleteOptions(h);
   const result = yield* store.delete(ctx, route.info.name, options);
@@ -296,6 +300,7 @@ export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDeleteCollection(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx, query } = h;
   const options = deleteOptions(h);
   const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
@@ -380,6 +385,15 @@ function wipeSystemFields(obj: KubeObject): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+}
+
+/**
+ * Deviation: dry run (`?dryRun=All`, `kubectl --dry-run=server`) is not modelled; the registry would
+ * persist the write, so the request is refused rather than silently carried out.
+ */
+function refuseDryRun(query: Map<string, string>): void {
+  const dryRun = query.get('dryRun');
+  if (dryRun !== undefined && dryRun !== '') throw newBadRequest(`dryRun=${dryRun} is not supported by Podflow's simulated kube-apiserver`);
 }
 
 function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {

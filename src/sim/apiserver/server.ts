@@ -232,6 +232,20 @@ export class KubeApiserver extends Component {
     };
   }
 
+  /**
+   * Ends every open client watch (only those of component `client`, if given) as a broken connection
+   * would: each client gets the end of its stream and watches again. Returns how many were ended.
+   */
+  dropWatches(client?: string): number {
+    let dropped = 0;
+    for (const [requestId, open] of [...this.openWatches]) {
+      if (client !== undefined && open.request.from !== client) continue;
+      this.closeWatch(requestId, 'error');
+      dropped++;
+    }
+    return dropped;
+  }
+
   /** Ends a client watch: on timeout or storage end, tells the client; on client cancel, just stops. */
   private closeWatch(requestId: number, reason: HttpWatchEnd['reason'] | null): void {
     const open = this.openWatches.get(requestId);

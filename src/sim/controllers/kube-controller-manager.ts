@@ -1,5 +1,5 @@
-// kube-controller-manager: one process (one engine component) running the deployment, replicaset and
-// garbage collector controllers over one shared informer factory, one REST client and one event broadcaster.
+// kube-controller-manager: one process (one engine component) running the deployment, replicaset,
+// garbage collector and node lifecycle controllers over one shared informer factory, one REST client and one event broadcaster.
 // Models k8s cmd/kube-controller-manager/app/controllermanager.go (StartControllers, informers started
 // after the controllers registered their handlers, WaitForCacheSync before workers) and apps.go
 // (startReplicaSetController, startDeploymentController: 5 workers each, --concurrent-*-syncs).
@@ -11,6 +11,7 @@ import { ClientComponent, EventBroadcaster, RestClient, SharedInformerFactory, c
 import { awaitReply, type Co, type Message } from '../engine/index.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
 import { GarbageCollector } from './garbagecollector/garbage-collector.ts';
+import { NodeLifecycleController } from './nodelifecycle/node-lifecycle-controller.ts';
 import { ReplicaSetController } from './replicaset/replicaset-controller.ts';
 
 export const kubeControllerManagerName = 'kube-controller-manager';
@@ -18,9 +19,9 @@ export const kubeControllerManagerName = 'kube-controller-manager';
 /** The message a controller sends itself to wait for a batch of concurrent requests (a goroutine WaitGroup). */
 export const joinKind = 'kcm.join';
 
-export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector';
+export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle';
 
-export const allControllers: readonly ControllerName[] = ['deployment', 'replicaset', 'garbagecollector'];
+export const allControllers: readonly ControllerName[] = ['deployment', 'replicaset', 'garbagecollector', 'nodelifecycle'];
 
 export interface KubeControllerManagerOptions {
   readonly name?: string;
@@ -58,6 +59,7 @@ export class KubeControllerManager extends ClientComponent {
   replicaSetController: ReplicaSetController | undefined;
   deploymentController: DeploymentController | undefined;
   garbageCollector: GarbageCollector | undefined;
+  nodeLifecycleController: NodeLifecycleController | undefined;
   private readonly joins = new Map<number, Join>();
   private started = false;
 
@@ -81,11 +83,14 @@ export class KubeControllerManager extends ClientComponent {
     if (enabled.includes('deployment')) this.deploymentController = new DeploymentController(context);
     if (enabled.includes('replicaset')) this.replicaSetController = new ReplicaSetController(context);
     if (enabled.includes('garbagecollector')) this.garbageCollector = new GarbageCollector(context);
+    if (enabled.includes('nodelifecycle')) this.nodeLifecycleController = new NodeLifecycleController(context);
     this.informers.start();
     this.informers.onSynced(() => {
       this.deploymentController?.run(this.options.deploymentWorkers ?? 5);
       this.replicaSetController?.run(this.options.replicaSetWorkers ?? 5);
       this.garbageCollector?.run(this.options.gcWorkers ?? 20);
+      // scheduler.UpdateWorkerSize (8) workers for the NoSchedule tainting pass.
+      this.nodeLifecycleController?.run(8);
     });
   }
 
@@ -96,6 +101,7 @@ export class KubeControllerManager extends ClientComponent {
     this.deploymentController = undefined;
     this.replicaSetController = undefined;
     this.garbageCollector = undefined;
+    this.nodeLifecycleController = undefined;
     this.start();
   }
 

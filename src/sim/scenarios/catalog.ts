@@ -150,7 +150,52 @@ export const scenarios: readonly Scenario[] = [
     manifests: [userService],
     steps: [
       { do: 'create', file: userService.file }, { do: 'runUntilIdle' },
-      { do: 'fault', fault: { fault: 'nodeDown', node: 'node-1' } }, { do: 'advance', ms: sixMinutes }, { do: 'runUntilIdle' },
+      { do: 'fault', fault: { type: 'nodeDown', node: 'node-1' } }, { do: 'advance', ms: sixMinutes }, { do: 'runUntilIdle' },
+    ],
+  },
+  {
+    id: 'compaction',
+    title: { en: 'Compaction, then every watch dropped', zh: '压缩 etcd，再断开所有 watch' },
+    description: {
+      en: 'etcdctl compact at the current revision, then kube-apiserver drops every watch: clients watch again from their last resourceVersion, served by the watch cache.',
+      zh: '在当前版本执行 etcdctl compact，然后 kube-apiserver 断开所有 watch：客户端从各自最后的 resourceVersion 重新 watch，由 watch cache 提供。',
+    },
+    source: 'seeds/000',
+    manifests: [nginx],
+    steps: [
+      { do: 'create', file: nginx.file }, { do: 'runUntilIdle' },
+      { do: 'fault', fault: { type: 'compactEtcd' } }, { do: 'fault', fault: { type: 'dropWatches' } }, { do: 'runUntilIdle' },
+      { do: 'scale', resource: 'deployment', name: 'nginx-deployment', replicas: 3 }, { do: 'runUntilIdle' },
+    ],
+  },
+  {
+    id: 'bad-rollout',
+    title: { en: 'A rollout to an image that cannot be pulled', zh: '镜像拉取失败的滚动更新' },
+    description: {
+      en: 'set image nginx=nginx:1.16.1, which no node can pull: the new pod goes ErrImagePull → ImagePullBackOff, the old one keeps serving.',
+      zh: 'set image nginx=nginx:1.16.1，而该镜像无法拉取：新 Pod 进入 ErrImagePull → ImagePullBackOff，旧 Pod 继续提供服务。',
+    },
+    source: 'seeds/000',
+    manifests: [nginx],
+    steps: [
+      { do: 'create', file: nginx.file }, { do: 'runUntilIdle' },
+      { do: 'fault', fault: { type: 'imageUnpullable', image: 'nginx:1.16.1' } },
+      { do: 'setImage', resource: 'deployment', name: 'nginx-deployment', container: 'nginx', image: 'nginx:1.16.1' },
+      { do: 'advance', ms: 60_000 },
+    ],
+  },
+  {
+    id: 'crash-loop',
+    title: { en: 'A container that keeps crashing', zh: '不断崩溃的容器' },
+    description: {
+      en: 'my-replicaset\'s nginx exits with code 1 ten seconds after each start: restarts with a growing back-off, CrashLoopBackOff.',
+      zh: 'my-replicaset 的 nginx 每次启动 10 秒后以退出码 1 退出：按递增的退避时间重启，进入 CrashLoopBackOff。',
+    },
+    source: 'seeds/004',
+    manifests: [replicaSet],
+    steps: [
+      { do: 'fault', fault: { type: 'imageCrashes', image: 'nginx', afterSeconds: 10, exitCode: 1 } },
+      { do: 'create', file: replicaSet.file }, { do: 'advance', ms: 120_000 },
     ],
   },
 ];

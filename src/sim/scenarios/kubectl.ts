@@ -5,7 +5,8 @@
 // over several engine steps like the real client.
 //
 // Deviations: kubectl's discovery and openapi requests are left out (as with a warm cache; the model
-// serves no /openapi/v3); `delete` waits for the object to go with one watch (no timeout handling).
+// serves no /openapi/v3); `delete` waits for the object to go with one watch, and stops waiting when
+// that watch ends (kubectl would watch again, for up to 168 h).
 // Models k8s.io/kubectl/pkg/cmd/{create,scale,set/set_image,delete}.go and cmd/util/helpers.go
 // (StandardErrorMessage).
 
@@ -147,9 +148,10 @@ export function* setImage(typed: string, name: string, container: string, image:
 
 /**
  * `kubectl delete <resource> <name> [--cascade=…]`: the DELETE, then (as `--wait=true`) a GET; if the
- * object is still there (graceful deletion, finalizers) a list and a watch on its name until DELETED.
+ * object is still there (graceful deletion, finalizers) kubectl's wait runs a reflector on its name: a
+ * list, then a watch (with the reflector's random timeout, drawn by the caller) until DELETED.
  */
-export function* deleteObject(typed: string, name: string, propagationPolicy: PropagationPolicy = 'Background'): KubectlCommand {
+export function* deleteObject(typed: string, name: string, propagationPolicy: PropagationPolicy = 'Background', watchTimeoutSeconds = 300): KubectlCommand {
   const r = resolve(typed);
   if (typeof r === 'string') return { output: [r], ok: false };
   const path = `${collectionPath(r)}/${name}`;
@@ -164,7 +166,7 @@ export function* deleteObject(typed: string, name: string, propagationPolicy: Pr
   if (list.status !== 200 || listed.items.length === 0) return { output, ok: list.status === 200 };
   const watchQuery = formatQuery([
     ['allowWatchBookmarks', 'true'], ['fieldSelector', selector], ['resourceVersion', listed.metadata.resourceVersion ?? ''],
-    ['timeoutSeconds', String(waitTimeoutSeconds)], ['watch', 'true'],
+    ['timeoutSeconds', String(watchTimeoutSeconds)], ['watch', 'true'],
   ]);
   const opened = yield* send(request('GET', collectionPath(r), watchQuery, 'application/json'), 'watch');
   if (opened.status !== 200) return { output: [...output, errorFromServer(opened)], ok: false };
@@ -174,17 +176,14 @@ export function* deleteObject(typed: string, name: string, propagationPolicy: Pr
   }
 }
 
-/** kubectl delete waits a week when `--timeout` is 0 (its default). */
-const waitTimeoutSeconds = 7 * 24 * 3600;
-
 /** `kubectl get pods -l <selector> -o name`, then `kubectl delete pod <first>`. */
-export function* deleteOnePod(labelSelector: string): KubectlCommand {
+export function* deleteOnePod(labelSelector: string, watchTimeoutSeconds = 300): KubectlCommand {
   const pods = findResource('pods')!;
   const list = yield* send(request('GET', collectionPath(pods), formatQuery([['labelSelector', labelSelector], ['limit', '500']]), 'application/json'));
   if (list.status !== 200) return { output: [errorFromServer(list)], ok: false };
   const names = (list.body as List<KubeObject>).items.map((p) => p.metadata.name ?? '');
   const first = names[0];
   if (first === undefined) return { output: [`No resources found in ${namespace} namespace.`], ok: true };
-  const result = yield* deleteObject('pods', first);
+  const result = yield* deleteObject('pods', first, 'Background', watchTimeoutSeconds);
   return { output: [...names.map((n) => `pod/${n}`), ...result.output], ok: result.ok };
 }

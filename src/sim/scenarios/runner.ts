@@ -1,7 +1,7 @@
 // Drives a cluster through a scenario. kubectl steps are sent by the user component, so each is the root
 // of a cause chain; a command that needs an answer before its next request is resumed when the answer is
 // delivered (an engine delivery listener), so it unfolds step by step under any playback mode. Fault
-// steps call the cluster's fault injection; `runUntilIdle` and `advance` steps only say how far to run.
+// steps are user actions through the cluster's fault injection (faults.ts); `runUntilIdle` and `advance` steps only say how far to run.
 //
 // Two ways to use it:
 //   - tests and fast-forward: `runStep()` / `runAll()` run the engine themselves;
@@ -12,18 +12,8 @@ import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type H
 import type { Cluster } from '../cluster.ts';
 import { minute, type Duration, type Message } from '../engine/index.ts';
 import { create, deleteObject, deleteOnePod, setImage, scale, type KubectlCommand, type KubectlInput } from './kubectl.ts';
-import type { Fault, Scenario, ScenarioStep } from './scenario.ts';
-
-/** The fault injection a cluster offers as `cluster.faults` (src/sim/faults.ts). */
-export interface ClusterFaults {
-  stop(component: string): void;
-  start(component: string): void;
-  nodeDown(node: string): void;
-  nodeUp(node: string): void;
-  compactNow(): void;
-  markImageUnpullable(image: string): void;
-  crashImage(image: string): void;
-}
+import type { Fault } from '../faults.ts';
+import type { Scenario, ScenarioStep } from './scenario.ts';
 
 export interface StepRecord {
   readonly index: number;
@@ -53,11 +43,14 @@ export function commandLine(step: ScenarioStep): string {
 }
 
 function faultLine(f: Fault): string {
-  switch (f.fault) {
-    case 'stop': case 'start': return `# fault: ${f.fault} ${f.component}`;
-    case 'nodeDown': case 'nodeUp': return `# fault: ${f.fault} ${f.node}`;
-    case 'compactNow': return '# fault: compact etcd now';
-    case 'markImageUnpullable': case 'crashImage': return `# fault: ${f.fault} ${f.image}`;
+  switch (f.type) {
+    case 'stop': case 'start': return `# fault: ${f.type} ${f.component}`;
+    case 'nodeDown': case 'nodeUp': return `# fault: ${f.type} ${f.node}`;
+    case 'compactEtcd': return '# fault: etcdctl compact <current revision>';
+    case 'dropWatches': return `# fault: kube-apiserver drops the watches of ${f.component ?? 'every client'}`;
+    case 'linkLatency': return `# fault: latency ${f.a} ↔ ${f.b} ${f.latency} ms`;
+    case 'imageUnpullable': return `# fault: image ${f.image} cannot be pulled`;
+    case 'imageCrashes': return `# fault: containers of ${f.image} exit with code ${f.exitCode} after ${f.afterSeconds} s`;
   }
 }
 
@@ -112,7 +105,7 @@ export class ScenarioRunner {
       this.command = command;
       this.resume(undefined);
     } else {
-      if (step.do === 'fault') this.inject(step.fault);
+      if (step.do === 'fault') this.inject(step.fault, record);
       record.finished = true;
     }
     return record;
@@ -161,24 +154,20 @@ export class ScenarioRunner {
       }
       case 'scale': return scale(step.resource, step.name, step.replicas);
       case 'setImage': return setImage(step.resource, step.name, step.container, step.image);
-      case 'delete': return deleteObject(step.resource, step.name, step.propagationPolicy);
-      case 'deleteOnePod': return deleteOnePod(step.labelSelector);
+      case 'delete': return deleteObject(step.resource, step.name, step.propagationPolicy, this.watchTimeoutSeconds());
+      case 'deleteOnePod': return deleteOnePod(step.labelSelector, this.watchTimeoutSeconds());
       case 'fault': case 'runUntilIdle': case 'advance': return null;
     }
   }
 
-  private inject(f: Fault): void {
-    const faults = (this.cluster as { faults?: ClusterFaults }).faults;
-    if (!faults) throw new Error(`this cluster cannot inject faults (${faultLine(f)})`);
-    switch (f.fault) {
-      case 'stop': faults.stop(f.component); return;
-      case 'start': faults.start(f.component); return;
-      case 'nodeDown': faults.nodeDown(f.node); return;
-      case 'nodeUp': faults.nodeUp(f.node); return;
-      case 'compactNow': faults.compactNow(); return;
-      case 'markImageUnpullable': faults.markImageUnpullable(f.image); return;
-      case 'crashImage': faults.crashImage(f.image); return;
-    }
+  /** A reflector's watch timeout, [300, 600) s (client-go reflector.go, minWatchTimeout × (1 + rand)). */
+  private watchTimeoutSeconds(): number {
+    return Math.floor(300 * (1 + this.cluster.engine.rng.float()));
+  }
+
+  /** Injects a fault as a user action: it takes effect when the engine delivers it. */
+  private inject(f: Fault, record: StepRecord): void {
+    record.requestIds.push(this.cluster.fault(f).id);
   }
 
   private delivered(message: Message): void {

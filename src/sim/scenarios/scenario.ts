@@ -1,8 +1,10 @@
 // What a scenario is: a titled, bilingual list of steps a user takes against a fresh cluster. Steps are
 // data (plain, structured-clone-safe), so the worker can post the list to the UI for a picker and the
 // runner (runner.ts) can replay them. Steps that act on the cluster are kubectl commands, sent as user
-// requests (the roots of cause chains); fault steps use the cluster's fault injection; the last two
-// kinds only say how far to let the cluster run.
+// requests (the roots of cause chains); fault steps are user actions too (the cluster's fault injection);
+// the last two kinds only say how far to let the cluster run.
+
+import type { Fault } from '../faults.ts';
 
 /** A text in the two languages of the UI. */
 export interface LocalizedText {
@@ -12,21 +14,6 @@ export interface LocalizedText {
 
 /** `kubectl delete --cascade=background|foreground|orphan`. */
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
-
-/** Faults the cluster can be put through (`cluster.faults`). */
-export type Fault =
-  /** The component stops receiving and sending (a crashed process or a cut cable). */
-  | { readonly fault: 'stop'; readonly component: string }
-  | { readonly fault: 'start'; readonly component: string }
-  /** The node's kubelet stops: no lease renewals, no status updates. */
-  | { readonly fault: 'nodeDown'; readonly node: string }
-  | { readonly fault: 'nodeUp'; readonly node: string }
-  /** etcd compacts at its current revision now, instead of waiting for the apiserver's compactor. */
-  | { readonly fault: 'compactNow' }
-  /** Pulls of this image fail (ErrImagePull, then ImagePullBackOff). */
-  | { readonly fault: 'markImageUnpullable'; readonly image: string }
-  /** Containers of this image exit soon after they start (restarts, then CrashLoopBackOff). */
-  | { readonly fault: 'crashImage'; readonly image: string };
 
 export type ScenarioStep =
   /** `kubectl create -f <file>`: one POST per object, in document order. */

@@ -4,9 +4,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { parseManifest } from '../api/manifest.ts';
+import { parseTimestamp } from '../api/time.ts';
 import type { Deployment, ReplicaSet } from '../api/types/apps.ts';
-import type { Event, Pod } from '../api/types/core.ts';
-import { httpKinds, type HttpRequest } from '../apiserver/http.ts';
+import type { Event, Node, Pod } from '../api/types/core.ts';
+import { httpKinds, type HttpRequest, type HttpWatchEvent } from '../apiserver/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, storedObjects, type OwnershipOptions } from '../testing/invariants.ts';
 import { getControllerOf } from '../controllers/controller-utils.ts';
@@ -182,8 +183,151 @@ describe('scenarios, run step by step', () => {
     expect(pod!.status?.conditions?.find((c) => c.type === 'PodScheduled')).toMatchObject({ status: 'False', reason: 'Unschedulable', message });
   });
 
-  // These need the garbage collector, the node lifecycle controller and cluster.faults (branch ctrl).
-  it.todo('cascade-delete: kubectl delete deployment user-service removes its ReplicaSet, then its pods (garbage collector)');
-  it.todo('orphan-delete: --cascade=orphan keeps the ReplicaSet and its pods, with no owner left');
-  it.todo('node-down: node-1 NotReady after 40 s, tainted, its pods evicted after 300 s and replaced on the other nodes');
+  it('cascade-delete: kubectl delete deployment user-service; the garbage collector deletes its ReplicaSet, then its pods', () => {
+    const { cluster, runner } = start('cascade-delete', { ownersMayBeDeleted: true });
+    runner.runStep();
+    runner.runStep();
+    const [rs] = storedObjects<ReplicaSet>(cluster, 'replicasets');
+    const deleted = runner.runStep();
+    expect(deleted.output).toEqual(['deployment.apps "user-service" deleted']);
+    const trace = cluster.engine.trace.all();
+    const del = trace.find((m) => m.id === deleted.requestIds[0])!;
+    expect(del.payload).toMatchObject({ method: 'DELETE', path: '/apis/apps/v1/namespaces/default/deployments/user-service' });
+    expect(JSON.parse((del.payload as HttpRequest).body as string)).toEqual({ propagationPolicy: 'Background' });
+    runner.runStep();
+    expect(storedObjects(cluster, 'deployments')).toEqual([]);
+    expect(storedObjects(cluster, 'replicasets')).toEqual([]);
+    expect(storedObjects(cluster, 'pods')).toEqual([]);
+    // The collector's deletes descend from the user's DELETE: first the ReplicaSet, then its pods.
+    const causes = new CauseIndex(cluster.engine.trace.all());
+    const gcDeletes = cluster.engine.trace.all().filter((m) => m.from === 'kube-controller-manager' && m.kind === httpKinds.request
+      && (m.payload as HttpRequest).method === 'DELETE');
+    const paths = gcDeletes.map((m) => (m.payload as HttpRequest).path);
+    expect(paths).toHaveLength(4);
+    expect(paths[0]).toBe(`/apis/apps/v1/namespaces/default/replicasets/${rs!.metadata.name}`);
+    for (const path of paths.slice(1)) expect(path).toMatch(new RegExp(`^/api/v1/namespaces/default/pods/${rs!.metadata.name}-[a-z0-9]{5}$`));
+    for (const m of gcDeletes) expect(causes.root(m).id).toBe(del.id);
+  });
+
+  it('orphan-delete: --cascade=orphan; kubectl waits for the orphan finalizer, the ReplicaSet and its pod stay without an owner', () => {
+    const { cluster, runner } = start('orphan-delete', { ownersMayBeDeleted: true });
+    runner.runStep();
+    runner.runStep();
+    const [pod] = live(cluster);
+    const deleted = runner.runStep();
+    expect(deleted.output).toEqual(['deployment.apps "nginx-deployment" deleted']);
+    // DELETE, then the wait: GET (still there, finalizer orphan), list and watch its name until DELETED.
+    const sent = deleted.requestIds.map((id) => cluster.engine.trace.all().find((m) => m.id === id)!.payload as HttpRequest);
+    expect(sent.map((r) => r.method)).toEqual(['DELETE', 'GET', 'GET', 'GET']);
+    expect(JSON.parse(sent[0]!.body as string)).toEqual({ propagationPolicy: 'Orphan' });
+    expect(sent[3]!.query).toMatch(/^allowWatchBookmarks=true&fieldSelector=metadata.name%3Dnginx-deployment&resourceVersion=\d+&timeoutSeconds=[3-5]\d\d&watch=true$/);
+    runner.runStep();
+    expect(storedObjects(cluster, 'deployments')).toEqual([]);
+    const [rs] = storedObjects<ReplicaSet>(cluster, 'replicasets');
+    expect(rs!.metadata.ownerReferences ?? []).toEqual([]);
+    expect(live(cluster).map((p) => [p.metadata.name, getControllerOf(p)?.uid])).toEqual([[pod!.metadata.name, rs!.metadata.uid]]);
+    expect(podsNotRunningAndReady(cluster)).toEqual([]);
+    expect(convergenceProblems(cluster)).toEqual([]);
+  });
+
+  it('compaction: after etcdctl compact and every watch dropped, clients watch again from their last resourceVersion (the watch cache serves them; no relist) and converge', () => {
+    const { cluster, runner } = start('compaction');
+    runner.runStep();
+    runner.runStep();
+    const before = cluster.engine.step;
+    const lists = () => cluster.engine.trace.all().filter((m) => m.kind === httpKinds.request && m.from !== 'user'
+      && (m.payload as HttpRequest).method === 'GET' && !(m.payload as HttpRequest).query.includes('watch=true')
+      && ['pods', 'replicasets', 'deployments', 'nodes', 'leases'].includes((m.payload as HttpRequest).path.split('/').pop()!)).length;
+    const listsBefore = lists();
+    expect(listsBefore).toBeGreaterThanOrEqual(10);
+    runner.runStep();
+    runner.runStep();
+    runner.runStep();
+    const after = cluster.engine.trace.since(before);
+    const ends = after.filter((m) => m.kind === httpKinds.watchEnd);
+    expect(ends.length).toBeGreaterThanOrEqual(10);
+    for (const end of ends) {
+      const watch = cluster.engine.trace.all().find((m) => m.id === end.replyTo)!;
+      const again = after.find((m) => m.from === end.to && m.kind === httpKinds.request && (m.payload as HttpRequest).path === (watch.payload as HttpRequest).path
+        && (m.payload as HttpRequest).query.includes('watch=true'));
+      expect(again, `${end.to} ${(watch.payload as HttpRequest).path}`).toBeDefined();
+      expect((again!.payload as HttpRequest).query).toMatch(/(^|&)resourceVersion=[1-9]\d*&/);
+    }
+    expect(after.filter((m) => m.kind === httpKinds.watchEvent && (m.payload as HttpWatchEvent).type === 'ERROR')).toEqual([]);
+    expect(cluster.etcd.store.compactMainRev).toBeGreaterThan(0);
+    runner.runAll();
+    expect(lists()).toBe(listsBefore);
+    expect(live(cluster)).toHaveLength(3);
+    expect(convergenceProblems(cluster)).toEqual([]);
+    expect(podsNotRunningAndReady(cluster)).toEqual([]);
+  });
+
+  it('bad-rollout: the new pod cannot pull nginx:1.16.1 (ErrImagePull, then ImagePullBackOff); the old pod keeps serving', () => {
+    const { cluster, runner } = start('bad-rollout');
+    runner.runStep();
+    runner.runStep();
+    const [old] = live(cluster);
+    expect(runner.runAll().map((r) => r.output)).toContainEqual(['deployment.apps/nginx-deployment image updated']);
+    const pods = live(cluster);
+    expect(pods).toHaveLength(2);
+    const fresh = pods.find((p) => p.metadata.uid !== old!.metadata.uid)!;
+    expect(fresh.status?.phase).toBe('Pending');
+    expect(fresh.status?.containerStatuses?.[0]?.state).toEqual({ waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "nginx:1.16.1"' } });
+    expect(podsNotRunningAndReady(cluster)).toEqual([`default/${fresh.metadata.name} Pending`]);
+    const reasons = events(cluster).filter((e) => e.involvedObject.name === fresh.metadata.name).map((e) => `${e.type} ${e.reason} ${e.message}`);
+    expect(reasons).toEqual(expect.arrayContaining(['Warning Failed Error: ErrImagePull', 'Normal BackOff Back-off pulling image "nginx:1.16.1"', 'Warning Failed Error: ImagePullBackOff']));
+    // maxUnavailable 0: the Deployment stays Available on the old pod, its rollout not complete.
+    const d = storedObjects<Deployment>(cluster, 'deployments')[0]!;
+    expect(d.status).toMatchObject({ replicas: 2, updatedReplicas: 1, availableReplicas: 1, unavailableReplicas: 1 });
+    expect(d.status?.conditions?.find((c) => c.type === 'Available')?.status).toBe('True');
+    expect(d.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'True', reason: 'ReplicaSetUpdated' });
+  });
+
+  it('crash-loop: my-replicaset\'s containers exit with code 1 and restart with a growing back-off (CrashLoopBackOff)', () => {
+    const { cluster, runner } = start('crash-loop');
+    runner.runAll();
+    const pods = live(cluster);
+    expect(pods).toHaveLength(2);
+    for (const p of pods) {
+      const status = p.status!.containerStatuses![0]!;
+      expect(p.status?.phase).toBe('Running');
+      expect(status.restartCount).toBeGreaterThanOrEqual(2);
+      expect(status.ready).toBe(false);
+      expect(status.state?.waiting?.reason).toBe('CrashLoopBackOff');
+      expect(status.state?.waiting?.message).toBe(`back-off ${10 * 2 ** (status.restartCount - 1)}s restarting failed container=my-container pod=${p.metadata.name}_default(${p.metadata.uid})`);
+      expect(status.lastState?.terminated).toMatchObject({ exitCode: 1, reason: 'Error' });
+    }
+    expect(eventTexts(cluster, 'BackOff').sort()).toEqual(pods.map((p) => `Back-off restarting failed container my-container in pod ${p.metadata.name}_default(${p.metadata.uid})`).sort());
+    expect(convergenceProblems(cluster)).toEqual([]);
+  });
+
+  it('node-down: node-1 goes Unknown after the 40 s grace period, gets the unreachable taint, its pod is evicted after 300 s and replaced elsewhere', () => {
+    const { cluster, runner } = start('node-down');
+    runner.runStep();
+    runner.runStep();
+    const onNode1 = live(cluster).filter((p) => p.spec.nodeName === 'node-1');
+    expect(onNode1).toHaveLength(1);
+    const down = runner.runStep();
+    runner.runAll();
+    const downAt = cluster.engine.trace.all().find((m) => m.id === down.requestIds[0])!.deliverAt;
+    const node = storedObjects<Node>(cluster, 'minions').find((n) => n.metadata.name === 'node-1')!;
+    const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+    expect(ready).toMatchObject({ status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.' });
+    // 40 s after the last heartbeat (up to 10 s before the node went down), seen by the 5 s monitor.
+    const unknownAfter = parseTimestamp(ready!.lastTransitionTime!)! - cluster.engine.epochMs - downAt;
+    expect(unknownAfter).toBeGreaterThan(29_000);
+    expect(unknownAfter).toBeLessThan(47_000);
+    expect(node.spec?.taints?.map((t) => `${t.key}:${t.effect}`)).toEqual(expect.arrayContaining(['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']));
+    // The evicted pod stays Terminating (its kubelet cannot confirm); a replacement runs on another node.
+    const victim = storedObjects<Pod>(cluster, 'pods').find((p) => p.metadata.uid === onNode1[0]!.metadata.uid)!;
+    expect(victim.metadata.deletionTimestamp).toBeDefined();
+    const evicted = events(cluster).find((e) => e.reason === 'TaintManagerEviction')!;
+    expect(evicted.message).toBe(`Marking for deletion Pod default/${victim.metadata.name}`);
+    const evictedAt = parseTimestamp(evicted.firstTimestamp!)! - cluster.engine.epochMs;
+    expect(evictedAt - downAt).toBeGreaterThanOrEqual(300_000);
+    const pods = live(cluster);
+    expect(pods).toHaveLength(3);
+    expect(pods.every((p) => p.spec.nodeName !== 'node-1')).toBe(true);
+    expect(podsNotRunningAndReady(cluster)).toEqual([]);
+  });
 });

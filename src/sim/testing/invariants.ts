@@ -7,9 +7,8 @@
 //                             with that uid (with owners that may be deleted: or one that existed, and
 //                             the garbage collector has yet to remove the pod)
 //   resourceVersion           every object a component receives (response, list item, watch event)
-//                             carries the etcd mod_revision of its key at that version (a DELETED
-//                             event or a DELETE's answer: the deletion's revision; for DELETED also
-//                             the write that took the object out of the watcher's selection)
+//                             carries the etcd mod_revision of its key at that version, or the
+//                             revision that deleted the key (DELETED events, answers to deletes)
 //   convergence (settled)     ReplicaSets own spec.replicas live pods and say so in their status;
 //                             Deployments' ReplicaSets add up to spec.replicas, all updated and available
 
@@ -18,7 +17,7 @@ import type { Pod } from '../api/types/core.ts';
 import type { KubeObject, List } from '../api/types/meta.ts';
 import { parseGroupVersion } from '../api/gvk.ts';
 import { resourceForKind, storageKey } from '../api/resources.ts';
-import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { getControllerOf } from '../controllers/controller-utils.ts';
 
@@ -92,7 +91,7 @@ function keyOf(obj: KubeObject, apiVersion: string | undefined, kind: string | u
  * Checks one object received at its resourceVersion: at that revision its key was last written at
  * exactly that revision, by a write of this object (same uid). Revisions already compacted are skipped.
  */
-function checkObjectVersion(cluster: Cluster, obj: KubeObject, apiVersion: string | undefined, kind: string | undefined, deleted: boolean): string | undefined {
+function checkObjectVersion(cluster: Cluster, obj: KubeObject, apiVersion: string | undefined, kind: string | undefined): string | undefined {
   const key = keyOf(obj, apiVersion, kind);
   const rv = Number(obj.metadata.resourceVersion ?? '');
   if (key === undefined || !Number.isInteger(rv) || rv <= 0) return undefined;
@@ -100,14 +99,15 @@ function checkObjectVersion(cluster: Cluster, obj: KubeObject, apiVersion: strin
   if (rv > store.currentRev) return `${key} arrived at resourceVersion ${rv}, after etcd's revision ${store.currentRev}`;
   if (rv <= store.compactMainRev) return undefined;
   const [kv] = cluster.etcd.kv.range({ key, revision: rv }).kvs;
-  if (kv === undefined && deleted) {
-    // Deleted from etcd at rv: the object is the last version before the deletion.
+  if (kv === undefined) {
+    // Deleted from etcd at rv (a DELETED event, the answer to a delete): the last version before it.
     if (rv - 1 <= store.compactMainRev) return undefined;
     const [before] = cluster.etcd.kv.range({ key, revision: rv - 1 }).kvs;
-    return before === undefined ? `${key} was DELETED at ${rv}, but etcd had no such key before` : undefined;
+    if (before === undefined) return `${key} arrived at resourceVersion ${rv}, but etcd has no such key at that revision or before`;
+    const last = JSON.parse(before.value) as KubeObject;
+    return last.metadata.uid === obj.metadata.uid ? undefined : `${key} deleted at ${rv} had uid ${last.metadata.uid}, the object received has ${obj.metadata.uid}`;
   }
-  // Otherwise a write at rv (for DELETED: one that took the object out of the watcher's selection).
-  if (kv === undefined) return `${key} arrived at resourceVersion ${rv}, but etcd has no such key at that revision`;
+  // A write at rv (for a DELETED event, possibly one that took the object out of the watcher's selection).
   if (kv.modRevision !== rv) return `${key} arrived with resourceVersion ${rv}, but its mod_revision at that revision is ${kv.modRevision}`;
   const stored = JSON.parse(kv.value) as KubeObject;
   if (stored.metadata.uid !== obj.metadata.uid) return `${key} at ${rv} has uid ${stored.metadata.uid}, the object received has ${obj.metadata.uid}`;
@@ -119,17 +119,14 @@ function checkObjectVersion(cluster: Cluster, obj: KubeObject, apiVersion: strin
  * event's object) carry resourceVersion = the etcd mod_revision of their key at that version.
  */
 export function resourceVersionIsModRevision(cluster: Cluster): () => string | undefined {
-  /** DELETE requests seen: their answer carries the deleted object at the deletion's revision. */
-  const deletes = new Set<number>();
   return () => {
     const m = cluster.engine.trace.at(cluster.engine.step);
     if (!m) return undefined;
-    if (m.kind === httpKinds.request && (m.payload as HttpRequest).method === 'DELETE') deletes.add(m.id);
     if (m.kind === httpKinds.watchEvent) {
       const e = m.payload as HttpWatchEvent;
       if (e.type === 'BOOKMARK' || e.type === 'ERROR') return undefined;
       const obj = e.object as KubeObject;
-      return checkObjectVersion(cluster, obj, obj.apiVersion, obj.kind, e.type === 'DELETED');
+      return checkObjectVersion(cluster, obj, obj.apiVersion, obj.kind);
     }
     if (m.kind !== httpKinds.response) return undefined;
     const body = (m.payload as HttpResponse).body;
@@ -140,13 +137,12 @@ export function resourceVersionIsModRevision(cluster: Cluster): () => string | u
       const kind = obj.kind.slice(0, -'List'.length);
       for (const item of obj.items) {
         if (Number(item.metadata.resourceVersion ?? '0') > listRV) return `${obj.kind} at ${listRV} holds ${item.metadata.name} at ${item.metadata.resourceVersion}`;
-        const broken = checkObjectVersion(cluster, item, obj.apiVersion, kind, false);
+        const broken = checkObjectVersion(cluster, item, obj.apiVersion, kind);
         if (broken !== undefined) return broken;
       }
       return undefined;
     }
-    const deleted = m.replyTo !== null && deletes.delete(m.replyTo);
-    return checkObjectVersion(cluster, obj, obj.apiVersion, obj.kind, deleted);
+    return checkObjectVersion(cluster, obj, obj.apiVersion, obj.kind);
   };
 }
 

@@ -111,7 +111,7 @@ export class GarbageCollector {
     const client = this.client(id);
     if (!client) return;
     try {
-      yield* client.delete(client.info.namespaced ? id.namespace : undefined, id.name, { propagationPolicy: policy, preconditions: { uid: id.uid } });
+      yield* client.delete(client.info.namespaced ? id.namespace : undefined, id.name, { preconditions: { uid: id.uid }, propagationPolicy: policy });
     } catch (err) {
       if (isStatusError(err) && err.code === 404) {
         this.graph.enqueueVirtualDeleteEvent(id);
@@ -165,7 +165,7 @@ export class GarbageCollector {
     if (!client) return;
     const refs = item.owners.filter((o) => o.blockOwnerDeletion === true).map((o) => ({ ...o, blockOwnerDeletion: false }));
     yield* client.patch(client.info.namespaced ? item.identity.namespace : undefined, item.identity.name,
-      'application/strategic-merge-patch+json', { metadata: { ownerReferences: refs, uid: item.identity.uid } });
+      'application/strategic-merge-patch+json', { metadata: { uid: item.identity.uid, ownerReferences: refs } });
   }
 
   /** isDangling: is the owner absent (absent-owner cache, then a live GET: 404 or another uid)? */

@@ -1,0 +1,84 @@
+import { expect, test, PodflowTimeline, type PodflowPage } from './podflow.ts';
+
+// Saved clusters and the timeline in the browser: a reload lands on the same step with the same keyspace,
+// going on gives exactly the trace of an uninterrupted run, and stepping back and forward again replays
+// the very same deliveries.
+
+const podKeys = '/registry/pods/default/nginx-deployment-';
+
+/** Creates the nginx Deployment and steps until its pod is bound to a node (stored with spec.nodeName). */
+async function deployUntilBound(podflow: PodflowPage, timeline: PodflowTimeline): Promise<void> {
+  await podflow.createNginxDeployment();
+  for (let i = 0; i < 400; i++) {
+    const view = await timeline.view();
+    if (view.keyspace.some((e) => e.key.startsWith(podKeys) && e.value.includes('"nodeName"'))) return;
+    const before = await podflow.step();
+    await timeline.act('step', 5);
+    await expect(podflow.stepCounter).not.toHaveText(String(before));
+  }
+  throw new Error('no pod was bound');
+}
+
+test('a reload lands on the same step, keyspace and resourceVersions, and going on equals an uninterrupted run', async ({ podflow, page, browser }) => {
+  const timeline = new PodflowTimeline(page);
+  await deployUntilBound(podflow, timeline);
+  const before = await timeline.view();
+  await timeline.savedAt(before.step);
+
+  await page.reload();
+  await timeline.settledAt(before.step);
+  const after = await timeline.view();
+  expect(after.step).toBe(before.step);
+  expect(after.keyspace).toEqual(before.keyspace);
+  const bound = after.keyspace.find((e) => e.key.startsWith(podKeys));
+  expect(bound?.value).toContain('"nodeName"');
+  await expect(page.getByTestId('saved-cluster')).toHaveCount(1);
+
+  await timeline.act('step', 40);
+  await timeline.settledAt(before.step + 40);
+  const continued = await timeline.view();
+
+  // The same session in a fresh browser context (its own IndexedDB), never reloaded.
+  const context = await browser.newContext();
+  const other = await context.newPage();
+  await other.goto('/');
+  const straight = new PodflowTimeline(other);
+  await expect(other.getByTestId('saved-step')).toBeVisible();
+  const booted = Number(await other.getByTestId('step-counter').textContent());
+  await other.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).click();
+  await straight.act('step', before.step - booted);
+  await straight.settledAt(before.step);
+  await straight.act('step', 40);
+  await straight.settledAt(before.step + 40);
+  const uninterrupted = await straight.view();
+  await context.close();
+  expect(continued.keyspace).toEqual(uninterrupted.keyspace);
+  // Every delivery since the Deployment was created, the 40 after the reload included.
+  const since = uninterrupted.recent.length;
+  expect(since).toBeGreaterThan(40);
+  expect(continued.recent.slice(-since)).toEqual(uninterrupted.recent);
+});
+
+test('stepping back 10 steps and forward again shows the identical trace and keyspace', async ({ podflow, page }) => {
+  const timeline = new PodflowTimeline(page);
+  await podflow.createNginxDeployment();
+  await timeline.act('step', 60);
+  await timeline.settledAt(await podflow.step());
+  const start = await podflow.step();
+  await timeline.act('step', 10);
+  await timeline.settledAt(start + 10);
+  const first = await timeline.view();
+
+  await timeline.act('stepBack', 10);
+  await timeline.settledAt(start);
+  const past = await timeline.view();
+  expect(past.recent.at(-1)?.step).toBe(start);
+
+  for (let i = 1; i <= 10; i++) {
+    await timeline.act('step', 1);
+    await timeline.settledAt(start + i);
+  }
+  const again = await timeline.view();
+  expect(again.keyspace).toEqual(first.keyspace);
+  expect(again.recent.slice(-10)).toEqual(first.recent.slice(-10));
+});

@@ -1,0 +1,38 @@
+// One line under the playback bar saying whether the open cluster is saved, what went wrong with storage
+// (each fault has its own message from the worker), how far a long replay or restore has got, and, when
+// the simulation worker crashed, a button to restart it from the last saved step.
+
+import { useSim, useSimActions } from '../store/sim-context.ts';
+import './clusters.css';
+
+export function StorageStatus() {
+  const persistence = useSim((state) => state.persistence);
+  const progress = useSim((state) => state.progress);
+  const crashed = useSim((state) => state.workerCrashed);
+  const actions = useSimActions();
+  if (crashed !== null) {
+    return (
+      <div className="storage-status" role="alert" data-crashed="true" data-testid="worker-crashed">
+        <span>The simulation worker stopped ({crashed}).</span>
+        <button type="button" onClick={() => actions.restartWorker()}>Restart from the last saved step</button>
+      </div>
+    );
+  }
+  if (!persistence && !progress) return null;
+  const mode = persistence?.mode ?? 'saving';
+  return (
+    <div className="storage-status" data-mode={mode} data-testid="storage-status" role={persistence?.warning ? 'alert' : 'status'}>
+      {progress && (
+        <label>
+          {progress.label}{' '}
+          <progress max={progress.total || 1} value={progress.done} aria-label={progress.label} />
+        </label>
+      )}
+      {persistence?.warning ? (
+        <span data-testid="storage-warning" data-code={persistence.warning.code}>{persistence.warning.message}</span>
+      ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
+        <span data-testid="saved-step">Saved at step {persistence.lastPersistedStep.toLocaleString('en-US')}</span>
+      ) : null}
+    </div>
+  );
+}
