@@ -1,6 +1,8 @@
 // The whole flow at scale: one Deployment of N replicas on M nodes, fast-forwarded until every pod is
 // Running and the Deployment Available. Issue 5's goal is 10,000 replicas on 500 nodes at ≥ 2,000
 // pods/s; `PODFLOW_BENCH_REPLICAS` and `PODFLOW_BENCH_NODES` pick the size (default 1,000 on 50).
+// The 2-core machine is shared, so besides wall time the figures are given per second of this
+// process's CPU time (user + system), which a loaded machine disturbs far less.
 
 import { builtinTokens } from '../src/sim/apiserver/filters/authentication.ts';
 import { httpKinds, type HttpRequest } from '../src/sim/apiserver/http.ts';
@@ -10,13 +12,20 @@ import type { Benchmark } from './harness.ts';
 
 const replicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
+/** Wall-time cap of the rollout, in seconds (`PODFLOW_BENCH_MAX_SECONDS`); the figures then count the pods Available by then. */
+/** `PODFLOW_BENCH_PROGRESS=1` prints progress to stderr after every virtual second. */
+const progress = process.env.PODFLOW_BENCH_PROGRESS === '1';
+const maxSeconds = Number(process.env.PODFLOW_BENCH_MAX_SECONDS ?? 600);
 
 export const benchmarks: Benchmark[] = [
   {
     group: 'flow',
     name: `deployment of ${replicas} replicas on ${nodes} nodes to all Running`,
     run() {
-      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000 });
+      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000,
+        // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
+        // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
+        ...(nodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * nodes, mutating: 2 * nodes } } } : {}) });
       const bootStart = performance.now();
       cluster.boot();
       const bootMs = performance.now() - bootStart;
@@ -30,21 +39,33 @@ export const benchmarks: Benchmark[] = [
         }),
       });
       const start = performance.now();
+      const cpuStart = process.cpuUsage();
       const stepsBefore = cluster.engine.step;
       let peakHeap = heapBefore;
+      let peakRss = process.memoryUsage().rss;
       let available = 0;
       while (available < replicas) {
         cluster.engine.runFor(1000, 200_000);
-        peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+        const memory = process.memoryUsage();
+        peakHeap = Math.max(peakHeap, memory.heapUsed);
+        peakRss = Math.max(peakRss, memory.rss);
         const kv = cluster.etcd.kv.range({ key: '/registry/deployments/default/web' }).kvs[0];
         available = kv ? ((JSON.parse(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
-        if (performance.now() - start > 600_000) break;
+        if (progress) process.stderr.write(`${((performance.now() - start) / 1000).toFixed(0)} s: ${available} available, ${cluster.engine.step - stepsBefore} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s\n`);
+        if (performance.now() - start > maxSeconds * 1000) break;
       }
       const ms = performance.now() - start;
+      const cpu = process.cpuUsage(cpuStart);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+      const steps = cluster.engine.step - stepsBefore;
+      const size = `${replicas} replicas, ${nodes} nodes`;
       return [
-        { name: `pods/s to Running (${replicas} replicas, ${nodes} nodes, fast-forward)`, value: available / (ms / 1000), unit: 'pods/s', goal: { value: 2000, better: 'higher' },
-          note: `${available} available in ${(ms / 1000).toFixed(1)} s wall, ${cluster.engine.step - stepsBefore} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s; boot ${bootMs.toFixed(0)} ms` },
-        { name: 'peak heap growth during the rollout', value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB' },
+        { name: `pods/s to Running (${size}, fast-forward, wall time)`, value: available / (ms / 1000), unit: 'pods/s', goal: { value: 2000, better: 'higher' },
+          note: `${available} available in ${(ms / 1000).toFixed(1)} s wall, ${steps} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s; boot ${bootMs.toFixed(0)} ms` },
+        { name: `pods/s to Running (${size}, per CPU second)`, value: available / cpuSeconds, unit: 'pods/s', goal: { value: 2000, better: 'higher' },
+          note: `${cpuSeconds.toFixed(1)} s CPU; ${Math.round(steps / cpuSeconds).toLocaleString('en-US')} steps per CPU second` },
+        { name: `peak heap growth during the rollout (${size})`, value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB' },
+        { name: `peak RSS (${size})`, value: peakRss / (1024 * 1024), unit: 'MiB' },
       ];
     },
   },

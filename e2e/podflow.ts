@@ -90,6 +90,22 @@ export class PodflowPage {
     return this.page.getByRole('button', { name, exact: true });
   }
 
+  /** Shows one of the model-state tabs: 'etcd keyspace', 'Objects' or 'Scheduler'. */
+  async openStateTab(name: string): Promise<void> {
+    await this.page.getByRole('tablist', { name: 'Model state' }).getByRole('tab', { name }).click();
+  }
+
+  /** The objects panel's row of the object stored at `key`. */
+  objectRow(key: string): Locator {
+    return this.page.getByTestId('object-row').and(this.page.locator(`[data-key="${key}"]`));
+  }
+
+  /** Runs until only background work is queued and waits for the idle readout. */
+  async runUntilIdle(): Promise<void> {
+    await this.button('Run until idle').click();
+    await expect(this.activity).toHaveText('idle');
+  }
+
   async etcdctlPut(key: string, value: string): Promise<void> {
     const form = this.page.getByRole('form', { name: 'etcdctl put' });
     await form.getByLabel('Key').fill(key);

@@ -1,6 +1,9 @@
 // Commands the UI posts to the simulation worker. Every command is answered by at least one `status`
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
+import type { ConsoleInterruptCommand, ConsoleRunCommand } from './console.ts';
+import type { CauseChainCommand, InspectCommand } from './inspect.ts';
+
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
  * re-serves recorded steps (see timeline.ts), then runs the simulation once the head is reached.
@@ -174,6 +177,8 @@ export type Command =
   | ApplyManifestCommand
   | UserRequestCommand
   | KeyspaceAtCommand
+  | InspectCommand
+  | CauseChainCommand
   | StepBackCommand
   | SeekCommand
   | SeekRevisionCommand
@@ -185,7 +190,9 @@ export type Command =
   | DuplicateClusterCommand
   | DeleteClusterCommand
   | ExportClusterCommand
-  | ImportClusterCommand;
+  | ImportClusterCommand
+  | ConsoleRunCommand
+  | ConsoleInterruptCommand;
 
 export type CommandType = Command['type'];
 

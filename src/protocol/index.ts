@@ -15,6 +15,10 @@ export { traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+export type {
+  ApiserverWatch, CauseChainCommand, CauseChainEvent, EtcdWatch, WatchersView, InspectCommand, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView,
+  ObjectTable, OwnerRef, SchedulerAttempt, SchedulerNodeRecord, SchedulerPluginVerdict,
+} from './inspect.ts';
 export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
 export { timelineMarkerLimit } from './timeline.ts';
 export type {
@@ -24,3 +28,7 @@ export type {
 export {
   clusterExportFormat, clusterExportVersion, importMaxBytes, shareFragmentKey, shareLinkMaxLength,
 } from './saved-clusters.ts';
+export type {
+  ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, LogLine, LogLinesEvent, LogSource, ManifestProblem,
+} from './console.ts';
+export { logTailLimit } from './console.ts';

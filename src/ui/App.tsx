@@ -2,15 +2,19 @@
 // panel with what the user can send and the messages the engine delivered.
 
 import { StepCaption } from './captions/StepCaption.tsx';
+import { ActPanel } from './console/ActPanel.tsx';
 import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
 import { StorageStatus } from './clusters/StorageStatus.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
 import { usePlaybackShortcuts } from './controls/shortcuts.ts';
+import { ThemeSwitch } from './controls/ThemeSwitch.tsx';
+import { Timeline } from './controls/Timeline.tsx';
 import { TrafficActions } from './controls/TrafficActions.tsx';
 import { ClusterGraph } from './graph/ClusterGraph.tsx';
-import { KeyspacePanel } from './keyspace/KeyspacePanel.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
 import { Notices } from './panels/Notices.tsx';
+import { StatePanels } from './panels/StatePanels.tsx';
+import { WhyChain } from './panels/WhyChain.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
 import { useSim } from './store/sim-context.ts';
 
@@ -29,8 +33,10 @@ export function App() {
           <h1>Podflow</h1>
           <p className="tagline">Every token on the graph is a message the model really delivered. Send a request, then step (→) or play (space).</p>
           <ClusterLabel />
+          <ThemeSwitch />
         </header>
         <PlaybackBar />
+        <Timeline />
         <StepCaption />
         <Notices />
         <StorageStatus />
@@ -39,14 +45,16 @@ export function App() {
             <section className="graph-pane" aria-label="Component graph">
               <ClusterGraph />
             </section>
-            <KeyspacePanel />
+            <StatePanels />
           </div>
           <aside className="side-panel" aria-label="Requests and messages">
             <TrafficActions />
+            <WhyChain />
             <MessageInspector />
             <SavedClustersPanel />
           </aside>
         </main>
+        <ActPanel />
       </div>
     </PlayheadProvider>
   );

@@ -23,7 +23,10 @@ import { formatTimestamp } from '../api/time.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import type { Co } from '../engine/index.ts';
 import type { HttpRequest, HttpResponse, HttpWatchEvent } from './http.ts';
-import { decodeBody, decodeObject, fieldValidationOf, warningHeader } from './request-body.ts';
+import { asObjectOfResource, decodeBody, decodeObject, fieldValidationOf, warningHeader } from './request-body.ts';
+import { applyConfiguration } from './fieldmanager/apply.ts';
+import { appliedByServerSideApply } from './fieldmanager/field-manager.ts';
+import { parse as parseYaml } from 'yaml';
 import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
 import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
@@ -79,6 +82,8 @@ export interface WatchResponder {
   event(event: HttpWatchEvent): void;
   /** The storage ended the watch (after an ERROR event, or a relist). */
   end(): void;
+  /** The virtual time now, for the AGE cells of Table events (else the time the watch started). */
+  now?(): number;
 }
 
 /** minRequestTimeout: a watch without timeoutSeconds lasts a random time in [1800 s, 3600 s). */
@@ -107,7 +112,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   const convert = (e: StorageWatchEvent): HttpWatchEvent => {
     if (e.type === 'ERROR' || e.type === 'BOOKMARK') return { type: e.type, object: e.object };
     if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
-    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + ctx.now, { includeObject: query.get('includeObject') ?? '', noHeaders: true });
+    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders: true });
     return { type: e.type, object: 'kind' in t && t.kind === 'Table' ? t : e.object };
   };
   let opened = false;
@@ -140,6 +145,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
 }
 
 export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
@@ -152,6 +158,7 @@ export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const name = route.info.name;
   const sub = route.subresource?.name;
@@ -175,19 +182,21 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
   return respond(created ? 201 : 200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 
-const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json'] as const;
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'] as const;
 type PatchType = (typeof patchTypes)[number];
 
 /**
  * PATCH: the patch is applied to the current object inside the registry's update (so it is re-applied
  * on a lost race), then the result is decoded and defaulted again, as kube-apiserver does. Server-side
- * apply (`application/apply-patch+yaml`) is not modelled: it is answered 415 like an unknown type.
+ * apply (`application/apply-patch+yaml`) is handleApply.
  */
 // Models k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource, patcher.applyPatch).
 export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const contentType = (h.http.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
   if (!patchTypes.includes(contentType)) throw newUnsupportedMediaType([...patchTypes]);
+  if (contentType === 'application/apply-patch+yaml') return yield* handleApply(h);
   const body = h.http.body;
   const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);
   let patch: unknown;
@@ -237,7 +246,52 @@ export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
   return respond(200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 
+/**
+ * Server-side apply: the body (YAML, or JSON, which is YAML) is the applier's configuration; it is
+ * merged into the live object with field ownership (fieldmanager/apply.ts), or creates the object when
+ * there is none (201). `force=true` takes conflicting fields from their owners.
+ */
+// Models k8s.io/apiserver/pkg/endpoints/handlers/patch.go (applyPatcher, createIfNotExists for apply).
+function* handleApply(h: HandlerRequest): Co<HttpResponse> {
+  const { route, store, ctx, query } = h;
+  if (route.subresource) throw newUnsupportedMediaType(['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json']);
+  const text = typeof h.http.body === 'string' ? h.http.body : JSON.stringify(h.http.body ?? null);
+  let config: unknown;
+  try {
+    config = parseYaml(text);
+  } catch (err) {
+    throw newBadRequest(`error decoding YAML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) throw newBadRequest('error decoding YAML: the applied configuration is not an object');
+  const gvk = { group: route.resource.group, version: route.resource.version, kind: route.resource.kind };
+  const typed = asObjectOfResource(config as Record<string, unknown>, route.resource);
+  checkNamespace(route, typed);
+  if (typed.metadata.name !== undefined && typed.metadata.name !== route.info.name) {
+    throw newBadRequest(`the name of the object (${typed.metadata.name}) does not match the name on the URL (${route.info.name})`);
+  }
+  const checked = decodeForRequest(gvk, typed, fieldValidationOf(query));
+  if (!checked.ok) throw checked.error;
+  const manager = query.get('fieldManager') ?? '';
+  const force = query.get('force') === 'true';
+  const applyCtx = { ...ctx, fieldManager: appliedByServerSideApply };
+  const { object, created } = yield* store.update(applyCtx, route.info.name, (current) => {
+    const merged = applyConfiguration({
+      kind: route.resource.kind,
+      live: current ? withTypeMeta(route.resource, current) : null,
+      config: { ...typed, metadata: { ...typed.metadata, name: route.info.name } },
+      manager, apiVersion: apiVersionOf(route.resource), time: formatTimestamp(ctx.epochMs + ctx.now), force,
+    });
+    const decoded = decodeForRequest(gvk, merged, 'Ignore');
+    if (!decoded.ok) throw decoded.error;
+    applyDefaults(gvk, decoded.object);
+    if (!current) wipeSystemFields(decoded.object);
+    return decoded.object;
+  }, { forceAllowCreate: true });
+  return respond(created ? 201 : 200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(checked.warnings) });
+}
+
 export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx } = h;
   const options = deleteOptions(h);
   const result = yield* store.delete(ctx, route.info.name, options);
@@ -246,6 +300,7 @@ export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDeleteCollection(h: HandlerRequest): Co<HttpResponse> {
+  refuseDryRun(h.query);
   const { route, store, ctx, query } = h;
   const options = deleteOptions(h);
   const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
@@ -330,6 +385,15 @@ function wipeSystemFields(obj: KubeObject): void {
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
   delete meta.selfLink;
+}
+
+/**
+ * Deviation: dry run (`?dryRun=All`, `kubectl --dry-run=server`) is not modelled; the registry would
+ * persist the write, so the request is refused rather than silently carried out.
+ */
+function refuseDryRun(query: Map<string, string>): void {
+  const dryRun = query.get('dryRun');
+  if (dryRun !== undefined && dryRun !== '') throw newBadRequest(`dryRun=${dryRun} is not supported by Podflow's simulated kube-apiserver`);
 }
 
 function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {

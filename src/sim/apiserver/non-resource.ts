@@ -1,6 +1,7 @@
-// Requests outside /api/<v>/… and /apis/<g>/<v>/… resources: discovery documents, /version and the
-// health endpoints. Discovery answers aggregated (v2 or v2beta1) when the client's Accept offers it,
-// with the exact content type kubectl looks for, and the legacy documents otherwise.
+// Requests outside /api/<v>/… and /apis/<g>/<v>/… resources: discovery documents, /version, the
+// health endpoints and the OpenAPI v3 documents (openapi.ts). Discovery answers aggregated (v2 or
+// v2beta1) when the client's Accept offers it, with the exact content type kubectl looks for, and the
+// legacy documents otherwise.
 // Models k8s.io/apiserver/pkg/endpoints/discovery (legacy and aggregated handlers, content negotiation),
 // pkg/server/routes/version.go and healthz.
 //
@@ -12,6 +13,7 @@ import {
   aggregatedDiscovery, aggregatedDiscoveryContentType, apiGroupList, apiResourceList, legacyAPIVersions, type AggregatedDiscoveryVersion,
 } from '../api/discovery.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
+import { serveOpenAPI } from './openapi.ts';
 
 export const serverVersion = {
   major: '1',
@@ -44,6 +46,10 @@ export function serveNonResource(request: HttpRequest, serverAddress: string): H
       if (aggregated) return { status: 200, headers: { 'content-type': aggregatedDiscoveryContentType(aggregated) }, body: aggregatedDiscovery(legacy, aggregated) };
       return { status: 200, headers: json, body: legacy ? legacyAPIVersions(serverAddress) : apiGroupList() };
     }
+  }
+  if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+    const doc = serveOpenAPI(path);
+    return doc ? { status: doc.status, headers: json, body: doc.body } : notFound;
   }
   const groupVersion = /^\/api\/([^/]+)$/.exec(path) ?? /^\/apis\/([^/]+)\/([^/]+)$/.exec(path);
   if (groupVersion) {

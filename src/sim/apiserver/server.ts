@@ -31,7 +31,7 @@ import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
-import { Cacher, cacherResourcePrefixOf, type CacherHost } from './storage/cacher.ts';
+import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } from './storage/cacher.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
 import { etcdClientOver, type EtcdClient } from './storage/etcd-client.ts';
 import { EtcdWatchRouter } from './storage/etcd-watch-client.ts';
@@ -185,6 +185,8 @@ export class KubeApiserver extends Component {
         keyFunc: (obj) => storageKey(this.prefix, r, obj.metadata.namespace, obj.metadata.name ?? ''),
         newFunc,
         host: this.cacherHost(),
+        // Models pkg/registry/core/pod/storage/storage.go: TriggerFunc spec.nodeName (pod.NodeNameTriggerFunc).
+        ...(r.group === '' && r.resource === 'pods' ? { trigger: podNodeNameTrigger } : {}),
       });
       this.cachers.set(resourcePrefix, cacher);
       storage = cacher;
@@ -228,6 +230,20 @@ export class KubeApiserver extends Component {
       },
       end: () => this.closeWatch(request.id, 'error'),
     };
+  }
+
+  /**
+   * Ends every open client watch (only those of component `client`, if given) as a broken connection
+   * would: each client gets the end of its stream and watches again. Returns how many were ended.
+   */
+  dropWatches(client?: string): number {
+    let dropped = 0;
+    for (const [requestId, open] of [...this.openWatches]) {
+      if (client !== undefined && open.request.from !== client) continue;
+      this.closeWatch(requestId, 'error');
+      dropped++;
+    }
+    return dropped;
   }
 
   /** Ends a client watch: on timeout or storage end, tells the client; on client cancel, just stops. */

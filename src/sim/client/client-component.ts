@@ -9,6 +9,7 @@
 
 import { Component, timerKind, type Co, type Duration, type Message, type Rng, type Time } from '../engine/index.ts';
 import { httpKinds, type HttpWatchEnd, type HttpWatchEvent } from '../apiserver/http.ts';
+import { apiserverName } from './rest-client.ts';
 
 /** Receives the messages of one open watch (the request's `http.watchEvent`s and its `http.watchEnd`). */
 export interface WatchSink {
@@ -75,6 +76,13 @@ export abstract class ClientComponent extends Component {
       openWatch: (requestId, sink) => { this.watches.set(requestId, sink); },
       closeWatch: (requestId) => { this.watches.delete(requestId); },
     };
+  }
+
+  /** A dying process's connections close: kube-apiserver ends its watches (`http.cancel` for each). */
+  override onStop(): void {
+    for (const requestId of this.watches.keys()) this.send(apiserverName, httpKinds.cancel, { requestId });
+    this.watches.clear();
+    this.timers.clear();
   }
 
   receive(message: Message): void {

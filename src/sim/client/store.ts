@@ -32,10 +32,53 @@ export function metaNamespaceIndexFunc(obj: KubeObject): readonly string[] {
   return [obj.metadata.namespace ?? ''];
 }
 
+/**
+ * A set of keys with its sorted order and the objects in that order kept until they change: listers call
+ * list and byIndex on every sync, and most writes replace an object without changing which keys a set
+ * holds, so the sort is redone only after a key joins or leaves.
+ */
+class KeySet<T> {
+  readonly keys = new Set<string>();
+  private sorted: string[] | null = null;
+  private objects: T[] | null = null;
+
+  add(key: string): void {
+    if (this.keys.has(key)) {
+      this.objects = null;
+      return;
+    }
+    this.keys.add(key);
+    this.sorted = null;
+    this.objects = null;
+  }
+
+  delete(key: string): void {
+    if (!this.keys.delete(key)) return;
+    this.sorted = null;
+    this.objects = null;
+  }
+
+  /** One of the keys' objects was replaced. */
+  changed(): void {
+    this.objects = null;
+  }
+
+  sortedKeys(): readonly string[] {
+    return (this.sorted ??= [...this.keys].sort());
+  }
+
+  /** A fresh array of the objects in key order. */
+  list(items: ReadonlyMap<string, T>): T[] {
+    this.objects ??= this.sortedKeys().map((k) => items.get(k)!);
+    return this.objects.slice();
+  }
+}
+
 export class Indexer<T extends KubeObject> {
   private readonly items = new Map<string, T>();
+  private readonly all = new KeySet<T>();
   /** index name → indexed value → keys. */
-  private readonly indices = new Map<string, Map<string, Set<string>>>();
+  private readonly indices = new Map<string, Map<string, KeySet<T>>>();
   private readonly indexers = new Map<string, IndexFunc<T>>();
 
   constructor(indexers: Readonly<Record<string, IndexFunc<T>>> = { [namespaceIndex]: metaNamespaceIndexFunc }) {
@@ -47,7 +90,7 @@ export class Indexer<T extends KubeObject> {
     if (this.indexers.has(name)) throw new Error(`indexer conflict: ${name}`);
     this.indexers.set(name, fn);
     this.indices.set(name, new Map());
-    for (const [key, obj] of this.items) this.indexOne(name, fn, key, obj);
+    for (const [key, obj] of this.items) this.indexOne(name, fn(obj), key);
   }
 
   /** Add and Update are the same write: replace the key's object and re-index it. */
@@ -66,8 +109,9 @@ export class Indexer<T extends KubeObject> {
   deleteKey(key: string): void {
     const old = this.items.get(key);
     if (old === undefined) return;
-    this.unindex(key, old);
+    for (const [name, fn] of this.indexers) this.unindexOne(name, fn(old), key);
     this.items.delete(key);
+    this.all.delete(key);
   }
 
   get(obj: KubeObject): T | undefined {
@@ -80,12 +124,12 @@ export class Indexer<T extends KubeObject> {
 
   /** Keys in sorted order (client-go's map order is random; sorted is one deterministic choice). */
   listKeys(): string[] {
-    return [...this.items.keys()].sort();
+    return this.all.sortedKeys().slice();
   }
 
   /** Objects in key order. */
   list(): T[] {
-    return this.listKeys().map((k) => this.items.get(k)!);
+    return this.all.list(this.items);
   }
 
   get size(): number {
@@ -96,41 +140,54 @@ export class Indexer<T extends KubeObject> {
   byIndex(indexName: string, value: string): T[] {
     const index = this.indices.get(indexName);
     if (!index) throw new Error(`Index with name ${indexName} does not exist`);
-    return [...(index.get(value) ?? [])].sort().map((k) => this.items.get(k)!);
+    return index.get(value)?.list(this.items) ?? [];
   }
 
   /** Replaces the whole content (Store.Replace). */
   replace(objects: readonly T[]): void {
-    this.items.clear();
-    for (const index of this.indices.values()) index.clear();
+    for (const key of [...this.items.keys()]) this.deleteKey(key);
     for (const obj of objects) this.put(metaNamespaceKey(obj), obj);
   }
 
   private put(key: string, obj: T): void {
     const old = this.items.get(key);
-    if (old !== undefined) this.unindex(key, old);
     this.items.set(key, obj);
-    for (const [name, fn] of this.indexers) this.indexOne(name, fn, key, obj);
+    this.all.add(key);
+    for (const [name, fn] of this.indexers) {
+      const values = fn(obj);
+      if (old !== undefined) {
+        const oldValues = fn(old);
+        if (sameValues(oldValues, values)) {
+          const index = this.indices.get(name)!;
+          for (const value of values) index.get(value)!.changed();
+          continue;
+        }
+        this.unindexOne(name, oldValues, key);
+      }
+      this.indexOne(name, values, key);
+    }
   }
 
-  private indexOne(name: string, fn: IndexFunc<T>, key: string, obj: T): void {
+  private indexOne(name: string, values: readonly string[], key: string): void {
     const index = this.indices.get(name)!;
-    for (const value of fn(obj)) {
+    for (const value of values) {
       let keys = index.get(value);
-      if (!keys) index.set(value, (keys = new Set()));
+      if (!keys) index.set(value, (keys = new KeySet()));
       keys.add(key);
     }
   }
 
-  private unindex(key: string, obj: T): void {
-    for (const [name, fn] of this.indexers) {
-      const index = this.indices.get(name)!;
-      for (const value of fn(obj)) {
-        const keys = index.get(value);
-        if (!keys) continue;
-        keys.delete(key);
-        if (keys.size === 0) index.delete(value);
-      }
+  private unindexOne(name: string, values: readonly string[], key: string): void {
+    const index = this.indices.get(name)!;
+    for (const value of values) {
+      const keys = index.get(value);
+      if (!keys) continue;
+      keys.delete(key);
+      if (keys.keys.size === 0) index.delete(value);
     }
   }
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }

@@ -1,5 +1,5 @@
-// kube-controller-manager: one process (one engine component) running the deployment and replicaset
-// controllers over one shared informer factory, one REST client and one event broadcaster.
+// kube-controller-manager: one process (one engine component) running the deployment, replicaset,
+// garbage collector and node lifecycle controllers over one shared informer factory, one REST client and one event broadcaster.
 // Models k8s cmd/kube-controller-manager/app/controllermanager.go (StartControllers, informers started
 // after the controllers registered their handlers, WaitForCacheSync before workers) and apps.go
 // (startReplicaSetController, startDeploymentController: 5 workers each, --concurrent-*-syncs).
@@ -10,12 +10,18 @@ import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import { ClientComponent, EventBroadcaster, RestClient, SharedInformerFactory, controllerManagerResyncPeriod } from '../client/index.ts';
 import { awaitReply, type Co, type Message } from '../engine/index.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
+import { GarbageCollector } from './garbagecollector/garbage-collector.ts';
+import { NodeLifecycleController } from './nodelifecycle/node-lifecycle-controller.ts';
 import { ReplicaSetController } from './replicaset/replicaset-controller.ts';
 
 export const kubeControllerManagerName = 'kube-controller-manager';
 
 /** The message a controller sends itself to wait for a batch of concurrent requests (a goroutine WaitGroup). */
 export const joinKind = 'kcm.join';
+
+export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle';
+
+export const allControllers: readonly ControllerName[] = ['deployment', 'replicaset', 'garbagecollector', 'nodelifecycle'];
 
 export interface KubeControllerManagerOptions {
   readonly name?: string;
@@ -24,8 +30,10 @@ export interface KubeControllerManagerOptions {
   readonly replicaSetWorkers?: number;
   /** --concurrent-deployment-syncs (5). */
   readonly deploymentWorkers?: number;
-  /** Which controllers run (both by default). */
-  readonly controllers?: readonly ('deployment' | 'replicaset')[];
+  /** --concurrent-gc-syncs (20). */
+  readonly gcWorkers?: number;
+  /** Which controllers run (all by default). */
+  readonly controllers?: readonly ControllerName[];
 }
 
 /** What a controller gets from the process that hosts it. */
@@ -50,6 +58,8 @@ export class KubeControllerManager extends ClientComponent {
   readonly broadcaster: EventBroadcaster;
   replicaSetController: ReplicaSetController | undefined;
   deploymentController: DeploymentController | undefined;
+  garbageCollector: GarbageCollector | undefined;
+  nodeLifecycleController: NodeLifecycleController | undefined;
   private readonly joins = new Map<number, Join>();
   private started = false;
 
@@ -69,14 +79,30 @@ export class KubeControllerManager extends ClientComponent {
       host: this.host, client: this.client, informers: this.informers, broadcaster: this.broadcaster,
       all: (label, tasks) => this.all(label, tasks),
     };
-    const enabled = this.options.controllers ?? ['deployment', 'replicaset'];
+    const enabled = this.options.controllers ?? allControllers;
     if (enabled.includes('deployment')) this.deploymentController = new DeploymentController(context);
     if (enabled.includes('replicaset')) this.replicaSetController = new ReplicaSetController(context);
+    if (enabled.includes('garbagecollector')) this.garbageCollector = new GarbageCollector(context);
+    if (enabled.includes('nodelifecycle')) this.nodeLifecycleController = new NodeLifecycleController(context);
     this.informers.start();
     this.informers.onSynced(() => {
       this.deploymentController?.run(this.options.deploymentWorkers ?? 5);
       this.replicaSetController?.run(this.options.replicaSetWorkers ?? 5);
+      this.garbageCollector?.run(this.options.gcWorkers ?? 20);
+      // scheduler.UpdateWorkerSize (8) workers for the NoSchedule tainting pass.
+      this.nodeLifecycleController?.run(8);
     });
+  }
+
+  /** A restarted process builds everything anew: informers list again, controllers start empty. */
+  override onStart(): void {
+    this.started = false;
+    this.joins.clear();
+    this.deploymentController = undefined;
+    this.replicaSetController = undefined;
+    this.garbageCollector = undefined;
+    this.nodeLifecycleController = undefined;
+    this.start();
   }
 
   private *all(label: string, tasks: readonly Co<void>[]): Co<void> {

@@ -19,6 +19,15 @@ export abstract class Component {
     this.engineRef = engine;
   }
 
+  /**
+   * Called by `Engine.stopComponent` just before the component stops: release what the OS closes for a
+   * dying process (its connections). Its coroutines and timers are then dropped by the engine.
+   */
+  onStop(): void {}
+
+  /** Called by `Engine.startComponent`: start again as the real process does after a restart. */
+  onStart(): void {}
+
   /** Handles a delivered message that no coroutine of this component was waiting for. */
   abstract receive(message: Message): void;
 

@@ -104,6 +104,8 @@ export class Engine {
   private current: Message | null = null;
   private readonly invariants: Array<{ name: string; check: () => string | undefined }> = [];
   private readonly deliveryListeners: Array<(message: Message) => void> = [];
+  /** Components stopped by a fault: messages to them are traced but not delivered. */
+  private readonly stopped = new Set<string>();
 
   constructor(options: EngineOptions) {
     this.rng = new Rng(options.seed);
@@ -157,6 +159,46 @@ export class Engine {
 
   componentNames(): string[] {
     return [...this.components.keys()];
+  }
+
+  /**
+   * Stops a component as a process dies: it first releases what the OS would close for it (its
+   * `onStop`), then its waiting coroutines and pending timers are dropped, and every later message to
+   * it is traced but not delivered.
+   */
+  stopComponent(name: string): void {
+    const component = this.components.get(name);
+    if (!component) throw new Error(`stop: unknown component ${name}`);
+    if (this.stopped.has(name)) return;
+    component.onStop();
+    this.stopped.add(name);
+    for (const [id, waiter] of [...this.waiters]) {
+      if (waiter.component !== component) continue;
+      this.waiters.delete(id);
+      if (waiter.wakeId !== null) this.cancelTimer(waiter.wakeId);
+    }
+    for (const [id, timer] of [...this.timers]) if (timer.from === name) this.cancelTimer(id);
+  }
+
+  /** Starts a stopped component again; it resumes as the real process would after a restart (`onStart`). */
+  startComponent(name: string): void {
+    const component = this.components.get(name);
+    if (!component) throw new Error(`start: unknown component ${name}`);
+    if (!this.stopped.delete(name)) return;
+    component.onStart();
+  }
+
+  isStopped(name: string): boolean {
+    return this.stopped.has(name);
+  }
+
+  /** Changes a link's latency and jitter in both directions; messages already queued keep their times. */
+  setLinkLatency(a: string, b: string, options: LinkOptions): void {
+    for (const [from, to] of [[a, b], [b, a]] as const) {
+      const link = this.links.get(from)?.get(to);
+      if (!link) throw new Error(`no link from ${from} to ${to}`);
+      this.directed(from).set(to, { latency: options.latency, jitter: options.jitter ?? 0, lastDeliverAt: link.lastDeliverAt });
+    }
   }
 
   /** Links two components in both directions. */
@@ -332,6 +374,7 @@ export class Engine {
   }
 
   private dispatch(message: Message): void {
+    if (this.stopped.size > 0 && this.stopped.has(message.to)) return;
     if (message.replyTo !== null) {
       const waiter = this.waiters.get(message.replyTo);
       if (waiter && waiter.resumeOn === 'reply' && waiter.requestId === message.replyTo) {

@@ -125,6 +125,43 @@ describe('kubelet', () => {
     ]);
   });
 
+  it('restarts a crashing container with back-off 10 s, 20 s, 40 s… (CrashLoopBackOff) and reports it not Ready', () => {
+    const { cluster, kubelets } = setup('kubelet-crash', ['busybox:1.36']);
+    for (const k of kubelets) k.makeImageCrash('busybox:1.36', { afterMs: 5_000, exitCode: 2 });
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('crasher', 'node-1', 'busybox:1.36'));
+    const seen: string[] = [];
+    const restarts: { count: number; at: number }[] = [];
+    const whileWaiting = new Set<string>();
+    cluster.engine.onDelivery(() => {
+      const kv = cluster.etcd.kv.range({ key: '/registry/pods/default/crasher' }).kvs[0];
+      const cs = kv ? (JSON.parse(kv.value) as Pod).status?.containerStatuses?.[0] : undefined;
+      const message = cs?.state?.waiting?.message;
+      if (message && seen.at(-1) !== message) seen.push(message);
+      if (cs?.state?.waiting?.reason === 'CrashLoopBackOff') {
+        const status = (JSON.parse(kv!.value) as Pod).status!;
+        whileWaiting.add(`${status.phase} Ready=${status.conditions?.find((c) => c.type === 'Ready')?.status}`);
+      }
+      if (cs && cs.restartCount !== (restarts.at(-1)?.count ?? 0)) restarts.push({ count: cs.restartCount, at: cluster.engine.now });
+    });
+    cluster.engine.runFor(200_000);
+    const uid = (call(cluster, 'GET', '/api/v1/namespaces/default/pods/crasher').body as Pod).metadata.uid;
+    expect(seen.slice(0, 4)).toEqual([10, 20, 40, 80].map((s) => `back-off ${s === 80 ? '1m20s' : `${s}s`} restarting failed container=nginx pod=crasher_default(${uid})`));
+    // The first restart is immediate; then each waits out its back-off after the 5 s run.
+    const gaps = restarts.slice(1).map((r, i) => Math.round((r.at - restarts[i]!.at) / 1000));
+    expect(gaps.slice(0, 3)).toEqual([15, 25, 45]);
+    const pod = call(cluster, 'GET', '/api/v1/namespaces/default/pods/crasher').body as Pod;
+    const cs = pod.status!.containerStatuses![0]!;
+    expect(cs.lastState?.terminated).toMatchObject({ exitCode: 2, reason: 'Error' });
+    expect(cs.restartCount).toBeGreaterThanOrEqual(4);
+    const evs = events(cluster, 'crasher');
+    const backOff = evs.find((e) => e.reason === 'BackOff')!;
+    expect(backOff.type).toBe('Warning');
+    expect(backOff.message).toBe(`Back-off restarting failed container nginx in pod crasher_default(${uid})`);
+    expect(backOff.count).toBeGreaterThanOrEqual(3);
+    // While it waits it is Running but not Ready.
+    expect([...whileWaiting]).toEqual(['Running Ready=False']);
+  });
+
   it('is deterministic', () => {
     const [a, b] = runTwiceWithPerturbedHost(() => {
       const { cluster } = setup('kubelet-det');

@@ -7,9 +7,15 @@
 // pkg/kubelet/images/image_manager.go, pkg/kubelet/kuberuntime/kuberuntime_container.go and
 // component-helpers apimachinery/lease/controller.go.
 //
-// Not modelled: probes, volumes, init containers, cgroups, eviction, the PLEG; a container never exits
-// on its own. Node status is written once at registration (the 10 s "only when changed" loop would
-// never write since nothing changes).
+// A container of an image marked as crashing exits after its run time; it is restarted with the
+// kubelet's per-container back-off (10 s doubling to 5 min, CrashLoopBackOff while waiting), as
+// kuberuntime_manager.go doBackOff with flowcontrol.Backoff does. A stopped kubelet (a fault) restarts
+// as the real process does: it registers again (the Node exists: it patches its status), lists its
+// pods again, and keeps the containers that were running unless the node itself went down.
+//
+// Not modelled: probes, volumes, init containers, cgroups, eviction, the PLEG. Node status is written at
+// registration and on each restart (the 10 s "only when changed" loop would never write since nothing
+// else changes it, and the 5 min report is left out).
 
 import { isStatusError } from '../api/errors.ts';
 import { formatMicroTimestamp, formatTimestamp } from '../api/time.ts';
@@ -54,7 +60,16 @@ export const runtimeDurations = {
   leaseDurationSeconds: 40,
   imagePullBackOffInitial: 10_000,
   imagePullBackOffMax: 300_000,
+  /** Container restart back-off (kubelet.go: backOffPeriod 10 s, MaxContainerBackOff 300 s). */
+  crashLoopBackOffInitial: 10_000,
+  crashLoopBackOffMax: 300_000,
 } as const;
+
+/** How the containers of a crashing image end: after `afterMs` of running, with `exitCode`. */
+export interface CrashBehaviour {
+  readonly afterMs: Duration;
+  readonly exitCode: number;
+}
 
 /** Go's time.Duration.String for a whole number of milliseconds (`850ms`, `3.456s`, `1m2.5s`). */
 export function goDuration(ms: number): string {
@@ -78,6 +93,41 @@ export function normalizeImage(image: string): string {
   return ref;
 }
 
+interface Termination {
+  exitCode: number;
+  reason: string;
+  startedAt: string | null;
+  finishedAt: string;
+  containerID: string;
+}
+
+/**
+ * getPhase: Pending while a container waits without having run; Running while one runs or, under
+ * restartPolicy Always, while exited containers are to be restarted; Succeeded or Failed once all
+ * stopped for good.
+ */
+function podPhase(pod: Pod, containers: readonly RunningContainer[]): PodStatus['phase'] {
+  let running = 0;
+  let waiting = 0;
+  let stopped = 0;
+  let succeeded = 0;
+  for (const c of containers) {
+    if (c.state === 'running') running++;
+    else if (c.state === 'terminated') {
+      stopped++;
+      if (c.terminated?.exitCode === 0) succeeded++;
+    } else if (c.lastTerminated) stopped++;
+    else waiting++;
+  }
+  if (waiting > 0) return 'Pending';
+  if (running > 0) return 'Running';
+  if (stopped === 0) return 'Pending';
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  if (policy === 'Always') return 'Running';
+  if (stopped === succeeded) return 'Succeeded';
+  return policy === 'Never' ? 'Failed' : 'Running';
+}
+
 interface RunningContainer {
   name: string;
   image: string;
@@ -88,6 +138,16 @@ interface RunningContainer {
   waitingReason: string;
   waitingMessage?: string;
   restartCount: number;
+  /** The current termination, while state is 'terminated'. */
+  terminated?: Termination;
+  /** The previous termination (status lastState). */
+  lastTerminated?: Termination;
+}
+
+/** One entry of flowcontrol.Backoff: the current back-off and the time of the event that set it. */
+interface BackoffEntry {
+  backoff: Duration;
+  lastUpdate: number;
 }
 
 interface PodWorker {
@@ -101,18 +161,21 @@ interface PodWorker {
   terminating: boolean;
   conditionTimes: Map<string, { status: string; time: string }>;
   pullBackoff: Duration;
+  /** Container restart back-off per container name. */
+  restartBackoff: Map<string, BackoffEntry>;
 }
 
 export class Kubelet extends ClientComponent {
   readonly node: string;
   readonly client: RestClient;
   readonly recorder: EventRecorder;
-  readonly factory: SharedInformerFactory;
+  factory: SharedInformerFactory;
   pods!: SharedIndexInformer<Pod>;
   private readonly podsApi: ResourceClient<Pod>;
   private readonly leases: ResourceClient<Lease>;
   private readonly images: Set<string>;
   private readonly unpullable: Set<string>;
+  private readonly crashing = new Map<string, CrashBehaviour>();
   private readonly workers = new Map<string, PodWorker>();
   private nextIP = 2;
   private readonly index: number;
@@ -147,6 +210,35 @@ export class Kubelet extends ClientComponent {
     this.host.spawn(this.run());
   }
 
+  /** Pulls of `image` fail from now on (ErrImagePull, then ImagePullBackOff). */
+  markUnpullable(image: string): void {
+    this.unpullable.add(image);
+  }
+
+  /** Containers of `image` started from now on exit after `crash.afterMs` with `crash.exitCode`. */
+  makeImageCrash(image: string, crash: CrashBehaviour): void {
+    this.crashing.set(image, crash);
+  }
+
+  /** The node lost power: every container is gone (call before the engine stops the kubelet). */
+  loseContainers(): void {
+    this.workers.clear();
+  }
+
+  /**
+   * The process restarts: containers that were running keep running (the runtime outlived the kubelet);
+   * pods caught mid-start are started again. It registers and lists anew.
+   */
+  override onStart(): void {
+    for (const [uid, w] of this.workers) {
+      if (w.terminating || !w.containers.every((c) => c.state === 'running')) this.workers.delete(uid);
+      // The status manager starts with an empty cache: each kept pod's status is written again.
+      w.lastStatus = '';
+      w.conditionTimes.clear();
+    }
+    this.start();
+  }
+
   protected handle(_message: Message): void {
     // Every message of the kubelet is the client library's.
   }
@@ -154,6 +246,7 @@ export class Kubelet extends ClientComponent {
   private *run(): Co<void> {
     yield* this.registerNode();
     yield* this.renewLease();
+    this.factory = new SharedInformerFactory(this.host, this.client);
     this.pods = this.factory.informerFor<Pod>('pods', '', { fieldSelector: `spec.nodeName=${this.node}` });
     this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod),
@@ -215,6 +308,13 @@ export class Kubelet extends ClientComponent {
     } catch (err) {
       if (!isStatusError(err) || err.code !== 409) throw err;
       this.nodeUid = (yield* nodes.get(undefined, this.node)).metadata.uid ?? '';
+      // The node exists (a restart): tryUpdateNodeStatus reports fresh conditions at once.
+      try {
+        yield* nodes.patch(undefined, this.node, 'application/strategic-merge-patch+json',
+          { status: { conditions: this.nodeObject().status?.conditions } }, { subresource: 'status' });
+      } catch (patchErr) {
+        if (!isStatusError(patchErr)) throw patchErr;
+      }
     }
     this.registered = true;
   }
@@ -261,6 +361,10 @@ export class Kubelet extends ClientComponent {
       }
       return;
     }
+    if (worker && worker.lastStatus === '' && worker.containers.every((c) => c.state === 'running')) {
+      this.host.spawn(this.patchStatus(pod, worker));
+      return;
+    }
     if (!worker) {
       const w: PodWorker = {
         uid, namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '',
@@ -271,6 +375,7 @@ export class Kubelet extends ClientComponent {
           state: 'waiting', waitingReason: 'ContainerCreating', restartCount: 0,
         })),
         lastStatus: '', terminating: false, conditionTimes: new Map(), pullBackoff: runtimeDurations.imagePullBackOffInitial,
+        restartBackoff: new Map(),
       };
       this.workers.set(uid, w);
       this.host.spawn(this.syncPod(pod, w));
@@ -284,20 +389,72 @@ export class Kubelet extends ClientComponent {
     for (const c of w.containers) {
       if (w.terminating) return;
       if (c.state === 'running') continue;
-      const spec = pod.spec.containers.find((s) => s.name === c.name)!;
-      const ok = yield* this.pullImage(pod, w, c, spec.imagePullPolicy);
-      if (!ok) return;
-      if (w.terminating) return;
-      yield* this.host.sleep(runtimeDurations.create);
-      c.containerID = `containerd://${this.hex(64)}`;
-      this.recorder.event(pod, 'Normal', 'Created', `Created container ${c.name}`);
-      yield* this.host.sleep(runtimeDurations.start);
-      c.state = 'running';
-      c.startedAt = formatTimestamp(this.host.epochMs + this.host.now);
-      this.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+      const started = yield* this.startContainer(pod, w, c);
+      if (!started) return;
     }
     if (w.terminating) return;
     yield* this.patchStatus(pod, w);
+  }
+
+  /** EnsureImageExists, then create and start one container. False when the pull failed or the pod is going away. */
+  private *startContainer(pod: Pod, w: PodWorker, c: RunningContainer): Co<boolean> {
+    const spec = pod.spec.containers.find((s) => s.name === c.name)!;
+    const ok = yield* this.pullImage(pod, w, c, spec.imagePullPolicy);
+    if (!ok || w.terminating) return false;
+    yield* this.host.sleep(runtimeDurations.create);
+    c.containerID = `containerd://${this.hex(64)}`;
+    this.recorder.event(pod, 'Normal', 'Created', `Created container ${c.name}`);
+    yield* this.host.sleep(runtimeDurations.start);
+    c.state = 'running';
+    c.terminated = undefined;
+    c.startedAt = formatTimestamp(this.host.epochMs + this.host.now);
+    this.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+    const crash = this.crashing.get(c.image);
+    // A container's run is background work: a pod in CrashLoopBackOff leaves the engine idle between restarts.
+    if (crash) this.host.after(crash.afterMs, 'container-exit', () => this.host.spawn(this.containerExited(pod, w, c, crash.exitCode)), { background: true });
+    return true;
+  }
+
+  // Models kuberuntime_manager.go computePodActions/doBackOff and pkg/util/flowcontrol/backoff.go
+  // (IsInBackOffSince, Next: 10 s doubling to 5 min; an entry idle for 2 × max starts over).
+  private *containerExited(pod: Pod, w: PodWorker, c: RunningContainer, exitCode: number): Co<void> {
+    if (w.terminating || this.workers.get(w.uid) !== w || c.state !== 'running') return;
+    const finishedAt = this.host.now;
+    c.state = 'terminated';
+    c.terminated = {
+      exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: c.startedAt,
+      finishedAt: formatTimestamp(this.host.epochMs + finishedAt), containerID: c.containerID,
+    };
+    yield* this.patchStatus(pod, w);
+    if (w.terminating || this.workers.get(w.uid) !== w) return;
+    const entry = w.restartBackoff.get(c.name);
+    const policy = pod.spec.restartPolicy ?? 'Always';
+    if (policy === 'Never' || (policy === 'OnFailure' && exitCode === 0)) return;
+    c.lastTerminated = c.terminated;
+    if (entry === undefined || finishedAt - entry.lastUpdate > 2 * runtimeDurations.crashLoopBackOffMax) {
+      // Not in back-off: Next() starts the entry at 10 s and the container restarts at once.
+      w.restartBackoff.set(c.name, { backoff: runtimeDurations.crashLoopBackOffInitial, lastUpdate: finishedAt });
+      yield* this.restartContainer(pod, w, c);
+      return;
+    }
+    const podDesc = `${w.name}_${w.namespace}(${w.uid})`;
+    this.recorder.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc}`);
+    c.terminated = undefined;
+    c.state = 'waiting';
+    c.waitingReason = 'CrashLoopBackOff';
+    c.waitingMessage = `back-off ${goDuration(entry.backoff)} restarting failed container=${c.name} pod=${podDesc}`;
+    yield* this.patchStatus(pod, w);
+    this.host.after(Math.max(0, finishedAt + entry.backoff - this.host.now), 'crashloop-backoff', () => {
+      if (w.terminating || this.workers.get(w.uid) !== w) return;
+      w.restartBackoff.set(c.name, { backoff: Math.min(entry.backoff * 2, runtimeDurations.crashLoopBackOffMax), lastUpdate: finishedAt });
+      this.host.spawn(this.restartContainer(pod, w, c));
+    }, { background: true });
+  }
+
+  private *restartContainer(pod: Pod, w: PodWorker, c: RunningContainer): Co<void> {
+    c.restartCount++;
+    const started = yield* this.startContainer(pod, w, c);
+    if (started && !w.terminating) yield* this.patchStatus(pod, w);
   }
 
   // Models pkg/kubelet/images/image_manager.go EnsureImageExists.
@@ -371,15 +528,16 @@ export class Kubelet extends ClientComponent {
     const image = (c: RunningContainer) => (c.imageID ? normalizeImage(c.image) : c.image);
     const containerStatuses: ContainerStatus[] = w.containers.map((c) => {
       const state = c.state === 'running' ? { running: { startedAt: c.startedAt } }
-        : c.state === 'terminated' ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: c.startedAt, finishedAt: t, containerID: c.containerID } }
+        : c.state === 'terminated' ? { terminated: c.terminated ?? { exitCode: 0, reason: 'Completed', startedAt: c.startedAt, finishedAt: t, containerID: c.containerID } }
           : { waiting: { reason: c.waitingReason, ...(c.waitingMessage ? { message: c.waitingMessage } : {}) } };
+      const lastState = c.lastTerminated ? { terminated: c.lastTerminated } : {};
       return {
-        name: c.name, state, lastState: {}, ready: c.state === 'running', restartCount: c.restartCount,
+        name: c.name, state, lastState, ready: c.state === 'running', restartCount: c.restartCount,
         image: image(c), imageID: c.imageID, ...(c.containerID ? { containerID: c.containerID } : {}), started: c.state === 'running',
       };
     });
     return {
-      phase: running ? 'Running' : terminated && w.terminating ? 'Succeeded' : 'Pending',
+      phase: terminated && w.terminating ? 'Succeeded' : podPhase(pod, w.containers),
       conditions,
       hostIP: this.internalIP, hostIPs: [{ ip: this.internalIP }],
       podIP: w.podIP, podIPs: [{ ip: w.podIP }],

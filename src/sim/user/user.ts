@@ -14,6 +14,7 @@ export interface UserReply {
 
 export class User extends Component {
   private readonly replies: UserReply[] = [];
+  private readonly commands = new Map<number, (message: Message) => void>();
 
   constructor() {
     super(userComponentName);
@@ -24,7 +25,28 @@ export class User extends Component {
     return this.send(to, kind, payload, { cause: null, background: false });
   }
 
+  /**
+   * Sends a command to itself as a user action (cause null); `handler` runs when it is delivered, so
+   * whatever the command does is caused by it. Faults use this.
+   */
+  command<P>(kind: string, payload: P, handler: (message: Message<P>) => void): Message<P> {
+    const message = this.send(this.name, kind, payload, { cause: null, background: false });
+    this.commands.set(message.id, handler as (message: Message) => void);
+    return message;
+  }
+
+  /** Sends a request on behalf of the command being delivered (its cause is that command). */
+  requestFromCommand<P>(to: string, kind: string, payload: P): Message<P> {
+    return this.send(to, kind, payload);
+  }
+
   receive(message: Message): void {
+    const command = this.commands.get(message.id);
+    if (command) {
+      this.commands.delete(message.id);
+      command(message);
+      return;
+    }
     if (message.replyTo !== null) this.replies.push({ requestId: message.replyTo, message });
   }
 

@@ -2,14 +2,15 @@
 // the language switch.
 
 import type { TraceRecord } from '../../protocol/index.ts';
-import { useSim } from '../store/sim-context.ts';
 import type { SimState } from '../store/sim-store.ts';
+import { heldRecord } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
+import { useSim, useSimActions } from '../store/sim-context.ts';
 import { caption, type Language } from './captions.ts';
 
 function shownRecord(state: SimState): TraceRecord | undefined {
   const { selection, recent } = state;
-  if (selection?.type === 'message') return recent.find((r) => r.id === selection.id);
+  if (selection?.type === 'message') return heldRecord(state, selection.id);
   return recent.at(-1);
 }
 
@@ -30,8 +31,24 @@ export function StepCaption() {
       <p className="step-caption" data-testid="step-caption" title={text} aria-live={playing ? 'off' : 'polite'} lang={language === 'zh' ? 'zh-Hans' : 'en'}>
         {record ? <><span className="caption-step">#{record.step}</span> {text}</> : <span className="hint">{language === 'zh' ? '还没有投递任何消息。' : 'No step delivered yet.'}</span>}
       </p>
+      <WhyButton record={record} />
       <LanguageSwitch />
     </div>
+  );
+}
+
+/** Asks for the cause chain of the step on show. */
+function WhyButton({ record }: { readonly record: TraceRecord | undefined }) {
+  const actions = useSimActions();
+  const zh = usePrefs((prefs) => prefs.language) === 'zh';
+  return (
+    <button type="button" disabled={!record} aria-label={zh ? '为什么？显示这一步的因果链' : 'Why? Show the causes of this step'} onClick={() => {
+      if (!record) return;
+      actions.select({ type: 'message', id: record.id });
+      actions.askWhy(record.id);
+    }}>
+      {zh ? '为什么？' : 'Why?'}
+    </button>
   );
 }
 

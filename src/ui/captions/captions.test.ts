@@ -159,6 +159,12 @@ const cases: Case[] = [
     zh: 'etcdctl → etcd：写入（Put）/podflow/greeting = "hello"',
   },
   {
+    name: 'etcd.Put of a JSON value: decoded, not escaped',
+    record: rec('etcd.Put', { key: '/podflow/cfg', value: '{"a": 1, "b": "x"}' }, { from: 'user', to: 'etcd' }),
+    en: 'etcdctl → etcd: Put /podflow/cfg = {"a":1,"b":"x"}',
+    zh: 'etcdctl → etcd：写入（Put）/podflow/cfg = {"a":1,"b":"x"}',
+  },
+  {
     name: 'etcd.PutResponse',
     record: rec('etcd.PutResponse', { ok: true, response: { header: { revision: 20 } }, write: { revision: 20, changed: true } }, { from: 'etcd', to: 'user' }),
     context: { request: rec('etcd.Put', { key: '/podflow/greeting', value: 'hello' }) },

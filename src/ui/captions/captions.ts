@@ -280,12 +280,26 @@ const rangeResponse: Captioner = (record) => {
   };
 };
 
+/**
+ * A stored value as a caption shows it: JSON decoded and printed compactly (a JSON string in quotes
+ * would show every inner quote escaped), other text quoted; both clipped.
+ */
+export function storedText(value: string): string {
+  try {
+    const decoded: unknown = JSON.parse(value);
+    if (typeof decoded === 'object' && decoded !== null) return clip(JSON.stringify(decoded), 48);
+  } catch {
+    // Not JSON: shown as the text it is.
+  }
+  return JSON.stringify(clip(value, 32));
+}
+
 const put: Captioner = (record) => {
   const key = text(record.payload, 'key') ?? '?';
-  const value = clip(text(record.payload, 'value') ?? '', 32);
+  const value = storedText(text(record.payload, 'value') ?? '');
   const lease = text(record.payload, 'lease');
   const withLease = lease && lease !== '0' ? { en: ` with lease ${lease}`, zh: `，附带租约 ${lease}` } : { en: '', zh: '' };
-  return { en: `${route(record)}: Put ${key} = ${JSON.stringify(value)}${withLease.en}`, zh: `${route(record)}：写入（Put）${key} = ${JSON.stringify(value)}${withLease.zh}` };
+  return { en: `${route(record)}: Put ${key} = ${value}${withLease.en}`, zh: `${route(record)}：写入（Put）${key} = ${value}${withLease.zh}` };
 };
 
 const putResponse: Captioner = (record, { request }) => {

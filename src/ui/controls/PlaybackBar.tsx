@@ -21,9 +21,13 @@ function PlaybackControls() {
   const { mode, pending, idle, speed } = useSim(useShallow(({ status }) => ({
     mode: status.mode, pending: status.pending, idle: status.idle, speed: status.speed,
   })));
+  const atStart = useSim((state) => (state.timeline?.position ?? 0) === 0);
   const options = speeds.includes(speed as (typeof speeds)[number]) ? speeds : [...speeds, speed].sort((x, y) => x - y);
   return (
     <div className="playback-controls" role="toolbar" aria-label="Playback">
+      <button type="button" onClick={() => actions.stepBack()} disabled={atStart} aria-keyshortcuts="ArrowLeft" title="Show the previous step (←)">
+        Step back
+      </button>
       <button type="button" onClick={() => actions.step()} disabled={pending === 0} aria-keyshortcuts="ArrowRight" title="Deliver the next message (→)">
         Step
       </button>

@@ -1,4 +1,4 @@
-// Keyboard shortcuts for playback: space plays or pauses, → steps. They stay out of the way of text
+// Keyboard shortcuts for playback: space plays or pauses, → steps, ← steps back. They stay out of the way of text
 // fields, selects and focused buttons, which keep their own keys.
 
 import { useEffect } from 'react';
@@ -21,6 +21,9 @@ export function usePlaybackShortcuts(): void {
       } else if (event.key === 'ArrowRight') {
         event.preventDefault();
         actions.step();
+      } else if (event.key === 'ArrowLeft') {
+        event.preventDefault();
+        actions.stepBack();
       }
     };
     window.addEventListener('keydown', onKeyDown);

@@ -5,6 +5,7 @@
 
 import { Background, Controls, ReactFlow, type EdgeMouseHandler, type EdgeTypes, type NodeTypes } from '@xyflow/react';
 import { useCallback, useMemo } from 'react';
+import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
@@ -16,6 +17,7 @@ const edgeTypes = { link: LinkEdge } satisfies EdgeTypes;
 export function ClusterGraph() {
   const cluster = useSim((state) => state.cluster);
   const actions = useSimActions();
+  const theme = usePrefs((prefs) => prefs.theme);
   const layout = useMemo(() => (cluster ? layoutTopology(cluster.topology) : null), [cluster]);
   const onEdgeClick = useCallback<EdgeMouseHandler<LinkEdgeType>>(
     (_, edge) => actions.select({ type: 'link', a: edge.source, b: edge.target }),
@@ -35,7 +37,7 @@ export function ClusterGraph() {
       fitViewOptions={{ padding: 0.1 }}
       minZoom={0.2}
       maxZoom={2}
-      colorMode="system"
+      colorMode={theme}
       nodesDraggable={false}
       nodesConnectable={false}
       elementsSelectable={false}

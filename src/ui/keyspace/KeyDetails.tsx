@@ -5,6 +5,7 @@ import { useShallow } from 'zustand/shallow';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { decodeValue, valueDiff } from './stored-value.ts';
 import { shownEntry } from './selectors.ts';
+import { WhyWrittenButton } from '../panels/WhyWrittenButton.tsx';
 
 export function KeyDetails() {
   const actions = useSimActions();
@@ -42,6 +43,7 @@ export function KeyDetails() {
           )}
         </>
       )}
+      <WhyWrittenButton keyName={key} />
       <button type="button" className="link-button" onClick={() => actions.selectKey(null)}>Close key</button>
     </div>
   );

@@ -11,6 +11,7 @@ import type { SimState } from '../store/sim-store.ts';
 import { KeyDetails } from './KeyDetails.tsx';
 import { KeyTree, type KeyspaceRow } from './key-tree.ts';
 import { shownKeys } from './selectors.ts';
+import { heldRecord } from '../panels/why.ts';
 
 const rowHeight = 24;
 
@@ -68,8 +69,8 @@ function RevisionPicker() {
 
 /** The step whose writes are highlighted: the selected message's, else the last one delivered. */
 function highlightedStepOf(state: SimState): number {
-  const { selection, recent, status } = state;
-  if (selection?.type === 'message') return recent.find((r) => r.id === selection.id)?.step ?? status.step;
+  const { selection, status } = state;
+  if (selection?.type === 'message') return heldRecord(state, selection.id)?.step ?? status.step;
   return status.step;
 }
 

@@ -8,6 +8,7 @@ import { useCaption } from '../captions/StepCaption.tsx';
 import { formatPayload, formatVirtualTime } from '../format.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { onLink, recentLimit } from '../store/sim-store.ts';
+import { heldRecord } from './why.ts';
 
 const listLength = 30;
 
@@ -83,7 +84,7 @@ const MessageItem = memo(function MessageItem({ record }: { readonly record: Tra
 
 function MessageRef({ id }: { readonly id: number | null }) {
   const actions = useSimActions();
-  const retained = useSim((state) => id !== null && state.recent.some((r) => r.id === id));
+  const retained = useSim((state) => id !== null && heldRecord(state, id) !== undefined);
   if (id === null) return <>—</>;
   if (!retained) return <>message {id}</>;
   return <button type="button" className="link-button" onClick={() => actions.select({ type: 'message', id })}>message {id}</button>;
@@ -91,7 +92,7 @@ function MessageRef({ id }: { readonly id: number | null }) {
 
 function MessageDetails({ id }: { readonly id: number }) {
   const actions = useSimActions();
-  const record = useSim((state) => state.recent.find((r) => r.id === id));
+  const record = useSim((state) => heldRecord(state, id));
   if (!record) {
     return (
       <>
@@ -112,6 +113,7 @@ function MessageDetails({ id }: { readonly id: number }) {
 
 /** Everything about one delivered message: route, timing, cause, and its payload as delivered. */
 function MessageBody({ record }: { readonly record: TraceRecord }) {
+  const actions = useSimActions();
   return (
     <>
       <p className="message-route">{record.from} → {record.to}</p>
@@ -124,6 +126,7 @@ function MessageBody({ record }: { readonly record: TraceRecord }) {
         <div><dt>Answers</dt><dd><MessageRef id={record.replyTo} /></dd></div>
         {record.background && <div><dt>Background</dt><dd>yes: does not keep “run until idle” going</dd></div>}
       </dl>
+      <button type="button" onClick={() => actions.askWhy(record.id)}>Why? Show its causes</button>
       <h3>Payload</h3>
       <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>
     </>

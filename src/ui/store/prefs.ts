@@ -1,23 +1,28 @@
-// UI preferences that outlive a page load: the caption language. A vanilla store persisted in
-// localStorage (zustand's persist middleware); English until the user picks another language.
+// UI preferences that outlive a page load: the caption language and the colour theme. A vanilla store
+// persisted in localStorage (zustand's persist middleware); English until the user picks another language.
 
 import { useStore } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Language } from '../captions/captions.ts';
 
+export type Theme = 'system' | 'light' | 'dark';
+
 export interface Prefs {
   readonly language: Language;
+  /** Colours: as the system prefers, or forced light or dark. */
+  readonly theme: Theme;
   setLanguage(language: Language): void;
+  setTheme(theme: Theme): void;
 }
 
 export function createPrefsStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined): StoreApi<Prefs> {
   return createStore<Prefs>()(persist(
-    (set) => ({ language: 'en', setLanguage: (language) => set({ language }) }),
+    (set) => ({ language: 'en', theme: 'system', setLanguage: (language) => set({ language }), setTheme: (theme) => set({ theme }) }),
     {
       name: 'podflow.prefs',
       version: 1,
-      partialize: ({ language }) => ({ language }),
+      partialize: ({ language, theme }) => ({ language, theme }),
       ...(storage ? { storage: createJSONStorage(() => storage) } : { skipHydration: true }),
     },
   ));

@@ -5,9 +5,10 @@
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
-  ClusterExportEvent, ClustersEvent, Command, CommandType, PersistenceEvent, ProgressEvent, SimStatus, TimelineEvent, Topology,
-  TraceRecord, WorkerEvent,
+  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
+  SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
+import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
 export interface ClusterInfo {
@@ -43,6 +44,12 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** Console commands and their output, and the request logs. */
+  readonly activity: ActivityState;
+  /** The latest answers to inspection queries (objects, scheduler), merged; null before the first. */
+  readonly inspection: InspectionEvent | null;
+  /** The "why?" chain asked for: loading (chain null) or answered. */
+  readonly why: { readonly id: number; readonly answer: CauseChainEvent | null } | null;
   /** Where the view is on the timeline (null until the worker reports it). */
   readonly timeline: TimelineEvent | null;
   /** The long task running now (replay, restore …); null when none. */
@@ -73,6 +80,9 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  activity: emptyActivity,
+  inspection: null,
+  why: null,
   timeline: null,
   progress: null,
   persistence: null,
@@ -93,6 +103,9 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        activity: resetActivity(state.activity),
+        inspection: null,
+        why: null,
         timeline: null,
       };
     case 'traceBatch': {
@@ -122,6 +135,14 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'consoleOutput':
+      return { ...state, activity: applyConsoleOutput(state.activity, event) };
+    case 'logLines':
+      return { ...state, activity: applyLogLines(state.activity, event) };
+    case 'inspection':
+      return { ...state, inspection: { ...state.inspection, ...event } };
+    case 'causeChain':
+      return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
   }
 }
 
@@ -169,6 +190,14 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Runs a kubectl or etcdctl command line (`stdin`: what `-f -` reads); returns its id in `activity.entries`. */
+  runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
+  /** Ctrl-C for a running command. */
+  interruptCommand(id: number): void;
+  /** Asks the worker for the current state of `topics` (objects, scheduler). */
+  inspect(topics: readonly InspectTopic[]): void;
+  /** Asks for the cause chain of message `id` (null: forget it). */
+  askWhy(id: number | null): void;
   /** Timeline: move the view back, to a step, or to the step that wrote an etcd revision. */
   stepBack(count?: number): void;
   seek(step: number): void;
@@ -216,6 +245,18 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    runCommand: (line, options = {}) => {
+      const [activity, id] = startCommand(store.getState().activity, line, options.origin ?? 'console');
+      update((state) => ({ ...state, activity }));
+      post({ type: 'consoleRun', id, line, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
+      return id;
+    },
+    interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
+    inspect: (topics) => post({ type: 'inspect', topics }),
+    askWhy: (id) => {
+      update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));
+      if (id !== null) post({ type: 'causeChain', id });
+    },
     stepBack: (count = 1) => post({ type: 'stepBack', count }),
     seek: (step) => post({ type: 'seek', step }),
     seekRevision: (revision) => post({ type: 'seekRevision', revision }),

@@ -2,7 +2,7 @@
 // update, patch): the writer's manager name (`?fieldManager=`, else the User-Agent up to its first `/`),
 // the fields it added or changed, time, apiVersion and subresource. Fields a writer changes are taken
 // from every other manager; a manager left with no fields disappears; a write that changes nothing
-// leaves managedFields as they were. Server-side apply (operation Apply) is not modelled.
+// leaves managedFields as they were. Server-side apply (operation Apply) is apply.ts.
 // Models k8s.io/apimachinery/pkg/util/managedfields/internal (fieldmanager.go, structuredmerge.go
 // Update, stripmeta.go, managedfieldsupdater.go, manager ordering in managedfields.go) and
 // k8s.io/apiserver/pkg/endpoints/handlers/create.go (managerOrUserAgent).
@@ -39,8 +39,16 @@ function ownable(obj: KubeObject, subresource: string | undefined): Record<strin
   return { metadata: meta, ...spec };
 }
 
+/**
+ * The manager name a server-side apply writes under: apply.ts has already set the object's managedFields
+ * (operation Apply), so the write is not recorded again as an Update. No client can send this name
+ * (managerOrUserAgent keeps printable characters only).
+ */
+export const appliedByServerSideApply = '\u0000server-side-apply';
+
 /** Sets `obj.metadata.managedFields` for a write of `obj` over `old` (null for a create). */
 export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | null, who: WriteAttribution): void {
+  if (who.manager === appliedByServerSideApply) return;
   const entries: ManagedFieldsEntry[] = (old?.metadata.managedFields ?? []).map((e) => ({ ...e }));
   const before = old ?? canonicalize(kind, { metadata: {} } as KubeObject);
   const changed = changedFields(ownable(obj, who.subresource), ownable(before, who.subresource), { kind: 'struct', name: kind }, '');

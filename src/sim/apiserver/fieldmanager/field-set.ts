@@ -20,7 +20,7 @@ export function emptyNode(): FieldSetNode {
 }
 
 /** x-kubernetes-list-map-keys of the associative lists Podflow's kinds use, by struct.field. */
-const listMapKeys: Readonly<Record<string, readonly string[]>> = {
+export const listMapKeys: Readonly<Record<string, readonly string[]>> = {
   'PodSpec.containers': ['name'],
   'PodSpec.initContainers': ['name'],
   'PodSpec.ephemeralContainers': ['name'],
@@ -42,7 +42,7 @@ const listMapKeys: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** x-kubernetes-list-type: set. */
-const setLists = new Set(['ObjectMeta.finalizers', 'NamespaceSpec.finalizers']);
+export const setLists = new Set(['ObjectMeta.finalizers', 'NamespaceSpec.finalizers']);
 
 /** x-kubernetes-map-type: atomic. */
 const atomicStructs = new Set(['LabelSelector', 'NodeSelector', 'ObjectReference', 'LocalObjectReference']);

@@ -149,8 +149,10 @@ export class GenericStore {
     const subresource = options.subresource ?? '';
     const allowCreate = (s.allowCreateOnUpdate || options.forceAllowCreate === true) && subresource === '';
     let created = false;
+    let previous: KubeObject | null = null;
     const tryUpdate = function* (this: GenericStore, current: KubeObject): Co<KubeObject> {
       const exists = (current.metadata.resourceVersion ?? '') !== '';
+      previous = exists ? current : null;
       if (!exists && !allowCreate) throw newNotFound(this.gr, name);
       const obj = updated(exists ? structuredCopy(current) : null);
       created = !exists;
@@ -186,6 +188,13 @@ export class GenericStore {
     try {
       const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate, s.ttlSeconds);
       this.onCommit(s.resource.resource, object, false);
+      if (previous !== null && shouldDeleteDuringUpdate(object, previous)) {
+        // deleteWithoutFinalizers: the update removed the last finalizer of an object marked for deletion.
+        const preconditions = { uid: object.metadata.uid ?? '', resourceVersion: object.metadata.resourceVersion ?? '' };
+        const deleted = yield* this.storage.delete(this.key(ctx.namespace, name), preconditions, () => undefined);
+        this.onCommit(s.resource.resource, deleted, true);
+        return { object: deleted, created };
+      }
       return { object, created };
     } catch (err) {
       throw interpretStorageError(err, this.gr, name);
@@ -279,6 +288,11 @@ function checkDeletePreconditions(s: Strategy, name: string, current: KubeObject
   if (p.resourceVersion !== undefined && p.resourceVersion !== current.metadata.resourceVersion) {
     throw newDeletePreconditionConflict(gk, name, 'ResourceVersion', p.resourceVersion, current.metadata.resourceVersion ?? '');
   }
+}
+
+/** Models Store.shouldDeleteDuringUpdate: no finalizers left, and the object was marked with a zero grace period. */
+function shouldDeleteDuringUpdate(obj: KubeObject, existing: KubeObject): boolean {
+  return (obj.metadata.finalizers ?? []).length === 0 && existing.metadata.deletionGracePeriodSeconds === 0;
 }
 
 /** The finalizer a propagation policy adds: orphan or foregroundDeletion; none for Background. */

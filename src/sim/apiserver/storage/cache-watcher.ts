@@ -19,11 +19,19 @@
 // Models k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go (nonblockingAdd, nextBookmarkTime, the
 // bookmark-after-RV states, convertToWatchEvent, processInterval, process). Not modelled: the input
 // and result channels and the dispatch timeout that closes a watcher too slow to read (sinks never block).
+//
+// Sharing: ADDED and MODIFIED events hand out the watch cache's own (frozen) object, and an object's
+// label and field attributes are computed once for all watchers, as upstream's watchCacheEvent carries
+// ObjLabels/ObjFields computed once by the cache. Every predicate of one resource uses that resource's
+// GetAttrs, so the first watcher's attributes are everyone's.
 
 import type { Time } from '../../engine/index.ts';
+import type { KubeObject } from '../../api/types/meta.ts';
 import { copyObject, copyWithResourceVersion } from './codec.ts';
 import type { SelectionPredicate, StorageWatch, StorageWatchEvent, StorageWatchSink } from './interface.ts';
-import { hasPathPrefix, predicateMatches } from './predicate.ts';
+import { hasPathPrefix, selectsEverything } from './predicate.ts';
+import { matchesFields } from '../../api/fields.ts';
+import { matchesLabels } from '../../api/labels.ts';
 import type { WatchCacheEvent } from './watch-cache.ts';
 
 /** defaultBookmarkFrequency. */
@@ -33,6 +41,10 @@ export const preDeadlineBookmark = 2_000;
 export const initialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 type BookmarkState = 'waitingForBookmark' | 'bookmarkReceived' | 'bookmarkSent';
+
+type Attrs = ReturnType<SelectionPredicate['getAttrs']>;
+/** Attributes of the watch cache's (immutable) objects, computed once per object. */
+const attrsOfCachedObject = new WeakMap<KubeObject, Attrs>();
 
 export class CacheWatcher implements StorageWatch {
   private stopped = false;
@@ -125,12 +137,16 @@ export class CacheWatcher implements StorageWatch {
     }
     const curPasses = event.type !== 'DELETED' && this.matches(event.key, event.object);
     const oldPasses = event.prevObject !== null && this.matches(event.key, event.prevObject);
-    if (curPasses) return { type: oldPasses ? 'MODIFIED' : 'ADDED', object: copyObject(event.object) };
+    if (curPasses) return { type: oldPasses ? 'MODIFIED' : 'ADDED', object: event.object };
     if (oldPasses) return { type: 'DELETED', object: copyWithResourceVersion(event.prevObject!, event.resourceVersion) };
     return null;
   }
 
-  private matches(key: string, obj: WatchCacheEvent['object']): boolean {
-    return hasPathPrefix(key, this.key) && predicateMatches(this.predicate, obj);
+  private matches(key: string, obj: KubeObject): boolean {
+    if (!hasPathPrefix(key, this.key)) return false;
+    if (selectsEverything(this.predicate)) return true;
+    let attrs = attrsOfCachedObject.get(obj);
+    if (attrs === undefined) attrsOfCachedObject.set(obj, (attrs = this.predicate.getAttrs(obj)));
+    return matchesLabels(this.predicate.label, attrs.labels) && matchesFields(this.predicate.field, attrs.fields);
   }
 }

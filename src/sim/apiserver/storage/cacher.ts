@@ -36,10 +36,17 @@
 // getCurrentResourceVersionFromStorage, getStartResourceVersionForWatchLockedFunc,
 // getBookmarkAfterResourceVersionLockedFunc, newErrWatcher), ready.go, lister_watcher.go,
 // watch_cache.go (waitUntilFreshAndBlock) and client-go tools/cache/reflector.go (ListAndWatch as the
-// cacher drives it). Not modelled: indexes and trigger functions (every watcher sees every change and
-// filters it), the per-watcher channels and their dispatch timeouts.
+// cacher drives it). Not modelled: the watch cache's indexes, the per-watcher channels and their
+// dispatch timeouts.
+//
+// Trigger (cacher.go indexedWatchers, triggerValuesThreadUnsafe): a resource may name one field, as
+// pods name spec.nodeName (registry/core/pod NodeNameTriggerFunc). A watcher whose field selector
+// requires that field to equal V is dispatched only the changes whose object or previous object has V;
+// the others could not match it and would send nothing. Dispatch keeps the watchers' registration order.
 
 import { isStatusError, newTooLargeResourceVersion } from '../../api/errors.ts';
+import { requiresExactFieldMatch, type FieldSelector } from '../../api/fields.ts';
+import type { Pod } from '../../api/types/core.ts';
 import type { KubeObject, Status } from '../../api/types/meta.ts';
 import { awaitReply, sleep, timedOut, timerKind, type Co, type Duration, type Message, type Time, type TimerPayload } from '../../engine/index.ts';
 import { CacheWatcher } from './cache-watcher.ts';
@@ -143,7 +150,21 @@ export interface CacherConfig {
   readonly newFunc: () => KubeObject;
   readonly host: CacherHost;
   readonly featureGates?: CacherFeatureGates;
+  /** The resource's trigger field and its value on an object (see the header). */
+  readonly trigger?: CacherTrigger;
 }
+
+export interface CacherTrigger {
+  /** The field selector label, e.g. `spec.nodeName`. */
+  readonly field: string;
+  readonly value: (obj: KubeObject) => string;
+}
+
+/** Pods' trigger: spec.nodeName, read as selectableFields reads it. Models pod.NodeNameTriggerFunc. */
+export const podNodeNameTrigger: CacherTrigger = {
+  field: 'spec.nodeName',
+  value: (obj) => (obj as Pod).spec?.nodeName ?? '',
+};
 
 /** The cacher a message is for (its bookmark timer), by resource prefix; undefined for other messages. */
 export function cacherResourcePrefixOf(message: Message): string | undefined {
@@ -170,6 +191,12 @@ export class Cacher implements Storage {
   private isReady = false;
   private readyGeneration = 0;
   private readonly watchers = new Set<CacheWatcher>();
+  /** With a trigger: watchers whose selector does not fix the trigger field, and the others by its value. */
+  private readonly unindexedWatchers = new Set<CacheWatcher>();
+  private readonly watchersByTriggerValue = new Map<string, Set<CacheWatcher>>();
+  /** Registration order of each watcher, so that indexed dispatch keeps it. */
+  private readonly watcherOrder = new Map<CacheWatcher, number>();
+  private nextWatcherOrder = 0;
   private readonly bookmarkWatchers: WatcherBookmarkTimeBuckets;
   /** RV of the last change or progress notification the dispatcher saw; 0 = none yet (no bookmarks). */
   private lastProcessedResourceVersion = 0;
@@ -237,7 +264,8 @@ export class Cacher implements Storage {
 
   *guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
     tryUpdate: UpdateFunc, ttlSeconds = 0): Co<KubeObject> {
-    return yield* this.storage.guaranteedUpdate(key, opts, tryUpdate, ttlSeconds, this.cachedCopy(key));
+    // The cached object is frozen and the etcd3 store only reads it (tryUpdate gets its own copy): no copy here.
+    return yield* this.storage.guaranteedUpdate(key, opts, tryUpdate, ttlSeconds, this.watchCache.getByKey(key));
   }
 
   *delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion): Co<KubeObject> {
@@ -266,9 +294,9 @@ export class Cacher implements Storage {
         sink.end();
         return { stop: () => undefined };
       }
-      const watcher = new CacheWatcher(key, opts.predicate, sink, opts.allowWatchBookmarks, opts.deadline, (w) => this.watchers.delete(w));
+      const watcher = new CacheWatcher(key, opts.predicate, sink, opts.allowWatchBookmarks, opts.deadline, (w) => this.forgetWatcher(w));
       watcher.setBookmarkAfterResourceVersion(bookmarkAfterRV());
-      this.watchers.add(watcher);
+      this.addWatcher(watcher, opts.predicate.field);
       if (watcher.allowWatchBookmarks) this.queueForBookmark(watcher);
       watcher.processInterval(initial, startRV());
       return watcher;
@@ -333,8 +361,49 @@ export class Cacher implements Storage {
     }
   }
 
+  private addWatcher(watcher: CacheWatcher, field: FieldSelector): void {
+    this.watchers.add(watcher);
+    this.watcherOrder.set(watcher, this.nextWatcherOrder++);
+    if (this.config.trigger === undefined) return;
+    const value = requiresExactFieldMatch(field, this.config.trigger.field);
+    if (value === undefined) {
+      this.unindexedWatchers.add(watcher);
+      return;
+    }
+    let set = this.watchersByTriggerValue.get(value);
+    if (set === undefined) this.watchersByTriggerValue.set(value, (set = new Set()));
+    set.add(watcher);
+  }
+
+  private forgetWatcher(watcher: CacheWatcher): void {
+    this.watchers.delete(watcher);
+    this.watcherOrder.delete(watcher);
+    this.unindexedWatchers.delete(watcher);
+    for (const [value, set] of this.watchersByTriggerValue) {
+      if (set.delete(watcher) && set.size === 0) this.watchersByTriggerValue.delete(value);
+    }
+  }
+
+  /** The watchers that may care about `event`, in registration order. */
+  private watchersFor(event: WatchCacheEvent): Iterable<CacheWatcher> {
+    const trigger = this.config.trigger;
+    if (trigger === undefined) return this.watchers;
+    const values = new Set([trigger.value(event.object)]);
+    if (event.prevObject !== null) values.add(trigger.value(event.prevObject));
+    const targets = [...this.unindexedWatchers];
+    let indexed = false;
+    for (const value of values) {
+      const set = this.watchersByTriggerValue.get(value);
+      if (set === undefined) continue;
+      for (const w of set) targets.push(w);
+      indexed = true;
+    }
+    if (indexed) targets.sort((a, b) => this.watcherOrder.get(a)! - this.watcherOrder.get(b)!);
+    return targets;
+  }
+
   private processEvent(event: WatchCacheEvent): void {
-    for (const watcher of this.watchers) watcher.add(event);
+    for (const watcher of this.watchersFor(event)) watcher.add(event);
     this.lastProcessedResourceVersion = event.resourceVersion;
     this.wakeWaiters();
   }
@@ -353,6 +422,9 @@ export class Cacher implements Storage {
   private terminateAllWatchers(): void {
     const watchers = [...this.watchers];
     this.watchers.clear();
+    this.watcherOrder.clear();
+    this.unindexedWatchers.clear();
+    this.watchersByTriggerValue.clear();
     for (const watcher of watchers) watcher.terminate();
   }
 

@@ -19,6 +19,17 @@ export function decodeObject(value: string, modRevision: number): KubeObject {
   return obj;
 }
 
+/**
+ * Freezes `obj` and everything under it, and returns it. The watch cache freezes the objects it keeps so
+ * that every watch event can hand out the same object (decoded once per change, not copied once per
+ * watcher); a receiver that tried to change one would throw instead of corrupting the others' view.
+ */
+export function deepFreeze<T>(obj: T): T {
+  if (typeof obj !== 'object' || obj === null || Object.isFrozen(obj)) return obj;
+  for (const value of Object.values(obj)) deepFreeze(value);
+  return Object.freeze(obj);
+}
+
 /** A deep copy of `obj`, for handing a cached object to a caller that may change it. */
 export function copyObject(obj: KubeObject): KubeObject {
   return JSON.parse(JSON.stringify(obj)) as KubeObject;

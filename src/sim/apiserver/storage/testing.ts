@@ -6,7 +6,7 @@ import type { GroupResource } from '../../api/gvk.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import { Component, Engine, type Co, type Message } from '../../engine/index.ts';
 import { EtcdServer, type EtcdReply, type EtcdServerOptions, type WatchStreamResponse } from '../../etcd/index.ts';
-import { Cacher, cacherResourcePrefixOf, type CacherFeatureGates, type CacherHost } from './cacher.ts';
+import { Cacher, cacherResourcePrefixOf, type CacherFeatureGates, type CacherHost, type CacherTrigger } from './cacher.ts';
 import { etcdClientOver, type EtcdClient } from './etcd-client.ts';
 import { EtcdWatchRouter } from './etcd-watch-client.ts';
 import { EtcdWatcher } from './etcd-watcher.ts';
@@ -57,10 +57,10 @@ export class StorageBench extends Component {
   }
 
   /** A started watch cache for `resource` over its own etcd store (call `settle` to let it list and watch). */
-  cacher(resource: BenchResource, featureGates: CacherFeatureGates = {}): Cacher {
+  cacher(resource: BenchResource, featureGates: CacherFeatureGates = {}, trigger?: CacherTrigger): Cacher {
     const cacher = new Cacher({
       storage: this.etcd3Store(resource), resourcePrefix: resource.resourcePrefix, keyFunc: resource.keyFunc,
-      newFunc: resource.newFunc, host: this.cacherHost(), featureGates,
+      newFunc: resource.newFunc, host: this.cacherHost(), featureGates, ...(trigger ? { trigger } : {}),
     });
     this.cachers.set(resource.resourcePrefix, cacher);
     cacher.start();

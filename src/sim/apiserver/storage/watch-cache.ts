@@ -25,7 +25,7 @@ import { newTooOldResourceVersion } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Time } from '../../engine/index.ts';
 import { compareKeys } from '../../etcd/index.ts';
-import { parseResourceVersion } from './codec.ts';
+import { deepFreeze, parseResourceVersion } from './codec.ts';
 
 /** eventFreshDuration: how much history the window aims to keep. */
 export const eventFreshDuration = 75_000;
@@ -38,7 +38,8 @@ export type WatchCacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
  * One change as the cache recorded it: the object after the change (for DELETED, the object as the
  * etcd watch reported it, at the deletion revision) and the cache's previous object for the key, so
  * that each watcher can tell whether the change makes the object enter or leave its selection.
- * BOOKMARK events (progress) carry an empty object of the kind and no key.
+ * BOOKMARK events (progress) carry an empty object of the kind and no key. The objects are frozen
+ * (see `deepFreeze`): the cache, every watcher's event and every receiver share them.
  */
 export interface WatchCacheEvent {
   readonly type: WatchCacheEventType;
@@ -93,7 +94,7 @@ export class WatchCache {
     this.startIndex = this.endIndex;
     this.removedEventSinceRelist = false;
     this.store.clear();
-    for (const obj of objects) this.store.set(this.keyFunc(obj), obj);
+    for (const obj of objects) this.store.set(this.keyFunc(obj), deepFreeze(obj));
     this.listResourceVersion = listRV;
     this.resourceVersion = listRV;
   }
@@ -163,6 +164,7 @@ export class WatchCache {
   private processEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject, now: Time): WatchCacheEvent {
     const key = this.keyFunc(obj);
     const resourceVersion = parseResourceVersion(obj.metadata.resourceVersion ?? '');
+    deepFreeze(obj);
     const event: WatchCacheEvent = {
       type, key, object: obj, prevObject: this.store.get(key) ?? null, resourceVersion, recordTime: now,
     };

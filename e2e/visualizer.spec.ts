@@ -1,0 +1,209 @@
+import { expect, test } from './podflow.ts';
+
+const deploymentKey = '/registry/deployments/default/nginx-deployment';
+const podKeyPattern = /^\/registry\/pods\/default\/nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/;
+
+// (a), the objects half: after the one-click create runs to the end, the Objects tab prints the pod as
+// kubectl does (Running, its node), every resourceVersion equals the key's mod_revision in the keyspace,
+// and owner references lead pod → ReplicaSet → Deployment.
+test('the objects panel shows the nginx pod Running, resourceVersion beside mod_revision, owners linked', async ({ podflow, page }) => {
+  let podKey = '';
+
+  await test.step('one click creates the Deployment; run until idle', async () => {
+    await podflow.createNginxDeployment();
+    await podflow.runUntilIdle();
+  });
+
+  await test.step('the pod row: Running on a node, resourceVersion == mod_revision', async () => {
+    await podflow.openStateTab('Objects');
+    await page.getByRole('group', { name: 'Resource' }).getByRole('button', { name: /^pods/ }).click();
+    const row = page.getByTestId('object-row').first();
+    await expect(row).toHaveAttribute('data-key', podKeyPattern);
+    podKey = (await row.getAttribute('data-key'))!;
+    await expect(row.locator('[data-column="Status"]')).toHaveText('Running');
+    await expect(row.locator('[data-column="Ready"]')).toHaveText('1/1');
+    await expect(row.locator('[data-column="Node"]')).toHaveText(/^node-[123]$/);
+    const rv = await row.getByTestId('object-resource-version').textContent();
+    await expect(row.getByTestId('object-mod-revision')).toHaveText(rv!);
+    await expect(page.getByTestId('list-resource-version')).toHaveText(/^list resourceVersion \d+$/);
+  });
+
+  await test.step('the keyspace shows the same mod_revision for the pod\'s key', async () => {
+    const rv = await podflow.objectRow(podKey).getByTestId('object-resource-version').textContent();
+    await podflow.openStateTab('etcd keyspace');
+    await podflow.filterKeys(podKey);
+    await expect(podflow.keyRow(podKey).getByTestId('key-mod-revision')).toHaveText(rv!);
+  });
+
+  await test.step('the pod\'s owner is its ReplicaSet, whose owner is the Deployment', async () => {
+    await podflow.openStateTab('Objects');
+    await podflow.objectRow(podKey).getByRole('button', { name: /^Go to owner ReplicaSet\/nginx-deployment-/ }).click();
+    const details = page.getByTestId('object-details');
+    await expect(details.getByRole('heading')).toHaveText(/^ReplicaSet\/nginx-deployment-[a-z0-9]+$/);
+    await details.getByRole('button', { name: 'Go to owner Deployment/nginx-deployment' }).click();
+    await expect(details.getByRole('heading')).toHaveText('Deployment/nginx-deployment');
+    await expect(podflow.objectRow(deploymentKey)).toHaveAttribute('aria-selected', 'true');
+    await expect(details.getByRole('table', { name: 'Conditions' })).toContainText('Available');
+    await expect(details).toContainText('1 (observed 1)');
+  });
+});
+
+// (d): the pod's current version (phase Running, written by its kubelet's status update) has a cause
+// chain that starts at the user's create.
+test('the why? chain of the pod\'s Running status leads back to the user\'s create', async ({ podflow, page }) => {
+  await test.step('create and run until idle', async () => {
+    await podflow.createNginxDeployment();
+    await podflow.runUntilIdle();
+  });
+
+  await test.step('ask why the pod is as it is', async () => {
+    await podflow.openStateTab('Objects');
+    await page.getByTestId('object-row').first().getByRole('button').first().click();
+    await expect(page.getByTestId('object-details')).toContainText('Ready');
+    await page.getByTestId('object-details').getByRole('button', { name: /^Why this version\?/ }).click();
+  });
+
+  const chain = page.getByTestId('why-chain');
+  const links = chain.getByTestId('why-link');
+  await test.step('the chain runs from the user\'s POST to the etcd Txn, passing the kubelet', async () => {
+    await expect(chain.getByTestId('why-root')).toHaveText('It starts with the user\'s action.');
+    await expect(links.first()).toHaveAttribute('data-from', 'user');
+    await expect(links.last()).toHaveAttribute('aria-current', 'step');
+    await expect(links.last()).toContainText('etcd.Txn');
+    await expect(links.filter({ hasText: /kubelet\/node-\d → kube-apiserver/ }).first()).toBeVisible();
+    expect(await links.count()).toBeGreaterThan(10);
+  });
+
+  await test.step('each link is clickable: the first shows the user\'s create', async () => {
+    await links.first().click();
+    await expect(links.first()).toHaveAttribute('aria-pressed', 'true');
+    await expect(podflow.payload).toContainText('"path": "/apis/apps/v1/namespaces/default/deployments"');
+    await expect(page.getByTestId('step-caption')).toContainText('kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments');
+  });
+});
+
+test('the scheduler tab shows every node\'s filter verdicts and scores for the pod\'s attempt', async ({ podflow, page }) => {
+  await podflow.createNginxDeployment();
+  await podflow.runUntilIdle();
+  await podflow.openStateTab('Scheduler');
+  const nodes = page.getByTestId('scheduler-node');
+  await expect(nodes).toHaveCount(3);
+  await expect(page.getByTestId('attempt-outcome')).toHaveText(/bound to node-[123]$/);
+  const chosen = nodes.filter({ hasText: '✓' });
+  await expect(chosen).toHaveCount(1);
+  await expect(chosen.getByTestId('scheduler-final-score')).toHaveText(/^\d+$/);
+  await expect(page.getByRole('table', { name: /^Filter and score per node for default\/nginx-deployment-/ })).toContainText('NodeResourcesFit');
+});
+
+// (e): the timeline and the panels work from the keyboard alone.
+test('keyboard only: → steps, space plays and pauses, arrows move between the state tabs', async ({ podflow, page }) => {
+  await test.step('create from the keyboard: focus the Create button and press Enter', async () => {
+    await page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(podflow.activity).toHaveText('paused');
+  });
+
+  await test.step('→ delivers one message at a time', async () => {
+    await page.locator('body').focus();
+    const before = await podflow.step();
+    await page.keyboard.press('ArrowRight');
+    await expect(podflow.stepCounter).toHaveText(String(before + 1));
+    await page.keyboard.press('ArrowRight');
+    await expect(podflow.stepCounter).toHaveText(String(before + 2));
+    await expect(page.getByTestId('step-caption')).toContainText(`#${before + 2}`);
+  });
+
+  await test.step('space on the focused Play button plays, again pauses', async () => {
+    await podflow.button('Play').focus();
+    await page.keyboard.press('Space');
+    await expect(podflow.activity).toHaveText('playing');
+    await page.keyboard.press('Space');
+    await expect(podflow.activity).not.toHaveText('playing');
+  });
+
+  await test.step('the state tabs: focus one, arrows move the selection', async () => {
+    const tabs = page.getByRole('tablist', { name: 'Model state' });
+    await tabs.getByRole('tab', { name: 'etcd keyspace' }).focus();
+    await page.keyboard.press('ArrowRight');
+    await expect(tabs.getByRole('tab', { name: 'Objects' })).toHaveAttribute('aria-selected', 'true');
+    await expect(tabs.getByRole('tab', { name: 'Objects' })).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    await expect(tabs.getByRole('tab', { name: 'etcd keyspace' })).toHaveAttribute('aria-selected', 'true');
+  });
+
+  await test.step('Why? from the caption bar, by keyboard', async () => {
+    await page.getByRole('button', { name: 'Why? Show the causes of this step' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('why-chain').getByTestId('why-link').first()).toHaveAttribute('data-from', 'user');
+  });
+});
+
+test('the theme switch forces dark or light colours', async ({ podflow: _podflow, page }) => {
+  const theme = page.getByRole('combobox', { name: 'Theme' });
+  await theme.selectOption('dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await theme.selectOption('light');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await theme.selectOption('system');
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+});
+
+// (b): the timeline serves past steps from the worker's records, so going back 5 and forward 5 shows
+// exactly what was shown before.
+test('step back 5 then forward 5 shows the identical screen; the create is marked on the timeline', async ({ podflow, page }) => {
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  const screen = async () => ({
+    step: await podflow.stepCounter.textContent(),
+    caption: await page.getByTestId('step-caption').textContent(),
+    revision: await page.getByTestId('keyspace-revision').textContent(),
+    position: await page.getByTestId('timeline-position').textContent(),
+    // Tokens drawn (in flight or resting at arrival); gone ones are hidden and not on screen.
+    tokens: (await page.getByTestId('token').evaluateAll((els) => els
+      .filter((el) => ['in-flight', 'arrived'].includes(el.getAttribute('data-phase') ?? ''))
+      .map((el) => `${el.getAttribute('data-message-id')}:${el.getAttribute('data-phase')}`))).sort(),
+  });
+  let before: Awaited<ReturnType<typeof screen>>;
+
+  await test.step('create, then step 12 times', async () => {
+    await podflow.createNginxDeployment();
+    const start = await podflow.step();
+    for (let i = 1; i <= 12; i++) {
+      await podflow.button('Step').click();
+      await expect(podflow.stepCounter).toHaveText(String(start + i));
+    }
+    await expect(page.getByTestId('timeline-marker').and(page.locator('[data-kind="command"]')).last()).toHaveAttribute('aria-label', /kubectl create/);
+    before = await screen();
+  });
+
+  await test.step('step back 5 (← and the button): the view is 5 steps earlier', async () => {
+    const at = Number(before.step);
+    await page.locator('body').focus();
+    for (let i = 1; i <= 3; i++) {
+      await page.keyboard.press('ArrowLeft');
+      await expect(podflow.stepCounter).toHaveText(String(at - i));
+    }
+    for (let i = 4; i <= 5; i++) {
+      await podflow.button('Step back').click();
+      await expect(podflow.stepCounter).toHaveText(String(at - i));
+    }
+    await expect(page.getByTestId('timeline-position')).toHaveText(`step ${at - 5} of ${at}`);
+  });
+
+  await test.step('forward 5: the same step, caption, keyspace and tokens as before', async () => {
+    const at = Number(before.step);
+    for (let i = 4; i >= 0; i--) {
+      await podflow.button('Step').click();
+      await expect(podflow.stepCounter).toHaveText(String(at - i));
+    }
+    await expect(page.getByTestId('timeline-position')).toHaveText(`step ${at} · live`);
+    await expect.poll(screen).toEqual(before);
+  });
+});
+
+test('the watches tab lists who watches what at kube-apiserver, and etcd\'s watchers', async ({ podflow, page }) => {
+  await podflow.openStateTab('Watches');
+  const kubelet = page.getByTestId('apiserver-watch').and(page.locator('[data-who="kubelet/node-1"]')).filter({ hasText: '/api/v1/pods' });
+  await expect(kubelet).toContainText('spec.nodeName=node-1');
+  await expect(page.getByTestId('apiserver-watch').and(page.locator('[data-who="kube-controller-manager"]')).filter({ hasText: '/apis/apps/v1/deployments' })).toHaveCount(1);
+  await expect(page.getByTestId('etcd-watch').filter({ hasText: 'prefix /registry/pods/' })).toContainText('synced');
+});

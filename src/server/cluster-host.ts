@@ -1,0 +1,253 @@
+// Hosts a simulated cluster in Node and moves its virtual clock along with the wall clock. HTTP requests
+// enter the simulation as `http.request` messages sent by the cluster's user component (the root of every
+// cause chain, as in the browser); the replies addressed to the user are routed back to whoever submitted
+// the request: one `http.response`, and for a watch the `http.watchEvent`s and `http.watchEnd` after it.
+//
+// Pacing: in real time, virtual time follows the wall clock (times `speed`). In fast-forward, queued
+// foreground work (everything a request causes: scheduling, image pulls, container starts) runs at once,
+// and only idle time follows the wall clock, so virtual time runs ahead of it.
+//
+// Persistence: every request and cancel is logged with the virtual instant it entered the simulation.
+// A cluster is its seed plus that log: replaying the log on start (each entry injected at its instant)
+// rebuilds the same state, message for message, because the simulation is deterministic.
+
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../sim/apiserver/http.ts';
+import { createCluster, type Cluster } from '../sim/cluster.ts';
+import type { Message } from '../sim/engine/index.ts';
+import type { UserReply } from '../sim/user/user.ts';
+
+export interface HostOptions {
+  readonly seed: string;
+  readonly nodes: number;
+  /** Run queued work at once instead of in step with the wall clock. */
+  readonly fastForward: boolean;
+  /** Virtual ms per wall ms (real time: 1). */
+  readonly speed: number;
+  /** Directory for `cluster.jsonl` (seed and command log); none keeps nothing. */
+  readonly dataDir?: string;
+  /** Trace records kept in memory. */
+  readonly traceLimit?: number;
+}
+
+/** What a submitted request's replies are handed to. */
+export interface ReplySink {
+  response(response: HttpResponse): void;
+  watchEvent(event: HttpWatchEvent): void;
+  watchEnd(end: HttpWatchEnd): void;
+}
+
+type LogEntry =
+  | { readonly at: number; readonly request: HttpRequest }
+  | { readonly at: number; readonly cancel: number };
+
+interface LogHeader {
+  readonly podflow: 'server-log';
+  readonly seed: string;
+  readonly nodes: number;
+}
+
+/** Steps per slice of work before the host yields to the event loop (keeps HTTP responsive). */
+const stepsPerSlice = 5_000;
+const tickMs = 2;
+
+/** A submitted request: its id once it has entered the simulation; cancel() ends its watch. */
+export interface Submission {
+  readonly id: number | null;
+  cancel(): void;
+}
+
+interface Pending {
+  id: number | null;
+  readonly request: HttpRequest;
+  readonly sink: ReplySink;
+  cancelled: boolean;
+}
+
+export class ClusterHost {
+  readonly cluster: Cluster;
+  private readonly sinks = new Map<number, ReplySink>();
+  private readonly logPath: string | null;
+  private logging = false;
+  private wallAnchor = 0;
+  private virtualAnchor = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private running = false;
+  private readonly waiting: Pending[] = [];
+  private readonly cancels: number[] = [];
+  private readonly deliveryListeners = new Set<(message: Message) => void>();
+  /** Requests replayed from the log at start. */
+  readonly replayed: number;
+
+  constructor(private readonly options: HostOptions) {
+    this.cluster = createCluster({ seed: options.seed, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000 });
+    this.cluster.boot();
+    this.cluster.engine.onDelivery((m) => this.delivered(m));
+    this.logPath = options.dataDir ? join(options.dataDir, 'cluster.jsonl') : null;
+    this.replayed = this.replayLog();
+    this.logging = this.logPath !== null;
+  }
+
+  /** Starts pacing: virtual time now moves with the wall clock. */
+  start(): void {
+    this.wallAnchor = performance.now();
+    this.virtualAnchor = this.cluster.engine.now;
+    this.running = true;
+    this.schedule();
+  }
+
+  stop(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+  }
+
+  /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
+  private schedule(): void {
+    if (!this.running || this.immediate) return;
+    const busy = this.waiting.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle);
+    if (!busy && this.timer) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const tick = (): void => {
+      this.timer = null;
+      this.immediate = null;
+      try {
+        this.advance();
+      } catch (err) {
+        // A fault in the model must not take the server down with it; it is reported and time goes on.
+        console.error('podflow apiserver: the simulation failed a step:', err);
+      }
+      this.schedule();
+    };
+    if (busy) this.immediate = setImmediate(tick);
+    else this.timer = setTimeout(tick, tickMs);
+  }
+
+  /**
+   * Queues a request; it enters the simulation as the user's at the next clean instant (every message
+   * due up to the clock delivered), so a replay that injects it at the same instant sees the same state.
+   */
+  submit(request: HttpRequest, sink: ReplySink): Submission {
+    const pending: Pending = { id: null, request, sink, cancelled: false };
+    this.waiting.push(pending);
+    this.schedule();
+    return {
+      get id() {
+        return pending.id;
+      },
+      cancel: () => {
+        if (pending.cancelled) return;
+        pending.cancelled = true;
+        if (pending.id !== null && this.sinks.delete(pending.id)) {
+          this.cancels.push(pending.id);
+          this.schedule();
+        }
+      },
+    };
+  }
+
+  /** Called for every delivered message (the trace stream). */
+  onDelivery(listener: (message: Message) => void): () => void {
+    this.deliveryListeners.add(listener);
+    return () => this.deliveryListeners.delete(listener);
+  }
+
+  /**
+   * One tick: runs the simulation up to the wall clock (real time) or through its queued foreground
+   * work (fast-forward), and at a clean instant lets the waiting requests and cancels in.
+   */
+  private advance(): void {
+    const engine = this.cluster.engine;
+    let clean: boolean;
+    if (this.options.fastForward && !engine.idle) {
+      const result = engine.runUntilIdle(stepsPerSlice);
+      // Deliver whatever else is due at this instant, so the instant is clean.
+      clean = result.reason !== 'max-steps' && engine.run({ until: engine.now, maxSteps: stepsPerSlice }).reason !== 'max-steps';
+      this.wallAnchor = performance.now();
+      this.virtualAnchor = engine.now;
+    } else {
+      const target = this.virtualAnchor + (performance.now() - this.wallAnchor) * this.options.speed;
+      const result = engine.run({ until: Math.max(target, engine.now), maxSteps: stepsPerSlice });
+      clean = result.reason !== 'max-steps';
+      if (!clean) {
+        // Behind the wall clock: let virtual time lag rather than block the event loop.
+        this.wallAnchor = performance.now();
+        this.virtualAnchor = engine.now;
+      }
+    }
+    if (!clean) return;
+    for (const id of this.cancels.splice(0)) this.inject({ at: engine.now, cancel: id });
+    for (const pending of this.waiting.splice(0)) {
+      if (pending.cancelled) continue;
+      pending.id = this.inject({ at: engine.now, request: pending.request });
+      this.sinks.set(pending.id, pending.sink);
+    }
+  }
+
+  private inject(entry: LogEntry): number {
+    const user = this.cluster.user;
+    const message = 'request' in entry
+      ? user.request<HttpRequest>('kube-apiserver', httpKinds.request, entry.request)
+      : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
+    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(entry)}\n`);
+    return message.id;
+  }
+
+  private delivered(message: Message): void {
+    if (message.to === this.cluster.user.name && message.replyTo !== null) {
+      // The user component keeps every reply for the browser's command output; here the replies are
+      // handed on as they arrive, so its list is emptied to keep a long-running server's memory flat.
+      (this.cluster.user.received() as UserReply[]).length = 0;
+      const sink = this.sinks.get(message.replyTo);
+      if (sink) {
+        if (message.kind === httpKinds.response) {
+          const response = message.payload as HttpResponse;
+          if (!response.stream) this.sinks.delete(message.replyTo);
+          sink.response(response);
+        } else if (message.kind === httpKinds.watchEvent) {
+          sink.watchEvent(message.payload as HttpWatchEvent);
+        } else if (message.kind === httpKinds.watchEnd) {
+          this.sinks.delete(message.replyTo);
+          sink.watchEnd(message.payload as HttpWatchEnd);
+        }
+      }
+    }
+    for (const listener of this.deliveryListeners) listener(message);
+  }
+
+  /** Replays `cluster.jsonl` when its seed and node count match; starts a new log otherwise. */
+  private replayLog(): number {
+    if (!this.logPath || !this.options.dataDir) return 0;
+    mkdirSync(this.options.dataDir, { recursive: true });
+    const header: LogHeader = { podflow: 'server-log', seed: this.options.seed, nodes: this.options.nodes };
+    const lines = existsSync(this.logPath) ? readFileSync(this.logPath, 'utf8').split('\n').filter((l) => l !== '') : [];
+    const stored = lines.length > 0 ? JSON.parse(lines[0]!) as LogHeader : null;
+    if (!stored || stored.seed !== header.seed || stored.nodes !== header.nodes) {
+      writeFileSync(this.logPath, `${JSON.stringify(header)}\n`);
+      return 0;
+    }
+    const engine = this.cluster.engine;
+    let requests = 0;
+    const entries = lines.slice(1);
+    for (const [i, line] of entries.entries()) {
+      let entry: LogEntry;
+      try {
+        entry = JSON.parse(line) as LogEntry;
+      } catch (err) {
+        // A line cut short by a crash can only be the last one; anything else is a damaged log.
+        if (i !== entries.length - 1) throw err;
+        writeFileSync(this.logPath, `${[lines[0], ...entries.slice(0, i)].join('\n')}\n`);
+        break;
+      }
+      engine.run({ until: entry.at });
+      this.inject(entry);
+      if ('request' in entry) requests++;
+    }
+    return requests;
+  }
+}

@@ -1,0 +1,53 @@
+// Starts a Podflow apiserver: the simulated cluster (ClusterHost) behind the HTTP front, and the
+// kubeconfig that points kubectl at it. main.ts is the command line; tests and benchmarks call this.
+
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { ClusterHost, type HostOptions } from './cluster-host.ts';
+import { startFront, type RunningFront } from './http-server.ts';
+import { kubeconfigFor } from './kubeconfig.ts';
+import { selfSignedCertificate } from './tls.ts';
+
+export interface ServerOptions extends HostOptions {
+  readonly address: string;
+  /** 0 picks a free port. */
+  readonly port: number;
+  readonly token: string | null;
+  /** Where to write the kubeconfig; none writes nothing. */
+  readonly kubeconfig?: string;
+}
+
+export const defaultServerOptions: ServerOptions = {
+  seed: 'podflow', nodes: 3, fastForward: false, speed: 1, address: '127.0.0.1', port: 6443, token: null,
+};
+
+export interface PodflowServer {
+  readonly host: ClusterHost;
+  readonly front: RunningFront;
+  readonly url: string;
+  /** The token the kubeconfig carries. */
+  readonly token: string;
+  close(): Promise<void>;
+}
+
+export async function startPodflowServer(options: ServerOptions): Promise<PodflowServer> {
+  const host = new ClusterHost(options);
+  const tls = options.token !== null ? selfSignedCertificate(options.address, options.dataDir) : undefined;
+  const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}) });
+  host.start();
+  const shownAddress = options.address.includes(':') ? `[${options.address}]` : options.address === '0.0.0.0' ? '127.0.0.1' : options.address;
+  const url = `${tls ? 'https' : 'http'}://${shownAddress}:${front.port}`;
+  const token = options.token ?? builtinTokens.admin;
+  if (options.kubeconfig) {
+    mkdirSync(dirname(options.kubeconfig), { recursive: true });
+    writeFileSync(options.kubeconfig, kubeconfigFor(url, token, tls?.cert), { mode: 0o600 });
+  }
+  return {
+    host, front, url, token,
+    close: async () => {
+      host.stop();
+      await front.close();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// Pure helpers for the "why?" chain: where a message is found (the recent deliveries, else the chain
+// the worker sent), and the chain read root first, as a story from the user's action to the step.
+
+import type { TraceRecord } from '../../protocol/index.ts';
+import type { SimState } from '../store/sim-store.ts';
+
+/** A delivered message the UI still holds: among the recent deliveries or in the answered chain. */
+export function heldRecord(state: Pick<SimState, 'recent' | 'why'>, id: number): TraceRecord | undefined {
+  return state.recent.find((r) => r.id === id) ?? state.why?.answer?.chain.find((r) => r.id === id);
+}
+
+/** The chain root first (the user's action or a start-up timer), ending with the message asked about. */
+export function storyOrder(chain: readonly TraceRecord[]): TraceRecord[] {
+  return [...chain].reverse();
+}
+
+/** What started the chain: the user's own command, a component's own timer, or something older than the trace. */
+export function rootKind(chain: readonly TraceRecord[], truncated: boolean): 'user' | 'timer' | 'start-up' | 'truncated' {
+  if (truncated) return 'truncated';
+  const root = chain.at(-1);
+  if (!root) return 'start-up';
+  if (root.from === 'user') return 'user';
+  return root.from === root.to ? 'timer' : 'start-up';
+}
+
+/** The delivery that wrote the live version of `key` (the step the keyspace tagged it with), if held. */
+export function writerOf(state: Pick<SimState, 'recent' | 'keyspace'>, key: string): TraceRecord | undefined {
+  const step = state.keyspace.live.entries.get(key)?.step;
+  if (step === null || step === undefined) return undefined;
+  return state.recent.find((r) => r.step === step);
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../sim/cluster.ts';
+import { httpKinds } from '../sim/apiserver/http.ts';
+import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { causeChain, inspect } from './queries.ts';
+
+const nginx = {
+  apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx-deployment', labels: { app: 'nginx' } },
+  spec: { replicas: 2, selector: { matchLabels: { app: 'nginx' } }, template: { metadata: { labels: { app: 'nginx' } }, spec: { containers: [{ name: 'nginx', image: 'nginx:1.14.2' }] } } },
+};
+
+/** A booted 2-node cluster after `kubectl create` of a 2-replica nginx Deployment, run until idle. */
+function nginxCluster() {
+  const cluster = createCluster({ seed: 'queries', nodes: 2 });
+  cluster.boot();
+  cluster.user.request('kube-apiserver', httpKinds.request, {
+    method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify(nginx),
+  });
+  cluster.engine.runUntilIdle();
+  return cluster;
+}
+
+describe('inspection queries', () => {
+  const cluster = nginxCluster();
+
+  it('prints objects as kubectl does, resourceVersion equal to the key\'s mod_revision, owners as keys', () => {
+    const { objects } = inspect(cluster, ['objects']);
+    expect(objects?.listResourceVersion).toBe(String(cluster.etcd.store.currentRev));
+    const table = (resource: string) => objects!.tables.find((t) => t.resource === resource)!;
+    expect(objects!.tables.map((t) => t.resource)).toEqual(['pods', 'replicasets', 'deployments', 'nodes', 'events']);
+    expect(table('pods').columns).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'Node']);
+    const pods = table('pods').rows;
+    expect(pods).toHaveLength(2);
+    for (const pod of pods) {
+      const kv = cluster.etcd.kv.range({ key: pod.key }).kvs[0]!;
+      expect(pod.resourceVersion).toBe(String(kv.modRevision));
+      expect(pod.modRevision).toBe(kv.modRevision);
+      expect(pod.cells[2]).toBe('Running');
+      expect(pod.cells[5]).toMatch(/^node-[12]$/);
+      expect(pod.conditions.map((c) => `${c.type}=${c.status}`)).toContain('Ready=True');
+    }
+    const rs = table('replicasets').rows[0]!;
+    expect(pods[0]!.ownerReferences).toEqual([{ kind: 'ReplicaSet', name: rs.name, controller: true, key: rs.key }]);
+    const deployment = table('deployments').rows[0]!;
+    expect(rs.ownerReferences[0]?.key).toBe('/registry/deployments/default/nginx-deployment');
+    expect(deployment).toMatchObject({ key: '/registry/deployments/default/nginx-deployment', generation: 1, observedGeneration: 1 });
+    expect(deployment.cells.slice(0, 4)).toEqual(['nginx-deployment', '2/2', '2', '2']);
+    expect(table('nodes').rows.map((r) => r.key)).toEqual(['/registry/minions/node-1', '/registry/minions/node-2']);
+    expect(table('events').rows.some((r) => r.cells.includes('Scheduled'))).toBe(true);
+  });
+
+  it('reports each scheduling attempt with every node\'s filter verdicts and scores', () => {
+    const { scheduler } = inspect(cluster, ['scheduler']);
+    expect(scheduler).toHaveLength(2);
+    for (const attempt of scheduler!) {
+      expect(attempt.bound).toBe(true);
+      expect(attempt.nodes.map((n) => n.node).sort()).toEqual(['node-1', 'node-2']);
+      const chosen = attempt.nodes.find((n) => n.node === attempt.selected)!;
+      expect(chosen.feasible).toBe(true);
+      expect(chosen.filters.every((f) => f.pass)).toBe(true);
+      expect(chosen.finalScore).toBe(Math.max(...attempt.nodes.map((n) => n.finalScore ?? -1)));
+    }
+  });
+
+  it('walks a pod\'s Running status update back to the user\'s create', () => {
+    const records = cluster.engine.trace.all();
+    const running = [...records].reverse().find((m) => m.kind === httpKinds.request && m.from.startsWith('kubelet/')
+      && /phase\\?":\\?"Running/.test(JSON.stringify((m.payload as { body?: unknown }).body ?? '')))!;
+    expect(running).toBeDefined();
+    const { chain, truncated } = causeChain(cluster.engine, running.id);
+    expect(truncated).toBe(false);
+    expect(chain[0]?.id).toBe(running.id);
+    for (let i = 1; i < chain.length; i++) expect(chain[i]!.id).toBe(chain[i - 1]!.cause);
+    const root = chain.at(-1)!;
+    expect(root).toMatchObject({ from: 'user', to: 'kube-apiserver', kind: httpKinds.request, cause: null });
+    expect((root.payload as { path: string }).path).toBe('/apis/apps/v1/namespaces/default/deployments');
+    expect(chain.every((r, i) => i === 0 || r.step < chain[i - 1]!.step)).toBe(true);
+  });
+
+  it('refuses a message the trace never delivered', () => {
+    expect(() => causeChain(cluster.engine, 1e9)).toThrow(/no delivered message/);
+  });
+});
+
+describe('inspection at a past position', () => {
+  it('reads the objects at that revision and keeps the attempts made by then', () => {
+    const cluster = nginxCluster();
+    const deploymentRevision = cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.createRevision;
+    const past = inspect(cluster, ['objects', 'scheduler'], { step: 1, now: 0, revision: deploymentRevision });
+    expect(past.objects?.listResourceVersion).toBe(String(deploymentRevision));
+    const rows = (resource: string) => past.objects!.tables.find((t) => t.resource === resource)!.rows;
+    expect(rows('deployments').map((r) => r.resourceVersion)).toEqual([String(deploymentRevision)]);
+    expect(rows('pods')).toEqual([]);
+    expect(past.scheduler).toEqual([]);
+  });
+});
+
+describe('watchers', () => {
+  it('lists the watches open at kube-apiserver (who, what, from which version) and etcd\'s watchers', () => {
+    const cluster = nginxCluster();
+    const { watchers } = inspect(cluster, ['watchers']);
+    const api = watchers!.apiserver;
+    const kubelet = api.find((w) => w.who === 'kubelet/node-1' && w.path === '/api/v1/pods');
+    expect(kubelet?.fieldSelector).toBe('spec.nodeName=node-1');
+    expect(Number(kubelet?.resourceVersion)).toBeGreaterThan(0);
+    expect(api.some((w) => w.who === 'kube-controller-manager' && w.path === '/apis/apps/v1/deployments')).toBe(true);
+    const scheduler = api.find((w) => w.who === 'kube-scheduler' && w.path === '/api/v1/pods')!;
+    expect(scheduler.events).toBeGreaterThan(0);
+    expect(Number(scheduler.lastResourceVersion)).toBeGreaterThanOrEqual(Number(scheduler.resourceVersion));
+    const etcd = watchers!.etcd;
+    expect(etcd.length).toBeGreaterThan(0);
+    expect(etcd.some((w) => w.key === '/registry/pods/' && w.synced)).toBe(true);
+    for (const w of etcd) expect(w.nextRevision).toBeLessThanOrEqual(cluster.etcd.store.currentRev + 1);
+  });
+});

@@ -1,0 +1,233 @@
+// Answers the UI's inspection queries from the hosted cluster's own state, read-only:
+//   objects     every pod, replicaset, deployment, node and event as etcd stores it, decoded as the
+//               apiserver decodes it (resourceVersion = the key's mod_revision) and printed with the
+//               server's Table printers (src/sim/api/printers.ts), so the cells are what kubectl shows;
+//   scheduler   kube-scheduler's per-attempt records (per node, per plugin filter verdicts and scores);
+//   watchers    the watches open at kube-apiserver (from the trace: watch requests not yet ended) and
+//               the watchers inside etcd's store;
+//   causeChain  a delivered message's causes back to the root, from the engine's trace.
+
+import type { ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
+import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
+import { resourceForKind, servedResources, type ResourceInfo } from '../sim/api/resources.ts';
+import type { KubeObject } from '../sim/api/types/meta.ts';
+import { decodeObject } from '../sim/apiserver/storage/codec.ts';
+import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../sim/apiserver/http.ts';
+import type { Engine, Message } from '../sim/engine/index.ts';
+import type { AttemptRecord } from '../sim/scheduler/scheduler.ts';
+import type { KeyspaceSource } from './keyspace.ts';
+
+/** What the queries read of a cluster (`Cluster` from src/sim/cluster.ts has all of it). */
+export interface InspectedCluster {
+  readonly engine: Engine;
+  readonly etcd?: KeyspaceSource;
+  readonly scheduler?: { readonly attempts: readonly AttemptRecord[] } | null;
+}
+
+export const registryPrefix = '/registry';
+
+/** The objects panel's resources, in the order shown: (group, resource). */
+const shownResources: ReadonlyArray<readonly [string, string]> = [
+  ['', 'pods'], ['apps', 'replicasets'], ['apps', 'deployments'], ['', 'nodes'], ['', 'events'],
+];
+
+/** Columns beyond priority 0 that the panel shows anyway (`kubectl get -o wide` has them). */
+const wideColumnsShown: ReadonlySet<string> = new Set(['Node']);
+
+/** The timeline position the UI shows: its step, virtual time and etcd revision. */
+export interface InspectedPosition {
+  readonly step: number;
+  readonly now: number;
+  readonly revision: number;
+}
+
+/**
+ * The state at `at` (by default the live head). A past position reads etcd at its revision (MVCC
+ * history; a compacted revision falls back to the head, said in the view) and keeps the scheduling
+ * attempts made by its virtual time.
+ */
+export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition): InspectionEvent {
+  const position = at ?? { step: cluster.engine.step, now: cluster.engine.now, revision: cluster.etcd?.store.currentRev ?? 0 };
+  let event: InspectionEvent = { type: 'inspection', step: position.step };
+  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, position.now, position.revision) : null };
+  if (topics.includes('scheduler')) {
+    const attempts = cluster.scheduler?.attempts.filter((a) => a.time <= position.now);
+    event = { ...event, scheduler: attempts ? attempts.map(toAttempt) : null };
+  }
+  if (topics.includes('watchers')) event = { ...event, watchers: watchersView(cluster) };
+  return event;
+}
+
+/** The etcd key of an object of resource `r`. */
+export function keyOf(r: ResourceInfo, namespace: string | undefined, name: string): string {
+  return r.namespaced ? `${registryPrefix}/${r.storageResource}/${namespace ?? 'default'}/${name}` : `${registryPrefix}/${r.storageResource}/${name}`;
+}
+
+/** The objects at etcd `revision` (the head when it is current, compacted or absent). */
+export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: number): ObjectsView {
+  const { currentRev, compactMainRev } = etcd.store;
+  const readable = revision !== undefined && revision >= 1 && revision < currentRev && revision >= compactMainRev;
+  const at = readable ? revision : currentRev;
+  const tables: ObjectTable[] = [];
+  for (const [group, resourceName] of shownResources) {
+    const r = servedResources.find((s) => s.group === group && s.resource === resourceName);
+    if (r) tables.push(objectTable(etcd, r, nowMs, at));
+  }
+  return { listResourceVersion: String(at), tables };
+}
+
+function objectTable(etcd: KeyspaceSource, r: ResourceInfo, nowMs: number, revision: number): ObjectTable {
+  const prefix = `${registryPrefix}/${r.storageResource}/`;
+  const { kvs } = etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix), ...(revision < etcd.store.currentRev ? { revision } : {}) });
+  const definitions = tableColumns(r);
+  const shown = definitions.map((c, i) => (c.priority === 0 || wideColumnsShown.has(c.name) ? i : -1)).filter((i) => i >= 0);
+  const rows = kvs.map((kv): ObjectRow => {
+    const obj = decodeObject(kv.value, kv.modRevision);
+    const cells = tableRowCells(r, obj, nowMs).cells;
+    return {
+      key: kv.key,
+      namespace: obj.metadata.namespace ?? null,
+      name: obj.metadata.name ?? '',
+      uid: obj.metadata.uid ?? '',
+      cells: shown.map((i) => cellText(cells[i])),
+      resourceVersion: obj.metadata.resourceVersion ?? '',
+      modRevision: kv.modRevision,
+      generation: obj.metadata.generation ?? null,
+      observedGeneration: observedGeneration(obj),
+      ownerReferences: (obj.metadata.ownerReferences ?? []).map(ownerRef(obj.metadata.namespace)),
+      conditions: conditionsOf(obj),
+      deleting: obj.metadata.deletionTimestamp !== undefined,
+    };
+  });
+  return { resource: r.resource, kind: r.kind, columns: shown.map((i) => definitions[i]!.name), rows };
+}
+
+function cellText(cell: unknown): string {
+  return cell === null || cell === undefined ? '<none>' : String(cell);
+}
+
+function ownerRef(namespace: string | undefined) {
+  return (ref: { apiVersion: string; kind: string; name: string; controller?: boolean }): OwnerRef => {
+    const slash = ref.apiVersion.indexOf('/');
+    const [group, version] = slash < 0 ? ['', ref.apiVersion] : [ref.apiVersion.slice(0, slash), ref.apiVersion.slice(slash + 1)];
+    const r = resourceForKind({ group, version, kind: ref.kind });
+    return { kind: ref.kind, name: ref.name, controller: ref.controller === true, key: r ? keyOf(r, namespace, ref.name) : null };
+  };
+}
+
+function observedGeneration(obj: KubeObject): number | null {
+  const status = (obj as { status?: { observedGeneration?: unknown } }).status;
+  return typeof status?.observedGeneration === 'number' ? status.observedGeneration : null;
+}
+
+function conditionsOf(obj: KubeObject): ObjectCondition[] {
+  const conditions = (obj as { status?: { conditions?: unknown } }).status?.conditions;
+  if (!Array.isArray(conditions)) return [];
+  return conditions.map((c: Record<string, unknown>) => ({
+    type: String(c.type ?? ''),
+    status: String(c.status ?? ''),
+    reason: typeof c.reason === 'string' ? c.reason : '',
+    message: typeof c.message === 'string' ? c.message : '',
+  }));
+}
+
+function toAttempt(a: AttemptRecord): SchedulerAttempt {
+  return {
+    pod: a.pod,
+    attempt: a.attempt,
+    time: a.time,
+    selected: a.selected,
+    message: a.message,
+    bound: a.bound,
+    nodes: a.nodes.map((n) => ({
+      node: n.node,
+      feasible: n.feasible,
+      finalScore: n.finalScore,
+      filters: n.filters.map((f) => ({ plugin: f.plugin, pass: f.pass, reasons: [...f.reasons] })),
+      scores: n.scores.map((s) => ({ ...s })),
+    })),
+  };
+}
+
+/** What the watchers view reads of etcd's store, when it has it (EtcdServer's WatchableStore does). */
+interface EtcdWatcherGroups {
+  readonly synced: { readonly watchers: Iterable<EtcdWatcherLike> };
+  readonly unsynced: { readonly watchers: Iterable<EtcdWatcherLike> };
+}
+interface EtcdWatcherLike {
+  readonly id: number;
+  readonly key: string;
+  readonly end: string | undefined;
+  readonly minRev: number;
+}
+
+/**
+ * Open watches. At kube-apiserver: every watch request (`watch=true`) delivered to it whose stream has
+ * not ended (`http.watchEnd`, a non-streaming response, or the client's `http.cancel`), read from the
+ * retained trace. In etcd: the store's synced and unsynced watchers.
+ */
+export function watchersView(cluster: InspectedCluster): WatchersView {
+  const open = new Map<number, { -readonly [K in keyof ApiserverWatch]: ApiserverWatch[K] }>();
+  const records = cluster.engine.trace.all();
+  const firstStep = cluster.engine.trace.firstStep;
+  for (let i = 0; i < records.length; i++) {
+    const m = records[i]!;
+    if (m.kind === httpKinds.request && m.to === 'kube-apiserver') {
+      const request = m.payload as HttpRequest;
+      const params = parseQuery(request.query ?? '');
+      if (params.get('watch') !== 'true' && params.get('watch') !== '1') continue;
+      open.set(m.id, {
+        requestId: m.id, who: m.from, path: request.path,
+        labelSelector: params.get('labelSelector') ?? '', fieldSelector: params.get('fieldSelector') ?? '',
+        resourceVersion: params.get('resourceVersion') ?? '', openedAt: firstStep + i, events: 0, lastResourceVersion: '',
+      });
+    } else if (m.replyTo !== null && open.has(m.replyTo)) {
+      const watch = open.get(m.replyTo)!;
+      if (m.kind === httpKinds.watchEnd || (m.kind === httpKinds.response && (m.payload as HttpResponse).stream !== true)) open.delete(m.replyTo);
+      else if (m.kind === httpKinds.watchEvent) {
+        watch.events++;
+        const rv = (m.payload as HttpWatchEvent).object as { metadata?: { resourceVersion?: string } } | undefined;
+        watch.lastResourceVersion = rv?.metadata?.resourceVersion ?? watch.lastResourceVersion;
+      }
+    } else if (m.kind === httpKinds.cancel) {
+      open.delete((m.payload as HttpCancel).requestId);
+    }
+  }
+  const store = cluster.etcd?.store as Partial<EtcdWatcherGroups> | undefined;
+  const etcd: EtcdWatch[] = [];
+  const add = (watchers: Iterable<EtcdWatcherLike> | undefined, synced: boolean) => {
+    for (const w of watchers ?? []) etcd.push({ id: w.id, key: w.key, rangeEnd: w.end ?? null, nextRevision: w.minRev, synced });
+  };
+  add(store?.synced?.watchers, true);
+  add(store?.unsynced?.watchers, false);
+  etcd.sort((a, b) => a.id - b.id);
+  return { apiserver: [...open.values()], etcd, partial: firstStep > 1 };
+}
+
+/** The smallest key after every key with `prefix` (ASCII prefixes only, as /registry's are). */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+/** Message `id` and its causes back to the root, from the engine's retained trace. */
+export function causeChain(engine: Engine, id: number): CauseChainEvent {
+  const records = engine.trace.all();
+  const firstStep = engine.trace.firstStep;
+  const indexOf = new Map<number, number>();
+  for (let i = 0; i < records.length; i++) indexOf.set(records[i]!.id, i);
+  const chain: TraceRecord[] = [];
+  let next: number | null = id;
+  let truncated = false;
+  while (next !== null) {
+    const i = indexOf.get(next);
+    if (i === undefined) {
+      if (chain.length === 0) throw new RangeError(`no delivered message ${id} in the trace`);
+      truncated = true;
+      break;
+    }
+    const message: Message = records[i]!;
+    chain.push({ step: firstStep + i, ...message });
+    next = message.cause;
+  }
+  return { type: 'causeChain', id, chain, truncated };
+}

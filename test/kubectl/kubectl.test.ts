@@ -1,0 +1,312 @@
+// The real kubectl against Podflow's apiserver: each step runs one kubectl command (the dispatcher on
+// PATH, which asks /version first and runs its built-in 1.32) with a temporary kubeconfig and cache dir,
+// and checks what kubectl printed and its exit code. The steps build on each other, as a user's session
+// would: create the seeds' manifests, watch pods start, read, apply, scale, roll out, fail, delete.
+// Skipped, with a message, when kubectl is not installed.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
+
+const kubectl = findKubectl();
+if (!kubectl) console.warn('test/kubectl: kubectl is not on PATH; the real-kubectl suite is SKIPPED');
+
+const manifests = join(import.meta.dirname, 'manifests');
+const manifest = (name: string): string => join(manifests, name);
+
+let env: KubectlEnv;
+let commands = 0;
+
+async function k(...args: string[]): Promise<KubectlResult> {
+  commands++;
+  return env.run(args);
+}
+
+function ok(r: KubectlResult): string {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+/** Rows of a kubectl table: whitespace-separated cells, header first. */
+function rows(out: string): string[][] {
+  return out.trim().split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}|\s(?=\S)/).filter((c) => c !== ''));
+}
+
+describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
+  beforeAll(async () => {
+    env = await startKubectlEnv(kubectl!);
+  });
+  afterAll(async () => {
+    await env?.close();
+    if (kubectl) expect(commands).toBeGreaterThanOrEqual(40);
+  });
+
+  test('version reports the server as 1.32, so the dispatcher runs kubectl 1.32', async () => {
+    const out = ok(await k('version'));
+    expect(out).toMatch(/^Server Version: v1\.32\.0$/m);
+    const json = JSON.parse(ok(await k('version', '-o', 'json'))) as { serverVersion: { major: string; minor: string } };
+    expect(json.serverVersion).toMatchObject({ major: '1', minor: '32' });
+  });
+
+  test('api-resources lists what aggregated discovery serves, with short names and verbs', async () => {
+    const table = rows(ok(await k('api-resources')));
+    expect(table[0]).toEqual(['NAME', 'SHORTNAMES', 'APIVERSION', 'NAMESPACED', 'KIND']);
+    expect(table).toContainEqual(['deployments', 'deploy', 'apps/v1', 'true', 'Deployment']);
+    expect(table).toContainEqual(['pods', 'po', 'v1', 'true', 'Pod']);
+    expect(table).toContainEqual(['nodes', 'no', 'v1', 'false', 'Node']);
+    const wide = ok(await k('api-resources', '-o', 'wide', '--api-group=apps'));
+    expect(wide).toMatch(/^replicasets\s+rs\s+apps\/v1\s+true\s+ReplicaSet\s+create,delete,deletecollection,get,list,patch,update,watch\s+all$/m);
+  });
+
+  test('the system namespaces and the nodes are there', async () => {
+    const ns = rows(ok(await k('get', 'ns')));
+    expect(ns.map((r) => r[0])).toEqual(['NAME', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    const nodes = rows(ok(await k('get', 'nodes')));
+    expect(nodes.slice(1).map((r) => [r[0], r[1]])).toEqual([['node-1', 'Ready'], ['node-2', 'Ready'], ['node-3', 'Ready']]);
+  });
+
+  test('get pods -w prints ADDED and MODIFIED lines while the nginx Deployment created with create -f starts its pod', async () => {
+    let watching = false;
+    const stop = env.server.host.onDelivery((m) => {
+      const request = m.payload as { path?: string; query?: string };
+      if (m.kind === 'http.request' && m.to === 'kube-apiserver' && request.path === '/api/v1/namespaces/default/pods' && /(^|&)watch=true/.test(request.query ?? '')) watching = true;
+    });
+    const watch = env.spawn(['get', 'pods', '-l', 'app=nginx', '-w', '--output-watch-events']);
+    commands++;
+    let out = '';
+    let err = '';
+    watch.stdout!.on('data', (b: Buffer) => {
+      out += b.toString();
+    });
+    watch.stderr!.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    const until = async (cond: () => boolean): Promise<void> => {
+      for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await until(() => watching);
+    stop();
+    expect(watching).toBe(true);
+    expect(ok(await k('create', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps/nginx-deployment created\n');
+    await until(() => /MODIFIED\s+nginx-deployment-\S+\s+1\/1\s+Running/.test(out));
+    watch.kill();
+    expect(err).toBe('');
+    const lines = rows(out);
+    expect(lines[0]).toEqual(['EVENT', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect(lines[1]).toEqual(expect.arrayContaining(['ADDED', '0/1', 'Pending']));
+    expect(lines.slice(2).every((l) => l[0] === 'MODIFIED')).toBe(true);
+    expect(lines.some((l) => l.includes('ContainerCreating'))).toBe(true);
+    expect(lines.at(-1)).toEqual(expect.arrayContaining(['MODIFIED', '1/1', 'Running', '0']));
+  });
+
+  test('create -f the seeds\' ReplicaSet and Pod; creating again is AlreadyExists', async () => {
+    expect(ok(await k('create', '-f', manifest('replicaset.yaml')))).toBe('replicaset.apps/my-replicaset created\n');
+    expect(ok(await k('create', '-f', manifest('user-service.yaml')))).toBe('pod/user-service created\n');
+    const again = await k('create', '-f', manifest('nginx-deployment.yaml'));
+    expect(again.code).toBe(1);
+    expect(again.stderr).toBe(`Error from server (AlreadyExists): error when creating "${manifest('nginx-deployment.yaml')}": deployments.apps "nginx-deployment" already exists\n`);
+    const ready = await k('wait', '--for=condition=Ready', 'pod', '--all', '--timeout=60s');
+    expect(ready.code).toBe(0);
+    expect(ready.stdout).toMatch(/^pod\/user-service condition met$/m);
+  });
+
+  test('get pods -l app=nginx -o wide shows the server-side wide columns', async () => {
+    const table = rows(ok(await k('get', 'pods', '-l', 'app=nginx', '-o', 'wide')));
+    expect(table[0]).toEqual(['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED', 'NODE', 'READINESS', 'GATES']);
+    expect(table).toHaveLength(2);
+    expect(table[1]![0]).toMatch(/^nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/);
+    expect(table[1]!.slice(1, 4)).toEqual(['1/1', 'Running', '0']);
+    expect(table[1]![5]).toMatch(/^10\.244\.\d+\.\d+$/);
+    expect(table[1]![6]).toMatch(/^node-\d$/);
+    expect(table[1]!.slice(7)).toEqual(['<none>', '<none>']);
+  });
+
+  test('get deploy,rs,pods prints one table per kind with kind prefixes', async () => {
+    const out = ok(await k('get', 'deploy,rs,pods'));
+    const [deploy, rs, pods] = out.trim().split('\n\n').map(rows);
+    expect(deploy![0]).toEqual(['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'AGE']);
+    expect(deploy![1]!.slice(0, 4)).toEqual(['deployment.apps/nginx-deployment', '1/1', '1', '1']);
+    expect(rs![0]).toEqual(['NAME', 'DESIRED', 'CURRENT', 'READY', 'AGE']);
+    expect(rs!.slice(1).map((r) => r.slice(1, 4))).toEqual([['2', '2', '2'], ['1', '1', '1']]);
+    expect(rs![1]![0]).toBe('replicaset.apps/my-replicaset');
+    const names = pods!.slice(1).map((r) => r[0]!);
+    expect(names.filter((n) => /^pod\/my-replicaset-[a-z0-9]{5}$/.test(n))).toHaveLength(2);
+    expect(names.filter((n) => /^pod\/nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/.test(n))).toHaveLength(1);
+    expect(names).toContain('pod/user-service');
+    expect(pods!.find((r) => r[0] === 'pod/user-service')!.slice(1, 3)).toEqual(['3/3', 'Running']);
+  });
+
+  test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {
+    const sorted = rows(ok(await k('get', 'pods', '--sort-by=.metadata.name', '-o', 'wide')));
+    const names = sorted.slice(1).map((r) => r[0]!);
+    expect(names).toEqual([...names].sort());
+    expect(sorted[0]).toContain('NODE');
+    const byNode = rows(ok(await k('get', 'pods', '--sort-by=.spec.nodeName', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName', '--no-headers')));
+    const nodes = byNode.map((r) => r[1]!);
+    expect(nodes).toEqual([...nodes].sort());
+  });
+
+  test('get errors and empty results read as kubectl prints them', async () => {
+    const missing = await k('get', 'pod', 'nosuch');
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([1, '', 'Error from server (NotFound): pods "nosuch" not found\n']);
+    const none = await k('get', 'pods', '-l', 'app=nomatch');
+    expect([none.code, none.stdout, none.stderr]).toEqual([0, '', 'No resources found in default namespace.\n']);
+    const unknown = await k('get', 'frobs');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('error: the server doesn\'t have a resource type "frobs"\n');
+    const all = rows(ok(await k('get', 'all', '-o', 'name')));
+    expect(all.flat().filter((n) => n.startsWith('deployment.apps/'))).toEqual(['deployment.apps/nginx-deployment']);
+  });
+
+  test('describe pod shows the defaulted spec, the status and the events of scheduling and the kubelet', async () => {
+    const out = ok(await k('describe', 'pod', 'user-service'));
+    expect(out).toMatch(/^Name:\s+user-service$/m);
+    expect(out).toMatch(/^Namespace:\s+default$/m);
+    expect(out).toMatch(/^Node:\s+node-\d\/172\.18\.0\.\d+$/m);
+    expect(out).toMatch(/^Status:\s+Running$/m);
+    expect(out).toMatch(/^IP:\s+10\.244\.\d+\.\d+$/m);
+    expect(out).toMatch(/^\s+Port:\s+10086\/TCP$/m);
+    expect(out).toMatch(/^\s+MYSQL_ROOT_PASSWORD:\s+123456$/m);
+    expect(out).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/user-service to node-\d/);
+    expect(out).toMatch(/Normal\s+Pulling\s+\S+\s+kubelet\s+Pulling image "redis:5\.0"/);
+    expect(out).toMatch(/Normal\s+Started\s+\S+\s+kubelet\s+Started container user/);
+    const deploy = ok(await k('describe', 'deployment', 'nginx-deployment'));
+    expect(deploy).toMatch(/^Replicas:\s+1 desired \| 1 updated \| 1 total \| 1 available \| 0 unavailable$/m);
+    expect(deploy).toMatch(/^NewReplicaSet:\s+nginx-deployment-[a-z0-9]+ \(1\/1 replicas created\)$/m);
+  });
+
+  test('apply -f over a created object patches it; applying the same file again is unchanged', async () => {
+    const first = await k('apply', '-f', manifest('nginx-deployment.yaml'));
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('deployment.apps/nginx-deployment configured\n');
+    expect(first.stderr).toMatch(/^Warning: resource deployments\/nginx-deployment is missing the kubectl\.kubernetes\.io\/last-applied-configuration annotation/);
+    expect(ok(await k('apply', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps/nginx-deployment unchanged\n');
+    const annotation = ok(await k('get', 'deploy', 'nginx-deployment', '-o', 'jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}'));
+    expect(JSON.parse(annotation)).toMatchObject({ kind: 'Deployment', metadata: { name: 'nginx-deployment' }, spec: { replicas: 1 } });
+  });
+
+  test('apply -f with a changed field sends a three-way strategic merge patch', async () => {
+    const changed = readFileSync(manifest('nginx-deployment.yaml'), 'utf8').replace('replicas: 1', 'replicas: 2').replace('app: nginx\nspec:', 'app: nginx\n    tier: web\nspec:');
+    const file = join(env.dir, 'nginx-2.yaml');
+    writeFileSync(file, changed);
+    expect(ok(await k('apply', '-f', file))).toBe('deployment.apps/nginx-deployment configured\n');
+    expect(ok(await k('get', 'deploy', 'nginx-deployment', '-o', 'jsonpath={.spec.replicas} {.metadata.labels.tier}'))).toBe('2 web');
+    expect(ok(await k('apply', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps/nginx-deployment configured\n');
+    expect(ok(await k('get', 'deploy', 'nginx-deployment', '-o', 'jsonpath={.spec.replicas} {.metadata.labels}'))).toBe('1 {"app":"nginx"}');
+  });
+
+  test('apply --server-side creates, owns its fields, conflicts after a scale, and wins with --force-conflicts', async () => {
+    const web = manifest('web-deployment.yaml');
+    expect(ok(await k('apply', '--server-side', '-f', web))).toBe('deployment.apps/web serverside-applied\n');
+    expect(ok(await k('apply', '--server-side', '-f', web))).toBe('deployment.apps/web serverside-applied\n');
+    const managers = JSON.parse(ok(await k('get', 'deploy', 'web', '-o', 'jsonpath={.metadata.managedFields}', '--show-managed-fields'))) as Array<{ manager: string; operation: string; fieldsV1: Record<string, unknown> }>;
+    const mine = managers.find((m) => m.manager === 'kubectl' && m.operation === 'Apply');
+    expect(mine?.fieldsV1).toMatchObject({ 'f:spec': { 'f:replicas': {}, 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"web"}': { '.': {}, 'f:image': {}, 'f:name': {} } } } } } });
+    expect(ok(await k('scale', 'deploy', 'web', '--replicas=3'))).toBe('deployment.apps/web scaled\n');
+    const conflict = await k('apply', '--server-side', '-f', web);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toMatch(/^error: Apply failed with 1 conflict: conflict with "kubectl" with subresource "scale" using apps\/v1: \.spec\.replicas\n/);
+    expect(conflict.stderr).toContain('--force-conflicts');
+    expect(ok(await k('apply', '--server-side', '--force-conflicts', '-f', web))).toBe('deployment.apps/web serverside-applied\n');
+    expect(ok(await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas}'))).toBe('2');
+  });
+
+  test('scale --replicas=3, set image and rollout status', async () => {
+    expect(ok(await k('scale', 'deployment', 'nginx-deployment', '--replicas=3'))).toBe('deployment.apps/nginx-deployment scaled\n');
+    const rollout = ok(await k('rollout', 'status', 'deployment/nginx-deployment', '--timeout=60s'));
+    expect(rollout.trim().split('\n').at(-1)).toBe('deployment "nginx-deployment" successfully rolled out');
+    expect(rows(ok(await k('get', 'deploy', 'nginx-deployment')))[1]!.slice(1, 4)).toEqual(['3/3', '3', '3']);
+    expect(ok(await k('set', 'image', 'deployment/nginx-deployment', 'nginx=nginx:1.16'))).toBe('deployment.apps/nginx-deployment image updated\n');
+    const second = ok(await k('rollout', 'status', 'deployment/nginx-deployment', '--timeout=60s'));
+    expect(second.trim().split('\n').at(-1)).toBe('deployment "nginx-deployment" successfully rolled out');
+    const images = ok(await k('get', 'pods', '-l', 'app=nginx', '--field-selector=status.phase=Running', '-o', 'jsonpath={range .items[*]}{.spec.containers[0].image}{"\\n"}{end}'));
+    expect(images.trim().split('\n').filter((i) => i === 'nginx:1.16')).toHaveLength(3);
+    const rs = rows(ok(await k('get', 'rs', '-l', 'app=nginx', '-o', 'wide')));
+    expect(rs.slice(1).map((r) => [r[1], r[6]]).sort()).toEqual([['0', 'nginx:1.14.2'], ['3', 'nginx:1.16']]);
+    const unknown = await k('set', 'image', 'deployment/nginx-deployment', 'bogus=nginx');
+    expect([unknown.code, unknown.stderr]).toEqual([1, 'error: unable to find container named "bogus"\n']);
+  });
+
+  test('label, annotate and patch (merge and JSON patch)', async () => {
+    expect(ok(await k('label', 'pod', 'user-service', 'tier=backend'))).toBe('pod/user-service labeled\n');
+    expect(ok(await k('annotate', 'pod', 'user-service', 'owner=team-a'))).toBe('pod/user-service annotated\n');
+    expect(rows(ok(await k('get', 'pods', '-l', 'tier=backend', '-o', 'name')))).toEqual([['pod/user-service']]);
+    expect(ok(await k('patch', 'deploy', 'web', '--type=merge', '-p', '{"metadata":{"labels":{"stage":"dev"}}}'))).toBe('deployment.apps/web patched\n');
+    expect(ok(await k('patch', 'deploy', 'web', '--type=json', '-p', '[{"op":"replace","path":"/metadata/labels/stage","value":"prod"}]'))).toBe('deployment.apps/web patched\n');
+    expect(ok(await k('get', 'deploy', 'web', '-o', 'jsonpath={.metadata.labels.stage}'))).toBe('prod');
+  });
+
+  test('strict field validation: an unknown field is a 400, or a warning with --validate=warn', async () => {
+    const file = join(env.dir, 'bad.yaml');
+    writeFileSync(file, readFileSync(manifest('web-deployment.yaml'), 'utf8').replace('name: web\n', 'name: bad\n').replace('replicas: 2', 'replicas: 1\n  foo: 1'));
+    const strict = await k('create', '-f', file);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toBe(`Error from server (BadRequest): error when creating "${file}": Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.foo"\n`);
+    const dry = await k('create', '-f', file, '--dry-run=server', '--validate=false');
+    expect([dry.code, dry.stderr]).toEqual([1, `Error from server (BadRequest): error when creating "${file}": dryRun=All is not supported by Podflow's simulated kube-apiserver\n`]);
+    const warn = await k('create', '-f', file, '--validate=warn');
+    expect([warn.code, warn.stdout, warn.stderr]).toEqual([0, 'deployment.apps/bad created\n', 'Warning: unknown field "spec.foo"\n']);
+  });
+
+  test('a stale replace is a 409 Conflict; a fresh one succeeds', async () => {
+    const stale = join(env.dir, 'stale.yaml');
+    writeFileSync(stale, ok(await k('get', 'deploy', 'web', '-o', 'yaml')));
+    expect(ok(await k('label', 'deploy', 'web', 'touched=yes'))).toBe('deployment.apps/web labeled\n');
+    const conflict = await k('replace', '-f', stale);
+    expect(conflict.code).toBe(1);
+    expect(conflict.stderr).toBe(`Error from server (Conflict): error when replacing "${stale}": Operation cannot be fulfilled on deployments.apps "web": the object has been modified; please apply your changes to the latest version and try again\n`);
+    const fresh = join(env.dir, 'fresh.yaml');
+    writeFileSync(fresh, ok(await k('get', 'deploy', 'web', '-o', 'yaml')));
+    expect(ok(await k('replace', '-f', fresh))).toBe('deployment.apps/web replaced\n');
+  });
+
+  test('--as alice: the pod-reader may list pods, and is forbidden the rest', async () => {
+    const pods = rows(ok(await k('--as', 'alice', 'get', 'pods', '-o', 'name')));
+    expect(pods.flat()).toContain('pod/user-service');
+    const deploys = await k('--as', 'alice', 'get', 'deployments');
+    expect([deploys.code, deploys.stderr]).toEqual([1, 'Error from server (Forbidden): deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"\n']);
+    const del = await k('--as', 'alice', 'delete', 'pod', 'user-service');
+    expect([del.code, del.stderr]).toEqual([1, 'Error from server (Forbidden): pods "user-service" is forbidden: User "alice" cannot delete resource "pods" in API group "" in the namespace "default"\n']);
+    const other = await k('--as', 'alice', 'get', 'pods', '-n', 'kube-system');
+    expect(other.stderr).toBe('Error from server (Forbidden): pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "kube-system"\n');
+  });
+
+  test('get --raw passes the path and query through: a resourceVersion=0 list from the watch cache', async () => {
+    const raw = await k('get', '--raw', '/api/v1/namespaces/default/pods?resourceVersion=0');
+    expect(raw.code).toBe(0);
+    const list = JSON.parse(raw.stdout) as { kind: string; metadata: { resourceVersion: string }; items: Array<{ metadata: { name: string } }> };
+    expect(list.kind).toBe('PodList');
+    expect(Number(list.metadata.resourceVersion)).toBeGreaterThan(0);
+    expect(list.items.map((p) => p.metadata.name)).toContain('user-service');
+    const version = JSON.parse(ok(await k('get', '--raw', '/version'))) as { minor: string };
+    expect(version.minor).toBe('32');
+    const missing = await k('get', '--raw', '/api/v1/namespaces/default/pods/nosuch');
+    expect([missing.code, missing.stderr]).toEqual([1, 'Error from server (NotFound): pods "nosuch" not found\n']);
+  });
+
+  test('delete a pod (graceful: kubectl waits for it to go), delete -f, and NotFound', async () => {
+    expect(ok(await k('delete', 'pod', 'user-service'))).toBe('pod "user-service" deleted\n');
+    const gone = await k('get', 'pod', 'user-service');
+    expect(gone.stderr).toBe('Error from server (NotFound): pods "user-service" not found\n');
+    expect(ok(await k('delete', '-f', manifest('replicaset.yaml')))).toBe('replicaset.apps "my-replicaset" deleted\n');
+    expect(ok(await k('delete', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps "nginx-deployment" deleted\n');
+    // Orphan deletion: the garbage collector strips bad's owner reference from its ReplicaSet and removes the orphan
+    // finalizer; kubectl waits for the Deployment to go. The ReplicaSet stays; as bad was a copy of web (same selector),
+    // web's deployment controller then adopts the orphan, as the real one does.
+    expect(ok(await k('delete', 'deploy', 'bad', '--cascade=orphan'))).toBe('deployment.apps "bad" deleted\n');
+    const badGone = await k('get', 'deploy', 'bad');
+    expect(badGone.stderr).toBe('Error from server (NotFound): deployments.apps "bad" not found\n');
+    const owners = ok(await k('get', 'rs', '-o', 'jsonpath={range .items[*]}{.metadata.name}={.metadata.ownerReferences[*].name}{"\\n"}{end}'));
+    expect(owners.split('\n').filter((l) => l.startsWith('bad-'))).toEqual([expect.stringMatching(/^bad-[a-z0-9]+=web$/)]);
+    const again = await k('delete', '-f', manifest('nginx-deployment.yaml'));
+    expect([again.code, again.stderr]).toEqual([1, `Error from server (NotFound): error when deleting "${manifest('nginx-deployment.yaml')}": deployments.apps "nginx-deployment" not found\n`]);
+    expect((await k('delete', '-f', manifest('nginx-deployment.yaml'), '--ignore-not-found')).code).toBe(0);
+    expect(rows(ok(await k('get', 'deploy', '-o', 'name')))).toEqual([['deployment.apps/web']]);
+    // Foreground: the garbage collector deletes the dependents first; kubectl returns once the Deployment is gone.
+    expect(ok(await k('delete', 'deploy', 'web', '--cascade=foreground'))).toBe('deployment.apps "web" deleted\n');
+    const left = await k('get', 'deploy,rs', '-l', 'app=web');
+    expect([left.code, left.stdout, left.stderr]).toEqual([0, '', 'No resources found in default namespace.\n']);
+  });
+});
