@@ -73,12 +73,14 @@ test('switching to 中文 shows the captions in Simplified Chinese, and the choi
   });
 
   await test.step('after a reload the captions are still in Chinese', async () => {
+    // The reload reopens the saved cluster where it was (the Deployment's traffic still queued), so the
+    // put is delivered after what was already pending: step until it is.
     await page.reload();
     await expect(language.getByRole('button', { name: '中文' })).toHaveAttribute('aria-pressed', 'true');
-    // The reload reopens the saved cluster with the Deployment's traffic still queued: let it finish first.
-    await podflow.runUntilIdle();
+    await expect(page.getByTestId('saved-step')).toBeVisible();
     await podflow.etcdctlPut('/podflow/greeting', 'hello');
-    await podflow.button('Step').click();
+    const put = podflow.token({ kind: 'etcd.Put', from: 'user', to: 'etcd' });
+    await podflow.stepUntilVisible(put, 200);
     await expect(caption).toContainText('etcdctl → etcd：写入（Put）/podflow/greeting = "hello"');
   });
 

@@ -61,10 +61,11 @@ test('a reload lands on the same step, keyspace and resourceVersions, and going 
 
 test('stepping back 10 steps and forward again shows the identical trace and keyspace', async ({ podflow, page }) => {
   const timeline = new PodflowTimeline(page);
+  const booted = await podflow.step();
   await podflow.createNginxDeployment();
   await timeline.act('step', 60);
-  await timeline.settledAt(await podflow.step());
-  const start = await podflow.step();
+  const start = booted + 60;
+  await timeline.settledAt(start);
   await timeline.act('step', 10);
   await timeline.settledAt(start + 10);
   const first = await timeline.view();

@@ -357,21 +357,34 @@ export class SimHost {
    * UI gets `ready` at once, and the deliveries up to `head` run as a background task that records the
    * timeline. `showSaved` posts the saved view of the head meanwhile; `done` runs when the cluster is live.
    */
-  restore(spec: ClusterSpec, log: readonly LoggedCommand[], head: number, options: { showSaved?: () => void; done?: () => void; failed?: () => void } = {}): void {
+  restore(
+    spec: ClusterSpec, log: readonly LoggedCommand[], head: number,
+    options: { savedBootSteps?: number; showSaved?: () => void; done?: () => void; failed?: () => void } = {},
+  ): void {
     checkSpec(spec);
     this.stopPlayback();
     this.cancelTask();
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
     cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
-    timeline.bootSteps = bootCluster(cluster);
     this.clusterSpec = spec;
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: timeline.bootSteps });
+    // With the boot steps known from the save, the saved view is shown before the cluster boots.
+    const early = options.savedBootSteps !== undefined;
+    if (!early) timeline.bootSteps = bootCluster(cluster);
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: options.savedBootSteps ?? timeline.bootSteps });
     options.showSaved?.();
+    const pacing = this.pacing;
+    function* bootThenReplay(): Generator<ReplayProgress, void> {
+      if (early) {
+        timeline.bootSteps = bootCluster(cluster);
+        yield { done: timeline.bootSteps, total: head };
+      }
+      yield* replay(cluster, log, head, pacing.replayChunkSteps);
+    }
     this.runTask({
       kind: 'replay',
       label: `Restoring ${head.toLocaleString('en-US')} steps`,
-      run: replay(cluster, log, head, this.pacing.replayChunkSteps),
+      run: bootThenReplay(),
       done: () => {
         for (const entry of log) if (entry.step <= head) timeline.adoptCommand(entry, describeUserCommand(entry.command));
         this.adopt(cluster, timeline);

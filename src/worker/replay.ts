@@ -60,8 +60,15 @@ export function replayNow(cluster: ReplayableCluster, log: readonly LoggedComman
 
 function* advance(engine: Engine, to: number, total: number, chunkSteps: number): Generator<ReplayProgress, void> {
   while (engine.step < to) {
-    const result = engine.run({ maxSteps: Math.min(chunkSteps, to - engine.step) });
-    if (result.steps === 0) throw new ReplayError(`replay diverged: nothing left to deliver at step ${engine.step}, expected ${to}`);
+    const before = engine.step;
+    try {
+      engine.run({ maxSteps: Math.min(chunkSteps, to - engine.step) });
+    } catch (error) {
+      // A model error thrown by a delivery was reported live (an `error` event) and the host went on
+      // from the same engine state; replay goes on the same way. A throw without a delivery is ours.
+      if (engine.step === before) throw error;
+    }
+    if (engine.step === before) throw new ReplayError(`replay diverged: nothing left to deliver at step ${engine.step}, expected ${to}`);
     yield { done: engine.step, total };
   }
 }

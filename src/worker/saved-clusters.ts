@@ -268,6 +268,7 @@ export class SavedClusters implements HostJournal {
     this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
     this.restoring = true;
     this.host.restore({ seed: record.seed, nodes: record.nodes }, log, record.headStep, {
+      ...(loaded?.head && loaded.head.step > 0 ? { savedBootSteps: loaded.head.bootSteps } : {}),
       showSaved: () => this.showSaved(loaded),
       done: () => {
         this.restoring = false;
