@@ -199,3 +199,11 @@ test('step back 5 then forward 5 shows the identical screen; the create is marke
     await expect.poll(screen).toEqual(before);
   });
 });
+
+test('the watches tab lists who watches what at kube-apiserver, and etcd\'s watchers', async ({ podflow, page }) => {
+  await podflow.openStateTab('Watches');
+  const kubelet = page.getByTestId('apiserver-watch').and(page.locator('[data-who="kubelet/node-1"]')).filter({ hasText: '/api/v1/pods' });
+  await expect(kubelet).toContainText('spec.nodeName=node-1');
+  await expect(page.getByTestId('apiserver-watch').and(page.locator('[data-who="kube-controller-manager"]')).filter({ hasText: '/apis/apps/v1/deployments' })).toHaveCount(1);
+  await expect(page.getByTestId('etcd-watch').filter({ hasText: 'prefix /registry/pods/' })).toContainText('synced');
+});

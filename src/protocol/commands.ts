@@ -1,6 +1,7 @@
 // Commands the UI posts to the simulation worker. Every command is answered by at least one `status`
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
+import type { ConsoleInterruptCommand, ConsoleRunCommand } from './console.ts';
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 
 /**
@@ -189,7 +190,9 @@ export type Command =
   | DuplicateClusterCommand
   | DeleteClusterCommand
   | ExportClusterCommand
-  | ImportClusterCommand;
+  | ImportClusterCommand
+  | ConsoleRunCommand
+  | ConsoleInterruptCommand;
 
 export type CommandType = Command['type'];
 

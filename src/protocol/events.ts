@@ -4,6 +4,7 @@
 // costs the UI one small message per chunk. Each batch is followed by a `status`.
 
 import type { CommandType } from './commands.ts';
+import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
@@ -75,7 +76,9 @@ export type WorkerEvent =
   | PersistenceEvent
   | ClusterExportEvent
   | InspectionEvent
-  | CauseChainEvent;
+  | CauseChainEvent
+  | ConsoleOutputEvent
+  | LogLinesEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -5,7 +5,7 @@
 
 import type { TraceRecord } from './trace.ts';
 
-export type InspectTopic = 'objects' | 'scheduler';
+export type InspectTopic = 'objects' | 'scheduler' | 'watchers';
 
 /** Asks for the current state of the given topics (answered by one `inspection`). */
 export interface InspectCommand {
@@ -93,6 +93,44 @@ export interface SchedulerAttempt {
   readonly bound: boolean;
 }
 
+/** A watch open at kube-apiserver (served by its watch cache): who asked, for what, from which version. */
+export interface ApiserverWatch {
+  /** The id of the watch request message. */
+  readonly requestId: number;
+  /** The component that opened it, e.g. `kube-controller-manager`, `kubelet/node-1`. */
+  readonly who: string;
+  /** The request path, e.g. `/api/v1/pods`. */
+  readonly path: string;
+  readonly labelSelector: string;
+  readonly fieldSelector: string;
+  /** The resourceVersion the watch started from ('' = the most recent). */
+  readonly resourceVersion: string;
+  /** The step that delivered the request. */
+  readonly openedAt: number;
+  /** Watch events delivered to the client so far, and the resourceVersion of the newest. */
+  readonly events: number;
+  readonly lastResourceVersion: string;
+}
+
+/** A watcher inside etcd's MVCC store (kube-apiserver's reflectors and etcdctl open them). */
+export interface EtcdWatch {
+  readonly id: number;
+  readonly key: string;
+  /** undefined: the single key; '' every key ≥ key; else the range end. */
+  readonly rangeEnd: string | null;
+  /** The lowest revision the watcher still needs (it has seen everything before). */
+  readonly nextRevision: number;
+  /** Synced watchers get each write as it commits; unsynced ones are still catching up. */
+  readonly synced: boolean;
+}
+
+export interface WatchersView {
+  readonly apiserver: readonly ApiserverWatch[];
+  readonly etcd: readonly EtcdWatch[];
+  /** True when the oldest deliveries were dropped from the trace, so older watches may be missing. */
+  readonly partial: boolean;
+}
+
 export interface InspectionEvent {
   readonly type: 'inspection';
   /** The step the state is as of. */
@@ -100,6 +138,7 @@ export interface InspectionEvent {
   /** Present when asked for (null: this cluster has no such component). */
   readonly objects?: ObjectsView | null;
   readonly scheduler?: readonly SchedulerAttempt[] | null;
+  readonly watchers?: WatchersView | null;
 }
 
 export interface CauseChainEvent {

@@ -93,7 +93,10 @@ export interface LoggedCommand {
 /** The commands that change the simulation and therefore go into the log. */
 export type LoggableCommand =
   | { readonly type: 'applyManifest'; readonly yaml: string }
-  | { readonly type: 'userRequest'; readonly to: string; readonly kind: string; readonly payload: unknown };
+  | { readonly type: 'userRequest'; readonly to: string; readonly kind: string; readonly payload: unknown }
+  /** A kubectl or etcdctl command line run in the console (see console.ts), and Ctrl-C for one. */
+  | { readonly type: 'consoleRun'; readonly id: number; readonly line: string; readonly stdin?: string }
+  | { readonly type: 'consoleInterrupt'; readonly id: number };
 
 /**
  * The export file: everything needed to rebuild the cluster by replay. Validated field by field on import;

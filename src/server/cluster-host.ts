@@ -240,8 +240,9 @@ export class ClusterHost {
         entry = JSON.parse(line) as LogEntry;
       } catch (err) {
         // A line cut short by a crash can only be the last one; anything else is a damaged log.
-        if (i === entries.length - 1) break;
-        throw err;
+        if (i !== entries.length - 1) throw err;
+        writeFileSync(this.logPath, `${[lines[0], ...entries.slice(0, i)].join('\n')}\n`);
+        break;
       }
       engine.run({ until: entry.at });
       this.inject(entry);

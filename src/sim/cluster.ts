@@ -15,10 +15,10 @@ import { Kubelet } from './kubelet/index.ts';
 import { KubeScheduler } from './scheduler/index.ts';
 import { EtcdServer } from './etcd/index.ts';
 import { User, userComponentName } from './user/user.ts';
-import { injectFault, type Fault } from './faults.ts';
+import { clusterFaults, injectFault, type ClusterFaults, type Fault } from './faults.ts';
 import type { Message } from './engine/index.ts';
 
-export { faultKind, type Fault } from './faults.ts';
+export { defaultCrash, faultKind, type ClusterFaults, type Fault } from './faults.ts';
 
 export type ComponentRole =
   | 'user'
@@ -66,6 +66,8 @@ export interface ClusterConfig {
   readonly nodes?: number;
   readonly latencies?: Partial<LinkLatencies>;
   readonly traceLimit?: number;
+  /** How many scheduling attempt records kube-scheduler keeps (all by default); for large benchmarks. */
+  readonly schedulerAttemptLimit?: number;
   /**
    * Which of the workload components to build (all by default). Tests of one component turn the others
    * off and add their own; a component left out is drawn as not modelled.
@@ -96,6 +98,8 @@ export class Cluster {
   readonly scheduler: KubeScheduler | null;
   readonly kubelets: readonly Kubelet[];
   readonly topology: ClusterTopology;
+  /** Fault injection as verbs (faults.ts); each is a user action that takes effect when delivered. */
+  readonly faults: ClusterFaults;
 
   constructor(readonly config: ClusterConfig) {
     this.engine = new Engine({ seed: config.seed, ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}) });
@@ -107,7 +111,9 @@ export class Cluster {
     this.apiserver = this.engine.add(new KubeApiserver({ ...config.apiserver, name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
     const wanted = { controllerManager: true, scheduler: true, kubelets: true, ...config.components };
     this.controllerManager = wanted.controllerManager ? this.engine.add(new KubeControllerManager({ name: componentNames.controllerManager })) : null;
-    this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({ name: componentNames.scheduler })) : null;
+    this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({
+      name: componentNames.scheduler, ...(config.schedulerAttemptLimit !== undefined ? { attemptLimit: config.schedulerAttemptLimit } : {}),
+    })) : null;
     this.kubelets = wanted.kubelets ? nodeNames.map((node, i) => this.engine.add(new Kubelet({ node, index: i + 1, name: componentNames.kubelet(node) }))) : [];
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
@@ -130,6 +136,7 @@ export class Cluster {
       this.engine.link(l.a, l.b, { latency: l.latency, jitter: l.jitter });
     }
     this.topology = { components, links };
+    this.faults = clusterFaults(this);
     this.apiserver.start();
   }
 

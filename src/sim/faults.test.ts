@@ -77,6 +77,28 @@ describe('faults', () => {
     expect(pods(cluster).filter((p) => podsOnVictim.includes(p.metadata.name))).toEqual([]);
   });
 
+  it('a stopped kubelet (node still up): Unknown after the grace period; restarted, it reports Ready and its containers kept running', () => {
+    const cluster = booted('fault-kubelet-stop', 1);
+    const pod = pods(cluster)[0]!;
+    const nodeName = pod.spec.nodeName!;
+    const containerID = pod.status!.containerStatuses![0]!.containerID;
+    cluster.faults.stop(`kubelet/${nodeName}`);
+    cluster.engine.runFor(60_000);
+    expect(node(cluster, nodeName).status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('Unknown');
+    expect((node(cluster, nodeName).spec?.taints ?? []).map((t) => `${t.key}:${t.effect}`).sort())
+      .toEqual(['node.kubernetes.io/unreachable:NoExecute', 'node.kubernetes.io/unreachable:NoSchedule']);
+    expect(pods(cluster)[0]!.status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('False');
+    cluster.faults.start(`kubelet/${nodeName}`);
+    cluster.engine.runFor(20_000);
+    expect(node(cluster, nodeName).status!.conditions!.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
+    expect(node(cluster, nodeName).spec?.taints ?? []).toEqual([]);
+    const after = pods(cluster)[0]!;
+    expect(after.metadata.uid).toBe(pod.metadata.uid);
+    expect(after.status!.containerStatuses![0]!.containerID).toBe(containerID);
+    // Its status manager started empty and wrote the pod's status again: Ready once more.
+    expect(after.status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('True');
+  });
+
   it('node down replays to a byte-identical trace', () => {
     const [a, b] = runTwiceWithPerturbedHost(() => nodeDown('fault-node-down-replay').cluster.engine);
     expect(b.hash).toBe(a.hash);
@@ -160,6 +182,18 @@ describe('faults', () => {
     adminCall(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', deployment(1));
     cluster.engine.runFor(120_000);
     expect(messages.map((m) => m.split(' ')[1]).slice(0, 3)).toEqual(['10s', '20s', '40s']);
+  });
+
+  it('cluster.faults offers the same faults as verbs (crashImage defaults: 5 s, exit code 1)', () => {
+    const cluster = booted('fault-verbs');
+    const crash = cluster.faults.crashImage('busybox:1.36');
+    const down = cluster.faults.nodeDown('node-2');
+    expect(crash.payload).toEqual({ type: 'imageCrashes', image: 'busybox:1.36', afterSeconds: 5, exitCode: 1 });
+    expect(down.payload).toEqual({ type: 'nodeDown', node: 'node-2' });
+    cluster.engine.runUntilIdle();
+    expect(cluster.engine.isStopped('kubelet/node-2')).toBe(true);
+    expect(() => cluster.faults.stop('kube-apiserver')).toThrow(/not a component that can be stopped/);
+    expect(() => cluster.faults.nodeDown('node-9')).toThrow(/no kubelet on node node-9/);
   });
 
   it('compactEtcd compacts at the current revision; linkLatency slows a link', () => {

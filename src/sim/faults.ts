@@ -3,7 +3,8 @@
 // component a command message (no cause: a user action, the root of a cause chain); the fault takes
 // effect when that message is delivered, so everything it sets off is caused by it in the trace.
 //
-//   stop / start        a component process (kube-scheduler, kube-controller-manager, kubelet/<node>):
+//   stop / start        a component process (kube-scheduler, kube-controller-manager, kubelet/<node>;
+//                       etcd and kube-apiserver are refused):
 //                       a stopped one receives nothing and does nothing; started again, it comes back as
 //                       the real process does after a restart (lists again, then watches)
 //   nodeDown / nodeUp   the machine: its kubelet stops heartbeating and reporting and its containers
@@ -31,11 +32,55 @@ export type Fault =
   | { readonly type: 'imageUnpullable'; readonly image: string }
   | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number };
 
+/** What an image's containers do by default when made to crash: run 5 s, exit with code 1. */
+export const defaultCrash = { afterSeconds: 5, exitCode: 1 } as const;
+
+/** The same faults as methods (`cluster.faults`), for scenario steps and callers that prefer verbs. */
+export interface ClusterFaults {
+  stop(component: string): Message<Fault>;
+  start(component: string): Message<Fault>;
+  nodeDown(node: string): Message<Fault>;
+  nodeUp(node: string): Message<Fault>;
+  compactNow(): Message<Fault>;
+  dropWatches(component?: string): Message<Fault>;
+  linkLatency(a: string, b: string, latency: number, jitter?: number): Message<Fault>;
+  markImageUnpullable(image: string): Message<Fault>;
+  crashImage(image: string, afterSeconds?: number, exitCode?: number): Message<Fault>;
+}
+
+export function clusterFaults(cluster: Cluster): ClusterFaults {
+  const inject = (fault: Fault) => injectFault(cluster, fault);
+  return {
+    stop: (component) => inject({ type: 'stop', component }),
+    start: (component) => inject({ type: 'start', component }),
+    nodeDown: (node) => inject({ type: 'nodeDown', node }),
+    nodeUp: (node) => inject({ type: 'nodeUp', node }),
+    compactNow: () => inject({ type: 'compactEtcd' }),
+    dropWatches: (component) => inject(component === undefined ? { type: 'dropWatches' } : { type: 'dropWatches', component }),
+    linkLatency: (a, b, latency, jitter) => inject({ type: 'linkLatency', a, b, latency, ...(jitter !== undefined ? { jitter } : {}) }),
+    markImageUnpullable: (image) => inject({ type: 'imageUnpullable', image }),
+    crashImage: (image, afterSeconds = defaultCrash.afterSeconds, exitCode = defaultCrash.exitCode) =>
+      inject({ type: 'imageCrashes', image, afterSeconds, exitCode }),
+  };
+}
+
 /** The kind of the user command message that carries a fault. */
 export const faultKind = 'user.fault';
 
+/**
+ * The components a stop/start fault may name: the workload processes, which restart as their real
+ * counterparts do. etcd and kube-apiserver have no restart model (their state would be lost).
+ */
+export function isRestartable(component: string): boolean {
+  return component === 'kube-scheduler' || component === 'kube-controller-manager' || component.startsWith('kubelet/');
+}
+
 /** Injects `fault`: queues the user command now; it takes effect when delivered (at once, no latency). */
 export function injectFault(cluster: Cluster, fault: Fault): Message<Fault> {
+  if ((fault.type === 'stop' || fault.type === 'start') && (!isRestartable(fault.component) || !cluster.engine.component(fault.component))) {
+    throw new Error(`fault ${fault.type}: ${fault.component} is not a component that can be stopped and started`);
+  }
+  if (fault.type === 'nodeDown' || fault.type === 'nodeUp') kubeletOf(cluster, fault.node);
   return cluster.user.command<Fault>(faultKind, fault, () => applyFault(cluster, fault));
 }
 

@@ -2,6 +2,7 @@
 // panel with what the user can send and the messages the engine delivered.
 
 import { StepCaption } from './captions/StepCaption.tsx';
+import { ActPanel } from './console/ActPanel.tsx';
 import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
 import { StorageStatus } from './clusters/StorageStatus.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
@@ -53,6 +54,7 @@ export function App() {
             <SavedClustersPanel />
           </aside>
         </main>
+        <ActPanel />
       </div>
     </PlayheadProvider>
   );

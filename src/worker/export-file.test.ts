@@ -93,7 +93,7 @@ describe('export file', () => {
       [JSON.stringify({ ...valid, extra: 1 }), /unexpected field "extra"/],
       [`{"__proto__":{"admin":true},${validText.slice(1)}`, /unexpected field "__proto__"/],
       [JSON.stringify({ ...valid, commands: [...valid.commands].reverse() }), /out of order/],
-      [JSON.stringify({ ...valid, commands: [{ step: 1, at: 0, command: { type: 'eval', code: 'x' } }] }), /must be "applyManifest" or "userRequest"/],
+      [JSON.stringify({ ...valid, commands: [{ step: 1, at: 0, command: { type: 'eval', code: 'x' } }] }), /must be "applyManifest", "userRequest", "consoleRun" or "consoleInterrupt"/],
       [JSON.stringify({ ...valid, commands: [{ step: 1e9, at: 0, command: valid.commands[0]!.command }] }), /step must be an integer/],
     ];
     for (const [text, message] of cases) {

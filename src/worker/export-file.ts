@@ -86,7 +86,20 @@ function loggable(raw: unknown, where: string): LoggableCommand {
       payload: jsonValue(command.payload, `${where}.payload`, 0),
     };
   }
-  throw new ImportError(`import: ${where}.type must be "applyManifest" or "userRequest"`);
+  if (command.type === 'consoleRun') {
+    onlyKeys(command, ['type', 'id', 'line', 'stdin'], where);
+    return {
+      type: 'consoleRun',
+      id: commandId(command.id, `${where}.id`),
+      line: text(command.line, `${where}.line`, 10_000),
+      ...(command.stdin !== undefined ? { stdin: text(command.stdin, `${where}.stdin`, importLimits.yamlLength) } : {}),
+    };
+  }
+  if (command.type === 'consoleInterrupt') {
+    onlyKeys(command, ['type', 'id'], where);
+    return { type: 'consoleInterrupt', id: commandId(command.id, `${where}.id`) };
+  }
+  throw new ImportError(`import: ${where}.type must be "applyManifest", "userRequest", "consoleRun" or "consoleInterrupt"`);
 }
 
 /** A copy of plain JSON data (objects without prototypes tricks, bounded depth). */
@@ -165,4 +178,9 @@ function fromBase64url(encoded: string): string {
   const binary = atob(encoded.replace(/-/g, '+').replace(/_/g, '/'));
   const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
   return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+}
+
+function commandId(value: unknown, where: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new ImportError(`import: ${where} must be a non-negative integer`);
+  return value;
 }

@@ -21,6 +21,8 @@ import { maxNodes, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
+import { consoleOf } from './console/console-of.ts';
+import type { AuditSource } from './console/logs.ts';
 import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { Timeline, type StepSample } from './timeline.ts';
@@ -45,6 +47,8 @@ export interface HostedCluster {
   readonly etcd?: KeyspaceSource;
   /** kube-scheduler's attempt records, for the scheduler table; absent or null without a scheduler. */
   readonly scheduler?: InspectedCluster['scheduler'];
+  /** kube-apiserver, whose audit log feeds the logs panel; absent in clusters without one. */
+  readonly apiserver?: { readonly audit: AuditSource };
   /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
   boot?(): number;
 }
@@ -252,6 +256,12 @@ export class SimHost {
         return;
       case 'userRequest':
         this.userAction({ type: 'userRequest', to: command.to, kind: command.kind, payload: command.payload });
+        return;
+      case 'consoleRun':
+        this.userAction({ type: 'consoleRun', id: command.id, line: command.line, ...(command.stdin !== undefined ? { stdin: command.stdin } : {}) });
+        return;
+      case 'consoleInterrupt':
+        this.userAction({ type: 'consoleInterrupt', id: command.id });
         return;
       case 'keyspaceAt': {
         if (!this.keyspace) throw new Error('this cluster has no etcd member to read');
@@ -508,6 +518,10 @@ export class SimHost {
     if (this.task) return;
     const diff = this.keyspace?.flush() ?? null;
     if (diff) this.post(diff);
+    const console = consoleOf(this.cluster);
+    for (const output of console.session.flush()) this.post(output);
+    const logs = console.logs.flush();
+    if (logs) this.post({ type: 'logLines', ...logs });
     let records: TraceRecord[] = [];
     if (this.delivered > 0) {
       records = this.tail.slice(-traceTailLimit);

@@ -96,3 +96,22 @@ describe('inspection at a past position', () => {
     expect(past.scheduler).toEqual([]);
   });
 });
+
+describe('watchers', () => {
+  it('lists the watches open at kube-apiserver (who, what, from which version) and etcd\'s watchers', () => {
+    const cluster = nginxCluster();
+    const { watchers } = inspect(cluster, ['watchers']);
+    const api = watchers!.apiserver;
+    const kubelet = api.find((w) => w.who === 'kubelet/node-1' && w.path === '/api/v1/pods');
+    expect(kubelet?.fieldSelector).toBe('spec.nodeName=node-1');
+    expect(Number(kubelet?.resourceVersion)).toBeGreaterThan(0);
+    expect(api.some((w) => w.who === 'kube-controller-manager' && w.path === '/apis/apps/v1/deployments')).toBe(true);
+    const scheduler = api.find((w) => w.who === 'kube-scheduler' && w.path === '/api/v1/pods')!;
+    expect(scheduler.events).toBeGreaterThan(0);
+    expect(Number(scheduler.lastResourceVersion)).toBeGreaterThanOrEqual(Number(scheduler.resourceVersion));
+    const etcd = watchers!.etcd;
+    expect(etcd.length).toBeGreaterThan(0);
+    expect(etcd.some((w) => w.key === '/registry/pods/' && w.synced)).toBe(true);
+    for (const w of etcd) expect(w.nextRevision).toBeLessThanOrEqual(cluster.etcd.store.currentRev + 1);
+  });
+});

@@ -3,13 +3,16 @@
 //               apiserver decodes it (resourceVersion = the key's mod_revision) and printed with the
 //               server's Table printers (src/sim/api/printers.ts), so the cells are what kubectl shows;
 //   scheduler   kube-scheduler's per-attempt records (per node, per plugin filter verdicts and scores);
+//   watchers    the watches open at kube-apiserver (from the trace: watch requests not yet ended) and
+//               the watchers inside etcd's store;
 //   causeChain  a delivered message's causes back to the root, from the engine's trace.
 
-import type { CauseChainEvent, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
+import type { ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { resourceForKind, servedResources, type ResourceInfo } from '../sim/api/resources.ts';
 import type { KubeObject } from '../sim/api/types/meta.ts';
 import { decodeObject } from '../sim/apiserver/storage/codec.ts';
+import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../sim/apiserver/http.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
 import type { AttemptRecord } from '../sim/scheduler/scheduler.ts';
 import type { KeyspaceSource } from './keyspace.ts';
@@ -51,6 +54,7 @@ export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic
     const attempts = cluster.scheduler?.attempts.filter((a) => a.time <= position.now);
     event = { ...event, scheduler: attempts ? attempts.map(toAttempt) : null };
   }
+  if (topics.includes('watchers')) event = { ...event, watchers: watchersView(cluster) };
   return event;
 }
 
@@ -143,6 +147,61 @@ function toAttempt(a: AttemptRecord): SchedulerAttempt {
       scores: n.scores.map((s) => ({ ...s })),
     })),
   };
+}
+
+/** What the watchers view reads of etcd's store, when it has it (EtcdServer's WatchableStore does). */
+interface EtcdWatcherGroups {
+  readonly synced: { readonly watchers: Iterable<EtcdWatcherLike> };
+  readonly unsynced: { readonly watchers: Iterable<EtcdWatcherLike> };
+}
+interface EtcdWatcherLike {
+  readonly id: number;
+  readonly key: string;
+  readonly end: string | undefined;
+  readonly minRev: number;
+}
+
+/**
+ * Open watches. At kube-apiserver: every watch request (`watch=true`) delivered to it whose stream has
+ * not ended (`http.watchEnd`, a non-streaming response, or the client's `http.cancel`), read from the
+ * retained trace. In etcd: the store's synced and unsynced watchers.
+ */
+export function watchersView(cluster: InspectedCluster): WatchersView {
+  const open = new Map<number, { -readonly [K in keyof ApiserverWatch]: ApiserverWatch[K] }>();
+  const records = cluster.engine.trace.all();
+  const firstStep = cluster.engine.trace.firstStep;
+  for (let i = 0; i < records.length; i++) {
+    const m = records[i]!;
+    if (m.kind === httpKinds.request && m.to === 'kube-apiserver') {
+      const request = m.payload as HttpRequest;
+      const params = parseQuery(request.query ?? '');
+      if (params.get('watch') !== 'true' && params.get('watch') !== '1') continue;
+      open.set(m.id, {
+        requestId: m.id, who: m.from, path: request.path,
+        labelSelector: params.get('labelSelector') ?? '', fieldSelector: params.get('fieldSelector') ?? '',
+        resourceVersion: params.get('resourceVersion') ?? '', openedAt: firstStep + i, events: 0, lastResourceVersion: '',
+      });
+    } else if (m.replyTo !== null && open.has(m.replyTo)) {
+      const watch = open.get(m.replyTo)!;
+      if (m.kind === httpKinds.watchEnd || (m.kind === httpKinds.response && (m.payload as HttpResponse).stream !== true)) open.delete(m.replyTo);
+      else if (m.kind === httpKinds.watchEvent) {
+        watch.events++;
+        const rv = (m.payload as HttpWatchEvent).object as { metadata?: { resourceVersion?: string } } | undefined;
+        watch.lastResourceVersion = rv?.metadata?.resourceVersion ?? watch.lastResourceVersion;
+      }
+    } else if (m.kind === httpKinds.cancel) {
+      open.delete((m.payload as HttpCancel).requestId);
+    }
+  }
+  const store = cluster.etcd?.store as Partial<EtcdWatcherGroups> | undefined;
+  const etcd: EtcdWatch[] = [];
+  const add = (watchers: Iterable<EtcdWatcherLike> | undefined, synced: boolean) => {
+    for (const w of watchers ?? []) etcd.push({ id: w.id, key: w.key, rangeEnd: w.end ?? null, nextRevision: w.minRev, synced });
+  };
+  add(store?.synced?.watchers, true);
+  add(store?.unsynced?.watchers, false);
+  etcd.sort((a, b) => a.id - b.id);
+  return { apiserver: [...open.values()], etcd, partial: firstStep > 1 };
 }
 
 /** The smallest key after every key with `prefix` (ASCII prefixes only, as /registry's are). */

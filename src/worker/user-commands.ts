@@ -9,9 +9,10 @@ import { resourceForKind } from '../sim/api/resources.ts';
 import { componentNames } from '../sim/cluster.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
+import { consoleOf, type ConsoleCluster } from './console/console-of.ts';
 import { parseManifest, type ManifestObject } from './manifest.ts';
 
-export interface CommandTarget {
+export interface CommandTarget extends ConsoleCluster {
   readonly engine: Engine;
   readonly user: User;
   readonly topology: { readonly components: readonly { readonly name: string; readonly modelled: boolean }[] };
@@ -35,12 +36,20 @@ export function applyUserCommand(cluster: CommandTarget, command: LoggableComman
       user.request(target.name, command.kind, command.payload);
       return;
     }
+    case 'consoleRun':
+      consoleOf(cluster).session.run(command.id, command.line, command.stdin);
+      return;
+    case 'consoleInterrupt':
+      consoleOf(cluster).session.interrupt(command.id);
+      return;
   }
 }
 
 /** A short text naming a command, for timeline markers. */
 export function describeUserCommand(command: LoggableCommand): string {
   if (command.type === 'userRequest') return `${command.kind} → ${command.to}`;
+  if (command.type === 'consoleRun') return command.line;
+  if (command.type === 'consoleInterrupt') return `^C (command ${command.id})`;
   try {
     const objects = parseManifest(command.yaml);
     return `kubectl create -f (${objects.map((o) => `${o.kind} ${o.name}`).join(', ')})`;

@@ -39,13 +39,36 @@ function jsonKind(v: unknown): string {
   }
 }
 
+/**
+ * Where the decoder is: a chain of steps from the root, turned into a path or field stack only when an
+ * error or unknown field needs one (decoding valid data builds no strings).
+ */
 interface Context {
   /** The Go struct whose field is being decoded. */
   readonly struct: string;
-  /** JSON field names from the root, without list indexes (Go's errorContext.FieldStack). */
-  readonly fieldStack: readonly string[];
-  /** The path with list indexes and map keys, for unknown-field reports. */
-  readonly path: string;
+  readonly parent: Context | null;
+  /** A struct field's JSON name, or a list index / map key. */
+  readonly step: string;
+  readonly isField: boolean;
+}
+
+function rootContext(struct: string): Context {
+  return { struct, parent: null, step: '', isField: false };
+}
+
+/** JSON field names from the root, without list indexes (Go's errorContext.FieldStack). */
+function fieldStackOf(ctx: Context): string[] {
+  const stack: string[] = [];
+  for (let c: Context | null = ctx; c !== null && c.parent !== null; c = c.parent) if (c.isField) stack.push(c.step);
+  return stack.reverse();
+}
+
+/** The path with list indexes and map keys, for unknown-field reports (`spec.containers[0].foo`). */
+function pathOf(ctx: Context): string {
+  if (ctx.parent === null) return '';
+  const parent = pathOf(ctx.parent);
+  if (!ctx.isField) return `${parent}[${ctx.step}]`;
+  return parent === '' ? ctx.step : `${parent}.${ctx.step}`;
 }
 
 const rfc3339Layout = '2006-01-02T15:04:05Z07:00';
@@ -82,8 +105,9 @@ class Decoder {
 
   private typeError(value: unknown, t: TypeNode, ctx: Context, valueText = jsonKind(value)): never {
     const goType = goTypeName(t.kind === 'pointer' ? t.elem : t);
-    if (ctx.fieldStack.length === 0) throw new DecodeError(`json: cannot unmarshal ${valueText} into Go value of type ${goType}`);
-    throw new DecodeError(`json: cannot unmarshal ${valueText} into Go struct field ${ctx.struct}.${ctx.fieldStack.join('.')} of type ${goType}`);
+    const fieldStack = fieldStackOf(ctx);
+    if (fieldStack.length === 0) throw new DecodeError(`json: cannot unmarshal ${valueText} into Go value of type ${goType}`);
+    throw new DecodeError(`json: cannot unmarshal ${valueText} into Go struct field ${ctx.struct}.${fieldStack.join('.')} of type ${goType}`);
   }
 
   /** Decodes `value` as `t`; `undefined` stands for "leave the zero value". */
@@ -132,13 +156,13 @@ class Decoder {
       }
       case 'list': {
         if (!Array.isArray(value)) this.typeError(value, t, ctx);
-        return value.map((item, i) => this.value(item, t.elem, { ...ctx, path: `${ctx.path}[${i}]` }) ?? zeroValue(t.elem));
+        return value.map((item, i) => this.value(item, t.elem, { struct: ctx.struct, parent: ctx, step: String(i), isField: false }) ?? zeroValue(t.elem));
       }
       case 'map': {
         if (typeof value !== 'object' || Array.isArray(value)) this.typeError(value, t, ctx);
         const out: Record<string, unknown> = {};
         for (const key of Object.keys(value).sort()) {
-          out[key] = this.value((value as Record<string, unknown>)[key], t.elem, { ...ctx, path: `${ctx.path}[${key}]` }) ?? zeroValue(t.elem);
+          out[key] = this.value((value as Record<string, unknown>)[key], t.elem, { struct: ctx.struct, parent: ctx, step: key, isField: false }) ?? zeroValue(t.elem);
         }
         return out;
       }
@@ -154,12 +178,11 @@ class Decoder {
     const decoded = new Map<string, unknown>();
     for (const [key, v] of Object.entries(value)) {
       const f = structField(name, key);
-      const path = ctx.path === '' ? key : `${ctx.path}.${key}`;
       if (f === undefined) {
-        this.unknownFields.push(path);
+        this.unknownFields.push(pathOf({ struct: name, parent: ctx, step: key, isField: true }));
         continue;
       }
-      decoded.set(key, this.value(v, f.type, { struct: f.declaredIn, fieldStack: [...ctx.fieldStack, key], path }));
+      decoded.set(key, this.value(v, f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true }));
     }
     const out: Record<string, unknown> = {};
     for (const f of fields) {
@@ -178,7 +201,7 @@ function zeroValue(t: TypeNode): unknown {
     case 'bool': return false;
     case 'int32': case 'int64': case 'float64': case 'IntOrString': return 0;
     case 'Quantity': return '0';
-    case 'struct': return new Decoder().struct({}, t.name, { struct: t.name, fieldStack: [], path: '' });
+    case 'struct': return new Decoder().struct({}, t.name, rootContext(t.name));
     default: return null;
   }
 }
@@ -208,7 +231,7 @@ export function decodeStruct(structName: string, value: unknown): Result<Decoded
       if (value === null) return ok({ object: zeroValue({ kind: 'struct', name: structName }) as Record<string, unknown>, unknownFields: [] });
       throw new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type v1.${structName}`);
     }
-    const object = decoder.struct(value as Record<string, unknown>, structName, { struct: structName, fieldStack: [], path: '' });
+    const object = decoder.struct(value as Record<string, unknown>, structName, rootContext(structName));
     return ok({ object, unknownFields: decoder.unknownFields });
   } catch (e) {
     if (e instanceof DecodeError) return fail(e.message);

@@ -317,7 +317,10 @@ function requirementMatches(r: Requirement, labels: Readonly<Record<string, stri
 /** Whether an object with these labels is selected. */
 export function matchesLabels(selector: Selector, labels: Readonly<Record<string, string>> | undefined): boolean {
   if (selector.nothing) return false;
-  return selector.requirements.every((r) => requirementMatches(r, labels ?? {}));
+  // A plain loop: controllers match every pod of a namespace against their selector on every sync.
+  const set = labels ?? {};
+  for (const r of selector.requirements) if (!requirementMatches(r, set)) return false;
+  return true;
 }
 
 function requirementString(r: Requirement): string {

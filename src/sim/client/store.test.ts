@@ -56,4 +56,20 @@ describe('Indexer', () => {
     expect(() => indexer.addIndexer('app', () => [])).toThrow('indexer conflict');
     expect(() => indexer.byIndex('missing', 'x')).toThrow('does not exist');
   });
+
+  it('lists and index lookups show updated objects and new keys, and hand out arrays the caller may change', () => {
+    const indexer = new Indexer();
+    indexer.add(obj('default', 'b', { v: '1' }));
+    indexer.add(obj('default', 'a', { v: '1' }));
+    const first = indexer.byIndex(namespaceIndex, 'default');
+    first.pop();
+    expect(indexer.byIndex(namespaceIndex, 'default').map((o) => o.metadata.name)).toEqual(['a', 'b']);
+    indexer.update(obj('default', 'b', { v: '2' }));
+    expect(indexer.byIndex(namespaceIndex, 'default').map((o) => o.metadata.labels?.v)).toEqual(['1', '2']);
+    expect(indexer.list().map((o) => o.metadata.labels?.v)).toEqual(['1', '2']);
+    indexer.add(obj('default', 'c'));
+    indexer.deleteKey('default/a');
+    expect(indexer.listKeys()).toEqual(['default/b', 'default/c']);
+    expect(indexer.byIndex(namespaceIndex, 'default').map((o) => o.metadata.name)).toEqual(['b', 'c']);
+  });
 });

@@ -8,7 +8,7 @@
 
 import { isStatusError } from '../api/errors.ts';
 import { matchesLabels, type Selector } from '../api/labels.ts';
-import type { KubeObject } from '../api/types/meta.ts';
+import type { KubeObject, OwnerReference } from '../api/types/meta.ts';
 import type { ResourceClient } from '../client/index.ts';
 import type { Co } from '../engine/index.ts';
 import { getControllerOf } from './controller-utils.ts';
@@ -22,6 +22,8 @@ export interface ClaimOptions<O extends KubeObject, T extends KubeObject> {
   readonly ownerClient: ResourceClient<O>;
   /** The claimed objects' client, for the adopt and release patches. */
   readonly client: ResourceClient<T>;
+  /** getControllerOf, or a memoized equivalent. */
+  readonly controllerOf?: (obj: T) => OwnerReference | undefined;
 }
 
 /** ClaimObjects: returns the objects the owner controls after adopting and releasing. */
@@ -43,9 +45,10 @@ export function* claim<O extends KubeObject, T extends KubeObject>(objects: read
     }
     if (adoptError) throw adoptError;
   };
+  const controllerOf = o.controllerOf ?? getControllerOf;
   for (const obj of objects) {
     const match = matchesLabels(o.selector, obj.metadata.labels);
-    const ref = getControllerOf(obj);
+    const ref = controllerOf(obj);
     if (ref) {
       if (ref.uid !== uid) continue;
       if (match) {

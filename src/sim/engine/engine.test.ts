@@ -299,3 +299,42 @@ describe('Engine determinism', () => {
     expect(run('seed-x')).toEqual(x);
   });
 });
+
+describe('Engine component stop and start', () => {
+  it('drops a stopped component\'s coroutines and timers, traces but does not deliver messages to it, and calls its hooks', () => {
+    const { engine, a, b } = twoProbes(5);
+    const hooks: string[] = [];
+    a.onStop = () => { hooks.push('stop'); };
+    a.onStart = () => { hooks.push('start'); };
+    b.script = (self, m) => self.replyTo(m, 'late');
+    const resumed: unknown[] = [];
+    a.start((function* () {
+      const reply = yield* a.ask('b');
+      resumed.push(reply?.payload);
+    })());
+    a.timer(1_000, 'tick');
+    engine.stopComponent('a');
+    expect(engine.isStopped('a')).toBe(true);
+    expect(engine.suspendedCoroutines).toBe(0);
+    b.sendTo('a', 'hello');
+    engine.runUntilIdle();
+    // b's hello (sent at 0) and its answer to the request: both traced, neither delivered; the timer never fired.
+    expect(engine.trace.all().filter((m) => m.to === 'a').map((m) => m.kind)).toEqual(['hello', 'ask.reply']);
+    expect(a.received).toEqual([]);
+    expect(resumed).toEqual([]);
+    engine.startComponent('a');
+    b.sendTo('a', 'again');
+    engine.runUntilIdle();
+    expect(a.received.map((m) => m.kind)).toEqual(['again']);
+    expect(hooks).toEqual(['stop', 'start']);
+  });
+
+  it('changes a link\'s latency without reordering what is already queued', () => {
+    const { engine, a, b } = twoProbes(50);
+    a.sendTo('b', 'slow');
+    engine.setLinkLatency('a', 'b', { latency: 1 });
+    a.sendTo('b', 'fast');
+    engine.runUntilIdle();
+    expect(b.received.map((m) => [m.kind, m.deliverAt])).toEqual([['slow', 50], ['fast', 50]]);
+  });
+});

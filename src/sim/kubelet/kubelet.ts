@@ -232,6 +232,9 @@ export class Kubelet extends ClientComponent {
   override onStart(): void {
     for (const [uid, w] of this.workers) {
       if (w.terminating || !w.containers.every((c) => c.state === 'running')) this.workers.delete(uid);
+      // The status manager starts with an empty cache: each kept pod's status is written again.
+      w.lastStatus = '';
+      w.conditionTimes.clear();
     }
     this.start();
   }
@@ -356,6 +359,10 @@ export class Kubelet extends ClientComponent {
       } else if (!worker) {
         this.host.spawn(this.deletePod(pod));
       }
+      return;
+    }
+    if (worker && worker.lastStatus === '' && worker.containers.every((c) => c.state === 'running')) {
+      this.host.spawn(this.patchStatus(pod, worker));
       return;
     }
     if (!worker) {

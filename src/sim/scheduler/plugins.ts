@@ -41,8 +41,25 @@ function quantity(text: string | undefined, milli: boolean): number {
   return Number(milli ? quantityMilliValue(q.value) : quantityValue(q.value));
 }
 
+type Resources = Readonly<{ cpu: number; memory: number }>;
+
+/**
+ * Requests of frozen pod specs (the informer's, shared with the watch cache) and allocatable of frozen
+ * node statuses, computed once: the scheduler sums them over every node's pods in every cycle.
+ */
+const requestsOfFrozenSpec = [new WeakMap<Pod['spec'], Resources>(), new WeakMap<Pod['spec'], Resources>()] as const;
+const allocatableOfFrozenStatus = new WeakMap<object, Readonly<{ cpu: number; memory: number; pods: number }>>();
+
 /** Pod requests: max(sum of containers, any init container) + overhead (resource_helpers PodRequests). */
-export function podRequests(pod: Pod, nonZero = false): { cpu: number; memory: number } {
+export function podRequests(pod: Pod, nonZero = false): Resources {
+  if (!Object.isFrozen(pod.spec)) return computePodRequests(pod, nonZero);
+  const memo = requestsOfFrozenSpec[nonZero ? 1 : 0];
+  let r = memo.get(pod.spec);
+  if (r === undefined) memo.set(pod.spec, (r = Object.freeze(computePodRequests(pod, nonZero))));
+  return r;
+}
+
+function computePodRequests(pod: Pod, nonZero: boolean): { cpu: number; memory: number } {
   let cpu = 0;
   let memory = 0;
   for (const c of pod.spec.containers) {
@@ -61,7 +78,15 @@ export function podRequests(pod: Pod, nonZero = false): { cpu: number; memory: n
   return { cpu, memory };
 }
 
-function allocatable(node: Node): { cpu: number; memory: number; pods: number } {
+function allocatable(node: Node): Readonly<{ cpu: number; memory: number; pods: number }> {
+  const status = node.status;
+  if (status === undefined || !Object.isFrozen(status)) return computeAllocatable(node);
+  let a = allocatableOfFrozenStatus.get(status);
+  if (a === undefined) allocatableOfFrozenStatus.set(status, (a = Object.freeze(computeAllocatable(node))));
+  return a;
+}
+
+function computeAllocatable(node: Node): { cpu: number; memory: number; pods: number } {
   const a = node.status?.allocatable ?? {};
   return { cpu: quantity(a['cpu'], true), memory: quantity(a['memory'], false), pods: quantity(a['pods'], false) };
 }

@@ -174,3 +174,18 @@ describe('kube-scheduler', () => {
     expect(a).toEqual(b);
   });
 });
+
+describe('attempt records retention (attemptLimit)', () => {
+  it('keeps only the newest records beyond the limit, and they stay complete (bound)', () => {
+    const cluster = createCluster({ seed: 'attempt-limit', nodes: 2, schedulerAttemptLimit: 4 });
+    cluster.boot();
+    for (let i = 0; i < 10; i++) call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod(`p${i}`));
+    cluster.engine.runUntilIdle();
+    const attempts = cluster.scheduler!.attempts;
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(attempts.length).toBeLessThanOrEqual(4);
+    expect(attempts.every((a) => a.bound && a.selected !== null)).toBe(true);
+    expect(attempts.map((a) => a.pod)).toEqual(Array.from({ length: attempts.length }, (_, i) => `default/p${10 - attempts.length + i}`));
+    for (let i = 0; i < 10; i++) expect(getPod(cluster, `p${i}`).spec.nodeName).toMatch(/^node-[12]$/);
+  });
+});

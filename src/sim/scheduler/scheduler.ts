@@ -101,10 +101,18 @@ export function isPodUpdated(old: Pod, pod: Pod): boolean {
   return strip(old) !== strip(pod);
 }
 
+/** The pod informer's index of assigned pods by node (the scheduler cache's NodeInfo pods). */
+const nodeNameIndex = 'spec.nodeName';
+
 export interface KubeSchedulerOptions {
   readonly name?: string;
   readonly schedulerName?: string;
   readonly token?: string;
+  /**
+   * How many attempt records to keep (all by default). Beyond it the oldest are dropped in chunks of a
+   * quarter, as the trace drops records; a large benchmark sets it to bound memory.
+   */
+  readonly attemptLimit?: number;
 }
 
 export class KubeScheduler extends ClientComponent {
@@ -122,10 +130,14 @@ export class KubeScheduler extends ClientComponent {
   /** Pods bound by this scheduler that the informer has not shown assigned yet (the cache's assumed pods). */
   private readonly assumed = new Map<string, Pod>();
   private busy = false;
+  private readonly attemptLimit: number;
+  /** nodesByName's cache: node names in key order and their permutation into name order. */
+  private nodeOrder: { names: readonly string[]; order: readonly number[] } | null = null;
 
   constructor(options: KubeSchedulerOptions = {}) {
     super(options.name ?? 'kube-scheduler');
     this.schedulerName = options.schedulerName ?? defaultSchedulerName;
+    this.attemptLimit = options.attemptLimit ?? Number.POSITIVE_INFINITY;
     this.client = new RestClient(this.host, options.token ?? builtinTokens.scheduler, 'kube-scheduler/v1.28.15 (linux/amd64) kubernetes/8418565/scheduler');
     this.recorder = new EventBroadcaster(this.host, this.client).newRecorder({ component: this.schedulerName });
     this.podsApi = this.client.resource<Pod>('pods');
@@ -135,7 +147,9 @@ export class KubeScheduler extends ClientComponent {
   // Models pkg/scheduler/scheduler.go: one pod informer of non-terminal pods (assigned ones feed the cache).
   private informers(): [SharedInformerFactory, SharedIndexInformer<Pod>, SharedIndexInformer<Node>] {
     const factory = new SharedInformerFactory(this.host, this.client);
-    return [factory, factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' }), factory.informerFor<Node>('nodes')];
+    const pods = factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
+    pods.indexer.addIndexer(nodeNameIndex, (p) => (p.spec.nodeName ? [p.spec.nodeName] : []));
+    return [factory, pods, factory.informerFor<Node>('nodes')];
   }
 
   /** A restarted scheduler starts empty: new informers list again and rebuild its queue and cache. */
@@ -237,21 +251,34 @@ export class KubeScheduler extends ClientComponent {
 
   /** The cache's view of each node: the node plus the pods on it (assigned or assumed). */
   nodeInfos(): NodeInfo[] {
-    const byNode = new Map<string, Pod[]>();
-    const add = (p: Pod) => {
-      if (!p.spec.nodeName) return;
-      const list = byNode.get(p.spec.nodeName) ?? [];
-      list.push(p);
-      byNode.set(p.spec.nodeName, list);
-    };
-    for (const p of this.pods.list()) add(p);
+    // Each node's pods: the informer's assigned pods in key order (its nodeName index), then the assumed ones.
+    const assumedByNode = new Map<string, Pod[]>();
     for (const [key, p] of this.assumed) {
       const [ns, n] = key.split('/') as [string, string];
-      if (!this.pods.get(ns, n)?.spec.nodeName) add(p);
+      if (!p.spec.nodeName || this.pods.get(ns, n)?.spec.nodeName) continue;
+      const list = assumedByNode.get(p.spec.nodeName) ?? [];
+      list.push(p);
+      assumedByNode.set(p.spec.nodeName, list);
     }
-    return this.nodes.list()
-      .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''))
-      .map((node) => ({ node, pods: byNode.get(node.metadata.name ?? '') ?? [] }));
+    return this.nodesByName().map((node) => {
+      const name = node.metadata.name ?? '';
+      const pods = name === '' ? [] : this.pods.indexer.byIndex(nodeNameIndex, name);
+      const assumed = assumedByNode.get(name);
+      return { node, pods: assumed ? [...pods, ...assumed] : pods };
+    });
+  }
+
+  /** The nodes in name order; the order is sorted again only when the set of nodes changes. */
+  private nodesByName(): Node[] {
+    const nodes = this.nodes.list();
+    const names = nodes.map((n) => n.metadata.name ?? '');
+    const cached = this.nodeOrder;
+    if (cached === null || cached.names.length !== names.length || cached.names.some((n, i) => n !== names[i])) {
+      const order = names.map((_, i) => i).sort((a, b) => names[a]!.localeCompare(names[b]!));
+      this.nodeOrder = { names, order };
+      return order.map((i) => nodes[i]!);
+    }
+    return cached.order.map((i) => nodes[i]!);
   }
 
   private *scheduleOne(key: string, pod: Pod, q: QueuedPod): Co<void> {
@@ -278,7 +305,7 @@ export class KubeScheduler extends ClientComponent {
 
     if (feasible.length === 0) {
       const message = fitErrorMessage(infos.length, failures);
-      this.attempts.push({ pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: this.host.now, nodes: records, selected: null, message, bound: false });
+      this.recordAttempt({ pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: this.host.now, nodes: records, selected: null, message, bound: false });
       yield* this.handleFailure(key, pod, q, message);
       return;
     }
@@ -316,7 +343,7 @@ export class KubeScheduler extends ClientComponent {
     }
     const nodes = records.map((r) => (r.feasible ? { ...r, scores: scoreRecords.get(r.node) ?? [], finalScore: totals.get(r.node) ?? 0 } : r));
     const record: AttemptRecord = { pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: this.host.now, nodes, selected, message: '', bound: false };
-    this.attempts.push(record);
+    this.recordAttempt(record);
 
     // assume, then bind (DefaultBinder).
     this.assumed.set(key, { ...pod, spec: { ...pod.spec, nodeName: selected } });
@@ -331,13 +358,26 @@ export class KubeScheduler extends ClientComponent {
       if (!isStatusError(err)) throw err;
       this.assumed.delete(key);
       const failed = { ...record, message: err.message };
-      this.attempts[this.attempts.indexOf(record)] = failed;
+      this.replaceAttempt(record, failed);
       yield* this.handleFailure(key, pod, q, err.message, false);
       return;
     }
-    this.attempts[this.attempts.indexOf(record)] = { ...record, bound: true };
+    this.replaceAttempt(record, { ...record, bound: true });
     this.queue.delete(key);
     this.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} to ${selected}`);
+  }
+
+  private recordAttempt(record: AttemptRecord): void {
+    this.attempts.push(record);
+    if (this.attempts.length > this.attemptLimit) {
+      this.attempts.splice(0, Math.max(this.attempts.length - this.attemptLimit, Math.ceil(this.attemptLimit / 4)));
+    }
+  }
+
+  /** Replaces a record still kept (searching from the newest: it is usually the last). */
+  private replaceAttempt(record: AttemptRecord, next: AttemptRecord): void {
+    const i = this.attempts.lastIndexOf(record);
+    if (i >= 0) this.attempts[i] = next;
   }
 
   // Models schedule_one.go handleSchedulingFailure and scheduling_queue.go AddUnschedulableIfNotPresent.

@@ -1,16 +1,18 @@
 // The lower half of the main column: the model's state, one view at a time behind tabs (the ARIA tabs
-// pattern: arrow keys move between tabs). The etcd keyspace, the objects as kubectl prints them, and
-// kube-scheduler's per-attempt records. Views other than the keyspace ask the worker for their data
+// pattern: arrow keys move between tabs). The etcd keyspace, the objects as kubectl prints them, the open
+// watches (kube-apiserver's and etcd's), and kube-scheduler's per-attempt records. Views other than the keyspace ask the worker for their data
 // while they are shown.
 
 import { useRef, useState, type KeyboardEvent } from 'react';
 import { KeyspacePanel } from '../keyspace/KeyspacePanel.tsx';
 import { ObjectsPanel } from '../objects/ObjectsPanel.tsx';
 import { SchedulerPanel } from '../objects/SchedulerPanel.tsx';
+import { WatchersPanel } from '../objects/WatchersPanel.tsx';
 
 const tabs = [
   { id: 'keyspace', label: 'etcd keyspace' },
   { id: 'objects', label: 'Objects' },
+  { id: 'watchers', label: 'Watches' },
   { id: 'scheduler', label: 'Scheduler' },
 ] as const;
 
@@ -49,7 +51,7 @@ export function StatePanels() {
         ))}
       </div>
       <div className="state-panel" role="tabpanel" id={`state-panel-${tab}`} aria-labelledby={`state-tab-${tab}`}>
-        {tab === 'keyspace' ? <KeyspacePanel /> : tab === 'objects' ? <ObjectsPanel /> : <SchedulerPanel />}
+        {tab === 'keyspace' ? <KeyspacePanel /> : tab === 'objects' ? <ObjectsPanel /> : tab === 'watchers' ? <WatchersPanel /> : <SchedulerPanel />}
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
+import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 
 export interface ClusterInfo {
@@ -43,6 +44,8 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** Console commands and their output, and the request logs. */
+  readonly activity: ActivityState;
   /** The latest answers to inspection queries (objects, scheduler), merged; null before the first. */
   readonly inspection: InspectionEvent | null;
   /** The "why?" chain asked for: loading (chain null) or answered. */
@@ -77,6 +80,7 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  activity: emptyActivity,
   inspection: null,
   why: null,
   timeline: null,
@@ -99,6 +103,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        activity: resetActivity(state.activity),
         inspection: null,
         why: null,
         timeline: null,
@@ -130,6 +135,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'consoleOutput':
+      return { ...state, activity: applyConsoleOutput(state.activity, event) };
+    case 'logLines':
+      return { ...state, activity: applyLogLines(state.activity, event) };
     case 'inspection':
       return { ...state, inspection: { ...state.inspection, ...event } };
     case 'causeChain':
@@ -181,6 +190,10 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Runs a kubectl or etcdctl command line (`stdin`: what `-f -` reads); returns its id in `activity.entries`. */
+  runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
+  /** Ctrl-C for a running command. */
+  interruptCommand(id: number): void;
   /** Asks the worker for the current state of `topics` (objects, scheduler). */
   inspect(topics: readonly InspectTopic[]): void;
   /** Asks for the cause chain of message `id` (null: forget it). */
@@ -232,6 +245,13 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    runCommand: (line, options = {}) => {
+      const [activity, id] = startCommand(store.getState().activity, line, options.origin ?? 'console');
+      update((state) => ({ ...state, activity }));
+      post({ type: 'consoleRun', id, line, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
+      return id;
+    },
+    interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
     inspect: (topics) => post({ type: 'inspect', topics }),
     askWhy: (id) => {
       update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));

@@ -30,17 +30,28 @@ export interface AuditEvent {
   readonly stageTimestamp: string;
 }
 
+/** The last `limit` audit events. Dropped events are cut off in chunks, so a record costs O(1) amortised. */
 export class AuditLog {
   private readonly events: AuditEvent[] = [];
+  /** Events before this index are dropped but not yet cut off. */
+  private start = 0;
 
   constructor(private readonly limit = 10_000) {}
 
   record(event: AuditEvent): void {
     this.events.push(event);
-    if (this.events.length > this.limit) this.events.splice(0, this.events.length - this.limit);
+    if (this.events.length - this.start > this.limit) this.start = this.events.length - this.limit;
+    if (this.start >= this.limit) this.compact();
   }
 
   all(): readonly AuditEvent[] {
+    this.compact();
     return this.events;
+  }
+
+  private compact(): void {
+    if (this.start === 0) return;
+    this.events.splice(0, this.start);
+    this.start = 0;
   }
 }

@@ -264,7 +264,8 @@ export class Cacher implements Storage {
 
   *guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
     tryUpdate: UpdateFunc, ttlSeconds = 0): Co<KubeObject> {
-    return yield* this.storage.guaranteedUpdate(key, opts, tryUpdate, ttlSeconds, this.cachedCopy(key));
+    // The cached object is frozen and the etcd3 store only reads it (tryUpdate gets its own copy): no copy here.
+    return yield* this.storage.guaranteedUpdate(key, opts, tryUpdate, ttlSeconds, this.watchCache.getByKey(key));
   }
 
   *delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion): Co<KubeObject> {

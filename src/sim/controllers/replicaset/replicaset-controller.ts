@@ -21,7 +21,7 @@ import {
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import {
-  burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodActive, isPodAvailable, isPodReady, isProgrammingError,
+  burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodAvailable, isPodReady, isProgrammingError, podFacts,
   podsToDelete, slowStartInitialBatchSize,
 } from '../controller-utils.ts';
 import { claim } from '../controller-ref-manager.ts';
@@ -165,9 +165,9 @@ export class ReplicaSetController {
     if (!selector.ok) return;
     const allPods = this.podInformer.list(namespace);
     // claimPods: adopt matching orphans, release controlled pods that no longer match.
-    const filtered = yield* claim(allPods.filter(isPodActive), {
+    const filtered = yield* claim(allPods.filter((p) => podFacts(p).active), {
       owner: cached, ownerApiVersion: rsKind.apiVersion, ownerKind: rsKind.kind, selector: selector.value,
-      ownerClient: this.replicaSets, client: this.pods,
+      ownerClient: this.replicaSets, client: this.pods, controllerOf: (p) => podFacts(p).controller,
     });
 
     let manageError: unknown;
@@ -282,9 +282,9 @@ export class ReplicaSetController {
     let available = 0;
     for (const p of filtered) {
       if (matchesLabels(templateLabels, p.metadata.labels)) fullyLabeled++;
-      if (isPodReady(p)) {
+      if (podFacts(p).ready) {
         ready++;
-        if (isPodAvailable(p, minReady, nowEpoch)) available++;
+        if (minReady === 0 || isPodAvailable(p, minReady, nowEpoch)) available++;
       }
     }
     let conditions = (rs.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure' || manageError !== undefined);

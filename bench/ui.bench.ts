@@ -1,0 +1,185 @@
+/// <reference lib="dom" />
+// The visualizer in headless Chromium (Debian's /usr/bin/chromium when present): the production build
+// served by `vite preview`, driven as a user drives it. Figures, never assertions:
+//   initial JavaScript   gzip size of the scripts index.html loads (entry + preloads), the worker apart;
+//   time to interactive  navigation start → the graph drawn and the booted cluster's step counter shown;
+//   step latency         Step clicked → the step counter (same store update as the graph), then the next frame;
+//   frame times at 1×    requestAnimationFrame intervals while the nginx flow plays at 1 virtual ms/ms;
+//   at scale             the same while a 1,000-replica Deployment's pods are created and scheduled at 1×,
+//                        with the most tokens drawn at once (the store draws the newest `tokenLimit`).
+// Builds `dist/` first when it is missing. Frame figures depend on the machine's load; the note says it.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Page } from '@playwright/test';
+import { build, preview } from 'vite';
+import type { Benchmark, BenchFigure } from './harness.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const dist = join(root, 'dist');
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Gzipped bytes of the scripts index.html loads at once, and of the worker chunks. */
+function initialJavaScript(): { initial: number; worker: number; files: number } {
+  const html = readFileSync(join(dist, 'index.html'), 'utf8');
+  const srcs = [...html.matchAll(/<(?:script[^>]*src|link[^>]*rel="modulepreload"[^>]*href)="([^"]+\.js)"/g)].map((m) => m[1]!);
+  const gz = (path: string) => gzipSync(readFileSync(join(dist, path.replace(/^\//, '')))).length;
+  const initial = srcs.reduce((sum, src) => sum + gz(src), 0);
+  const entry = readFileSync(join(dist, srcs[0]!.replace(/^\//, '')), 'utf8');
+  const workers = [...entry.matchAll(/assets\/(sim\.worker[^"'`]*\.js)/g)].map((m) => `assets/${m[1]!}`);
+  const worker = [...new Set(workers)].reduce((sum, path) => sum + gz(path), 0);
+  return { initial, worker, files: srcs.length };
+}
+
+/** Records requestAnimationFrame intervals in the page until `stop` resolves; returns them. */
+async function frameIntervals(page: Page, during: () => Promise<void>): Promise<number[]> {
+  await page.evaluate(() => {
+    const w = window as unknown as { frames_: number[]; recording_: boolean };
+    w.frames_ = [];
+    w.recording_ = true;
+    let last = performance.now();
+    const tick = (t: number) => {
+      w.frames_.push(t - last);
+      last = t;
+      if (w.recording_) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame((t) => {
+      last = t;
+      requestAnimationFrame(tick);
+    });
+  });
+  await during();
+  return page.evaluate(() => {
+    const w = window as unknown as { frames_: number[]; recording_: boolean };
+    w.recording_ = false;
+    return w.frames_;
+  });
+}
+
+/** Most tokens drawn (in flight or resting) at once, sampled every 100 ms while `during` runs. */
+async function sampleTokens(page: Page, during: () => Promise<void>): Promise<number> {
+  let max = 0;
+  let running = true;
+  const sampler = (async () => {
+    while (running) {
+      const n = await page.locator('[data-testid="token"][data-phase="in-flight"], [data-testid="token"][data-phase="arrived"]').count();
+      max = Math.max(max, n);
+      await page.waitForTimeout(100);
+    }
+  })();
+  await during();
+  running = false;
+  await sampler;
+  return max;
+}
+
+async function open(page: Page, url: string): Promise<number> {
+  await page.goto(url);
+  await page.locator('[data-testid="component-node"][data-component="user"]').waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="step-counter"]')?.textContent !== '0');
+  return page.evaluate(() => performance.now());
+}
+
+async function createManifest(page: Page, yaml?: string): Promise<void> {
+  const form = page.getByRole('form', { name: 'kubectl create' });
+  if (yaml !== undefined) await form.getByRole('textbox', { name: 'Manifest' }).fill(yaml);
+  await form.getByRole('button', { name: 'Create' }).click();
+}
+
+/** Step click → step counter and graph updated → next frame, for each of `count` steps. */
+async function stepLatencies(page: Page, count: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    latencies.push(await page.evaluate(() => new Promise<number>((resolve) => {
+      const counter = document.querySelector('[data-testid="step-counter"]')!;
+      const before = counter.textContent;
+      const button = [...document.querySelectorAll('button')].find((b) => b.textContent?.trim() === 'Step')!;
+      const start = performance.now();
+      const check = () => {
+        // The counter and the graph render from the same store update: once the counter shows the new
+        // step, the frame after it has painted the graph too.
+        if (counter.textContent !== before) requestAnimationFrame(() => resolve(performance.now() - start));
+        else if (performance.now() - start > 5_000) resolve(Number.NaN);
+        else requestAnimationFrame(check);
+      };
+      button.click();
+      requestAnimationFrame(check);
+    })));
+  }
+  return latencies.filter((x) => Number.isFinite(x));
+}
+
+const scaleManifest = (replicas: number) => `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {app: web}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: "nginx:1.14.2"}]}
+`;
+
+async function measure(): Promise<BenchFigure[]> {
+  if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
+  const js = initialJavaScript();
+  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
+  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
+  const browser = await chromium.launch({ headless: true, ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  const load = `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    // tsx compiles with keepNames, so functions handed to page.evaluate call esbuild's __name helper.
+    await context.addInitScript({ content: 'window.__name = (f) => f;' });
+    const page = await context.newPage();
+    const ttis: number[] = [];
+    for (let i = 0; i < 3; i++) ttis.push(await open(page, url));
+
+    await createManifest(page);
+    const steps = await stepLatencies(page, 20);
+
+    await open(page, url);
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
+    await createManifest(page);
+    const flow = await frameIntervals(page, async () => {
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await page.waitForTimeout(4_000);
+      await page.getByRole('button', { name: 'Pause', exact: true }).click();
+    });
+
+    await open(page, url);
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
+    await createManifest(page, scaleManifest(1000));
+    let scale: number[] = [];
+    const maxTokens = await sampleTokens(page, async () => {
+      scale = await frameIntervals(page, async () => {
+        await page.getByRole('button', { name: 'Play', exact: true }).click();
+        await page.waitForTimeout(8_000);
+        await page.getByRole('button', { name: 'Pause', exact: true }).click();
+      });
+    });
+    const podsMade = await page.evaluate(() => Number(document.querySelector('[data-testid="step-counter"]')?.textContent ?? 0));
+
+    return [
+      { name: 'initial JavaScript, gzipped', value: js.initial / 1024, unit: 'KiB', goal: { value: 250, better: 'lower' }, note: `${js.files} scripts from index.html; the simulation worker adds ${(js.worker / 1024).toFixed(0)} KiB gz, fetched in parallel` },
+      { name: 'time to interactive (graph drawn, booted cluster shown), median of 3', value: percentile(ttis, 50), unit: 'ms', goal: { value: 1000, better: 'lower' }, note: `${load}; 1280×720` },
+      { name: 'step latency, Step click → counter and graph updated (+1 frame), median', value: percentile(steps, 50), unit: 'ms', goal: { value: 50, better: 'lower' }, note: `p95 ${percentile(steps, 95).toFixed(1)} ms over ${steps.length} steps` },
+      { name: 'frame time playing the nginx flow at 1×, p95', value: percentile(flow, 95), unit: 'ms', goal: { value: 16.7, better: 'lower' }, note: `p50 ${percentile(flow, 50).toFixed(1)} ms, ${flow.length} frames in 4 s; ${load}` },
+      { name: 'frame time at 1× while a 1,000-replica Deployment is created, p95', value: percentile(scale, 95), unit: 'ms', goal: { value: 33, better: 'lower' }, note: `p50 ${percentile(scale, 50).toFixed(1)} ms, ${scale.length} frames in 8 s; at most ${maxTokens} tokens drawn at once (the store draws the newest 64); step ${podsMade} reached` },
+    ];
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}
+
+export const benchmarks: Benchmark[] = [{ group: 'ui', name: 'visualizer in headless Chromium', run: measure }];

@@ -1,0 +1,76 @@
+// The console, the YAML editor and the logs panel: commands that run a kubectl or etcdctl command line
+// as the user component (every request it makes is a message in the trace), and the events that carry
+// its output and the request logs back. Output arrives in chunks as the simulation delivers replies: a
+// command's output is complete once an event with `done` arrives.
+
+/**
+ * Runs one command line: `kubectl …` or `etcdctl …`. `stdin` is what `-f -` reads (the editor's text).
+ * `id` is chosen by the UI and names the command's output events.
+ */
+export interface ConsoleRunCommand {
+  readonly type: 'consoleRun';
+  readonly id: number;
+  readonly line: string;
+  readonly stdin?: string;
+}
+
+/** Ctrl-C: ends a running command (a `-w` watch sends `http.cancel` / closes its etcd watch stream). */
+export interface ConsoleInterruptCommand {
+  readonly type: 'consoleInterrupt';
+  readonly id: number;
+}
+
+/** Where a problem with a manifest sits: a position, or the object (by the line it starts on) and a field. */
+export interface ManifestProblem {
+  /** 1-based line where the object the problem belongs to starts. */
+  readonly objectLine?: number;
+  /** The field as the apiserver names it: `spec.template.spec.containers[0].image`. */
+  readonly field?: string;
+  /** 1-based, when the position itself is known (YAML syntax, kind errors). */
+  readonly line?: number;
+  readonly column?: number;
+  readonly message: string;
+  /** The HTTP status when the server answered (409, 422, 403, 404…); absent for client-side errors. */
+  readonly code?: number;
+  /** The Status reason: `Invalid`, `Conflict`, `Forbidden`, `NotFound`… */
+  readonly reason?: string;
+}
+
+export interface ConsoleOutputEvent {
+  readonly type: 'consoleOutput';
+  readonly id: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** True on the last event of the command. */
+  readonly done: boolean;
+  /** Set with `done`: 0 on success, as the real tool exits. */
+  readonly exitCode?: number;
+  /** Problems located in the manifest read with `-f -` (for the editor's markers). */
+  readonly problems?: readonly ManifestProblem[];
+}
+
+export type LogSource = 'kubectl' | 'etcd' | 'audit';
+
+export interface LogLine {
+  readonly source: LogSource;
+  /** The engine step of the delivery that produced the line. */
+  readonly step: number;
+  /** The line as the real program prints it. */
+  readonly text: string;
+  /** etcd: the RPC (`Range`, `Txn`, `Put`…); kubectl and audit: the HTTP verb. */
+  readonly rpc?: string;
+  /** etcd: the first key of the request; kubectl and audit: the request path. */
+  readonly key?: string;
+  /** etcd: a response larger than the expensive-request thresholds. */
+  readonly expensive?: boolean;
+}
+
+/** New log lines since the last event (a bounded tail; `omitted` counts what was left out). */
+export interface LogLinesEvent {
+  readonly type: 'logLines';
+  readonly lines: readonly LogLine[];
+  readonly omitted: number;
+}
+
+/** At most this many log lines travel in one `logLines` event. */
+export const logTailLimit = 500;

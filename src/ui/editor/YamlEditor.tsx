@@ -1,0 +1,71 @@
+// CodeMirror 6 with YAML highlighting and lint markers: the part of the editor that is loaded lazily
+// (with the `yaml` package), so the first screen does not pay for it. The text is controlled from
+// outside (presets, live objects) and reported back on every change; `problems` become diagnostics
+// at their line and column.
+
+import { yaml } from '@codemirror/lang-yaml';
+import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+
+export interface EditorMarker {
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+}
+
+export interface YamlEditorProps {
+  readonly value: string;
+  readonly onChange: (text: string) => void;
+  readonly markers: readonly EditorMarker[];
+}
+
+function diagnostics(view: EditorView, markers: readonly EditorMarker[]): Diagnostic[] {
+  const { doc } = view.state;
+  return markers.map((m) => {
+    const line = doc.line(Math.min(Math.max(1, m.line), doc.lines));
+    const from = Math.min(line.from + Math.max(0, m.column - 1), line.to);
+    return { from, to: Math.max(from, line.to), severity: 'error', message: m.message };
+  });
+}
+
+export default function YamlEditor({ value, onChange, markers }: YamlEditorProps) {
+  const host = useRef<HTMLDivElement>(null);
+  const view = useRef<EditorView | null>(null);
+  const changed = useRef(onChange);
+  useEffect(() => { changed.current = onChange; }, [onChange]);
+
+  useEffect(() => {
+    const editor = new EditorView({
+      parent: host.current!,
+      doc: value,
+      extensions: [
+        lineNumbers(), highlightActiveLineGutter(), foldGutter(), history(), indentOnInput(), bracketMatching(),
+        highlightActiveLine(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]), yaml(), lintGutter(),
+        EditorView.updateListener.of((update) => { if (update.docChanged) changed.current(update.state.doc.toString()); }),
+        EditorView.contentAttributes.of({ 'aria-label': 'YAML manifest' }),
+      ],
+    });
+    view.current = editor;
+    return () => { editor.destroy(); view.current = null; };
+    // The view is created once; later values arrive through the effect below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (editor && editor.state.doc.toString() !== value) {
+      editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
+    }
+  }, [value]);
+
+  useEffect(() => {
+    const editor = view.current;
+    if (editor) editor.dispatch(setDiagnostics(editor.state, diagnostics(editor, markers)));
+  }, [markers, value]);
+
+  return <div className="yaml-editor" ref={host} data-testid="yaml-editor" />;
+}

@@ -1,0 +1,67 @@
+// The request logs: kubectl's request lines (as `-v=6` prints them), etcd 3.4's "request stats" debug
+// lines for every RPC it served, and kube-apiserver's audit events (RequestReceived / ResponseComplete
+// with user, verb, resource and code). Filters: by source, by key or path prefix, by RPC or verb, and
+// expensive etcd requests only (large responses, flagged).
+
+import { useDeferredValue, useMemo, useState } from 'react';
+import type { LogLine, LogSource } from '../../protocol/index.ts';
+import { useSim } from '../store/sim-context.ts';
+import { auditSummary, filterLogs, rpcsOf } from './log-filter.ts';
+
+const shownLimit = 400;
+const sources: readonly LogSource[] = ['kubectl', 'etcd', 'audit'];
+
+function Line({ line }: { line: LogLine }) {
+  const summary = line.source === 'audit' ? auditSummary(line.text) : null;
+  return (
+    <li className={`log-line log-${line.source}`} data-testid="log-line" data-source={line.source} data-rpc={line.rpc} data-expensive={line.expensive ? 'true' : undefined}>
+      <span className="log-step">#{line.step}</span>
+      <span className="log-source">{line.source}</span>
+      {line.expensive && <span className="badge expensive" title="Large response: many keys or bytes read">expensive</span>}
+      {summary ? <code title={line.text}>{summary}</code> : <code>{line.text}</code>}
+    </li>
+  );
+}
+
+export function LogsPanel() {
+  const logs = useSim((s) => s.activity.logs);
+  const omitted = useSim((s) => s.activity.logsOmitted);
+  const [shown, setShown] = useState<ReadonlySet<LogSource>>(new Set(sources));
+  const [prefix, setPrefix] = useState('');
+  const [rpc, setRpc] = useState('');
+  const [expensiveOnly, setExpensiveOnly] = useState(false);
+  const deferredPrefix = useDeferredValue(prefix);
+  const rpcs = useMemo(() => rpcsOf(logs), [logs]);
+  const filtered = useMemo(
+    () => filterLogs(logs, { sources: shown, prefix: deferredPrefix, rpc, expensiveOnly }),
+    [logs, shown, deferredPrefix, rpc, expensiveOnly],
+  );
+  const visible = filtered.slice(-shownLimit);
+  return (
+    <div className="logs-panel">
+      <form className="logs-filters" aria-label="Log filters" onSubmit={(e) => e.preventDefault()}>
+        {sources.map((s) => (
+          <label key={s}>
+            <input type="checkbox" checked={shown.has(s)} onChange={(e) => {
+              const next = new Set(shown);
+              if (e.target.checked) next.add(s);
+              else next.delete(s);
+              setShown(next);
+            }} />
+            {s}
+          </label>
+        ))}
+        <input type="search" aria-label="Key prefix" placeholder="key or path prefix, e.g. /registry/pods/" value={prefix} onChange={(e) => setPrefix(e.target.value)} />
+        <select aria-label="RPC" value={rpc} onChange={(e) => setRpc(e.target.value)}>
+          <option value="">any RPC or verb</option>
+          {rpcs.map((r) => <option key={r} value={r}>{r}</option>)}
+        </select>
+        <label><input type="checkbox" checked={expensiveOnly} onChange={(e) => setExpensiveOnly(e.target.checked)} /> expensive only</label>
+      </form>
+      <p className="muted logs-count">{filtered.length} of {logs.length} lines{omitted > 0 ? ` (${omitted} older lines dropped)` : ''}{filtered.length > shownLimit ? `; showing the newest ${shownLimit}` : ''}</p>
+      <ol className="log-lines" aria-label="Log lines">
+        {visible.map((l, i) => <Line key={`${l.step}-${i}-${l.source}`} line={l} />)}
+      </ol>
+    </div>
+  );
+}

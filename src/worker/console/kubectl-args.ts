@@ -1,0 +1,208 @@
+// Parses a kubectl command line into what to do, with kubectl's own usage errors: the verbs and flags
+// Podflow's console supports (get, describe, create, apply, replace, delete, scale, set image, rollout
+// status|history|undo, version, api-resources) and the global flags (-n, -A, -v, --as).
+// Models k8s.io/kubectl/pkg/cmd (cobra/pflag flag handling: `--flag value`, `--flag=value`, `-f value`,
+// `-fvalue`, grouped boolean shorthands) and the texts of cobra's errors
+// (`error: unknown flag: --foo`, `error: unknown shorthand flag: 'x' in -x`).
+
+import { splitArgs } from '../../sim/etcd/etcdctl.ts';
+
+export type KubectlVerb =
+  | 'get' | 'describe' | 'create' | 'apply' | 'replace' | 'delete' | 'scale' | 'set image'
+  | 'rollout status' | 'rollout history' | 'rollout undo' | 'version';
+
+export interface KubectlFlags {
+  readonly namespace?: string;
+  readonly allNamespaces: boolean;
+  readonly selector?: string;
+  readonly output?: string;
+  readonly watch: boolean;
+  readonly showLabels: boolean;
+  readonly filename?: string;
+  readonly replicas?: number;
+  readonly cascade: 'background' | 'foreground' | 'orphan';
+  readonly as?: string;
+  readonly raw?: string;
+  readonly verbosity: number;
+  readonly toRevision?: number;
+  readonly wait: boolean;
+}
+
+export interface KubectlInvocation {
+  readonly verb: KubectlVerb;
+  /** Positional arguments after the verb. */
+  readonly args: readonly string[];
+  readonly flags: KubectlFlags;
+}
+
+export type ParsedKubectl = { readonly ok: true; readonly command: KubectlInvocation } | { readonly ok: false; readonly stderr: string };
+
+interface FlagSpec {
+  readonly name: string;
+  readonly short?: string;
+  /** Takes a value (else boolean). */
+  readonly value: boolean;
+}
+
+const globalFlags: readonly FlagSpec[] = [
+  { name: 'namespace', short: 'n', value: true },
+  { name: 'v', short: 'v', value: true },
+  { name: 'as', value: true },
+];
+
+const verbFlags: Readonly<Record<KubectlVerb, readonly FlagSpec[]>> = {
+  'get': [
+    { name: 'all-namespaces', short: 'A', value: false }, { name: 'selector', short: 'l', value: true },
+    { name: 'output', short: 'o', value: true }, { name: 'watch', short: 'w', value: false },
+    { name: 'show-labels', value: false }, { name: 'raw', value: true },
+  ],
+  'describe': [{ name: 'all-namespaces', short: 'A', value: false }, { name: 'selector', short: 'l', value: true }],
+  'create': [{ name: 'filename', short: 'f', value: true }, { name: 'output', short: 'o', value: true }],
+  'apply': [{ name: 'filename', short: 'f', value: true }, { name: 'output', short: 'o', value: true }],
+  'replace': [{ name: 'filename', short: 'f', value: true }, { name: 'output', short: 'o', value: true }],
+  'delete': [
+    { name: 'filename', short: 'f', value: true }, { name: 'cascade', value: true }, { name: 'selector', short: 'l', value: true },
+    { name: 'wait', value: false },
+  ],
+  'scale': [{ name: 'replicas', value: true }],
+  'set image': [],
+  'rollout status': [{ name: 'watch', short: 'w', value: false }],
+  'rollout history': [],
+  'rollout undo': [{ name: 'to-revision', value: true }],
+  'version': [{ name: 'output', short: 'o', value: true }],
+};
+
+/** Every verb as typed, for completion. */
+export const kubectlVerbs: readonly string[] = ['get', 'describe', 'create', 'apply', 'replace', 'delete', 'scale', 'set', 'rollout', 'version'];
+
+function resolveVerb(words: string[]): { verb: KubectlVerb; used: number } | string {
+  const [first, second] = words;
+  if (first === undefined) return 'kubectl controls the Kubernetes cluster manager.\n\nerror: a command is required (get, describe, create, apply, replace, delete, scale, set image, rollout)\n';
+  if (first === 'set') {
+    if (second === 'image') return { verb: 'set image', used: 2 };
+    return `error: unknown command "${second ?? ''}" for "kubectl set"\n`;
+  }
+  if (first === 'rollout') {
+    if (second === 'status' || second === 'history' || second === 'undo') return { verb: `rollout ${second}`, used: 2 };
+    return `error: unknown command "${second ?? ''}" for "kubectl rollout"\n`;
+  }
+  if (Object.hasOwn(verbFlags, first)) return { verb: first as KubectlVerb, used: 1 };
+  return `error: unknown command "${first}" for "kubectl"\n\nDid you mean this?\n\tget\n\tdescribe\n\tcreate\n\tapply\nRun 'kubectl --help' for usage.\n`;
+}
+
+/** Parses `kubectl …` (the leading `kubectl` is optional). */
+export function parseKubectl(line: string | readonly string[]): ParsedKubectl {
+  const words = typeof line === 'string' ? splitArgs(line) : [...line];
+  if (words[0] === 'kubectl') words.shift();
+  // Global flags may come before the verb: find the first word that is not a flag or a flag's value.
+  const before: string[] = [];
+  while (words.length > 0 && words[0]!.startsWith('-')) {
+    const w = words.shift()!;
+    before.push(w);
+    const spec = lookup(globalFlags, w);
+    if (spec?.value && !w.includes('=') && !/^-[a-zA-Z].+/.test(w) && words.length > 0) before.push(words.shift()!);
+  }
+  const verb = resolveVerb(words);
+  if (typeof verb === 'string') return { ok: false, stderr: verb };
+  const rest = [...before, ...words.slice(verb.used)];
+  const specs = [...globalFlags, ...verbFlags[verb.verb]];
+  const values = new Map<string, string>();
+  const args: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const w = rest[i]!;
+    if (w === '--') { args.push(...rest.slice(i + 1)); break; }
+    if (w.startsWith('--')) {
+      const eq = w.indexOf('=');
+      const name = eq < 0 ? w.slice(2) : w.slice(2, eq);
+      const spec = specs.find((s) => s.name === name);
+      if (!spec) return usage(verb.verb, `unknown flag: --${name}`);
+      if (!spec.value) {
+        const v = eq < 0 ? 'true' : w.slice(eq + 1);
+        if (v !== 'true' && v !== 'false') return usage(verb.verb, `invalid argument "${v}" for "--${name}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
+        values.set(spec.name, v);
+      } else if (eq >= 0) {
+        values.set(spec.name, w.slice(eq + 1));
+      } else if (i + 1 < rest.length) {
+        values.set(spec.name, rest[++i]!);
+      } else {
+        return usage(verb.verb, `flag needs an argument: --${name}`);
+      }
+    } else if (w.startsWith('-') && w.length > 1) {
+      // Shorthands: `-A`, `-w`, grouped booleans `-Aw`, `-n ns`, `-nns`, `-n=ns`, `-oyaml`.
+      for (let j = 1; j < w.length; j++) {
+        const c = w[j]!;
+        const spec = specs.find((s) => s.short === c);
+        if (!spec) return usage(verb.verb, `unknown shorthand flag: '${c}' in ${w}`);
+        if (!spec.value) { values.set(spec.name, 'true'); continue; }
+        let value = w.slice(j + 1);
+        if (value.startsWith('=')) value = value.slice(1);
+        if (value === '' && j + 1 === w.length) {
+          if (i + 1 >= rest.length) return usage(verb.verb, `flag needs an argument: '${c}' in -${c}`);
+          value = rest[++i]!;
+        }
+        values.set(spec.name, value);
+        break;
+      }
+    } else {
+      args.push(w);
+    }
+  }
+  return flagsOf(verb.verb, args, values);
+}
+
+function lookup(specs: readonly FlagSpec[], word: string): FlagSpec | undefined {
+  if (word.startsWith('--')) {
+    const eq = word.indexOf('=');
+    const name = eq < 0 ? word.slice(2) : word.slice(2, eq);
+    return specs.find((s) => s.name === name);
+  }
+  return specs.find((s) => s.short === word[1]);
+}
+
+function usage(verb: KubectlVerb, message: string): ParsedKubectl {
+  return { ok: false, stderr: `error: ${message}\nSee 'kubectl ${verb} --help' for usage.\n` };
+}
+
+function flagsOf(verb: KubectlVerb, args: string[], values: Map<string, string>): ParsedKubectl {
+  const int = (name: string): number | undefined | string => {
+    const v = values.get(name);
+    if (v === undefined) return undefined;
+    if (!/^-?\d+$/.test(v)) return `invalid argument "${v}" for "--${name}" flag: strconv.ParseInt: parsing "${v}": invalid syntax`;
+    return Number(v);
+  };
+  const verbosity = int('v');
+  if (typeof verbosity === 'string') return usage(verb, verbosity);
+  const replicas = int('replicas');
+  if (typeof replicas === 'string') return usage(verb, replicas);
+  const toRevision = int('to-revision');
+  if (typeof toRevision === 'string') return usage(verb, toRevision);
+  const cascade = values.get('cascade') ?? 'background';
+  const cascadeValue = cascade === 'true' ? 'background' : cascade === 'false' ? 'orphan' : cascade;
+  if (cascadeValue !== 'background' && cascadeValue !== 'foreground' && cascadeValue !== 'orphan') {
+    return { ok: false, stderr: `error: invalid cascade value (${cascade}). Must be "background", "foreground", or "orphan".\n` };
+  }
+  const output = values.get('output');
+  const outputs = verb === 'get' ? ['yaml', 'json', 'wide', 'name'] : ['yaml', 'json', 'name'];
+  if (output !== undefined && !outputs.includes(output)) {
+    return { ok: false, stderr: `error: unable to match a printer suitable for the output format "${output}", allowed formats are: ${outputs.join(',')}\n` };
+  }
+  const namespace = values.get('namespace');
+  if (namespace === '') return { ok: false, stderr: 'error: a resource cannot be retrieved by name across all namespaces\n' };
+  const flags: KubectlFlags = {
+    allNamespaces: values.get('all-namespaces') === 'true',
+    watch: values.get('watch') === 'true',
+    showLabels: values.get('show-labels') === 'true',
+    cascade: cascadeValue,
+    verbosity: verbosity ?? 0,
+    wait: values.get('wait') !== 'false',
+    ...(namespace !== undefined ? { namespace } : {}),
+    ...(values.has('selector') ? { selector: values.get('selector')! } : {}),
+    ...(output !== undefined ? { output } : {}),
+    ...(values.has('filename') ? { filename: values.get('filename')! } : {}),
+    ...(replicas !== undefined ? { replicas } : {}),
+    ...(values.has('as') ? { as: values.get('as')! } : {}),
+    ...(values.has('raw') ? { raw: values.get('raw')! } : {}),
+    ...(toRevision !== undefined ? { toRevision } : {}),
+  };
+  return { ok: true, command: { verb, args, flags } };
+}

@@ -1,0 +1,139 @@
+// What kubectl prints: server-side Tables as aligned columns (tabwriter with kubectl's settings), the
+// NAMESPACE and LABELS columns it adds from each row's object, `-o yaml|json|name`, and errors from a
+// Status body (`Error from server (NotFound): …`, the Invalid form built from the causes).
+// Models k8s.io/cli-runtime/pkg/printers (tableprinter.go, tabwriter.go: minwidth 0, tabwidth 4,
+// padding 3; yaml.go through sigs.k8s.io/yaml, keys sorted; json.go, 4-space indent; name.go) and
+// k8s.io/kubectl/pkg/cmd/util/helpers.go (StandardErrorMessage).
+
+import { stringify } from 'yaml';
+import type { ResourceInfo } from '../../sim/api/resources.ts';
+import type { KubeObject, Status, TableColumnDefinition, TableRow } from '../../sim/api/types/meta.ts';
+
+/** Go's text/tabwriter as kubectl configures it: each cell but the last padded to its column's width + 3. */
+export function tabwrite(rows: readonly (readonly string[])[], padding = 3): string {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, i) => {
+      if (i < row.length - 1) widths[i] = Math.max(widths[i] ?? 0, cell.length + padding);
+    });
+  }
+  return rows.map((row) => row.map((cell, i) => (i < row.length - 1 ? cell.padEnd(widths[i]!) : cell)).join('')).join('\n') + (rows.length > 0 ? '\n' : '');
+}
+
+export interface TableOptions {
+  readonly wide: boolean;
+  readonly withNamespace: boolean;
+  readonly showLabels: boolean;
+  /** Prefix names with `kind.group/` (several resource types in one `get`). */
+  readonly kindPrefix?: string;
+  readonly header: boolean;
+}
+
+/** `app=nginx,tier=web`, or `<none>`. */
+export function labelsText(labels: Readonly<Record<string, string>> | undefined): string {
+  const keys = Object.keys(labels ?? {}).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${labels![k]}`).join(',');
+}
+
+function cellText(cell: unknown): string {
+  if (cell === null || cell === undefined) return '<none>';
+  if (typeof cell === 'string') return cell;
+  if (typeof cell === 'number' || typeof cell === 'boolean') return String(cell);
+  return JSON.stringify(cell);
+}
+
+/** The rows kubectl prints for a Table's rows (the header first when `header`). */
+export function tableRows(definitions: readonly TableColumnDefinition[], tableRows: readonly TableRow[], options: TableOptions): string[][] {
+  const columns = definitions.map((c, i) => ({ c, i })).filter(({ c }) => options.wide || c.priority === 0);
+  const rows: string[][] = [];
+  if (options.header) {
+    const header = columns.map(({ c }) => c.name.toUpperCase());
+    if (options.withNamespace) header.unshift('NAMESPACE');
+    if (options.showLabels) header.push('LABELS');
+    rows.push(header);
+  }
+  for (const row of tableRows) {
+    const meta = (row.object as { metadata?: KubeObject['metadata'] } | undefined)?.metadata;
+    const cells = columns.map(({ c, i }) => {
+      const text = cellText(row.cells[i]);
+      return c.format === 'name' && options.kindPrefix ? `${options.kindPrefix}/${text}` : text;
+    });
+    if (options.withNamespace) cells.unshift(meta?.namespace ?? '');
+    if (options.showLabels) cells.push(labelsText(meta?.labels));
+    rows.push(cells);
+  }
+  return rows;
+}
+
+/** `deployment.apps`, `pod`: how kubectl names a resource type in messages and `-o name`. */
+export function kindName(r: ResourceInfo): string {
+  return r.group === '' ? r.kind.toLowerCase() : `${r.kind.toLowerCase()}.${r.group}`;
+}
+
+/** `deployments.apps "nginx"`, `pods "x"`: the qualified name in the apiserver's messages. */
+export function qualifiedResource(r: ResourceInfo): string {
+  return r.group === '' ? r.resource : `${r.resource}.${r.group}`;
+}
+
+/**
+ * The object as `-o yaml|json` prints it: apiVersion and kind filled in first, and managedFields left
+ * out (`--show-managed-fields=false`, kubectl's default since 1.21).
+ */
+export function withTypeMeta(obj: KubeObject, r: ResourceInfo): KubeObject {
+  const { apiVersion: _a, kind: _k, ...rest } = obj as KubeObject & Record<string, unknown>;
+  const { managedFields: _m, ...metadata } = (obj.metadata ?? {}) as KubeObject['metadata'] & Record<string, unknown>;
+  return { apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, ...rest, metadata } as KubeObject;
+}
+
+/** sigs.k8s.io/yaml output: keys sorted, block style, sequences not indented under their key. */
+export function toYaml(value: unknown): string {
+  return stringify(value, { sortMapEntries: true, indentSeq: false, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+}
+
+/** encoding/json MarshalIndent with kubectl's 4 spaces. */
+export function toJson(value: unknown): string {
+  return `${JSON.stringify(value, null, 4)}\n`;
+}
+
+/** A v1 List wrapping several objects, as `kubectl get -o yaml|json` prints a list. */
+export function listOf(items: readonly KubeObject[]): Record<string, unknown> {
+  return { apiVersion: 'v1', items, kind: 'List', metadata: { resourceVersion: '' } };
+}
+
+/** What kubectl prints for an error reply (its Status). `action` wraps it for `-f` (`error when creating "STDIN"`). */
+export function statusErrorText(status: Partial<Status> | null, code: number, fallback: string, action?: string): string {
+  if (status && status.reason === 'Invalid' && status.details?.causes && status.details.causes.length > 0) {
+    const causes = status.details.causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : c.message ?? ''));
+    const head = `The ${status.details.kind ?? ''} "${status.details.name ?? ''}" is invalid`;
+    return causes.length === 1 ? `${head}: ${causes[0]}\n` : `${head}: \n* ${causes.join('\n* ')}\n`;
+  }
+  const reason = status?.reason || reasonForCode(code);
+  const message = status?.message ?? fallback;
+  return `Error from server (${reason}): ${action ? `${action}: ` : ''}${message}\n`;
+}
+
+function reasonForCode(code: number): string {
+  switch (code) {
+    case 400: return 'BadRequest';
+    case 401: return 'Unauthorized';
+    case 403: return 'Forbidden';
+    case 404: return 'NotFound';
+    case 405: return 'MethodNotAllowed';
+    case 409: return 'Conflict';
+    case 410: return 'Gone';
+    case 422: return 'Invalid';
+    case 429: return 'TooManyRequests';
+    default: return 'InternalError';
+  }
+}
+
+/** Go's net/http StatusText for the codes kube-apiserver returns. */
+export function statusText(code: number): string {
+  const texts: Record<number, string> = {
+    200: 'OK', 201: 'Created', 202: 'Accepted', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
+    405: 'Method Not Allowed', 406: 'Not Acceptable', 409: 'Conflict', 410: 'Gone', 413: 'Request Entity Too Large',
+    415: 'Unsupported Media Type', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error',
+    503: 'Service Unavailable', 504: 'Gateway Timeout',
+  };
+  return `${code} ${texts[code] ?? ''}`.trimEnd();
+}

@@ -1,0 +1,614 @@
+// Runs a parsed kubectl command as a coroutine of the user component: the requests real kubectl 1.28
+// sends (reference/kubectl-wire.md §3), in its order, with its output and error texts.
+// Models k8s.io/kubectl/pkg/cmd/{get,create,apply,replace,delete,scale,set/set_image.go,rollout} and
+// k8s.io/kubectl/pkg/polymorphichelpers (rollout_status.go, history.go, rollback.go).
+// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `-o jsonpath`,
+// `--sort-by`, `get all`.
+
+import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
+import { findResource, type ResourceInfo } from '../../sim/api/resources.ts';
+import type { KubeObject, Status, Table, TableColumnDefinition } from '../../sim/api/types/meta.ts';
+import type { HttpResponse } from '../../sim/apiserver/http.ts';
+import type { Co } from '../../sim/engine/index.ts';
+import type { ManifestProblem } from '../../protocol/console.ts';
+import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';
+import { describeObject } from './describe.ts';
+import { klogLine, nextWatchMessage, send, tableAccept, type CommandIO } from './http.ts';
+import type { KubectlInvocation } from './kubectl-args.ts';
+import {
+  kindName, labelsText, listOf, statusErrorText, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
+} from './kubectl-print.ts';
+
+export interface KubectlIO extends CommandIO {
+  problem(problem: ManifestProblem): void;
+}
+
+const stdinSource = 'STDIN';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function field(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const part of path.split('.')) cur = isObj(cur) ? cur[part] : undefined;
+  return cur;
+}
+
+function collectionPath(r: ResourceInfo, namespace: string | null): string {
+  const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  return `${base}${r.namespaced && namespace !== null ? `/namespaces/${namespace}` : ''}/${r.resource}`;
+}
+
+function itemPath(r: ResourceInfo, namespace: string, name: string): string {
+  return `${collectionPath(r, namespace)}/${encodeURIComponent(name)}`;
+}
+
+/** url.Values.Encode: keys sorted, values query-escaped. */
+function query(params: Record<string, string | undefined>): string {
+  return Object.keys(params).sort().filter((k) => params[k] !== undefined)
+    .map((k) => `${k}=${encodeURIComponent(params[k]!).replace(/%20/g, '+')}`).join('&');
+}
+
+function isError(response: HttpResponse): boolean {
+  return response.status < 200 || response.status >= 300;
+}
+
+function statusOf(response: HttpResponse): Partial<Status> | null {
+  return isObj(response.body) && response.body.kind === 'Status' ? (response.body as Partial<Status>) : null;
+}
+
+/** Fails the command with kubectl's text for an error reply; returns the exit code. */
+function fail(io: KubectlIO, response: HttpResponse, fallback: string, action?: string): number {
+  io.err(statusErrorText(statusOf(response), response.status, fallback, action));
+  return 1;
+}
+
+function resolve(io: KubectlIO, typed: string): ResourceInfo | null {
+  const r = findResource(typed);
+  if (!r) io.err(`error: the server doesn't have a resource type "${typed}"\n`);
+  return r ?? null;
+}
+
+/** `TYPE NAME…`, `TYPE1,TYPE2`, `TYPE/NAME…`: the (resource, names) pairs to act on. */
+function targets(io: KubectlIO, args: readonly string[]): { r: ResourceInfo; names: string[] }[] | null {
+  if (args.length === 0) {
+    io.err('You must specify the type of resource to get. Use "kubectl api-resources" for a complete list of supported resources.\n\nerror: Required resource not specified.\nUse "kubectl explain <resource>" for a detailed description of that resource (e.g. kubectl explain pods).\nSee \'kubectl get -h\' for help and examples\n');
+    return null;
+  }
+  if (args.every((a) => a.includes('/'))) {
+    const out: { r: ResourceInfo; names: string[] }[] = [];
+    for (const a of args) {
+      const [type, name] = [a.slice(0, a.indexOf('/')), a.slice(a.indexOf('/') + 1)];
+      const r = resolve(io, type);
+      if (!r) return null;
+      const group = out.find((t) => t.r === r);
+      if (group) group.names.push(name);
+      else out.push({ r, names: [name] });
+    }
+    return out;
+  }
+  if (args.slice(1).some((a) => a.includes('/'))) {
+    io.err('error: there is no need to specify a resource type as a separate argument when passing arguments in resource/name form (e.g. \'kubectl get resource/<resource_name>\' instead of \'kubectl get resource resource/<resource_name>\'\n');
+    return null;
+  }
+  const out: { r: ResourceInfo; names: string[] }[] = [];
+  for (const type of args[0]!.split(',')) {
+    const r = resolve(io, type);
+    if (!r) return null;
+    out.push({ r, names: args.slice(1) });
+  }
+  if (out.length > 1 && args.length > 1) {
+    io.err('error: arguments in resource/name form must have a single resource and name\n');
+    return null;
+  }
+  return out;
+}
+
+/** Runs the command; returns its exit code. */
+export function* runKubectl(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  if (io.verbosity >= 6) io.err(klogLine(io, 'loader.go:395', 'Config loaded from file:  /root/.kube/config'));
+  switch (cmd.verb) {
+    case 'get': return yield* get(io, cmd);
+    case 'describe': return yield* describe(io, cmd);
+    case 'create': case 'apply': case 'replace': return yield* fromManifest(io, cmd);
+    case 'delete': return yield* remove(io, cmd);
+    case 'scale': return yield* scale(io, cmd);
+    case 'set image': return yield* setImage(io, cmd);
+    case 'rollout status': return yield* rolloutStatus(io, cmd);
+    case 'rollout history': return yield* rolloutHistory(io, cmd);
+    case 'rollout undo': return yield* rolloutUndo(io, cmd);
+    case 'version': return yield* version(io);
+  }
+}
+
+function namespaceOf(cmd: KubectlInvocation): string {
+  return cmd.flags.namespace ?? 'default';
+}
+
+function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const { flags } = cmd;
+  if (flags.raw !== undefined) {
+    const q = flags.raw.indexOf('?');
+    const { response } = yield* send(io, { method: 'GET', path: q < 0 ? flags.raw : flags.raw.slice(0, q), query: q < 0 ? '' : flags.raw.slice(q + 1), accept: 'application/json, */*' });
+    if (isError(response)) return fail(io, response, 'the server could not find the requested resource');
+    io.out(typeof response.body === 'string' ? response.body : `${JSON.stringify(response.body)}\n`);
+    return 0;
+  }
+  const list = targets(io, cmd.args);
+  if (!list) return 1;
+  const namespace = flags.allNamespaces ? null : namespaceOf(cmd);
+  const structured = flags.output === 'yaml' || flags.output === 'json' || flags.output === 'name';
+  const accept = structured ? 'application/json' : tableAccept;
+  const kindPrefix = list.length > 1;
+  const printed: KubeObject[] = [];
+  let exit = 0;
+  let anyRows = false;
+  let firstTable = true;
+  let watchFrom: { r: ResourceInfo; resourceVersion: string; columns: TableColumnDefinition[] } | null = null;
+  for (const { r, names } of list) {
+    if (names.length > 0 && flags.allNamespaces) {
+      io.err('error: a resource cannot be retrieved by name across all namespaces\n');
+      return 1;
+    }
+    const responses: HttpResponse[] = [];
+    if (names.length === 0) {
+      const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, namespace), query: query({ labelSelector: flags.selector, limit: '500' }), accept });
+      if (isError(response)) { exit = fail(io, response, `the server could not find the requested resource (get ${r.resource})`); continue; }
+      responses.push(response);
+    } else {
+      for (const name of names) {
+        const { response } = yield* send(io, { method: 'GET', path: itemPath(r, namespace ?? 'default', name), accept });
+        if (isError(response)) { exit = fail(io, response, `the server could not find the requested resource (get ${r.resource} ${name})`); continue; }
+        responses.push(response);
+      }
+    }
+    for (const response of responses) {
+      const body = response.body as Obj;
+      if (structured) {
+        const items = Array.isArray(body.items) ? (body.items as KubeObject[]) : [body as unknown as KubeObject];
+        printed.push(...items.map((o) => withTypeMeta(o, r)));
+        if (flags.output === 'name') for (const o of items) io.out(`${kindName(r)}/${o.metadata.name}\n`);
+        continue;
+      }
+      const table = body as unknown as Table;
+      const columns = table.columnDefinitions ?? [];
+      if (table.rows.length === 0) continue;
+      anyRows = true;
+      if (!firstTable) io.out('\n');
+      firstTable = false;
+      io.out(tabwrite(tableRows(columns, table.rows, {
+        wide: flags.output === 'wide', withNamespace: flags.allNamespaces, showLabels: flags.showLabels, header: true,
+        ...(kindPrefix ? { kindPrefix: kindName(r) } : {}),
+      })));
+      watchFrom = { r, resourceVersion: table.metadata.resourceVersion ?? '', columns };
+    }
+    if (!structured && names.length === 0 && !watchFrom) watchFrom = { r, resourceVersion: String(field(responses[0]?.body, 'metadata.resourceVersion') ?? ''), columns: [] };
+  }
+  if (structured && flags.output !== 'name' && printed.length > 0) {
+    const single = printed.length === 1 && list.length === 1 && list[0]!.names.length === 1;
+    const value = single ? printed[0] : listOf(printed);
+    io.out(flags.output === 'json' ? toJson(value) : toYaml(value));
+  }
+  if (!structured && !anyRows && exit === 0 && list.every((t) => t.names.length === 0)) {
+    io.err(namespace === null ? 'No resources found\n' : `No resources found in ${namespace} namespace.\n`);
+  }
+  if (flags.watch && watchFrom && list.length === 1) {
+    return yield* watchRows(io, cmd, watchFrom.r, namespace, watchFrom.resourceVersion, watchFrom.columns, accept);
+  }
+  return exit;
+}
+
+function* watchRows(io: KubectlIO, cmd: KubectlInvocation, r: ResourceInfo, namespace: string | null, resourceVersion: string,
+  columns: TableColumnDefinition[], accept: string): Co<number> {
+  const names = cmd.args.slice(1);
+  const q = query({
+    labelSelector: cmd.flags.selector, fieldSelector: names.length === 1 ? `metadata.name=${names[0]}` : undefined,
+    resourceVersion, watch: 'true',
+  });
+  const { response, requestId } = yield* send(io, { method: 'GET', path: collectionPath(r, namespace), query: q, accept });
+  if (isError(response)) return fail(io, response, `the server could not find the requested resource (get ${r.resource})`);
+  io.watching(requestId);
+  let cols = columns;
+  for (;;) {
+    const next = yield* nextWatchMessage(requestId);
+    if (io.interrupted) return 130;
+    if ('end' in next) { io.watching(null); return 0; }
+    const { event } = next;
+    if (event.type === 'ERROR') {
+      const status = event.object as Partial<Status>;
+      io.err(`error: ${status.message ?? 'watch error'}\n`);
+      io.watching(null);
+      return 1;
+    }
+    if (event.type === 'BOOKMARK') continue;
+    const obj = event.object as Obj;
+    if (cmd.flags.output === 'name') { io.out(`${kindName(r)}/${String(field(obj, 'metadata.name'))}\n`); continue; }
+    if (cmd.flags.output === 'yaml' || cmd.flags.output === 'json') {
+      const typed = withTypeMeta(obj as unknown as KubeObject, r);
+      io.out(cmd.flags.output === 'json' ? toJson(typed) : `---\n${toYaml(typed)}`);
+      continue;
+    }
+    const table = obj as unknown as Table;
+    if (table.columnDefinitions && table.columnDefinitions.length > 0 && cols.length === 0) cols = table.columnDefinitions;
+    const rows = tableRows(cols, table.rows ?? [], { wide: cmd.flags.output === 'wide', withNamespace: cmd.flags.allNamespaces, showLabels: cmd.flags.showLabels, header: false });
+    io.out(tabwrite(rows));
+  }
+}
+
+function* describe(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const list = targets(io, cmd.args);
+  if (!list) return 1;
+  const namespace = namespaceOf(cmd);
+  let exit = 0;
+  let first = true;
+  for (const { r, names } of list) {
+    let objects: Obj[] = [];
+    if (names.length === 0) {
+      const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, cmd.flags.allNamespaces ? null : namespace), query: query({ labelSelector: cmd.flags.selector, limit: '500' }), accept: 'application/json' });
+      if (isError(response)) { exit = fail(io, response, ''); continue; }
+      objects = ((response.body as Obj).items as Obj[] | undefined) ?? [];
+    } else {
+      for (const name of names) {
+        const { response } = yield* send(io, { method: 'GET', path: itemPath(r, namespace, name), accept: 'application/json' });
+        if (isError(response)) { exit = fail(io, response, ''); continue; }
+        objects.push(response.body as Obj);
+      }
+    }
+    for (const obj of objects) {
+      const meta = (obj.metadata ?? {}) as Obj;
+      const fieldSelector = `involvedObject.name=${String(meta.name)},involvedObject.namespace=${String(meta.namespace ?? '')},involvedObject.uid=${String(meta.uid)}`;
+      const { response } = yield* send(io, { method: 'GET', path: `/api/v1/namespaces/${String(meta.namespace ?? namespace)}/events`, query: query({ fieldSelector, limit: '500' }), accept: 'application/vnd.kubernetes.protobuf,application/json' });
+      const events = isError(response) ? [] : (((response.body as Obj).items as Obj[] | undefined) ?? []);
+      if (!first) io.out('\n\n');
+      first = false;
+      io.out(describeObject(r, obj, events, io.engine.epochMs + io.engine.now));
+    }
+  }
+  return exit;
+}
+
+/** Reads the manifest given with `-f -` (the editor's text); reports parse errors with positions. */
+function readManifest(io: KubectlIO, cmd: KubectlInvocation): readonly ManifestObject[] | null {
+  const file = cmd.flags.filename;
+  if (file === undefined) {
+    io.err(`error: must specify one of -f and -k\n\n`);
+    return null;
+  }
+  if (file !== '-') {
+    io.err(`error: the path "${file}" does not exist\n`);
+    return null;
+  }
+  const manifest = parseManifest(io.stdin, stdinSource);
+  if (manifest.errors.length > 0) {
+    for (const e of manifest.errors) {
+      io.err(`error: ${e.message}\n`);
+      io.problem({ line: e.line, column: e.column, message: e.message });
+    }
+    return null;
+  }
+  if (manifest.objects.length === 0) {
+    io.err('error: no objects passed to create\n');
+    return null;
+  }
+  return manifest.objects;
+}
+
+function objectNamespace(m: ManifestObject, cmd: KubectlInvocation): string | null {
+  if (!m.resource.namespaced) return null;
+  const ns = field(m.object, 'metadata.namespace');
+  return typeof ns === 'string' && ns !== '' ? ns : namespaceOf(cmd);
+}
+
+function withNamespace(object: KubeObject, namespace: string | null): Obj {
+  const copy = JSON.parse(JSON.stringify(object)) as Obj;
+  if (namespace !== null) copy.metadata = { ...(copy.metadata as Obj), namespace };
+  return copy;
+}
+
+/** Reports a server error against the manifest: each cause at its field, else at the object's name. */
+function reportProblems(io: KubectlIO, m: ManifestObject, response: HttpResponse): void {
+  const status = statusOf(response);
+  const base = { objectLine: m.position.line, code: response.status, ...(status?.reason ? { reason: status.reason } : {}) };
+  const causes = status?.details?.causes ?? [];
+  if (causes.length > 0) {
+    for (const c of causes) io.problem({ ...base, ...(c.field ? { field: c.field } : {}), message: c.field ? `${c.field}: ${c.message ?? ''}` : c.message ?? '' });
+    return;
+  }
+  const fieldByReason: Record<string, string> = { Conflict: 'metadata.resourceVersion', AlreadyExists: 'metadata.name', NotFound: 'metadata.name', Forbidden: 'kind' };
+  const f = fieldByReason[status?.reason ?? ''];
+  io.problem({ ...base, ...(f ? { field: f } : {}), message: status?.message ?? `HTTP ${response.status}` });
+}
+
+function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const objects = readManifest(io, cmd);
+  if (!objects) return 1;
+  let exit = 0;
+  for (const m of objects) {
+    const namespace = objectNamespace(m, cmd);
+    const name = String(field(m.object, 'metadata.name') ?? '');
+    const collection = collectionPath(m.resource, namespace);
+    const label = `${kindName(m.resource)}/${name}`;
+    if (cmd.verb === 'create') {
+      const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
+      if (isError(response)) { exit = fail(io, response, '', `error when creating "${stdinSource}"`); reportProblems(io, m, response); continue; }
+      io.out(`${label} created\n`);
+    } else if (cmd.verb === 'replace') {
+      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
+      if (isError(response)) { exit = fail(io, response, '', `error when replacing "${stdinSource}"`); reportProblems(io, m, response); continue; }
+      io.out(`${label} replaced\n`);
+    } else {
+      exit = Math.max(exit, yield* applyOne(io, m, namespace, name, collection, label));
+    }
+  }
+  return exit;
+}
+
+function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, name: string, collection: string, label: string): Co<number> {
+  const modified = modifiedConfiguration(m.object as unknown as Obj, namespace);
+  const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: 'application/json' });
+  if (current.status === 404) {
+    const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(modified)}\n` });
+    if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${stdinSource}"`); }
+    io.out(`${label} created\n`);
+    return 0;
+  }
+  if (isError(current)) { reportProblems(io, m, current); return fail(io, current, '', `error when retrieving current configuration of:\nResource: "${m.resource.group === '' ? '' : `${m.resource.group}/`}${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group === '' ? '' : `${m.gvk.group}/`}${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for: "${stdinSource}"`); }
+  const live = current.body as JSONMap;
+  const original = lastApplied(live);
+  if (original === null) {
+    io.err(`Warning: resource ${m.resource.resource}/${name} is missing the kubectl.kubernetes.io/last-applied-configuration annotation which is required by kubectl apply. kubectl apply should only be used on resources created declaratively by either kubectl create --save-config or kubectl apply. The missing annotation will be patched automatically.\n`);
+  }
+  const patch = threeWayMergePatch(m.gvk.kind, original, modified, live);
+  if (Object.keys(patch).length === 0) {
+    io.out(`${label} unchanged\n`);
+    return 0;
+  }
+  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
+  if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${stdinSource}"`); }
+  io.out(`${label} configured\n`);
+  return 0;
+}
+
+const propagation = { background: 'Background', foreground: 'Foreground', orphan: 'Orphan' } as const;
+
+function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const items: { r: ResourceInfo; namespace: string; name: string; m?: ManifestObject }[] = [];
+  if (cmd.flags.filename !== undefined) {
+    const objects = readManifest(io, cmd);
+    if (!objects) return 1;
+    for (const m of objects) items.push({ r: m.resource, namespace: objectNamespace(m, cmd) ?? '', name: String(field(m.object, 'metadata.name') ?? ''), m });
+  } else {
+    const list = targets(io, cmd.args);
+    if (!list) return 1;
+    for (const { r, names } of list) {
+      if (names.length === 0 && cmd.flags.selector === undefined) {
+        io.err('error: resource(s) were provided, but no name was specified\n');
+        return 1;
+      }
+      if (names.length === 0) {
+        const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, namespaceOf(cmd)), query: query({ labelSelector: cmd.flags.selector, limit: '500' }), accept: 'application/json' });
+        if (isError(response)) return fail(io, response, '');
+        for (const o of ((response.body as Obj).items as KubeObject[] | undefined) ?? []) items.push({ r, namespace: namespaceOf(cmd), name: o.metadata.name ?? '' });
+        if (items.length === 0) io.err(`No resources found\n`);
+      }
+      for (const name of names) items.push({ r, namespace: namespaceOf(cmd), name });
+    }
+  }
+  let exit = 0;
+  const waitFor: { r: ResourceInfo; namespace: string; name: string }[] = [];
+  for (const item of items) {
+    const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
+    const { response } = yield* send(io, { method: 'DELETE', path, accept: 'application/json', contentType: 'application/json', body: JSON.stringify({ propagationPolicy: propagation[cmd.flags.cascade] }) });
+    if (isError(response)) {
+      exit = fail(io, response, '', item.m ? `error when deleting "${stdinSource}"` : undefined);
+      if (item.m) reportProblems(io, item.m, response);
+      continue;
+    }
+    io.out(`${kindName(item.r)} "${item.name}" deleted\n`);
+    waitFor.push(item);
+  }
+  if (!cmd.flags.wait) return exit;
+  // --wait (the default): GET each object until it is gone (graceful pod deletion keeps it a while).
+  for (const item of waitFor) {
+    const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
+    const { response } = yield* send(io, { method: 'GET', path, accept: 'application/json' });
+    if (response.status !== 200) continue;
+    const rv = String(field(response.body, 'metadata.resourceVersion') ?? '');
+    const { response: watch, requestId } = yield* send(io, {
+      method: 'GET', path: collectionPath(item.r, item.r.namespaced ? item.namespace : null),
+      query: query({ allowWatchBookmarks: 'true', fieldSelector: `metadata.name=${item.name}`, resourceVersion: rv, timeoutSeconds: '60', watch: 'true' }), accept: 'application/json',
+    });
+    if (isError(watch)) continue;
+    io.watching(requestId);
+    for (;;) {
+      const next = yield* nextWatchMessage(requestId);
+      if (io.interrupted) return 130;
+      if ('end' in next || next.event.type === 'DELETED') break;
+    }
+    io.watching(null);
+  }
+  return exit;
+}
+
+function* getOne(io: KubectlIO, cmd: KubectlInvocation, accept = 'application/json'): Co<{ r: ResourceInfo; name: string; obj: Obj } | number> {
+  const list = targets(io, cmd.args.slice(0, cmd.args[0]?.includes('/') ? 1 : 2));
+  if (!list) return 1;
+  const [{ r, names }] = list as [{ r: ResourceInfo; names: string[] }];
+  const name = names[0];
+  if (name === undefined) {
+    io.err('error: resource(s) were provided, but no name was specified\n');
+    return 1;
+  }
+  const { response } = yield* send(io, { method: 'GET', path: itemPath(r, namespaceOf(cmd), name), accept });
+  if (isError(response)) return fail(io, response, '');
+  return { r, name, obj: response.body as Obj };
+}
+
+function* scale(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  if (cmd.flags.replicas === undefined || cmd.flags.replicas < 0) {
+    io.err('error: The --replicas=COUNT flag is required, and COUNT must be greater than or equal to 0\n');
+    return 1;
+  }
+  const target = yield* getOne(io, cmd);
+  if (typeof target === 'number') return target;
+  const { r, name } = target;
+  const { response } = yield* send(io, { method: 'PATCH', path: `${itemPath(r, namespaceOf(cmd), name)}/scale`, accept: 'application/json, */*', contentType: 'application/merge-patch+json', body: JSON.stringify({ spec: { replicas: cmd.flags.replicas } }) });
+  if (isError(response)) return fail(io, response, '');
+  io.out(`${kindName(r)}/${name} scaled\n`);
+  return 0;
+}
+
+function podSpecOf(obj: Obj): Obj | undefined {
+  const spec = obj.spec as Obj | undefined;
+  return (obj.kind === 'Pod' ? spec : (spec?.template as Obj | undefined)?.spec) as Obj | undefined;
+}
+
+function* setImage(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const resourceArgs = cmd.args.filter((a) => !a.includes('='));
+  const assignments = cmd.args.filter((a) => a.includes('='));
+  if (assignments.length === 0) {
+    io.err('error: at least one image update is required\n');
+    return 1;
+  }
+  const target = yield* getOne(io, { ...cmd, args: resourceArgs }, 'application/json, */*');
+  if (typeof target === 'number') return target;
+  const { r, name, obj } = target;
+  const podSpec = podSpecOf(obj);
+  const containers = ((podSpec?.containers as Obj[] | undefined) ?? []);
+  const changed: Obj[] = [];
+  for (const a of assignments) {
+    const [container, image] = [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)];
+    const matching = container === '*' ? containers : containers.filter((c) => c.name === container);
+    if (matching.length === 0) {
+      io.err(`error: unable to find container named "${container}"\n`);
+      return 1;
+    }
+    for (const c of matching) if (c.image !== image) changed.push({ image, name: c.name });
+  }
+  if (changed.length === 0) return 0;
+  const specPatch = { '$setElementOrder/containers': containers.map((c) => ({ name: c.name })), containers: changed };
+  const patch = obj.kind === 'Pod' ? { spec: specPatch } : { spec: { template: { spec: specPatch } } };
+  const { response } = yield* send(io, { method: 'PATCH', path: itemPath(r, namespaceOf(cmd), name), query: 'fieldManager=kubectl-set', accept: 'application/json, */*', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
+  if (isError(response)) return fail(io, response, '');
+  io.out(`${kindName(r)}/${name} image updated\n`);
+  return 0;
+}
+
+/** The status line `kubectl rollout status` prints for a Deployment, and whether the rollout is done. */
+export function deploymentRolloutStatus(d: Obj): { message: string; done: boolean; error?: string } {
+  const name = String(field(d, 'metadata.name'));
+  const generation = Number(field(d, 'metadata.generation') ?? 0);
+  const observed = Number(field(d, 'status.observedGeneration') ?? 0);
+  if (generation > observed) return { message: 'Waiting for deployment spec update to be observed...\n', done: false };
+  const conditions = (field(d, 'status.conditions') as Obj[] | undefined) ?? [];
+  if (conditions.some((c) => c.type === 'Progressing' && c.reason === 'ProgressDeadlineExceeded')) {
+    return { message: '', done: true, error: `deployment "${name}" exceeded its progress deadline` };
+  }
+  const specReplicas = field(d, 'spec.replicas') as number | undefined;
+  const updated = Number(field(d, 'status.updatedReplicas') ?? 0);
+  const replicas = Number(field(d, 'status.replicas') ?? 0);
+  const available = Number(field(d, 'status.availableReplicas') ?? 0);
+  if (specReplicas !== undefined && updated < specReplicas) {
+    return { message: `Waiting for deployment "${name}" rollout to finish: ${updated} out of ${specReplicas} new replicas have been updated...\n`, done: false };
+  }
+  if (replicas > updated) return { message: `Waiting for deployment "${name}" rollout to finish: ${replicas - updated} old replicas are pending termination...\n`, done: false };
+  if (available < updated) return { message: `Waiting for deployment "${name}" rollout to finish: ${available} of ${updated} updated replicas are available...\n`, done: false };
+  return { message: `deployment "${name}" successfully rolled out\n`, done: true };
+}
+
+function* rolloutStatus(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const target = yield* getOne(io, cmd);
+  if (typeof target === 'number') return target;
+  const { r, name } = target;
+  if (r.kind !== 'Deployment') {
+    io.err(`error: no status viewer has been implemented for ${r.kind}\n`);
+    return 1;
+  }
+  let last = '';
+  const report = (d: Obj): boolean | number => {
+    const status = deploymentRolloutStatus(d);
+    if (status.error) { io.err(`error: ${status.error}\n`); return 1; }
+    if (status.message !== last) io.out(status.message);
+    last = status.message;
+    return status.done;
+  };
+  const first = report(target.obj);
+  if (first === true) return 0;
+  if (typeof first === 'number') return first;
+  const rv = String(field(target.obj, 'metadata.resourceVersion') ?? '');
+  const { response, requestId } = yield* send(io, { method: 'GET', path: collectionPath(r, namespaceOf(cmd)), query: query({ fieldSelector: `metadata.name=${name}`, resourceVersion: rv, watch: 'true' }), accept: 'application/json' });
+  if (isError(response)) return fail(io, response, '');
+  io.watching(requestId);
+  for (;;) {
+    const next = yield* nextWatchMessage(requestId);
+    if (io.interrupted) return 130;
+    if ('end' in next) { io.watching(null); return 1; }
+    if (next.event.type !== 'ADDED' && next.event.type !== 'MODIFIED') continue;
+    const result = report(next.event.object as Obj);
+    if (result === false) continue;
+    io.watching(null);
+    io.user.request('kube-apiserver', 'http.cancel', { requestId });
+    return result === true ? 0 : result;
+  }
+}
+
+interface Revision { readonly revision: number; readonly rs: Obj }
+
+function* revisionsOf(io: KubectlIO, cmd: KubectlInvocation, deployment: Obj): Co<Revision[] | number> {
+  const selector = (field(deployment, 'spec.selector.matchLabels') ?? {}) as Record<string, string>;
+  const rsResource = findResource('replicasets')!;
+  const { response } = yield* send(io, { method: 'GET', path: collectionPath(rsResource, namespaceOf(cmd)), query: query({ labelSelector: labelsText(selector) === '<none>' ? undefined : labelsText(selector), limit: '500' }), accept: 'application/json' });
+  if (isError(response)) return fail(io, response, '');
+  const uid = field(deployment, 'metadata.uid');
+  const owned = (((response.body as Obj).items as Obj[] | undefined) ?? [])
+    .filter((rs) => ((field(rs, 'metadata.ownerReferences') as Obj[] | undefined) ?? []).some((o) => o.uid === uid && o.controller === true));
+  const revisionOf = (rs: Obj): number => Number(((field(rs, 'metadata.annotations') ?? {}) as Obj)['deployment.kubernetes.io/revision'] ?? 0);
+  return owned.map((rs) => ({ revision: revisionOf(rs), rs })).sort((a, b) => a.revision - b.revision);
+}
+
+function* rolloutHistory(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const target = yield* getOne(io, cmd);
+  if (typeof target === 'number') return target;
+  const revisions = yield* revisionsOf(io, cmd, target.obj);
+  if (typeof revisions === 'number') return revisions;
+  io.out(`${kindName(target.r)}/${target.name} \n`);
+  const rows = [['REVISION', 'CHANGE-CAUSE'], ...revisions.map(({ revision, rs }) => [String(revision), String(((field(rs, 'metadata.annotations') ?? {}) as Obj)['kubernetes.io/change-cause'] ?? '<none>')])];
+  io.out(`${tabwrite(rows, 2)}\n`);
+  return 0;
+}
+
+function* rolloutUndo(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
+  const target = yield* getOne(io, cmd);
+  if (typeof target === 'number') return target;
+  const revisions = yield* revisionsOf(io, cmd, target.obj);
+  if (typeof revisions === 'number') return revisions;
+  const current = revisions[revisions.length - 1];
+  const wanted = cmd.flags.toRevision
+    ? revisions.find((r) => r.revision === cmd.flags.toRevision)
+    : revisions.filter((r) => r !== current).pop();
+  if (!wanted) {
+    io.err(cmd.flags.toRevision ? `error: unable to find specified revision ${cmd.flags.toRevision} in history\n` : 'error: no rollout history found for deployment "' + target.name + '"\n');
+    return 1;
+  }
+  const template = JSON.parse(JSON.stringify(field(wanted.rs, 'spec.template'))) as Obj;
+  const labels = ((template.metadata as Obj | undefined)?.labels ?? {}) as Obj;
+  delete labels['pod-template-hash'];
+  if (wanted === current) {
+    io.out(`${kindName(target.r)}/${target.name} skipped rollback (current template already matches revision ${wanted.revision})\n`);
+    return 0;
+  }
+  const patch = [{ op: 'replace', path: '/spec/template', value: template }];
+  const { response } = yield* send(io, { method: 'PATCH', path: itemPath(target.r, namespaceOf(cmd), target.name), accept: 'application/json, */*', contentType: 'application/json-patch+json', body: JSON.stringify(patch) });
+  if (isError(response)) return fail(io, response, '');
+  io.out(`${kindName(target.r)}/${target.name} rolled back\n`);
+  return 0;
+}
+
+function* version(io: KubectlIO): Co<number> {
+  io.out('Client Version: v1.28.15\nKustomize Version: v5.0.4-0.20230601165947-6ce0bf390ce3\n');
+  const { response } = yield* send(io, { method: 'GET', path: '/version', query: 'timeout=32s', accept: 'application/json, */*' });
+  if (isError(response)) return fail(io, response, '');
+  io.out(`Server Version: ${String(field(response.body, 'gitVersion') ?? '')}\n`);
+  return 0;
+}
+

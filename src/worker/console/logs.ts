@@ -1,0 +1,111 @@
+// Collects the lines of the logs panel from what the engine delivers: etcd's request-stats lines (each
+// etcd reply carries the line etcd 3.4 logs at debug level), kube-apiserver's audit events (read from
+// its audit log as JSON lines, as the log backend writes them), and kubectl's request lines (handed in
+// by the console). Lines are kept until the next flush, the newest `logTailLimit` of them.
+//
+// "Expensive" is Podflow's flag, not etcd's: a Range answering at least `expensiveCount` keys or
+// `expensiveBytes` bytes (the seeds' label-selector list of a namespace's pods is the example). etcd 3.4
+// itself warns only about slow requests ("apply request took too long").
+
+import type { LogLine } from '../../protocol/console.ts';
+import { logTailLimit } from '../../protocol/console.ts';
+import type { AuditEvent } from '../../sim/apiserver/filters/audit.ts';
+import type { RequestStats } from '../../sim/etcd/request-stats.ts';
+import type { Message } from '../../sim/engine/index.ts';
+
+export const expensiveCount = 10;
+export const expensiveBytes = 64 * 1024;
+
+/** The audit log of kube-apiserver, as the host can see it. */
+export interface AuditSource {
+  all(): readonly AuditEvent[];
+}
+
+interface StatsReply {
+  readonly stats: RequestStats | null;
+  readonly log: string | null;
+}
+
+function isStatsReply(payload: unknown): payload is StatsReply {
+  return typeof payload === 'object' && payload !== null && 'log' in payload && typeof (payload as StatsReply).log === 'string' && 'stats' in payload;
+}
+
+/** The first `key:"…"` of a request-stats content (Go-quoted; escapes left as they are). */
+export function firstKey(content: string): string | undefined {
+  const match = /key:"((?:[^"\\]|\\.)*)"/.exec(content);
+  return match?.[1];
+}
+
+/** `/etcdserverpb.KV/Range` → `Range`. */
+export function rpcName(responseType: string): string {
+  return responseType.slice(responseType.lastIndexOf('/') + 1);
+}
+
+export function isExpensive(stats: RequestStats): boolean {
+  return stats.responseType.endsWith('/Range') && (stats.responseCount >= expensiveCount || stats.responseSize >= expensiveBytes);
+}
+
+/** An audit event as the JSON log backend writes it (audit.k8s.io/v1 Event). */
+export function auditLine(e: AuditEvent): string {
+  return JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...e });
+}
+
+export class LogCollector {
+  private lines: LogLine[] = [];
+  private omitted = 0;
+  private lastAudit: AuditEvent | null = null;
+
+  /** Starts after the audit events already recorded (boot's), so the panel shows what happens from now on. */
+  constructor(private readonly audit: AuditSource | null) {
+    const events = audit?.all() ?? [];
+    this.lastAudit = events[events.length - 1] ?? null;
+  }
+
+  /** Looks at one delivery (after it ran): etcd replies give request-stats lines, new audit events give audit lines. */
+  observe(step: number, message: Message): void {
+    if (message.replyTo !== null && isStatsReply(message.payload) && message.payload.log !== null) {
+      const { stats, log } = message.payload;
+      const key = stats ? firstKey(stats.requestContent) : undefined;
+      this.push({
+        source: 'etcd', step, text: log,
+        ...(stats ? { rpc: rpcName(stats.responseType), expensive: isExpensive(stats) } : {}),
+        ...(key !== undefined ? { key } : {}),
+      });
+    }
+    if (this.audit) this.readAudit(step);
+  }
+
+  kubectl(step: number, text: string, method: string, path: string): void {
+    this.push({ source: 'kubectl', step, text: text.trimEnd(), rpc: method, key: path });
+  }
+
+  /** Lines since the last flush, or null when there are none. */
+  flush(): { lines: LogLine[]; omitted: number } | null {
+    if (this.lines.length === 0 && this.omitted === 0) return null;
+    const out = { lines: this.lines, omitted: this.omitted };
+    this.lines = [];
+    this.omitted = 0;
+    return out;
+  }
+
+  private readAudit(step: number): void {
+    const events = this.audit!.all();
+    if (events.length === 0 || events[events.length - 1] === this.lastAudit) return;
+    let start = this.lastAudit === null ? 0 : events.lastIndexOf(this.lastAudit) + 1;
+    if (start < 0) start = 0;
+    for (let i = start; i < events.length; i++) {
+      const e = events[i]!;
+      this.push({ source: 'audit', step, text: auditLine(e), rpc: e.verb, key: e.requestURI.split('?')[0]! });
+    }
+    this.lastAudit = events[events.length - 1]!;
+  }
+
+  private push(line: LogLine): void {
+    this.lines.push(line);
+    if (this.lines.length >= 2 * logTailLimit) {
+      const drop = this.lines.length - logTailLimit;
+      this.lines.splice(0, drop);
+      this.omitted += drop;
+    }
+  }
+}

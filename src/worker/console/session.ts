@@ -1,0 +1,156 @@
+// The console's side in the worker: runs each command line (kubectl or etcdctl) as a coroutine of the
+// user component, so its requests are messages of the trace, and buffers the output until the host
+// reports. A command runs as far as the engine has delivered its replies: its output grows as the user
+// steps or plays. Ctrl-C interrupts a running command (a watch is cancelled on the wire).
+// Errors inside a command (a model bug, a malformed reply) end that command with the error text; they
+// never escape into the engine.
+
+import type { ConsoleOutputEvent, ManifestProblem } from '../../protocol/console.ts';
+import type { Co, Engine, Message } from '../../sim/engine/index.ts';
+import type { User } from '../../sim/user/user.ts';
+import { closeWatch, runEtcdctl, watchOutput, type EtcdctlWatch } from './etcdctl.ts';
+import { cancelWatch } from './http.ts';
+import { parseKubectl } from './kubectl-args.ts';
+import { runKubectl, type KubectlIO } from './kubectl.ts';
+import type { LogCollector } from './logs.ts';
+
+interface Running {
+  readonly id: number;
+  stdout: string;
+  stderr: string;
+  problems: ManifestProblem[];
+  done: boolean;
+  exitCode: number;
+  interrupted: boolean;
+  /** An open kubectl watch request (for Ctrl-C). */
+  watchRequest: number | null;
+  /** An open etcdctl watch. */
+  etcdWatch: EtcdctlWatch | null;
+  /** True when something new is to be reported. */
+  dirty: boolean;
+}
+
+export class ConsoleSession {
+  private readonly running = new Map<number, Running>();
+  private streams = 0;
+
+  constructor(private readonly engine: Engine, private readonly user: User, private readonly logs: LogCollector | null) {}
+
+  /** Starts a command line; output is reported by `flush`. */
+  run(id: number, line: string, stdin = ''): void {
+    // A page reloaded over a restored cluster numbers its commands afresh: an old command still running
+    // under the same id (a watch) gives way to the new one.
+    const previous = this.running.get(id);
+    if (previous && !previous.done) this.interrupt(id);
+    this.running.delete(id);
+    const state: Running = { id, stdout: '', stderr: '', problems: [], done: false, exitCode: 0, interrupted: false, watchRequest: null, etcdWatch: null, dirty: true };
+    this.running.set(id, state);
+    const trimmed = line.trim();
+    const tool = trimmed.split(/\s+/)[0];
+    if (tool !== 'kubectl' && tool !== 'etcdctl') {
+      state.stderr += `${tool || line}: command not found (this console runs kubectl and etcdctl)\n`;
+      this.finish(state, 127);
+      return;
+    }
+    this.engine.spawn(this.user, this.guarded(state, tool === 'kubectl' ? this.kubectl(state, trimmed, stdin) : this.etcdctl(state, trimmed)));
+  }
+
+  /** Ctrl-C. */
+  interrupt(id: number): void {
+    const state = this.running.get(id);
+    if (!state || state.done) return;
+    state.interrupted = true;
+    if (state.watchRequest !== null) cancelWatch({ user: this.user }, state.watchRequest);
+    if (state.etcdWatch !== null) closeWatch({ user: this.user }, state.etcdWatch);
+    state.stderr += '^C\n';
+    this.finish(state, 130);
+  }
+
+  /** Lets open etcdctl watches see the responses delivered on their streams. */
+  observe(message: Message): void {
+    for (const state of this.running.values()) {
+      if (state.done || state.etcdWatch === null) continue;
+      const output = watchOutput(state.etcdWatch, message);
+      if (!output) continue;
+      state.stdout += output.stdout;
+      state.stderr += output.stderr;
+      state.dirty = true;
+      if (output.done) this.finish(state, output.exitCode);
+    }
+  }
+
+  /** Output since the last flush, one event per command that printed or finished. */
+  flush(): ConsoleOutputEvent[] {
+    const events: ConsoleOutputEvent[] = [];
+    for (const state of this.running.values()) {
+      if (!state.dirty) continue;
+      events.push({
+        type: 'consoleOutput', id: state.id, stdout: state.stdout, stderr: state.stderr, done: state.done,
+        ...(state.done ? { exitCode: state.exitCode } : {}),
+        ...(state.problems.length > 0 ? { problems: state.problems } : {}),
+      });
+      state.stdout = '';
+      state.stderr = '';
+      state.problems = [];
+      state.dirty = false;
+      if (state.done) this.running.delete(state.id);
+    }
+    return events;
+  }
+
+  /** Commands still running (waiting for replies or watching). */
+  get active(): number {
+    let n = 0;
+    for (const s of this.running.values()) if (!s.done) n++;
+    return n;
+  }
+
+  private io(state: Running, stdin: string, verbosity: number, impersonate: string | undefined): KubectlIO {
+    const { engine, user, logs } = this;
+    return {
+      engine, user, stdin, verbosity,
+      ...(impersonate !== undefined ? { impersonate } : {}),
+      out: (text) => { if (!state.interrupted) { state.stdout += text; state.dirty = true; } },
+      err: (text) => { if (!state.interrupted) { state.stderr += text; state.dirty = true; } },
+      problem: (p) => { state.problems.push(p); state.dirty = true; },
+      requestLog: (line, method, path) => logs?.kubectl(engine.step, line, method, path),
+      get interrupted() { return state.interrupted; },
+      watching: (requestId) => { state.watchRequest = requestId; },
+    };
+  }
+
+  private *kubectl(state: Running, line: string, stdin: string): Co<number> {
+    const parsed = parseKubectl(line);
+    if (!parsed.ok) {
+      state.stderr += parsed.stderr;
+      return 1;
+    }
+    const { flags } = parsed.command;
+    return yield* runKubectl(this.io(state, stdin, flags.verbosity, flags.as), parsed.command);
+  }
+
+  private *etcdctl(state: Running, line: string): Co<number | null> {
+    const result = yield* runEtcdctl(this.io(state, '', 0, undefined), line, `etcdctl-${++this.streams}`);
+    if (typeof result === 'number') return result;
+    state.etcdWatch = result;
+    return null;
+  }
+
+  /** Runs a command body; a thrown error ends the command with its message instead of reaching the engine. */
+  private *guarded(state: Running, body: Co<number | null>): Co<void> {
+    try {
+      const exit = yield* body;
+      if (exit !== null && !state.interrupted) this.finish(state, exit);
+    } catch (error) {
+      state.stderr += `error: ${error instanceof Error ? error.message : String(error)}\n`;
+      this.finish(state, 1);
+    }
+  }
+
+  private finish(state: Running, exitCode: number): void {
+    if (state.done) return;
+    state.done = true;
+    state.exitCode = exitCode;
+    state.dirty = true;
+  }
+}
