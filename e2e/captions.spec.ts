@@ -75,6 +75,8 @@ test('switching to 中文 shows the captions in Simplified Chinese, and the choi
   await test.step('after a reload the captions are still in Chinese', async () => {
     await page.reload();
     await expect(language.getByRole('button', { name: '中文' })).toHaveAttribute('aria-pressed', 'true');
+    // The reload reopens the saved cluster with the Deployment's traffic still queued: let it finish first.
+    await podflow.runUntilIdle();
     await podflow.etcdctlPut('/podflow/greeting', 'hello');
     await podflow.button('Step').click();
     await expect(caption).toContainText('etcdctl → etcd：写入（Put）/podflow/greeting = "hello"');

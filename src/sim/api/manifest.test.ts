@@ -95,6 +95,12 @@ describe('parseManifest', () => {
     expect(m.errors[0]!.message).toMatch(/^error parsing bad\.yaml: error converting YAML to JSON: /);
   });
 
+  it('reports an alias to an undefined anchor as go-yaml does, at the alias', () => {
+    const m = parseManifest('apiVersion: v1\nkind: Pod\nmetadata:\n  name: *nosuch\n', 'a.yaml');
+    expect(m.objects).toEqual([]);
+    expect(m.errors).toEqual([{ line: 4, column: 9, message: "error parsing a.yaml: error converting YAML to JSON: yaml: unknown anchor 'nosuch' referenced" }]);
+  });
+
   it('never throws, whatever the text', () => {
     fc.assert(fc.property(fc.string({ unit: fc.constantFrom(...'ak:- {}[]\n"\'#&*!|>1 ,'.split('')), maxLength: 60 }), (text) => {
       const m = parseManifest(`apiVersion: v1\nkind: ConfigMap\n${text}`, 'f.yaml');

@@ -8,7 +8,7 @@
 // visitor.go) and k8s.io/apimachinery/pkg/api/meta (NoKindMatchError). YAML syntax errors carry the
 // `yaml` package's wording, not Go's.
 
-import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Document, type Node } from 'yaml';
 import { decodeStruct } from './decode.ts';
 import { parseGroupVersion, type GroupVersionKind } from './gvk.ts';
 import { resourceForKind, type ResourceInfo } from './resources.ts';
@@ -105,6 +105,19 @@ function keyOffset(doc: Document, path: string, base: readonly (string | number)
   return offset;
 }
 
+/** The first alias in `doc` whose anchor is not defined before it (toJS would throw on it). */
+function firstUnresolvedAlias(doc: Document): { name: string; offset: number | undefined } | undefined {
+  let found: { name: string; offset: number | undefined } | undefined;
+  visit(doc, {
+    Alias(_, alias) {
+      if (alias.resolve(doc) !== undefined) return undefined;
+      found = { name: alias.source, offset: alias.range?.[0] };
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
 /**
  * Reads a manifest the way `kubectl create -f <source>` does before sending requests. With
  * `validate` false (kubectl `--validate=false`) a missing kind is still fatal but reported as a
@@ -124,6 +137,12 @@ export function parseManifest(text: string, source: string, validate = true): Ma
   for (const doc of documents) {
     if (doc.errors.length > 0) {
       for (const e of doc.errors) errors.push({ ...at(e.pos[0]), message: `error parsing ${source}: error converting YAML to JSON: ${e.message}` });
+      continue;
+    }
+    const unknownAnchor = firstUnresolvedAlias(doc);
+    if (unknownAnchor !== undefined) {
+      // go-yaml's composer: an alias whose anchor is not (yet) defined.
+      errors.push({ ...at(unknownAnchor.offset), message: `error parsing ${source}: error converting YAML to JSON: yaml: unknown anchor '${unknownAnchor.name}' referenced` });
       continue;
     }
     const value: unknown = doc.toJS({ maxAliasCount: 100 });
