@@ -28,3 +28,27 @@ test('stopping the scheduler leaves the pod Pending; starting it binds the pod',
     await podflow.button('Pause').click();
   });
 });
+
+// (h) A node goes down: the node lifecycle controller marks it NotReady, its pod is evicted and the
+// ReplicaSet's replacement runs on another node.
+test('node down: NotReady, the pod is evicted and recreated on another node', async ({ podflow }) => {
+  const dock = new ActDock(podflow);
+  const page = podflow.page;
+  await dock.runToEnd('kubectl create -f -');
+  await dock.settle(async () => page.getByRole('button', { name: 'Run until idle' }).isDisabled());
+  const before = await dock.runToEnd('kubectl get po -o wide');
+  const [, firstPod, node] = /(nginx-deployment-\S+)\s+1\/1\s+Running\s+0\s+\S+\s+\S+\s+(node-\d)/.exec(before) ?? [];
+  expect(node).toBeDefined();
+  await test.step(`take ${node} down and play at 100×`, async () => {
+    await dock.tab('Faults').click();
+    await page.getByRole('combobox', { name: 'Node' }).selectOption(node!);
+    await page.getByRole('button', { name: 'Node down', exact: true }).click();
+    const nodes = await dock.run('kubectl get nodes -w');
+    const pods = await dock.run('kubectl get po -o wide -w');
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('100');
+    await podflow.button('Play').click();
+    await expect(nodes.getByTestId('console-output')).toContainText(new RegExp(`${node}\\s+NotReady`), { timeout: 30_000 });
+    await expect(pods.getByTestId('console-output')).toContainText(new RegExp(`(?!${firstPod})nginx-deployment-\\S+\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+\\S+\\s+(?!${node}\\b)node-\\d`), { timeout: 45_000 });
+    await podflow.button('Pause').click();
+  });
+});
