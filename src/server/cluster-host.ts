@@ -29,6 +29,11 @@ export interface HostOptions {
   readonly dataDir?: string;
   /** Trace records kept in memory. */
   readonly traceLimit?: number;
+  /**
+   * The wall-clock instant virtual time 0 stands for; by default the server's start, so creation times and
+   * kubectl's ages read as a real cluster's. A replayed log keeps the epoch it was started with.
+   */
+  readonly epochMs?: number;
 }
 
 /** What a submitted request's replies are handed to. */
@@ -46,6 +51,8 @@ interface LogHeader {
   readonly podflow: 'server-log';
   readonly seed: string;
   readonly nodes: number;
+  /** Absent in logs written before the server started its clock at wall time (the engine's default epoch). */
+  readonly epochMs?: number;
 }
 
 /** Steps per slice of work before the host yields to the event loop (keeps HTTP responsive). */
@@ -82,11 +89,18 @@ export class ClusterHost {
   readonly replayed: number;
 
   constructor(private readonly options: HostOptions) {
-    this.cluster = createCluster({ seed: options.seed, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000 });
+    this.logPath = options.dataDir ? join(options.dataDir, 'cluster.jsonl') : null;
+    const stored = this.storedHeader();
+    const epochMs = stored ? stored.epochMs : options.epochMs ?? Math.floor(Date.now() / 1000) * 1000;
+    this.cluster = createCluster({
+      seed: options.seed,
+      nodes: options.nodes,
+      traceLimit: options.traceLimit ?? 200_000,
+      ...(epochMs !== undefined ? { epochMs } : {}),
+    });
     this.cluster.boot();
     this.cluster.engine.onDelivery((m) => this.delivered(m));
-    this.logPath = options.dataDir ? join(options.dataDir, 'cluster.jsonl') : null;
-    this.replayed = this.replayLog();
+    this.replayed = this.replayLog(stored, epochMs);
     this.logging = this.logPath !== null;
   }
 
@@ -220,17 +234,25 @@ export class ClusterHost {
     for (const listener of this.deliveryListeners) listener(message);
   }
 
+  /** The header of `cluster.jsonl` when the log there belongs to this seed and node count. */
+  private storedHeader(): LogHeader | null {
+    if (!this.logPath || !existsSync(this.logPath)) return null;
+    const first = readFileSync(this.logPath, 'utf8').split('\n', 1)[0] ?? '';
+    if (first === '') return null;
+    const stored = JSON.parse(first) as LogHeader;
+    return stored.seed === this.options.seed && stored.nodes === this.options.nodes ? stored : null;
+  }
+
   /** Replays `cluster.jsonl` when its seed and node count match; starts a new log otherwise. */
-  private replayLog(): number {
+  private replayLog(stored: LogHeader | null, epochMs: number | undefined): number {
     if (!this.logPath || !this.options.dataDir) return 0;
     mkdirSync(this.options.dataDir, { recursive: true });
-    const header: LogHeader = { podflow: 'server-log', seed: this.options.seed, nodes: this.options.nodes };
-    const lines = existsSync(this.logPath) ? readFileSync(this.logPath, 'utf8').split('\n').filter((l) => l !== '') : [];
-    const stored = lines.length > 0 ? JSON.parse(lines[0]!) as LogHeader : null;
-    if (!stored || stored.seed !== header.seed || stored.nodes !== header.nodes) {
+    if (!stored) {
+      const header: LogHeader = { podflow: 'server-log', seed: this.options.seed, nodes: this.options.nodes, ...(epochMs !== undefined ? { epochMs } : {}) };
       writeFileSync(this.logPath, `${JSON.stringify(header)}\n`);
       return 0;
     }
+    const lines = readFileSync(this.logPath, 'utf8').split('\n').filter((l) => l !== '');
     const engine = this.cluster.engine;
     let requests = 0;
     const entries = lines.slice(1);

@@ -66,6 +66,8 @@ export interface ClusterConfig {
   readonly nodes?: number;
   readonly latencies?: Partial<LinkLatencies>;
   readonly traceLimit?: number;
+  /** Wall-clock instant (ms since the Unix epoch) that virtual time 0 stands for; the engine's default otherwise. */
+  readonly epochMs?: number;
   /** How many scheduling attempt records kube-scheduler keeps (all by default); for large benchmarks. */
   readonly schedulerAttemptLimit?: number;
   /**
@@ -102,7 +104,11 @@ export class Cluster {
   readonly faults: ClusterFaults;
 
   constructor(readonly config: ClusterConfig) {
-    this.engine = new Engine({ seed: config.seed, ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}) });
+    this.engine = new Engine({
+      seed: config.seed,
+      ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}),
+      ...(config.epochMs !== undefined ? { epochMs: config.epochMs } : {}),
+    });
     this.user = this.engine.add(new User());
     this.etcd = this.engine.add(new EtcdServer(componentNames.etcd));
 

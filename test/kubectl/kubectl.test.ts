@@ -172,6 +172,9 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(out).toMatch(/Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/user-service to node-\d/);
     expect(out).toMatch(/Normal\s+Pulling\s+\S+\s+kubelet\s+Pulling image "redis:5\.0"/);
     expect(out).toMatch(/Normal\s+Started\s+\S+\s+kubelet\s+Started container user/);
+    // The server's virtual time 0 is its start on the wall clock, so times and ages read as a real cluster's.
+    expect(out).toMatch(new RegExp(`^Start Time:\\s+\\w{3}, \\d{2} \\w{3} ${new Date().getUTCFullYear()} `, 'm'));
+    expect(out).not.toMatch(/\b\d+y\d+d\b/);
     const deploy = ok(await k('describe', 'deployment', 'nginx-deployment'));
     expect(deploy).toMatch(/^Replicas:\s+1 desired \| 1 updated \| 1 total \| 1 available \| 0 unavailable$/m);
     expect(deploy).toMatch(/^NewReplicaSet:\s+nginx-deployment-[a-z0-9]+ \(1\/1 replicas created\)$/m);

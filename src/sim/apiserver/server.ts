@@ -229,6 +229,7 @@ export class KubeApiserver extends Component {
         if (open && !open.ended) this.reply<HttpWatchEvent>(request, httpKinds.watchEvent, event);
       },
       end: () => this.closeWatch(request.id, 'error'),
+      now: () => this.now,
     };
   }
 
