@@ -7,6 +7,8 @@ import type { Status } from '../api/types/meta.ts';
 import type { HttpRequest } from '../apiserver/http.ts';
 import { defaultUserAgent, encodeListOptions, errorFromResponse } from './rest-client.ts';
 import { clientTestCluster } from './testing.ts';
+import { createCluster } from '../cluster.ts';
+import type { HttpResponse } from '../apiserver/http.ts';
 
 const pod = (name: string, labels: Record<string, string> = { app: 'web' }): Pod => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels },
@@ -104,3 +106,20 @@ function catchStatus(f: () => unknown): StatusError {
   }
   throw new Error('expected a StatusError');
 }
+
+describe('Retry-After', () => {
+  it('sends a request refused with 429 Retry-After: 1 again a second later, so every kubelet registers', () => {
+    const cluster = createCluster({ seed: 'retry-after', nodes: 6, apiserver: { maxInFlight: { readOnly: 2, mutating: 2 } }, components: { controllerManager: false, scheduler: false } });
+    cluster.boot();
+    const responses = cluster.engine.trace.all().filter((m) => m.kind === 'http.response' && m.to.startsWith('kubelet/'));
+    const refused = responses.filter((m) => (m.payload as HttpResponse).status === 429);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const r of refused) expect((r.payload as HttpResponse).headers['retry-after']).toBe('1');
+    // The same request goes out again from the same kubelet one virtual second after its 429 arrived.
+    const first = refused[0]!;
+    const again = cluster.engine.trace.all().find((m) => m.kind === 'http.request' && m.from === first.to && m.sentAt === first.deliverAt + 1000);
+    expect(again).toBeDefined();
+    const nodes = cluster.etcd.kv.range({ key: '/registry/minions/', rangeEnd: '/registry/minions0', keysOnly: true });
+    expect(nodes.kvs.map((kv) => kv.key)).toEqual([1, 2, 3, 4, 5, 6].map((i) => `/registry/minions/node-${i}`));
+  });
+});

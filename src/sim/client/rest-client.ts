@@ -7,7 +7,7 @@
 //
 // Not modelled: protobuf (kube-controller-manager and the scheduler negotiate
 // `application/vnd.kubernetes.protobuf`; here every request speaks JSON), client-side QPS limiting
-// (the flowcontrol token bucket), retries on Retry-After, and request timeouts.
+// (the flowcontrol token bucket) and request timeouts.
 
 import { newGenericServerResponse, StatusError } from '../api/errors.ts';
 import { apiVersionOf, lookupResource, type ResourceInfo } from '../api/resources.ts';
@@ -25,6 +25,17 @@ export const clientVersion = { gitVersion: 'v1.28.15', gitCommit: '841856557ef0f
 /** `kube-scheduler/v1.28.15 (linux/amd64) kubernetes/8418565` (rest.DefaultKubernetesUserAgent). */
 export function defaultUserAgent(command: string): string {
   return `${command}/${clientVersion.gitVersion} (linux/amd64) kubernetes/${clientVersion.gitCommit.slice(0, 7)}`;
+}
+
+/** rest.Request's default maxRetries. */
+const maxRetries = 10;
+
+/** checkWait: the seconds to wait before sending again, or null when the response is final. */
+function retryAfterSeconds(response: HttpResponse): number | null {
+  if (response.status !== 429 && response.status < 500) return null;
+  const header = response.headers['retry-after'];
+  if (header === undefined || !/^\d+$/.test(header)) return null;
+  return Number(header);
 }
 
 /** metav1.ListOptions as a client sets them; unset and zero fields are not sent. */
@@ -100,10 +111,19 @@ export class RestClient {
     return new ResourceClient<T>(this, info);
   }
 
-  /** Sends one request and returns the raw response (no error mapping). */
+  /**
+   * Sends one request and returns the raw response (no error mapping). A 429 or 5xx carrying a whole
+   * number of seconds in Retry-After (max-in-flight's `Retry-After: 1`) is sent again after that wait,
+   * up to ten times, whatever the verb: the server did not act on it.
+   */
+  // Models k8s.io/client-go/rest/request.go (request with retry.IsNextRetry) and rest/with_retry.go checkWait.
   *request(method: HttpMethod, path: string, query: string, body?: object, contentType = 'application/json'): Co<HttpResponse> {
-    const response = yield* this.host.call<HttpResponse>(apiserverName, httpKinds.request, this.httpRequest(method, path, query, body, contentType));
-    return response.payload;
+    for (let retries = 0; ; retries++) {
+      const response = (yield* this.host.call<HttpResponse>(apiserverName, httpKinds.request, this.httpRequest(method, path, query, body, contentType))).payload;
+      const wait = retryAfterSeconds(response);
+      if (wait === null || retries >= maxRetries) return response;
+      yield* this.host.sleep(wait * 1000);
+    }
   }
 
   httpRequest(method: HttpMethod, path: string, query: string, body?: object, contentType = 'application/json'): HttpRequest {
