@@ -206,4 +206,7 @@ test('the watches tab lists who watches what at kube-apiserver, and etcd\'s watc
   await expect(kubelet).toContainText('spec.nodeName=node-1');
   await expect(page.getByTestId('apiserver-watch').and(page.locator('[data-who="kube-controller-manager"]')).filter({ hasText: '/apis/apps/v1/deployments' })).toHaveCount(1);
   await expect(page.getByTestId('etcd-watch').filter({ hasText: 'prefix /registry/pods/' })).toContainText('synced');
+  const podsCache = page.getByTestId('watch-cache').and(page.locator('[data-resource="/registry/pods"]'));
+  await expect(podsCache.getByTestId('watch-cache-oldest')).toHaveText(/^\d+$/);
+  await expect(podsCache).toContainText('/ 100');
 });

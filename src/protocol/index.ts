@@ -16,7 +16,7 @@ export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } fr
 export type { TraceRecord } from './trace.ts';
 export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 export type {
-  ApiserverWatch, CauseChainCommand, CauseChainEvent, EtcdWatch, WatchersView, InspectCommand, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView,
+  ApiserverWatch, CauseChainCommand, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectCommand, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView,
   ObjectTable, OwnerRef, SchedulerAttempt, SchedulerNodeRecord, SchedulerPluginVerdict,
 } from './inspect.ts';
 export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';

@@ -124,9 +124,23 @@ export interface EtcdWatch {
   readonly synced: boolean;
 }
 
+/** One resource's watch cache at kube-apiserver (the Cacher's window of recent events). */
+export interface WatchCacheView {
+  /** The storage prefix, e.g. `/registry/pods`. */
+  readonly resourcePrefix: string;
+  readonly capacity: number;
+  readonly bufferedEvents: number;
+  readonly objects: number;
+  /** The oldest resourceVersion a watch can start from; older gets 410 Expired (null before the first list). */
+  readonly oldestServable: number | null;
+  readonly resourceVersion: number;
+}
+
 export interface WatchersView {
   readonly apiserver: readonly ApiserverWatch[];
   readonly etcd: readonly EtcdWatch[];
+  /** kube-apiserver's watch caches, one per cached resource (events are not cached). */
+  readonly caches: readonly WatchCacheView[];
   /** True when the oldest deliveries were dropped from the trace, so older watches may be missing. */
   readonly partial: boolean;
 }

@@ -48,7 +48,7 @@ export interface HostedCluster {
   /** kube-scheduler's attempt records, for the scheduler table; absent or null without a scheduler. */
   readonly scheduler?: InspectedCluster['scheduler'];
   /** kube-apiserver, whose audit log feeds the logs panel; absent in clusters without one. */
-  readonly apiserver?: { readonly audit: AuditSource };
+  readonly apiserver?: { readonly audit: AuditSource } & InspectedCluster['apiserver'];
   /** Brings the control plane up (the host calls it before `ready`); without it the host runs until idle. */
   boot?(): number;
 }

@@ -114,4 +114,21 @@ describe('watchers', () => {
     expect(etcd.some((w) => w.key === '/registry/pods/' && w.synced)).toBe(true);
     for (const w of etcd) expect(w.nextRevision).toBeLessThanOrEqual(cluster.etcd.store.currentRev + 1);
   });
+
+  it('shows kube-apiserver\'s watch cache per resource: its objects, its window and the oldest servable resourceVersion', () => {
+    const cluster = nginxCluster();
+    const { watchers } = inspect(cluster, ['watchers']);
+    const caches = watchers!.caches;
+    const pods = caches.find((c) => c.resourcePrefix === '/registry/pods')!;
+    const podKeys = cluster.etcd.kv.range({ key: '/registry/pods/', rangeEnd: '/registry/pods0', keysOnly: true }).kvs;
+    expect(pods.objects).toBe(podKeys.length);
+    expect(pods.capacity).toBe(100);
+    expect(pods.bufferedEvents).toBeGreaterThan(0);
+    expect(pods.oldestServable).not.toBeNull();
+    expect(pods.oldestServable!).toBeLessThanOrEqual(pods.resourceVersion);
+    expect(pods.resourceVersion).toBeLessThanOrEqual(cluster.etcd.store.currentRev);
+    // Events are served from etcd, not from a watch cache.
+    expect(caches.some((c) => c.resourcePrefix === '/registry/events')).toBe(false);
+    expect(caches.map((c) => c.resourcePrefix)).toEqual([...caches.map((c) => c.resourcePrefix)].sort());
+  });
 });

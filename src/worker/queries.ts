@@ -7,7 +7,7 @@
 //               the watchers inside etcd's store;
 //   causeChain  a delivered message's causes back to the root, from the engine's trace.
 
-import type { ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
+import type { ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { resourceForKind, servedResources, type ResourceInfo } from '../sim/api/resources.ts';
 import type { KubeObject } from '../sim/api/types/meta.ts';
@@ -22,6 +22,8 @@ export interface InspectedCluster {
   readonly engine: Engine;
   readonly etcd?: KeyspaceSource;
   readonly scheduler?: { readonly attempts: readonly AttemptRecord[] } | null;
+  /** kube-apiserver, for its watch caches' windows (KubeApiserver.watchCacheWindows). */
+  readonly apiserver?: { watchCacheWindows?(): readonly WatchCacheView[] } | null;
 }
 
 export const registryPrefix = '/registry';
@@ -201,7 +203,8 @@ export function watchersView(cluster: InspectedCluster): WatchersView {
   add(store?.synced?.watchers, true);
   add(store?.unsynced?.watchers, false);
   etcd.sort((a, b) => a.id - b.id);
-  return { apiserver: [...open.values()], etcd, partial: firstStep > 1 };
+  const caches = cluster.apiserver?.watchCacheWindows?.() ?? [];
+  return { apiserver: [...open.values()], etcd, caches, partial: firstStep > 1 };
 }
 
 /** The smallest key after every key with `prefix` (ASCII prefixes only, as /registry's are). */

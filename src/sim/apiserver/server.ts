@@ -32,6 +32,7 @@ import { serveNonResource } from './non-resource.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
 import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } from './storage/cacher.ts';
+import type { WatchCacheWindow } from './storage/watch-cache.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
 import { etcdClientOver, type EtcdClient } from './storage/etcd-client.ts';
 import { EtcdWatchRouter } from './storage/etcd-watch-client.ts';
@@ -208,6 +209,13 @@ export class KubeApiserver extends Component {
         this.setTimer(delay, name, data, options);
       },
     };
+  }
+
+  /** Every resource's watch cache window, by storage prefix (`/registry/pods`), in prefix order. */
+  watchCacheWindows(): Array<{ readonly resourcePrefix: string } & WatchCacheWindow> {
+    return [...this.cachers.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([resourcePrefix, cacher]) => ({ resourcePrefix, ...cacher.watchCache.window() }));
   }
 
   /** The watch responder for one request: the 200 with `stream: true`, then events, then the end. */

@@ -1,6 +1,7 @@
 // Every open watch: at kube-apiserver (who opened it, on which resource path and selectors, from which
 // resourceVersion, and how many events it has had) and inside etcd's store (the watcher's key range,
-// the next revision it needs, synced or catching up).
+// the next revision it needs, synced or catching up), and kube-apiserver's watch cache per resource: the
+// window of recent events a watch can start from (older resourceVersions get 410 Expired).
 
 import type { EtcdWatch } from '../../protocol/index.ts';
 import { useSim } from '../store/sim-context.ts';
@@ -34,6 +35,23 @@ export function WatchersPanel() {
               <td>{[w.labelSelector, w.fieldSelector].filter((s) => s !== '').join(', ') || '—'}</td>
               <td>{w.resourceVersion === '' ? 'most recent' : w.resourceVersion}</td>
               <td>{w.openedAt}</td><td>{w.events}</td><td>{w.lastResourceVersion || '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table className="objects-table" aria-label={`kube-apiserver watch caches (${view.caches.length})`}>
+        <caption className="table-caption">kube-apiserver: watch cache per resource (a watch from an older resourceVersion gets 410 Expired)</caption>
+        <thead>
+          <tr>
+            <th scope="col">Resource</th><th scope="col">Objects</th><th scope="col">Events buffered / capacity</th>
+            <th scope="col">Oldest servable resourceVersion</th><th scope="col">Current resourceVersion</th>
+          </tr>
+        </thead>
+        <tbody>
+          {view.caches.map((c) => (
+            <tr key={c.resourcePrefix} data-testid="watch-cache" data-resource={c.resourcePrefix}>
+              <td>{c.resourcePrefix}</td><td>{c.objects}</td><td>{c.bufferedEvents} / {c.capacity}</td>
+              <td data-testid="watch-cache-oldest">{c.oldestServable ?? '—'}</td><td>{c.resourceVersion}</td>
             </tr>
           ))}
         </tbody>

@@ -56,6 +56,18 @@ export interface StoreElement {
   readonly object: KubeObject;
 }
 
+/** What the watchers panel shows of one resource's watch cache. */
+export interface WatchCacheWindow {
+  readonly capacity: number;
+  readonly bufferedEvents: number;
+  /** Objects in the cache's current state. */
+  readonly objects: number;
+  /** The oldest resourceVersion a watch can start from (null before the first list). */
+  readonly oldestServable: number | null;
+  /** The resourceVersion the cache is current to. */
+  readonly resourceVersion: number;
+}
+
 export class WatchCache {
   /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
   resourceVersion = 0;
@@ -86,6 +98,21 @@ export class WatchCache {
   /** Number of events in the window. */
   get bufferedEvents(): number {
     return this.endIndex - this.startIndex;
+  }
+
+  /**
+   * The window a watch can start from: a watch from resourceVersion N is served when
+   * N ≥ `oldestServable` (older → 410), and gets the buffered events after N.
+   */
+  window(): WatchCacheWindow {
+    const size = this.endIndex - this.startIndex;
+    let oldest: number | null = null;
+    if (this.listResourceVersion > 0 && !this.removedEventSinceRelist) oldest = this.listResourceVersion + 1;
+    else if (size > 0) oldest = this.at(this.startIndex).resourceVersion;
+    return {
+      capacity: this.cap, bufferedEvents: size, objects: this.store.size,
+      oldestServable: oldest === null ? null : oldest - 1, resourceVersion: this.resourceVersion,
+    };
   }
 
   /** The reflector's relist: the state becomes `objects`, the window empties, the RV becomes `listRV`. */
