@@ -80,6 +80,12 @@ test('the why? chain of the pod\'s Running status leads back to the user\'s crea
     await expect(podflow.payload).toContainText('"path": "/apis/apps/v1/namespaces/default/deployments"');
     await expect(page.getByTestId('step-caption')).toContainText('kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments');
   });
+
+  await test.step('a link also moves the timeline to its step', async () => {
+    const step = Number((await links.first().locator('.message-step').textContent())?.slice(1));
+    await chain.getByRole('button', { name: `Go to step ${step} on the timeline` }).click();
+    await expect(page.getByTestId('timeline-position')).toHaveText(new RegExp(`^step ${step} of \\d+$`));
+  });
 });
 
 test('the scheduler tab shows every node\'s filter verdicts and scores for the pod\'s attempt', async ({ podflow, page }) => {

@@ -1,6 +1,6 @@
 // "Why?": the chain of causes of one step, from the user's action (or the timer that started it) down
 // to the step asked about. Every link is a button that selects that message (its caption and payload
-// show, its keys light up).
+// show, its keys light up), with a second one that moves the timeline to that step.
 
 import type { TraceRecord } from '../../protocol/index.ts';
 import { useCaption } from '../captions/StepCaption.tsx';
@@ -43,6 +43,7 @@ function WhyLink({ record, current }: { readonly record: TraceRecord; readonly c
   const actions = useSimActions();
   const selected = useSim((state) => state.selection?.type === 'message' && state.selection.id === record.id);
   const text = useCaption(record);
+  const zh = usePrefs((prefs) => prefs.language) === 'zh';
   return (
     <li>
       <button type="button" data-testid="why-link" data-message-id={record.id} data-from={record.from} aria-current={current ? 'step' : undefined} aria-pressed={selected} onClick={() => actions.select({ type: 'message', id: record.id })}>
@@ -51,6 +52,14 @@ function WhyLink({ record, current }: { readonly record: TraceRecord; readonly c
         <span className="message-route">{record.from} → {record.to}</span>
         <span className="message-caption">{text}</span>
       </button>
+      <button type="button" className="link-button why-seek" data-testid="why-seek"
+        aria-label={seekLabel(record.step, zh)} title={seekLabel(record.step, zh)} onClick={() => actions.seek(record.step)}>
+        ⏮
+      </button>
     </li>
   );
+}
+
+function seekLabel(step: number, zh: boolean): string {
+  return zh ? `时间线跳到第 ${step} 步` : `Go to step ${step} on the timeline`;
 }
