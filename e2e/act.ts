@@ -4,28 +4,8 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import type { PodflowPage } from './podflow.ts';
 
-export const nginxDeployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx-deployment
-  labels:
-    app: nginx
-spec:
-  replicas: 1
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.14.2
-        ports:
-        - containerPort: 80
-`;
+/** seeds/000's nginx Deployment, as the scenarios carry it. */
+export { nginxDeploymentYaml as nginxDeployment } from '../src/sim/scenarios/manifests.ts';
 
 /** The dock of a page the `podflow` fixture opened. */
 export class ActDock {

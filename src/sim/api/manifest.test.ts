@@ -4,29 +4,9 @@ import { canonicalize } from './decode.ts';
 import { setReplicaSetDefaults } from './defaults.ts';
 import { parseManifest } from './manifest.ts';
 import type { ReplicaSet } from './types/index.ts';
+import { myReplicaSetYaml as replicaSetYaml } from '../scenarios/manifests.ts';
 
-// seeds/004: the manifest, the body kubectl sends and the body a real apiserver answered.
-const replicaSetYaml = `apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  namespace: default
-  name: my-replicaset
-spec:
-  replicas: 2  # 指定要运行的 Pod 数量
-  selector:
-    matchLabels:
-      app: my-app  # 与 Pod 的标签匹配
-  template:
-    metadata:
-      labels:
-        app: my-app  # Pod 的标签
-    spec:
-      containers:
-      - name: my-container  # 容器名称
-        image: nginx  # 容器镜像(示例使用 nginx)
-        ports:
-        - containerPort: 80  # 容器暴露的端口
-`;
+// seeds/004: the manifest (as the scenarios carry it) and the body a real apiserver answered.
 const seedResponse = '{"kind":"ReplicaSet","apiVersion":"apps/v1","metadata":{"name":"my-replicaset","namespace":"default","uid":"b22383e9-e414-423c-a03e-0633a2b1484a","resourceVersion":"42746512","generation":1,"creationTimestamp":"2024-08-14T14:40:10Z"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"my-app"}},"template":{"metadata":{"creationTimestamp":null,"labels":{"app":"my-app"}},"spec":{"containers":[{"name":"my-container","image":"nginx","ports":[{"containerPort":80,"protocol":"TCP"}],"resources":{},"terminationMessagePath":"/dev/termination-log","terminationMessagePolicy":"File","imagePullPolicy":"Always"}],"restartPolicy":"Always","terminationGracePeriodSeconds":30,"dnsPolicy":"ClusterFirst","securityContext":{},"schedulerName":"default-scheduler"}}},"status":{"replicas":0}}';
 
 describe('parseManifest', () => {

@@ -3,31 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../../sim/cluster.ts';
+import { nginxDeploymentYaml as nginx } from '../../sim/scenarios/manifests.ts';
 import { LogCollector } from './logs.ts';
 import { ConsoleSession } from './session.ts';
 
-const nginx = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nginx-deployment
-  labels:
-    app: nginx
-spec:
-  replicas: 1
-  selector:
-    matchLabels:
-      app: nginx
-  template:
-    metadata:
-      labels:
-        app: nginx
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.14.2
-        ports:
-        - containerPort: 80
-`;
 
 interface Result { stdout: string; stderr: string; exitCode: number | undefined; problems: unknown[] }
 
