@@ -20,7 +20,7 @@ import {
   type EventRecorder, type ResourceClient, type SharedIndexInformer,
 } from '../client/index.ts';
 import type { Co, Duration, Message } from '../engine/index.ts';
-import { filterPlugins, scorePlugins, type FilterResult, type NodeInfo } from './plugins.ts';
+import { filterPlugins, scorePlugins, sumRequests, type FilterResult, type NodeInfo, type Resources } from './plugins.ts';
 
 export const defaultSchedulerName = 'default-scheduler';
 
@@ -131,6 +131,8 @@ export class KubeScheduler extends ClientComponent {
   private readonly assumed = new Map<string, Pod>();
   private busy = false;
   private readonly attemptLimit: number;
+  /** Per node name: the informer's assigned pods counted and their requests summed, until one of them changes. */
+  private readonly nodePodSums = new Map<string, { count: number; requested: Resources; nonZeroRequested: Resources }>();
   /** nodesByName's cache: node names in key order and their permutation into name order. */
   private nodeOrder: { names: readonly string[]; order: readonly number[] } | null = null;
 
@@ -149,6 +151,8 @@ export class KubeScheduler extends ClientComponent {
     const factory = new SharedInformerFactory(this.host, this.client);
     const pods = factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
     pods.indexer.addIndexer(nodeNameIndex, (p) => (p.spec.nodeName ? [p.spec.nodeName] : []));
+    this.nodePodSums.clear();
+    pods.indexer.onIndexChange(nodeNameIndex, (node) => this.nodePodSums.delete(node));
     return [factory, pods, factory.informerFor<Node>('nodes')];
   }
 
@@ -260,12 +264,37 @@ export class KubeScheduler extends ClientComponent {
       list.push(p);
       assumedByNode.set(p.spec.nodeName, list);
     }
-    return this.nodesByName().map((node) => {
+    const podsIndex = this.pods.indexer;
+    return this.nodesByName().map((node): NodeInfo => {
       const name = node.metadata.name ?? '';
-      const pods = name === '' ? [] : this.pods.indexer.byIndex(nodeNameIndex, name);
       const assumed = assumedByNode.get(name);
-      return { node, pods: assumed ? [...pods, ...assumed] : pods };
+      const sums = this.podSums(name);
+      let pods: readonly Pod[] | undefined;
+      return {
+        node,
+        // Listed only for the plugins that look at the pods themselves (host ports, topology spread).
+        get pods() {
+          if (pods === undefined) {
+            const assigned = name === '' ? [] : podsIndex.byIndex(nodeNameIndex, name);
+            pods = assumed ? [...assigned, ...assumed] : assigned;
+          }
+          return pods;
+        },
+        podCount: sums.count + (assumed?.length ?? 0),
+        requested: assumed ? sumRequests(assumed, false, sums.requested) : sums.requested,
+        nonZeroRequested: assumed ? sumRequests(assumed, true, sums.nonZeroRequested) : sums.nonZeroRequested,
+      };
     });
+  }
+
+  private podSums(node: string): { count: number; requested: Resources; nonZeroRequested: Resources } {
+    let sums = this.nodePodSums.get(node);
+    if (sums === undefined) {
+      const pods = node === '' ? [] : this.pods.indexer.byIndex(nodeNameIndex, node);
+      sums = { count: pods.length, requested: sumRequests(pods, false), nonZeroRequested: sumRequests(pods, true) };
+      this.nodePodSums.set(node, sums);
+    }
+    return sums;
   }
 
   /** The nodes in name order; the order is sorted again only when the set of nodes changes. */
