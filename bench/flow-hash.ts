@@ -1,6 +1,7 @@
 // A behaviour check for performance work, not a benchmark: runs one fixed, seeded flow through the whole
 // control plane and prints a hash of the complete trace (every record: id, kind, from, to, times, cause,
-// payload) and one of the etcd keyspace (every key with its revisions and value). An optimisation must
+// payload), one of the etcd keyspace (every key with its revisions and value) and one of kube-scheduler's
+// attempt records (every filter and score of every node). An optimisation must
 // leave both hashes unchanged. Run with `npx tsx bench/flow-hash.ts` (`PODFLOW_HASH_REPLICAS` picks the
 // size, default 300).
 //
@@ -81,5 +82,7 @@ const kvs = cluster.etcd.kv.range({ key: '\0', rangeEnd: '\0' }).kvs;
 for (const kv of kvs) etcd.update(JSON.stringify(kv)).update('\n');
 const pods = kvs.filter((kv) => kv.key.startsWith('/registry/pods/')).length;
 console.log(`steps ${cluster.engine.step}, virtual ${cluster.engine.now} ms, ${kvs.length} keys (${pods} pods), ${((performance.now() - started) / 1000).toFixed(1)} s wall`);
+const attempts = createHash('sha256').update(JSON.stringify(cluster.scheduler?.attempts ?? [])).digest('hex');
 console.log(`trace ${trace.digest('hex')}`);
+console.log(`kube-scheduler attempts ${attempts}`);
 console.log(`etcd  ${etcd.digest('hex')}`);

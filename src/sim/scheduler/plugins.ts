@@ -182,7 +182,17 @@ const nodeAffinityFilter: FilterPlugin = {
   },
 };
 
-function hostPorts(pod: Pod): string[] {
+const hostPortsOfFrozenSpec = new WeakMap<Pod['spec'], readonly string[]>();
+
+/** The pod's host ports as `protocol/ip/port`, computed once per frozen spec (NodePorts asks for every node). */
+function hostPorts(pod: Pod): readonly string[] {
+  if (!Object.isFrozen(pod.spec)) return computeHostPorts(pod);
+  let ports = hostPortsOfFrozenSpec.get(pod.spec);
+  if (ports === undefined) hostPortsOfFrozenSpec.set(pod.spec, (ports = Object.freeze(computeHostPorts(pod))));
+  return ports;
+}
+
+function computeHostPorts(pod: Pod): string[] {
   return pod.spec.containers.flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort)
     .map((p) => `${p.protocol ?? 'TCP'}/${p.hostIP ?? '0.0.0.0'}/${p.hostPort}`));
 }
@@ -227,6 +237,11 @@ function normalizeByMax(raw: readonly number[], reverse: boolean): number[] {
   });
 }
 
+/** least_allocated.go leastRequestedScore for one resource. */
+function leastRequestedScore(cap: number, req: number): number {
+  return cap === 0 || req > cap ? 0 : Math.floor(((cap - req) * maxNodeScore) / cap);
+}
+
 // Models noderesources/least_allocated.go (cpu and memory, weight 1 each).
 const leastAllocated: ScorePlugin = {
   name: 'NodeResourcesFit',
@@ -236,11 +251,15 @@ const leastAllocated: ScorePlugin = {
     return feasible.map((info) => {
       const alloc = allocatable(info.node);
       const used = requested(info, true);
-      const one = (cap: number, req: number) => (cap === 0 || req > cap ? 0 : Math.floor(((cap - req) * maxNodeScore) / cap));
-      return Math.floor((one(alloc.cpu, used.cpu + want.cpu) + one(alloc.memory, used.memory + want.memory)) / 2);
+      return Math.floor((leastRequestedScore(alloc.cpu, used.cpu + want.cpu) + leastRequestedScore(alloc.memory, used.memory + want.memory)) / 2);
     });
   },
 };
+
+/** balanced_allocation.go: the requested fraction of one resource, at most 1. */
+function requestedFraction(req: number, cap: number): number {
+  return cap === 0 ? 0 : Math.min(1, req / cap);
+}
 
 // Models noderesources/balanced_allocation.go.
 const balancedAllocation: ScorePlugin = {
@@ -251,8 +270,7 @@ const balancedAllocation: ScorePlugin = {
     return feasible.map((info) => {
       const alloc = allocatable(info.node);
       const used = requested(info, true);
-      const f = (req: number, cap: number) => (cap === 0 ? 0 : Math.min(1, req / cap));
-      const std = Math.abs(f(used.cpu + want.cpu, alloc.cpu) - f(used.memory + want.memory, alloc.memory)) / 2;
+      const std = Math.abs(requestedFraction(used.cpu + want.cpu, alloc.cpu) - requestedFraction(used.memory + want.memory, alloc.memory)) / 2;
       return Math.floor((1 - std) * maxNodeScore);
     });
   },
