@@ -9,6 +9,7 @@ import type { KubeObject, OwnerReference } from '../api/types/meta.ts';
 import { parseTimestamp } from '../api/time.ts';
 import { metaNamespaceKey, type Indexer } from '../client/index.ts';
 import { minute, second, type Duration, type Time } from '../engine/index.ts';
+import { copyJson } from '../api/json-copy.ts';
 
 /** ExpectationsTimeout: unmet expectations older than this no longer block a sync. */
 export const expectationsTimeout: Duration = 5 * minute;
@@ -238,7 +239,7 @@ export function podsToDelete(filteredPods: readonly Pod[], relatedPods: readonly
 
 /** Deep copy of JSON-shaped data. */
 export function deepCopy<T>(value: T): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value)) as T;
+  return value === undefined ? value : copyJson(value);
 }
 
 /**

@@ -29,6 +29,7 @@ import {
 } from './interface.ts';
 import { LeaseManager } from './lease-manager.ts';
 import { predicateMatches, selectsEverything } from './predicate.ts';
+import { copyJson } from '../../api/json-copy.ts';
 
 /** The most KVs one paging round asks etcd for once the limit has doubled (1.28). */
 export const maxEtcdPageLimit = 10_000;
@@ -267,5 +268,5 @@ function emptyObject(): KubeObject {
 }
 
 function structuredCloneObject(obj: KubeObject): KubeObject {
-  return JSON.parse(JSON.stringify(obj)) as KubeObject;
+  return copyJson(obj);
 }
