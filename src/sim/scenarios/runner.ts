@@ -47,6 +47,7 @@ function faultLine(f: Fault): string {
     case 'stop': case 'start': return `# fault: ${f.type} ${f.component}`;
     case 'nodeDown': case 'nodeUp': return `# fault: ${f.type} ${f.node}`;
     case 'compactEtcd': return '# fault: etcdctl compact <current revision>';
+    case 'breakEtcdWatches': return "# fault: kube-apiserver's watch stream to etcd breaks; clientv3 creates its watches again";
     case 'dropWatches': return `# fault: kube-apiserver drops the watches of ${f.component ?? 'every client'}`;
     case 'linkLatency': return `# fault: latency ${f.a} ↔ ${f.b} ${f.latency} ms`;
     case 'imageUnpullable': return `# fault: image ${f.image} cannot be pulled`;

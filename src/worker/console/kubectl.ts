@@ -2,11 +2,12 @@
 // sends (reference/kubectl-wire.md §3), in its order, with its output and error texts.
 // Models k8s.io/kubectl/pkg/cmd/{get,create,apply,replace,delete,scale,set/set_image.go,rollout} and
 // k8s.io/kubectl/pkg/polymorphichelpers (rollout_status.go, history.go, rollback.go).
+// Categories (`get all`) expand from the served resources' categories, as discovery gives them.
 // Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `-o jsonpath`,
-// `--sort-by`, `get all`.
+// `--sort-by`.
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
-import { findResource, type ResourceInfo } from '../../sim/api/resources.ts';
+import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
 import type { KubeObject, Status, Table, TableColumnDefinition } from '../../sim/api/types/meta.ts';
 import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
@@ -93,6 +94,12 @@ function targets(io: KubectlIO, args: readonly string[]): { r: ResourceInfo; nam
   }
   const out: { r: ResourceInfo; names: string[] }[] = [];
   for (const type of args[0]!.split(',')) {
+    const category = findResource(type) === undefined ? servedResources.filter((r) => r.categories.includes(type.toLowerCase())) : [];
+    if (category.length > 0) {
+      // A category (`all`) stands for its resources in discovery order, as kubectl's category expander does.
+      for (const r of category) if (!out.some((t) => t.r === r)) out.push({ r, names: args.slice(1) });
+      continue;
+    }
     const r = resolve(io, type);
     if (!r) return null;
     out.push({ r, names: args.slice(1) });

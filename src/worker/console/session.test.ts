@@ -50,6 +50,17 @@ describe('kubectl in the console', () => {
     });
   });
 
+  it('get all lists the resources of the "all" category, each table with kind-prefixed names', () => {
+    const { run } = setup();
+    expect(run('kubectl get all')).toMatchObject({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    run('kubectl create -f -', nginx);
+    const all = run('kubectl get all');
+    expect(all.exitCode).toBe(0);
+    const tables = all.stdout.trimEnd().split('\n\n');
+    expect(tables.map((t) => t.split('\n')[1]!.split('/')[0])).toEqual(['pod', 'deployment.apps', 'replicaset.apps']);
+    expect(tables[1]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/nginx-deployment\s+1\/1\s+1\s+1\s+/);
+  });
+
   it('-v=6 prints the list request line with the label selector encoded', () => {
     const { run, logs } = setup();
     const out = run('kubectl get po -l app=nginx -v 6');
