@@ -162,3 +162,14 @@ describe('scenario steps through the host', () => {
     expect(d.errors()).toEqual([]);
   });
 });
+
+describe('the YAML editor presets', () => {
+  it('start from the catalog\'s nginx.yml, word for word (the editor shows it before the catalog arrives)', async () => {
+    const { editorPresets, nginxDeploymentPreset } = await import('../ui/editor/presets.ts');
+    expect(nginxDeploymentPreset.yaml).toBe(scenarioFiles.get(nginxDeploymentPreset.id));
+    const presets = editorPresets(scenarioCatalog().scenarios);
+    expect(presets.map((p) => p.id)).toEqual(['nginx.yml', 'replicaset.yaml', 'user-service.yaml', 'user-service-deployment.yaml', 'big-pod.yaml', 'blank']);
+    for (const p of presets.slice(1, -1)) expect(p.yaml).toBe(scenarioFiles.get(p.id));
+    expect(presets[1]?.label).toBe('replicaset.yaml: my-replicaset ReplicaSet (seeds/004)');
+  });
+});
