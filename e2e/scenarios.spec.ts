@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ActDock } from './act.ts';
-import { expect, test } from './podflow.ts';
+import { expect, PodflowTimeline, test } from './podflow.ts';
 
 // The Scenarios tab: a scenario of the catalog run from the page, every kubectl step through the console
 // (a user action on the timeline), faults through the faults path, and the playback steps as playback.
@@ -43,6 +43,18 @@ test('my-replicaset (seeds/004): run all steps, both pods Running, the steps on 
   await test.step('the kubectl step is a user action on the timeline', async () => {
     const commands = page.getByTestId('timeline-marker').and(page.locator('[data-kind="command"]'));
     await expect(commands.first()).toHaveAttribute('aria-label', /kubectl create -f replicaset\.yaml/);
+  });
+  await test.step('saved and replayed: after a reload the same pods are Running', async () => {
+    const before = await dock.runToEnd('kubectl get po');
+    const names = before.match(/my-replicaset-\S+/g);
+    const step = await podflow.step();
+    const timeline = new PodflowTimeline(page);
+    await timeline.savedAt(step);
+    await page.reload();
+    await timeline.settledAt(step);
+    const after = await dock.runToEnd('kubectl get po');
+    expect(after.match(/my-replicaset-\S+/g)).toEqual(names);
+    expect(after.match(/my-replicaset-\S+\s+1\/1\s+Running/g)).toHaveLength(2);
   });
 });
 

@@ -136,7 +136,7 @@ export function ScenariosPanel() {
         <div className="scenario-controls" role="group" aria-label={t.controls(title)}>
           <button type="button" disabled={busy || finished || inUse} onClick={() => void go(false)}>{t.runNext}</button>
           <button type="button" disabled={busy || finished || inUse} onClick={() => void go(true)}>{t.runAll}</button>
-          <button type="button" disabled={!busy} onClick={() => abort.current?.abort()}>{t.stop}</button>
+          <button type="button" disabled={!busy} onClick={() => { abort.current?.abort(); actions.pause(); }}>{t.stop}</button>
           <button type="button" disabled={busy || current.next === 0} onClick={() => { update(initialRun(picked, clusterVersion)); setMixOk(false); }}>{t.startOver}</button>
         </div>
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
