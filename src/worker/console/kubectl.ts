@@ -17,6 +17,7 @@ import { describeObject } from './describe.ts';
 import { klogLine, nextWatchMessage, send, tableAccept, type CommandIO } from './http.ts';
 import { executeJsonPath, goJson, JsonPathError, parseTemplate, type JsonValue } from './jsonpath.ts';
 import type { KubectlInvocation } from './kubectl-args.ts';
+import { scenarioFiles } from '../scenarios.ts';
 import {
   kindName, labelsText, listOf, statusErrorText, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
 } from './kubectl-print.ts';
@@ -26,6 +27,12 @@ export interface KubectlIO extends CommandIO {
 }
 
 const stdinSource = 'STDIN';
+
+/** The name kubectl's errors give the manifest: `STDIN` for `-f -`, else the file name. */
+function sourceName(cmd: KubectlInvocation): string {
+  const file = cmd.flags.filename;
+  return file === undefined || file === '-' ? stdinSource : file;
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -295,18 +302,23 @@ function* describe(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   return exit;
 }
 
-/** Reads the manifest given with `-f -` (the editor's text); reports parse errors with positions. */
+/**
+ * Reads the manifest given with `-f -` (the editor's text) or `-f <file>`, where the console's working
+ * directory holds the scenarios' manifests (`replicaset.yaml`, `nginx.yml` …, worker/scenarios.ts);
+ * reports parse errors with positions.
+ */
 function readManifest(io: KubectlIO, cmd: KubectlInvocation): readonly ManifestObject[] | null {
   const file = cmd.flags.filename;
   if (file === undefined) {
     io.err(`error: must specify one of -f and -k\n\n`);
     return null;
   }
-  if (file !== '-') {
+  const text = file === '-' ? io.stdin : scenarioFiles.get(file.replace(/^\.\//, ''));
+  if (text === undefined) {
     io.err(`error: the path "${file}" does not exist\n`);
     return null;
   }
-  const manifest = parseManifest(io.stdin, stdinSource);
+  const manifest = parseManifest(text, sourceName(cmd));
   if (manifest.errors.length > 0) {
     for (const e of manifest.errors) {
       io.err(`error: ${e.message}\n`);
@@ -358,29 +370,29 @@ function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     const label = `${kindName(m.resource)}/${name}`;
     if (cmd.verb === 'create') {
       const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
-      if (isError(response)) { exit = fail(io, response, '', `error when creating "${stdinSource}"`); reportProblems(io, m, response); continue; }
+      if (isError(response)) { exit = fail(io, response, '', `error when creating "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} created\n`);
     } else if (cmd.verb === 'replace') {
       const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
-      if (isError(response)) { exit = fail(io, response, '', `error when replacing "${stdinSource}"`); reportProblems(io, m, response); continue; }
+      if (isError(response)) { exit = fail(io, response, '', `error when replacing "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} replaced\n`);
     } else {
-      exit = Math.max(exit, yield* applyOne(io, m, namespace, name, collection, label));
+      exit = Math.max(exit, yield* applyOne(io, m, namespace, name, collection, label, sourceName(cmd)));
     }
   }
   return exit;
 }
 
-function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, name: string, collection: string, label: string): Co<number> {
+function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, name: string, collection: string, label: string, source: string): Co<number> {
   const modified = modifiedConfiguration(m.object as unknown as Obj, namespace);
   const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: 'application/json' });
   if (current.status === 404) {
     const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(modified)}\n` });
-    if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${stdinSource}"`); }
+    if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${source}"`); }
     io.out(`${label} created\n`);
     return 0;
   }
-  if (isError(current)) { reportProblems(io, m, current); return fail(io, current, '', `error when retrieving current configuration of:\nResource: "${m.resource.group === '' ? '' : `${m.resource.group}/`}${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group === '' ? '' : `${m.gvk.group}/`}${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for: "${stdinSource}"`); }
+  if (isError(current)) { reportProblems(io, m, current); return fail(io, current, '', `error when retrieving current configuration of:\nResource: "${m.resource.group === '' ? '' : `${m.resource.group}/`}${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group === '' ? '' : `${m.gvk.group}/`}${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for: "${source}"`); }
   const live = current.body as JSONMap;
   const original = lastApplied(live);
   if (original === null) {
@@ -392,7 +404,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
     return 0;
   }
   const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
-  if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${stdinSource}"`); }
+  if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${source}"`); }
   io.out(`${label} configured\n`);
   return 0;
 }
@@ -428,7 +440,7 @@ function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
     const { response } = yield* send(io, { method: 'DELETE', path, accept: 'application/json', contentType: 'application/json', body: JSON.stringify({ propagationPolicy: propagation[cmd.flags.cascade] }) });
     if (isError(response)) {
-      exit = fail(io, response, '', item.m ? `error when deleting "${stdinSource}"` : undefined);
+      exit = fail(io, response, '', item.m ? `error when deleting "${sourceName(cmd)}"` : undefined);
       if (item.m) reportProblems(io, item.m, response);
       continue;
     }
