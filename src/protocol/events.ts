@@ -7,6 +7,7 @@ import type { CommandType } from './commands.ts';
 import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { Topology, VirtualTime } from './topology.ts';
@@ -78,7 +79,8 @@ export type WorkerEvent =
   | InspectionEvent
   | CauseChainEvent
   | ConsoleOutputEvent
-  | LogLinesEvent;
+  | LogLinesEvent
+  | ScenarioCatalogEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -32,3 +32,6 @@ export type {
   ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, FaultCommand, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem,
 } from './console.ts';
 export { logTailLimit } from './console.ts';
+export type {
+  AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
+} from './scenarios.ts';

@@ -267,6 +267,21 @@ export class SimHost {
       case 'fault':
         this.userAction({ type: 'fault', fault: command.fault });
         return;
+      case 'advance': {
+        const { ms } = command;
+        if (!(Number.isFinite(ms) && ms > 0)) throw new RangeError(`advance needs a positive number of milliseconds, got ${ms}`);
+        this.stopPlayback();
+        this.view.toHead();
+        const { engine } = this.cluster;
+        const until = roundToMicros(engine.now + ms);
+        this.runTowards(() => engine.run({ until, maxSteps: this.pacing.runChunkSteps }).reason !== 'max-steps');
+        return;
+      }
+      case 'runUntilCommandDone':
+        this.stopPlayback();
+        this.view.toHead();
+        this.runTowards(this.commandDone(command.id, command.maxMs));
+        return;
       case 'keyspaceAt': {
         if (!this.keyspace) throw new Error('this cluster has no etcd member to read');
         this.post(this.keyspace.at(command.revision));
@@ -500,6 +515,40 @@ export class SimHost {
       this.mode = 'runningUntilIdle';
       this.schedule(this.continueRun, 0);
     }
+  }
+
+  /**
+   * Runs `chunk` (true when its goal is reached) now and, while it is not, again on a timer between
+   * which queued commands are handled; reported as running until idle meanwhile, so `pause` stops it.
+   */
+  private runTowards(chunk: () => boolean): void {
+    if (chunk()) return;
+    this.mode = 'runningUntilIdle';
+    this.schedule(() => {
+      this.timer = null;
+      this.mode = 'paused';
+      try {
+        this.runTowards(chunk);
+      } catch (error) {
+        this.stopPlayback();
+        this.fail(null, error);
+      }
+      this.report();
+    }, 0);
+  }
+
+  /** A chunk that delivers one message at a time until console command `id` has finished. */
+  private commandDone(id: number, maxMs: number): () => boolean {
+    const { engine } = this.cluster;
+    const { session } = consoleOf(this.cluster);
+    const deadline = engine.now + maxMs;
+    return () => {
+      for (let i = 0; i < this.pacing.runChunkSteps && session.isRunning(id); i++) {
+        if (engine.now > deadline) throw new Error(`console command ${id} is still running after ${maxMs / 1000} s of virtual time`);
+        if (engine.stepOnce() === null) throw new Error(`console command ${id} waits for a reply, but nothing is queued`);
+      }
+      return !session.isRunning(id);
+    };
   }
 
   private readonly continueRun = (): void => {
