@@ -140,7 +140,7 @@ describe('scenario steps through the host', () => {
           const list = d.run(action.listLine);
           expect(list.exitCode).toBe(0);
           const line = deleteFirstPodLine(list.stdout);
-          expect(line).toMatch(/^kubectl delete pod \S+$/);
+          expect(line).toMatch(/^kubectl delete pod\/\S+$/);
           expect(d.run(line!)).toMatchObject({ done: true, exitCode: 0 });
           break;
         }

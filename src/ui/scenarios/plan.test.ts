@@ -15,9 +15,9 @@ describe('a scenario step as user commands', () => {
   });
 
   it('splits deleteOnePod into the list the console can run, then a delete of the first pod it printed', () => {
-    expect(stepAction(view({ do: 'deleteOnePod', labelSelector: 'app=my-app' }, 'kubectl delete pod $(kubectl get pods -l app=my-app -o name | head -1)')))
+    expect(stepAction(view({ do: 'deleteOnePod', labelSelector: 'app=my-app' }, 'kubectl delete $(kubectl get pods -l app=my-app -o name | head -1)')))
       .toEqual({ kind: 'deleteOnePod', listLine: 'kubectl get pods -l app=my-app -o name' });
-    expect(deleteFirstPodLine('pod/my-replicaset-7kq2x\npod/my-replicaset-b9d4l\n')).toBe('kubectl delete pod my-replicaset-7kq2x');
+    expect(deleteFirstPodLine('pod/my-replicaset-7kq2x\npod/my-replicaset-b9d4l\n')).toBe('kubectl delete pod/my-replicaset-7kq2x');
     expect(deleteFirstPodLine('No resources found in default namespace.\n')).toBeNull();
   });
 
