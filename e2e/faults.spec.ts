@@ -85,6 +85,14 @@ test('compaction during a watch: 410, the watch cache and the informers relist',
       .filter({ hasText: 'ResponseComplete  system:kube-scheduler  list  pods' }).first()).toBeVisible({ timeout: 20_000 });
     await podflow.button('Pause').click();
   });
+  await test.step('the timeline marks the errors: the compaction notice and the 410s', async () => {
+    const errors = page.getByTestId('timeline-marker').and(page.locator('[data-kind="error"]'));
+    await expect(errors.first()).toBeAttached();
+    // Markers a pixel apart are drawn as one (the newest), so only some of the labels show.
+    const labels = await errors.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    expect(labels.length).toBeGreaterThan(0);
+    for (const label of labels) expect(label).toMatch(/required revision has been compacted|watch ERROR 410 Expired: too old resource version|etcd watch stream broke/);
+  });
   await test.step('the Deployment still scales', async () => {
     expect(await dock.runToEnd('kubectl scale deployment nginx-deployment --replicas=2')).toContain('deployment.apps/nginx-deployment scaled');
     await idle();

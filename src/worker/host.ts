@@ -23,6 +23,7 @@ import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts
 import type { User } from '../sim/user/user.ts';
 import { consoleOf } from './console/console-of.ts';
 import type { AuditSource } from './console/logs.ts';
+import { errorLabel } from './error-markers.ts';
 import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { Timeline, type StepSample } from './timeline.ts';
@@ -358,7 +359,7 @@ export class SimHost {
       done: () => {
         timeline.truncate(at);
         timeline.mark(at, 'fork', `forked at step ${at}`);
-        cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+        recordDeliveries(cluster, timeline);
         this.adopt(cluster, timeline);
         this.journalSink?.began(this.clusterSpec, timeline.bootSteps, log.length, this);
         then();
@@ -381,7 +382,7 @@ export class SimHost {
     this.cancelTask();
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
-    cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+    recordDeliveries(cluster, timeline);
     this.clusterSpec = spec;
     // With the boot steps known from the save, the saved view is shown before the cluster boots.
     const early = options.savedBootSteps !== undefined;
@@ -417,7 +418,7 @@ export class SimHost {
     this.clusterSpec = spec;
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
-    cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+    recordDeliveries(cluster, timeline);
     timeline.bootSteps = bootCluster(cluster);
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps });
     this.adopt(cluster, timeline);
@@ -595,7 +596,7 @@ export class SimHost {
       this.delivered = 0;
     }
     const timeline = this.timelineState;
-    const key = `${timeline.position}/${timeline.head}/${timeline.markers.length}/${timeline.markers.at(-1)?.step ?? -1}`;
+    const key = `${timeline.position}/${timeline.head}/${timeline.markerStamp}`;
     if (key !== this.postedTimeline) {
       this.postedTimeline = key;
       this.post(timeline.event(this.cluster.engine.trace.firstStep - 1));
@@ -612,6 +613,15 @@ export class SimHost {
     const sample = timeline.sample(timeline.position);
     return { step: timeline.position, now: sample.now, pending: sample.pending, idle: sample.idle, mode: this.mode, speed: this.speed };
   }
+}
+
+/** Records every delivery of `cluster` on `timeline`: the sample after it, and a marker when it was an error. */
+function recordDeliveries(cluster: HostedCluster, timeline: Timeline): void {
+  cluster.engine.onDelivery((message) => {
+    timeline.record(sampleOf(cluster));
+    const error = errorLabel(message);
+    if (error !== null) timeline.mark(timeline.head, 'error', error);
+  });
 }
 
 /** What the timeline records of a cluster after a delivery. */

@@ -34,6 +34,7 @@ import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, S
 import { tableFor, wantsTable } from './table.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
+import { copyJson } from '../api/json-copy.ts';
 
 export interface HandlerRequest {
   readonly http: HttpRequest;
@@ -175,7 +176,7 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
   obj.metadata.name = name;
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
   const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
-  const { object, created } = yield* store.update(ctx, name, () => JSON.parse(JSON.stringify(obj)) as KubeObject, {
+  const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
   });

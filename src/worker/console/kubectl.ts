@@ -2,11 +2,12 @@
 // sends (reference/kubectl-wire.md §3), in its order, with its output and error texts.
 // Models k8s.io/kubectl/pkg/cmd/{get,create,apply,replace,delete,scale,set/set_image.go,rollout} and
 // k8s.io/kubectl/pkg/polymorphichelpers (rollout_status.go, history.go, rollback.go).
-// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `-o jsonpath`,
-// `--sort-by`, `get all`.
+// Categories (`get all`) expand from the served resources' categories, as discovery gives them.
+// `-o jsonpath=…` is evaluated as client-go's jsonpath does (jsonpath.ts).
+// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `--sort-by`.
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
-import { findResource, type ResourceInfo } from '../../sim/api/resources.ts';
+import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
 import type { KubeObject, Status, Table, TableColumnDefinition } from '../../sim/api/types/meta.ts';
 import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
@@ -14,6 +15,7 @@ import type { ManifestProblem } from '../../protocol/console.ts';
 import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';
 import { describeObject } from './describe.ts';
 import { klogLine, nextWatchMessage, send, tableAccept, type CommandIO } from './http.ts';
+import { executeJsonPath, goJson, JsonPathError, parseTemplate, type JsonValue } from './jsonpath.ts';
 import type { KubectlInvocation } from './kubectl-args.ts';
 import { scenarioFiles } from '../scenarios.ts';
 import {
@@ -100,6 +102,12 @@ function targets(io: KubectlIO, args: readonly string[]): { r: ResourceInfo; nam
   }
   const out: { r: ResourceInfo; names: string[] }[] = [];
   for (const type of args[0]!.split(',')) {
+    const category = findResource(type) === undefined ? servedResources.filter((r) => r.categories.includes(type.toLowerCase())) : [];
+    if (category.length > 0) {
+      // A category (`all`) stands for its resources in discovery order, as kubectl's category expander does.
+      for (const r of category) if (!out.some((t) => t.r === r)) out.push({ r, names: args.slice(1) });
+      continue;
+    }
     const r = resolve(io, type);
     if (!r) return null;
     out.push({ r, names: args.slice(1) });
@@ -144,7 +152,17 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const list = targets(io, cmd.args);
   if (!list) return 1;
   const namespace = flags.allNamespaces ? null : namespaceOf(cmd);
-  const structured = flags.output === 'yaml' || flags.output === 'json' || flags.output === 'name';
+  const jsonpath = flags.output?.startsWith('jsonpath=') ? flags.output.slice('jsonpath='.length) : null;
+  if (jsonpath !== null) {
+    try {
+      parseTemplate(jsonpath);
+    } catch (err) {
+      if (!(err instanceof JsonPathError)) throw err;
+      io.err(`error: error parsing jsonpath ${jsonpath}, ${err.message}\n`);
+      return 1;
+    }
+  }
+  const structured = flags.output === 'yaml' || flags.output === 'json' || flags.output === 'name' || jsonpath !== null;
   const accept = structured ? 'application/json' : tableAccept;
   const kindPrefix = list.length > 1;
   const printed: KubeObject[] = [];
@@ -194,7 +212,17 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   if (structured && flags.output !== 'name' && printed.length > 0) {
     const single = printed.length === 1 && list.length === 1 && list[0]!.names.length === 1;
     const value = single ? printed[0] : listOf(printed);
-    io.out(flags.output === 'json' ? toJson(value) : toYaml(value));
+    if (jsonpath !== null) {
+      try {
+        io.out(executeJsonPath(jsonpath, value as unknown as JsonValue));
+      } catch (err) {
+        if (!(err instanceof JsonPathError)) throw err;
+        io.err(`error: error executing jsonpath ${JSON.stringify(jsonpath)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${jsonpath}\n\tobject given to jsonpath engine was:\n\t\t${goJson(value as unknown as JsonValue)}\n\n\n`);
+        return 1;
+      }
+    } else {
+      io.out(flags.output === 'json' ? toJson(value) : toYaml(value));
+    }
   }
   if (!structured && !anyRows && exit === 0 && list.every((t) => t.names.length === 0)) {
     io.err(namespace === null ? 'No resources found\n' : `No resources found in ${namespace} namespace.\n`);
