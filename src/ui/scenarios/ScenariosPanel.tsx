@@ -52,6 +52,7 @@ export function ScenariosPanel() {
   const actions = useSimActions();
   const scenarios = useSim((s) => s.scenarios);
   const clusterVersion = useSim((s) => s.cluster?.version ?? 0);
+  const clusterNodes = useSim((s) => s.cluster?.nodes ?? null);
   const objects = useSim(useShallow((s) => workloadKeys(s.keyspace.live.keys)));
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
@@ -71,7 +72,9 @@ export function ScenariosPanel() {
   if (!picked || !current) return <div className="scenarios-panel"><p className="muted">{t.loading}</p></div>;
 
   const finished = current.next >= picked.steps.length;
-  const inUse = current.next === 0 && !mixOk && (objects.length > 0 || userActions);
+  const used = objects.length > 0 || userActions;
+  const otherNodes = clusterNodes !== null && clusterNodes !== picked.nodes;
+  const inUse = current.next === 0 && !mixOk && (used || otherNodes);
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
@@ -128,7 +131,8 @@ export function ScenariosPanel() {
         </p>
         {inUse && (
           <div className="scenario-warning" role="alert">
-            <p>{t.inUse(objects.length)}</p>
+            {used && <p>{t.inUse(objects.length)}</p>}
+            {otherNodes && <p>{t.nodes(picked.nodes, clusterNodes)}</p>}
             <button type="button" onClick={() => actions.reset(undefined, picked.nodes)}>{t.resetFirst}</button>
             <button type="button" onClick={() => setMixOk(true)}>{t.mix}</button>
           </div>
