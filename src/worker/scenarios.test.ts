@@ -170,6 +170,6 @@ describe('the YAML editor presets', () => {
     const presets = editorPresets(scenarioCatalog().scenarios);
     expect(presets.map((p) => p.id)).toEqual(['nginx.yml', 'replicaset.yaml', 'user-service.yaml', 'user-service-deployment.yaml', 'big-pod.yaml', 'blank']);
     for (const p of presets.slice(1, -1)) expect(p.yaml).toBe(scenarioFiles.get(p.id));
-    expect(presets[1]?.label).toBe('replicaset.yaml: my-replicaset ReplicaSet (seeds/004)');
+    expect(presets.map((p) => p.label)).toEqual(['nginx.yml (seeds/000)', 'replicaset.yaml (seeds/004)', 'user-service.yaml (seeds/003)', 'user-service-deployment.yaml (seeds/003)', 'big-pod.yaml', 'Blank']);
   });
 });
