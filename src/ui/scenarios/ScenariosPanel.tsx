@@ -12,7 +12,7 @@ import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { performStep, StepStopped } from './perform.ts';
 import { workloadKeys } from './plan.ts';
-import { initialRun, stepFinished, stepStarted, type ScenarioRun } from './run-state.ts';
+import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTexts, type ScenarioTexts } from './texts.ts';
 import './scenarios.css';
 
@@ -88,17 +88,15 @@ export function ScenariosPanel() {
     setBusy(true);
     try {
       do {
-        const before = runRef.current!;
-        const index = before.next;
+        const index = runRef.current!.next;
         const view = picked.steps[index];
         if (!view) break;
-        let started = stepStarted(before, index);
-        update(started);
+        update(stepStarted(runRef.current!, index));
         let result;
         try {
           result = await performStep(store, actions, view, {
             signal: controller.signal,
-            started: (id) => { started = { ...started, steps: started.steps.map((s, i) => (i === index ? { ...s, entries: [...s.entries, id] } : s)) }; update(started); },
+            started: (id) => update(stepRanCommand(runRef.current!, index, id)),
           });
         } catch (error) {
           const message = error instanceof StepStopped ? error.message : String(error);
