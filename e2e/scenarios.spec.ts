@@ -109,3 +109,16 @@ test('the Scenarios tab in 中文 at 1280×720', async ({ podflow }) => {
   await expect(page.getByTestId('scenario-progress')).toHaveText('已完成 1 / 4 步');
   await page.screenshot({ path: test.info().outputPath('scenarios-zh-1280x720.png') });
 });
+
+test('a cluster with another node count is reset to the scenario\'s before it starts', async ({ podflow }) => {
+  const page = podflow.page;
+  await new PodflowTimeline(page).act('reset', 'podflow', 1);
+  await expect(podflow.component('kubelet/node-2')).toHaveCount(0);
+  await new ActDock(podflow).tab('Scenarios').click();
+  await scenarioPanel(page).pick.selectOption('user-service-deployment');
+  await expect(page.getByRole('alert')).toHaveText(/expects 3 worker nodes; the cluster has 1/);
+  await page.getByRole('button', { name: 'Reset cluster first' }).click();
+  await expect(podflow.component('kubelet/node-3')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(scenarioPanel(page).runNext).toBeEnabled();
+});

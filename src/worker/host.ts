@@ -9,6 +9,8 @@
 //                 so a heavy load slows virtual time down instead of piling up work;
 //   run until idle  delivers in chunks until only background work is queued, yielding between chunks
 //                 so a `pause` or `reset` posted meanwhile is handled.
+//   advance, runUntilCommandDone  the same chunks towards another goal: a span of virtual time, or a
+//                 console command's end (the Scenarios tab's steps).
 // Reporting. Deliveries are collected as they happen and flushed once per command, tick or chunk as one
 // `traceBatch` (bounded tail + count left out), always followed by a `status`.
 // Timeline. Every delivery is sampled into the Timeline (timeline.ts) and user commands are logged with

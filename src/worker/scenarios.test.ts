@@ -140,7 +140,7 @@ describe('scenario steps through the host', () => {
           const list = d.run(action.listLine);
           expect(list.exitCode).toBe(0);
           const line = deleteFirstPodLine(list.stdout);
-          expect(line).toMatch(/^kubectl delete pod \S+$/);
+          expect(line).toMatch(/^kubectl delete pod\/\S+$/);
           expect(d.run(line!)).toMatchObject({ done: true, exitCode: 0 });
           break;
         }
@@ -168,8 +168,12 @@ describe('the YAML editor presets', () => {
     const { editorPresets, nginxDeploymentPreset } = await import('../ui/editor/presets.ts');
     expect(nginxDeploymentPreset.yaml).toBe(scenarioFiles.get(nginxDeploymentPreset.id));
     const presets = editorPresets(scenarioCatalog().scenarios);
-    expect(presets.map((p) => p.id)).toEqual(['nginx.yml', 'replicaset.yaml', 'user-service.yaml', 'user-service-deployment.yaml', 'big-pod.yaml', 'blank']);
+    // nginx.yml first, a blank page last, every file of the catalog once in between.
+    expect(presets[0]).toBe(nginxDeploymentPreset);
+    expect(presets.at(-1)).toEqual({ id: 'blank', label: 'Blank', yaml: '' });
+    expect(presets.slice(0, -1).map((p) => p.id).sort()).toEqual([...scenarioFiles.keys()].sort());
     for (const p of presets.slice(1, -1)) expect(p.yaml).toBe(scenarioFiles.get(p.id));
-    expect(presets[1]?.label).toBe('replicaset.yaml: my-replicaset ReplicaSet (seeds/004)');
+    expect(presets.find((p) => p.id === 'replicaset.yaml')?.label).toBe('replicaset.yaml (seeds/004)');
+    expect(presets.find((p) => p.id === 'big-pod.yaml')?.label).toBe('big-pod.yaml');
   });
 });

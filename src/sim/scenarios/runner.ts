@@ -35,7 +35,9 @@ export function commandLine(step: ScenarioStep): string {
     case 'scale': return `kubectl scale ${step.resource}/${step.name} --replicas=${step.replicas}`;
     case 'setImage': return `kubectl set image ${step.resource}/${step.name} ${step.container}=${step.image}`;
     case 'delete': return `kubectl delete ${step.resource} ${step.name}${step.propagationPolicy ? ` --cascade=${step.propagationPolicy.toLowerCase()}` : ''}`;
-    case 'deleteOnePod': return `kubectl delete pod $(kubectl get pods -l ${step.labelSelector} -o name | head -1)`;
+    // `-o name` prints `pod/<name>`, which kubectl takes alone: `delete pod pod/<name>` is refused ("there is
+    // no need to specify a resource type as a separate argument …", k8s.io/cli-runtime resource.HasNames).
+    case 'deleteOnePod': return `kubectl delete $(kubectl get pods -l ${step.labelSelector} -o name | head -1)`;
     case 'fault': return faultLine(step.fault);
     case 'runUntilIdle': return '# run until idle';
     case 'advance': return `# advance ${step.ms / 1000} s`;

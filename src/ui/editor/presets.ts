@@ -14,7 +14,7 @@ export interface EditorPreset {
 /** seeds/000's nginx Deployment: the editor's text at first render. */
 export const nginxDeploymentPreset: EditorPreset = {
   id: 'nginx.yml',
-  label: 'nginx.yml: nginx Deployment (seeds/000)',
+  label: 'nginx.yml (seeds/000)',
   yaml: `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -43,13 +43,13 @@ const blank: EditorPreset = { id: 'blank', label: 'Blank', yaml: '' };
 
 /**
  * The presets: nginx.yml first (there before the catalog is), then every other file of the catalog,
- * labelled with the first scenario that uses it, then a blank page.
+ * labelled with the seed of the first scenario that uses it, then a blank page.
  */
 export function editorPresets(scenarios: readonly ScenarioView[]): EditorPreset[] {
   const files = new Map<string, EditorPreset>([[nginxDeploymentPreset.id, nginxDeploymentPreset]]);
   for (const s of scenarios) {
     for (const m of s.manifests) {
-      if (!files.has(m.file)) files.set(m.file, { id: m.file, label: `${m.file}: ${s.title.en}${s.source ? ` (${s.source})` : ''}`, yaml: m.yaml });
+      if (!files.has(m.file)) files.set(m.file, { id: m.file, label: `${m.file}${s.source ? ` (${s.source})` : ''}`, yaml: m.yaml });
     }
   }
   return [...files.values(), blank];

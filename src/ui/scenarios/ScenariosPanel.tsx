@@ -12,7 +12,7 @@ import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { performStep, StepStopped } from './perform.ts';
 import { workloadKeys } from './plan.ts';
-import { initialRun, stepFinished, stepStarted, type ScenarioRun } from './run-state.ts';
+import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTexts, type ScenarioTexts } from './texts.ts';
 import './scenarios.css';
 
@@ -52,6 +52,7 @@ export function ScenariosPanel() {
   const actions = useSimActions();
   const scenarios = useSim((s) => s.scenarios);
   const clusterVersion = useSim((s) => s.cluster?.version ?? 0);
+  const clusterNodes = useSim((s) => s.cluster?.nodes ?? null);
   const objects = useSim(useShallow((s) => workloadKeys(s.keyspace.live.keys)));
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
@@ -71,7 +72,9 @@ export function ScenariosPanel() {
   if (!picked || !current) return <div className="scenarios-panel"><p className="muted">{t.loading}</p></div>;
 
   const finished = current.next >= picked.steps.length;
-  const inUse = current.next === 0 && !mixOk && (objects.length > 0 || userActions);
+  const used = objects.length > 0 || userActions;
+  const otherNodes = clusterNodes !== null && clusterNodes !== picked.nodes;
+  const inUse = current.next === 0 && !mixOk && (used || otherNodes);
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
@@ -85,17 +88,15 @@ export function ScenariosPanel() {
     setBusy(true);
     try {
       do {
-        const before = runRef.current!;
-        const index = before.next;
+        const index = runRef.current!.next;
         const view = picked.steps[index];
         if (!view) break;
-        let started = stepStarted(before, index);
-        update(started);
+        update(stepStarted(runRef.current!, index));
         let result;
         try {
           result = await performStep(store, actions, view, {
             signal: controller.signal,
-            started: (id) => { started = { ...started, steps: started.steps.map((s, i) => (i === index ? { ...s, entries: [...s.entries, id] } : s)) }; update(started); },
+            started: (id) => update(stepRanCommand(runRef.current!, index, id)),
           });
         } catch (error) {
           const message = error instanceof StepStopped ? error.message : String(error);
@@ -128,7 +129,8 @@ export function ScenariosPanel() {
         </p>
         {inUse && (
           <div className="scenario-warning" role="alert">
-            <p>{t.inUse(objects.length)}</p>
+            {used && <p>{t.inUse(objects.length)}</p>}
+            {otherNodes && <p>{t.nodes(picked.nodes, clusterNodes)}</p>}
             <button type="button" onClick={() => actions.reset(undefined, picked.nodes)}>{t.resetFirst}</button>
             <button type="button" onClick={() => setMixOk(true)}>{t.mix}</button>
           </div>

@@ -52,10 +52,10 @@ describe('performing a scenario step from the page', () => {
       if (c.type === 'runUntilCommandDone') return [done(c.id, c.id === 1 ? 'pod/my-replicaset-abcde\npod/my-replicaset-fghij\n' : 'pod "my-replicaset-abcde" deleted\n'), status({})];
       return [status({})];
     });
-    const result = await performStep(store, actions, step({ do: 'deleteOnePod', labelSelector: 'app=my-app' }, 'kubectl delete pod $(…)'));
+    const result = await performStep(store, actions, step({ do: 'deleteOnePod', labelSelector: 'app=my-app' }, 'kubectl delete $(…)'));
     expect(result).toEqual({ entries: [1, 2], ok: true });
     expect(posted.filter((c) => c.type === 'consoleRun').map((c) => c.type === 'consoleRun' && c.line)).toEqual([
-      'kubectl get pods -l app=my-app -o name', 'kubectl delete pod my-replicaset-abcde',
+      'kubectl get pods -l app=my-app -o name', 'kubectl delete pod/my-replicaset-abcde',
     ]);
   });
 

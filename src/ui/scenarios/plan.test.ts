@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioStepView, ScenarioView } from '../../protocol/index.ts';
 import { deleteFirstPodLine, stepAction, workloadKeys } from './plan.ts';
-import { initialRun, stepFinished, stepStarted } from './run-state.ts';
+import { initialRun, stepFinished, stepRanCommand, stepStarted } from './run-state.ts';
 
 const view = (step: ScenarioStepView['step'], commandLine: string): ScenarioStepView => ({ step, commandLine });
 
@@ -15,9 +15,9 @@ describe('a scenario step as user commands', () => {
   });
 
   it('splits deleteOnePod into the list the console can run, then a delete of the first pod it printed', () => {
-    expect(stepAction(view({ do: 'deleteOnePod', labelSelector: 'app=my-app' }, 'kubectl delete pod $(kubectl get pods -l app=my-app -o name | head -1)')))
+    expect(stepAction(view({ do: 'deleteOnePod', labelSelector: 'app=my-app' }, 'kubectl delete $(kubectl get pods -l app=my-app -o name | head -1)')))
       .toEqual({ kind: 'deleteOnePod', listLine: 'kubectl get pods -l app=my-app -o name' });
-    expect(deleteFirstPodLine('pod/my-replicaset-7kq2x\npod/my-replicaset-b9d4l\n')).toBe('kubectl delete pod my-replicaset-7kq2x');
+    expect(deleteFirstPodLine('pod/my-replicaset-7kq2x\npod/my-replicaset-b9d4l\n')).toBe('kubectl delete pod/my-replicaset-7kq2x');
     expect(deleteFirstPodLine('No resources found in default namespace.\n')).toBeNull();
   });
 
@@ -44,8 +44,8 @@ describe('where a scenario run is', () => {
   it('moves on after a step is done and stays on a failed one', () => {
     let run = initialRun(scenario, 1);
     expect(run).toMatchObject({ next: 0, steps: [{ status: 'pending' }, { status: 'pending' }] });
-    run = stepStarted(run, 0);
-    expect(run.steps[0]?.status).toBe('running');
+    run = stepRanCommand(stepStarted(run, 0), 0, 4);
+    expect(run.steps[0]).toEqual({ status: 'running', entries: [4] });
     run = stepFinished(run, 0, { ok: true, entries: [4] });
     expect(run).toMatchObject({ next: 1, steps: [{ status: 'done', entries: [4] }, { status: 'pending' }] });
     run = stepFinished(stepStarted(run, 1), 1, { ok: false, entries: [], message: 'stopped' });

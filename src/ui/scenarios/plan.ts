@@ -10,7 +10,7 @@ export type StepAction =
   /** Run `line` in the console, then deliver messages until it has finished. */
   | { readonly kind: 'console'; readonly line: string }
   /**
-   * `kubectl delete pod $(kubectl get pods -l … -o name | head -1)`: the console has no shell, so the list
+   * `kubectl delete $(kubectl get pods -l … -o name | head -1)`: the console has no shell, so the list
    * runs first and the delete names the first pod it printed (two logged commands).
    */
   | { readonly kind: 'deleteOnePod'; readonly listLine: string }
@@ -37,11 +37,12 @@ export function stepAction(view: ScenarioStepView): StepAction {
 
 /**
  * The delete that follows `kubectl get pods -o name` in a `deleteOnePod` step: the first `pod/<name>` line
- * of its output, as `kubectl delete pod <name>`; null when it listed none.
+ * of its output, as `kubectl delete pod/<name>` (what the shell substitution would run); null when it
+ * listed none.
  */
 export function deleteFirstPodLine(listOutput: string): string | null {
   const first = listOutput.split('\n').map((l) => l.trim()).find((l) => l.startsWith('pod/'));
-  return first === undefined ? null : `kubectl delete pod ${first.slice('pod/'.length)}`;
+  return first === undefined ? null : `kubectl delete ${first}`;
 }
 
 /** etcd key prefixes of the objects a scenario makes; any of them present means the cluster is in use. */

@@ -30,6 +30,11 @@ export function stepStarted(run: ScenarioRun, index: number): ScenarioRun {
   return { ...run, steps: run.steps.map((s, i) => (i === index ? { status: 'running', entries: [] } : s)) };
 }
 
+/** The running step started console command `id` (its output shows under the step as it arrives). */
+export function stepRanCommand(run: ScenarioRun, index: number, id: number): ScenarioRun {
+  return { ...run, steps: run.steps.map((s, i) => (i === index ? { ...s, entries: [...s.entries, id] } : s)) };
+}
+
 /**
  * A step is over: done (the next one is up) or failed (it stays next, so it can be run again — a kubectl
  * command that answered an error is done as far as the cluster is concerned, but the user should see it).

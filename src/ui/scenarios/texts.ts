@@ -17,6 +17,7 @@ export interface ScenarioTexts {
   readonly resetFirst: string;
   readonly mix: string;
   readonly inUse: (objects: number) => string;
+  readonly nodes: (expected: number, actual: number) => string;
   readonly progress: (done: number, total: number) => string;
   readonly finished: (total: number) => string;
   readonly status: Record<StepStatus | 'next', string>;
@@ -39,6 +40,7 @@ export const scenarioTexts: Record<Language, ScenarioTexts> = {
     inUse: (n) => (n > 0
       ? `This cluster already has ${n} object${n === 1 ? '' : 's'} (pods, ReplicaSets, Deployments…): the scenario's steps would mix with them.`
       : 'Commands were already run on this cluster: the scenario\'s steps would mix with what they did.'),
+    nodes: (expected, actual) => `This scenario expects ${expected} worker nodes; the cluster has ${actual}.`,
     progress: (done, total) => `${done} of ${total} steps done`,
     finished: (total) => `All ${total} steps done`,
     status: { pending: '', next: 'next', running: 'running…', done: 'done', failed: 'failed' },
@@ -59,6 +61,7 @@ export const scenarioTexts: Record<Language, ScenarioTexts> = {
     inUse: (n) => (n > 0
       ? `当前集群已有 ${n} 个对象（Pod、ReplicaSet、Deployment…）：场景的步骤会与它们混在一起。`
       : '当前集群上已经执行过命令：场景的步骤会与其结果混在一起。'),
+    nodes: (expected, actual) => `此场景需要 ${expected} 个工作节点，当前集群有 ${actual} 个。`,
     progress: (done, total) => `已完成 ${done} / ${total} 步`,
     finished: (total) => `全部 ${total} 步已完成`,
     status: { pending: '', next: '下一步', running: '运行中…', done: '完成', failed: '失败' },
