@@ -10,7 +10,7 @@ import { applyJSONPatch, jsonPatchErrorStatus } from '../api/json-patch.ts';
 import { applyMergePatch } from '../api/merge-patch.ts';
 import { applyStrategicMergePatch, strategicMergeErrorStatus } from '../api/strategic-merge-patch.ts';
 import { newOptionsInvalid, validateListOptions } from '../api/validation/options.ts';
-import { fieldError, FieldPath } from '../api/field.ts';
+import { fieldError, FieldPath, goStringSlice } from '../api/field.ts';
 import { convertFieldSelector, everythingFields, parseFieldSelector, selectableFields } from '../api/fields.ts';
 import { everything, formatLabelSelector, parseLabelSelector } from '../api/labels.ts';
 import { apiVersionOf, groupResourceOf, listKindOf, type ResourceInfo } from '../api/resources.ts';
@@ -145,8 +145,8 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   if (endedEarly) responder.end();
 }
 
-export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
-  refuseDryRun(h.query);
+export function* handleCreate(request: HandlerRequest): Co<HttpResponse> {
+  const h = withDryRun(request, 'CreateOptions');
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
@@ -158,8 +158,8 @@ export function* handleCreate(h: HandlerRequest): Co<HttpResponse> {
   return respond(201, withTypeMeta(route.resource, created), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 
-export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
-  refuseDryRun(h.query);
+export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
+  const h = withDryRun(request, 'UpdateOptions');
   const { route, store, ctx } = h;
   const name = route.info.name;
   const sub = route.subresource?.name;
@@ -192,8 +192,8 @@ type PatchType = (typeof patchTypes)[number];
  * apply (`application/apply-patch+yaml`) is handleApply.
  */
 // Models k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource, patcher.applyPatch).
-export function* handlePatch(h: HandlerRequest): Co<HttpResponse> {
-  refuseDryRun(h.query);
+export function* handlePatch(request: HandlerRequest): Co<HttpResponse> {
+  const h = withDryRun(request, 'PatchOptions');
   const { route, store, ctx } = h;
   const contentType = (h.http.headers['content-type'] ?? '').split(';')[0]!.trim() as PatchType;
   if (!patchTypes.includes(contentType)) throw newUnsupportedMediaType([...patchTypes]);
@@ -291,19 +291,19 @@ function* handleApply(h: HandlerRequest): Co<HttpResponse> {
   return respond(created ? 201 : 200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(checked.warnings) });
 }
 
-export function* handleDelete(h: HandlerRequest): Co<HttpResponse> {
-  refuseDryRun(h.query);
+export function* handleDelete(request: HandlerRequest): Co<HttpResponse> {
+  const options = deleteOptions(request);
+  const h = withDryRun(request, 'DeleteOptions', options.dryRun);
   const { route, store, ctx } = h;
-  const options = deleteOptions(h);
   const result = yield* store.delete(ctx, route.info.name, options);
   if (!result.deleted || store.strategy.returnDeletedObject) return respond(200, withTypeMeta(route.resource, result.object));
   return respond(200, successStatus({ name: route.info.name, group: route.resource.group, kind: route.resource.resource, uid: result.object.metadata.uid ?? '' }));
 }
 
-export function* handleDeleteCollection(h: HandlerRequest): Co<HttpResponse> {
-  refuseDryRun(h.query);
+export function* handleDeleteCollection(request: HandlerRequest): Co<HttpResponse> {
+  const options = deleteOptions(request);
+  const h = withDryRun(request, 'DeleteOptions', options.dryRun);
   const { route, store, ctx, query } = h;
-  const options = deleteOptions(h);
   const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
   const items: KubeObject[] = [];
   for (const item of list.items) {
@@ -399,12 +399,21 @@ function wipeSystemFields(obj: KubeObject): void {
 }
 
 /**
- * Deviation: dry run (`?dryRun=All`, `kubectl --dry-run=server`) is not modelled; the registry would
- * persist the write, so the request is refused rather than silently carried out.
+ * `?dryRun=All` (kubectl --dry-run=server, kubectl diff): the request goes through admission, the
+ * strategies and validation as usual, and the registry skips the write (RegistryContext.dryRun). Any
+ * other value is 422, as ValidateDryRun answers it.
+ * Models k8s.io/apimachinery/pkg/apis/meta/internalversion/validation (ValidateDryRun via
+ * Validate{Create,Update,Patch,Delete}Options).
  */
-function refuseDryRun(query: Map<string, string>): void {
-  const dryRun = query.get('dryRun');
-  if (dryRun !== undefined && dryRun !== '') throw newBadRequest(`dryRun=${dryRun} is not supported by Podflow's simulated kube-apiserver`);
+function withDryRun(h: HandlerRequest, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', fromBody: readonly string[] = []): HandlerRequest {
+  const query = h.query.get('dryRun');
+  const dryRun = [...fromBody, ...(query !== undefined && query !== '' ? [query] : [])];
+  if (dryRun.length === 0) return h;
+  if (dryRun.some((v) => v !== 'All')) {
+    throw newInvalid({ group: 'meta.k8s.io', kind: options }, '',
+      [fieldError.notSupported(FieldPath.of('dryRun'), goStringSlice(dryRun), ['All'])]);
+  }
+  return { ...h, ctx: { ...h.ctx, dryRun: true } };
 }
 
 function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {

@@ -7,7 +7,7 @@
 
 import { parse as parseYaml } from 'yaml';
 import { decodeForRequest, type FieldValidation } from '../api/decode.ts';
-import { newBadRequest } from '../api/errors.ts';
+import { newBadRequest, newUnsupportedMediaType } from '../api/errors.ts';
 import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import type { HttpRequest } from './http.ts';
@@ -19,6 +19,9 @@ export function decodeBody(request: HttpRequest, expectedKind: string): Record<s
   if (body === undefined || body === '') throw newBadRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   if (typeof body === 'object') return structuredCloneJson(body) as Record<string, unknown>;
   const contentType = (request.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
+  // Deviation: Podflow's apiserver decodes JSON and YAML only; a protobuf body (kubectl's `create
+  // configmap` and other generators send one) is refused as a media type it does not accept.
+  if (contentType === 'application/vnd.kubernetes.protobuf') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
   let decoded: unknown;
   try {
     decoded = contentType === 'application/yaml' ? parseYaml(body) : JSON.parse(body);

@@ -165,6 +165,42 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
     expect(cached.items.map((i) => [i.metadata.name, i.kind, i.apiVersion])).toEqual([['nginx-deployment', undefined, undefined]]);
   });
 
+  it('dryRun=All goes through admission and validation and writes nothing: create, update, patch, delete', () => {
+    const cluster = bootedCluster();
+    const path = '/api/v1/namespaces/default/configmaps';
+    const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } };
+    const writes = (c: Call) => causedBy(cluster, c.request).filter((m) => m.kind === 'etcd.Txn').length;
+    const revision = () => cluster.etcd.kv.store.rev();
+    const before = revision();
+    const dry = call(cluster, 'POST', path, { query: 'dryRun=All', body: cm });
+    expect(dry.response.status).toBe(201);
+    const created = dry.response.body as KubeObject;
+    expect(created.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(created.metadata.creationTimestamp).toBeDefined();
+    expect(created.metadata.resourceVersion).toBeUndefined();
+    expect(writes(dry)).toBe(0);
+    expect(revision()).toBe(before);
+    expect(call(cluster, 'GET', `${path}/cm`).response.status).toBe(404);
+    // An invalid object is refused just the same.
+    expect(call(cluster, 'POST', path, { query: 'dryRun=All', body: { ...cm, metadata: { name: 'Bad_Name' } } }).response.status).toBe(422);
+    expect(call(cluster, 'POST', path, { body: cm }).response.status).toBe(201);
+    const stored = revision();
+    expect(call(cluster, 'POST', path, { query: 'dryRun=All', body: cm }).response.status).toBe(409);
+    const put = call(cluster, 'PUT', `${path}/cm`, { query: 'dryRun=All', body: { ...cm, data: { a: '2' } } });
+    expect(put.response.status, JSON.stringify(put.response.body)).toBe(200);
+    expect((put.response.body as { data: unknown; metadata: KubeObject['metadata'] })).toMatchObject({ data: { a: '2' }, metadata: { resourceVersion: String(stored) } });
+    const patch = call(cluster, 'PATCH', `${path}/cm`, { query: 'dryRun=All', body: { data: { b: '3' } }, headers: { 'content-type': 'application/merge-patch+json' } });
+    expect((patch.response.body as { data: unknown }).data).toEqual({ a: '1', b: '3' });
+    const del = call(cluster, 'DELETE', `${path}/cm`, { query: 'dryRun=All' });
+    expect(del.response.status).toBe(200);
+    expect([put, patch, del].map(writes)).toEqual([0, 0, 0]);
+    expect(revision()).toBe(stored);
+    expect((call(cluster, 'GET', `${path}/cm`).response.body as { data: unknown }).data).toEqual({ a: '1' });
+    const bad = call(cluster, 'POST', path, { query: 'dryRun=Some', body: cm });
+    expect(bad.response.status).toBe(422);
+    expect(status(bad).message).toBe('CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Some"}: supported values: "All"');
+  });
+
   it('validates: a selector that does not match the template labels is 422 Invalid with its cause', () => {
     const cluster = bootedCluster();
     const bad = { ...nginxDeployment, spec: { ...nginxDeployment.spec, selector: { matchLabels: { app: 'other' } } } };

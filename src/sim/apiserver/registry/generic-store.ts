@@ -20,7 +20,7 @@ import type { Co, Rng, Time } from '../../engine/index.ts';
 import type { AdmissionChain, AdmissionContext, AdmissionDecision, Operation } from '../admission/admission.ts';
 import type { UserInfo } from '../filters/authentication.ts';
 import { interpretStorageError, StorageError } from '../storage/errors.ts';
-import type { ListOptions, ListResult, Storage } from '../storage/interface.ts';
+import { checkPreconditions, type ListOptions, type ListResult, type Preconditions, type Storage } from '../storage/interface.ts';
 import type { DeleteOptions, StatusStrategy, Strategy } from './strategy.ts';
 import { copyJson } from '../../api/json-copy.ts';
 
@@ -36,6 +36,8 @@ export interface RegistryContext {
   readonly admissionContext: AdmissionContext;
   /** The writer's field manager (managedFields); '' records nothing. */
   readonly fieldManager: string;
+  /** `?dryRun=All`: everything up to the write, which is skipped (the result is what would be stored). */
+  readonly dryRun?: boolean;
   /** Records a pipeline stage as a step of its own (visible in the trace). */
   stage(name: string, detail: Record<string, unknown>): Co<void>;
 }
@@ -78,6 +80,7 @@ export class GenericStore {
     yield* this.validateAdmission(ctx, 'CREATE', obj, null, '');
     const name = obj.metadata.name!;
     try {
+      if (ctx.dryRun) return yield* this.dryRunCreate(this.key(ctx.namespace, name), obj);
       const created = yield* this.storage.create(this.key(ctx.namespace, name), obj, s.ttlSeconds);
       this.onCommit(s.resource.resource, created, false);
       return created;
@@ -177,6 +180,7 @@ export class GenericStore {
       } else if (newRv !== current.metadata.resourceVersion) {
         throw newOptimisticLockConflict(this.gr, name);
       }
+      fillFromExisting(obj, current, s.resource.namespaced ? ctx.namespace : undefined);
       const strategy = options.status ?? s;
       strategy.prepareForUpdate(obj, current);
       const errs = strategy.validateUpdate(obj, current);
@@ -187,6 +191,7 @@ export class GenericStore {
       return obj;
     }.bind(this);
     try {
+      if (ctx.dryRun) return { object: yield* this.dryRunUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate), created };
       const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate, s.ttlSeconds);
       this.onCommit(s.resource.resource, object, false);
       if (previous !== null && shouldDeleteDuringUpdate(object, previous)) {
@@ -223,8 +228,9 @@ export class GenericStore {
     if (graceful || pendingFinalizers) {
       // updateForGracefulDeletionAndFinalizers: mark, do not remove.
       let object: KubeObject;
+      const update = ctx.dryRun ? this.dryRunUpdate.bind(this) : this.storage.guaranteedUpdate.bind(this.storage);
       try {
-        object = yield* this.storage.guaranteedUpdate(key, { ignoreNotFound: false, ...(options.preconditions ? { preconditions: options.preconditions } : {}) }, function* (obj) {
+        object = yield* update(key, { ignoreNotFound: false, ...(options.preconditions ? { preconditions: options.preconditions } : {}) }, function* (obj) {
           const meta = obj.metadata;
           if (gcFinalizer !== null && !(meta.finalizers ?? []).includes(gcFinalizer)) meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer];
           if (meta.deletionTimestamp === undefined) {
@@ -238,9 +244,10 @@ export class GenericStore {
       } catch (err) {
         throw interpretStorageError(err, this.gr, name);
       }
-      this.onCommit(s.resource.resource, object, false);
+      if (!ctx.dryRun) this.onCommit(s.resource.resource, object, false);
       if (graceful || (object.metadata.finalizers ?? []).length > 0) return { object, deleted: false };
     }
+    if (ctx.dryRun) return { object: current, deleted: true };
     try {
       const deleted = yield* this.storage.delete(key, options.preconditions, (cur) => checkDeletePreconditions(s, name, cur, options));
       this.onCommit(s.resource.resource, deleted, true);
@@ -248,6 +255,21 @@ export class GenericStore {
     } catch (err) {
       throw interpretStorageError(err, this.gr, name);
     }
+  }
+
+  // Models k8s.io/apiserver/pkg/registry/generic/registry/dryrun.go (DryRunnableStorage): reads as
+  // usual, writes nothing.
+  private *dryRunCreate(key: string, obj: KubeObject): Co<KubeObject> {
+    const existing = yield* this.storage.get(key, { resourceVersion: '', ignoreNotFound: true });
+    if (existing) throw new StorageError('KeyExists', key, 0);
+    return copyJson(obj);
+  }
+
+  private *dryRunUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
+    tryUpdate: (current: KubeObject) => Co<KubeObject>): Co<KubeObject> {
+    const current = (yield* this.storage.get(key, { resourceVersion: '', ignoreNotFound: opts.ignoreNotFound })) ?? ({ metadata: {} } as KubeObject);
+    checkPreconditions(opts.preconditions, key, current);
+    return yield* tryUpdate(copyJson(current));
   }
 
   private *admit(ctx: RegistryContext, operation: Operation, obj: KubeObject | null, old: KubeObject | null, subresource: string): Co<void> {
@@ -289,6 +311,17 @@ function checkDeletePreconditions(s: Strategy, name: string, current: KubeObject
   if (p.resourceVersion !== undefined && p.resourceVersion !== current.metadata.resourceVersion) {
     throw newDeletePreconditionConflict(gk, name, 'ResourceVersion', p.resourceVersion, current.metadata.resourceVersion ?? '');
   }
+}
+
+/**
+ * rest.BeforeUpdate's fills: an update may leave out the namespace (the request's), the UID and the
+ * creationTimestamp (the stored object's); a `kubectl replace` of a plain manifest does.
+ */
+function fillFromExisting(obj: KubeObject, current: KubeObject, namespace: string | undefined): void {
+  const meta = obj.metadata;
+  if (namespace !== undefined && !meta.namespace) meta.namespace = namespace;
+  if (!meta.uid && current.metadata.uid) meta.uid = current.metadata.uid;
+  if (current.metadata.creationTimestamp) meta.creationTimestamp = current.metadata.creationTimestamp;
 }
 
 /** Models Store.shouldDeleteDuringUpdate: no finalizers left, and the object was marked with a zero grace period. */

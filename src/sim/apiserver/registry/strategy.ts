@@ -13,6 +13,8 @@ export interface DeleteOptions {
   readonly preconditions?: { readonly uid?: string; readonly resourceVersion?: string };
   readonly propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
   readonly orphanDependents?: boolean;
+  /** `["All"]` for a dry run (kubectl delete --dry-run=server sends it in the body). */
+  readonly dryRun?: readonly string[];
 }
 
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
