@@ -55,8 +55,10 @@ export interface EtcdWatchStreamIO {
 interface Substream {
   /** etcd's watch ID; -1 while the watch is being created again on a new stream. */
   id: number;
-  /** The create request, its start revision moved to `nextRev` as responses arrive. */
-  request: WatchCreateRequest;
+  /** The create request as first sent. */
+  readonly request: WatchCreateRequest;
+  /** serveSubstream's nextRev: where the watch starts again if created anew (0: from etcd's next revision). */
+  nextRev: number;
   readonly onResponse: (response: WatchResponse) => void;
   /** Canceled by its owner (while resuming: cancel it once etcd has created it). */
   closing: boolean;
@@ -77,7 +79,7 @@ export class EtcdWatchRouter implements EtcdWatchClient {
   *watch(create: WatchCreateRequest, onResponse: (response: WatchResponse) => void): Co<EtcdWatch> {
     const reply = yield* this.io.call(etcdKinds.watch, { stream: this.stream, request: { createRequest: create } });
     const created = reply.payload.response;
-    const sub: Substream = { id: created.watchId, request: create, onResponse, closing: false };
+    const sub: Substream = { id: created.watchId, request: create, nextRev: create.startRevision ?? 0, onResponse, closing: false };
     if (!created.canceled) {
       this.substreams.set(sub.id, sub);
       this.advance(sub, created);
@@ -123,15 +125,13 @@ export class EtcdWatchRouter implements EtcdWatchClient {
 
   /** serveSubstream's bookkeeping: the revision the watch must start from if created again. */
   private advance(sub: Substream, response: WatchResponse): void {
-    let nextRev = sub.request.startRevision ?? 0;
     if (response.created) {
-      if (nextRev === 0) nextRev = response.header.revision;
+      if (sub.nextRev === 0) sub.nextRev = response.header.revision;
     } else {
-      nextRev = response.header.revision;
+      sub.nextRev = response.header.revision;
     }
     const last = response.events.at(-1);
-    if (last !== undefined) nextRev = last.kv.modRevision + 1;
-    sub.request = { ...sub.request, startRevision: nextRev };
+    if (last !== undefined) sub.nextRev = last.kv.modRevision + 1;
   }
 
   /** The stream broke: every open watch is created again, one after the other, on a new stream. */
@@ -152,7 +152,8 @@ export class EtcdWatchRouter implements EtcdWatchClient {
         this.resuming.shift();
         continue;
       }
-      const reply = yield* this.io.call(etcdKinds.watch, { stream: this.stream, request: { createRequest: sub.request } });
+      const createRequest = { ...sub.request, startRevision: sub.nextRev };
+      const reply = yield* this.io.call(etcdKinds.watch, { stream: this.stream, request: { createRequest } });
       this.resuming.shift();
       const created = reply.payload.response;
       if (created.canceled) {
