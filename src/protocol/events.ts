@@ -5,6 +5,7 @@
 
 import type { CommandType } from './commands.ts';
 import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
+import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
@@ -78,7 +79,9 @@ export type WorkerEvent =
   | InspectionEvent
   | CauseChainEvent
   | ConsoleOutputEvent
-  | LogLinesEvent;
+  | LogLinesEvent
+  | PodsEvent
+  | FlightsEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

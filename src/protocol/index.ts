@@ -32,3 +32,5 @@ export type {
   ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, FaultCommand, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem,
 } from './console.ts';
 export { logTailLimit } from './console.ts';
+export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
+export { flightLimit } from './graph.ts';

@@ -10,7 +10,9 @@
 //   run until idle  delivers in chunks until only background work is queued, yielding between chunks
 //                 so a `pause` or `reset` posted meanwhile is handled.
 // Reporting. Deliveries are collected as they happen and flushed once per command, tick or chunk as one
-// `traceBatch` (bounded tail + count left out), always followed by a `status`.
+// `traceBatch` (bounded tail + count left out), always followed by a `status`. Every keyspace diff or
+// current snapshot is followed by the `pods` it implies (pods.ts), and each report ships the tokens near
+// the playhead that changed, delivered or still in flight (`flights`, flights.ts).
 // Timeline. Every delivery is sampled into the Timeline (timeline.ts) and user commands are logged with
 // their step; looking at a past step is a view served from those records (timeline-view.ts), and a user
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
@@ -29,6 +31,8 @@ import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
 import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
+import { withPods } from './pods.ts';
+import { FlightTracker } from './flights.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -137,9 +141,15 @@ export class SimHost {
   /** Commands posted while a task ran; carried out in order when it ends. */
   private readonly queued: Command[] = [];
   private journalSink: HostJournal | null = null;
+  private readonly flights = new FlightTracker();
 
   constructor(options: SimHostOptions) {
-    this.post = options.post;
+    const post = withPods(options.post);
+    // A `ready` empties the UI's tokens: the flights shipped since are all it holds.
+    this.post = (event) => {
+      if (event.type === 'ready') this.flights.reset();
+      post(event);
+    };
     this.clock = options.clock;
     this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention }));
     this.pacing = { ...defaultPacing, ...options.pacing };
@@ -158,6 +168,11 @@ export class SimHost {
 
   get engine(): Engine {
     return this.cluster.engine;
+  }
+
+  /** The live cluster (read-only use: queries and tests). */
+  get hostedCluster(): HostedCluster {
+    return this.cluster;
   }
 
   /** The keyspace tracker of the live cluster (null without etcd). */
@@ -319,6 +334,7 @@ export class SimHost {
   private applyLogged(command: LoggableCommand): void {
     applyUserCommand(this.cluster, command);
     this.timelineState.logCommand(command, this.cluster.engine.now, describeUserCommand(command));
+    this.timelineState.noteSent(this.cluster.engine.lastMessageId);
   }
 
   /**
@@ -546,6 +562,8 @@ export class SimHost {
       this.delivered = 0;
     }
     const timeline = this.timelineState;
+    const flights = this.flights.report(this.cluster.engine, this.flightPosition());
+    if (flights) this.post(flights);
     const key = `${timeline.position}/${timeline.head}/${timeline.markers.length}/${timeline.markers.at(-1)?.step ?? -1}`;
     if (key !== this.postedTimeline) {
       this.postedTimeline = key;
@@ -553,6 +571,15 @@ export class SimHost {
     }
     this.post({ type: 'status', status: this.status() });
     if (timeline.live) this.journalSink?.recorded(this, { records, changes: diff });
+  }
+
+  /** The step shown, for the tokens drawn at it. */
+  private flightPosition() {
+    const timeline = this.timelineState;
+    const { engine } = this.cluster;
+    if (timeline.live) return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true };
+    const sample = timeline.sample(timeline.position);
+    return { step: timeline.position, now: sample.now, sent: sample.sent ?? Number.POSITIVE_INFINITY, live: false };
   }
 
   /** The status of the position shown: the live engine's at the head, the recorded one in the past. */
@@ -568,7 +595,7 @@ export class SimHost {
 /** What the timeline records of a cluster after a delivery. */
 export function sampleOf(cluster: HostedCluster): StepSample {
   const { engine } = cluster;
-  return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0 };
+  return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0, sent: engine.lastMessageId };
 }
 
 function checkSpec({ seed, nodes }: ClusterSpec): void {

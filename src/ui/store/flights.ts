@@ -1,0 +1,28 @@
+// The messages the graph draws as tokens: the worker's `flights` diffs applied to the list it mirrors
+// (messages over links near the playhead, delivered or still in flight at the step shown), in id (send)
+// order. Flights a diff does not touch keep their identity, so their tokens do not re-render.
+
+import type { Flight, FlightsEvent } from '../../protocol/index.ts';
+
+export function applyFlights(tokens: readonly Flight[], event: FlightsEvent): readonly Flight[] {
+  if (!event.replace && event.added.length === 0 && event.removed.length === 0 && event.stepped.length === 0) return tokens;
+  const removed = new Set(event.removed);
+  const stepped = new Map(event.stepped);
+  const kept: Flight[] = [];
+  if (!event.replace) {
+    for (const flight of tokens) {
+      if (removed.has(flight.id)) continue;
+      const step = stepped.get(flight.id);
+      kept.push(step === undefined || step === flight.step ? flight : { ...flight, step });
+    }
+  }
+  if (event.added.length === 0) return kept;
+  const known = new Set(kept.map((t) => t.id));
+  for (const flight of event.added) if (!known.has(flight.id)) kept.push(flight);
+  return kept.sort((a, b) => a.id - b.id);
+}
+
+/** A token's message has been delivered by the step shown. */
+export function delivered(flight: Pick<Flight, 'step'>): boolean {
+  return flight.step !== null;
+}
