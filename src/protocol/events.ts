@@ -85,3 +85,5 @@ export type WorkerEvent =
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;
+/** While playing (a batch every frame), at most this many: the page keeps up with large clusters. */
+export const playingTraceTailLimit = 64;

@@ -42,7 +42,15 @@ export interface PodsEvent {
  * A message over a link drawn as a token: delivered near the playhead (`step` delivered it), or sent and
  * not yet delivered at the step shown (`step` null).
  */
-export type Flight = Omit<TraceRecord, 'step'> & { readonly step: number | null };
+export type Flight = Omit<TraceRecord, 'step'> & {
+  readonly step: number | null;
+  /**
+   * Set on flights shipped while playing: their payload (often a whole object) is left out, as hundreds
+   * of tokens a tick would otherwise cost the page more to receive than to draw. It comes with the
+   * delivery's `traceBatch` record, and the flight is shipped again with it when playback pauses.
+   */
+  readonly payloadOmitted?: true;
+};
 
 /**
  * The messages over links around the playhead changed: those sent by the step shown and delivered at or
@@ -52,6 +60,7 @@ export type Flight = Omit<TraceRecord, 'step'> & { readonly step: number | null 
 export interface FlightsEvent {
   readonly type: 'flights';
   readonly replace: boolean;
+  /** New flights, or held ones shipped again (now with their payload): replace what is held by id. */
   readonly added: readonly Flight[];
   /** Ids of flights no longer near the playhead. */
   readonly removed: readonly number[];

@@ -11,7 +11,7 @@ export { maxNodes } from './commands.ts';
 export type {
   PlaybackMode, ReadyEvent, SimErrorEvent, SimStatus, StatusEvent, TraceBatchEvent, WorkerEvent,
 } from './events.ts';
-export { traceTailLimit } from './events.ts';
+export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';

@@ -17,6 +17,11 @@ export interface FlightPosition {
   readonly sent: number;
   /** True at the head of the live engine (its queue holds what is in flight). */
   readonly live: boolean;
+  /**
+   * Where the UI's playhead is expected: `now` when paused, `now − longest flight` while playing (it
+   * trails the engine by that much). Over the limit, the flights covering it are kept first.
+   */
+  readonly playhead?: number;
 }
 
 /** How much further back than the longest flight a report reaches, at most (virtual ms of the last advance). */
@@ -66,17 +71,27 @@ export function flightsAt(engine: Engine, at: FlightPosition, from: number, limi
   if (reachedHead) engine.forEachQueued((m) => {
     if (sentByThen(m)) found.push({ message: m, step: null });
   });
-  found.sort((a, b) => a.message.deliverAt - b.message.deliverAt || a.message.id - b.message.id);
-  return found.length > limit ? found.slice(0, limit) : found;
+  const byDelivery = (a: Near, b: Near) => a.message.deliverAt - b.message.deliverAt || a.message.id - b.message.id;
+  if (found.length <= limit) return found.sort(byDelivery);
+  // Too many: first those in flight at the playhead, then those still to come, then those already gone.
+  const t = at.playhead ?? at.now;
+  const rank = ({ message: m }: Near) => (m.sentAt <= t && t <= m.deliverAt ? 0 : m.deliverAt > t ? 1 : 2);
+  return found.sort((a, b) => rank(a) - rank(b) || byDelivery(a, b)).slice(0, limit).sort(byDelivery);
 }
 
-function toFlight({ message: m, step }: Near): Flight {
-  return { id: m.id, from: m.from, to: m.to, kind: m.kind, payload: m.payload, sentAt: m.sentAt, deliverAt: m.deliverAt, cause: m.cause, replyTo: m.replyTo, background: m.background, step };
+function toFlight({ message: m, step }: Near, withPayload: boolean): Flight {
+  const flight = { id: m.id, from: m.from, to: m.to, kind: m.kind, sentAt: m.sentAt, deliverAt: m.deliverAt, cause: m.cause, replyTo: m.replyTo, background: m.background, step };
+  return withPayload ? { ...flight, payload: m.payload } : { ...flight, payload: null, payloadOmitted: true };
+}
+
+interface Shipped {
+  readonly step: number | null;
+  readonly payload: boolean;
 }
 
 export class FlightTracker {
-  /** What the UI holds: flight id → the step that delivered it (null: in flight). */
-  private shipped = new Map<number, number | null>();
+  /** What the UI holds: flight id → the step that delivered it (null: in flight), and whether with its payload. */
+  private shipped = new Map<number, Shipped>();
   private lastNow: number | null = null;
 
   /**
@@ -88,21 +103,29 @@ export class FlightTracker {
     this.lastNow = null;
   }
 
-  /** What changed since the last call for the step shown; null when nothing did. */
-  report(engine: Engine, at: FlightPosition): FlightsEvent | null {
+  /**
+   * What changed since the last call for the step shown; null when nothing did. Without `withPayloads`
+   * (playing) new flights leave their payload out; with it, flights held without one are shipped again.
+   */
+  report(engine: Engine, at: FlightPosition, withPayloads = true): FlightsEvent | null {
     const longest = longestFlight(engine);
     const advance = this.lastNow === null ? 0 : Math.min(maxAdvanceWindow, Math.max(0, at.now - this.lastNow));
     this.lastNow = at.now;
     const flights = flightsAt(engine, at, at.now - (2 * longest + advance));
     const held = this.shipped;
-    const next = new Map<number, number | null>();
+    const next = new Map<number, Shipped>();
     const added: Flight[] = [];
     const stepped: Array<[number, number | null]> = [];
     for (const near of flights) {
       const id = near.message.id;
-      next.set(id, near.step);
-      if (!held.has(id)) added.push(toFlight(near));
-      else if (held.get(id) !== near.step) stepped.push([id, near.step]);
+      const before = held.get(id);
+      if (!before || (withPayloads && !before.payload)) {
+        added.push(toFlight(near, withPayloads));
+        next.set(id, { step: near.step, payload: withPayloads });
+        continue;
+      }
+      next.set(id, { step: near.step, payload: before.payload });
+      if (before.step !== near.step) stepped.push([id, near.step]);
     }
     const removed = [...held.keys()].filter((id) => !next.has(id));
     this.shipped = next;

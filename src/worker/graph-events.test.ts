@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Command, Flight, FlightsEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
+import { Component, Engine } from '../sim/engine/index.ts';
 import { nginxDeploymentYaml } from '../sim/scenarios/manifests.ts';
 import { flightsAt, longestFlight, type FlightPosition } from './flights.ts';
 import { SimHost, type HostClock } from './host.ts';
@@ -107,6 +108,18 @@ describe('tokens near the playhead', () => {
     expect(flights.get(post!.id)?.step).toBe(host.timeline.head);
   });
 
+  it('while playing, flights leave their payload out; on pause they are shipped again with it', () => {
+    const { flights, send } = graphHost('graph-play');
+    send({ type: 'play' });
+    send({ type: 'applyManifest', yaml: nginxDeploymentYaml });
+    const post = [...flights.values()].find((f) => f.from === 'user' && f.kind === 'http.request')!;
+    expect(post).toMatchObject({ payload: null, payloadOmitted: true, step: null });
+    const paused = send({ type: 'pause' });
+    expect(paused.some((e) => e.type === 'flights' && e.added.some((f) => f.id === post.id))).toBe(true);
+    expect(flights.get(post.id)?.payloadOmitted).toBeUndefined();
+    expect(flights.get(post.id)?.payload).toMatchObject({ method: 'POST' });
+  });
+
   it('in the past, the flights at a step are those shown live at that step', () => {
     const { host, flights, send } = graphHost('graph-past');
     send({ type: 'applyManifest', yaml: nginxDeploymentYaml });
@@ -134,3 +147,34 @@ describe('tokens near the playhead', () => {
     }
   });
 });
+
+describe('flights over the limit', () => {
+  it('keeps those in flight at the playhead first, then those to come, then those gone', () => {
+    const engine = new Engine({ seed: 'flights' });
+    const a = engine.add(new Quiet('a'));
+    engine.add(new Quiet('b'));
+    engine.link('a', 'b', { latency: 5 });
+    // Sent at 0, 2 and 4 (a timer moves the clock): delivered at 5, 7 and 9.
+    const sent = [engine.send(a.name, 'b', 'm0', null)];
+    engine.setTimer('a', 2, 't', null);
+    engine.run({ maxSteps: 1 });
+    sent.push(engine.send(a.name, 'b', 'm1', null));
+    engine.setTimer('a', 2, 't', null);
+    engine.run({ maxSteps: 1 });
+    sent.push(engine.send(a.name, 'b', 'm2', null));
+    engine.run({ until: 6 });
+    const at = { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true };
+    const ids = (limit: number, playhead: number) => flightsAt(engine, { ...at, playhead }, 0, limit).map((n) => [n.message.kind, n.step === null]);
+    expect(ids(3, 6)).toEqual([['m0', false], ['m1', true], ['m2', true]]);
+    // At 6: m1 and m2 are in flight, m0 (delivered at 5) is gone.
+    expect(ids(2, 6)).toEqual([['m1', true], ['m2', true]]);
+    // At 4.5 (playing, trailing the engine): m0, m1 and m2 are all in flight; the soonest delivered first.
+    expect(ids(1, 4.5)).toEqual([['m0', false]]);
+    // At 8: only m2 is in flight; then m1 (gone at 7) before nothing else.
+    expect(ids(1, 8)).toEqual([['m2', true]]);
+  });
+});
+
+class Quiet extends Component {
+  receive(): void {}
+}

@@ -19,7 +19,7 @@
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 
 import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
-import { maxNodes, traceTailLimit } from '../protocol/index.ts';
+import { maxNodes, playingTraceTailLimit, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
@@ -32,7 +32,7 @@ import { TimelineView } from './timeline-view.ts';
 import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 import { withPods } from './pods.ts';
-import { FlightTracker } from './flights.ts';
+import { FlightTracker, longestFlight } from './flights.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -556,13 +556,13 @@ export class SimHost {
     if (logs) this.post({ type: 'logLines', ...logs });
     let records: TraceRecord[] = [];
     if (this.delivered > 0) {
-      records = this.tail.slice(-traceTailLimit);
+      records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
       this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
       this.tail = [];
       this.delivered = 0;
     }
     const timeline = this.timelineState;
-    const flights = this.flights.report(this.cluster.engine, this.flightPosition());
+    const flights = this.flights.report(this.cluster.engine, this.flightPosition(), this.mode !== 'playing');
     if (flights) this.post(flights);
     const key = `${timeline.position}/${timeline.head}/${timeline.markers.length}/${timeline.markers.at(-1)?.step ?? -1}`;
     if (key !== this.postedTimeline) {
@@ -577,7 +577,10 @@ export class SimHost {
   private flightPosition() {
     const timeline = this.timelineState;
     const { engine } = this.cluster;
-    if (timeline.live) return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true };
+    if (timeline.live) {
+      const playhead = this.mode === 'playing' ? engine.now - longestFlight(engine) : engine.now;
+      return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead };
+    }
     const sample = timeline.sample(timeline.position);
     return { step: timeline.position, now: sample.now, sent: sample.sent ?? Number.POSITIVE_INFINITY, live: false };
   }

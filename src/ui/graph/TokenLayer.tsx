@@ -37,6 +37,9 @@ export function tokenAt(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, [from, to]
   return { phase: flightPhase(flight, t), x: from.x + (to.x - from.x) * p, y: from.y + (to.y - from.y) * p };
 }
 
+/** Beyond this many tokens only the selected one is labelled: hundreds of labels are noise, and costly to paint. */
+const crowdedAt = 48;
+
 interface Placed {
   readonly flight: Flight;
   readonly segment: readonly [Point, Point];
@@ -96,7 +99,7 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
 
   return (
     <ViewportPortal>
-      <svg className="token-layer" data-testid="token-layer" aria-label="Messages in flight">
+      <svg className={`token-layer${drawn.length > crowdedAt ? ' token-layer--crowded' : ''}`} data-testid="token-layer" aria-label="Messages in flight">
         {drawn.map(({ flight, segment }) => (
           <Token key={flight.id} flight={flight} segment={segment} selected={flight.id === selected} register={register} onSelect={select} />
         ))}

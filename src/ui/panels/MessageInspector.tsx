@@ -128,7 +128,9 @@ function MessageBody({ record }: { readonly record: TraceRecord | Flight }) {
       </dl>
       {record.step !== null && <button type="button" onClick={() => actions.askWhy(record.id)}>Why? Show its causes</button>}
       <h3>Payload</h3>
-      <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>
+      {'payloadOmitted' in record && record.payloadOmitted
+        ? <p className="hint">Its payload is shown when playback pauses or the message is delivered.</p>
+        : <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>}
     </>
   );
 }

@@ -1,6 +1,7 @@
 // The messages the graph draws as tokens: the worker's `flights` diffs applied to the list it mirrors
 // (messages over links near the playhead, delivered or still in flight at the step shown), in id (send)
-// order. Flights a diff does not touch keep their identity, so their tokens do not re-render.
+// order. Flights a diff does not touch keep their identity, so their tokens do not re-render; a flight
+// shipped again (with the payload it lacked while playing) replaces the one held.
 
 import type { Flight, FlightsEvent } from '../../protocol/index.ts';
 
@@ -17,9 +18,10 @@ export function applyFlights(tokens: readonly Flight[], event: FlightsEvent): re
     }
   }
   if (event.added.length === 0) return kept;
-  const known = new Set(kept.map((t) => t.id));
-  for (const flight of event.added) if (!known.has(flight.id)) kept.push(flight);
-  return kept.sort((a, b) => a.id - b.id);
+  const again = new Set(event.added.map((f) => f.id));
+  const result = kept.filter((t) => !again.has(t.id));
+  result.push(...event.added);
+  return result.sort((a, b) => a.id - b.id);
 }
 
 /** A token's message has been delivered by the step shown. */

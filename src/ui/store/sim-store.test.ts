@@ -93,6 +93,8 @@ describe('reduceWorkerEvent', () => {
     expect(untouched.tokens[1]?.step).toBeNull();
     expect(reduceWorkerEvent(state, { type: 'flights', replace: true, added: [flight(9, null)], removed: [], stepped: [] }).tokens.map((t) => t.id)).toEqual([9]);
     expect(reduceWorkerEvent(state, ready).tokens).toEqual([]);
+    const withPayload = reduceWorkerEvent(state, { type: 'flights', replace: false, added: [{ ...flight(2, null), payload: 'full' }], removed: [], stepped: [] });
+    expect(withPayload.tokens.map((t) => [t.id, t.payload])).toEqual([[2, 'full'], [3, { key: '/k3' }]]);
   });
 
   it('keeps the state as it is for an empty batch', () => {
