@@ -15,7 +15,7 @@ export class ActDock {
     this.page = podflow.page;
   }
 
-  tab(name: 'YAML editor' | 'Console' | 'Logs' | 'Faults'): Locator {
+  tab(name: 'YAML editor' | 'Console' | 'Logs' | 'Faults' | 'Scenarios'): Locator {
     return this.page.getByRole('tab', { name });
   }
 

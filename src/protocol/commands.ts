@@ -3,6 +3,7 @@
 
 import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand } from './console.ts';
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
+import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -193,7 +194,9 @@ export type Command =
   | ImportClusterCommand
   | ConsoleRunCommand
   | ConsoleInterruptCommand
-  | FaultCommand;
+  | FaultCommand
+  | AdvanceCommand
+  | RunUntilCommandDoneCommand;
 
 export type CommandType = Command['type'];
 

@@ -82,6 +82,7 @@ export type FaultSpec =
   | { readonly type: 'nodeDown'; readonly node: string }
   | { readonly type: 'nodeUp'; readonly node: string }
   | { readonly type: 'compactEtcd' }
+  | { readonly type: 'breakEtcdWatches' }
   | { readonly type: 'dropWatches'; readonly component?: string }
   | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
   | { readonly type: 'imageUnpullable'; readonly image: string }

@@ -8,6 +8,7 @@ import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { Topology, VirtualTime } from './topology.ts';
@@ -81,7 +82,8 @@ export type WorkerEvent =
   | ConsoleOutputEvent
   | LogLinesEvent
   | PodsEvent
-  | FlightsEvent;
+  | FlightsEvent
+  | ScenarioCatalogEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

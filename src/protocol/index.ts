@@ -34,3 +34,6 @@ export type {
 export { logTailLimit } from './console.ts';
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
 export { flightLimit } from './graph.ts';
+export type {
+  AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
+} from './scenarios.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Node, Pod } from './api/types/core.ts';
 import type { HttpRequest } from './apiserver/http.ts';
+import type { WatchStreamRequest, WatchStreamResponse } from './etcd/index.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 import { stored } from './controllers/testing.ts';
 import { runTwiceWithPerturbedHost } from './testing/determinism.ts';
@@ -116,6 +117,63 @@ describe('faults', () => {
     const after = cluster.engine.trace.all().filter((m) => m.id > message.id && m.from === 'kube-scheduler' && m.kind === 'http.request')
       .map((m) => m.payload as HttpRequest);
     expect(after.some((r) => r.query.includes('watch=true'))).toBe(true);
+  });
+
+  it('compaction, then a broken etcd watch stream: the watch cache gets 410 and relists, its clients get 410 and relist, the flow converges', () => {
+    const cluster = booted('fault-compact-break', 1);
+    const compactRev = cluster.etcd.kv.store.rev();
+    cluster.fault({ type: 'compactEtcd' });
+    cluster.engine.runUntilIdle();
+    const brk = cluster.fault({ type: 'breakEtcdWatches' });
+    cluster.engine.runFor(5_000);
+    const after = cluster.engine.trace.all().filter((m) => m.id > brk.id);
+    // etcd tells kube-apiserver its stream broke; clientv3 creates the watches again, one by one.
+    expect(after.some((m) => m.kind === 'etcd.WatchStreamError' && m.to === 'kube-apiserver')).toBe(true);
+    const recreated = after.filter((m) => m.kind === 'etcd.Watch' && m.from === 'kube-apiserver')
+      .map((m) => (m.payload as WatchStreamRequest).request.createRequest).filter((c) => c !== undefined);
+    const podsWatch = recreated.find((c) => c.key === '/registry/pods/')!;
+    expect(podsWatch.startRevision).toBeLessThan(compactRev);
+    // Its start revision is compacted: etcd cancels it with the compaction notice.
+    const notices = after.filter((m) => m.kind === 'etcd.WatchResponse' && (m.payload as WatchStreamResponse).response.compactRevision === compactRev);
+    expect(notices.length).toBeGreaterThan(0);
+    // The pods cache relists from etcd (a Range over the prefix) ...
+    const relist = after.find((m) => m.kind === 'etcd.Range' && (m.payload as { key: string }).key === '/registry/pods/')!;
+    expect(relist).toBeDefined();
+    // ... and the watch of every pod informer ends; each watches again from its resourceVersion, which the
+    // relisted cache no longer holds: 410 "too old resource version", then a LIST.
+    const scheduler = after.filter((m) => m.to === 'kube-scheduler' || m.from === 'kube-scheduler');
+    const expired = scheduler.find((m) => m.kind === 'http.watchEvent' && JSON.stringify(m.payload).includes('too old resource version'));
+    expect(expired).toBeDefined();
+    const relistByScheduler = scheduler.find((m) => m.id > expired!.id && m.kind === 'http.request'
+      && (m.payload as HttpRequest).path === '/api/v1/pods' && !(m.payload as HttpRequest).query.includes('watch=true'));
+    expect(relistByScheduler).toBeDefined();
+    // The flow still works: scale to 3, all run.
+    const path = '/apis/apps/v1/namespaces/default/deployments/web';
+    const current = adminCall(cluster, 'GET', path).body as { spec: { replicas: number } };
+    current.spec.replicas = 3;
+    expect(adminCall(cluster, 'PUT', path, current).status).toBe(200);
+    cluster.engine.runFor(60_000);
+    const web = pods(cluster).filter((p) => p.metadata.name?.startsWith('web-'));
+    expect(web).toHaveLength(3);
+    expect(web.every((p) => p.status?.phase === 'Running')).toBe(true);
+  });
+
+  it('a broken etcd watch stream without a compaction: the watches resume where they were, nothing relists, events still flow', () => {
+    const cluster = booted('fault-break-only', 1);
+    const brk = cluster.fault({ type: 'breakEtcdWatches' });
+    cluster.engine.runFor(5_000);
+    const path = '/apis/apps/v1/namespaces/default/deployments/web';
+    const current = adminCall(cluster, 'GET', path).body as { spec: { replicas: number } };
+    current.spec.replicas = 2;
+    expect(adminCall(cluster, 'PUT', path, current).status).toBe(200);
+    cluster.engine.runFor(60_000);
+    const after = cluster.engine.trace.all().filter((m) => m.id > brk.id);
+    expect(after.filter((m) => m.kind === 'etcd.Watch' && m.from === 'kube-apiserver').length).toBeGreaterThan(5);
+    expect(after.some((m) => m.kind === 'etcd.WatchResponse' && (m.payload as WatchStreamResponse).response.compactRevision !== 0)).toBe(false);
+    expect(after.some((m) => m.kind === 'etcd.Range' && (m.payload as { key: string }).key === '/registry/pods/')).toBe(false);
+    expect(after.some((m) => m.kind === 'http.watchEnd')).toBe(false);
+    const web = pods(cluster).filter((p) => p.metadata.name?.startsWith('web-'));
+    expect(web.map((p) => p.status?.phase)).toEqual(['Running', 'Running']);
   });
 
   it('stopped scheduler: a new pod stays Pending; started again, it lists and binds it', () => {

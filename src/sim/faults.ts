@@ -11,6 +11,10 @@
 //                       are lost; back up, the kubelet restarts, reports Ready, and runs its pods again
 //   compactEtcd         `etcdctl compact <current revision>`: older revisions are gone (watchers that
 //                       are behind get "required revision has been compacted")
+//   breakEtcdWatches    kube-apiserver's gRPC watch stream to etcd breaks (a network blip, an etcd
+//                       restart): clientv3 creates every watch again from the revision after the last
+//                       one it saw; after a compaction those are gone, so the watch cache gets 410 and
+//                       relists, and its clients, whose resourceVersions are now too old, relist too
 //   dropWatches         kube-apiserver ends open watch streams (of one component, or all): clients
 //                       watch again from their last resourceVersion
 //   linkLatency         a link's one-way latency (and jitter) from now on
@@ -27,6 +31,7 @@ export type Fault =
   | { readonly type: 'nodeDown'; readonly node: string }
   | { readonly type: 'nodeUp'; readonly node: string }
   | { readonly type: 'compactEtcd' }
+  | { readonly type: 'breakEtcdWatches' }
   | { readonly type: 'dropWatches'; readonly component?: string }
   | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
   | { readonly type: 'imageUnpullable'; readonly image: string }
@@ -42,6 +47,7 @@ export interface ClusterFaults {
   nodeDown(node: string): Message<Fault>;
   nodeUp(node: string): Message<Fault>;
   compactNow(): Message<Fault>;
+  breakEtcdWatches(): Message<Fault>;
   dropWatches(component?: string): Message<Fault>;
   linkLatency(a: string, b: string, latency: number, jitter?: number): Message<Fault>;
   markImageUnpullable(image: string): Message<Fault>;
@@ -56,6 +62,7 @@ export function clusterFaults(cluster: Cluster): ClusterFaults {
     nodeDown: (node) => inject({ type: 'nodeDown', node }),
     nodeUp: (node) => inject({ type: 'nodeUp', node }),
     compactNow: () => inject({ type: 'compactEtcd' }),
+    breakEtcdWatches: () => inject({ type: 'breakEtcdWatches' }),
     dropWatches: (component) => inject(component === undefined ? { type: 'dropWatches' } : { type: 'dropWatches', component }),
     linkLatency: (a, b, latency, jitter) => inject({ type: 'linkLatency', a, b, latency, ...(jitter !== undefined ? { jitter } : {}) }),
     markImageUnpullable: (image) => inject({ type: 'imageUnpullable', image }),
@@ -110,6 +117,9 @@ function applyFault(cluster: Cluster, fault: Fault): void {
       return;
     case 'compactEtcd':
       cluster.user.requestFromCommand(cluster.etcd.name, etcdKinds.compact, { revision: cluster.etcd.kv.store.rev() });
+      return;
+    case 'breakEtcdWatches':
+      cluster.etcd.breakWatchStreams(cluster.apiserver.name);
       return;
     case 'dropWatches':
       cluster.apiserver.dropWatches(fault.component);

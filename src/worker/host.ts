@@ -9,6 +9,8 @@
 //                 so a heavy load slows virtual time down instead of piling up work;
 //   run until idle  delivers in chunks until only background work is queued, yielding between chunks
 //                 so a `pause` or `reset` posted meanwhile is handled.
+//   advance, runUntilCommandDone  the same chunks towards another goal: a span of virtual time, or a
+//                 console command's end (the Scenarios tab's steps).
 // Reporting. Deliveries are collected as they happen and flushed once per command, tick or chunk as one
 // `traceBatch` (bounded tail + count left out), always followed by a `status`. Every keyspace diff or
 // current snapshot is followed by the `pods` it implies (pods.ts), and each report ships the tokens near
@@ -25,6 +27,7 @@ import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts
 import type { User } from '../sim/user/user.ts';
 import { consoleOf } from './console/console-of.ts';
 import type { AuditSource } from './console/logs.ts';
+import { errorLabel } from './error-markers.ts';
 import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { Timeline, type StepSample } from './timeline.ts';
@@ -281,6 +284,21 @@ export class SimHost {
       case 'fault':
         this.userAction({ type: 'fault', fault: command.fault });
         return;
+      case 'advance': {
+        const { ms } = command;
+        if (!(Number.isFinite(ms) && ms > 0)) throw new RangeError(`advance needs a positive number of milliseconds, got ${ms}`);
+        this.stopPlayback();
+        this.view.toHead();
+        const { engine } = this.cluster;
+        const until = roundToMicros(engine.now + ms);
+        this.runTowards(() => engine.run({ until, maxSteps: this.pacing.runChunkSteps }).reason !== 'max-steps');
+        return;
+      }
+      case 'runUntilCommandDone':
+        this.stopPlayback();
+        this.view.toHead();
+        this.runTowards(this.commandDone(command.id, command.maxMs));
+        return;
       case 'keyspaceAt': {
         if (!this.keyspace) throw new Error('this cluster has no etcd member to read');
         this.post(this.keyspace.at(command.revision));
@@ -359,7 +377,7 @@ export class SimHost {
       done: () => {
         timeline.truncate(at);
         timeline.mark(at, 'fork', `forked at step ${at}`);
-        cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+        recordDeliveries(cluster, timeline);
         this.adopt(cluster, timeline);
         this.journalSink?.began(this.clusterSpec, timeline.bootSteps, log.length, this);
         then();
@@ -382,7 +400,7 @@ export class SimHost {
     this.cancelTask();
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
-    cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+    recordDeliveries(cluster, timeline);
     this.clusterSpec = spec;
     // With the boot steps known from the save, the saved view is shown before the cluster boots.
     const early = options.savedBootSteps !== undefined;
@@ -418,7 +436,7 @@ export class SimHost {
     this.clusterSpec = spec;
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
-    cluster.engine.onDelivery(() => timeline.record(sampleOf(cluster)));
+    recordDeliveries(cluster, timeline);
     timeline.bootSteps = bootCluster(cluster);
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps });
     this.adopt(cluster, timeline);
@@ -517,6 +535,40 @@ export class SimHost {
     }
   }
 
+  /**
+   * Runs `chunk` (true when its goal is reached) now and, while it is not, again on a timer between
+   * which queued commands are handled; reported as running until idle meanwhile, so `pause` stops it.
+   */
+  private runTowards(chunk: () => boolean): void {
+    if (chunk()) return;
+    this.mode = 'runningUntilIdle';
+    this.schedule(() => {
+      this.timer = null;
+      this.mode = 'paused';
+      try {
+        this.runTowards(chunk);
+      } catch (error) {
+        this.stopPlayback();
+        this.fail(null, error);
+      }
+      this.report();
+    }, 0);
+  }
+
+  /** A chunk that delivers one message at a time until console command `id` has finished. */
+  private commandDone(id: number, maxMs: number): () => boolean {
+    const { engine } = this.cluster;
+    const { session } = consoleOf(this.cluster);
+    const deadline = engine.now + maxMs;
+    return () => {
+      for (let i = 0; i < this.pacing.runChunkSteps && session.isRunning(id); i++) {
+        if (engine.now > deadline) throw new Error(`console command ${id} is still running after ${maxMs / 1000} s of virtual time`);
+        if (engine.stepOnce() === null) throw new Error(`console command ${id} waits for a reply, but nothing is queued`);
+      }
+      return !session.isRunning(id);
+    };
+  }
+
   private readonly continueRun = (): void => {
     this.timer = null;
     this.mode = 'paused';
@@ -564,7 +616,7 @@ export class SimHost {
     const timeline = this.timelineState;
     const flights = this.flights.report(this.cluster.engine, this.flightPosition(), this.mode !== 'playing');
     if (flights) this.post(flights);
-    const key = `${timeline.position}/${timeline.head}/${timeline.markers.length}/${timeline.markers.at(-1)?.step ?? -1}`;
+    const key = `${timeline.position}/${timeline.head}/${timeline.markerStamp}`;
     if (key !== this.postedTimeline) {
       this.postedTimeline = key;
       this.post(timeline.event(this.cluster.engine.trace.firstStep - 1));
@@ -593,6 +645,15 @@ export class SimHost {
     const sample = timeline.sample(timeline.position);
     return { step: timeline.position, now: sample.now, pending: sample.pending, idle: sample.idle, mode: this.mode, speed: this.speed };
   }
+}
+
+/** Records every delivery of `cluster` on `timeline`: the sample after it, and a marker when it was an error. */
+function recordDeliveries(cluster: HostedCluster, timeline: Timeline): void {
+  cluster.engine.onDelivery((message) => {
+    timeline.record(sampleOf(cluster));
+    const error = errorLabel(message);
+    if (error !== null) timeline.mark(timeline.head, 'error', error);
+  });
 }
 
 /** What the timeline records of a cluster after a delivery. */

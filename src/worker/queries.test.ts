@@ -38,6 +38,8 @@ describe('inspection queries', () => {
       expect(pod.resourceVersion).toBe(String(kv.modRevision));
       expect(pod.modRevision).toBe(kv.modRevision);
       expect(pod.cells[2]).toBe('Running');
+      // AGE is measured on the cluster's clock (virtual time after its epoch), as creationTimestamp is.
+      expect(pod.cells[4]).toMatch(/^\d+s$/);
       expect(pod.cells[5]).toMatch(/^node-[12]$/);
       expect(pod.conditions.map((c) => `${c.type}=${c.status}`)).toContain('Ready=True');
     }

@@ -51,7 +51,7 @@ export interface InspectedPosition {
 export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition): InspectionEvent {
   const position = at ?? { step: cluster.engine.step, now: cluster.engine.now, revision: cluster.etcd?.store.currentRev ?? 0 };
   let event: InspectionEvent = { type: 'inspection', step: position.step };
-  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, position.now, position.revision) : null };
+  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, cluster.engine.epochMs + position.now, position.revision) : null };
   if (topics.includes('scheduler')) {
     const attempts = cluster.scheduler?.attempts.filter((a) => a.time <= position.now);
     event = { ...event, scheduler: attempts ? attempts.map(toAttempt) : null };

@@ -4,6 +4,7 @@
 import type { Command, WorkerEvent } from '../protocol/index.ts';
 import { SimHost } from './host.ts';
 import { SavedClusters } from './saved-clusters.ts';
+import { scenarioCatalog } from './scenarios.ts';
 
 /** Posts an event; one whose payload cannot be cloned is replaced by an error saying so. */
 function post(event: WorkerEvent): void {
@@ -24,6 +25,9 @@ const host = new SimHost({
 });
 
 self.addEventListener('message', (event: MessageEvent<Command>) => host.handle(event.data));
+
+// The scenario catalog, for the dock's Scenarios tab (static data, posted once per worker).
+post(scenarioCatalog());
 
 // Saved clusters: reopens the cluster used last (a reload or a restart after a crash lands on its last
 // persisted step), or saves this one as a new cluster; without IndexedDB it reports working in memory.

@@ -26,7 +26,9 @@ export class Timeline {
   private readonly revisions: number[] = [];
   private readonly sents: number[] = [];
   private readonly commandLog: LoggedCommand[] = [];
+  /** Markers of user actions (commands, forks), and of errors: kept apart so a storm of errors never pushes user actions out. */
   private markerList: TimelineMarker[] = [];
+  private errorMarkers: TimelineMarker[] = [];
   private positionStep = 0;
   bootSteps = 0;
 
@@ -50,8 +52,26 @@ export class Timeline {
     return this.commandLog;
   }
 
+  /** Every kept marker in step order: the newest user actions and the newest errors, each up to half the limit. */
   get markers(): readonly TimelineMarker[] {
-    return this.markerList;
+    const half = timelineMarkerLimit / 2;
+    const actions = this.markerList.slice(-half);
+    const errors = this.errorMarkers.slice(-half);
+    if (errors.length === 0) return actions;
+    if (actions.length === 0) return errors;
+    const merged: TimelineMarker[] = [];
+    let i = 0;
+    let j = 0;
+    while (i < actions.length || j < errors.length) {
+      if (j >= errors.length || (i < actions.length && actions[i]!.step <= errors[j]!.step)) merged.push(actions[i++]!);
+      else merged.push(errors[j++]!);
+    }
+    return merged;
+  }
+
+  /** How many markers there are, and the step of the newest (for change detection). */
+  get markerStamp(): string {
+    return `${this.markerList.length}:${this.markerList.at(-1)?.step ?? -1}/${this.errorMarkers.length}:${this.errorMarkers.at(-1)?.step ?? -1}`;
   }
 
   /** Records the state after the newest delivery (the new head); a live timeline's position follows it. */
@@ -108,8 +128,13 @@ export class Timeline {
   }
 
   mark(step: number, kind: TimelineMarkerKind, label: string): void {
+    if (kind === 'error') {
+      this.errorMarkers.push({ step, kind, label });
+      if (this.errorMarkers.length > timelineMarkerLimit) this.errorMarkers = this.errorMarkers.slice(-timelineMarkerLimit / 2);
+      return;
+    }
     this.markerList.push({ step, kind, label });
-    if (this.markerList.length > 2 * timelineMarkerLimit) this.markerList = this.markerList.slice(-timelineMarkerLimit);
+    if (this.markerList.length > timelineMarkerLimit) this.markerList = this.markerList.slice(-timelineMarkerLimit / 2);
   }
 
   /**
@@ -124,6 +149,7 @@ export class Timeline {
     this.commandLog.length = 0;
     this.commandLog.push(...keep);
     this.markerList = this.markerList.filter((marker) => marker.step <= step);
+    this.errorMarkers = this.errorMarkers.filter((marker) => marker.step <= step);
     this.positionStep = step;
   }
 
@@ -137,7 +163,7 @@ export class Timeline {
       live: this.live,
       bootSteps: this.bootSteps,
       retainedFrom,
-      markers: this.markerList.slice(-timelineMarkerLimit),
+      markers: this.markers,
       revision: this.revisions[position]!,
     };
   }

@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { executeJsonPath, parseTemplate, type JsonValue } from '../../src/worker/console/jsonpath.ts';
 import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
 
 const kubectl = findKubectl();
@@ -146,6 +147,52 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     const byNode = rows(ok(await k('get', 'pods', '--sort-by=.spec.nodeName', '-o', 'custom-columns=NAME:.metadata.name,NODE:.spec.nodeName', '--no-headers')));
     const nodes = byNode.map((r) => r[1]!);
     expect(nodes).toEqual([...nodes].sort());
+  });
+
+  test('-o jsonpath: the console evaluator prints what kubectl prints, on the same objects', async () => {
+    const deployment = JSON.parse(ok(await k('get', 'deploy', 'nginx-deployment', '-o', 'json'))) as JsonValue;
+    const pods = JSON.parse(ok(await k('get', 'pods', '-o', 'json'))) as JsonValue;
+    const onDeployment = [
+      '{.metadata.name}', '{.metadata.resourceVersion}', '{.metadata.labels}', '{.spec.replicas}', 'replicas={.spec.replicas}{"\\n"}',
+      '{.spec.template.spec.containers[*].image}', '{.spec.template.spec.containers[0].ports}', '{.status.conditions[?(@.type=="Available")].status}',
+      '{.status.conditions[*].type}', "{.metadata['name']}", '{.spec.template.spec.containers[0].ports[0].containerPort}', '{.metadata.missing}',
+      '{.spec.strategy.rollingUpdate}', '{.status.conditions[-1:].reason}', '{.spec.template.spec.containers[0,0].name}',
+    ];
+    for (const template of onDeployment) {
+      expect(executeJsonPath(template, deployment), template).toBe(ok(await k('get', 'deploy', 'nginx-deployment', '-o', `jsonpath=${template}`)));
+    }
+    const onPods = [
+      '{.items[*].metadata.name}', '{range .items[*]}{.metadata.name}{"\\t"}{.spec.nodeName}{"\\n"}{end}', '{.items[0].metadata.ownerReferences[0].kind}',
+      '{.items[?(@.metadata.labels.app=="nginx")].status.phase}', '{.items[?(@.spec.nodeName)].metadata.namespace}', '{.kind}',
+      '{range .items[*]}[{.metadata.name}: {range .spec.containers[*]}{.name} {end}]{end}', '{.items[1:3].metadata.name}', '{.items[*].status.podIP}',
+    ];
+    for (const template of onPods) {
+      expect(executeJsonPath(template, pods), template).toBe(ok(await k('get', 'pods', '-o', `jsonpath=${template}`)));
+    }
+    // Bad templates: the same parse error as kubectl; execution errors start the same (kubectl then dumps
+    // the object as a Go value, the console as JSON).
+    for (const template of ['{range .items[*]}{end}{end}', '{.items[99]}', '{.items[0].metadata.name[0]}']) {
+      const real = await k('get', 'pods', '-o', `jsonpath=${template}`);
+      expect(real.code).toBe(1);
+      let ours = '';
+      try {
+        executeJsonPath(template, pods);
+      } catch (err) {
+        ours = `error: error executing jsonpath ${JSON.stringify(template)}: Error executing template: ${(err as Error).message}. Printing more information for debugging the template:`;
+      }
+      expect(ours, template).toBe(real.stderr.split('\n')[0]);
+    }
+    for (const template of ['{.metadata.name', '{.items[x]}', '{.items[0]', '{"unterminated}', '{.a}{#}']) {
+      const real = await k('get', 'pods', '-o', `jsonpath=${template}`);
+      expect(real.code).toBe(1);
+      let ours = '';
+      try {
+        parseTemplate(template);
+      } catch (err) {
+        ours = `error: error parsing jsonpath ${template}, ${(err as Error).message}\n`;
+      }
+      expect(ours, template).toBe(real.stderr);
+    }
   });
 
   test('get errors and empty results read as kubectl prints them', async () => {

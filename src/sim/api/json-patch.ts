@@ -7,6 +7,7 @@
 // k8s.io/apiserver/pkg/endpoints/handlers/patch.go (applyJSPatch).
 
 import { newBadRequest, newGenericServerResponse, newRequestEntityTooLarge, type StatusError } from './errors.ts';
+import { copyJson } from './json-copy.ts';
 
 type Container = unknown[] | Record<string, unknown>;
 
@@ -116,7 +117,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return false;
 }
 
-const clone = <T>(v: T): T => (v === undefined ? v : JSON.parse(JSON.stringify(v)) as T);
+const clone = <T>(v: T): T => (v === undefined ? v : copyJson(v));
 
 type Operation = Record<string, unknown>;
 

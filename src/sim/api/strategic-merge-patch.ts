@@ -12,6 +12,7 @@
 
 import { newBadRequest, newGenericServerResponse, newInternalError, type StatusError } from './errors.ts';
 import { parseType, structField, type TypeNode } from './schema.ts';
+import { copyJson } from './json-copy.ts';
 
 type JSONMap = Record<string, unknown>;
 
@@ -553,7 +554,7 @@ export type StrategicMergeResult =
  */
 export function applyStrategicMergePatch(kind: string, original: JSONMap, patch: JSONMap): StrategicMergeResult {
   try {
-    return { ok: true, value: mergeMap(JSON.parse(JSON.stringify(original)) as JSONMap, JSON.parse(JSON.stringify(patch)) as JSONMap, parseType(kind)) };
+    return { ok: true, value: mergeMap(copyJson(original) as JSONMap, copyJson(patch) as JSONMap, parseType(kind)) };
   } catch (e) {
     if (e instanceof PatchError) return { ok: false, code: e.code, error: e.message };
     throw e;

@@ -34,6 +34,7 @@ import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, S
 import { tableFor, wantsTable } from './table.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
+import { copyJson } from '../api/json-copy.ts';
 
 export interface HandlerRequest {
   readonly http: HttpRequest;
@@ -70,7 +71,7 @@ export function* handleList(h: HandlerRequest): Co<HttpResponse> {
     ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
   };
   if (wantsTable(h.http)) return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now));
-  const body: List = { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata, items: list.items };
+  const body: List = { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata, items: list.items.map(withoutTypeMeta) };
   return respond(200, body);
 }
 
@@ -175,7 +176,7 @@ export function* handleUpdate(h: HandlerRequest): Co<HttpResponse> {
   obj.metadata.name = name;
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
   const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
-  const { object, created } = yield* store.update(ctx, name, () => JSON.parse(JSON.stringify(obj)) as KubeObject, {
+  const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
   });
@@ -307,7 +308,7 @@ export function* handleDeleteCollection(h: HandlerRequest): Co<HttpResponse> {
   const items: KubeObject[] = [];
   for (const item of list.items) {
     const result = yield* store.delete(ctx, item.metadata.name ?? '', options);
-    items.push(result.object);
+    items.push(withoutTypeMeta(result.object));
   }
   return respond(200, { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata: { resourceVersion: String(list.resourceVersion) }, items });
 }
@@ -362,6 +363,16 @@ function scaleOf(_r: ResourceInfo, obj: KubeObject): Scale {
     spec: { replicas: workload.spec?.replicas ?? 0 },
     status: { replicas: workload.status?.replicas ?? 0, ...(selector ? { selector } : {}) },
   } as Scale;
+}
+
+/**
+ * List items carry no kind and apiVersion: the real apiserver encodes a typed list, whose items' TypeMeta
+ * is empty (`kubectl get --raw /api/v1/pods` shows items without them; watch events' objects have them).
+ */
+function withoutTypeMeta(obj: KubeObject): KubeObject {
+  if (obj.kind === undefined && obj.apiVersion === undefined) return obj;
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
+  return rest as KubeObject;
 }
 
 /** Responses carry kind and apiVersion (list items do not, as in the real apiserver). */

@@ -11,6 +11,7 @@ import { newBadRequest } from '../api/errors.ts';
 import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import type { HttpRequest } from './http.ts';
+import { copyJson } from '../api/json-copy.ts';
 
 /** Decodes the body into a plain object, or throws the 400 a real apiserver gives. */
 export function decodeBody(request: HttpRequest, expectedKind: string): Record<string, unknown> {
@@ -81,5 +82,5 @@ export function warningHeader(warnings: readonly string[]): Record<string, strin
 }
 
 function structuredCloneJson<T>(value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T;
+  return copyJson(value);
 }

@@ -157,6 +157,12 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
     expect(list.kind).toBe('DeploymentList');
     expect(list.metadata.resourceVersion).toBe(String(kv.header.revision));
     expect(list.items.map((i) => i.metadata.name)).toEqual(['nginx-deployment']);
+    // Items of a list carry no TypeMeta (a single GET does), from etcd and from the watch cache alike.
+    expect(got).toMatchObject({ kind: 'Deployment', apiVersion: 'apps/v1' });
+    expect(list.items[0]).not.toHaveProperty('kind');
+    expect(list.items[0]).not.toHaveProperty('apiVersion');
+    const cached = call(cluster, 'GET', '/apis/apps/v1/namespaces/default/deployments', { query: 'resourceVersion=0' }).response.body as List;
+    expect(cached.items.map((i) => [i.metadata.name, i.kind, i.apiVersion])).toEqual([['nginx-deployment', undefined, undefined]]);
   });
 
   it('validates: a selector that does not match the template labels is 422 Invalid with its cause', () => {

@@ -108,6 +108,9 @@ export class KubeApiserver extends Component {
       send: (kind, payload) => {
         this.send(this.etcdName, kind, payload);
       },
+      spawn: (co) => {
+        this.spawn(co);
+      },
     });
     this.compactor = new Compactor(this.etcd);
     this.compactionInterval = options.compactionInterval ?? defaultCompactionInterval;

@@ -72,4 +72,19 @@ describe('Indexer', () => {
     expect(indexer.listKeys()).toEqual(['default/b', 'default/c']);
     expect(indexer.byIndex(namespaceIndex, 'default').map((o) => o.metadata.name)).toEqual(['b', 'c']);
   });
+
+  it('tells index-change listeners of keys joining, leaving and being replaced under each value', () => {
+    const indexer = new Indexer({ app: (o) => (o.metadata.labels?.app ? [o.metadata.labels.app] : []) });
+    indexer.add(obj('default', 'before', { app: 'web' }));
+    const seen: string[] = [];
+    indexer.onIndexChange('app', (value, key) => seen.push(`${value} ${key}`));
+    indexer.add(obj('default', 'p', { app: 'web' }));
+    indexer.update(obj('default', 'p', { app: 'web' }));
+    indexer.update(obj('default', 'p', { app: 'db' }));
+    indexer.update(obj('default', 'p'));
+    indexer.delete(obj('default', 'before', { app: 'web' }));
+    expect(seen).toEqual(['web default/p', 'web default/p', 'web default/p', 'db default/p', 'db default/p', 'web default/before']);
+    expect(indexer.hasIndexer('app')).toBe(true);
+    expect(() => indexer.onIndexChange('missing', () => undefined)).toThrow('does not exist');
+  });
 });

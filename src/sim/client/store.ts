@@ -25,6 +25,13 @@ export function splitMetaNamespaceKey(key: string): [string, string] {
 /** Values an object is indexed under for one index. */
 export type IndexFunc<T> = (obj: T) => readonly string[];
 
+/**
+ * Told, for one index, every time a key joins or leaves an indexed value or the key's object is
+ * replaced under it (an update with unchanged values). No client-go analogue: it lets a controller keep
+ * a summary of one value's objects up to date instead of re-reading them all on every sync.
+ */
+export type IndexChangeListener = (value: string, key: string) => void;
+
 /** The index every informer has: objects by namespace (cache.NamespaceIndex). */
 export const namespaceIndex = 'namespace';
 
@@ -80,6 +87,7 @@ export class Indexer<T extends KubeObject> {
   /** index name → indexed value → keys. */
   private readonly indices = new Map<string, Map<string, KeySet<T>>>();
   private readonly indexers = new Map<string, IndexFunc<T>>();
+  private readonly listeners = new Map<string, IndexChangeListener[]>();
 
   constructor(indexers: Readonly<Record<string, IndexFunc<T>>> = { [namespaceIndex]: metaNamespaceIndexFunc }) {
     for (const [name, fn] of Object.entries(indexers)) this.addIndexer(name, fn);
@@ -91,6 +99,19 @@ export class Indexer<T extends KubeObject> {
     this.indexers.set(name, fn);
     this.indices.set(name, new Map());
     for (const [key, obj] of this.items) this.indexOne(name, fn(obj), key);
+  }
+
+  /** True once an index of this name exists (AddIndexers refuses a second one). */
+  hasIndexer(name: string): boolean {
+    return this.indexers.has(name);
+  }
+
+  /** Calls `listener` on every change under the index `name` (see IndexChangeListener). */
+  onIndexChange(name: string, listener: IndexChangeListener): void {
+    if (!this.indexers.has(name)) throw new Error(`Index with name ${name} does not exist`);
+    let list = this.listeners.get(name);
+    if (!list) this.listeners.set(name, (list = []));
+    list.push(listener);
   }
 
   /** Add and Update are the same write: replace the key's object and re-index it. */
@@ -159,7 +180,11 @@ export class Indexer<T extends KubeObject> {
         const oldValues = fn(old);
         if (sameValues(oldValues, values)) {
           const index = this.indices.get(name)!;
-          for (const value of values) index.get(value)!.changed();
+          const listeners = this.listeners.get(name);
+          for (const value of values) {
+            index.get(value)!.changed();
+            if (listeners) for (const listener of listeners) listener(value, key);
+          }
           continue;
         }
         this.unindexOne(name, oldValues, key);
@@ -170,20 +195,24 @@ export class Indexer<T extends KubeObject> {
 
   private indexOne(name: string, values: readonly string[], key: string): void {
     const index = this.indices.get(name)!;
+    const listeners = this.listeners.get(name);
     for (const value of values) {
       let keys = index.get(value);
       if (!keys) index.set(value, (keys = new KeySet()));
       keys.add(key);
+      if (listeners) for (const listener of listeners) listener(value, key);
     }
   }
 
   private unindexOne(name: string, values: readonly string[], key: string): void {
     const index = this.indices.get(name)!;
+    const listeners = this.listeners.get(name);
     for (const value of values) {
       const keys = index.get(value);
       if (!keys) continue;
       keys.delete(key);
       if (keys.keys.size === 0) index.delete(value);
+      if (listeners) for (const listener of listeners) listener(value, key);
     }
   }
 }

@@ -7,7 +7,9 @@
 import type { Pod, PodCondition } from '../api/types/core.ts';
 import type { KubeObject, OwnerReference } from '../api/types/meta.ts';
 import { parseTimestamp } from '../api/time.ts';
+import { metaNamespaceKey, type Indexer } from '../client/index.ts';
 import { minute, second, type Duration, type Time } from '../engine/index.ts';
+import { copyJson } from '../api/json-copy.ts';
 
 /** ExpectationsTimeout: unmet expectations older than this no longer block a sync. */
 export const expectationsTimeout: Duration = 5 * minute;
@@ -111,6 +113,52 @@ export function podFacts(pod: Pod): PodFacts {
   return facts;
 }
 
+/** PodControllerUIDIndex: pods by their controller's uid, orphans under OrphanPodIndexKeyForNamespace. */
+export const podControllerUIDIndex = 'podControllerUID';
+const orphanPodIndexKey = '_ORPHAN_POD';
+
+/** OrphanPodIndexKeyForNamespace: the index value of the pods of `namespace` that have no controller. */
+export function orphanPodIndexKeyForNamespace(namespace: string): string {
+  return `${orphanPodIndexKey}/${namespace}`;
+}
+
+/**
+ * PodControllerUIDIndexFunc and AddPodControllerUIDIndexer (newer than 1.28: kubernetes PR #130864,
+ * 1.33). Adds the index to a shared pod informer unless another controller already did.
+ */
+export function addPodControllerUIDIndexer(indexer: Indexer<Pod>): void {
+  if (indexer.hasIndexer(podControllerUIDIndex)) return;
+  indexer.addIndexer(podControllerUIDIndex, (pod) => {
+    const ref = podFacts(pod).controller;
+    return [ref ? ref.uid : orphanPodIndexKeyForNamespace(pod.metadata.namespace ?? '')];
+  });
+}
+
+/**
+ * FilterPodsByOwner with includeOrphanedPods (1.33): the pods of `owner`'s namespace it controls plus
+ * the namespace's orphans, merged in key order, so the result is the 1.28 namespace list
+ * (`podLister.Pods(ns).List`, sorted keys here) less the pods other controllers own, in the same order.
+ */
+export function filterPodsByOwner(indexer: Indexer<Pod>, owner: KubeObject): Pod[] {
+  const namespace = owner.metadata.namespace ?? '';
+  const prefix = `${namespace}/`;
+  // A controller uid is unique cluster-wide, but an ownerReference can name any uid: keep the namespace's.
+  const owned = indexer.byIndex(podControllerUIDIndex, owner.metadata.uid ?? '')
+    .filter((p) => metaNamespaceKey(p).startsWith(prefix));
+  const orphans = indexer.byIndex(podControllerUIDIndex, orphanPodIndexKeyForNamespace(namespace));
+  if (orphans.length === 0) return owned;
+  if (owned.length === 0) return orphans;
+  const merged: Pod[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < owned.length && j < orphans.length) {
+    merged.push(metaNamespaceKey(owned[i]!) < metaNamespaceKey(orphans[j]!) ? owned[i++]! : orphans[j++]!);
+  }
+  while (i < owned.length) merged.push(owned[i++]!);
+  while (j < orphans.length) merged.push(orphans[j++]!);
+  return merged;
+}
+
 /** controller.IsPodActive: not Succeeded, not Failed, not being deleted. */
 export function isPodActive(pod: Pod): boolean {
   const phase = pod.status?.phase;
@@ -191,7 +239,7 @@ export function podsToDelete(filteredPods: readonly Pod[], relatedPods: readonly
 
 /** Deep copy of JSON-shaped data. */
 export function deepCopy<T>(value: T): T {
-  return value === undefined ? value : JSON.parse(JSON.stringify(value)) as T;
+  return value === undefined ? value : copyJson(value);
 }
 
 /**

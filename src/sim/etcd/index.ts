@@ -8,7 +8,7 @@
 
 export {
   EtcdServer, etcdKinds, replyKind, type EtcdReply, type EtcdServerOptions, type WatchStreamClose, type WatchStreamRequest,
-  type WatchStreamResponse, type WriteRecord,
+  type WatchStreamError, type WatchStreamResponse, type WriteRecord, watchStreamTransportClosing,
 } from './server.ts';
 export { WatchableStore } from './watchable-store.ts';
 export { KVServer } from './kv-server.ts';

@@ -59,6 +59,7 @@ export const etcdKinds = {
   watch: 'etcd.Watch',
   watchResponse: 'etcd.WatchResponse',
   watchClose: 'etcd.WatchClose',
+  watchStreamError: 'etcd.WatchStreamError',
 } as const;
 
 /** Payload of `etcd.Watch`: a request on the sender's stream named `stream`. */
@@ -77,6 +78,18 @@ export interface WatchStreamResponse {
 export interface WatchStreamClose {
   readonly stream: string;
 }
+
+/**
+ * Payload of `etcd.WatchStreamError`: the client's stream broke (its Recv failed with `error`); etcd
+ * has dropped every watcher on it. clientv3 opens a new stream and creates its watches again.
+ */
+export interface WatchStreamError {
+  readonly stream: string;
+  readonly error: string;
+}
+
+/** What clientv3's Recv returns when the server's side of the stream goes away (gRPC Unavailable). */
+export const watchStreamTransportClosing = 'rpc error: code = Unavailable desc = transport is closing';
 
 /** `--max-request-bytes` default (1.5 MiB) and the gRPC allowance on top of it. */
 export const maxRequestBytes = 1.5 * 1024 * 1024;
@@ -396,6 +409,25 @@ export class EtcdServer extends Component {
     entry.stream.close();
     if (entry.ticker !== null) this.cancelTimer(entry.ticker);
     this.streams.delete(key);
+  }
+
+  /**
+   * Breaks every watch stream of `client`, as a network blip or an etcd restart does: the watchers on
+   * them are gone and the client's Recv fails (`etcd.WatchStreamError`, one per stream). Returns how
+   * many streams broke. Models the server side of a gRPC stream ending (v3rpc/watch.go: the recvLoop
+   * ends, `sws.close()` cancels the watch stream's watchers).
+   */
+  breakWatchStreams(client: string): number {
+    let broken = 0;
+    for (const [key, entry] of [...this.streams]) {
+      if (entry.client !== client) continue;
+      entry.stream.close();
+      if (entry.ticker !== null) this.cancelTimer(entry.ticker);
+      this.streams.delete(key);
+      this.send<WatchStreamError>(client, etcdKinds.watchStreamError, { stream: entry.name, error: watchStreamTransportClosing });
+      broken++;
+    }
+    return broken;
   }
 
   private sendWatchResponse(client: string, stream: string, response: WatchResponse, answers: boolean): void {

@@ -28,6 +28,7 @@ import {
   type EventRecorder, type ResourceClient, type SharedIndexInformer,
 } from '../client/index.ts';
 import type { Co, Duration, Message } from '../engine/index.ts';
+import { mergePodStatus, podStatusPatch } from './status-patch.ts';
 
 export interface KubeletOptions {
   /** The node's name, e.g. `node-1`. */
@@ -539,22 +540,29 @@ export class Kubelet extends ClientComponent {
     return {
       phase: terminated && w.terminating ? 'Succeeded' : podPhase(pod, w.containers),
       conditions,
-      hostIP: this.internalIP, hostIPs: [{ ip: this.internalIP }],
+      // hostIPs is not set: the PodHostIPs feature gate is alpha (off) in 1.28.
+      hostIP: this.internalIP,
       podIP: w.podIP, podIPs: [{ ip: w.podIP }],
       startTime: w.startTime,
       containerStatuses,
     };
   }
 
-  // Models pkg/kubelet/status/status_manager.go syncPod and pkg/util/pod/pod.go PatchPodStatus.
+  // Models pkg/kubelet/status/status_manager.go syncPod: when the status changed (needsUpdate), GET the
+  // pod, merge (mergePodStatus), and PATCH the difference (pkg/util/pod/pod.go PatchPodStatus, status-patch.ts).
+  // Deviation: the status manager's 10 s syncBatch reconcile is not modelled; each change is synced at once.
   private *patchStatus(pod: Pod, w: PodWorker): Co<void> {
     const status = this.podStatus(pod, w);
     const key = JSON.stringify(status);
     if (key === w.lastStatus) return;
     w.lastStatus = key;
     try {
-      yield* this.podsApi.patch(w.namespace, w.name, 'application/strategic-merge-patch+json',
-        { metadata: { uid: w.uid }, status }, { subresource: 'status' });
+      const current = yield* this.podsApi.get(w.namespace, w.name);
+      // The pod was deleted and created again under the same name: not this worker's any more.
+      if (current.metadata.uid !== w.uid) return;
+      const patch = podStatusPatch(w.uid, current.status, mergePodStatus(current.status, status));
+      if (patch === null) return;
+      yield* this.podsApi.patch(w.namespace, w.name, 'application/strategic-merge-patch+json', patch, { subresource: 'status' });
     } catch (err) {
       if (!isStatusError(err)) throw err;
     }

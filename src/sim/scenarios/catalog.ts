@@ -169,6 +169,21 @@ export const scenarios: readonly Scenario[] = [
     ],
   },
   {
+    id: 'compaction-broken-watch',
+    title: { en: 'Compaction, then a broken etcd watch stream: 410 and relist', zh: '压缩 etcd，再断开 etcd watch 流：410 与重新 list' },
+    description: {
+      en: "etcdctl compact, then kube-apiserver's watch stream to etcd breaks: the watches resume from compacted revisions, the watch cache gets 410 and relists, and so do the informers it served.",
+      zh: 'etcdctl compact 之后，kube-apiserver 到 etcd 的 watch 流断开：watch 从已压缩的 revision 恢复，watch cache 收到 410 并重新 list，它服务的 informer 也随之重新 list。',
+    },
+    source: 'seeds/000',
+    manifests: [nginx],
+    steps: [
+      { do: 'create', file: nginx.file }, { do: 'runUntilIdle' },
+      { do: 'fault', fault: { type: 'compactEtcd' } }, { do: 'fault', fault: { type: 'breakEtcdWatches' } }, { do: 'advance', ms: 5_000 },
+      { do: 'scale', resource: 'deployment', name: 'nginx-deployment', replicas: 3 }, { do: 'runUntilIdle' },
+    ],
+  },
+  {
     id: 'bad-rollout',
     title: { en: 'A rollout to an image that cannot be pulled', zh: '镜像拉取失败的滚动更新' },
     description: {

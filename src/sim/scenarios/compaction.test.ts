@@ -70,4 +70,36 @@ describe('a compaction during a watch', () => {
     expect(podsNotRunningAndReady(cluster)).toEqual([]);
     expect(events.list().map((e) => e.message)).toContainEqual(expect.stringMatching(/^Scaled up replica set nginx-deployment-[456789bcdf]+ to 3 from 1$/));
   });
+
+  it('with a broken etcd watch stream after it, the watch cache gets 410 and relists, and the informers it served relist after it; the flow converges', () => {
+    const cluster = createCluster({ seed: 'compaction-broken-watch' });
+    cluster.boot();
+    addClusterInvariants(cluster);
+    const runner = new ScenarioRunner(cluster, scenarioById('compaction-broken-watch')!);
+    runner.runStep();
+    runner.runStep();
+    const compactedAt = cluster.etcd.kv.store.rev();
+    runner.runStep();
+    runner.runStep();
+    runner.runStep();
+    const trace = cluster.engine.trace.all();
+    const broken = trace.find((m) => m.kind === 'user.fault' && (m.payload as { type: string }).type === 'breakEtcdWatches')!;
+    const after = trace.filter((m) => m.id > broken.id);
+    // The pods cache's etcd watch, created again from a compacted revision, ends with 410 Expired.
+    expect(cluster.etcd.store.compactMainRev).toBe(compactedAt);
+    const rangeOfPods = after.find((m) => m.kind === 'etcd.Range' && (m.payload as { key: string; limit?: number }).key === '/registry/pods/')!;
+    expect((rangeOfPods.payload as { limit?: number }).limit).toBe(10_000);
+    // kube-controller-manager's pod informer: its re-watch is refused as too old, then it lists.
+    const kcm = after.filter((m) => m.from === 'kube-controller-manager' || m.to === 'kube-controller-manager');
+    const tooOld = kcm.find((m) => m.kind === httpKinds.watchEvent && (m.payload as HttpWatchEvent).type === 'ERROR'
+      && /^too old resource version: \d+ \(\d+\)$/.test(((m.payload as HttpWatchEvent).object as Status).message ?? ''))!;
+    expect(((tooOld.payload as HttpWatchEvent).object as Status)).toMatchObject({ reason: 'Expired', code: 410 });
+    expect(kcm.some((m) => m.id > tooOld.id && m.kind === httpKinds.request && (m.payload as HttpRequest).method === 'GET'
+      && !(m.payload as HttpRequest).query.includes('watch=true'))).toBe(true);
+    const scaled = runner.runStep();
+    expect(scaled.output).toEqual(['deployment.apps/nginx-deployment scaled']);
+    runner.runStep();
+    expect(convergenceProblems(cluster)).toEqual([]);
+    expect(podsNotRunningAndReady(cluster)).toEqual([]);
+  });
 });

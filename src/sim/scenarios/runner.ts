@@ -35,7 +35,9 @@ export function commandLine(step: ScenarioStep): string {
     case 'scale': return `kubectl scale ${step.resource}/${step.name} --replicas=${step.replicas}`;
     case 'setImage': return `kubectl set image ${step.resource}/${step.name} ${step.container}=${step.image}`;
     case 'delete': return `kubectl delete ${step.resource} ${step.name}${step.propagationPolicy ? ` --cascade=${step.propagationPolicy.toLowerCase()}` : ''}`;
-    case 'deleteOnePod': return `kubectl delete pod $(kubectl get pods -l ${step.labelSelector} -o name | head -1)`;
+    // `-o name` prints `pod/<name>`, which kubectl takes alone: `delete pod pod/<name>` is refused ("there is
+    // no need to specify a resource type as a separate argument …", k8s.io/cli-runtime resource.HasNames).
+    case 'deleteOnePod': return `kubectl delete $(kubectl get pods -l ${step.labelSelector} -o name | head -1)`;
     case 'fault': return faultLine(step.fault);
     case 'runUntilIdle': return '# run until idle';
     case 'advance': return `# advance ${step.ms / 1000} s`;
@@ -47,6 +49,7 @@ function faultLine(f: Fault): string {
     case 'stop': case 'start': return `# fault: ${f.type} ${f.component}`;
     case 'nodeDown': case 'nodeUp': return `# fault: ${f.type} ${f.node}`;
     case 'compactEtcd': return '# fault: etcdctl compact <current revision>';
+    case 'breakEtcdWatches': return "# fault: kube-apiserver's watch stream to etcd breaks; clientv3 creates its watches again";
     case 'dropWatches': return `# fault: kube-apiserver drops the watches of ${f.component ?? 'every client'}`;
     case 'linkLatency': return `# fault: latency ${f.a} ↔ ${f.b} ${f.latency} ms`;
     case 'imageUnpullable': return `# fault: image ${f.image} cannot be pulled`;

@@ -10,6 +10,13 @@ import { labelSelectorAsSelector, matchesLabels } from '../api/labels.ts';
 export interface NodeInfo {
   readonly node: Node;
   readonly pods: readonly Pod[];
+  /**
+   * What the scheduler cache keeps per node (framework.NodeInfo's Requested, NonZeroRequested and the
+   * length of Pods); summed from `pods` when absent.
+   */
+  readonly podCount?: number;
+  readonly requested?: Resources;
+  readonly nonZeroRequested?: Resources;
 }
 
 export interface FilterResult {
@@ -41,7 +48,7 @@ function quantity(text: string | undefined, milli: boolean): number {
   return Number(milli ? quantityMilliValue(q.value) : quantityValue(q.value));
 }
 
-type Resources = Readonly<{ cpu: number; memory: number }>;
+export type Resources = Readonly<{ cpu: number; memory: number }>;
 
 /**
  * Requests of frozen pod specs (the informer's, shared with the watch cache) and allocatable of frozen
@@ -91,10 +98,14 @@ function computeAllocatable(node: Node): { cpu: number; memory: number; pods: nu
   return { cpu: quantity(a['cpu'], true), memory: quantity(a['memory'], false), pods: quantity(a['pods'], false) };
 }
 
-function requested(info: NodeInfo, nonZero: boolean): { cpu: number; memory: number } {
-  let cpu = 0;
-  let memory = 0;
-  for (const p of info.pods) {
+function requested(info: NodeInfo, nonZero: boolean): Resources {
+  return (nonZero ? info.nonZeroRequested : info.requested) ?? sumRequests(info.pods, nonZero);
+}
+
+/** The pods' requests added up in order (framework.NodeInfo.Requested, or NonZeroRequested). */
+export function sumRequests(pods: Iterable<Pod>, nonZero: boolean, start: Resources = { cpu: 0, memory: 0 }): Resources {
+  let { cpu, memory } = start;
+  for (const p of pods) {
     const r = podRequests(p, nonZero);
     cpu += r.cpu;
     memory += r.memory;
@@ -171,7 +182,17 @@ const nodeAffinityFilter: FilterPlugin = {
   },
 };
 
-function hostPorts(pod: Pod): string[] {
+const hostPortsOfFrozenSpec = new WeakMap<Pod['spec'], readonly string[]>();
+
+/** The pod's host ports as `protocol/ip/port`, computed once per frozen spec (NodePorts asks for every node). */
+function hostPorts(pod: Pod): readonly string[] {
+  if (!Object.isFrozen(pod.spec)) return computeHostPorts(pod);
+  let ports = hostPortsOfFrozenSpec.get(pod.spec);
+  if (ports === undefined) hostPortsOfFrozenSpec.set(pod.spec, (ports = Object.freeze(computeHostPorts(pod))));
+  return ports;
+}
+
+function computeHostPorts(pod: Pod): string[] {
   return pod.spec.containers.flatMap((c) => (c.ports ?? []).filter((p) => p.hostPort)
     .map((p) => `${p.protocol ?? 'TCP'}/${p.hostIP ?? '0.0.0.0'}/${p.hostPort}`));
 }
@@ -195,7 +216,7 @@ const nodeResourcesFitFilter: FilterPlugin = {
     const used = requested(info, false);
     const want = podRequests(pod);
     const reasons: string[] = [];
-    if (info.pods.length + 1 > alloc.pods) reasons.push('Too many pods');
+    if ((info.podCount ?? info.pods.length) + 1 > alloc.pods) reasons.push('Too many pods');
     if (want.cpu > 0 && want.cpu > alloc.cpu - used.cpu) reasons.push('Insufficient cpu');
     if (want.memory > 0 && want.memory > alloc.memory - used.memory) reasons.push('Insufficient memory');
     return reasons.length ? { reasons, unresolvable: false } : pass;
@@ -216,6 +237,11 @@ function normalizeByMax(raw: readonly number[], reverse: boolean): number[] {
   });
 }
 
+/** least_allocated.go leastRequestedScore for one resource. */
+function leastRequestedScore(cap: number, req: number): number {
+  return cap === 0 || req > cap ? 0 : Math.floor(((cap - req) * maxNodeScore) / cap);
+}
+
 // Models noderesources/least_allocated.go (cpu and memory, weight 1 each).
 const leastAllocated: ScorePlugin = {
   name: 'NodeResourcesFit',
@@ -225,11 +251,15 @@ const leastAllocated: ScorePlugin = {
     return feasible.map((info) => {
       const alloc = allocatable(info.node);
       const used = requested(info, true);
-      const one = (cap: number, req: number) => (cap === 0 || req > cap ? 0 : Math.floor(((cap - req) * maxNodeScore) / cap));
-      return Math.floor((one(alloc.cpu, used.cpu + want.cpu) + one(alloc.memory, used.memory + want.memory)) / 2);
+      return Math.floor((leastRequestedScore(alloc.cpu, used.cpu + want.cpu) + leastRequestedScore(alloc.memory, used.memory + want.memory)) / 2);
     });
   },
 };
+
+/** balanced_allocation.go: the requested fraction of one resource, at most 1. */
+function requestedFraction(req: number, cap: number): number {
+  return cap === 0 ? 0 : Math.min(1, req / cap);
+}
 
 // Models noderesources/balanced_allocation.go.
 const balancedAllocation: ScorePlugin = {
@@ -240,8 +270,7 @@ const balancedAllocation: ScorePlugin = {
     return feasible.map((info) => {
       const alloc = allocatable(info.node);
       const used = requested(info, true);
-      const f = (req: number, cap: number) => (cap === 0 ? 0 : Math.min(1, req / cap));
-      const std = Math.abs(f(used.cpu + want.cpu, alloc.cpu) - f(used.memory + want.memory, alloc.memory)) / 2;
+      const std = Math.abs(requestedFraction(used.cpu + want.cpu, alloc.cpu) - requestedFraction(used.memory + want.memory, alloc.memory)) / 2;
       return Math.floor((1 - std) * maxNodeScore);
     });
   },
@@ -290,12 +319,15 @@ const imageLocality: ScorePlugin = {
     const onNode = (node: Node, image: string) => (node.status?.images ?? []).find((i) => (i.names ?? []).includes(image));
     const minThreshold = 23 * mb;
     const maxThreshold = 1000 * mb * pod.spec.containers.length;
+    // How many nodes have each image: counted once per pod, not once per feasible node.
+    const nodesWith = new Map<string, number>();
+    for (const image of images) if (!nodesWith.has(image)) nodesWith.set(image, all.filter((i) => onNode(i.node, image)).length);
     return feasible.map(({ node }) => {
       let sum = 0;
       for (const image of images) {
         const present = onNode(node, image);
         if (!present) continue;
-        const spread = all.filter((i) => onNode(i.node, image)).length / total;
+        const spread = nodesWith.get(image)! / total;
         sum += Math.floor((present.sizeBytes ?? 0) * spread);
       }
       const clamped = Math.min(Math.max(sum, minThreshold), maxThreshold);

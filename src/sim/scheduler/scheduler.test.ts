@@ -165,6 +165,28 @@ describe('kube-scheduler', () => {
     expect(picks.at(-1)).toMatchObject({ selected: 'node-2', bound: true });
   });
 
+  it('counts the requests of the pods on each node, bound or only assumed, and frees them when a pod goes', () => {
+    const { cluster, scheduler } = setup('scheduler-sums');
+    const big = (name: string) => pod(name, { containers: [{ name: 'c', image: 'nginx:1.14.2', resources: { requests: { cpu: '3' } } }] });
+    // Sent together: the second and third are scheduled while the first is only assumed on its node.
+    for (const name of ['big-1', 'big-2', 'big-3']) {
+      cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+        method: 'POST', path: '/api/v1/namespaces/default/pods', query: '',
+        headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify(big(name)),
+      });
+    }
+    cluster.engine.runUntilIdle();
+    const nodes = ['big-1', 'big-2', 'big-3'].map((n) => getPod(cluster, n).spec.nodeName);
+    expect(new Set(nodes).size).toBe(3);
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', big('big-4'));
+    cluster.engine.runUntilIdle();
+    expect(events(cluster, 'big-4')[0]?.message).toMatch(/^0\/3 nodes are available: 3 Insufficient cpu\./);
+    call(cluster, 'DELETE', '/api/v1/namespaces/default/pods/big-2');
+    cluster.engine.runFor(6 * 60_000);
+    expect(getPod(cluster, 'big-4').spec.nodeName).toBe(nodes[1]);
+    expect(scheduler.attempts.filter((a) => a.pod === 'default/big-4').at(-1)).toMatchObject({ selected: nodes[1], bound: true });
+  });
+
   it('is deterministic', () => {
     const [a, b] = runTwiceWithPerturbedHost(() => {
       const { cluster } = setup('scheduler-det');

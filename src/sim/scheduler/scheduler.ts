@@ -17,12 +17,36 @@ import type { Binding, Node, Pod } from '../api/types/core.ts';
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import {
   ClientComponent, EventBroadcaster, metaNamespaceKey, RestClient, SharedInformerFactory,
-  type EventRecorder, type ResourceClient, type SharedIndexInformer,
+  type EventRecorder, type Indexer, type ResourceClient, type SharedIndexInformer,
 } from '../client/index.ts';
 import type { Co, Duration, Message } from '../engine/index.ts';
-import { filterPlugins, scorePlugins, type FilterResult, type NodeInfo } from './plugins.ts';
+import { filterPlugins, scorePlugins, sumRequests, type FilterResult, type NodeInfo, type Resources } from './plugins.ts';
 
 export const defaultSchedulerName = 'default-scheduler';
+
+/** Every filter plugin's record when it passes, in order: shared by all records (they are read-only). */
+const passRecords: readonly PluginRecord[] = Object.freeze(filterPlugins.map((p) => Object.freeze({ plugin: p.name, pass: true, reasons: Object.freeze([]) })));
+
+/**
+ * One node as the scheduler cache sees it: its pod count and request sums, and its pods (informer's
+ * assigned ones in key order, then the assumed ones), listed only when a plugin reads them (host ports,
+ * topology spread).
+ */
+class CachedNodeInfo implements NodeInfo {
+  private listed: readonly Pod[] | undefined;
+
+  constructor(readonly node: Node, private readonly index: Indexer<Pod>, private readonly assumed: readonly Pod[] | undefined,
+    readonly podCount: number, readonly requested: Resources, readonly nonZeroRequested: Resources) {}
+
+  get pods(): readonly Pod[] {
+    if (this.listed === undefined) {
+      const name = this.node.metadata.name ?? '';
+      const assigned = name === '' ? [] : this.index.byIndex(nodeNameIndex, name);
+      this.listed = this.assumed ? [...assigned, ...this.assumed] : assigned;
+    }
+    return this.listed;
+  }
+}
 
 export const queueDurations = {
   initialBackoff: 1000,
@@ -131,6 +155,8 @@ export class KubeScheduler extends ClientComponent {
   private readonly assumed = new Map<string, Pod>();
   private busy = false;
   private readonly attemptLimit: number;
+  /** Per node name: the informer's assigned pods counted and their requests summed, until one of them changes. */
+  private readonly nodePodSums = new Map<string, { count: number; requested: Resources; nonZeroRequested: Resources }>();
   /** nodesByName's cache: node names in key order and their permutation into name order. */
   private nodeOrder: { names: readonly string[]; order: readonly number[] } | null = null;
 
@@ -149,6 +175,8 @@ export class KubeScheduler extends ClientComponent {
     const factory = new SharedInformerFactory(this.host, this.client);
     const pods = factory.informerFor<Pod>('pods', '', { fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
     pods.indexer.addIndexer(nodeNameIndex, (p) => (p.spec.nodeName ? [p.spec.nodeName] : []));
+    this.nodePodSums.clear();
+    pods.indexer.onIndexChange(nodeNameIndex, (node) => this.nodePodSums.delete(node));
     return [factory, pods, factory.informerFor<Node>('nodes')];
   }
 
@@ -260,12 +288,25 @@ export class KubeScheduler extends ClientComponent {
       list.push(p);
       assumedByNode.set(p.spec.nodeName, list);
     }
+    const podsIndex = this.pods.indexer;
     return this.nodesByName().map((node) => {
       const name = node.metadata.name ?? '';
-      const pods = name === '' ? [] : this.pods.indexer.byIndex(nodeNameIndex, name);
       const assumed = assumedByNode.get(name);
-      return { node, pods: assumed ? [...pods, ...assumed] : pods };
+      const sums = this.podSums(name);
+      return new CachedNodeInfo(node, podsIndex, assumed, sums.count + (assumed?.length ?? 0),
+        assumed ? sumRequests(assumed, false, sums.requested) : sums.requested,
+        assumed ? sumRequests(assumed, true, sums.nonZeroRequested) : sums.nonZeroRequested);
     });
+  }
+
+  private podSums(node: string): { count: number; requested: Resources; nonZeroRequested: Resources } {
+    let sums = this.nodePodSums.get(node);
+    if (sums === undefined) {
+      const pods = node === '' ? [] : this.pods.indexer.byIndex(nodeNameIndex, node);
+      sums = { count: pods.length, requested: sumRequests(pods, false), nonZeroRequested: sumRequests(pods, true) };
+      this.nodePodSums.set(node, sums);
+    }
+    return sums;
   }
 
   /** The nodes in name order; the order is sorted again only when the set of nodes changes. */
@@ -285,21 +326,27 @@ export class KubeScheduler extends ClientComponent {
     q.attempts++;
     const infos = this.nodeInfos();
     const records: NodeRecord[] = [];
+    /** For each record, its node's place among the feasible ones (-1 if filtered out). */
+    const feasibleIndex: number[] = [];
     const failures: FilterResult[] = [];
     const feasible: NodeInfo[] = [];
     for (const info of infos) {
-      const filters: PluginRecord[] = [];
       let failed: FilterResult | undefined;
-      for (const plugin of filterPlugins) {
-        const result = plugin.filter(pod, info);
-        filters.push({ plugin: plugin.name, pass: result.reasons.length === 0, reasons: result.reasons });
+      let failedAt = 0;
+      for (; failedAt < filterPlugins.length; failedAt++) {
+        const result = filterPlugins[failedAt]!.filter(pod, info);
         if (result.reasons.length > 0) {
           failed = result;
           break;
         }
       }
+      // The passing plugins' records are shared (frozen): most nodes pass every filter.
+      const filters = failed
+        ? [...passRecords.slice(0, failedAt), { plugin: filterPlugins[failedAt]!.name, pass: false, reasons: failed.reasons }]
+        : passRecords;
       if (failed) failures.push(failed);
       else feasible.push(info);
+      feasibleIndex.push(failed ? -1 : feasible.length - 1);
       records.push({ node: info.node.metadata.name ?? '', filters, feasible: !failed, scores: [], finalScore: null });
     }
 
@@ -311,27 +358,25 @@ export class KubeScheduler extends ClientComponent {
     }
 
     // prioritizeNodes: each plugin scores every feasible node, normalizes, and is weighted.
-    const totals = new Map<string, number>();
-    const scoreRecords = new Map<string, ScoreRecord[]>();
+    // Totals and score records by place among the feasible nodes (node names are unique).
+    const totals = feasible.map(() => 0);
+    const scoreRecords = feasible.map((): ScoreRecord[] => []);
     for (const plugin of scorePlugins) {
       const raw = plugin.score(pod, feasible, infos);
       if (raw === null) continue;
       const normalized = plugin.normalize ? plugin.normalize(raw) : raw;
-      feasible.forEach((info, i) => {
-        const n = info.node.metadata.name ?? '';
-        totals.set(n, (totals.get(n) ?? 0) + normalized[i]! * plugin.weight);
-        const list = scoreRecords.get(n) ?? [];
-        list.push({ plugin: plugin.name, weight: plugin.weight, raw: raw[i]!, normalized: normalized[i]! });
-        scoreRecords.set(n, list);
-      });
+      for (let i = 0; i < feasible.length; i++) {
+        totals[i] = totals[i]! + normalized[i]! * plugin.weight;
+        scoreRecords[i]!.push({ plugin: plugin.name, weight: plugin.weight, raw: raw[i]!, normalized: normalized[i]! });
+      }
     }
     // selectHost: the highest total; ties broken uniformly at random (reservoir sampling).
     let selected = '';
     let best = -Infinity;
     let ties = 0;
-    for (const info of feasible) {
-      const n = info.node.metadata.name ?? '';
-      const total = totals.get(n) ?? 0;
+    for (let i = 0; i < feasible.length; i++) {
+      const n = feasible[i]!.node.metadata.name ?? '';
+      const total = totals[i]!;
       if (total > best) {
         best = total;
         selected = n;
@@ -341,7 +386,7 @@ export class KubeScheduler extends ClientComponent {
         if (this.host.rng.int(ties) === 0) selected = n;
       }
     }
-    const nodes = records.map((r) => (r.feasible ? { ...r, scores: scoreRecords.get(r.node) ?? [], finalScore: totals.get(r.node) ?? 0 } : r));
+    const nodes = records.map((r, j) => (r.feasible ? { ...r, scores: scoreRecords[feasibleIndex[j]!]!, finalScore: totals[feasibleIndex[j]!]! } : r));
     const record: AttemptRecord = { pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: this.host.now, nodes, selected, message: '', bound: false };
     this.recordAttempt(record);
 

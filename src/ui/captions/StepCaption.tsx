@@ -26,15 +26,24 @@ export function StepCaption() {
   const playing = useSim((state) => state.status.mode !== 'paused');
   const text = useCaption(record);
   const language = usePrefs((prefs) => prefs.language);
+  const bootSteps = useSim((state) => state.timeline?.bootSteps ?? 0);
   return (
     <div className="step-caption-bar">
       <p className="step-caption" data-testid="step-caption" title={text} aria-live={playing ? 'off' : 'polite'} lang={language === 'zh' ? 'zh-Hans' : 'en'}>
-        {record ? <><span className="caption-step">{record.step === null ? 'in flight' : `#${record.step}`}</span> {text}</> : <span className="hint">{language === 'zh' ? '还没有投递任何消息。' : 'No step delivered yet.'}</span>}
+        {record ? <><span className="caption-step">{record.step === null ? 'in flight' : `#${record.step}`}</span> {text}</> : <span className="hint">{idleHint(language, bootSteps)}</span>}
       </p>
       <WhyButton record={record} />
       <LanguageSwitch />
     </div>
   );
+}
+
+/** What the caption bar says before any step is on show: how the cluster booted, and what to do next. */
+function idleHint(language: Language, bootSteps: number): string {
+  if (bootSteps === 0) return language === 'zh' ? '还没有投递任何消息。' : 'No step delivered yet.';
+  return language === 'zh'
+    ? `集群启动用了 ${bootSteps} 步（引导命名空间与 RBAC、kubelet 注册节点、各 informer 的 list 与 watch）。发送一个请求，然后单步执行。`
+    : `The cluster booted in ${bootSteps} steps (bootstrap namespaces and RBAC, kubelets registering their nodes, every informer's list and watch). Send a request, then step.`;
 }
 
 /** Asks for the cause chain of the step on show. */

@@ -196,6 +196,24 @@ const cases: Case[] = [
     zh: 'etcd 在 revision 7 创建了 watch 2',
   },
   {
+    name: 'etcd.WatchStreamError',
+    record: rec('etcd.WatchStreamError', { stream: 'kube-apiserver', error: 'rpc error: code = Unavailable desc = transport is closing' }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: 'etcd → kube-apiserver: watch stream kube-apiserver broke (rpc error: code = Unavailable desc = transport is closing); clientv3 creates its watches again from the revision after the last one it saw',
+    zh: 'etcd → kube-apiserver：watch 流 kube-apiserver 断开（rpc error: code = Unavailable desc = transport is closing）；clientv3 从最后看到的 revision 之后重新创建所有 watch',
+  },
+  {
+    name: 'user.fault breakEtcdWatches',
+    record: rec('user.fault', { type: 'breakEtcdWatches' }, { from: 'user', to: 'user' }),
+    en: "Fault: kube-apiserver's watch stream to etcd breaks",
+    zh: '故障：kube-apiserver 到 etcd 的 watch 流断开',
+  },
+  {
+    name: 'user.fault nodeDown',
+    record: rec('user.fault', { type: 'nodeDown', node: 'node-2' }, { from: 'user', to: 'user' }),
+    en: 'Fault: node node-2 goes down',
+    zh: '故障：节点 node-2 宕机',
+  },
+  {
     name: 'etcd.LeaseGrant',
     record: rec('etcd.LeaseGrant', { TTL: 3660 }, { to: 'etcd' }),
     en: 'kube-apiserver → etcd: LeaseGrant, TTL 3660 s',
@@ -234,7 +252,7 @@ describe('step captions', () => {
   });
 
   it('never throws on payloads of unexpected shape', () => {
-    for (const kind of ['http.request', 'http.response', 'etcd.Txn', 'etcd.TxnResponse', 'etcd.WatchResponse', 'apiserver.authorization', 'timer']) {
+    for (const kind of ['http.request', 'http.response', 'etcd.Txn', 'etcd.TxnResponse', 'etcd.WatchResponse', 'etcd.WatchStreamError', 'user.fault', 'apiserver.authorization', 'timer']) {
       for (const payload of [undefined, null, 3, 'x', [], {}]) {
         expect(typeof caption(rec(kind, payload), 'en')).toBe('string');
         expect(typeof caption(rec(kind, payload), 'zh')).toBe('string');

@@ -44,6 +44,36 @@ function generic(record: Message): Both {
   return { en: `${route(record)}: ${record.kind}`, zh: `${route(record)}：${record.kind}` };
 }
 
+// Faults: user actions that break something (src/sim/faults.ts)
+
+const fault: Captioner = (record) => {
+  const type = text(record.payload, 'type') ?? '?';
+  const component = text(record.payload, 'component');
+  const node = text(record.payload, 'node');
+  const image = text(record.payload, 'image');
+  switch (type) {
+    case 'stop': return { en: `Fault: stop ${component}`, zh: `故障：停止 ${component}` };
+    case 'start': return { en: `Fault: start ${component} again`, zh: `故障恢复：重新启动 ${component}` };
+    case 'nodeDown': return { en: `Fault: node ${node} goes down`, zh: `故障：节点 ${node} 宕机` };
+    case 'nodeUp': return { en: `Fault: node ${node} comes back up`, zh: `故障恢复：节点 ${node} 恢复` };
+    case 'compactEtcd': return { en: 'Fault: etcdctl compact at the current revision', zh: '故障：在当前 revision 执行 etcdctl compact' };
+    case 'breakEtcdWatches':
+      return { en: "Fault: kube-apiserver's watch stream to etcd breaks", zh: '故障：kube-apiserver 到 etcd 的 watch 流断开' };
+    case 'dropWatches':
+      return component
+        ? { en: `Fault: kube-apiserver drops the watches of ${component}`, zh: `故障：kube-apiserver 断开 ${component} 的 watch` }
+        : { en: 'Fault: kube-apiserver drops every watch', zh: '故障：kube-apiserver 断开所有 watch' };
+    case 'linkLatency': {
+      const latency = count(record.payload, 'latency') ?? 0;
+      const ends = `${text(record.payload, 'a') ?? '?'} ↔ ${text(record.payload, 'b') ?? '?'}`;
+      return { en: `Fault: link ${ends} latency ${latency} ms`, zh: `故障：链路 ${ends} 延迟 ${latency} 毫秒` };
+    }
+    case 'imageUnpullable': return { en: `Fault: image ${image} cannot be pulled`, zh: `故障：镜像 ${image} 无法拉取` };
+    case 'imageCrashes': return { en: `Fault: containers of ${image} crash`, zh: `故障：${image} 的容器会崩溃` };
+    default: return { en: `Fault: ${type}`, zh: `故障：${type}` };
+  }
+};
+
 // HTTP
 
 const verbs: Readonly<Record<string, Both>> = {
@@ -402,6 +432,15 @@ const compactResponse: Captioner = (record, { request }) => {
   };
 };
 
+const watchStreamError: Captioner = (record) => {
+  const stream = text(record.payload, 'stream') ?? '?';
+  const error = text(record.payload, 'error') ?? '';
+  return {
+    en: `${route(record)}: watch stream ${stream} broke (${error}); clientv3 creates its watches again from the revision after the last one it saw`,
+    zh: `${route(record)}：watch 流 ${stream} 断开（${error}）；clientv3 从最后看到的 revision 之后重新创建所有 watch`,
+  };
+};
+
 const etcdReply: Captioner = (record) => {
   const error = rpcError(record);
   const name = record.kind.slice('etcd.'.length, -'Response'.length);
@@ -441,6 +480,8 @@ const captioners: Readonly<Record<string, Captioner>> = {
   'etcd.DeleteRangeResponse': deleteRangeResponse,
   'etcd.Watch': watch,
   'etcd.WatchResponse': watchResponse,
+  'etcd.WatchStreamError': watchStreamError,
+  'user.fault': fault,
   'etcd.LeaseGrant': leaseGrant,
   'etcd.LeaseGrantResponse': leaseGrantResponse,
   'etcd.Compact': compact,

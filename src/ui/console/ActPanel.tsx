@@ -1,11 +1,12 @@
 // The dock under the graph where the user acts on the cluster and reads what it logged: the YAML
-// editor, the kubectl/etcdctl console, the request logs and the faults, one tab at a time (the hidden ones stay
+// editor, the kubectl/etcdctl console, the request logs, the faults and the scenarios, one tab at a time (the hidden ones stay
 // mounted, so a running command keeps its transcript and the editor its text). It starts closed.
 
 import { Activity, useState } from 'react';
 import { EditorPanel } from '../editor/EditorPanel.tsx';
 import { FaultsPanel } from '../faults/FaultsPanel.tsx';
 import { LogsPanel } from '../logs/LogsPanel.tsx';
+import { ScenariosPanel } from '../scenarios/ScenariosPanel.tsx';
 import { ConsolePanel } from './ConsolePanel.tsx';
 import './act.css';
 
@@ -14,6 +15,7 @@ const tabs = [
   { id: 'console', label: 'Console' },
   { id: 'logs', label: 'Logs' },
   { id: 'faults', label: 'Faults' },
+  { id: 'scenarios', label: 'Scenarios' },
 ] as const;
 
 type TabId = (typeof tabs)[number]['id'];
@@ -40,6 +42,7 @@ export function ActPanel() {
           {/* The logs grow with every delivery: while their tab is hidden, React renders them only when idle. */}
           {t.id === 'logs' && <Activity mode={open && tab === 'logs' ? 'visible' : 'hidden'}><LogsPanel /></Activity>}
           {t.id === 'faults' && <FaultsPanel />}
+          {t.id === 'scenarios' && <ScenariosPanel />}
         </div>
       ))}
     </section>

@@ -68,7 +68,8 @@ export function ConsolePanel() {
       setLine(next >= history.length ? '' : history[next]!);
     } else if (event.key === 'Tab') {
       event.preventDefault();
-      const result = complete(line, store.getState().keyspace.live.keys);
+      const { keyspace, scenarios } = store.getState();
+      const result = complete(line, keyspace.live.keys, scenarios.flatMap((sc) => sc.manifests.map((m) => m.file)));
       setLine(result.line);
       setCandidates(result.candidates);
     } else if (event.key === 'c' && event.ctrlKey) {

@@ -29,6 +29,13 @@ describe('console completion', () => {
     expect(complete('kubectl get no n', keys).line).toBe('kubectl get no node-1 ');
   });
 
+  it('completes the files -f can read', () => {
+    const files = ['nginx.yml', 'replicaset.yaml', 'user-service.yaml', 'user-service-deployment.yaml'];
+    expect(complete('kubectl create -f rep', keys, files).line).toBe('kubectl create -f replicaset.yaml ');
+    expect(complete('kubectl apply --filename user', keys, files)).toEqual({ line: 'kubectl apply --filename user-service', candidates: ['user-service-deployment.yaml', 'user-service.yaml'] });
+    expect(complete('kubectl create -f rep', keys).candidates).toEqual([]);
+  });
+
   it('completes etcd key prefixes for etcdctl', () => {
     expect(complete('etcdctl get /registry/depl', keys).line).toBe('etcdctl get /registry/deployments/');
   });

@@ -1,6 +1,6 @@
 // Tab completion for the console: the tool, kubectl verbs, resource types (with kubectl's short
 // names) and the names of objects that exist, read from etcd's keyspace (`/registry/<resource>/<ns>/<name>`),
-// and etcdctl's commands and key prefixes.
+// the files `-f` can read (the scenarios' manifests), and etcdctl's commands and key prefixes.
 
 /** Resource types as kubectl accepts them, with the etcd resource their objects are stored under. */
 const resourceTypes: Readonly<Record<string, string>> = {
@@ -47,7 +47,7 @@ export function namesOf(keys: readonly string[], storageResource: string, namesp
   return [...names].sort();
 }
 
-export function complete(line: string, keys: readonly string[]): Completion {
+export function complete(line: string, keys: readonly string[], files: readonly string[] = []): Completion {
   const words = line.split(/\s+/);
   const current = words[words.length - 1] ?? '';
   const before = words.slice(0, -1).filter((w) => w !== '');
@@ -70,6 +70,7 @@ export function complete(line: string, keys: readonly string[]): Completion {
     return finish([...prefixes]);
   }
   if (tool !== 'kubectl') return { line, candidates: [] };
+  if (before.at(-1) === '-f' || before.at(-1) === '--filename') return finish([...files]);
   if (positional.length === 0) return finish(kubectlVerbs.map((v) => v.split(' ')[0]!));
   if ((positional[0] === 'set' || positional[0] === 'rollout') && positional.length === 1) {
     return finish(kubectlVerbs.filter((v) => v.startsWith(`${positional[0]} `)).map((v) => v.split(' ')[1]!));

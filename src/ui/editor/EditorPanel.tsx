@@ -1,10 +1,10 @@
-// The YAML editor: presets from the seeds, Create / Apply / Replace / Delete as `kubectl … -f -` of the
+// The YAML editor: presets from the seeds (the scenarios' files), Create / Apply / Replace / Delete as `kubectl … -f -` of the
 // editor's text (every request animates like any other), editing a live object fetched with its
 // resourceVersion, and the answers marked in the text: YAML syntax errors before anything is sent,
 // server errors (422 causes, 409, 403, 404) at the field they name. A 409 Conflict on a live edit
 // offers "Reload and retry": fetch the object again, carry the edits over, replace again.
 
-import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import type { ManifestProblem } from '../../protocol/index.ts';
 import { entryText, type ConsoleEntry } from '../console/activity.ts';
@@ -28,6 +28,8 @@ export function EditorPanel() {
   const store = useSimStore();
   const text = useStore(editorStore, (s) => s.text);
   const loaded = useStore(editorStore, (s) => s.loaded);
+  const scenarios = useSim((s) => s.scenarios);
+  const presets = useMemo(() => editorPresets(scenarios), [scenarios]);
   const [sent, setSent] = useState<{ id: number; text: string } | null>(null);
   const [syntax, setSyntax] = useState<EditorMarker[]>([]);
   const [located, setLocated] = useState<{ readonly problems: readonly ManifestProblem[]; readonly markers: EditorMarker[] } | null>(null);
@@ -115,7 +117,7 @@ export function EditorPanel() {
         <label>
           Preset
           <select aria-label="Preset" value="" onChange={(e) => {
-            const preset = editorPresets.find((p) => p.id === e.target.value);
+            const preset = presets.find((p) => p.id === e.target.value);
             if (preset) {
               editorStore.setState({ text: preset.yaml, loaded: null });
               setSyntax([]);
@@ -124,7 +126,7 @@ export function EditorPanel() {
             }
           }}>
             <option value="" disabled>choose…</option>
-            {editorPresets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+            {presets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
           </select>
         </label>
         {(['create', 'apply', 'replace', 'delete'] as const).map((verb) => (

@@ -2,7 +2,7 @@
 // a reload keeps it; `loaded` remembers the live object the text was fetched from, for "reload and retry".
 
 import { createStore } from 'zustand/vanilla';
-import { editorPresets } from './presets.ts';
+import { nginxDeploymentPreset } from './presets.ts';
 
 export interface LoadedObject {
   /** `deployment/nginx-deployment`, as typed. */
@@ -17,7 +17,7 @@ export interface EditorState {
   readonly loaded: LoadedObject | null;
 }
 
-export const editorStore = createStore<EditorState>()(() => ({ text: editorPresets[0]!.yaml, loaded: null }));
+export const editorStore = createStore<EditorState>()(() => ({ text: nginxDeploymentPreset.yaml, loaded: null }));
 
 export function setEditorText(text: string): void {
   editorStore.setState({ text });

@@ -1,6 +1,9 @@
-// The YAML editor's starting points: the manifests the seed articles teach with, plus a blank page.
-// seeds/000: the nginx Deployment; seeds/004: my-replicaset; seeds/003: the user-service Pod (three
-// containers: user, MySQL, Redis) and the same Pod template under a Deployment with 3 replicas.
+// The YAML editor's starting points: the scenarios' manifest files (the worker posts them with the
+// scenario catalog; src/sim/scenarios/manifests.ts holds the seeds' texts) plus a blank page. The seeds/000
+// nginx Deployment is also kept here, because the editor and the kubectl create form show it before the
+// worker has said anything: src/worker/scenarios.test.ts checks it is the catalog's nginx.yml word for word.
+
+import type { ScenarioView } from '../../protocol/index.ts';
 
 export interface EditorPreset {
   readonly id: string;
@@ -8,7 +11,11 @@ export interface EditorPreset {
   readonly yaml: string;
 }
 
-const nginxDeployment = `apiVersion: apps/v1
+/** seeds/000's nginx Deployment: the editor's text at first render. */
+export const nginxDeploymentPreset: EditorPreset = {
+  id: 'nginx.yml',
+  label: 'nginx.yml (seeds/000)',
+  yaml: `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: nginx-deployment
@@ -29,83 +36,21 @@ spec:
         image: nginx:1.14.2
         ports:
         - containerPort: 80
-`;
+`,
+};
 
-const myReplicaSet = `apiVersion: apps/v1
-kind: ReplicaSet
-metadata:
-  namespace: default
-  name: my-replicaset
-spec:
-  replicas: 2
-  selector:
-    matchLabels:
-      app: my-app
-  template:
-    metadata:
-      labels:
-        app: my-app
-    spec:
-      containers:
-      - name: my-container
-        image: nginx
-        ports:
-        - containerPort: 80
-`;
+const blank: EditorPreset = { id: 'blank', label: 'Blank', yaml: '' };
 
-const userServiceContainers = `      - name: user
-        image: user
-        ports:
-        - containerPort: 10086
-        imagePullPolicy: IfNotPresent
-      - name: mysql
-        image: mysql-for-user
-        ports:
-        - containerPort: 3306
-        env:
-        - name: MYSQL_ROOT_PASSWORD
-          value: "123456"
-        imagePullPolicy: IfNotPresent
-      - name: redis
-        image: redis:5.0
-        ports:
-        - containerPort: 6379
-        imagePullPolicy: IfNotPresent
-`;
-
-const userServicePod = `apiVersion: v1
-kind: Pod
-metadata:
-  name: user-service
-  labels:
-    name: user-service
-spec:
-  containers:
-${userServiceContainers.replace(/^ {4}/gm, '')}`;
-
-const userServiceDeployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: user-service
-  labels:
-    name: user-service
-spec:
-  replicas: 3
-  selector:
-    matchLabels:
-      name: user-service
-  template:
-    metadata:
-      labels:
-        name: user-service
-    spec:
-      containers:
-${userServiceContainers}`;
-
-export const editorPresets: readonly EditorPreset[] = [
-  { id: 'nginx-deployment', label: 'nginx Deployment (seed 000)', yaml: nginxDeployment },
-  { id: 'my-replicaset', label: 'my-replicaset (seed 004)', yaml: myReplicaSet },
-  { id: 'user-service-pod', label: 'user-service Pod (seed 003)', yaml: userServicePod },
-  { id: 'user-service-deployment', label: 'user-service Deployment (seed 003)', yaml: userServiceDeployment },
-  { id: 'blank', label: 'Blank', yaml: '' },
-];
+/**
+ * The presets: nginx.yml first (there before the catalog is), then every other file of the catalog,
+ * labelled with the seed of the first scenario that uses it, then a blank page.
+ */
+export function editorPresets(scenarios: readonly ScenarioView[]): EditorPreset[] {
+  const files = new Map<string, EditorPreset>([[nginxDeploymentPreset.id, nginxDeploymentPreset]]);
+  for (const s of scenarios) {
+    for (const m of s.manifests) {
+      if (!files.has(m.file)) files.set(m.file, { id: m.file, label: `${m.file}${s.source ? ` (${s.source})` : ''}`, yaml: m.yaml });
+    }
+  }
+  return [...files.values(), blank];
+}

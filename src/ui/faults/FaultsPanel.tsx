@@ -1,6 +1,6 @@
 // Faults as controls: each button injects one fault of src/sim/faults.ts as a user action (a message of
 // the user component, logged on the timeline like any command), so what it sets off animates and steps:
-// Pending pods with the scheduler stopped, relists after a compaction, NotReady nodes and evictions,
+// Pending pods with the scheduler stopped, 410 and relists after a compaction and a broken etcd watch stream, NotReady nodes and evictions,
 // ImagePullBackOff, CrashLoopBackOff.
 
 import { useState } from 'react';
@@ -47,6 +47,8 @@ export function FaultsPanel() {
       <fieldset>
         <legend>etcd and watches</legend>
         <button type="button" onClick={() => inject({ type: 'compactEtcd' }, 'compacted etcd')}>Compact etcd now</button>
+        <button type="button" title="After a compaction, the watch cache gets 410 and relists; its clients relist too"
+          onClick={() => inject({ type: 'breakEtcdWatches' }, "broke kube-apiserver's etcd watch stream")}>Break kube-apiserver's etcd watch stream</button>
         <button type="button" onClick={() => inject({ type: 'dropWatches', component }, `dropped ${component}'s watches`)}>Drop watches of {component}</button>
         <button type="button" onClick={() => inject({ type: 'dropWatches' }, 'dropped every watch')}>Drop all watches</button>
       </fieldset>

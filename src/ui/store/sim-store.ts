@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
@@ -66,6 +66,8 @@ export interface SimState {
   readonly lastExport: ClusterExportEvent | null;
   /** Set when the worker died (the reason); the UI offers to restart it from the last saved step. */
   readonly workerCrashed: string | null;
+  /** The scenario catalog the worker posted (empty until it does). */
+  readonly scenarios: readonly ScenarioView[];
 }
 
 export const recentLimit = 500;
@@ -93,6 +95,7 @@ export const initialSimState: SimState = {
   savedClusters: null,
   lastExport: null,
   workerCrashed: null,
+  scenarios: [],
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -156,6 +159,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, inspection: { ...state.inspection, ...event } };
     case 'causeChain':
       return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
+    case 'scenarioCatalog':
+      return { ...state, scenarios: event.scenarios };
   }
 }
 
@@ -194,6 +199,10 @@ export interface SimActions {
   togglePlay(): void;
   setSpeed(speed: number): void;
   runUntilIdle(): void;
+  /** Runs the live simulation for `ms` virtual milliseconds (deterministic, chunked like run until idle). */
+  advance(ms: number): void;
+  /** Delivers messages until console command `id` has finished (at most `maxMs` of virtual time). */
+  runUntilCommandDone(id: number, maxMs: number): void;
   /** Builds a new cluster; by default with the current seed and node count. */
   reset(seed?: string | number, nodes?: number): void;
   applyManifest(yaml: string): void;
@@ -246,6 +255,8 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     togglePlay: () => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play()),
     setSpeed: (speed) => post({ type: 'setSpeed', speed }),
     runUntilIdle: () => post({ type: 'runUntilIdle' }),
+    advance: (ms) => post({ type: 'advance', ms }),
+    runUntilCommandDone: (id, maxMs) => post({ type: 'runUntilCommandDone', id, maxMs }),
     reset: (seed, nodes) => {
       const { cluster } = store.getState();
       const next = { seed: seed ?? cluster?.seed, nodes: nodes ?? cluster?.nodes };

@@ -182,8 +182,11 @@ function flagsOf(verb: KubectlVerb, args: string[], values: Map<string, string>)
     return { ok: false, stderr: `error: invalid cascade value (${cascade}). Must be "background", "foreground", or "orphan".\n` };
   }
   const output = values.get('output');
-  const outputs = verb === 'get' ? ['yaml', 'json', 'wide', 'name'] : ['yaml', 'json', 'name'];
-  if (output !== undefined && !outputs.includes(output)) {
+  const outputs = verb === 'get' ? ['yaml', 'json', 'wide', 'name', 'jsonpath'] : ['yaml', 'json', 'name'];
+  if (verb === 'get' && (output === 'jsonpath' || output === 'jsonpath=')) {
+    return { ok: false, stderr: 'error: template format specified but no template given\n' };
+  }
+  if (output !== undefined && !outputs.includes(output) && !(verb === 'get' && output.startsWith('jsonpath='))) {
     return { ok: false, stderr: `error: unable to match a printer suitable for the output format "${output}", allowed formats are: ${outputs.join(',')}\n` };
   }
   const namespace = values.get('namespace');

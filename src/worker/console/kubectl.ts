@@ -2,11 +2,12 @@
 // sends (reference/kubectl-wire.md §3), in its order, with its output and error texts.
 // Models k8s.io/kubectl/pkg/cmd/{get,create,apply,replace,delete,scale,set/set_image.go,rollout} and
 // k8s.io/kubectl/pkg/polymorphichelpers (rollout_status.go, history.go, rollback.go).
-// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `-o jsonpath`,
-// `--sort-by`, `get all`.
+// Categories (`get all`) expand from the served resources' categories, as discovery gives them.
+// `-o jsonpath=…` is evaluated as client-go's jsonpath does (jsonpath.ts).
+// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `--sort-by`.
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
-import { findResource, type ResourceInfo } from '../../sim/api/resources.ts';
+import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
 import type { KubeObject, Status, Table, TableColumnDefinition } from '../../sim/api/types/meta.ts';
 import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
@@ -14,7 +15,9 @@ import type { ManifestProblem } from '../../protocol/console.ts';
 import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';
 import { describeObject } from './describe.ts';
 import { klogLine, nextWatchMessage, send, tableAccept, type CommandIO } from './http.ts';
+import { executeJsonPath, goJson, JsonPathError, parseTemplate, type JsonValue } from './jsonpath.ts';
 import type { KubectlInvocation } from './kubectl-args.ts';
+import { scenarioFiles } from '../scenarios.ts';
 import {
   kindName, labelsText, listOf, statusErrorText, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
 } from './kubectl-print.ts';
@@ -24,6 +27,12 @@ export interface KubectlIO extends CommandIO {
 }
 
 const stdinSource = 'STDIN';
+
+/** The name kubectl's errors give the manifest: `STDIN` for `-f -`, else the file name. */
+function sourceName(cmd: KubectlInvocation): string {
+  const file = cmd.flags.filename;
+  return file === undefined || file === '-' ? stdinSource : file;
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -93,6 +102,12 @@ function targets(io: KubectlIO, args: readonly string[]): { r: ResourceInfo; nam
   }
   const out: { r: ResourceInfo; names: string[] }[] = [];
   for (const type of args[0]!.split(',')) {
+    const category = findResource(type) === undefined ? servedResources.filter((r) => r.categories.includes(type.toLowerCase())) : [];
+    if (category.length > 0) {
+      // A category (`all`) stands for its resources in discovery order, as kubectl's category expander does.
+      for (const r of category) if (!out.some((t) => t.r === r)) out.push({ r, names: args.slice(1) });
+      continue;
+    }
     const r = resolve(io, type);
     if (!r) return null;
     out.push({ r, names: args.slice(1) });
@@ -137,7 +152,17 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const list = targets(io, cmd.args);
   if (!list) return 1;
   const namespace = flags.allNamespaces ? null : namespaceOf(cmd);
-  const structured = flags.output === 'yaml' || flags.output === 'json' || flags.output === 'name';
+  const jsonpath = flags.output?.startsWith('jsonpath=') ? flags.output.slice('jsonpath='.length) : null;
+  if (jsonpath !== null) {
+    try {
+      parseTemplate(jsonpath);
+    } catch (err) {
+      if (!(err instanceof JsonPathError)) throw err;
+      io.err(`error: error parsing jsonpath ${jsonpath}, ${err.message}\n`);
+      return 1;
+    }
+  }
+  const structured = flags.output === 'yaml' || flags.output === 'json' || flags.output === 'name' || jsonpath !== null;
   const accept = structured ? 'application/json' : tableAccept;
   const kindPrefix = list.length > 1;
   const printed: KubeObject[] = [];
@@ -187,7 +212,17 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   if (structured && flags.output !== 'name' && printed.length > 0) {
     const single = printed.length === 1 && list.length === 1 && list[0]!.names.length === 1;
     const value = single ? printed[0] : listOf(printed);
-    io.out(flags.output === 'json' ? toJson(value) : toYaml(value));
+    if (jsonpath !== null) {
+      try {
+        io.out(executeJsonPath(jsonpath, value as unknown as JsonValue));
+      } catch (err) {
+        if (!(err instanceof JsonPathError)) throw err;
+        io.err(`error: error executing jsonpath ${JSON.stringify(jsonpath)}: Error executing template: ${err.message}. Printing more information for debugging the template:\n\ttemplate was:\n\t\t${jsonpath}\n\tobject given to jsonpath engine was:\n\t\t${goJson(value as unknown as JsonValue)}\n\n\n`);
+        return 1;
+      }
+    } else {
+      io.out(flags.output === 'json' ? toJson(value) : toYaml(value));
+    }
   }
   if (!structured && !anyRows && exit === 0 && list.every((t) => t.names.length === 0)) {
     io.err(namespace === null ? 'No resources found\n' : `No resources found in ${namespace} namespace.\n`);
@@ -267,18 +302,23 @@ function* describe(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   return exit;
 }
 
-/** Reads the manifest given with `-f -` (the editor's text); reports parse errors with positions. */
+/**
+ * Reads the manifest given with `-f -` (the editor's text) or `-f <file>`, where the console's working
+ * directory holds the scenarios' manifests (`replicaset.yaml`, `nginx.yml` …, worker/scenarios.ts);
+ * reports parse errors with positions.
+ */
 function readManifest(io: KubectlIO, cmd: KubectlInvocation): readonly ManifestObject[] | null {
   const file = cmd.flags.filename;
   if (file === undefined) {
     io.err(`error: must specify one of -f and -k\n\n`);
     return null;
   }
-  if (file !== '-') {
+  const text = file === '-' ? io.stdin : scenarioFiles.get(file.replace(/^\.\//, ''));
+  if (text === undefined) {
     io.err(`error: the path "${file}" does not exist\n`);
     return null;
   }
-  const manifest = parseManifest(io.stdin, stdinSource);
+  const manifest = parseManifest(text, sourceName(cmd));
   if (manifest.errors.length > 0) {
     for (const e of manifest.errors) {
       io.err(`error: ${e.message}\n`);
@@ -330,29 +370,29 @@ function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     const label = `${kindName(m.resource)}/${name}`;
     if (cmd.verb === 'create') {
       const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
-      if (isError(response)) { exit = fail(io, response, '', `error when creating "${stdinSource}"`); reportProblems(io, m, response); continue; }
+      if (isError(response)) { exit = fail(io, response, '', `error when creating "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} created\n`);
     } else if (cmd.verb === 'replace') {
       const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
-      if (isError(response)) { exit = fail(io, response, '', `error when replacing "${stdinSource}"`); reportProblems(io, m, response); continue; }
+      if (isError(response)) { exit = fail(io, response, '', `error when replacing "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} replaced\n`);
     } else {
-      exit = Math.max(exit, yield* applyOne(io, m, namespace, name, collection, label));
+      exit = Math.max(exit, yield* applyOne(io, m, namespace, name, collection, label, sourceName(cmd)));
     }
   }
   return exit;
 }
 
-function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, name: string, collection: string, label: string): Co<number> {
+function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, name: string, collection: string, label: string, source: string): Co<number> {
   const modified = modifiedConfiguration(m.object as unknown as Obj, namespace);
   const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: 'application/json' });
   if (current.status === 404) {
     const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(modified)}\n` });
-    if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${stdinSource}"`); }
+    if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${source}"`); }
     io.out(`${label} created\n`);
     return 0;
   }
-  if (isError(current)) { reportProblems(io, m, current); return fail(io, current, '', `error when retrieving current configuration of:\nResource: "${m.resource.group === '' ? '' : `${m.resource.group}/`}${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group === '' ? '' : `${m.gvk.group}/`}${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for: "${stdinSource}"`); }
+  if (isError(current)) { reportProblems(io, m, current); return fail(io, current, '', `error when retrieving current configuration of:\nResource: "${m.resource.group === '' ? '' : `${m.resource.group}/`}${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group === '' ? '' : `${m.gvk.group}/`}${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfrom server for: "${source}"`); }
   const live = current.body as JSONMap;
   const original = lastApplied(live);
   if (original === null) {
@@ -364,7 +404,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
     return 0;
   }
   const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
-  if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${stdinSource}"`); }
+  if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${source}"`); }
   io.out(`${label} configured\n`);
   return 0;
 }
@@ -400,7 +440,7 @@ function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
     const { response } = yield* send(io, { method: 'DELETE', path, accept: 'application/json', contentType: 'application/json', body: JSON.stringify({ propagationPolicy: propagation[cmd.flags.cascade] }) });
     if (isError(response)) {
-      exit = fail(io, response, '', item.m ? `error when deleting "${stdinSource}"` : undefined);
+      exit = fail(io, response, '', item.m ? `error when deleting "${sourceName(cmd)}"` : undefined);
       if (item.m) reportProblems(io, item.m, response);
       continue;
     }

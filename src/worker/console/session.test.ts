@@ -50,6 +50,28 @@ describe('kubectl in the console', () => {
     });
   });
 
+  it('get all lists the resources of the "all" category, each table with kind-prefixed names', () => {
+    const { run } = setup();
+    expect(run('kubectl get all')).toMatchObject({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    run('kubectl create -f -', nginx);
+    const all = run('kubectl get all');
+    expect(all.exitCode).toBe(0);
+    const tables = all.stdout.trimEnd().split('\n\n');
+    expect(tables.map((t) => t.split('\n')[1]!.split('/')[0])).toEqual(['pod', 'deployment.apps', 'replicaset.apps']);
+    expect(tables[1]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/nginx-deployment\s+1\/1\s+1\s+1\s+/);
+  });
+
+  it('-o jsonpath prints a field of the object: the resourceVersion is the key\'s mod_revision', () => {
+    const { run, cluster } = setup();
+    run('kubectl create -f -', nginx);
+    const rv = run("kubectl get deploy nginx-deployment -o jsonpath='{.metadata.resourceVersion}'");
+    expect(rv.exitCode).toBe(0);
+    expect(rv.stdout).toBe(String(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.modRevision));
+    expect(run('kubectl get po -o jsonpath={.items[*].status.phase}').stdout).toBe('Running');
+    expect(run('kubectl get po -o jsonpath')).toMatchObject({ stderr: 'error: template format specified but no template given\n', exitCode: 1 });
+    expect(run('kubectl get po -o jsonpath={.items')).toMatchObject({ stderr: 'error: error parsing jsonpath {.items, unclosed action\n', exitCode: 1 });
+  });
+
   it('-v=6 prints the list request line with the label selector encoded', () => {
     const { run, logs } = setup();
     const out = run('kubectl get po -l app=nginx -v 6');

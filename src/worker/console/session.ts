@@ -98,6 +98,12 @@ export class ConsoleSession {
     return events;
   }
 
+  /** True while command `id` has not finished (an unknown id has). */
+  isRunning(id: number): boolean {
+    const state = this.running.get(id);
+    return state !== undefined && !state.done;
+  }
+
   /** Commands still running (waiting for replies or watching). */
   get active(): number {
     let n = 0;

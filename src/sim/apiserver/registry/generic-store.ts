@@ -22,6 +22,7 @@ import type { UserInfo } from '../filters/authentication.ts';
 import { interpretStorageError, StorageError } from '../storage/errors.ts';
 import type { ListOptions, ListResult, Storage } from '../storage/interface.ts';
 import type { DeleteOptions, StatusStrategy, Strategy } from './strategy.ts';
+import { copyJson } from '../../api/json-copy.ts';
 
 /** What the store needs to know about the request it serves. */
 export interface RegistryContext {
@@ -306,5 +307,5 @@ function finalizerForPolicy(s: Strategy, options: DeleteOptions): string | null 
 
 /** A deep copy, so that an update function may change what it is given without touching the original. */
 function structuredCopy(obj: KubeObject): KubeObject {
-  return JSON.parse(JSON.stringify(obj)) as KubeObject;
+  return copyJson(obj);
 }

@@ -105,7 +105,7 @@ interface CacherTimerData {
  *
  *     const watches = new EtcdWatchRouter(this.name, {
  *       call: (kind, payload) => this.call<WatchStreamResponse>('etcd', kind, payload),
- *       send: (kind, payload) => { this.send('etcd', kind, payload); },
+ *       send: (kind, payload) => { this.send('etcd', kind, payload); }, spawn: (co) => this.spawn(co),
  *     });
  *     const host: CacherHost = {
  *       now: () => this.now, random: () => this.rng.float(), spawn: (co) => this.spawn(co),

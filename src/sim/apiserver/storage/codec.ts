@@ -5,11 +5,27 @@
 
 import type { KubeObject } from '../../api/types/meta.ts';
 import { InvalidResourceVersion } from './errors.ts';
+import { copyJson } from '../../api/json-copy.ts';
 
 /** The bytes to store: the object without its resourceVersion (and without selfLink). */
 export function encodeObject(obj: KubeObject): string {
   const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
   return JSON.stringify({ ...obj, metadata });
+}
+
+/**
+ * What decodeObject(encodeObject(obj), rev) will give once the revision is known, taken now by copying
+ * instead of parsing the bytes again (copyJson gives exactly the JSON round trip): call `at(rev)` once.
+ */
+export function storedCopy(obj: KubeObject): { at(modRevision: number): KubeObject } {
+  const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
+  const copy = copyJson({ ...obj, metadata });
+  return {
+    at(modRevision) {
+      copy.metadata = withResourceVersion(copy.metadata, String(modRevision));
+      return copy;
+    },
+  };
 }
 
 /** The stored object, with resourceVersion set to the revision that last wrote it. */
@@ -32,7 +48,7 @@ export function deepFreeze<T>(obj: T): T {
 
 /** A deep copy of `obj`, for handing a cached object to a caller that may change it. */
 export function copyObject(obj: KubeObject): KubeObject {
-  return JSON.parse(JSON.stringify(obj)) as KubeObject;
+  return copyJson(obj);
 }
 
 /** A deep copy of `obj` whose resourceVersion is `rv` (the versioner's UpdateObject). */
@@ -42,13 +58,16 @@ export function copyWithResourceVersion(obj: KubeObject, rv: number): KubeObject
   return copy;
 }
 
+/** ObjectMeta's fields before resourceVersion, in Go's field order. */
+const fieldsBeforeResourceVersion: ReadonlySet<string> = new Set(['name', 'generateName', 'namespace', 'selfLink', 'uid']);
+
 /** Puts resourceVersion where Go's ObjectMeta field order puts it (after uid), for faithful JSON output. */
 function withResourceVersion(meta: KubeObject['metadata'], rv: string): KubeObject['metadata'] {
   const out: Record<string, unknown> = {};
   let placed = false;
   for (const [k, v] of Object.entries(meta)) {
     if (k === 'resourceVersion') continue;
-    if (!placed && !['name', 'generateName', 'namespace', 'selfLink', 'uid'].includes(k)) {
+    if (!placed && !fieldsBeforeResourceVersion.has(k)) {
       out.resourceVersion = rv;
       placed = true;
     }

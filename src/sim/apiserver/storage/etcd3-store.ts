@@ -18,7 +18,7 @@ import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co, Time } from '../../engine/index.ts';
 import { ErrGRPCCompacted } from '../../etcd/errors.ts';
 import { noLease, prefixEnd, type EtcdReply, type KeyValue, type LeaseID, type RangeRequest, type RangeResponse, type TxnResponse } from '../../etcd/index.ts';
-import { decodeObject, encodeObject, parseResourceVersion } from './codec.ts';
+import { decodeObject, encodeObject, parseResourceVersion, storedCopy } from './codec.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import type { EtcdClient } from './etcd-client.ts';
 import type { EtcdWatcher } from './etcd-watcher.ts';
@@ -29,6 +29,7 @@ import {
 } from './interface.ts';
 import { LeaseManager } from './lease-manager.ts';
 import { predicateMatches, selectsEverything } from './predicate.ts';
+import { copyJson } from '../../api/json-copy.ts';
 
 /** The most KVs one paging round asks etcd for once the limit has doubled (1.28). */
 export const maxEtcdPageLimit = 10_000;
@@ -49,6 +50,7 @@ export class Etcd3Store implements Storage {
   *create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject> {
     if (obj.metadata.resourceVersion) throw new Error('resourceVersion should not be set on objects to be created');
     const value = encodeObject(obj);
+    const stored = storedCopy(obj);
     const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
     const response = ok(key, yield* this.etcd.txn({
       compare: [{ target: 'MOD', key, modRevision: 0 }],
@@ -56,7 +58,7 @@ export class Etcd3Store implements Storage {
       failure: [],
     }));
     if (!response.succeeded) throw storageErrors.keyExists(key);
-    return decodeObject(value, response.header.revision);
+    return stored.at(response.header.revision);
   }
 
   *get(key: string, opts: GetOptions): Co<KubeObject | null> {
@@ -178,13 +180,14 @@ export class Etcd3Store implements Storage {
         }
         return decodeObject(state.data, state.rev);
       }
+      const stored = storedCopy(updated);
       const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
       const response = ok(key, yield* this.etcd.txn({
         compare: [{ target: 'MOD', key, modRevision: state.rev }],
         success: [{ requestPut: putRequest(key, data, lease) }],
         failure: [{ requestRange: { key } }],
       }));
-      if (response.succeeded) return decodeObject(data, response.header.revision);
+      if (response.succeeded) return stored.at(response.header.revision);
       state = stateFromRange(key, response, opts.ignoreNotFound);
       isCurrent = true;
     }
@@ -267,5 +270,5 @@ function emptyObject(): KubeObject {
 }
 
 function structuredCloneObject(obj: KubeObject): KubeObject {
-  return JSON.parse(JSON.stringify(obj)) as KubeObject;
+  return copyJson(obj);
 }

@@ -39,6 +39,9 @@ export class StorageBench extends Component {
       send: (kind, payload) => {
         this.send('etcd', kind, payload);
       },
+      spawn: (co) => {
+        this.spawn(co);
+      },
     });
   }
 

@@ -8,6 +8,7 @@ import type { PodTemplateSpec } from '../../api/types/core.ts';
 import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from '../../api/types/apps.ts';
 import { parseTimestamp } from '../../api/time.ts';
 import { canonicalDump } from './pod-template-hash.ts';
+import { copyJson } from '../../api/json-copy.ts';
 
 export const podTemplateHashLabel = 'pod-template-hash';
 export const annotations = {
@@ -86,8 +87,18 @@ export function newRSNewReplicas(d: Deployment, allRSs: readonly ReplicaSet[], n
   return replicasOf(newRS) + scaleUp;
 }
 
+/** withoutHash's dump of frozen templates (the informers' ReplicaSets): a Deployment sync compares each of them. */
+const dumpOfFrozenTemplate = new WeakMap<PodTemplateSpec, string>();
+
 function withoutHash(template: PodTemplateSpec | undefined): string {
-  const copy = JSON.parse(JSON.stringify(template ?? {})) as PodTemplateSpec;
+  if (template === undefined || !Object.isFrozen(template)) return computeWithoutHash(template);
+  let dump = dumpOfFrozenTemplate.get(template);
+  if (dump === undefined) dumpOfFrozenTemplate.set(template, (dump = computeWithoutHash(template)));
+  return dump;
+}
+
+function computeWithoutHash(template: PodTemplateSpec | undefined): string {
+  const copy = copyJson(template ?? {});
   if (copy.metadata?.labels) {
     delete copy.metadata.labels[podTemplateHashLabel];
     if (Object.keys(copy.metadata.labels).length === 0) delete copy.metadata.labels;
@@ -109,7 +120,9 @@ export function byCreation(rss: readonly ReplicaSet[]): ReplicaSet[] {
 
 /** FindNewReplicaSet: the oldest ReplicaSet whose template equals the Deployment's. */
 export function findNewReplicaSet(d: Deployment, rss: readonly ReplicaSet[]): ReplicaSet | undefined {
-  return byCreation(rss).find((rs) => equalIgnoreHash(rs.spec.template, d.spec.template));
+  if (rss.length === 0) return undefined;
+  const wanted = withoutHash(d.spec.template);
+  return byCreation(rss).find((rs) => withoutHash(rs.spec.template) === wanted);
 }
 
 export function revisionOf(obj: { metadata: { annotations?: Record<string, string> } }): number {

@@ -194,6 +194,36 @@ describe('replicaset controller', () => {
     expect(pods.filter((x) => x.metadata.ownerReferences?.length)).toHaveLength(2);
   });
 
+  it('adopts the namespace\'s orphans in key order, never touches pods another ReplicaSet controls, and counts only its own', () => {
+    const t = setup('rs-owners');
+    const bare = (name: string) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'my-app' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } });
+    t.request('POST', '/api/v1/namespaces/default/pods', bare('z-orphan'));
+    t.request('POST', '/api/v1/namespaces/default/pods', bare('a-orphan'));
+    const a = t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', myReplicaSet(3)).body as ReplicaSet;
+    const b = t.request('POST', '/apis/apps/v1/namespaces/default/replicasets', { ...myReplicaSet(2), metadata: { namespace: 'default', name: 'other-replicaset' } }).body as ReplicaSet;
+    t.cluster.engine.runUntilIdle();
+    const owner = (p: Pod) => p.metadata.ownerReferences?.[0]?.uid;
+    const pods = t.pods();
+    // my-replicaset adopted both orphans (a-orphan first, the namespace list's order) and created one pod;
+    // other-replicaset found no orphan left and created its two.
+    expect(pods.filter((p) => owner(p) === a.metadata.uid).map((p) => p.metadata.name).filter((n) => n!.endsWith('orphan'))).toEqual(['a-orphan', 'z-orphan']);
+    expect(pods.filter((p) => owner(p) === a.metadata.uid)).toHaveLength(3);
+    expect(pods.filter((p) => owner(p) === b.metadata.uid)).toHaveLength(2);
+    const podPatches = kcmWrites(t).filter((w) => w.startsWith('PATCH /api/v1/namespaces/default/pods/'));
+    expect(podPatches).toEqual(['PATCH /api/v1/namespaces/default/pods/a-orphan', 'PATCH /api/v1/namespaces/default/pods/z-orphan']);
+    expect(t.replicaSets().map((rs) => [rs.metadata.name, rs.status?.replicas])).toEqual([['my-replicaset', 3], ['other-replicaset', 2]]);
+
+    // Scaling my-replicaset down to 1 deletes two of its own pods, none of the other's.
+    const before = new Set(kcmWrites(t));
+    t.request('PATCH', '/apis/apps/v1/namespaces/default/replicasets/my-replicaset/scale', { spec: { replicas: 1 } }, 'application/merge-patch+json');
+    t.cluster.engine.runUntilIdle();
+    const deleted = kcmWrites(t).filter((w) => w.startsWith('DELETE') && !before.has(w)).map((w) => w.split('/').pop());
+    expect(deleted).toHaveLength(2);
+    const others = new Set(pods.filter((p) => owner(p) === b.metadata.uid).map((p) => p.metadata.name));
+    expect(deleted.filter((n) => others.has(n))).toEqual([]);
+    expect(t.replicaSets().map((rs) => [rs.metadata.name, rs.status?.replicas])).toEqual([['my-replicaset', 1], ['other-replicaset', 2]]);
+  });
+
   it('is deterministic: same seed, same trace', () => {
     const [a, b] = runTwiceWithPerturbedHost(() => {
       const t = setup('rs-determinism');

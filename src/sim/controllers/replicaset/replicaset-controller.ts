@@ -8,9 +8,17 @@
 // CreatePods/DeletePod, GetPodFromTemplate).
 //
 // Not modelled: conditions other than ReplicaFailure.
+//
+// Newer than 1.28 (kubernetes PR #130864, 1.33): the pods a sync looks at come from the pod informer's
+// controller-uid index (the ReplicaSet's own pods plus the namespace's orphans, FilterPodsByOwner)
+// instead of the whole namespace (1.28's `podLister.Pods(ns).List(labels.Everything())`). Requests and
+// results are the same: ClaimPods passes over pods other controllers own without a word, and the two
+// lists are merged in key order, the order the namespace list had, so the same pod is adopted or
+// deleted first. A sync that has nothing to adopt or release reads counts kept per ReplicaSet
+// (claim-tally.ts) instead of walking its pods.
 
 import { isStatusError } from '../../api/errors.ts';
-import { labelSelectorAsSelector, matchesLabels, selectorFromSet } from '../../api/labels.ts';
+import { labelSelectorAsSelector, matchesLabels, selectorFromSet, type Selector } from '../../api/labels.ts';
 import type { Pod } from '../../api/types/core.ts';
 import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from '../../api/types/apps.ts';
 import type { OwnerReference } from '../../api/types/meta.ts';
@@ -21,14 +29,35 @@ import {
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import {
-  burstReplicas, ControllerExpectations, deepCopy, getControllerOf, isPodAvailable, isPodReady, isProgrammingError, podFacts,
-  podsToDelete, slowStartInitialBatchSize,
+  addPodControllerUIDIndexer, burstReplicas, ControllerExpectations, deepCopy, filterPodsByOwner, getControllerOf, isPodAvailable,
+  isPodReady, isProgrammingError, orphanPodIndexKeyForNamespace, podControllerUIDIndex, podFacts, podsToDelete,
+  slowStartInitialBatchSize,
 } from '../controller-utils.ts';
+import { ClaimTally } from './claim-tally.ts';
 import { claim } from '../controller-ref-manager.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
 export const replicaSetControllerName = 'replicaset-controller';
 const rsKind = { apiVersion: 'apps/v1', kind: 'ReplicaSet' } as const;
+
+/** What calculateStatus counts over the claimed pods. */
+interface StatusCounts {
+  readonly replicas: number;
+  readonly fullyLabeled: number;
+  readonly ready: number;
+  readonly available: number;
+}
+
+/** What claimPods found, read as late as each use needs. */
+interface Claimed {
+  readonly count: number;
+  /** The claimed pods, in list order. */
+  pods(): readonly Pod[];
+  /** The pods the ReplicaSet controls, active or not (getPodsToDelete's related pods), in list order. */
+  related(): readonly Pod[];
+  /** calculateStatus's counts at `nowEpoch`. */
+  statusCounts(nowEpoch: number): StatusCounts;
+}
 
 export class ReplicaSetController {
   readonly queue: RateLimitingQueue;
@@ -38,6 +67,8 @@ export class ReplicaSetController {
   readonly podInformer: SharedIndexInformer<Pod>;
   private readonly pods: ResourceClient<Pod>;
   private readonly replicaSets: ResourceClient<ReplicaSet>;
+  /** Claim counts by ReplicaSet uid, for the ReplicaSets synced so far. */
+  private readonly tallies = new Map<string, ClaimTally>();
 
   constructor(private readonly ctx: ControllerContext) {
     const { host } = ctx;
@@ -46,6 +77,8 @@ export class ReplicaSetController {
     this.recorder = ctx.broadcaster.newRecorder({ component: replicaSetControllerName });
     this.rsInformer = ctx.informers.informerFor<ReplicaSet>('replicasets', 'apps');
     this.podInformer = ctx.informers.informerFor<Pod>('pods');
+    addPodControllerUIDIndexer(this.podInformer.indexer);
+    this.podInformer.indexer.onIndexChange(podControllerUIDIndex, (uid, key) => this.tallies.get(uid)?.markDirty(key));
     this.pods = ctx.client.resource<Pod>('pods');
     this.replicaSets = ctx.client.resource<ReplicaSet>('replicasets', 'apps');
 
@@ -55,6 +88,7 @@ export class ReplicaSetController {
       onDelete: (obj) => {
         const rs = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
         this.expectations.deleteExpectations(metaNamespaceKey(rs));
+        this.tallies.delete(rs.metadata.uid ?? '');
         this.enqueue(rs);
       },
     });
@@ -163,17 +197,12 @@ export class ReplicaSetController {
     const rsNeedsSync = this.expectations.satisfied(key);
     const selector = labelSelectorAsSelector(cached.spec.selector);
     if (!selector.ok) return;
-    const allPods = this.podInformer.list(namespace);
-    // claimPods: adopt matching orphans, release controlled pods that no longer match.
-    const filtered = yield* claim(allPods.filter((p) => podFacts(p).active), {
-      owner: cached, ownerApiVersion: rsKind.apiVersion, ownerKind: rsKind.kind, selector: selector.value,
-      ownerClient: this.replicaSets, client: this.pods, controllerOf: (p) => podFacts(p).controller,
-    });
+    const filtered = yield* this.claimPods(cached, selector.value);
 
     let manageError: unknown;
     if (rsNeedsSync && !cached.metadata.deletionTimestamp) {
       try {
-        yield* this.manageReplicas(filtered, allPods, cached);
+        yield* this.manageReplicas(filtered, cached);
       } catch (err) {
         manageError = err;
       }
@@ -190,9 +219,64 @@ export class ReplicaSetController {
     if (manageError !== undefined) throw manageError;
   }
 
-  private *manageReplicas(filtered: readonly Pod[], allPods: readonly Pod[], rs: ReplicaSet): Co<void> {
+  /**
+   * claimPods over the ReplicaSet's pods and the namespace's orphans (FilterPodsByOwner). When there is
+   * no orphan to adopt and no pod to release, the claim would send nothing and return the active matching
+   * pods the ReplicaSet controls: their counts come from the tally, the pods themselves are listed only if
+   * a scale-down or minReadySeconds needs them, before the sync first waits (the informer moves on then).
+   */
+  private *claimPods(rs: ReplicaSet, selector: Selector): Co<Claimed> {
+    const uid = rs.metadata.uid ?? '';
+    const templateLabels = selectorFromSet(rs.spec.template?.metadata?.labels ?? {});
+    const minReady = rs.spec.minReadySeconds ?? 0;
+    const counts = this.tallyFor(rs, selector, templateLabels).refresh((k) => this.podInformer.indexer.getByKey(k));
+    if ((counts.notMatching === 0 || rs.metadata.deletionTimestamp) && !this.hasAdoptableOrphan(rs, selector)) {
+      const related = once(() => filterPodsByOwner(this.podInformer.indexer, rs).filter((p) => podFacts(p).controller?.uid === uid));
+      const pods = once(() => related().filter((p) => podFacts(p).active && matchesLabels(selector, p.metadata.labels)));
+      if (minReady > 0) pods();
+      return {
+        count: counts.claimed, pods, related,
+        statusCounts: (nowEpoch) => (minReady === 0
+          ? { replicas: counts.claimed, fullyLabeled: counts.fullyLabeled, ready: counts.ready, available: counts.ready }
+          : countPods(pods(), templateLabels, minReady, nowEpoch)),
+      };
+    }
+    const allPods = filterPodsByOwner(this.podInformer.indexer, rs);
+    // Adopt matching orphans, release controlled pods that no longer match.
+    const claimed = yield* claim(allPods.filter((p) => podFacts(p).active), {
+      owner: rs, ownerApiVersion: rsKind.apiVersion, ownerKind: rsKind.kind, selector,
+      ownerClient: this.replicaSets, client: this.pods, controllerOf: (p) => podFacts(p).controller,
+    });
+    return {
+      count: claimed.length, pods: () => claimed,
+      related: () => allPods.filter((p) => getControllerOf(p)?.uid === uid),
+      statusCounts: (nowEpoch) => countPods(claimed, templateLabels, minReady, nowEpoch),
+    };
+  }
+
+  /** The ReplicaSet's tally, started (every pod it controls marked to be read) on first use or after its selector or template labels changed. */
+  private tallyFor(rs: ReplicaSet, selector: Selector, templateLabels: Selector): ClaimTally {
+    const uid = rs.metadata.uid ?? '';
+    const signature = JSON.stringify([rs.spec.selector, rs.spec.template?.metadata?.labels ?? {}]);
+    let tally = this.tallies.get(uid);
+    if (tally?.signature !== signature) {
+      tally = new ClaimTally(uid, rs.metadata.namespace ?? '', signature, selector, templateLabels);
+      for (const pod of this.podInformer.indexer.byIndex(podControllerUIDIndex, uid)) tally.markDirty(metaNamespaceKey(pod));
+      this.tallies.set(uid, tally);
+    }
+    return tally;
+  }
+
+  /** Whether ClaimPods would try to adopt one of the namespace's orphans. */
+  private hasAdoptableOrphan(rs: ReplicaSet, selector: Selector): boolean {
+    if (rs.metadata.deletionTimestamp) return false;
+    const orphans = this.podInformer.indexer.byIndex(podControllerUIDIndex, orphanPodIndexKeyForNamespace(rs.metadata.namespace ?? ''));
+    return orphans.some((p) => podFacts(p).active && matchesLabels(selector, p.metadata.labels));
+  }
+
+  private *manageReplicas(filtered: Claimed, rs: ReplicaSet): Co<void> {
     const key = metaNamespaceKey(rs);
-    let diff = filtered.length - (rs.spec.replicas ?? 1);
+    let diff = filtered.count - (rs.spec.replicas ?? 1);
     if (diff < 0) {
       diff = Math.min(-diff, burstReplicas);
       this.expectations.expectCreations(key, diff);
@@ -201,8 +285,7 @@ export class ReplicaSetController {
       if (error !== undefined) throw error;
     } else if (diff > 0) {
       diff = Math.min(diff, burstReplicas);
-      const related = allPods.filter((p) => getControllerOf(p)?.uid === rs.metadata.uid);
-      const victims = podsToDelete(filtered, related, diff);
+      const victims = podsToDelete(filtered.pods(), filtered.related(), diff);
       this.expectations.expectDeletions(key, victims.map((p) => metaNamespaceKey(p)));
       let firstError: unknown;
       yield* this.ctx.all(`delete ${diff} pods of ${key}`, victims.map((pod) => this.deletePodOf(rs, pod, (err) => {
@@ -273,23 +356,12 @@ export class ReplicaSetController {
   }
 
   /** calculateStatus (replica_set_utils.go). */
-  private calculateStatus(rs: ReplicaSet, filtered: readonly Pod[], manageError: unknown): ReplicaSetStatus {
-    const templateLabels = selectorFromSet(rs.spec.template?.metadata?.labels ?? {});
+  private calculateStatus(rs: ReplicaSet, filtered: Claimed, manageError: unknown): ReplicaSetStatus {
     const nowEpoch = this.ctx.host.epochMs + this.ctx.host.now;
-    const minReady = rs.spec.minReadySeconds ?? 0;
-    let fullyLabeled = 0;
-    let ready = 0;
-    let available = 0;
-    for (const p of filtered) {
-      if (matchesLabels(templateLabels, p.metadata.labels)) fullyLabeled++;
-      if (podFacts(p).ready) {
-        ready++;
-        if (minReady === 0 || isPodAvailable(p, minReady, nowEpoch)) available++;
-      }
-    }
+    const { fullyLabeled, ready, available } = filtered.statusCounts(nowEpoch);
     let conditions = (rs.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure' || manageError !== undefined);
     if (manageError !== undefined && !conditions.some((c) => c.type === 'ReplicaFailure')) {
-      const creating = (rs.spec.replicas ?? 1) > filtered.length;
+      const creating = (rs.spec.replicas ?? 1) > filtered.count;
       const condition: ReplicaSetCondition = {
         type: 'ReplicaFailure', status: 'True',
         lastTransitionTime: formatTimestamp(nowEpoch),
@@ -298,7 +370,7 @@ export class ReplicaSetController {
       };
       conditions = [...conditions, condition];
     }
-    const status: ReplicaSetStatus = { replicas: filtered.length };
+    const status: ReplicaSetStatus = { replicas: filtered.count };
     if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
     if (ready) status.readyReplicas = ready;
     if (available) status.availableReplicas = available;
@@ -331,4 +403,25 @@ export class ReplicaSetController {
       }
     }
   }
+}
+
+/** calculateStatus's loop over the claimed pods. */
+function countPods(pods: readonly Pod[], templateLabels: Selector, minReady: number, nowEpoch: number): StatusCounts {
+  let fullyLabeled = 0;
+  let ready = 0;
+  let available = 0;
+  for (const p of pods) {
+    if (matchesLabels(templateLabels, p.metadata.labels)) fullyLabeled++;
+    if (podFacts(p).ready) {
+      ready++;
+      if (minReady === 0 || isPodAvailable(p, minReady, nowEpoch)) available++;
+    }
+  }
+  return { replicas: pods.length, fullyLabeled, ready, available };
+}
+
+/** `f`'s result, computed on the first call. */
+function once<T>(f: () => T): () => T {
+  let value: { v: T } | undefined;
+  return () => (value ??= { v: f() }).v;
 }
