@@ -96,6 +96,19 @@ test('the nginx pod\'s chip: Pending by the scheduler, then Running on the node 
   });
 });
 
+// kube-apiserver's stages light up as the one-click create walks them, one step each.
+test('kube-apiserver\'s request stages light up one at a time as the create walks the chain', async ({ podflow, page }) => {
+  const stage = (kind: string) => page.getByTestId('apiserver-stage').and(page.locator(`[data-stage="${kind}"][data-active="true"]`));
+  await podflow.createNginxDeployment();
+  await podflow.stepUntilVisible(stage('apiserver.authentication'), 10);
+  const stages = page.getByRole('list', { name: 'kube-apiserver request stages' });
+  await expect(stages.getByRole('listitem', { name: 'authentication' })).toHaveAttribute('aria-current', 'step');
+  await expect(page.locator('[data-testid="apiserver-stage"][data-active="true"]')).toHaveCount(1);
+  await podflow.stepUntilVisible(stage('apiserver.admission.mutating'), 20);
+  await expect(stages.getByRole('listitem', { name: 'authentication' })).not.toHaveAttribute('aria-current', 'step');
+  await expect(page.getByTestId('step-caption')).toContainText('Mutating');
+});
+
 // (d): the pod's current version (phase Running, written by its kubelet's status update) has a cause
 // chain that starts at the user's create.
 test('the why? chain of the pod\'s Running status leads back to the user\'s create', async ({ podflow, page }) => {

@@ -1,11 +1,13 @@
 // A component of the cluster as a graph node. Components whose model does not exist yet are drawn
 // dimmed with a badge: they are part of the picture but send and receive nothing. A kubelet's box holds
-// the pods bound to its node, kube-scheduler's the pods waiting to be bound (PodChips.tsx).
+// the pods bound to its node, kube-scheduler's the pods waiting to be bound (PodChips.tsx);
+// kube-apiserver's its request stages, lit as a request walks them (ApiserverStages.tsx).
 
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { unbound } from '../store/pods.ts';
 import type { ComponentNodeType } from './layout.ts';
+import { ApiserverStages } from './ApiserverStages.tsx';
 import { PodChips } from './PodChips.tsx';
 
 export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<ComponentNodeType>) {
@@ -26,6 +28,7 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
         {subtitle !== '' && <span className="component-subtitle">{subtitle}</span>}
       </span>
       {!component.modelled && <span className="component-badge">not modelled yet</span>}
+      {component.role === 'kube-apiserver' && component.modelled && <ApiserverStages />}
       {pods !== null && <PodChips group={pods} label={pods === unbound ? 'pods waiting to be scheduled' : `pods on ${pods}`} />}
     </div>
   );

@@ -9,6 +9,8 @@ import type { Edge, Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
 
 const componentSize = { width: 220, height: 64 } as const;
+/** kube-apiserver's box, with its row of request stages. */
+const apiserverSize = { width: 220, height: 84 } as const;
 /** A box with pod chips (kubelets, kube-scheduler). */
 const podBoxSize = { width: 220, height: 120 } as const;
 
@@ -71,7 +73,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
     id: component.name,
     type: 'component',
     position: position(component),
-    ...(showsPods(component.role) ? podBoxSize : componentSize),
+    ...(showsPods(component.role) ? podBoxSize : component.role === 'kube-apiserver' ? apiserverSize : componentSize),
     draggable: false,
     connectable: false,
     selectable: false,
