@@ -34,9 +34,14 @@ export class PodflowPage {
     return this.page.getByTestId('component-node').and(this.page.locator(`[data-component="${name}"]`));
   }
 
-  /** The token of a delivered message on its link. */
+  /** The token of a delivered message on its link (messages still in flight at the step shown are tokens too). */
   token({ kind, from, to }: TokenQuery): Locator {
-    return this.page.getByTestId('token').and(this.page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"]`));
+    return this.page.getByTestId('token').and(this.page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"][data-delivered="true"]`));
+  }
+
+  /** The chip of a pod on the graph, by its name (on its node's kubelet, or by the scheduler while unbound). */
+  podChip(name: string): Locator {
+    return this.page.getByTestId('pod-chip').and(this.page.locator(`[data-pod="${name}"]`));
   }
 
   /** A link of the graph, by the engine names of its ends (in topology order). */

@@ -1,4 +1,4 @@
-import { expect, test } from './podflow.ts';
+import { expect, PodflowTimeline, test } from './podflow.ts';
 
 const deploymentKey = '/registry/deployments/default/nginx-deployment';
 const podKeyPattern = /^\/registry\/pods\/default\/nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/;
@@ -46,6 +46,67 @@ test('the objects panel shows the nginx pod Running, resourceVersion beside mod_
     await expect(details.getByRole('table', { name: 'Conditions' })).toContainText('Available');
     await expect(details).toContainText('1 (observed 1)');
   });
+});
+
+// The pods on the graph: the one-click nginx pod appears by kube-scheduler while unbound (Pending), then
+// on the node the scheduler chose, and turns Running, as the objects panel prints it; stepping back to
+// where it was unbound shows it there again.
+test('the nginx pod\'s chip: Pending by the scheduler, then Running on the node it chose, as the objects panel says', async ({ podflow, page }) => {
+  const unboundChip = podflow.component('kube-scheduler').getByTestId('pod-chip');
+  let name = '';
+  let unboundStep = 0;
+
+  await test.step('create; step until the pod exists: an unbound chip by kube-scheduler, Pending', async () => {
+    await podflow.createNginxDeployment();
+    await podflow.stepUntilVisible(unboundChip, 200);
+    name = (await unboundChip.getAttribute('data-pod'))!;
+    expect(name).toMatch(/^nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/);
+    await expect(unboundChip).toHaveAttribute('aria-label', `pod ${name}, Pending`);
+    await expect(unboundChip).toHaveText(name.slice(-5));
+    await expect(page.getByTestId('pod-chip')).toHaveCount(1);
+    unboundStep = await podflow.step();
+  });
+
+  let node = '';
+  await test.step('run until idle: the chip is on the node the scheduler chose, Running', async () => {
+    await podflow.runUntilIdle();
+    await podflow.openStateTab('Scheduler');
+    const outcome = (await page.getByTestId('attempt-outcome').textContent())!;
+    node = /bound to (node-\d+)$/.exec(outcome)![1]!;
+    const chip = podflow.component(`kubelet/${node}`).getByTestId('pod-chip');
+    await expect(chip).toHaveAttribute('data-pod', name);
+    await expect(chip).toHaveAttribute('aria-label', `pod ${name}, Running`);
+    await expect(unboundChip).toHaveCount(0);
+    await expect(page.getByRole('list', { name: `pods on ${node}` }).getByRole('listitem', { name: `pod ${name}, Running` })).toBeVisible();
+  });
+
+  await test.step('the objects panel prints the same pod, node and status', async () => {
+    await podflow.openStateTab('Objects');
+    await page.getByRole('group', { name: 'Resource' }).getByRole('button', { name: /^pods/ }).click();
+    const row = podflow.objectRow(`/registry/pods/default/${name}`);
+    await expect(row.locator('[data-column="Node"]')).toHaveText(node);
+    await expect(row.locator('[data-column="Status"]')).toHaveText('Running');
+  });
+
+  await test.step('back on the timeline to where it was unbound: the chip is by the scheduler again, Pending', async () => {
+    await new PodflowTimeline(page).act('seek', unboundStep);
+    await expect(page.getByTestId('timeline-position')).toHaveText(new RegExp(`^step ${unboundStep} of \\d+$`));
+    await expect(unboundChip).toHaveAttribute('aria-label', `pod ${name}, Pending`);
+    await expect(podflow.component(`kubelet/${node}`).getByTestId('pod-chip')).toHaveCount(0);
+  });
+});
+
+// kube-apiserver's stages light up as the one-click create walks them, one step each.
+test('kube-apiserver\'s request stages light up one at a time as the create walks the chain', async ({ podflow, page }) => {
+  const stage = (kind: string) => page.getByTestId('apiserver-stage').and(page.locator(`[data-stage="${kind}"][data-active="true"]`));
+  await podflow.createNginxDeployment();
+  await podflow.stepUntilVisible(stage('apiserver.authentication'), 10);
+  const stages = page.getByRole('list', { name: 'kube-apiserver request stages' });
+  await expect(stages.getByRole('listitem', { name: 'authentication' })).toHaveAttribute('aria-current', 'step');
+  await expect(page.locator('[data-testid="apiserver-stage"][data-active="true"]')).toHaveCount(1);
+  await podflow.stepUntilVisible(stage('apiserver.admission.mutating'), 20);
+  await expect(stages.getByRole('listitem', { name: 'authentication' })).not.toHaveAttribute('aria-current', 'step');
+  await expect(page.getByTestId('step-caption')).toContainText('Mutating');
 });
 
 // (d): the pod's current version (phase Running, written by its kubelet's status update) has a cause

@@ -5,6 +5,7 @@
 
 import type { CommandType } from './commands.ts';
 import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
+import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
@@ -80,7 +81,11 @@ export type WorkerEvent =
   | CauseChainEvent
   | ConsoleOutputEvent
   | LogLinesEvent
+  | PodsEvent
+  | FlightsEvent
   | ScenarioCatalogEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;
+/** While playing (a batch every frame), at most this many: the page keeps up with large clusters. */
+export const playingTraceTailLimit = 64;

@@ -11,7 +11,7 @@ export { maxNodes } from './commands.ts';
 export type {
   PlaybackMode, ReadyEvent, SimErrorEvent, SimStatus, StatusEvent, TraceBatchEvent, WorkerEvent,
 } from './events.ts';
-export { traceTailLimit } from './events.ts';
+export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
@@ -32,6 +32,8 @@ export type {
   ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, FaultCommand, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem,
 } from './console.ts';
 export { logTailLimit } from './console.ts';
+export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
+export { flightLimit } from './graph.ts';
 export type {
   AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
 } from './scenarios.ts';

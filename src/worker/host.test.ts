@@ -150,7 +150,9 @@ describe('SimHost commands', () => {
     expect(lastStatus(send(put('/a')))).toMatchObject({ step: 0, pending: 1, idle: false });
 
     const first = send({ type: 'step', count: 1 });
-    expect(first.map((e) => e.type)).toEqual(['traceBatch', 'status']);
+    // The put was delivered and etcd's reply is in flight: both are tokens, the reply not delivered yet.
+    expect(first.map((e) => e.type)).toEqual(['traceBatch', 'flights', 'status']);
+    expect(first.find((e) => e.type === 'flights')).toMatchObject({ stepped: [[1, 1]], added: [{ id: 2, kind: 'etcd.Put.reply', step: null }], removed: [] });
     expect(batches(first)[0]).toEqual({
       type: 'traceBatch',
       omitted: 0,
@@ -341,8 +343,10 @@ describe('SimHost with the real cluster', () => {
       'spec: {replicas: 1, selector: {matchLabels: {app: nginx}}, template: {metadata: {labels: {app: nginx}}, spec: {containers: [{name: nginx, image: "nginx:1.14.2"}]}}}',
       '---', 'apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: settings, namespace: kube-system}', 'data: {a: "1"}',
     ].join('\n') });
-    expect(events.map((e) => e.type)).toEqual(['status']);
-    expect(events[0]?.type === 'status' && events[0].status.pending).toBe(background + 2);
+    // The two POSTs are in flight (tokens, not delivered yet).
+    expect(events.map((e) => e.type)).toEqual(['flights', 'status']);
+    expect(events[0]?.type === 'flights' && events[0].added.map((f) => [f.kind, f.from, f.step])).toEqual([['http.request', 'user', null], ['http.request', 'user', null]]);
+    expect(events[1]?.type === 'status' && events[1].status.pending).toBe(background + 2);
     // Step (batches of one step each keep every record) until both answers are back; the controllers'
     // follow-up traffic interleaves and is checked elsewhere.
     const answered = () => events.flatMap((e) => (e.type === 'traceBatch' ? e.records : [])).filter((r) => r.kind === 'http.response' && r.to === 'user').length;

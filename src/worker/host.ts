@@ -12,14 +12,16 @@
 //   advance, runUntilCommandDone  the same chunks towards another goal: a span of virtual time, or a
 //                 console command's end (the Scenarios tab's steps).
 // Reporting. Deliveries are collected as they happen and flushed once per command, tick or chunk as one
-// `traceBatch` (bounded tail + count left out), always followed by a `status`.
+// `traceBatch` (bounded tail + count left out), always followed by a `status`. Every keyspace diff or
+// current snapshot is followed by the `pods` it implies (pods.ts), and each report ships the tokens near
+// the playhead that changed, delivered or still in flight (`flights`, flights.ts).
 // Timeline. Every delivery is sampled into the Timeline (timeline.ts) and user commands are logged with
 // their step; looking at a past step is a view served from those records (timeline-view.ts), and a user
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 
 import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
-import { maxNodes, traceTailLimit } from '../protocol/index.ts';
+import { maxNodes, playingTraceTailLimit, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
@@ -32,6 +34,8 @@ import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
 import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
+import { withPods } from './pods.ts';
+import { FlightTracker, longestFlight } from './flights.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -140,9 +144,15 @@ export class SimHost {
   /** Commands posted while a task ran; carried out in order when it ends. */
   private readonly queued: Command[] = [];
   private journalSink: HostJournal | null = null;
+  private readonly flights = new FlightTracker();
 
   constructor(options: SimHostOptions) {
-    this.post = options.post;
+    const post = withPods(options.post);
+    // A `ready` empties the UI's tokens: the flights shipped since are all it holds.
+    this.post = (event) => {
+      if (event.type === 'ready') this.flights.reset();
+      post(event);
+    };
     this.clock = options.clock;
     this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention }));
     this.pacing = { ...defaultPacing, ...options.pacing };
@@ -161,6 +171,11 @@ export class SimHost {
 
   get engine(): Engine {
     return this.cluster.engine;
+  }
+
+  /** The live cluster (read-only use: queries and tests). */
+  get hostedCluster(): HostedCluster {
+    return this.cluster;
   }
 
   /** The keyspace tracker of the live cluster (null without etcd). */
@@ -337,6 +352,7 @@ export class SimHost {
   private applyLogged(command: LoggableCommand): void {
     applyUserCommand(this.cluster, command);
     this.timelineState.logCommand(command, this.cluster.engine.now, describeUserCommand(command));
+    this.timelineState.noteSent(this.cluster.engine.lastMessageId);
   }
 
   /**
@@ -592,12 +608,14 @@ export class SimHost {
     if (logs) this.post({ type: 'logLines', ...logs });
     let records: TraceRecord[] = [];
     if (this.delivered > 0) {
-      records = this.tail.slice(-traceTailLimit);
+      records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
       this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
       this.tail = [];
       this.delivered = 0;
     }
     const timeline = this.timelineState;
+    const flights = this.flights.report(this.cluster.engine, this.flightPosition(), this.mode !== 'playing');
+    if (flights) this.post(flights);
     const key = `${timeline.position}/${timeline.head}/${timeline.markerStamp}`;
     if (key !== this.postedTimeline) {
       this.postedTimeline = key;
@@ -605,6 +623,18 @@ export class SimHost {
     }
     this.post({ type: 'status', status: this.status() });
     if (timeline.live) this.journalSink?.recorded(this, { records, changes: diff });
+  }
+
+  /** The step shown, for the tokens drawn at it. */
+  private flightPosition() {
+    const timeline = this.timelineState;
+    const { engine } = this.cluster;
+    if (timeline.live) {
+      const playhead = this.mode === 'playing' ? engine.now - longestFlight(engine) : engine.now;
+      return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead };
+    }
+    const sample = timeline.sample(timeline.position);
+    return { step: timeline.position, now: sample.now, sent: sample.sent ?? Number.POSITIVE_INFINITY, live: false };
   }
 
   /** The status of the position shown: the live engine's at the head, the recorded one in the past. */
@@ -629,7 +659,7 @@ function recordDeliveries(cluster: HostedCluster, timeline: Timeline): void {
 /** What the timeline records of a cluster after a delivery. */
 export function sampleOf(cluster: HostedCluster): StepSample {
   const { engine } = cluster;
-  return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0 };
+  return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0, sent: engine.lastMessageId };
 }
 
 function checkSpec({ seed, nodes }: ClusterSpec): void {

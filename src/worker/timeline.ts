@@ -14,6 +14,8 @@ export interface StepSample {
   readonly idle: boolean;
   /** The etcd store's revision (0 in clusters without etcd). */
   readonly revision: number;
+  /** The newest message id sent by then (what was in flight at the step); absent: unknown. */
+  readonly sent?: number;
 }
 
 export class Timeline {
@@ -22,6 +24,7 @@ export class Timeline {
   private readonly pendings: number[] = [];
   private readonly idles: boolean[] = [];
   private readonly revisions: number[] = [];
+  private readonly sents: number[] = [];
   private readonly commandLog: LoggedCommand[] = [];
   /** Markers of user actions (commands, forks), and of errors: kept apart so a storm of errors never pushes user actions out. */
   private markerList: TimelineMarker[] = [];
@@ -80,7 +83,12 @@ export class Timeline {
 
   sample(step: number): StepSample {
     this.requireStep(step);
-    return { now: this.times[step]!, pending: this.pendings[step]!, idle: this.idles[step]!, revision: this.revisions[step]! };
+    return { now: this.times[step]!, pending: this.pendings[step]!, idle: this.idles[step]!, revision: this.revisions[step]!, ...(Number.isFinite(this.sents[step]) ? { sent: this.sents[step]! } : {}) };
+  }
+
+  /** Messages sent at the head after its delivery (a user command): they belong to the head's step. */
+  noteSent(sent: number): void {
+    this.sents[this.head] = sent;
   }
 
   revisionAt(step: number): number {
@@ -136,7 +144,7 @@ export class Timeline {
    */
   truncate(step: number): void {
     this.requireStep(step);
-    for (const list of [this.times, this.pendings, this.idles, this.revisions]) list.length = step + 1;
+    for (const list of [this.times, this.pendings, this.idles, this.revisions, this.sents]) list.length = step + 1;
     const keep = this.commandLog.filter((entry) => entry.step <= step);
     this.commandLog.length = 0;
     this.commandLog.push(...keep);
@@ -165,6 +173,7 @@ export class Timeline {
     this.pendings.push(sample.pending);
     this.idles.push(sample.idle);
     this.revisions.push(sample.revision);
+    this.sents.push(sample.sent ?? Number.POSITIVE_INFINITY);
   }
 
   private requireStep(step: number): void {

@@ -122,6 +122,18 @@ export class Engine {
     return this.trace.lastStep;
   }
 
+  /** The id of the newest message sent (0 before the first): ids grow in send order. */
+  get lastMessageId(): number {
+    return this.nextId - 1;
+  }
+
+  /** Calls `visit` for every queued message not cancelled, in no particular order; changes nothing. */
+  forEachQueued(visit: (message: Message) => void): void {
+    this.queue.forEach((message) => {
+      if (this.cancelled.size === 0 || !this.cancelled.has(message.id)) visit(message);
+    });
+  }
+
   /** The message being delivered, while a step runs. */
   get delivering(): Message | null {
     return this.current;

@@ -55,6 +55,11 @@ export class EventQueue {
     return top;
   }
 
+  /** Calls `visit` for every pending message, in no particular order (read-only; for views). */
+  forEach(visit: (message: Message) => void): void {
+    for (const message of this.heap) visit(message);
+  }
+
   /** All pending messages in delivery order (a copy; for snapshots and inspection). */
   ordered(): Message[] {
     return [...this.heap].sort((x, y) => (before(x, y) ? -1 : 1));

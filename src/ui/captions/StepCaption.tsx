@@ -1,21 +1,21 @@
 // The caption of the selected message, or else of the last delivered step, in the chosen language; and
 // the language switch.
 
-import type { TraceRecord } from '../../protocol/index.ts';
+import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
-import { heldRecord } from '../panels/why.ts';
+import { heldMessage } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { caption, type Language } from './captions.ts';
 
-function shownRecord(state: SimState): TraceRecord | undefined {
+function shownRecord(state: SimState): TraceRecord | Flight | undefined {
   const { selection, recent } = state;
-  if (selection?.type === 'message') return heldRecord(state, selection.id);
+  if (selection?.type === 'message') return heldMessage(state, selection.id);
   return recent.at(-1);
 }
 
 /** The caption of `record`, with the request it answers as context when the UI still holds it. */
-export function useCaption(record: TraceRecord | undefined): string {
+export function useCaption(record: Omit<TraceRecord, 'step'> | undefined): string {
   const language = usePrefs((prefs) => prefs.language);
   const request = useSim((state) => (record?.replyTo == null ? undefined : state.recent.find((r) => r.id === record.replyTo)));
   return record ? caption(record, language, { request }) : '';
@@ -30,7 +30,7 @@ export function StepCaption() {
   return (
     <div className="step-caption-bar">
       <p className="step-caption" data-testid="step-caption" title={text} aria-live={playing ? 'off' : 'polite'} lang={language === 'zh' ? 'zh-Hans' : 'en'}>
-        {record ? <><span className="caption-step">#{record.step}</span> {text}</> : <span className="hint">{idleHint(language, bootSteps)}</span>}
+        {record ? <><span className="caption-step">{record.step === null ? 'in flight' : `#${record.step}`}</span> {text}</> : <span className="hint">{idleHint(language, bootSteps)}</span>}
       </p>
       <WhyButton record={record} />
       <LanguageSwitch />
@@ -47,11 +47,11 @@ function idleHint(language: Language, bootSteps: number): string {
 }
 
 /** Asks for the cause chain of the step on show. */
-function WhyButton({ record }: { readonly record: TraceRecord | undefined }) {
+function WhyButton({ record }: { readonly record: TraceRecord | Flight | undefined }) {
   const actions = useSimActions();
   const zh = usePrefs((prefs) => prefs.language) === 'zh';
   return (
-    <button type="button" disabled={!record} aria-label={zh ? '为什么？显示这一步的因果链' : 'Why? Show the causes of this step'} onClick={() => {
+    <button type="button" disabled={!record || record.step === null} aria-label={zh ? '为什么？显示这一步的因果链' : 'Why? Show the causes of this step'} onClick={() => {
       if (!record) return;
       actions.select({ type: 'message', id: record.id });
       actions.askWhy(record.id);

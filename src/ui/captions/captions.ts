@@ -3,6 +3,9 @@
 // UI computes them as it renders. Kinds without a captioner get a generic caption.
 
 import type { TraceRecord } from '../../protocol/index.ts';
+
+/** A message to caption: delivered, or still in flight (no step yet). */
+type Message = Omit<TraceRecord, 'step'>;
 import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 
@@ -19,9 +22,9 @@ interface Both {
   readonly zh: string;
 }
 
-type Captioner = (record: TraceRecord, context: CaptionContext) => Both;
+type Captioner = (record: Message, context: CaptionContext) => Both;
 
-export function caption(record: TraceRecord, language: Language, context: CaptionContext = {}): string {
+export function caption(record: Message, language: Language, context: CaptionContext = {}): string {
   const captioner = captioners[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic);
   return captioner(record, context)[language];
 }
@@ -32,11 +35,11 @@ function who(name: string, peer: string): string {
   return peer === 'etcd' ? 'etcdctl' : 'kubectl';
 }
 
-function route(record: TraceRecord): string {
+function route(record: Message): string {
   return `${who(record.from, record.to)} → ${who(record.to, record.from)}`;
 }
 
-function generic(record: TraceRecord): Both {
+function generic(record: Message): Both {
   if (record.from === record.to) return { en: `${record.to}: ${record.kind}`, zh: `${record.to}：${record.kind}` };
   return { en: `${route(record)}: ${record.kind}`, zh: `${route(record)}：${record.kind}` };
 }
@@ -258,7 +261,7 @@ const txn: Captioner = (record) => {
   };
 };
 
-function rpcError(record: TraceRecord): string | undefined {
+function rpcError(record: Message): string | undefined {
   if (flag(record.payload, 'ok') !== false) return undefined;
   return text(child(record.payload, 'error'), 'message') ?? 'error';
 }

@@ -2,7 +2,7 @@
 // editor, the kubectl/etcdctl console, the request logs, the faults and the scenarios, one tab at a time (the hidden ones stay
 // mounted, so a running command keeps its transcript and the editor its text). It starts closed.
 
-import { useState } from 'react';
+import { Activity, useState } from 'react';
 import { EditorPanel } from '../editor/EditorPanel.tsx';
 import { FaultsPanel } from '../faults/FaultsPanel.tsx';
 import { LogsPanel } from '../logs/LogsPanel.tsx';
@@ -39,7 +39,8 @@ export function ActPanel() {
         <div key={t.id} id={`act-${t.id}`} role="tabpanel" aria-labelledby={`act-tab-${t.id}`} className="act-body" hidden={!open || tab !== t.id}>
           {t.id === 'editor' && <EditorPanel />}
           {t.id === 'console' && <ConsolePanel />}
-          {t.id === 'logs' && <LogsPanel />}
+          {/* The logs grow with every delivery: while their tab is hidden, React renders them only when idle. */}
+          {t.id === 'logs' && <Activity mode={open && tab === 'logs' ? 'visible' : 'hidden'}><LogsPanel /></Activity>}
           {t.id === 'faults' && <FaultsPanel />}
           {t.id === 'scenarios' && <ScenariosPanel />}
         </div>

@@ -2,11 +2,22 @@
 // middle with etcd to its right, kubectl/etcdctl top left, the controller manager and the scheduler
 // along the top, one kubelet per node along the bottom (the row moves down as it widens). No straight
 // link crosses a third component's box; etcdctl's direct link to etcd passes above kube-apiserver.
+// Kubelets (the pods on their node) and kube-scheduler (the pods not yet bound) are taller: they hold
+// two rows of pod chips, at a fixed size whatever the number of pods, so nothing moves while playing.
 
 import type { Edge, Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
 
 const componentSize = { width: 220, height: 64 } as const;
+/** kube-apiserver's box, with its row of request stages. */
+const apiserverSize = { width: 220, height: 84 } as const;
+/** A box with pod chips (kubelets, kube-scheduler). */
+const podBoxSize = { width: 220, height: 120 } as const;
+
+/** Whether the role's box shows pod chips: a kubelet its node's pods, kube-scheduler the unbound ones. */
+export function showsPods(role: ComponentRole): boolean {
+  return role === 'kubelet' || role === 'kube-scheduler';
+}
 
 export interface ComponentNodeData extends Record<string, unknown> {
   readonly component: ComponentView;
@@ -45,7 +56,7 @@ const fixedPositions: Record<Exclude<ComponentRole, 'kubelet'>, { x: number; y: 
   etcd: { x: 2 * column, y: row },
 };
 
-const kubeletRow = { y: 2 * row + 20, spacing: componentSize.width + 40, extraYPerKubelet: 40 } as const;
+const kubeletRow = { y: 2 * row + 20, spacing: componentSize.width + 40, extraYPerKubelet: 60 } as const;
 
 export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]; edges: LinkEdgeType[] } {
   const kubelets = topology.components.filter((c) => c.role === 'kubelet');
@@ -62,7 +73,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
     id: component.name,
     type: 'component',
     position: position(component),
-    ...componentSize,
+    ...(showsPods(component.role) ? podBoxSize : component.role === 'kube-apiserver' ? apiserverSize : componentSize),
     draggable: false,
     connectable: false,
     selectable: false,
@@ -80,8 +91,10 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
     type: 'link',
     source: link.a,
     target: link.b,
-    // Above the nodes, so a token resting at a component's border stays whole and clickable.
-    zIndex: 1,
+    // Above the nodes (the token layer is above both). etcdctl's direct link to etcd crosses the
+    // controller manager's link to kube-apiserver at its middle: it is drawn on top, so clicking it there
+    // picks it.
+    zIndex: link.a === 'user' && link.b === 'etcd' ? 2 : 1,
     selectable: false,
     ariaLabel: `link between ${link.a} and ${link.b}, ${link.latency} ms`,
     data: { latency: link.latency, jitter: link.jitter, live: modelled.has(link.a) && modelled.has(link.b) },

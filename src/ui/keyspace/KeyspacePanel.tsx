@@ -92,16 +92,19 @@ function KeyList() {
   const pastStatus = useSim((state) => state.keyspace.past?.status ?? null);
   const lastChanged = useSim((state) => (state.keyspace.past ? null : state.keyspace.live.lastChanged));
   const followed = useRef<readonly string[] | null>(null);
+  // While playing, the writes are not followed (scrolling on every tick costs a layout each time and
+  // moves the list under the reader); on pause the list goes to the newest write.
+  const playing = useSim((state) => state.status.mode !== 'paused');
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({ count: tree.rowCount, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   // Follow the writes: bring the newest step's first changed key into view once (if it is not already).
   useEffect(() => {
-    if (!lastChanged || lastChanged === followed.current || lastChanged.length === 0) return;
+    if (playing || !lastChanged || lastChanged === followed.current || lastChanged.length === 0) return;
     const row = tree.rowOf(lastChanged[0]!);
     if (row < 0) return;
     followed.current = lastChanged;
     virtualizer.scrollToIndex(row, { align: 'auto' });
-  }, [lastChanged, tree, virtualizer]);
+  }, [playing, lastChanged, tree, virtualizer]);
   return (
     <div className="key-tree">
       <input className="key-filter" type="search" aria-label="Filter keys" placeholder="Filter keys, e.g. /deployments/" value={filter} onChange={(event) => setFilter(event.target.value)} />

@@ -3,7 +3,7 @@
 // with user, verb, resource and code). Filters: by source, by key or path prefix, by RPC or verb, and
 // expensive etcd requests only (large responses, flagged).
 
-import { useDeferredValue, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useMemo, useState } from 'react';
 import type { LogLine, LogSource } from '../../protocol/index.ts';
 import { useSim } from '../store/sim-context.ts';
 import { auditSummary, filterLogs, rpcsOf } from './log-filter.ts';
@@ -11,7 +11,8 @@ import { auditSummary, filterLogs, rpcsOf } from './log-filter.ts';
 const shownLimit = 400;
 const sources: readonly LogSource[] = ['kubectl', 'etcd', 'audit'];
 
-function Line({ line }: { line: LogLine }) {
+// Memoised: lines never change, and an audit line's summary parses its JSON.
+const Line = memo(function Line({ line }: { line: LogLine }) {
   const summary = line.source === 'audit' ? auditSummary(line.text) : null;
   return (
     <li className={`log-line log-${line.source}`} data-testid="log-line" data-source={line.source} data-rpc={line.rpc} data-expensive={line.expensive ? 'true' : undefined}>
@@ -21,7 +22,7 @@ function Line({ line }: { line: LogLine }) {
       {summary ? <code title={line.text}>{summary}</code> : <code>{line.text}</code>}
     </li>
   );
-}
+});
 
 export function LogsPanel() {
   const logs = useSim((s) => s.activity.logs);

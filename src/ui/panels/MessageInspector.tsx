@@ -3,12 +3,12 @@
 
 import { memo } from 'react';
 import { useShallow } from 'zustand/shallow';
-import type { TraceRecord } from '../../protocol/index.ts';
+import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import { useCaption } from '../captions/StepCaption.tsx';
 import { formatPayload, formatVirtualTime } from '../format.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { onLink, recentLimit } from '../store/sim-store.ts';
-import { heldRecord } from './why.ts';
+import { heldMessage, heldRecord } from './why.ts';
 
 const listLength = 30;
 
@@ -92,7 +92,7 @@ function MessageRef({ id }: { readonly id: number | null }) {
 
 function MessageDetails({ id }: { readonly id: number }) {
   const actions = useSimActions();
-  const record = useSim((state) => heldRecord(state, id));
+  const record = useSim((state) => heldMessage(state, id));
   if (!record) {
     return (
       <>
@@ -111,14 +111,14 @@ function MessageDetails({ id }: { readonly id: number }) {
   );
 }
 
-/** Everything about one delivered message: route, timing, cause, and its payload as delivered. */
-function MessageBody({ record }: { readonly record: TraceRecord }) {
+/** Everything about one message: route, timing, cause, and its payload as sent (and delivered, if it was). */
+function MessageBody({ record }: { readonly record: TraceRecord | Flight }) {
   const actions = useSimActions();
   return (
     <>
       <p className="message-route">{record.from} → {record.to}</p>
       <dl className="message-facts">
-        <div><dt>Step</dt><dd>{record.step}</dd></div>
+        <div><dt>Step</dt><dd>{record.step ?? 'in flight: not delivered at the step shown'}</dd></div>
         <div><dt>Message</dt><dd>{record.id}</dd></div>
         <div><dt>Sent at</dt><dd>{formatVirtualTime(record.sentAt)}</dd></div>
         <div><dt>Delivered at</dt><dd>{formatVirtualTime(record.deliverAt)}</dd></div>
@@ -126,9 +126,11 @@ function MessageBody({ record }: { readonly record: TraceRecord }) {
         <div><dt>Answers</dt><dd><MessageRef id={record.replyTo} /></dd></div>
         {record.background && <div><dt>Background</dt><dd>yes: does not keep “run until idle” going</dd></div>}
       </dl>
-      <button type="button" onClick={() => actions.askWhy(record.id)}>Why? Show its causes</button>
+      {record.step !== null && <button type="button" onClick={() => actions.askWhy(record.id)}>Why? Show its causes</button>}
       <h3>Payload</h3>
-      <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>
+      {'payloadOmitted' in record && record.payloadOmitted
+        ? <p className="hint">Its payload is shown when playback pauses or the message is delivered.</p>
+        : <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>}
     </>
   );
 }

@@ -1,12 +1,17 @@
 // Pure helpers for the "why?" chain: where a message is found (the recent deliveries, else the chain
 // the worker sent), and the chain read root first, as a story from the user's action to the step.
 
-import type { TraceRecord } from '../../protocol/index.ts';
+import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 
 /** A delivered message the UI still holds: among the recent deliveries or in the answered chain. */
 export function heldRecord(state: Pick<SimState, 'recent' | 'why'>, id: number): TraceRecord | undefined {
   return state.recent.find((r) => r.id === id) ?? state.why?.answer?.chain.find((r) => r.id === id);
+}
+
+/** A message the UI holds, delivered or (as a token) still in flight at the step shown. */
+export function heldMessage(state: Pick<SimState, 'recent' | 'why' | 'tokens'>, id: number): TraceRecord | Flight | undefined {
+  return heldRecord(state, id) ?? state.tokens.find((t) => t.id === id);
 }
 
 /** The chain root first (the user's action or a start-up timer), ending with the message asked about. */

@@ -47,13 +47,24 @@ function Steps({ scenario, run, t }: { scenario: ScenarioView; run: ScenarioRun;
   );
 }
 
+/** workloadKeys of the newest key list, computed again only when the list changes (every store update runs it). */
+let lastKeys: readonly string[] | null = null;
+let lastWorkload: string[] = [];
+function workloadKeysOf(keys: readonly string[]): string[] {
+  if (keys !== lastKeys) {
+    lastKeys = keys;
+    lastWorkload = workloadKeys(keys);
+  }
+  return lastWorkload;
+}
+
 export function ScenariosPanel() {
   const store = useSimStore();
   const actions = useSimActions();
   const scenarios = useSim((s) => s.scenarios);
   const clusterVersion = useSim((s) => s.cluster?.version ?? 0);
   const clusterNodes = useSim((s) => s.cluster?.nodes ?? null);
-  const objects = useSim(useShallow((s) => workloadKeys(s.keyspace.live.keys)));
+  const objects = useSim(useShallow((s) => workloadKeysOf(s.keyspace.live.keys)));
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
   const t = scenarioTexts[language];

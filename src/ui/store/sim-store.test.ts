@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
 import {
   applyWorkerEvent, createSimActions, createSimStore, initialSimState, noticeLimit, recentLimit, reduceWorkerEvent,
-  tokenLimit, type SimState,
+  type SimState,
 } from './sim-store.ts';
 
 const topology: Topology = {
@@ -79,14 +79,22 @@ describe('reduceWorkerEvent', () => {
     expect(state.omitted).toBe(10);
   });
 
-  it('offers only deliveries over a link as tokens, the newest ones', () => {
-    const records = [record(1), record(2, 'etcd', 'etcd'), ...Array.from({ length: tokenLimit }, (_, i) => record(i + 3, 'etcd', 'user'))];
-    const state = reduceAll([{ type: 'traceBatch', records, omitted: 0 }]);
-    expect(state.tokens).toHaveLength(tokenLimit);
-    expect(state.tokens.every((r) => r.from !== r.to)).toBe(true);
-    expect(state.tokens[0]?.step).toBe(3);
-    const few = reduceAll([{ type: 'traceBatch', records: records.slice(0, 3), omitted: 0 }]);
-    expect(few.tokens.map((r) => r.step)).toEqual([1, 3]);
+  it('mirrors the worker\'s flights as tokens: added in send order, stepped when delivered, removed', () => {
+    const flight = (id: number, step: number | null) => ({ ...record(id), step });
+    const state = reduceAll([
+      { type: 'flights', replace: true, added: [flight(3, null), flight(1, 1)], removed: [], stepped: [] },
+      { type: 'flights', replace: false, added: [flight(2, null)], removed: [1], stepped: [[3, 7]] },
+    ]);
+    expect(state.tokens.map((t) => [t.id, t.step])).toEqual([[2, null], [3, 7]]);
+    const again = reduceWorkerEvent(state, { type: 'flights', replace: false, added: [], removed: [], stepped: [] });
+    expect(again).toBe(state);
+    const untouched = reduceWorkerEvent(state, { type: 'flights', replace: false, added: [], removed: [], stepped: [[3, null]] });
+    expect(untouched.tokens[0]).toBe(state.tokens[0]);
+    expect(untouched.tokens[1]?.step).toBeNull();
+    expect(reduceWorkerEvent(state, { type: 'flights', replace: true, added: [flight(9, null)], removed: [], stepped: [] }).tokens.map((t) => t.id)).toEqual([9]);
+    expect(reduceWorkerEvent(state, ready).tokens).toEqual([]);
+    const withPayload = reduceWorkerEvent(state, { type: 'flights', replace: false, added: [{ ...flight(2, null), payload: 'full' }], removed: [], stepped: [] });
+    expect(withPayload.tokens.map((t) => [t.id, t.payload])).toEqual([[2, 'full'], [3, { key: '/k3' }]]);
   });
 
   it('keeps the state as it is for an empty batch', () => {

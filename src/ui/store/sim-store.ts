@@ -6,10 +6,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
+import { applyFlights } from './flights.ts';
+import { applyPods, emptyPods, type PodsState } from './pods.ts';
 
 export interface ClusterInfo {
   readonly seed: string | number;
@@ -35,8 +37,8 @@ export interface SimState {
   readonly status: SimStatus;
   /** The newest deliveries received, oldest first (at most `recentLimit`). */
   readonly recent: readonly TraceRecord[];
-  /** The newest of `recent` that travel a link (from ≠ to): the candidates for animated tokens. */
-  readonly tokens: readonly TraceRecord[];
+  /** The messages over links near the playhead, delivered or in flight, in send order: the tokens drawn. */
+  readonly tokens: readonly Flight[];
   /** Deliveries the worker made but did not ship (batch tails), since the cluster was built. */
   readonly omitted: number;
   readonly notices: readonly Notice[];
@@ -44,6 +46,8 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** The pods at the step shown, grouped by node for the graph. */
+  readonly pods: PodsState;
   /** Console commands and their output, and the request logs. */
   readonly activity: ActivityState;
   /** The latest answers to inspection queries (objects, scheduler), merged; null before the first. */
@@ -67,7 +71,6 @@ export interface SimState {
 }
 
 export const recentLimit = 500;
-export const tokenLimit = 64;
 export const noticeLimit = 3;
 
 export const initialStatus: SimStatus = { step: 0, now: 0, pending: 0, idle: true, mode: 'paused', speed: 1 };
@@ -82,6 +85,7 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  pods: emptyPods,
   activity: emptyActivity,
   inspection: null,
   why: null,
@@ -106,6 +110,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        pods: emptyPods,
         activity: resetActivity(state.activity),
         inspection: null,
         why: null,
@@ -114,11 +119,11 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'traceBatch': {
       if (event.replace === true) {
         const recent = event.records.slice(-recentLimit);
-        return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: event.omitted, selection: null };
+        return { ...state, recent, omitted: event.omitted, selection: null };
       }
       if (event.records.length === 0 && event.omitted === 0) return state;
       const recent = [...state.recent, ...event.records].slice(-recentLimit);
-      return { ...state, recent, tokens: recent.filter((r) => r.from !== r.to).slice(-tokenLimit), omitted: state.omitted + event.omitted };
+      return { ...state, recent, omitted: state.omitted + event.omitted };
     }
     case 'timeline':
       return { ...state, timeline: event };
@@ -138,6 +143,14 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'pods': {
+      const pods = applyPods(state.pods, event);
+      return pods === state.pods ? state : { ...state, pods };
+    }
+    case 'flights': {
+      const tokens = applyFlights(state.tokens, event);
+      return tokens === state.tokens ? state : { ...state, tokens };
+    }
     case 'consoleOutput':
       return { ...state, activity: applyConsoleOutput(state.activity, event) };
     case 'logLines':
@@ -164,8 +177,8 @@ export function select(state: SimState, selection: Selection | null): SimState {
   return { ...state, selection };
 }
 
-/** True when `record` travelled the link between `a` and `b` (either way). */
-export function onLink(record: TraceRecord, a: string, b: string): boolean {
+/** True when `record` travels the link between `a` and `b` (either way). */
+export function onLink(record: Pick<TraceRecord, 'from' | 'to'>, a: string, b: string): boolean {
   return (record.from === a && record.to === b) || (record.from === b && record.to === a);
 }
 

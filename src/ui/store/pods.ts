@@ -1,0 +1,114 @@
+// The pods the graph draws, per node: the worker's `pods` diffs applied to a map by key, and for each node
+// (and for the unbound pods, which wait near the scheduler) the chips to show. A node shows at most
+// `chipSlots` chips, oldest first, the last slot becoming "+K more" when there are more, so a node's box
+// never changes size. Only the groups a diff touches are rebuilt; the others keep their identity, so a
+// node whose pods did not change does not re-render.
+
+import type { PodChip, PodsEvent } from '../../protocol/index.ts';
+
+/** Chip slots in a node's box. */
+export const chipSlots = 8;
+
+/** The unbound pods' group (shown by kube-scheduler). */
+export const unbound = '';
+
+export interface PodGroup {
+  /** The chips shown, oldest first (at most `chipSlots`, or `chipSlots − 1` when `more` > 0). */
+  readonly shown: readonly PodChip[];
+  /** Pods of the group not shown. */
+  readonly more: number;
+  readonly total: number;
+  /** How many of the group are in each look (see `podLook`), for the "+K more" chip's description. */
+  readonly looks: Readonly<Partial<Record<PodLook, number>>>;
+}
+
+export interface PodsState {
+  readonly byKey: ReadonlyMap<string, PodChip>;
+  /** By node name; `unbound` for pods not yet bound. Groups without pods are absent. */
+  readonly groups: ReadonlyMap<string, PodGroup>;
+}
+
+export const emptyPods: PodsState = { byKey: new Map(), groups: new Map() };
+
+/** How a chip is coloured: what state the pod is in, at a glance. */
+export type PodLook = 'pending' | 'starting' | 'running' | 'terminating' | 'succeeded' | 'failed';
+
+export function podLook(pod: Pick<PodChip, 'phase' | 'ready' | 'deleting' | 'node'>): PodLook {
+  if (pod.deleting) return 'terminating';
+  switch (pod.phase) {
+    case 'Running': return pod.ready ? 'running' : 'starting';
+    case 'Succeeded': return 'succeeded';
+    case 'Failed': return 'failed';
+    default: return pod.node === null ? 'pending' : 'starting';
+  }
+}
+
+function groupOf(pod: PodChip): string {
+  return pod.node ?? unbound;
+}
+
+export function applyPods(state: PodsState, event: PodsEvent): PodsState {
+  const byKey = new Map(event.replace ? [] : state.byKey);
+  const touched = new Set<string>();
+  const touch = (pod: PodChip | undefined) => {
+    if (pod) touched.add(groupOf(pod));
+  };
+  for (const key of event.removed) {
+    touch(byKey.get(key));
+    byKey.delete(key);
+  }
+  for (const pod of event.upserted) {
+    touch(byKey.get(pod.key));
+    touch(pod);
+    byKey.set(pod.key, pod);
+  }
+  if (event.replace) return { byKey, groups: groupAll(byKey) };
+  if (touched.size === 0) return state;
+  const members = new Map<string, PodChip[]>([...touched].map((g) => [g, []]));
+  for (const pod of byKey.values()) members.get(groupOf(pod))?.push(pod);
+  const groups = new Map(state.groups);
+  for (const [name, pods] of members) {
+    if (pods.length === 0) groups.delete(name);
+    else groups.set(name, makeGroup(pods));
+  }
+  return { byKey, groups };
+}
+
+function groupAll(byKey: ReadonlyMap<string, PodChip>): Map<string, PodGroup> {
+  const members = new Map<string, PodChip[]>();
+  for (const pod of byKey.values()) {
+    const name = groupOf(pod);
+    const list = members.get(name);
+    if (list) list.push(pod);
+    else members.set(name, [pod]);
+  }
+  return new Map([...members].map(([name, pods]) => [name, makeGroup(pods)]));
+}
+
+function makeGroup(pods: PodChip[]): PodGroup {
+  pods.sort((a, b) => a.createRevision - b.createRevision || (a.key < b.key ? -1 : 1));
+  const shownCount = pods.length <= chipSlots ? pods.length : chipSlots - 1;
+  const looks: Partial<Record<PodLook, number>> = {};
+  for (const pod of pods) {
+    const look = podLook(pod);
+    looks[look] = (looks[look] ?? 0) + 1;
+  }
+  return { shown: pods.slice(0, shownCount), more: pods.length - shownCount, total: pods.length, looks };
+}
+
+/** The part of a pod's name a chip shows: after the last `-` (the random suffix), or the whole name. */
+export function chipLabel(name: string): string {
+  const dash = name.lastIndexOf('-');
+  return dash >= 0 && dash < name.length - 1 ? name.slice(dash + 1) : name;
+}
+
+/** What a screen reader says for a chip. */
+export function chipName(pod: Pick<PodChip, 'name' | 'status'>): string {
+  return `pod ${pod.name}, ${pod.status}`;
+}
+
+/** What a screen reader says for the "+K more" chip: how many, and in which states. */
+export function moreName(group: PodGroup): string {
+  const parts = (Object.entries(group.looks) as [PodLook, number][]).map(([look, n]) => `${n} ${look}`);
+  return `${group.more} more pods (of ${group.total}: ${parts.join(', ')})`;
+}

@@ -1,0 +1,135 @@
+// The messages the graph draws as tokens at the step shown. A message over a link is in flight from its
+// `sentAt` to its `deliverAt`; at the step shown (virtual time `now`) that includes messages not delivered
+// yet, which the trace of deliveries alone cannot show. So the flights are read from both sides of the
+// step: deliveries made up to it (from the engine's trace, back to `now − window`, as the playhead trails
+// the engine while playing) and messages sent by it but delivered later: at the head the engine's queue,
+// in the past the trace after the step (only messages sent by the step: ids grow in send order). The
+// tracker ships what changed since the last report as a `flights` diff, each flight once with its payload.
+
+import type { Flight, FlightsEvent } from '../protocol/index.ts';
+import { flightLimit } from '../protocol/index.ts';
+import type { Engine, Message } from '../sim/engine/index.ts';
+
+/** The step shown: its number, virtual time, and the newest message id sent by then. */
+export interface FlightPosition {
+  readonly step: number;
+  readonly now: number;
+  readonly sent: number;
+  /** True at the head of the live engine (its queue holds what is in flight). */
+  readonly live: boolean;
+  /**
+   * Where the UI's playhead is expected: `now` when paused, `now − longest flight` while playing (it
+   * trails the engine by that much). Over the limit, the flights covering it are kept first.
+   */
+  readonly playhead?: number;
+}
+
+/** How much further back than the longest flight a report reaches, at most (virtual ms of the last advance). */
+const maxAdvanceWindow = 50;
+
+/** The longest flight a link allows now (latency + jitter), in virtual ms. */
+export function longestFlight(engine: Pick<Engine, 'linkList'>): number {
+  let longest = 0;
+  for (const link of engine.linkList()) longest = Math.max(longest, link.latency + link.jitter);
+  return longest;
+}
+
+/** A message near the playhead and the step that delivered it (null: not delivered by the step shown). */
+export interface Near {
+  readonly message: Message;
+  readonly step: number | null;
+}
+
+/**
+ * The messages over links sent by `at` and delivered at or after `from`, the soonest delivered first, at
+ * most `limit`.
+ */
+export function flightsAt(engine: Engine, at: FlightPosition, from: number, limit = flightLimit): Near[] {
+  const { trace } = engine;
+  const found: Near[] = [];
+  const onLink = (m: Message) => m.from !== m.to;
+  for (let step = Math.min(at.step, trace.lastStep); step >= trace.firstStep; step--) {
+    const m = trace.at(step)!;
+    if (m.deliverAt < from) break;
+    if (onLink(m)) found.push({ message: m, step });
+  }
+  const sentByThen = (m: Message) => onLink(m) && m.id <= at.sent;
+  let reachedHead = at.live;
+  if (!at.live) {
+    // Deliveries are in deliverAt order; a message sent by `now` on a link arrives within the longest
+    // flight plus any delay its sender added, so scan a generous horizon after the step.
+    const horizon = at.now + 4 * longestFlight(engine) + maxAdvanceWindow;
+    let step = at.step + 1;
+    for (; step <= trace.lastStep; step++) {
+      const m = trace.at(step);
+      if (!m) continue;
+      if (m.deliverAt > horizon) break;
+      if (sentByThen(m)) found.push({ message: m, step: null });
+    }
+    reachedHead = step > trace.lastStep;
+  }
+  if (reachedHead) engine.forEachQueued((m) => {
+    if (sentByThen(m)) found.push({ message: m, step: null });
+  });
+  const byDelivery = (a: Near, b: Near) => a.message.deliverAt - b.message.deliverAt || a.message.id - b.message.id;
+  if (found.length <= limit) return found.sort(byDelivery);
+  // Too many: first those in flight at the playhead, then those still to come, then those already gone.
+  const t = at.playhead ?? at.now;
+  const rank = ({ message: m }: Near) => (m.sentAt <= t && t <= m.deliverAt ? 0 : m.deliverAt > t ? 1 : 2);
+  return found.sort((a, b) => rank(a) - rank(b) || byDelivery(a, b)).slice(0, limit).sort(byDelivery);
+}
+
+function toFlight({ message: m, step }: Near, withPayload: boolean): Flight {
+  const flight = { id: m.id, from: m.from, to: m.to, kind: m.kind, sentAt: m.sentAt, deliverAt: m.deliverAt, cause: m.cause, replyTo: m.replyTo, background: m.background, step };
+  return withPayload ? { ...flight, payload: m.payload } : { ...flight, payload: null, payloadOmitted: true };
+}
+
+interface Shipped {
+  readonly step: number | null;
+  readonly payload: boolean;
+}
+
+export class FlightTracker {
+  /** What the UI holds: flight id → the step that delivered it (null: in flight), and whether with its payload. */
+  private shipped = new Map<number, Shipped>();
+  private lastNow: number | null = null;
+
+  /**
+   * The UI dropped its flights (a `ready`: a new cluster). A fork or restore that rebuilds the same
+   * timeline needs no reset: replay sends the same messages with the same ids.
+   */
+  reset(): void {
+    this.shipped = new Map();
+    this.lastNow = null;
+  }
+
+  /**
+   * What changed since the last call for the step shown; null when nothing did. Without `withPayloads`
+   * (playing) new flights leave their payload out; with it, flights held without one are shipped again.
+   */
+  report(engine: Engine, at: FlightPosition, withPayloads = true): FlightsEvent | null {
+    const longest = longestFlight(engine);
+    const advance = this.lastNow === null ? 0 : Math.min(maxAdvanceWindow, Math.max(0, at.now - this.lastNow));
+    this.lastNow = at.now;
+    const flights = flightsAt(engine, at, at.now - (2 * longest + advance));
+    const held = this.shipped;
+    const next = new Map<number, Shipped>();
+    const added: Flight[] = [];
+    const stepped: Array<[number, number | null]> = [];
+    for (const near of flights) {
+      const id = near.message.id;
+      const before = held.get(id);
+      if (!before || (withPayloads && !before.payload)) {
+        added.push(toFlight(near, withPayloads));
+        next.set(id, { step: near.step, payload: withPayloads });
+        continue;
+      }
+      next.set(id, { step: near.step, payload: before.payload });
+      if (before.step !== near.step) stepped.push([id, near.step]);
+    }
+    const removed = [...held.keys()].filter((id) => !next.has(id));
+    this.shipped = next;
+    if (added.length === 0 && removed.length === 0 && stepped.length === 0) return null;
+    return { type: 'flights', replace: false, added, removed, stepped };
+  }
+}
