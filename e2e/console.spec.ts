@@ -29,6 +29,10 @@ test('--as a restricted user prints the exact 403', async ({ podflow }) => {
   const dock = new ActDock(podflow);
   const out = await dock.runToEnd('kubectl --as=alice get deployments');
   expect(out).toBe('Error from server (Forbidden): deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"\n');
+  // On the graph the answer is a red token labelled with its status.
+  const refused = podflow.page.locator('[data-testid="token"][data-kind="http.response"][data-failed="true"]');
+  await expect(refused.first()).toHaveAttribute('aria-label', /: 403 Forbidden \(failed\)/);
+  await expect(refused.first().locator('text')).toHaveText('403 Forbidden');
   expect(await dock.runToEnd('kubectl --as=alice get pods')).toContain('No resources found in default namespace.');
 });
 

@@ -14,6 +14,7 @@ import { usePlayhead } from '../playback/PlayheadProvider.tsx';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { linkSegment, type Point, type Rect } from './geometry.ts';
 import { describeMessage, isResponse, messageFamily } from './message-kind.ts';
+import { tokenLabel } from './token-label.ts';
 
 /** Each link's segment, border to border, by `a--b` for both orders (first point at the first name). */
 export type LinkSegments = ReadonlyMap<string, readonly [Point, Point]>;
@@ -126,19 +127,22 @@ const Token = memo(function Token({ flight, segment, selected, register, onSelec
     }
   };
   const family = messageFamily(flight.kind);
+  // While playing a flight comes without its payload (it follows on pause): its kind says enough then.
+  const label = flight.payloadOmitted ? { text: flight.kind, failed: false } : tokenLabel(flight);
   return (
     <g
       ref={ref}
-      className={`token token--${family}${isResponse(flight) ? ' token--response' : ''}${selected ? ' token--selected' : ''}`}
+      className={`token token--${family}${isResponse(flight) ? ' token--response' : ''}${label.failed ? ' token--failed' : ''}${selected ? ' token--selected' : ''}`}
       data-testid="token"
       data-kind={flight.kind}
       data-from={flight.from}
       data-to={flight.to}
       data-message-id={flight.id}
       data-delivered={flight.step !== null}
+      data-failed={label.failed ? 'true' : undefined}
       role="button"
       tabIndex={0}
-      aria-label={`${describeMessage(flight)}${flight.step === null ? ', in flight' : ''}`}
+      aria-label={`${describeMessage(flight)}: ${label.text}${label.failed ? ' (failed)' : ''}${flight.step === null ? ', in flight' : ''}`}
       aria-pressed={selected}
       onClick={(event) => {
         event.stopPropagation();
@@ -147,7 +151,7 @@ const Token = memo(function Token({ flight, segment, selected, register, onSelec
       onKeyDown={onKeyDown}
     >
       <circle className="token-dot" r={7} />
-      <text className="token-label" y={-12} textAnchor="middle">{flight.kind}</text>
+      <text className="token-label" y={-12} textAnchor="middle">{label.text}</text>
     </g>
   );
 });
