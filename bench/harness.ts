@@ -34,5 +34,7 @@ export function bestOf(fn: () => void, runs = 5): number {
 
 export function meetsGoal(figure: BenchFigure): boolean | undefined {
   if (!figure.goal) return undefined;
-  return figure.goal.better === 'higher' ? figure.value >= figure.goal.value : figure.value <= figure.goal.value;
+  // Within floating-point noise of the goal counts as meeting it (16.700000000000273 ms is a 16.7 ms frame).
+  const slack = Math.abs(figure.goal.value) * 1e-9;
+  return figure.goal.better === 'higher' ? figure.value >= figure.goal.value - slack : figure.value <= figure.goal.value + slack;
 }
