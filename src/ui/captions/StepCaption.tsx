@@ -3,7 +3,7 @@
 
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
-import { heldMessage } from '../panels/why.ts';
+import { heldMessage, recentById } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { caption, type Language } from './captions.ts';
@@ -17,7 +17,7 @@ function shownRecord(state: SimState): TraceRecord | Flight | undefined {
 /** The caption of `record`, with the request it answers as context when the UI still holds it. */
 export function useCaption(record: Omit<TraceRecord, 'step'> | undefined): string {
   const language = usePrefs((prefs) => prefs.language);
-  const request = useSim((state) => (record?.replyTo == null ? undefined : state.recent.find((r) => r.id === record.replyTo)));
+  const request = useSim((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
   return record ? caption(record, language, { request }) : '';
 }
 

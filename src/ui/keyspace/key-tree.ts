@@ -47,7 +47,7 @@ export function lowerBound(keys: readonly string[], key: string, lo = 0, hi = ke
 }
 
 /** The smallest string after every string that starts with `prefix`. */
-function prefixEnd(prefix: string): string {
+export function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command, TraceRecord } from '../../protocol/index.ts';
 import { createSimActions, createSimStore, reduceWorkerEvent } from '../store/sim-store.ts';
 import { applyDiff, emptyKeyspace } from '../store/keyspace.ts';
-import { heldRecord, rootKind, storyOrder, writerOf } from './why.ts';
+import { heldRecord, recentById, rootKind, storyOrder, writerOf } from './why.ts';
 
 function record(id: number, step: number, from: string, to: string, cause: number | null): TraceRecord {
   return { id, step, from, to, kind: 'k', payload: null, sentAt: 0, deliverAt: 0, cause, replyTo: null, background: false };
@@ -24,6 +24,14 @@ describe('the why? chain', () => {
     expect(answered.why?.answer?.chain).toBe(chain);
     expect(heldRecord(answered, 1)?.step).toBe(1);
     expect(heldRecord(answered, 2)).toBeUndefined();
+  });
+
+  it('finds recent deliveries by id through one index per recent array', () => {
+    const recent = [record(3, 10, 'a', 'b', null), record(7, 11, 'b', 'a', 3)];
+    expect(recentById(recent).get(7)).toBe(recent[1]);
+    expect(recentById(recent)).toBe(recentById(recent));
+    expect(recentById([...recent, record(8, 12, 'a', 'b', null)]).get(8)?.step).toBe(12);
+    expect(recentById(recent).get(8)).toBeUndefined();
   });
 
   it('reads root first and names its root', () => {

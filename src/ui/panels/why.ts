@@ -4,9 +4,24 @@
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 
+/**
+ * The recent deliveries by message id. Built once per `recent` array (the store replaces the array when
+ * deliveries arrive), so that every caption's lookup of its request is O(1) instead of a scan of up to
+ * 500 records on every store update.
+ */
+const byIdOf = new WeakMap<readonly TraceRecord[], ReadonlyMap<number, TraceRecord>>();
+export function recentById(recent: readonly TraceRecord[]): ReadonlyMap<number, TraceRecord> {
+  let index = byIdOf.get(recent);
+  if (index === undefined) {
+    index = new Map(recent.map((r) => [r.id, r]));
+    byIdOf.set(recent, index);
+  }
+  return index;
+}
+
 /** A delivered message the UI still holds: among the recent deliveries or in the answered chain. */
 export function heldRecord(state: Pick<SimState, 'recent' | 'why'>, id: number): TraceRecord | undefined {
-  return state.recent.find((r) => r.id === id) ?? state.why?.answer?.chain.find((r) => r.id === id);
+  return recentById(state.recent).get(id) ?? state.why?.answer?.chain.find((r) => r.id === id);
 }
 
 /** A message the UI holds, delivered or (as a token) still in flight at the step shown. */

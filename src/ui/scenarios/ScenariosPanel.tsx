@@ -11,7 +11,7 @@ import { entryText } from '../console/activity.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { performStep, StepStopped } from './perform.ts';
-import { workloadKeys } from './plan.ts';
+import { workloadKeyCount } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTexts, type ScenarioTexts } from './texts.ts';
 import './scenarios.css';
@@ -47,24 +47,13 @@ function Steps({ scenario, run, t }: { scenario: ScenarioView; run: ScenarioRun;
   );
 }
 
-/** workloadKeys of the newest key list, computed again only when the list changes (every store update runs it). */
-let lastKeys: readonly string[] | null = null;
-let lastWorkload: string[] = [];
-function workloadKeysOf(keys: readonly string[]): string[] {
-  if (keys !== lastKeys) {
-    lastKeys = keys;
-    lastWorkload = workloadKeys(keys);
-  }
-  return lastWorkload;
-}
-
 export function ScenariosPanel() {
   const store = useSimStore();
   const actions = useSimActions();
   const scenarios = useSim((s) => s.scenarios);
   const clusterVersion = useSim((s) => s.cluster?.version ?? 0);
   const clusterNodes = useSim((s) => s.cluster?.nodes ?? null);
-  const objects = useSim(useShallow((s) => workloadKeysOf(s.keyspace.live.keys)));
+  const objectCount = useSim((s) => workloadKeyCount(s.keyspace.live.keys));
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
   const t = scenarioTexts[language];
@@ -83,7 +72,7 @@ export function ScenariosPanel() {
   if (!picked || !current) return <div className="scenarios-panel"><p className="muted">{t.loading}</p></div>;
 
   const finished = current.next >= picked.steps.length;
-  const used = objects.length > 0 || userActions;
+  const used = objectCount > 0 || userActions;
   const otherNodes = clusterNodes !== null && clusterNodes !== picked.nodes;
   const inUse = current.next === 0 && !mixOk && (used || otherNodes);
 
@@ -140,7 +129,7 @@ export function ScenariosPanel() {
         </p>
         {inUse && (
           <div className="scenario-warning" role="alert">
-            {used && <p>{t.inUse(objects.length)}</p>}
+            {used && <p>{t.inUse(objectCount)}</p>}
             {otherNodes && <p>{t.nodes(picked.nodes, clusterNodes)}</p>}
             <button type="button" onClick={() => actions.reset(undefined, picked.nodes)}>{t.resetFirst}</button>
             <button type="button" onClick={() => setMixOk(true)}>{t.mix}</button>

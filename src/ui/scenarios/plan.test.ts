@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioStepView, ScenarioView } from '../../protocol/index.ts';
-import { deleteFirstPodLine, stepAction, workloadKeys } from './plan.ts';
+import { deleteFirstPodLine, stepAction, workloadKeyCount, workloadKeys } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted } from './run-state.ts';
 
 const view = (step: ScenarioStepView['step'], commandLine: string): ScenarioStepView => ({ step, commandLine });
@@ -32,6 +32,17 @@ describe('a scenario step as user commands', () => {
       '/registry/namespaces/default', '/registry/clusterroles/admin', '/registry/minions/node-1', '/registry/leases/kube-node-lease/node-1',
     ])).toEqual([]);
     expect(workloadKeys(['/registry/namespaces/default', '/registry/pods/default/a', '/registry/replicasets/default/rs'])).toEqual(['/registry/pods/default/a', '/registry/replicasets/default/rs']);
+  });
+
+  it('counts them in a sorted key list by binary search, as filtering would', () => {
+    const keys = [
+      '/registry/clusterroles/admin', '/registry/deployments/default/web', '/registry/jobs/x/j', '/registry/minions/node-1',
+      '/registry/pods/default/a', '/registry/pods/default/b', '/registry/pods/kube-system/c', '/registry/podsX/odd',
+      '/registry/replicasets/default/rs', '/registry/services/endpoints/default/kubernetes', '/registry/services/specs/default/kubernetes',
+    ].sort();
+    expect(workloadKeyCount(keys)).toBe(workloadKeys(keys).length);
+    expect(workloadKeyCount(keys)).toBe(7);
+    expect(workloadKeyCount([])).toBe(0);
   });
 });
 

@@ -5,6 +5,7 @@
 // `runUntilIdle` and `advance` are playback (not logged: replay re-delivers the same steps).
 
 import type { FaultSpec, ScenarioStepView } from '../../protocol/index.ts';
+import { lowerBound, prefixEnd } from '../keyspace/key-tree.ts';
 
 export type StepAction =
   /** Run `line` in the console, then deliver messages until it has finished. */
@@ -50,6 +51,13 @@ export const workloadPrefixes = [
   '/registry/pods/', '/registry/replicasets/', '/registry/deployments/', '/registry/services/specs/',
   '/registry/daemonsets/', '/registry/statefulsets/', '/registry/jobs/',
 ] as const;
+
+/** How many of `sortedKeys` (in the keyspace's order) are workload keys: two binary searches per prefix. */
+export function workloadKeyCount(sortedKeys: readonly string[]): number {
+  let count = 0;
+  for (const prefix of workloadPrefixes) count += lowerBound(sortedKeys, prefixEnd(prefix)) - lowerBound(sortedKeys, prefix);
+  return count;
+}
 
 /** The keys of objects someone already created (pods, ReplicaSets, Deployments …). */
 export function workloadKeys(keys: readonly string[]): string[] {
