@@ -209,10 +209,17 @@ test('the theme switch forces dark or light colours', async ({ podflow: _podflow
   const theme = page.getByRole('combobox', { name: 'Theme' });
   await theme.selectOption('dark');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await expect(page.locator('html')).toHaveCSS('background-color', 'rgb(14, 18, 23)');
   await theme.selectOption('light');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(page.locator('html')).toHaveCSS('background-color', 'rgb(245, 246, 248)');
   await theme.selectOption('system');
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /./);
+  // System follows the browser's colour scheme.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveCSS('background-color', 'rgb(14, 18, 23)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveCSS('background-color', 'rgb(245, 246, 248)');
 });
 
 // (b): the timeline serves past steps from the worker's records, so going back 5 and forward 5 shows
