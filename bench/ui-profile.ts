@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { build, preview } from 'vite';
+import { webDeploymentYaml } from './manifests.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -29,16 +30,6 @@ interface CpuProfile {
   readonly timeDeltas: readonly number[];
 }
 
-const replicas = (n: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, labels: {app: web}}
-spec:
-  replicas: ${n}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: "nginx:1.14.2"}]}
-`;
 
 async function main(): Promise<void> {
   if (!existsSync(join(root, 'dist', 'index.html'))) await build({ root, logLevel: 'warn' });
@@ -77,7 +68,7 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle');
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
     const form = page.getByRole('form', { name: 'kubectl create' });
-    if (scenario === 'scale') await form.getByRole('textbox', { name: 'Manifest' }).fill(replicas(1000));
+    if (scenario === 'scale') await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
     await form.getByRole('button', { name: 'Create' }).click();
 
     const cdp = await context.newCDPSession(page);

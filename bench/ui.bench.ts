@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Page } from '@playwright/test';
 import { build, preview } from 'vite';
+import { webDeploymentYaml } from './manifests.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -141,16 +142,6 @@ async function stepLatencies(page: Page, count: number): Promise<number[]> {
   return latencies.filter((x) => Number.isFinite(x));
 }
 
-const scaleManifest = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web, labels: {app: web}}
-spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: "nginx:1.14.2"}]}
-`;
 
 async function measure(): Promise<BenchFigure[]> {
   if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
@@ -181,7 +172,7 @@ async function measure(): Promise<BenchFigure[]> {
 
     await open(page, url);
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
-    await createManifest(page, scaleManifest(1000));
+    await createManifest(page, webDeploymentYaml(1000));
     let scale: number[] = [];
     const scaleTokens = await sampleTokens(page, async () => {
       scale = await frameIntervals(page, async () => {
@@ -197,7 +188,7 @@ async function measure(): Promise<BenchFigure[]> {
     await act(page, 'reset', 'podflow', 10);
     await page.locator('[data-testid="component-node"][data-component="kubelet/node-10"]').waitFor();
     await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle');
-    await createManifest(page, scaleManifest(1000));
+    await createManifest(page, webDeploymentYaml(1000));
     await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
     const fillStart = Date.now();
     await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000, polling: 500 });
