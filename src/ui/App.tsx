@@ -1,6 +1,7 @@
 // The first screen: what Podflow is in one line, the playback bar, the component graph, and the side
 // panel with what the user can send and the messages the engine delivered.
 
+import { useTranslation } from 'react-i18next';
 import { StepCaption } from './captions/StepCaption.tsx';
 import { ActPanel } from './console/ActPanel.tsx';
 import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
@@ -25,13 +26,14 @@ function ClusterLabel() {
 }
 
 export function App() {
+  const { t } = useTranslation();
   usePlaybackShortcuts();
   return (
     <PlayheadProvider>
       <div className="app">
         <header className="app-header">
           <h1>Podflow</h1>
-          <p className="tagline">Every token on the graph is a message the model really delivered. Send a request, then step (→) or play (space).</p>
+          <p className="tagline">{t('tagline')}</p>
           <ClusterLabel />
           <ThemeSwitch />
         </header>

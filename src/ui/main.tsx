@@ -2,6 +2,7 @@
 
 import '@xyflow/react/dist/style.css';
 import './app.css';
+import './i18n/index.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
