@@ -37,3 +37,5 @@ export { flightLimit } from './graph.ts';
 export type {
   AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
 } from './scenarios.ts';
+export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel } from './story.ts';
+export { failureMilestones, isFailureMilestone, stepLevelRank, stepLevels } from './story.ts';
