@@ -4,6 +4,7 @@
 import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand } from './console.ts';
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts';
+import type { StepLevelCommand } from './story.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -196,7 +197,8 @@ export type Command =
   | ConsoleInterruptCommand
   | FaultCommand
   | AdvanceCommand
-  | RunUntilCommandDoneCommand;
+  | RunUntilCommandDoneCommand
+  | StepLevelCommand;
 
 export type CommandType = Command['type'];
 

@@ -10,6 +10,7 @@ import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
+import type { StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
@@ -83,7 +84,8 @@ export type WorkerEvent =
   | LogLinesEvent
   | PodsEvent
   | FlightsEvent
-  | ScenarioCatalogEvent;
+  | ScenarioCatalogEvent
+  | StoryEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -37,5 +37,5 @@ export { flightLimit } from './graph.ts';
 export type {
   AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
 } from './scenarios.ts';
-export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel } from './story.ts';
-export { failureMilestones, isFailureMilestone, stepLevelRank, stepLevels } from './story.ts';
+export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StepLevelCommand, StoryEvent } from './story.ts';
+export { failureMilestones, isFailureMilestone, milestoneLimit, stepLevelRank, stepLevels } from './story.ts';

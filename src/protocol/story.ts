@@ -89,3 +89,31 @@ export const failureMilestones: ReadonlySet<MilestoneKind> = new Set<MilestoneKi
 export function isFailureMilestone(milestone: Pick<Milestone, 'kind'>): boolean {
   return failureMilestones.has(milestone.kind);
 }
+
+// ── Commands and events ───────────────────────────────────────────────────────────────────────────
+
+/**
+ * Moves the position one unit at `level`: forward to the next step at that level or above (replaying
+ * recorded steps in the past, running the simulation at the head until such a step is delivered or only
+ * background work is left), back to the previous one (a seek). Pauses playback first. Answered like
+ * `step` / `seek`: a `traceBatch`, `timeline` and `status`.
+ */
+export interface StepLevelCommand {
+  readonly type: 'stepLevel';
+  readonly level: StepLevel;
+  readonly direction: 'forward' | 'back';
+}
+
+/**
+ * Milestones the worker classified. `replace` (a new cluster, a fork, a restore) drops those the UI holds
+ * first; otherwise these are new, in step order, after every milestone sent before. The worker keeps the
+ * newest `milestoneLimit` and sends them again with `replace` when it has to.
+ */
+export interface StoryEvent {
+  readonly type: 'story';
+  readonly replace: boolean;
+  readonly milestones: readonly Milestone[];
+}
+
+/** Milestones the worker keeps and the UI holds at most. */
+export const milestoneLimit = 5_000;

@@ -1,6 +1,7 @@
 // One delivery as the UI receives it: the engine's message plus the step that delivered it. The payload
 // is the engine's own plain data, unchanged (structured-clone-safe by the engine's contract).
 
+import type { Milestone, StepLevel } from './story.ts';
 import type { VirtualTime } from './topology.ts';
 
 export interface TraceRecord {
@@ -22,4 +23,8 @@ export interface TraceRecord {
   readonly replyTo: number | null;
   /** Heartbeats, resyncs and what they cause; they do not keep "run until idle" going. */
   readonly background: boolean;
+  /** The story level the worker classified this delivery at (see story.ts); absent on messages not yet delivered. */
+  readonly level?: StepLevel;
+  /** The milestone this delivery is, when it is one. */
+  readonly milestone?: Milestone;
 }

@@ -4,6 +4,7 @@
 // store never changes the simulation's state itself, it waits for the worker's events.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { milestoneLimit, type Milestone } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
@@ -68,6 +69,8 @@ export interface SimState {
   readonly workerCrashed: string | null;
   /** The scenario catalog the worker posted (empty until it does). */
   readonly scenarios: readonly ScenarioView[];
+  /** The milestones classified so far (the newest `milestoneLimit`), in step order. */
+  readonly milestones: readonly Milestone[];
 }
 
 export const recentLimit = 500;
@@ -96,6 +99,7 @@ export const initialSimState: SimState = {
   lastExport: null,
   workerCrashed: null,
   scenarios: [],
+  milestones: [],
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -115,6 +119,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         inspection: null,
         why: null,
         timeline: null,
+        milestones: [],
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -161,6 +166,11 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
     case 'scenarioCatalog':
       return { ...state, scenarios: event.scenarios };
+    case 'story': {
+      if (!event.replace && event.milestones.length === 0) return state;
+      const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];
+      return { ...state, milestones: milestones.length > milestoneLimit ? milestones.slice(-milestoneLimit) : milestones };
+    }
   }
 }
 
