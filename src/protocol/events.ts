@@ -7,6 +7,7 @@ import type { CommandType } from './commands.ts';
 import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
+import type { InsidesEvent } from './insides.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
@@ -85,7 +86,8 @@ export type WorkerEvent =
   | PodsEvent
   | FlightsEvent
   | ScenarioCatalogEvent
-  | StoryEvent;
+  | StoryEvent
+  | InsidesEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

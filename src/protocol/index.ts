@@ -35,6 +35,10 @@ export { logTailLimit } from './console.ts';
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
 export { flightLimit } from './graph.ts';
 export type {
+  ApiserverInsides, ComponentInsides, ContainerStepView, ControllerInsides, ControllerManagerInsides, ControllerName, EtcdInsides, EtcdWriteView,
+  InsidesEvent, KubeletInsides, SchedulerInsides, WatchCacheInsides,
+} from './insides.ts';
+export type {
   AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
 } from './scenarios.ts';
 export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StepLevelCommand, StoryEvent } from './story.ts';

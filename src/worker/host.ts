@@ -36,6 +36,7 @@ import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 import { withPods } from './pods.ts';
 import { FlightTracker, longestFlight } from './flights.ts';
+import { InsidesRecorder } from './insides.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -145,6 +146,8 @@ export class SimHost {
   private readonly queued: Command[] = [];
   private journalSink: HostJournal | null = null;
   private readonly flights = new FlightTracker();
+  /** What each component holds inside, sampled after every delivery (insides.ts). */
+  readonly insides = new InsidesRecorder();
 
   constructor(options: SimHostOptions) {
     const post = withPods(options.post);
@@ -376,6 +379,8 @@ export class SimHost {
       run: replay(cluster, log, at, this.pacing.replayChunkSteps),
       done: () => {
         timeline.truncate(at);
+        this.insides.truncate(at);
+        this.insides.attach(cluster);
         timeline.mark(at, 'fork', `forked at step ${at}`);
         recordDeliveries(cluster, timeline);
         this.adopt(cluster, timeline);
@@ -401,6 +406,7 @@ export class SimHost {
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
     recordDeliveries(cluster, timeline);
+    this.insides.begin(cluster);
     this.clusterSpec = spec;
     // With the boot steps known from the save, the saved view is shown before the cluster boots.
     const early = options.savedBootSteps !== undefined;
@@ -437,6 +443,7 @@ export class SimHost {
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
     recordDeliveries(cluster, timeline);
+    this.insides.begin(cluster);
     timeline.bootSteps = bootCluster(cluster);
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps });
     this.adopt(cluster, timeline);
@@ -621,6 +628,8 @@ export class SimHost {
       this.postedTimeline = key;
       this.post(timeline.event(this.cluster.engine.trace.firstStep - 1));
     }
+    const insides = this.insides.eventIfChanged(timeline.position);
+    if (insides) this.post(insides);
     this.post({ type: 'status', status: this.status() });
     if (timeline.live) this.journalSink?.recorded(this, { records, changes: diff });
   }

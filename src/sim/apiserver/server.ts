@@ -214,6 +214,16 @@ export class KubeApiserver extends Component {
     };
   }
 
+  /** Requests admitted by max-in-flight and not yet answered (watches are not counted). */
+  get requestsInFlight(): { readonly readOnly: number; readonly mutating: number } {
+    return this.inFlight.inFlight;
+  }
+
+  /** The watch cache window of one resource by storage prefix (`/registry/pods`); null when it has no cache yet. */
+  watchCacheWindowOf(resourcePrefix: string): WatchCacheWindow | null {
+    return this.cachers.get(resourcePrefix)?.watchCache.window() ?? null;
+  }
+
   /** Every resource's watch cache window, by storage prefix (`/registry/pods`), in prefix order. */
   watchCacheWindows(): Array<{ readonly resourcePrefix: string } & WatchCacheWindow> {
     return [...this.cachers.entries()]

@@ -83,6 +83,11 @@ export class RateLimitingQueue {
     return this.queue.length;
   }
 
+  /** The items workers hold now (being synced), oldest taken first; read-only, for the UI. */
+  get processingItems(): ReadonlySet<string> {
+    return this.processing;
+  }
+
   /** Drops delayed adds and refuses new ones; workers finish what they hold and stop. */
   shutDown(): void {
     this.shuttingDown = true;

@@ -143,6 +143,17 @@ interface RunningContainer {
   terminated?: Termination;
   /** The previous termination (status lastState). */
   lastTerminated?: Termination;
+  /** The runtime step of the newest start under way, for the UI; unset until its image is pulled or checked. */
+  step?: 'pulling' | 'creating' | 'starting';
+}
+
+/** A pod's container start in progress on a kubelet, as the UI shows it. */
+export interface ContainerStep {
+  /** `namespace/name`. */
+  readonly pod: string;
+  readonly container: string;
+  /** `sandbox`, `pulling`, `creating`, `starting`, `stopping`, or the waiting reason (`ImagePullBackOff`, `CrashLoopBackOff`…). */
+  readonly step: string;
 }
 
 /** One entry of flowcontrol.Backoff: the current back-off and the time of the event that set it. */
@@ -219,6 +230,26 @@ export class Kubelet extends ClientComponent {
   /** Containers of `image` started from now on exit after `crash.afterMs` with `crash.exitCode`. */
   makeImageCrash(image: string, crash: CrashBehaviour): void {
     this.crashing.set(image, crash);
+  }
+
+  /**
+   * The first container of each pod that is not running yet or is being stopped, with the runtime step it
+   * is at; read-only, for the UI. Before its image is pulled a new pod is creating its sandbox.
+   */
+  containerSteps(): ContainerStep[] {
+    const steps: ContainerStep[] = [];
+    for (const w of this.workers.values()) {
+      const pod = `${w.namespace}/${w.name}`;
+      if (w.terminating) {
+        if (w.containers.some((c) => c.state === 'running')) steps.push({ pod, container: w.containers[0]?.name ?? '', step: 'stopping' });
+        continue;
+      }
+      const c = w.containers.find((container) => container.state === 'waiting');
+      if (!c) continue;
+      const step = c.waitingReason !== 'ContainerCreating' ? c.waitingReason : c.step ?? (c.containerID ? 'pulling' : 'sandbox');
+      steps.push({ pod, container: c.name, step });
+    }
+    return steps;
   }
 
   /** The node lost power: every container is gone (call before the engine stops the kubelet). */
@@ -404,6 +435,7 @@ export class Kubelet extends ClientComponent {
     if (!ok || w.terminating) return false;
     yield* this.host.sleep(runtimeDurations.create);
     c.containerID = `containerd://${this.hex(64)}`;
+    c.step = 'starting';
     this.recorder.event(pod, 'Normal', 'Created', `Created container ${c.name}`);
     yield* this.host.sleep(runtimeDurations.start);
     c.state = 'running';
@@ -466,6 +498,7 @@ export class Kubelet extends ClientComponent {
       this.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
     } else {
       this.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
+      c.step = 'pulling';
       const took = runtimeDurations.pullMin + this.host.rng.int(runtimeDurations.pullSpread);
       yield* this.host.sleep(took);
       if (w.terminating) return false;
@@ -495,6 +528,7 @@ export class Kubelet extends ClientComponent {
       this.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDuration(took)} (${goDuration(took)} including waiting)`);
     }
     c.imageID = `${normalizeImage(c.image).replace(/:[^:/]+$/, '')}@sha256:${this.hex(64)}`;
+    c.step = 'creating';
     return true;
   }
 

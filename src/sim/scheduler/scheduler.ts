@@ -277,6 +277,24 @@ export class KubeScheduler extends ClientComponent {
     this.busy = false;
   }
 
+  /**
+   * The scheduling queue's lengths (activeQ, podBackoffQ, unschedulablePods) and the pod being scheduled
+   * now (popped from activeQ, not yet bound or failed), as `namespace/name`; read-only, for the UI.
+   */
+  queueState(): { active: number; backoff: number; unschedulable: number; scheduling: string | null } {
+    let active = 0;
+    let backoff = 0;
+    let unschedulable = 0;
+    let scheduling: string | null = null;
+    for (const [key, q] of this.queue) {
+      if (q.state === 'active') active++;
+      else if (q.state === 'backoff') backoff++;
+      else if (q.state === 'unschedulable') unschedulable++;
+      else scheduling = key;
+    }
+    return { active, backoff, unschedulable, scheduling };
+  }
+
   /** The cache's view of each node: the node plus the pods on it (assigned or assumed). */
   nodeInfos(): NodeInfo[] {
     // Each node's pods: the informer's assigned pods in key order (its nodeName index), then the assumed ones.

@@ -9,6 +9,7 @@ import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
+import type { InsidesEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
@@ -71,6 +72,8 @@ export interface SimState {
   readonly scenarios: readonly ScenarioView[];
   /** The milestones classified so far (the newest `milestoneLimit`), in step order. */
   readonly milestones: readonly Milestone[];
+  /** What each component holds inside at the step shown (null until the worker reports it). */
+  readonly insides: InsidesEvent | null;
 }
 
 export const recentLimit = 500;
@@ -100,6 +103,7 @@ export const initialSimState: SimState = {
   workerCrashed: null,
   scenarios: [],
   milestones: [],
+  insides: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -120,6 +124,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         why: null,
         timeline: null,
         milestones: [],
+        insides: null,
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -166,6 +171,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
     case 'scenarioCatalog':
       return { ...state, scenarios: event.scenarios };
+    case 'insides':
+      return { ...state, insides: event };
     case 'story': {
       if (!event.replace && event.milestones.length === 0) return state;
       const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];

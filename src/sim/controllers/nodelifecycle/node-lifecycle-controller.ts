@@ -79,6 +79,11 @@ export class NodeLifecycleController {
   private readonly knownNodes = new Set<string>();
   private readonly nodesToRetry = new Set<string>();
 
+  /** The queue of nodes to taint or untaint (read-only use: the UI shows its depth). */
+  get updateQueue(): RateLimitingQueue {
+    return this.nodeUpdateQueue;
+  }
+
   constructor(private readonly ctx: ControllerContext) {
     this.recorder = ctx.broadcaster.newRecorder({ component: nodeLifecycleControllerName });
     this.nodeInformer = ctx.informers.informerFor<Node>('nodes');

@@ -1,0 +1,116 @@
+// What each component holds inside at the step shown, as the graph draws it in the component's box:
+// etcd's revisions, keys, watchers, leases and the write it applied; kube-apiserver's requests in flight
+// and watch-cache windows; kube-controller-manager's workqueues; kube-scheduler's queues and its newest
+// decision; each kubelet's container starts in progress. The worker samples them after every delivery,
+// keeps only changes, and posts an `insides` event whenever the insides of the position shown change
+// (live, after a seek, after a step back), so a past step shows its past insides.
+
+/** A write etcd applied: a Txn (kube-apiserver's every write), or an etcdctl Put / DeleteRange. */
+export interface EtcdWriteView {
+  /** The step that delivered it. */
+  readonly step: number;
+  readonly rpc: 'Txn' | 'Put' | 'DeleteRange';
+  /** The key of its first compare (a Txn) or of the request. */
+  readonly key: string;
+  /** The first compare as etcdctl prints it, e.g. `mod_revision == 0`; empty without compares. */
+  readonly compare: string;
+  /** More compares beyond the first. */
+  readonly moreCompares: number;
+  /** The ops of the branch taken (or, when that cannot be told, of the success branch), e.g. `put`. */
+  readonly ops: string;
+  /** The branch taken; null when the request was not a Txn or the revisions cannot tell. */
+  readonly branch: 'success' | 'failure' | null;
+  /** The store revision after it. */
+  readonly revision: number;
+}
+
+export interface EtcdInsides {
+  readonly role: 'etcd';
+  readonly revision: number;
+  readonly compactRevision: number;
+  /** Live keys (etcd_debugging_mvcc_keys_total). */
+  readonly keys: number;
+  /** Watchers on every stream (synced and unsynced). */
+  readonly watchers: number;
+  readonly leases: number;
+  /** The newest write etcd applied (at `write.step`), null before the first. */
+  readonly write: EtcdWriteView | null;
+}
+
+/** One resource's watch cache window in kube-apiserver. */
+export interface WatchCacheInsides {
+  /** The resource, e.g. `pods`, `replicasets`. */
+  readonly resource: string;
+  /** Events in the window. */
+  readonly events: number;
+  readonly capacity: number;
+  /** Objects in the cache's current state. */
+  readonly objects: number;
+  /** The resourceVersion the cache is current to. */
+  readonly resourceVersion: number;
+}
+
+export interface ApiserverInsides {
+  readonly role: 'kube-apiserver';
+  /** Requests admitted by max-in-flight and not answered yet (watches not counted). */
+  readonly readOnly: number;
+  readonly mutating: number;
+  readonly watchCaches: readonly WatchCacheInsides[];
+}
+
+export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle';
+
+export interface ControllerInsides {
+  readonly name: ControllerName;
+  /** Keys waiting in its workqueue(s). */
+  readonly depth: number;
+  /** The object a worker is syncing now (e.g. `default/nginx-deployment`, a node name), the oldest taken. */
+  readonly syncing: string | null;
+  /** How many objects workers are syncing now. */
+  readonly busy: number;
+}
+
+export interface ControllerManagerInsides {
+  readonly role: 'kube-controller-manager';
+  readonly controllers: readonly ControllerInsides[];
+}
+
+export interface SchedulerInsides {
+  readonly role: 'kube-scheduler';
+  /** activeQ, podBackoffQ and unschedulablePods lengths. */
+  readonly active: number;
+  readonly backoff: number;
+  readonly unschedulable: number;
+  /** The pod being scheduled now (`namespace/name`), popped from activeQ and not yet bound or failed. */
+  readonly scheduling: string | null;
+  /** The newest scheduling decision: the pod, the node chosen (null: none fit) and whether the binding succeeded. */
+  readonly last: { readonly pod: string; readonly node: string | null; readonly bound: boolean } | null;
+}
+
+export interface ContainerStepView {
+  /** `namespace/name`. */
+  readonly pod: string;
+  readonly container: string;
+  /** `sandbox`, `pulling`, `creating`, `starting`, `stopping`, or a waiting reason such as `ImagePullBackOff`. */
+  readonly step: string;
+}
+
+export interface KubeletInsides {
+  readonly role: 'kubelet';
+  /** Container starts (and stops) in progress, one per pod. */
+  readonly steps: readonly ContainerStepView[];
+}
+
+export type ComponentInsides = EtcdInsides | ApiserverInsides | ControllerManagerInsides | SchedulerInsides | KubeletInsides;
+
+/**
+ * The insides of every modelled component at `step` (by component name), replacing what the UI holds.
+ * `retained` is false when the step is older than what the worker still keeps (as with the trace):
+ * `components` is then empty.
+ */
+export interface InsidesEvent {
+  readonly type: 'insides';
+  readonly step: number;
+  readonly retained: boolean;
+  readonly components: Readonly<Record<string, ComponentInsides>>;
+}

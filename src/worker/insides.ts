@@ -1,0 +1,346 @@
+// Samples what each component holds inside (protocol/insides.ts) after every delivery and keeps only the
+// changes: per component a list of (step, snapshot) entries in step order, so the insides at any step are
+// found by binary search in each list. Only the component a message was delivered to can have changed
+// (every component changes its state only while it handles a message), so a delivery samples that one
+// component; a delivery to the user (a fault stops, restarts or powers off another component) samples all.
+//
+// Kept like the trace: entries no longer needed for a step the engine's trace retains are dropped now and
+// then, and a step older than what is kept is reported as not retained. A fork truncates the lists at the
+// fork step and goes on sampling the replayed cluster, whose state at that step is the same.
+//
+// etcd's live key count (etcd_debugging_mvcc_keys_total) is counted once and then followed through the
+// revisions each write adds (a key created at version 1, a tombstone deletes), so sampling never scans
+// the keyspace.
+
+import type {
+  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdWriteView, InsidesEvent,
+  KubeletInsides, SchedulerInsides, WatchCacheInsides,
+} from '../protocol/index.ts';
+import { Cluster } from '../sim/cluster.ts';
+import type { RateLimitingQueue } from '../sim/client/workqueue.ts';
+import type { Engine, Message } from '../sim/engine/index.ts';
+import { etcdKinds } from '../sim/etcd/server.ts';
+import type { Compare, DeleteRangeRequest, PutRequest, RequestOp, TxnRequest } from '../sim/etcd/rpc.ts';
+
+/** The watch caches shown, by storage prefix (nodes are stored under `minions`), with the name shown. */
+export const shownWatchCaches: ReadonlyArray<readonly [prefix: string, resource: string]> = [
+  ['/registry/pods', 'pods'],
+  ['/registry/replicasets', 'replicasets'],
+  ['/registry/deployments', 'deployments'],
+  ['/registry/minions', 'nodes'],
+];
+
+/** Dropped entries are looked for after this many new ones. */
+const pruneEvery = 4096;
+
+interface Entry {
+  readonly step: number;
+  readonly insides: ComponentInsides;
+}
+
+export class InsidesRecorder {
+  private cluster: Cluster | null = null;
+  private readonly lists = new Map<string, Entry[]>();
+  private detach: (() => void) | null = null;
+  private liveKeys = 0;
+  private keysAtRevision = 0;
+  private added = 0;
+  /** What the last event posted held (per component, the entry objects), to post only changes. */
+  private posted: { step: number; retained: boolean; entries: ReadonlyArray<ComponentInsides | undefined> } | null = null;
+
+  /** Forgets everything and samples `cluster` (a new cluster, built and not yet booted, or restored). */
+  begin(cluster: { readonly engine: Engine }): void {
+    this.lists.clear();
+    this.posted = null;
+    this.added = 0;
+    this.attach(cluster);
+  }
+
+  /**
+   * Goes on sampling `cluster` (a cluster of src/sim/cluster.ts; any other has no insides) from its current
+   * step: the replayed one after a fork (after `truncate`).
+   */
+  attach(cluster: { readonly engine: Engine }): void {
+    this.detach?.();
+    this.detach = null;
+    this.cluster = cluster instanceof Cluster ? cluster : null;
+    const target = this.cluster;
+    if (!target) return;
+    const { store, kv } = target.etcd;
+    this.liveKeys = kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count;
+    this.keysAtRevision = store.currentRev;
+    for (const name of this.componentNames()) this.sample(name, target.engine.step, null);
+    this.detach = target.engine.onDelivery((message) => this.delivered(target, message));
+  }
+
+  /** Forgets every entry after `step` (the fork point). */
+  truncate(step: number): void {
+    for (const list of this.lists.values()) {
+      let keep = list.length;
+      while (keep > 1 && list[keep - 1]!.step > step) keep--;
+      list.length = keep;
+    }
+    this.posted = null;
+  }
+
+  /** The oldest step whose insides are all kept. */
+  get retainedFrom(): number {
+    let from = 0;
+    for (const list of this.lists.values()) from = Math.max(from, list[0]?.step ?? 0);
+    return from;
+  }
+
+  /** Every component's insides at `step` (by name); null when the step is older than what is kept. */
+  at(step: number): Record<string, ComponentInsides> | null {
+    if (step < this.retainedFrom) return null;
+    const components: Record<string, ComponentInsides> = {};
+    for (const [name, list] of this.lists) {
+      const entry = entryAt(list, step);
+      if (entry) components[name] = entry.insides;
+    }
+    return components;
+  }
+
+  /** The `insides` event for `step` if it differs from the last one this returned; null otherwise. */
+  eventIfChanged(step: number): InsidesEvent | null {
+    const retained = step >= this.retainedFrom;
+    const names = [...this.lists.keys()];
+    const entries = names.map((name) => (retained ? entryAt(this.lists.get(name)!, step)?.insides : undefined));
+    const last = this.posted;
+    if (last && last.retained === retained && last.entries.length === entries.length && last.entries.every((e, i) => e === entries[i])) return null;
+    this.posted = { step, retained, entries };
+    const components: Record<string, ComponentInsides> = {};
+    names.forEach((name, i) => {
+      const insides = entries[i];
+      if (insides) components[name] = insides;
+    });
+    return { type: 'insides', step, retained, components };
+  }
+
+  private componentNames(): string[] {
+    const cluster = this.cluster!;
+    return [
+      cluster.etcd.name, cluster.apiserver.name,
+      ...(cluster.controllerManager ? [cluster.controllerManager.name] : []),
+      ...(cluster.scheduler ? [cluster.scheduler.name] : []),
+      ...cluster.kubelets.map((k) => k.name),
+    ];
+  }
+
+  private delivered(cluster: Cluster, message: Message): void {
+    const step = cluster.engine.step;
+    if (message.to === cluster.user.name) {
+      for (const name of this.componentNames()) this.sample(name, step, null);
+    } else if (this.lists.has(message.to)) {
+      this.sample(message.to, step, message);
+    }
+    if (++this.added >= pruneEvery) {
+      this.added = 0;
+      this.prune(cluster.engine.trace.firstStep);
+    }
+  }
+
+  /** Samples component `name` after `step` (which delivered `message` to it, if not null); stores a change. */
+  private sample(name: string, step: number, message: Message | null): void {
+    let list = this.lists.get(name);
+    if (!list) {
+      list = [];
+      this.lists.set(name, list);
+    }
+    const previous = list.at(-1)?.insides ?? null;
+    const next = this.read(name, step, message, previous);
+    if (next === null || (previous !== null && sameInsides(previous, next))) return;
+    list.push({ step, insides: next });
+  }
+
+  private read(name: string, step: number, message: Message | null, previous: ComponentInsides | null): ComponentInsides | null {
+    const cluster = this.cluster!;
+    if (name === cluster.etcd.name) return this.readEtcd(step, message, previous?.role === 'etcd' ? previous : null);
+    if (name === cluster.apiserver.name) return readApiserver(cluster);
+    if (name === cluster.controllerManager?.name) return readControllerManager(cluster);
+    if (name === cluster.scheduler?.name) return readScheduler(cluster);
+    const kubelet = cluster.kubelets.find((k) => k.name === name);
+    return kubelet ? { role: 'kubelet', steps: kubelet.containerSteps() } satisfies KubeletInsides : null;
+  }
+
+  private readEtcd(step: number, message: Message | null, previous: EtcdInsides | null): EtcdInsides {
+    const { store, lessor } = this.cluster!.etcd;
+    const revision = store.currentRev;
+    if (revision !== this.keysAtRevision) {
+      if (revision > this.keysAtRevision) {
+        store.backend.rangeRevisions(this.keysAtRevision + 1, revision + 1, (kv) => {
+          if (kv.createRevision === 0) this.liveKeys--;
+          else if (kv.version === 1) this.liveKeys++;
+        });
+      }
+      this.keysAtRevision = revision;
+    }
+    const before = previous?.revision ?? revision;
+    const write = message ? writeOf(message, step, before, revision) : null;
+    return {
+      role: 'etcd',
+      revision,
+      compactRevision: store.compactMainRev,
+      keys: this.liveKeys,
+      watchers: store.synced.size + store.unsynced.size,
+      leases: lessor.size,
+      write: write ?? previous?.write ?? null,
+    };
+  }
+
+  private prune(firstStep: number): void {
+    for (const list of this.lists.values()) {
+      // Keep the entry that covers firstStep and every later one.
+      let drop = 0;
+      while (drop + 1 < list.length && list[drop + 1]!.step <= firstStep) drop++;
+      if (drop > 0) list.splice(0, drop);
+    }
+  }
+}
+
+/** The last entry at or before `step` (binary search), or undefined when the list starts later. */
+function entryAt(list: readonly Entry[], step: number): Entry | undefined {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.step <= step) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? undefined : list[lo - 1];
+}
+
+function readApiserver(cluster: Cluster): ApiserverInsides {
+  const { apiserver } = cluster;
+  const { readOnly, mutating } = apiserver.requestsInFlight;
+  const watchCaches: WatchCacheInsides[] = [];
+  for (const [prefix, resource] of shownWatchCaches) {
+    const window = apiserver.watchCacheWindowOf(prefix);
+    if (window) watchCaches.push({ resource, events: window.bufferedEvents, capacity: window.capacity, objects: window.objects, resourceVersion: window.resourceVersion });
+  }
+  return { role: 'kube-apiserver', readOnly, mutating, watchCaches };
+}
+
+function readControllerManager(cluster: Cluster): ControllerManagerInsides {
+  const kcm = cluster.controllerManager!;
+  const controllers: ControllerInsides[] = [];
+  if (kcm.deploymentController) controllers.push(controllerOf('deployment', [kcm.deploymentController.queue]));
+  if (kcm.replicaSetController) controllers.push(controllerOf('replicaset', [kcm.replicaSetController.queue]));
+  const gc = kcm.garbageCollector;
+  if (gc) {
+    // The garbage collector's queues hold uids: the object is named from its dependency graph.
+    const named = (uid: string) => {
+      const identity = gc.node(uid)?.identity;
+      return identity ? `${identity.kind} ${identity.namespace ? `${identity.namespace}/` : ''}${identity.name}` : uid;
+    };
+    controllers.push(controllerOf('garbagecollector', [gc.attemptToDelete, gc.attemptToOrphan], named));
+  }
+  if (kcm.nodeLifecycleController) controllers.push(controllerOf('nodelifecycle', [kcm.nodeLifecycleController.updateQueue]));
+  return { role: 'kube-controller-manager', controllers };
+}
+
+function controllerOf(name: ControllerInsides['name'], queues: readonly RateLimitingQueue[], named: (key: string) => string = (key) => key): ControllerInsides {
+  let depth = 0;
+  let busy = 0;
+  let syncing: string | null = null;
+  for (const queue of queues) {
+    depth += queue.length;
+    busy += queue.processingItems.size;
+    if (syncing === null) for (const key of queue.processingItems) {
+      syncing = named(key);
+      break;
+    }
+  }
+  return { name, depth, syncing, busy };
+}
+
+function readScheduler(cluster: Cluster): SchedulerInsides {
+  const scheduler = cluster.scheduler!;
+  const { active, backoff, unschedulable, scheduling } = scheduler.queueState();
+  const attempt = scheduler.attempts.at(-1);
+  return {
+    role: 'kube-scheduler', active, backoff, unschedulable, scheduling,
+    last: attempt ? { pod: attempt.pod, node: attempt.selected, bound: attempt.bound } : null,
+  };
+}
+
+/** The write `message` made etcd apply (its store went from `before` to `after`), or null if it was none. */
+export function writeOf(message: Message, step: number, before: number, after: number): EtcdWriteView | null {
+  switch (message.kind) {
+    case etcdKinds.txn: {
+      const txn = message.payload as TxnRequest;
+      const compares = txn.compare ?? [];
+      const success = txn.success ?? [];
+      const failure = txn.failure ?? [];
+      const branch = branchTaken(success, failure, after !== before);
+      const first = compares[0];
+      return {
+        step, rpc: 'Txn', key: first?.key ?? opKey(success[0] ?? failure[0]),
+        compare: first ? compareText(first) : '', moreCompares: Math.max(0, compares.length - 1),
+        ops: opsText(branch === 'failure' ? failure : success), branch, revision: after,
+      };
+    }
+    case etcdKinds.put:
+      return { step, rpc: 'Put', key: (message.payload as PutRequest).key, compare: '', moreCompares: 0, ops: 'put', branch: null, revision: after };
+    case etcdKinds.deleteRange:
+      return { step, rpc: 'DeleteRange', key: (message.payload as DeleteRangeRequest).key, compare: '', moreCompares: 0, ops: 'delete', branch: null, revision: after };
+    default:
+      return null;
+  }
+}
+
+/**
+ * Which branch a Txn took, told from whether it made a revision: only writes make one, and a put always
+ * does. Null when both branches would look the same.
+ */
+function branchTaken(success: readonly RequestOp[], failure: readonly RequestOp[], changed: boolean): 'success' | 'failure' | null {
+  const writes = (ops: readonly RequestOp[]) => ops.some((op) => op.requestPut !== undefined || op.requestDeleteRange !== undefined || op.requestTxn !== undefined);
+  const puts = (ops: readonly RequestOp[]) => ops.some((op) => op.requestPut !== undefined);
+  if (changed) {
+    if (writes(success) && !writes(failure)) return 'success';
+    if (writes(failure) && !writes(success)) return 'failure';
+    return null;
+  }
+  if (puts(success) && !puts(failure)) return 'failure';
+  if (puts(failure) && !puts(success)) return 'success';
+  return null;
+}
+
+const compareTargets: Record<NonNullable<Compare['target']>, { field: string; value: (c: Compare) => string | number }> = {
+  VERSION: { field: 'version', value: (c) => c.version ?? 0 },
+  CREATE: { field: 'create_revision', value: (c) => c.createRevision ?? 0 },
+  MOD: { field: 'mod_revision', value: (c) => c.modRevision ?? 0 },
+  VALUE: { field: 'value', value: (c) => JSON.stringify(c.value ?? '') },
+  LEASE: { field: 'lease', value: (c) => c.lease ?? 0 },
+};
+const compareResults: Record<NonNullable<Compare['result']>, string> = { EQUAL: '==', NOT_EQUAL: '!=', GREATER: '>', LESS: '<' };
+
+/** `mod_revision == 0` (etcd's defaults: target VERSION, result EQUAL). */
+export function compareText(compare: Compare): string {
+  const target = compareTargets[compare.target ?? 'VERSION'];
+  return `${target.field} ${compareResults[compare.result ?? 'EQUAL']} ${target.value(compare)}`;
+}
+
+function opsText(ops: readonly RequestOp[]): string {
+  if (ops.length === 0) return 'nothing';
+  return ops.map((op) => (op.requestPut ? 'put' : op.requestDeleteRange ? 'delete' : op.requestRange ? 'get' : 'txn')).join(', ');
+}
+
+function opKey(op: RequestOp | undefined): string {
+  return op?.requestPut?.key ?? op?.requestDeleteRange?.key ?? op?.requestRange?.key ?? '';
+}
+
+/** Structural equality of two snapshots (plain data: numbers, strings, null, arrays, objects). */
+function sameInsides(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameInsides(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  for (const k of ka) if (!sameInsides((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  return true;
+}
