@@ -1,24 +1,33 @@
-// A component of the cluster as a graph node. Components whose model does not exist yet are drawn
-// dimmed with a badge: they are part of the picture but send and receive nothing. A kubelet's box holds
-// the pods bound to its node, kube-scheduler's the pods waiting to be bound (PodChips.tsx);
-// kube-apiserver's its request stages, lit as a request walks them (ApiserverStages.tsx).
+// A component of the cluster as a graph node, showing what it holds inside at the step shown
+// (Insides.tsx): etcd its revisions and the write it applied; kube-apiserver its request stages, lit as a
+// request walks them (ApiserverStages.tsx), its requests in flight and watch caches; the controller
+// manager a row per controller; kube-scheduler its queues, its newest decision and the pods waiting to be
+// bound; a kubelet its container start in progress and its node's pods (PodChips.tsx). Components whose
+// model does not exist yet are drawn dimmed with a badge: part of the picture, sending nothing.
 
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { unbound } from '../store/pods.ts';
 import type { ComponentNodeType } from './layout.ts';
 import { ApiserverStages } from './ApiserverStages.tsx';
+import {
+  ApiserverInFlight, ApiserverInsidesView, ControllerManagerInsidesView, EtcdInsidesView, KubeletInsidesView, SchedulerInsidesView,
+} from './Insides.tsx';
 import { PodChips } from './PodChips.tsx';
+import './insides.css';
 
 export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<ComponentNodeType>) {
   const { component, title, subtitle } = data;
-  const pods = component.role === 'kubelet' ? (component.node ?? null) : component.role === 'kube-scheduler' ? unbound : null;
+  const { t } = useTranslation('graph');
+  const { role, name, modelled } = component;
+  const pods = role === 'kubelet' ? (component.node ?? null) : role === 'kube-scheduler' ? unbound : null;
   return (
     <div
-      className={`component-node role-${component.role}${component.modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}`}
+      className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}`}
       data-testid="component-node"
-      data-component={component.name}
-      data-modelled={component.modelled}
+      data-component={name}
+      data-modelled={modelled}
     >
       {/* Links are drawn border to border (floating); the handles only anchor them for React Flow. */}
       <Handle type="target" position={Position.Top} className="component-handle" isConnectable={false} />
@@ -26,10 +35,16 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
       <span className="component-heading">
         <span className="component-title">{title}</span>
         {subtitle !== '' && <span className="component-subtitle">{subtitle}</span>}
+        {role === 'kube-apiserver' && modelled && <ApiserverInFlight name={name} />}
       </span>
-      {!component.modelled && <span className="component-badge">not modelled yet</span>}
-      {component.role === 'kube-apiserver' && component.modelled && <ApiserverStages />}
-      {pods !== null && <PodChips group={pods} label={pods === unbound ? 'pods waiting to be scheduled' : `pods on ${pods}`} />}
+      {!modelled && <span className="component-badge">{t('notModelled')}</span>}
+      {modelled && role === 'etcd' && <EtcdInsidesView name={name} />}
+      {modelled && role === 'kube-apiserver' && <ApiserverStages />}
+      {modelled && role === 'kube-apiserver' && <ApiserverInsidesView name={name} />}
+      {modelled && role === 'kube-controller-manager' && <ControllerManagerInsidesView name={name} />}
+      {modelled && role === 'kube-scheduler' && <SchedulerInsidesView name={name} />}
+      {modelled && role === 'kubelet' && <KubeletInsidesView name={name} />}
+      {pods !== null && <PodChips group={pods} label={pods === unbound ? t('podsWaiting') : t('podsOn', { node: pods })} />}
     </div>
   );
 });

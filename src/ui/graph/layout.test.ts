@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ComponentView, LinkView, Topology } from '../../protocol/index.ts';
 import { center, linkSegment, lerp, type Point, type Rect } from './geometry.ts';
-import { layoutTopology } from './layout.ts';
+import { graphTarget, layoutTopology } from './layout.ts';
 
 /** The shape of src/sim/cluster.ts's topology for `nodes` kubelets, with etcd modelled. */
 function clusterTopology(nodes: number): Topology {
@@ -37,24 +37,42 @@ function inside(p: Point, r: Rect): boolean {
 }
 
 describe('layoutTopology', () => {
-  it.each([1, 2, 3, 6, 12])('places %d kubelet(s) without overlapping boxes or links crossing a third box', (nodes) => {
+  it.each([1, 2, 3, 6, 12, 50])('places %d kubelet(s) without overlapping boxes or links crossing a third box', (nodes) => {
     const topology = clusterTopology(nodes);
     const rects = boxes(topology);
+    const beneath = new Set(layoutTopology(topology).edges.filter((e) => e.zIndex === 0).map((e) => e.id));
     const names = [...rects.keys()];
-    for (const a of names) for (const b of names) if (a < b) expect(overlaps(rects.get(a)!, rects.get(b)!, 20), `${a} / ${b}`).toBe(false);
+    for (const a of names) for (const b of names) if (a < b) expect(overlaps(rects.get(a)!, rects.get(b)!, 10), `${a} / ${b}`).toBe(false);
     for (const link of topology.links) {
       const [from, to] = linkSegment(rects.get(link.a)!, rects.get(link.b)!);
       for (const [name, rect] of rects) {
         if (name === link.a || name === link.b) continue;
+        // A wrapped kubelet row's link is drawn beneath the boxes: it may pass under other kubelets only.
+        if (beneath.has(`${link.a}--${link.b}`) && name.startsWith('kubelet/')) continue;
         const grazes = Array.from({ length: 101 }, (_, i) => lerp(from, to, i / 100)).some((p) => inside(p, { x: rect.x - 10, y: rect.y - 10, width: rect.width + 20, height: rect.height + 20 }));
         expect(grazes, `${link.a}–${link.b} crosses ${name}`).toBe(false);
       }
     }
   });
 
-  it('centres the kubelets under kube-apiserver', () => {
+  it('fits the default 3-node graph in 720 × 400 at zoom 1', () => {
+    const rects = [...boxes(clusterTopology(3)).values()];
+    const left = Math.min(...rects.map((r) => r.x));
+    const top = Math.min(...rects.map((r) => r.y));
+    const right = Math.max(...rects.map((r) => r.x + r.width));
+    const bottom = Math.max(...rects.map((r) => r.y + r.height));
+    expect(right - left).toBeLessThanOrEqual(graphTarget.width);
+    expect(bottom - top).toBeLessThanOrEqual(graphTarget.height);
+  });
+
+  it('wraps kubelets into rows of three, centred, and more per row in large clusters', () => {
+    const rows = (nodes: number) => new Set([...boxes(clusterTopology(nodes))].filter(([n]) => n.startsWith('kubelet/')).map(([, r]) => r.y)).size;
+    expect(rows(3)).toBe(1);
+    expect(rows(4)).toBe(2);
+    expect(rows(9)).toBe(3);
+    expect(rows(50)).toBe(7);
     const rects = boxes(clusterTopology(3));
-    expect(center(rects.get('kubelet/node-2')!).x).toBe(center(rects.get('kube-apiserver')!).x);
+    expect(center(rects.get('kubelet/node-2')!).x).toBe(graphTarget.width / 2);
   });
 
   it('describes components and links for the graph and for screen readers', () => {

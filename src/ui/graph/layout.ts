@@ -1,18 +1,49 @@
-// Lays the cluster out as React Flow nodes and edges, from the topology alone: kube-apiserver in the
-// middle with etcd to its right, kubectl/etcdctl top left, the controller manager and the scheduler
-// along the top, one kubelet per node along the bottom (the row moves down as it widens). No straight
-// link crosses a third component's box; etcdctl's direct link to etcd passes above kube-apiserver.
-// Kubelets (the pods on their node) and kube-scheduler (the pods not yet bound) are taller: they hold
-// two rows of pod chips, at a fixed size whatever the number of pods, so nothing moves while playing.
+// Lays the cluster out as React Flow nodes and edges, from the topology alone. Every box is sized for
+// what it shows inside (protocol/insides.ts) at 11 px text or more, and the default 3-node graph fits in
+// 720 × 400 CSS px at zoom 1:
+//
+//   [kubectl / etcdctl]        [kube-controller-manager] [kube-scheduler ]    row A
+//   [etcd        ] [kube-apiserver                                    ]       row B
+//   [kubelet node-1] [kubelet node-2] [kubelet node-3]                        row C (more kubelets: more rows)
+//
+// etcdctl reaches etcd straight down; kubectl's link to kube-apiserver passes between the controller
+// manager and etcd; the controller manager and the scheduler link straight down to kube-apiserver. No
+// link of the first kubelet row crosses a third box. Kubelets beyond the first row wrap into more rows
+// under it; their links are drawn beneath the boxes (as wires behind cards), so they never cover a box's
+// text. Box sizes never depend on the state shown, so nothing moves while playing.
 
 import type { Edge, Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
 
-const componentSize = { width: 220, height: 64 } as const;
-/** kube-apiserver's box, with its row of request stages. */
-const apiserverSize = { width: 220, height: 84 } as const;
-/** A box with pod chips (kubelets, kube-scheduler). */
-const podBoxSize = { width: 220, height: 120 } as const;
+interface Box {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** The graph's size target at zoom 1 (the default 3-node cluster). */
+export const graphTarget = { width: 720, height: 400 } as const;
+
+const rowA = { y: 0, height: 96 } as const;
+const rowB = { y: rowA.y + rowA.height + 40, height: 88 } as const;
+/** The first kubelet row's top in the default graph: low enough that its links climb steeply past their neighbours. */
+const rowC = { y: rowB.y + rowB.height + 80, height: 84 } as const;
+
+const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet'>, Box> = {
+  user: { x: 0, y: rowA.height - 40, width: 180, height: 40 },
+  'kube-controller-manager': { x: 250, y: rowA.y, width: 228, height: rowA.height },
+  'kube-scheduler': { x: 492, y: rowA.y, width: 228, height: rowA.height },
+  etcd: { x: 0, y: rowB.y, width: 240, height: rowB.height },
+  'kube-apiserver': { x: 270, y: rowB.y, width: 400, height: rowB.height },
+};
+
+const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as const;
+
+/** Kubelets per row: three, or more for large clusters so the rows stay few. */
+export function kubeletsPerRow(count: number): number {
+  return Math.max(3, Math.ceil(Math.sqrt(count)));
+}
 
 /** Whether the role's box shows pod chips: a kubelet its node's pods, kube-scheduler the unbound ones. */
 export function showsPods(role: ComponentRole): boolean {
@@ -45,56 +76,68 @@ const titles: Record<ComponentRole, string> = {
   kubelet: 'kubelet',
 };
 
-const column = componentSize.width + 140;
-const row = 160;
+/**
+ * The box of the `index`-th of `count` kubelets: rows of `kubeletsPerRow`, each centred under the graph.
+ * A wide first row moves down, so that the link of its outermost kubelet still climbs past its neighbour
+ * (slope ≥ `minSlope`).
+ */
+function kubeletBox(index: number, count: number): Box {
+  const perRow = kubeletsPerRow(count);
+  const rowWidth = (n: number) => n * kubelet.width + (n - 1) * kubelet.gap;
+  const apiserver = fixedBoxes['kube-apiserver'];
+  const apiserverCenter = { x: apiserver.x + apiserver.width / 2, y: apiserver.y + apiserver.height / 2 };
+  const firstLeft = graphTarget.width / 2 - rowWidth(Math.min(perRow, count)) / 2;
+  const farthest = Math.max(apiserverCenter.x - (firstLeft + kubelet.width / 2), firstLeft + rowWidth(Math.min(perRow, count)) - kubelet.width / 2 - apiserverCenter.x);
+  const top = Math.max(rowC.y, Math.ceil(apiserverCenter.y + minSlope * farthest - kubelet.height / 2));
+  const row = Math.floor(index / perRow);
+  const inRow = Math.min(perRow, count - row * perRow);
+  const left = graphTarget.width / 2 - rowWidth(inRow) / 2;
+  return {
+    x: left + (index % perRow) * (kubelet.width + kubelet.gap),
+    y: top + row * (kubelet.height + kubelet.rowGap),
+    width: kubelet.width,
+    height: kubelet.height,
+  };
+}
 
-const fixedPositions: Record<Exclude<ComponentRole, 'kubelet'>, { x: number; y: number }> = {
-  user: { x: 0, y: 0 },
-  'kube-controller-manager': { x: column, y: 0 },
-  'kube-scheduler': { x: 2 * column, y: 0 },
-  'kube-apiserver': { x: column, y: row },
-  etcd: { x: 2 * column, y: row },
-};
-
-const kubeletRow = { y: 2 * row + 20, spacing: componentSize.width + 40, extraYPerKubelet: 60 } as const;
+const minSlope = 0.47;
 
 export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]; edges: LinkEdgeType[] } {
   const kubelets = topology.components.filter((c) => c.role === 'kubelet');
-  const apiserverCenterX = fixedPositions['kube-apiserver'].x + componentSize.width / 2;
-  const position = (component: ComponentView): { x: number; y: number } => {
-    if (component.role !== 'kubelet') return fixedPositions[component.role];
-    const i = kubelets.indexOf(component);
+  const boxOf = (component: ComponentView): Box => (component.role === 'kubelet'
+    ? kubeletBox(kubelets.indexOf(component), kubelets.length)
+    : fixedBoxes[component.role]);
+  const nodes = topology.components.map((component): ComponentNodeType => {
+    const { x, y, width, height } = boxOf(component);
     return {
-      x: apiserverCenterX - componentSize.width / 2 + (i - (kubelets.length - 1) / 2) * kubeletRow.spacing,
-      y: kubeletRow.y + Math.max(0, kubelets.length - 3) * kubeletRow.extraYPerKubelet,
+      id: component.name,
+      type: 'component',
+      position: { x, y },
+      width,
+      height,
+      draggable: false,
+      connectable: false,
+      selectable: false,
+      ariaRole: 'group',
+      ariaLabel: `${component.name}${component.modelled ? '' : ', not modelled yet'}`,
+      data: {
+        component,
+        title: titles[component.role],
+        subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : component.role === 'user' ? 'user' : '',
+      },
     };
-  };
-  const nodes = topology.components.map((component): ComponentNodeType => ({
-    id: component.name,
-    type: 'component',
-    position: position(component),
-    ...(showsPods(component.role) ? podBoxSize : component.role === 'kube-apiserver' ? apiserverSize : componentSize),
-    draggable: false,
-    connectable: false,
-    selectable: false,
-    ariaRole: 'group',
-    ariaLabel: `${component.name}${component.modelled ? '' : ', not modelled yet'}`,
-    data: {
-      component,
-      title: titles[component.role],
-      subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : component.role === 'user' ? 'user' : '',
-    },
-  }));
+  });
   const modelled = new Set(topology.components.filter((c) => c.modelled).map((c) => c.name));
+  const perRow = kubeletsPerRow(kubelets.length);
+  const wrapped = new Set(kubelets.slice(perRow).map((k) => k.name));
   const edges = topology.links.map((link): LinkEdgeType => ({
     id: linkId(link.a, link.b),
     type: 'link',
     source: link.a,
     target: link.b,
-    // Above the nodes (the token layer is above both). etcdctl's direct link to etcd crosses the
-    // controller manager's link to kube-apiserver at its middle: it is drawn on top, so clicking it there
-    // picks it.
-    zIndex: link.a === 'user' && link.b === 'etcd' ? 2 : 1,
+    // Above the boxes (the token layer is above both), except the links of wrapped kubelet rows, which
+    // pass beneath the kubelets of the rows above.
+    zIndex: wrapped.has(link.a) || wrapped.has(link.b) ? 0 : 1,
     selectable: false,
     ariaLabel: `link between ${link.a} and ${link.b}, ${link.latency} ms`,
     data: { latency: link.latency, jitter: link.jitter, live: modelled.has(link.a) && modelled.has(link.b) },

@@ -1,0 +1,172 @@
+// What a component holds inside, drawn in its box at the step shown (the worker's `insides` event, see
+// protocol/insides.ts): etcd's revisions, keys, watchers, leases and the write it applied; kube-apiserver's
+// requests in flight and watch-cache windows; one row per controller with its workqueue depth and the
+// object it syncs; kube-scheduler's queues and its newest decision; a kubelet's container start in
+// progress. Each line has a fixed height, so values changing never move anything; every line's full
+// text is its accessible name and tooltip.
+
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ApiserverInsides, ComponentInsides, ControllerManagerInsides, EtcdInsides, KubeletInsides, SchedulerInsides } from '../../protocol/index.ts';
+import { useSim } from '../store/sim-context.ts';
+import { shortKey, shortPod } from './insides-text.ts';
+
+function useInsides<R extends ComponentInsides['role']>(name: string, role: R): Extract<ComponentInsides, { role: R }> | null {
+  return useSim((state) => {
+    const insides = state.insides?.components[name];
+    return insides?.role === role ? insides as Extract<ComponentInsides, { role: R }> : null;
+  });
+}
+
+export const EtcdInsidesView = memo(function EtcdInsidesView({ name }: { readonly name: string }) {
+  const insides = useInsides(name, 'etcd');
+  const { t } = useTranslation('graph');
+  if (!insides) return <NotShown />;
+  const { revision, compactRevision, keys, watchers, leases } = insides;
+  return (
+    <div className="insides" data-testid="insides" data-role="etcd">
+      <p className="insides-line" aria-label={t('etcd.stateName', { revision, compacted: compactRevision, keys, watchers, leases })}>
+        <span data-testid="etcd-revision" data-value={revision}>{t('etcd.revision', { revision })}</span>
+        {' · '}<span data-testid="etcd-compacted" data-value={compactRevision}>{t('etcd.compacted', { revision: compactRevision })}</span>
+      </p>
+      <p className="insides-line insides-line--muted" aria-hidden="true">
+        <span data-testid="etcd-keys" data-value={keys}>{t('etcd.keys', { count: keys })}</span>
+        {' · '}{t('etcd.watchers', { count: watchers })}
+        {' · '}{t('etcd.leases', { count: leases })}
+      </p>
+      <EtcdWrite insides={insides} />
+    </div>
+  );
+});
+
+const EtcdWrite = memo(function EtcdWrite({ insides }: { readonly insides: EtcdInsides }) {
+  const { t } = useTranslation('graph');
+  const now = useSim((state) => insides.write !== null && state.insides?.step === insides.write.step);
+  const write = insides.write;
+  if (!write) return <p className="insides-write insides-line--muted">{t('etcd.noWrite')}</p>;
+  const outcome = write.branch === 'success' ? ' ✓' : write.branch === 'failure' ? ' ✗' : '';
+  const label = `${t('etcd.writeName', { rpc: write.rpc, key: write.key, compare: write.compare || '—', ops: write.ops, revision: write.revision, step: write.step })}${write.branch ? `, ${t(write.branch === 'success' ? 'etcd.succeeded' : 'etcd.failed')}` : ''} (${t(now ? 'etcd.writeNow' : 'etcd.writeEarlier')})`;
+  return (
+    <div
+      className={`insides-write${now ? ' insides-write--now' : ''}${write.branch === 'failure' ? ' insides-write--failed' : ''}`}
+      data-testid="etcd-write" data-step={write.step} data-now={now} data-key={write.key}
+      role="note" aria-label={label} title={label}
+    >
+      <span className="insides-line insides-mono">{write.rpc}{write.compare ? ` ${write.compare}` : ''}{write.moreCompares > 0 ? ` +${write.moreCompares}` : ''} → {write.ops}{outcome}</span>
+      <span className="insides-line insides-mono">{shortKey(write.key)}</span>
+    </div>
+  );
+});
+
+export const ApiserverInsidesView = memo(function ApiserverInsidesView({ name }: { readonly name: string }) {
+  const insides = useInsides(name, 'kube-apiserver');
+  const { t } = useTranslation('graph');
+  if (!insides) return <NotShown />;
+  return (
+    <p className="insides-line insides-line--muted" data-testid="apiserver-watch-cache" aria-label={t('apiserver.watchCacheName')}>
+      {t('apiserver.watchCache')}{' '}
+      {insides.watchCaches.map((cache, i) => (
+        <span key={cache.resource} data-resource={cache.resource} data-events={cache.events} title={t('apiserver.cacheEntryName', { ...cache })}>
+          {i > 0 ? ' · ' : ''}{t(`apiserver.resources.${cache.resource}`, { defaultValue: cache.resource })} {cache.events}
+        </span>
+      ))}
+    </p>
+  );
+});
+
+/** The in-flight counts, for the heading line of kube-apiserver's box. */
+export const ApiserverInFlight = memo(function ApiserverInFlight({ name }: { readonly name: string }) {
+  const insides: ApiserverInsides | null = useInsides(name, 'kube-apiserver');
+  const { t } = useTranslation('graph');
+  if (!insides) return null;
+  const { readOnly, mutating } = insides;
+  return (
+    <span className="insides-aside" data-testid="apiserver-in-flight" data-read-only={readOnly} data-mutating={mutating}
+      aria-label={t('apiserver.inFlightName', { readOnly, mutating })} title={t('apiserver.inFlightName', { readOnly, mutating })}>
+      {t('apiserver.inFlight', { readOnly, mutating })}
+    </span>
+  );
+});
+
+export const ControllerManagerInsidesView = memo(function ControllerManagerInsidesView({ name }: { readonly name: string }) {
+  const insides: ControllerManagerInsides | null = useInsides(name, 'kube-controller-manager');
+  const { t } = useTranslation('graph');
+  if (!insides) return <NotShown />;
+  return (
+    <ul className="insides insides-controllers" data-testid="insides" data-role="kube-controller-manager" aria-label={t('kcm.label')}>
+      {insides.controllers.map((c) => {
+        const controller = t(`kcm.controllers.${c.name}`);
+        const syncing = c.syncing ? t('kcm.syncingName', { object: c.syncing }) : t('kcm.idleName');
+        const label = t('kcm.rowName', { controller, depth: c.depth, syncing });
+        return (
+          <li key={c.name} className={`insides-controller${c.syncing ? ' insides-controller--busy' : ''}`} data-testid="controller-row"
+            data-controller={c.name} data-depth={c.depth} data-syncing={c.syncing ?? ''} aria-label={label} title={label}>
+            <span className="insides-controller-name">{controller}</span>
+            <span className="insides-controller-depth">{t('kcm.depth', { depth: c.depth })}</span>
+            <span className="insides-controller-object">{c.syncing ? shortPod(c.syncing, 18) : t('kcm.idle')}</span>
+          </li>
+        );
+      })}
+    </ul>
+  );
+});
+
+export const SchedulerInsidesView = memo(function SchedulerInsidesView({ name }: { readonly name: string }) {
+  const insides: SchedulerInsides | null = useInsides(name, 'kube-scheduler');
+  const { t } = useTranslation('graph');
+  if (!insides) return <NotShown />;
+  const { active, backoff, unschedulable, scheduling, last } = insides;
+  const decision = schedulerDecision(insides);
+  return (
+    <div className="insides" data-testid="insides" data-role="kube-scheduler">
+      <p className="insides-line insides-line--muted" data-testid="scheduler-queues" data-active={active} data-backoff={backoff} data-unschedulable={unschedulable}
+        aria-label={t('scheduler.queuesName', { active, backoff, unschedulable })} title={t('scheduler.queuesName', { active, backoff, unschedulable })}>
+        {t('scheduler.queues', { active, backoff, unschedulable })}
+      </p>
+      <p className={`insides-line insides-mono${decision.kind === 'noFit' ? ' insides-line--failed' : ''}`} data-testid="scheduler-decision"
+        data-kind={decision.kind} data-pod={scheduling ?? last?.pod ?? ''} data-node={decision.kind === 'scheduling' ? '' : (last?.node ?? '')}
+        aria-label={t(decision.nameKey, decision.values)} title={t(decision.nameKey, decision.values)}>
+        {t(decision.textKey, decision.short)}
+      </p>
+    </div>
+  );
+});
+
+type Decision = { kind: 'none' | 'scheduling' | 'bound' | 'binding' | 'noFit'; textKey: string; nameKey: string; values: Record<string, string>; short: Record<string, string> };
+
+/** What the scheduler's second line says: the pod being scheduled now, else its newest decision. */
+function schedulerDecision({ scheduling, last }: SchedulerInsides): Decision {
+  if (scheduling !== null && (last === null || last.pod !== scheduling || last.node === null)) {
+    return { kind: 'scheduling', textKey: 'scheduler.scheduling', nameKey: 'scheduler.scheduling', values: { pod: scheduling }, short: { pod: shortPod(scheduling) } };
+  }
+  if (last === null) return { kind: 'none', textKey: 'scheduler.none', nameKey: 'scheduler.none', values: {}, short: {} };
+  if (last.node === null) return { kind: 'noFit', textKey: 'scheduler.noFit', nameKey: 'scheduler.noFitName', values: { pod: last.pod }, short: { pod: shortPod(last.pod) } };
+  const kind = last.bound ? 'bound' : 'binding';
+  return {
+    kind, textKey: `scheduler.${kind}`, nameKey: `scheduler.${kind}Name`,
+    values: { pod: last.pod, node: last.node }, short: { pod: shortPod(last.pod, 20), node: last.node },
+  };
+}
+
+export const KubeletInsidesView = memo(function KubeletInsidesView({ name }: { readonly name: string }) {
+  const insides: KubeletInsides | null = useInsides(name, 'kubelet');
+  const { t } = useTranslation('graph');
+  if (!insides) return <NotShown />;
+  const first = insides.steps[0];
+  if (!first) return <p className="insides-line insides-line--muted" data-testid="kubelet-step" data-step="">{t('kubelet.none')}</p>;
+  const step = t(`kubelet.steps.${first.step}`, { defaultValue: first.step });
+  const label = insides.steps.map((s) => t('kubelet.stepName', { step: t(`kubelet.steps.${s.step}`, { defaultValue: s.step }), pod: s.pod, container: s.container })).join('; ');
+  const more = insides.steps.length - 1;
+  return (
+    <p className={`insides-line insides-step insides-step--${first.step}`} data-testid="kubelet-step" data-step={first.step} data-pod={first.pod}
+      aria-label={label} title={label}>
+      {t('kubelet.step', { step, pod: shortPod(first.pod, 16) })}{more > 0 ? ` ${t('kubelet.more', { count: more })}` : ''}
+    </p>
+  );
+});
+
+function NotShown() {
+  const { t } = useTranslation('graph');
+  const retained = useSim((state) => state.insides?.retained ?? true);
+  return retained ? null : <p className="insides-line insides-line--muted">{t('notRetained')}</p>;
+}
