@@ -31,14 +31,16 @@ const rowB = { y: rowA.y + rowA.height + 40, height: 88 } as const;
 const rowC = { y: rowB.y + rowB.height + 80, height: 84 } as const;
 
 const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet'>, Box> = {
-  user: { x: 0, y: rowA.height - 40, width: 180, height: 40 },
-  'kube-controller-manager': { x: 250, y: rowA.y, width: 228, height: rowA.height },
-  'kube-scheduler': { x: 492, y: rowA.y, width: 228, height: rowA.height },
+  user: { x: 0, y: rowA.height - 36, width: 150, height: 40 },
+  'kube-controller-manager': { x: 190, y: rowA.y, width: 270, height: rowA.height },
+  'kube-scheduler': { x: 474, y: rowA.y, width: 246, height: rowA.height },
   etcd: { x: 0, y: rowB.y, width: 240, height: rowB.height },
   'kube-apiserver': { x: 270, y: rowB.y, width: 400, height: rowB.height },
 };
 
 const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as const;
+/** The least slope of a first-row kubelet's link to kube-apiserver. */
+const minSlope = 0.47;
 
 /** Kubelets per row: three, or more for large clusters so the rows stay few. */
 export function kubeletsPerRow(count: number): number {
@@ -100,7 +102,6 @@ function kubeletBox(index: number, count: number): Box {
   };
 }
 
-const minSlope = 0.47;
 
 export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]; edges: LinkEdgeType[] } {
   const kubelets = topology.components.filter((c) => c.role === 'kubelet');
