@@ -27,6 +27,7 @@ export interface EtcdWriteView {
 export interface EtcdInsides {
   readonly role: 'etcd';
   readonly revision: number;
+  /** The revision etcd compacted at; 0 before the first compaction. */
   readonly compactRevision: number;
   /** Live keys (etcd_debugging_mvcc_keys_total). */
   readonly keys: number;

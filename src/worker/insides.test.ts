@@ -32,7 +32,7 @@ function nginxFlow() {
     const attempt = scheduler!.attempts.at(-1);
     truths.set(engine.step, {
       revision: etcd.store.currentRev,
-      compactRevision: etcd.store.compactMainRev,
+      compactRevision: Math.max(0, etcd.store.compactMainRev),
       keys: etcd.kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count,
       watchers: etcd.store.synced.size + etcd.store.unsynced.size,
       leases: etcd.lessor.size,

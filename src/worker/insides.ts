@@ -180,7 +180,8 @@ export class InsidesRecorder {
     return {
       role: 'etcd',
       revision,
-      compactRevision: store.compactMainRev,
+      // etcd's compactMainRev is -1 until the first compaction.
+      compactRevision: Math.max(0, store.compactMainRev),
       keys: this.liveKeys,
       watchers: store.synced.size + store.unsynced.size,
       leases: lessor.size,

@@ -55,7 +55,7 @@ export function showsPods(role: ComponentRole): boolean {
 export interface ComponentNodeData extends Record<string, unknown> {
   readonly component: ComponentView;
   readonly title: string;
-  /** The node, for a kubelet; `user` for the user; otherwise empty. */
+  /** The node, for a kubelet; otherwise empty. */
   readonly subtitle: string;
 }
 
@@ -124,7 +124,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
       data: {
         component,
         title: titles[component.role],
-        subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : component.role === 'user' ? 'user' : '',
+        subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : '',
       },
     };
   });
