@@ -101,8 +101,9 @@ export class InsidesRecorder {
     return components;
   }
 
-  /** The `insides` event for `step` if it differs from the last one this returned; null otherwise. */
+  /** The `insides` event for `step` if it differs from the last one this returned; null otherwise (and for a cluster without insides). */
   eventIfChanged(step: number): InsidesEvent | null {
+    if (this.lists.size === 0) return null;
     const retained = step >= this.retainedFrom;
     const names = [...this.lists.keys()];
     const entries = names.map((name) => (retained ? entryAt(this.lists.get(name)!, step)?.insides : undefined));
