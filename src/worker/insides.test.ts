@@ -152,3 +152,38 @@ describe('SimHost insides', () => {
     expect(events.slice(count).filter((e) => e.type === 'insides')).toHaveLength(1);
   });
 });
+
+describe('SimHost insides after a fork', () => {
+  it('keeps the past up to the fork step and follows the replayed cluster afterwards', () => {
+    const timers: Array<() => void> = [];
+    const clock: HostClock = { now: () => 0, setTimeout: (callback) => timers.push(callback), clearTimeout: () => undefined };
+    const events: WorkerEvent[] = [];
+    const host = new SimHost({ post: (e) => events.push(e), clock, initial: { seed: 'insides-fork', nodes: 1 } });
+    const namespace = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
+    host.handle({ type: 'applyManifest', yaml: namespace('first') });
+    host.handle({ type: 'runUntilIdle' });
+    const forkAt = host.timeline.head;
+    const before = host.insides.at(forkAt)!;
+    host.handle({ type: 'applyManifest', yaml: namespace('second') });
+    host.handle({ type: 'runUntilIdle' });
+    const headBeforeFork = host.timeline.head;
+
+    host.handle({ type: 'seek', step: forkAt });
+    host.handle({ type: 'applyManifest', yaml: namespace('third') });
+    for (let i = 0; i < 1000 && (timers.length > 0 || host.busy); i++) timers.shift()?.();
+    expect(host.busy).toBe(false);
+    host.handle({ type: 'runUntilIdle' });
+    for (let i = 0; i < 1000 && timers.length > 0; i++) timers.shift()?.();
+
+    expect(host.insides.at(forkAt)).toEqual(before);
+    // The old future is gone: the steps after the fork are the new history's.
+    expect(host.timeline.head).not.toBe(headBeforeFork);
+    const head = host.insides.at(host.timeline.head)!.etcd as EtcdInsides;
+    const { etcd } = host.hostedCluster as unknown as { etcd: { store: { currentRev: number }; kv: { range(r: object): { count: number } } } };
+    expect(head.revision).toBe(etcd.store.currentRev);
+    expect(head.keys).toBe(etcd.kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count);
+    const latest = events.filter((e): e is InsidesEvent => e.type === 'insides').at(-1)!;
+    expect(latest.step).toBe(host.timeline.head);
+    expect((latest.components.etcd as EtcdInsides).revision).toBe(etcd.store.currentRev);
+  });
+});
