@@ -103,7 +103,7 @@ export const ControllerManagerInsidesView = memo(function ControllerManagerInsid
             data-controller={c.name} data-depth={c.depth} data-syncing={c.syncing ?? ''} aria-label={label} title={label}>
             <span className="insides-controller-name">{controller}</span>
             <span className="insides-controller-depth">{t('kcm.depth', { depth: c.depth })}</span>
-            <span className="insides-controller-object">{c.syncing ? shortPod(c.syncing, 18) : t('kcm.idle')}</span>
+            <span className="insides-controller-object">{c.syncing ? shortPod(c.syncing, 16) : t('kcm.idle')}</span>
           </li>
         );
       })}

@@ -6,6 +6,7 @@ describe('short forms for the component boxes', () => {
     expect(shortName('nginx-deployment-66b6c48dd5-4jw2p')).toBe('nginx-deployment-…-4jw2p');
     expect(shortName('nginx-deployment-66b6c48dd5-4jw2p', 16)).toBe('nginx-…-4jw2p');
     expect(shortName('my-replicaset-x2k9q')).toBe('my-replicaset-x2k9q');
+    expect(shortName('nginx-deployment-7f4d79f7d7', 16)).toBe('nginx-…f4d79f7d7');
     expect(shortName('averyveryverylongnamewithoutdashes', 20)).toBe('averyveryvery…dashes');
   });
 

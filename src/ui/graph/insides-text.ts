@@ -18,6 +18,8 @@ export function shortName(name: string, max = 24): string {
     }
     const short = `${kept}-…-${tail}`;
     if (short.length <= max) return short;
+    // Still too long: keep the end of the last segment (a pod's suffix, a ReplicaSet's template hash).
+    if (max - head.length - 3 >= 4) return `${head}-…${tail.slice(-(max - head.length - 2))}`;
   }
   return `${name.slice(0, max - 7)}…${name.slice(-6)}`;
 }
