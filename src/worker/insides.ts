@@ -40,6 +40,7 @@ interface Entry {
 
 export class InsidesRecorder {
   private cluster: Cluster | null = null;
+  private kubelets = new Map<string, Cluster['kubelets'][number]>();
   private readonly lists = new Map<string, Entry[]>();
   private detach: (() => void) | null = null;
   private liveKeys = 0;
@@ -65,6 +66,7 @@ export class InsidesRecorder {
     this.detach = null;
     this.cluster = cluster instanceof Cluster ? cluster : null;
     const target = this.cluster;
+    this.kubelets = new Map(target?.kubelets.map((k) => [k.name, k]) ?? []);
     if (!target) return;
     const { store, kv } = target.etcd;
     this.liveKeys = kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count;
@@ -160,7 +162,7 @@ export class InsidesRecorder {
     if (name === cluster.apiserver.name) return readApiserver(cluster);
     if (name === cluster.controllerManager?.name) return readControllerManager(cluster);
     if (name === cluster.scheduler?.name) return readScheduler(cluster);
-    const kubelet = cluster.kubelets.find((k) => k.name === name);
+    const kubelet = this.kubelets.get(name);
     return kubelet ? { role: 'kubelet', steps: kubelet.containerSteps() } satisfies KubeletInsides : null;
   }
 
@@ -332,17 +334,40 @@ function opKey(op: RequestOp | undefined): string {
   return op?.requestPut?.key ?? op?.requestDeleteRange?.key ?? op?.requestRange?.key ?? '';
 }
 
-/** Structural equality of two snapshots (plain data: numbers, strings, null, arrays, objects). */
-function sameInsides(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameInsides(a[i], b[i])) return false;
-    return true;
+/** Whether two snapshots of one component say the same (field by field, without allocating). */
+function sameInsides(a: ComponentInsides, b: ComponentInsides): boolean {
+  switch (a.role) {
+    case 'etcd': {
+      const o = b as EtcdInsides;
+      return a.revision === o.revision && a.compactRevision === o.compactRevision && a.keys === o.keys && a.watchers === o.watchers
+        && a.leases === o.leases && a.write === o.write;
+    }
+    case 'kube-apiserver': {
+      const o = b as ApiserverInsides;
+      if (a.readOnly !== o.readOnly || a.mutating !== o.mutating || a.watchCaches.length !== o.watchCaches.length) return false;
+      return a.watchCaches.every((c, i) => {
+        const d = o.watchCaches[i]!;
+        return c.resource === d.resource && c.events === d.events && c.capacity === d.capacity && c.objects === d.objects && c.resourceVersion === d.resourceVersion;
+      });
+    }
+    case 'kube-controller-manager': {
+      const o = b as ControllerManagerInsides;
+      return a.controllers.length === o.controllers.length && a.controllers.every((c, i) => {
+        const d = o.controllers[i]!;
+        return c.name === d.name && c.depth === d.depth && c.syncing === d.syncing && c.busy === d.busy;
+      });
+    }
+    case 'kube-scheduler': {
+      const o = b as SchedulerInsides;
+      return a.active === o.active && a.backoff === o.backoff && a.unschedulable === o.unschedulable && a.scheduling === o.scheduling
+        && (a.last === o.last || (a.last !== null && o.last !== null && a.last.pod === o.last.pod && a.last.node === o.last.node && a.last.bound === o.last.bound));
+    }
+    case 'kubelet': {
+      const o = b as KubeletInsides;
+      return a.steps.length === o.steps.length && a.steps.every((st, i) => {
+        const d = o.steps[i]!;
+        return st.pod === d.pod && st.container === d.container && st.step === d.step;
+      });
+    }
   }
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!sameInsides((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  return true;
 }

@@ -237,17 +237,22 @@ export class Kubelet extends ClientComponent {
    * is at; read-only, for the UI. Before its image is pulled a new pod is creating its sandbox.
    */
   containerSteps(): ContainerStep[] {
+    // Sampled after every delivery to the kubelet: no allocation for the pods whose containers all run.
     const steps: ContainerStep[] = [];
     for (const w of this.workers.values()) {
-      const pod = `${w.namespace}/${w.name}`;
+      let waiting: RunningContainer | undefined;
+      let running = false;
+      for (const c of w.containers) {
+        if (c.state === 'running') running = true;
+        else if (c.state === 'waiting' && waiting === undefined) waiting = c;
+      }
       if (w.terminating) {
-        if (w.containers.some((c) => c.state === 'running')) steps.push({ pod, container: w.containers[0]?.name ?? '', step: 'stopping' });
+        if (running) steps.push({ pod: `${w.namespace}/${w.name}`, container: w.containers[0]?.name ?? '', step: 'stopping' });
         continue;
       }
-      const c = w.containers.find((container) => container.state === 'waiting');
-      if (!c) continue;
-      const step = c.waitingReason !== 'ContainerCreating' ? c.waitingReason : c.step ?? (c.containerID ? 'pulling' : 'sandbox');
-      steps.push({ pod, container: c.name, step });
+      if (waiting === undefined) continue;
+      const step = waiting.waitingReason !== 'ContainerCreating' ? waiting.waitingReason : waiting.step ?? (waiting.containerID ? 'pulling' : 'sandbox');
+      steps.push({ pod: `${w.namespace}/${w.name}`, container: waiting.name, step });
     }
     return steps;
   }
