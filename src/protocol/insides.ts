@@ -105,13 +105,16 @@ export interface KubeletInsides {
 export type ComponentInsides = EtcdInsides | ApiserverInsides | ControllerManagerInsides | SchedulerInsides | KubeletInsides;
 
 /**
- * The insides of every modelled component at `step` (by component name), replacing what the UI holds.
- * `retained` is false when the step is older than what the worker still keeps (as with the trace):
- * `components` is then empty.
+ * The insides of the modelled components at `step` (by component name) that changed since the last
+ * event: the UI merges them into what it holds, or, with `replace` (a new cluster, a fork, a restore),
+ * drops what it holds first. Unchanged components are left out, so their boxes keep what they draw.
+ * `retained` is false when the step is older than what the worker still keeps (as with the trace): the
+ * event then replaces everything with nothing.
  */
 export interface InsidesEvent {
   readonly type: 'insides';
   readonly step: number;
   readonly retained: boolean;
+  readonly replace: boolean;
   readonly components: Readonly<Record<string, ComponentInsides>>;
 }

@@ -130,7 +130,9 @@ describe('SimHost insides', () => {
   it('posts the insides of the position shown: live and after a step back, and only when they change', () => {
     const events: WorkerEvent[] = [];
     const host = new SimHost({ post: (e) => events.push(e), clock, initial: { seed: 'insides-host', nodes: 2 } });
-    const latest = () => events.filter((e): e is InsidesEvent => e.type === 'insides').at(-1)!;
+    // What the UI holds: the events merged as the store merges them.
+    const latest = (): InsidesEvent => events.filter((e): e is InsidesEvent => e.type === 'insides')
+      .reduce<InsidesEvent | null>((held, e) => (e.replace || !held ? e : { ...e, components: { ...held.components, ...e.components } }), null)!;
     const etcdOf = (e: InsidesEvent) => e.components.etcd as EtcdInsides;
     const booted = latest();
     expect(booted.step).toBe(host.timeline.head);
@@ -144,9 +146,13 @@ describe('SimHost insides', () => {
 
     const count = events.length;
     host.handle({ type: 'stepBack', count: host.timeline.head - booted.step });
-    expect(latest()).not.toBe(after);
     expect(etcdOf(latest())).toEqual(etcdOf(booted));
-    expect(events.slice(count).filter((e) => e.type === 'insides')).toHaveLength(1);
+    expect(latest().components).toEqual(booted.components);
+    const steppedBack = events.slice(count).filter((e): e is InsidesEvent => e.type === 'insides');
+    expect(steppedBack).toHaveLength(1);
+    // Only what differs travels: the kubelets did nothing meanwhile.
+    expect(steppedBack[0]!.replace).toBe(false);
+    expect(Object.keys(steppedBack[0]!.components)).not.toContain('kubelet/node-1');
 
     host.handle({ type: 'pause' });
     expect(events.slice(count).filter((e) => e.type === 'insides')).toHaveLength(1);
@@ -182,8 +188,11 @@ describe('SimHost insides after a fork', () => {
     const { etcd } = host.hostedCluster as unknown as { etcd: { store: { currentRev: number }; kv: { range(r: object): { count: number } } } };
     expect(head.revision).toBe(etcd.store.currentRev);
     expect(head.keys).toBe(etcd.kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count);
-    const latest = events.filter((e): e is InsidesEvent => e.type === 'insides').at(-1)!;
-    expect(latest.step).toBe(host.timeline.head);
-    expect((latest.components.etcd as EtcdInsides).revision).toBe(etcd.store.currentRev);
+    const posted = events.filter((e): e is InsidesEvent => e.type === 'insides');
+    const afterFork = posted.slice(posted.findIndex((e, i) => i > 0 && e.replace));
+    expect(afterFork[0]!.replace).toBe(true);
+    const held = afterFork.reduce((h, e) => ({ ...h, ...e.components }), {} as Record<string, unknown>);
+    expect(posted.at(-1)!.step).toBe(host.timeline.head);
+    expect((held.etcd as EtcdInsides).revision).toBe(etcd.store.currentRev);
   });
 });

@@ -103,21 +103,29 @@ export class InsidesRecorder {
     return components;
   }
 
-  /** The `insides` event for `step` if it differs from the last one this returned; null otherwise (and for a cluster without insides). */
+  /**
+   * The `insides` event for `step`: the components whose insides differ from what the last event left the
+   * UI holding (all of them, `replace`, after a new cluster, a fork or a change of retention); null when
+   * none differ, and for a cluster without insides.
+   */
   eventIfChanged(step: number): InsidesEvent | null {
     if (this.lists.size === 0) return null;
     const retained = step >= this.retainedFrom;
     const names = [...this.lists.keys()];
     const entries = names.map((name) => (retained ? entryAt(this.lists.get(name)!, step)?.insides : undefined));
     const last = this.posted;
-    if (last && last.retained === retained && last.entries.length === entries.length && last.entries.every((e, i) => e === entries[i])) return null;
-    this.posted = { step, retained, entries };
+    const replace = last === null || last.retained !== retained || last.entries.length !== entries.length;
     const components: Record<string, ComponentInsides> = {};
+    let changed = false;
     names.forEach((name, i) => {
       const insides = entries[i];
+      if (!replace && insides === last.entries[i]) return;
+      changed = true;
       if (insides) components[name] = insides;
     });
-    return { type: 'insides', step, retained, components };
+    if (!replace && !changed) return null;
+    this.posted = { step, retained, entries };
+    return { type: 'insides', step, retained, replace, components };
   }
 
   private componentNames(): string[] {

@@ -41,7 +41,7 @@ export const EtcdInsidesView = memo(function EtcdInsidesView({ name }: { readonl
 
 const EtcdWrite = memo(function EtcdWrite({ insides }: { readonly insides: EtcdInsides }) {
   const { t } = useTranslation('graph');
-  const now = useSim((state) => insides.write !== null && state.insides?.step === insides.write.step);
+  const now = useSim((state) => insides.write !== null && state.status.step === insides.write.step);
   const write = insides.write;
   if (!write) return <p className="insides-write insides-line--muted">{t('etcd.noWrite')}</p>;
   const outcome = write.branch === 'success' ? ' ✓' : write.branch === 'failure' ? ' ✗' : '';

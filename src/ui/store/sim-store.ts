@@ -172,7 +172,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'scenarioCatalog':
       return { ...state, scenarios: event.scenarios };
     case 'insides':
-      return { ...state, insides: event };
+      // Components left out did not change: their objects (and boxes) stay as they are.
+      return { ...state, insides: event.replace || !state.insides ? event : { ...event, components: { ...state.insides.components, ...event.components } } };
     case 'story': {
       if (!event.replace && event.milestones.length === 0) return state;
       const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];
