@@ -36,6 +36,7 @@ import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 import { withPods } from './pods.ts';
 import { FlightTracker, longestFlight } from './flights.ts';
+import { locateTour } from './tour-locate.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -330,6 +331,9 @@ export class SimHost {
         this.stopPlayback();
         if (command.branch !== null) throw new Error('keeping the old future as a branch needs saved clusters, which are not available in this worker');
         this.fork(() => undefined);
+        return;
+      case 'tourLocate':
+        this.post(locateTour(command.tour, this.cluster.engine.trace));
         return;
       default:
         throw new Error(notYetAvailable(command.type));

@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
@@ -71,6 +71,8 @@ export interface SimState {
   readonly scenarios: readonly ScenarioView[];
   /** The milestones classified so far (the newest `milestoneLimit`), in step order. */
   readonly milestones: readonly Milestone[];
+  /** The stops of the tour asked for last (`locateTour`), found in this cluster's trace (src/ui/tours). */
+  readonly tourStops: TourStopsEvent | null;
 }
 
 export const recentLimit = 500;
@@ -100,6 +102,7 @@ export const initialSimState: SimState = {
   workerCrashed: null,
   scenarios: [],
   milestones: [],
+  tourStops: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -120,6 +123,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         why: null,
         timeline: null,
         milestones: [],
+        tourStops: null,
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -166,6 +170,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
     case 'scenarioCatalog':
       return { ...state, scenarios: event.scenarios };
+    case 'tourStops':
+      return { ...state, tourStops: event };
     case 'story': {
       if (!event.replace && event.milestones.length === 0) return state;
       const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];
@@ -230,6 +236,8 @@ export interface SimActions {
   injectFault(fault: FaultSpec): void;
   /** Asks the worker for the current state of `topics` (objects, scheduler). */
   inspect(topics: readonly InspectTopic[]): void;
+  /** Asks the worker where tour `id`'s stops are in the trace (answered in `tourStops`). */
+  locateTour(id: string): void;
   /** Asks for the cause chain of message `id` (null: forget it). */
   askWhy(id: number | null): void;
   /** Timeline: move the view back, to a step, or to the step that wrote an etcd revision. */
@@ -290,6 +298,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
     injectFault: (fault) => post({ type: 'fault', fault }),
     inspect: (topics) => post({ type: 'inspect', topics }),
+    locateTour: (id) => post({ type: 'tourLocate', tour: id }),
     askWhy: (id) => {
       update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));
       if (id !== null) post({ type: 'causeChain', id });
