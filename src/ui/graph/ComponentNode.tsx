@@ -9,16 +9,19 @@ import { unbound } from '../store/pods.ts';
 import type { ComponentNodeType } from './layout.ts';
 import { ApiserverStages } from './ApiserverStages.tsx';
 import { PodChips } from './PodChips.tsx';
+import { useTourHighlight } from '../tours/tour-store.ts';
 
 export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<ComponentNodeType>) {
   const { component, title, subtitle } = data;
+  const toured = useTourHighlight(component.name);
   const pods = component.role === 'kubelet' ? (component.node ?? null) : component.role === 'kube-scheduler' ? unbound : null;
   return (
     <div
-      className={`component-node role-${component.role}${component.modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}`}
+      className={`component-node role-${component.role}${component.modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
       data-testid="component-node"
       data-component={component.name}
       data-modelled={component.modelled}
+      data-tour-highlight={toured || undefined}
     >
       {/* Links are drawn border to border (floating); the handles only anchor them for React Flow. */}
       <Handle type="target" position={Position.Top} className="component-handle" isConnectable={false} />
