@@ -238,7 +238,7 @@ export class StoryClassifier {
     }
     const generation = meta.generation ?? 0;
     const seen = this.sights.get(sight);
-    let acts = false;
+    let acts: boolean;
     if (watcher === controllerManager && (kind === 'Deployment' || kind === 'ReplicaSet')) acts = seen === undefined || generation > seen;
     else if (watcher === scheduler && kind === 'Pod') acts = seen === undefined && !nodeNameOf(event.object);
     else if (watcher.startsWith(kubeletPrefix) && kind === 'Pod') acts = seen === undefined && nodeNameOf(event.object) === watcher.slice(kubeletPrefix.length);
