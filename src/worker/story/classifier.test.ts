@@ -33,9 +33,23 @@ function history(cluster: Cluster, prefix: string): KeyValue[] {
   return found;
 }
 
-function json(kv: KeyValue): Record<string, any> {
-  return JSON.parse(kv.value) as Record<string, any>;
+interface Condition {
+  readonly type: string;
+  readonly status: string;
+  readonly message?: string;
 }
+
+interface StoredObject {
+  readonly metadata: { readonly name: string };
+  readonly spec: { readonly nodeName?: string };
+  readonly status?: { readonly phase?: string; readonly conditions?: readonly Condition[] };
+}
+
+function json(kv: KeyValue): StoredObject {
+  return JSON.parse(kv.value) as StoredObject;
+}
+
+const hasCondition = (obj: StoredObject, type: string, status: string) => obj.status?.conditions?.some((c) => c.type === type && c.status === status) ?? false;
 
 const of = (milestones: readonly Milestone[], kind: MilestoneKind) => milestones.filter((m) => m.kind === kind);
 
@@ -44,12 +58,12 @@ describe('the nginx Deployment flow (kubectl create -f nginx.yml)', () => {
   const deployment = history(cluster, '/registry/deployments/default/nginx-deployment');
   const replicaSets = history(cluster, '/registry/replicasets/default/');
   const pods = history(cluster, '/registry/pods/default/');
-  const rsName = json(replicaSets[0]!).metadata.name as string;
-  const podName = json(pods[0]!).metadata.name as string;
+  const rsName = json(replicaSets[0]!).metadata.name;
+  const podName = json(pods[0]!).metadata.name;
   const bound = pods.find((kv) => json(kv).spec.nodeName)!;
-  const node = json(bound).spec.nodeName as string;
-  const running = pods.find((kv) => json(kv).status?.phase === 'Running' && json(kv).status.conditions.some((c: any) => c.type === 'Ready' && c.status === 'True'))!;
-  const available = deployment.find((kv) => json(kv).status?.conditions?.some((c: any) => c.type === 'Available' && c.status === 'True'))!;
+  const node = json(bound).spec.nodeName!;
+  const running = pods.find((kv) => json(kv).status?.phase === 'Running' && hasCondition(json(kv), 'Ready', 'True'))!;
+  const available = deployment.find((kv) => hasCondition(json(kv), 'Available', 'True'))!;
   const deploymentRef = { resource: 'deployments', kind: 'Deployment', namespace: 'default', name: 'nginx-deployment' };
   const rsRef = { resource: 'replicasets', kind: 'ReplicaSet', namespace: 'default', name: rsName };
   const podRef = { resource: 'pods', kind: 'Pod', namespace: 'default', name: podName };
@@ -137,8 +151,8 @@ describe('failure scenarios yield their failure milestones', () => {
     const failed = of(milestones, 'failedScheduling');
     expect(failed.length).toBeGreaterThanOrEqual(1);
     const stored = history(cluster, '/registry/pods/default/big-pod').map(json)
-      .flatMap((pod) => pod.status?.conditions ?? []).find((c: any) => c.type === 'PodScheduled' && c.status === 'False');
-    expect(failed[0]).toMatchObject({ object: { kind: 'Pod', name: 'big-pod' }, message: stored.message });
+      .flatMap((pod) => pod.status?.conditions ?? []).find((c) => c.type === 'PodScheduled' && c.status === 'False');
+    expect(failed[0]).toMatchObject({ object: { kind: 'Pod', name: 'big-pod' }, message: stored?.message });
     expect(failed[0]!.kind === 'failedScheduling' && failed[0]!.message).toMatch(/Insufficient cpu/);
     expect(of(milestones, 'podBound')).toEqual([]);
   });
