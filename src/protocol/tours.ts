@@ -75,6 +75,9 @@ export interface MilestoneMatcher {
   readonly watcher?: string;
   readonly node?: string;
   readonly eventType?: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** For `podPhase`: the phase stored, and whether the Pod is Ready. */
+  readonly phase?: string;
+  readonly ready?: boolean;
 }
 
 export type StopMatcher = { readonly message: MessageMatcher } | { readonly milestone: MilestoneMatcher };
@@ -310,12 +313,16 @@ function nameIs(pattern: string, name: string): boolean {
 
 export function milestoneMatches(m: MilestoneMatcher, milestone: Milestone): boolean {
   if (milestone.kind !== m.kind) return false;
-  const facts = milestone as Milestone & { object?: { resource: string; name: string } | null; node?: string | null; watcher?: string; eventType?: string };
+  const facts = milestone as Milestone & {
+    object?: { resource: string; name: string } | null; node?: string | null; watcher?: string; eventType?: string; phase?: string; ready?: boolean;
+  };
   if (m.resource !== undefined && facts.object?.resource !== m.resource) return false;
   if (m.name !== undefined && (!facts.object || !nameIs(m.name, facts.object.name))) return false;
   if (m.watcher !== undefined && (facts.watcher === undefined || !componentIs(m.watcher, facts.watcher))) return false;
   if (m.node !== undefined && facts.node !== m.node) return false;
   if (m.eventType !== undefined && facts.eventType !== m.eventType) return false;
+  if (m.phase !== undefined && facts.phase !== m.phase) return false;
+  if (m.ready !== undefined && facts.ready !== m.ready) return false;
   return true;
 }
 
@@ -406,7 +413,7 @@ const podCreation: Tour = {
         en: 'The object becomes one key, /registry/replicasets/default/my-replicaset, written by a Txn: "if mod_revision of the key is 0 (it does not exist yet), put it". etcd answers with the new revision, which becomes the object\'s resourceVersion.',
         zh: '对象变成一个 key：/registry/replicasets/default/my-replicaset，由一个 Txn 写入：“如果这个 key 的 mod_revision 为 0（还不存在），就 put”。etcd 返回新的 revision，它就是这个对象的 resourceVersion。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/replicasets/default/my-replicaset', write: 'create' } },
+      match: { milestone: { kind: 'objectCreated', resource: 'replicasets', name: 'my-replicaset' } },
     },
     {
       id: 'rs-event', seedStep: 3,
@@ -424,7 +431,7 @@ const podCreation: Tour = {
         en: 'kube-apiserver\'s watch cache passes the event on to every client watching ReplicaSets. kube-controller-manager\'s informer receives ADDED my-replicaset, and the ReplicaSet controller queues it for a sync.',
         zh: 'kube-apiserver 的 watch cache 把事件转发给所有 Watch 了 ReplicaSet 的客户端。kube-controller-manager 的 informer 收到 ADDED my-replicaset，ReplicaSet 控制器把它放进队列等待调和。',
       },
-      match: { message: { kind: 'http.watchEvent', to: kcm, objectKind: 'ReplicaSet', path: 'default/my-replicaset', eventType: 'ADDED' } },
+      match: { milestone: { kind: 'watchSeen', watcher: kcm, resource: 'replicasets', name: 'my-replicaset', eventType: 'ADDED' } },
     },
     {
       id: 'create-pods', seedStep: 5,
@@ -443,7 +450,7 @@ const podCreation: Tour = {
         en: 'kube-apiserver picks the random name suffix, runs admission (the ServiceAccount plugin adds a token volume), and stores each Pod with its own create Txn: compare mod_revision == 0 on /registry/pods/default/my-replicaset-…, then put. The Pods have no node yet.',
         zh: 'kube-apiserver 生成名字的随机后缀，执行准入控制（ServiceAccount 插件加上 token 卷），再用各自的创建 Txn 保存每个 Pod：比较 /registry/pods/default/my-replicaset-… 的 mod_revision == 0，然后 put。此时 Pod 还没有节点。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/pods/default/my-replicaset-', write: 'create' } },
+      match: { milestone: { kind: 'podCreated', resource: 'pods', name: 'my-replicaset-*' } },
       count: 2,
     },
     {
@@ -463,7 +470,7 @@ const podCreation: Tour = {
         en: 'kube-scheduler watches Pods that are not finished. Each new Pod arrives as ADDED with an empty spec.nodeName, so it goes into the scheduling queue.',
         zh: 'kube-scheduler Watch 所有未结束的 Pod。每个新 Pod 以 ADDED 事件到达，spec.nodeName 为空，于是进入调度队列。',
       },
-      match: { message: { kind: 'http.watchEvent', to: scheduler, objectKind: 'Pod', path: 'default/my-replicaset-', eventType: 'ADDED' } },
+      match: { milestone: { kind: 'watchSeen', watcher: scheduler, resource: 'pods', name: 'my-replicaset-*', eventType: 'ADDED' } },
       count: 2,
     },
     {
@@ -483,7 +490,7 @@ const podCreation: Tour = {
         en: 'The binding becomes an update of the Pod\'s key: a Txn that compares mod_revision with the revision kube-apiserver just read (not 0 this time) and puts the Pod with spec.nodeName set. Had anyone written the Pod in between, the compare would fail and the update would be retried.',
         zh: 'Binding 变成对 Pod key 的一次更新：Txn 比较 mod_revision 是否等于 kube-apiserver 刚读到的 revision（这次不是 0），然后 put 设置了 spec.nodeName 的 Pod。如果期间有人改过这个 Pod，比较就会失败并重试。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/pods/default/my-replicaset-', write: 'update', causedBy: bindingRequest } },
+      match: { milestone: { kind: 'podBound', resource: 'pods', name: 'my-replicaset-*' } },
       count: 2,
     },
     {
@@ -503,17 +510,17 @@ const podCreation: Tour = {
         en: 'Each kubelet watches only the Pods with spec.nodeName equal to its own node (a field selector), so for the kubelet on the chosen node the bound Pod is ADDED. It then pulls the image, creates and starts the container through its runtime, and reports the status back to kube-apiserver.',
         zh: '每个 kubelet 只 Watch spec.nodeName 等于自己节点名的 Pod（字段选择器），所以对被选中节点上的 kubelet 来说，这个已绑定的 Pod 是 ADDED。随后它拉取镜像、通过容器运行时创建并启动容器，再把状态报告给 kube-apiserver。',
       },
-      match: { message: { kind: 'http.watchEvent', to: 'kubelet/', objectKind: 'Pod', path: 'default/my-replicaset-', eventType: 'ADDED' } },
+      match: { milestone: { kind: 'watchSeen', watcher: 'kubelet/', resource: 'pods', name: 'my-replicaset-*', eventType: 'ADDED' } },
       count: 2,
     },
     {
       id: 'running',
       title: { en: 'The Pods are Running', zh: 'Pod 进入 Running 状态' },
       text: {
-        en: 'Once the container has started, the kubelet PATCHes the Pod\'s status subresource: phase Running, condition Ready True. kube-apiserver stores it like every other write, and the ReplicaSet controller, seeing the change, updates my-replicaset\'s readyReplicas.',
-        zh: '容器启动后，kubelet PATCH Pod 的 status 子资源：phase 为 Running，Ready 条件为 True。kube-apiserver 像其他写入一样把它保存到 etcd，ReplicaSet 控制器看到变化后，更新 my-replicaset 的 readyReplicas。',
+        en: 'Once the container has started, the kubelet PATCHes the Pod\'s status subresource: phase Running, condition Ready True. kube-apiserver stores it in etcd like every other write (the Txn shown), and the ReplicaSet controller, seeing the change, updates my-replicaset\'s readyReplicas.',
+        zh: '容器启动后，kubelet PATCH Pod 的 status 子资源：phase 为 Running，Ready 条件为 True。kube-apiserver 像其他写入一样把它保存到 etcd（即这里的 Txn），ReplicaSet 控制器看到变化后，更新 my-replicaset 的 readyReplicas。',
       },
-      match: { message: { kind: 'http.request', from: 'kubelet/', method: 'PATCH', path: '/api/v1/namespaces/default/pods/my-replicaset-*/status', includes: 'Running' } },
+      match: { milestone: { kind: 'podPhase', resource: 'pods', name: 'my-replicaset-*', phase: 'Running', ready: true } },
       count: 2,
     },
   ],
@@ -782,7 +789,7 @@ const selfHealing: Tour = {
         en: 'A Pod is not removed at once: kube-apiserver sets metadata.deletionTimestamp and a grace period, an update Txn of the Pod\'s key. The kubelet gets time to stop the containers.',
         zh: 'Pod 不会被立即删除：kube-apiserver 设置 metadata.deletionTimestamp 和宽限期，这是对 Pod key 的一次更新 Txn。kubelet 因此有时间停止容器。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/pods/default/my-replicaset-', write: 'update', causedBy: userDelete } },
+      match: { milestone: { kind: 'terminating', resource: 'pods', name: 'my-replicaset-*' } },
     },
     {
       id: 'kcm-sees',
@@ -800,7 +807,7 @@ const selfHealing: Tour = {
         en: 'The controller POSTs a new Pod from the template; kube-apiserver stores it with a create Txn under a new name.',
         zh: '控制器按模板 POST 一个新 Pod；kube-apiserver 以新名字、用创建 Txn 把它保存下来。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/pods/default/my-replicaset-', write: 'create' } },
+      match: { milestone: { kind: 'podCreated', resource: 'pods', name: 'my-replicaset-*' } },
     },
     {
       id: 'bound',
@@ -818,7 +825,7 @@ const selfHealing: Tour = {
         en: 'When the kubelet has stopped the containers it reports the Pod finished; kube-apiserver then deletes the key with a Txn that compares mod_revision and deletes, and every watcher receives DELETED.',
         zh: 'kubelet 停止容器后报告 Pod 已结束；kube-apiserver 随后用一个比较 mod_revision 再删除的 Txn 删掉这个 key，所有 Watch 者都会收到 DELETED。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/pods/default/my-replicaset-', write: 'delete' } },
+      match: { milestone: { kind: 'objectDeleted', resource: 'pods', name: 'my-replicaset-*' } },
     },
   ],
 };
@@ -851,7 +858,7 @@ const rollingUpdate: Tour = {
         en: 'An update Txn of /registry/deployments/default/user-service; metadata.generation grows because the spec changed.',
         zh: '对 /registry/deployments/default/user-service 的一次更新 Txn；因为 spec 变了，metadata.generation 加一。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/deployments/default/user-service', write: 'update' } },
+      match: { milestone: { kind: 'specChanged', resource: 'deployments', name: 'user-service' } },
     },
     {
       id: 'new-rs',
@@ -860,7 +867,7 @@ const rollingUpdate: Tour = {
         en: 'The deployment controller finds no ReplicaSet with the new template\'s hash, so it creates one, with a different name suffix.',
         zh: 'Deployment 控制器找不到与新模板哈希相同的 ReplicaSet，于是创建一个，名字后缀不同。',
       },
-      match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/replicasets/default/user-service-', write: 'create' } },
+      match: { milestone: { kind: 'objectCreated', resource: 'replicasets', name: 'user-service-*' } },
     },
     {
       id: 'new-pod',

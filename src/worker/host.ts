@@ -370,7 +370,7 @@ export class SimHost {
         this.fork(() => undefined);
         return;
       case 'tourLocate':
-        this.post(locateTour(command.tour, this.cluster.engine.trace));
+        this.post(locateTour(command.tour, this.cluster.engine.trace, (step, message) => this.storyTap.record.annotate(step, message)));
         return;
       default:
         throw new Error(notYetAvailable(command.type));

@@ -107,6 +107,8 @@ describe('guided tours', () => {
       expect(found.step!, `${id} stop ${stop.id} comes after the stop before it`).toBeGreaterThan(previous);
       previous = found.step!;
       expect(found.components.length, `${id} stop ${stop.id} highlights something`).toBeGreaterThan(0);
+      // A stop bound to a milestone shows the deliveries the worker classified as that milestone.
+      if ('milestone' in stop.match) for (const r of found.records) expect(r.milestone, `${id} stop ${stop.id}`).toMatchObject({ kind: stop.match.milestone.kind, step: r.step });
     }
     // Plain data for postMessage.
     expect(structuredClone(located)).toEqual(located);
