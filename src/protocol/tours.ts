@@ -120,8 +120,10 @@ export interface LocatedStop {
   readonly step: number | null;
   /** The matched deliveries, in step order (with their payloads: the Txn, the watch event). */
   readonly records: readonly TraceRecord[];
-  /** Components to highlight: the stop's own and the ends of its messages (never `user`'s kubectl twice). */
+  /** Components to highlight: the stop's own and the ends of its messages. */
   readonly components: readonly string[];
+  /** The requests that matched responses and watch events answer (their path and query, for captions). */
+  readonly requests: readonly TraceRecord[];
 }
 
 export interface TourStopsEvent {
@@ -358,7 +360,12 @@ export function locateStops(tour: Tour, trace: TourTrace): LocatedStop[] {
       records.push(trace.records[i]!);
     }
     const found = records.length === want;
-    located.push({ step: found ? records.at(-1)!.step : null, records: found ? records : [], components: componentsOf(stop, found ? records : []) });
+    const shown = found ? records : [];
+    const requests = shown.flatMap((r) => {
+      const request = (r.kind === 'http.response' || r.kind === 'http.watchEvent') && r.replyTo !== null ? trace.byId.get(r.replyTo) : undefined;
+      return request?.kind === 'http.request' ? [request] : [];
+    });
+    located.push({ step: found ? records.at(-1)!.step : null, records: shown, components: componentsOf(stop, shown), requests });
     if (first >= 0) from = first + 1;
   }
   return located;

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tourById, tours, type LocatedStop, type Tour, type TraceRecord } from '../../protocol/index.ts';
 import { caption, type Language } from '../captions/captions.ts';
+import { milestoneText } from '../captions/milestones.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { prepareTour, showStop } from './run.ts';
@@ -103,6 +104,7 @@ function TourCard() {
   const located = useSim((s) => (s.tourStops?.tour === state.tourId ? s.tourStops : null));
   const headStep = useSim((s) => s.status.step);
   const { go, end } = useTourDriver();
+  const [collapsed, setCollapsed] = useState(false);
   const tour = state.tourId === null ? undefined : tourById(state.tourId);
   if (!tour) return null;
 
@@ -122,6 +124,8 @@ function TourCard() {
     <aside className="tour-card" aria-label={t('cardLabel', { title: tour.title[language] })} data-testid="tour-card">
       <header className="tour-card-head">
         <span className="tour-card-tour">{tour.title[language]}</span>
+        <button type="button" className="tour-close" aria-expanded={!collapsed} aria-label={t(collapsed ? 'expand' : 'collapse')} title={t(collapsed ? 'expand' : 'collapse')}
+          onClick={() => setCollapsed((c) => !c)}>{collapsed ? '▴' : '▾'}</button>
         <button type="button" className="tour-close" aria-label={t('end')} title={t('end')} onClick={end}>×</button>
       </header>
       {state.phase === 'preparing' && <p className="tour-status" role="status">{t('preparing', { step: headStep })}</p>}
@@ -133,10 +137,10 @@ function TourCard() {
             {stop.seedStep !== undefined && <span className="tour-seed-step" data-testid="tour-seed-step">{t('seedStep', { n: stop.seedStep })}</span>}
             {stop.title[language]}
           </h2>
-          <p className="tour-text">{stop.text[language]}</p>
+          {!collapsed && <p className="tour-text">{stop.text[language]}</p>}
           {found?.step == null
             ? <p className="tour-status tour-status--failed">{t('notFound')}</p>
-            : <ExactMessages records={found.records} language={language} />}
+            : !collapsed && <ExactMessages stop={found} language={language} />}
           <nav className="tour-nav" aria-label={t('navLabel')}>
             <button type="button" onClick={() => go(state.stop - 1)} disabled={state.stop === 0}>{t('previous')}</button>
             <button type="button" className="tour-primary" onClick={() => go(state.stop + 1)} disabled={state.stop >= stops.length - 1}>{t('next')}</button>
@@ -148,7 +152,7 @@ function TourCard() {
   );
 }
 
-function ExactMessages({ records, language }: { readonly records: readonly TraceRecord[]; readonly language: Language }) {
+function ExactMessages({ stop, language }: { readonly stop: LocatedStop; readonly language: Language }) {
   const { t } = useTranslation('tours');
   const actions = useSimActions();
   const selected = useSim((s) => (s.selection?.type === 'message' ? s.selection.id : null));
@@ -156,15 +160,27 @@ function ExactMessages({ records, language }: { readonly records: readonly Trace
     <section className="tour-exact" aria-label={t('exact')}>
       <h3>{t('exact')}</h3>
       <ol>
-        {records.map((record) => (
-          <li key={record.id} data-testid="tour-exact-line" data-kind={record.kind}>
-            <button type="button" onClick={() => actions.select({ type: 'message', id: record.id })} aria-pressed={selected === record.id} title={t('show')}>
-              <span className="tour-exact-step">{t('atStep', { step: record.step })}</span>
-              <code>{caption(record, language)}</code>
-            </button>
-          </li>
-        ))}
+        {stop.records.map((record) => {
+          const request = record.replyTo === null ? undefined : stop.requests.find((r) => r.id === record.replyTo);
+          const query = queryOf(record.kind === 'http.request' ? record : request);
+          return (
+            <li key={record.id} data-testid="tour-exact-line" data-kind={record.kind}>
+              <button type="button" onClick={() => actions.select({ type: 'message', id: record.id })} aria-pressed={selected === record.id} title={t('show')}>
+                <span className="tour-exact-step">{t('atStep', { step: record.step })}</span>
+                {record.milestone && <span className="tour-exact-plain">{milestoneText(record.milestone, language).title}</span>}
+                <code>{caption(record, language, { request })}</code>
+                {query !== '' && <code className="tour-exact-query">?{query}</code>}
+              </button>
+            </li>
+          );
+        })}
       </ol>
     </section>
   );
+}
+
+/** An HTTP request's query string (what resourceVersion it asked for), or ''. */
+function queryOf(request: TraceRecord | undefined): string {
+  const query = (request?.payload as { query?: unknown } | undefined)?.query;
+  return typeof query === 'string' ? query : '';
 }

@@ -104,6 +104,12 @@ export async function showStop(store: SimStore, actions: SimActions, tours: Tour
     await waitFor(store, (s) => s.timeline?.position === step && s.recent.at(-1)?.step === step, signal);
   }
   const shown = stop.records.at(-1);
-  if (shown) actions.select({ type: 'message', id: shown.id });
+  if (shown) {
+    actions.select({ type: 'message', id: shown.id });
+    // Bring the inspector's payload into view (its panel may be scrolled to something else).
+    if (typeof requestAnimationFrame === 'function') {
+      requestAnimationFrame(() => document.querySelector('[data-testid="message-payload"]')?.scrollIntoView({ block: 'nearest' }));
+    }
+  }
   if (tours.getState().stop === index) tours.setState({ highlight: stop.components });
 }
