@@ -124,6 +124,7 @@ function TourCard() {
     <aside className="tour-card" aria-label={t('cardLabel', { title: tour.title[language] })} data-testid="tour-card">
       <header className="tour-card-head">
         <span className="tour-card-tour">{tour.title[language]}</span>
+        {state.phase === 'touring' && <span className="tour-progress">{t('stopOf', { n: state.stop + 1, total: stops.length })}</span>}
         <button type="button" className="tour-close" aria-expanded={!collapsed} aria-label={t(collapsed ? 'expand' : 'collapse')} title={t(collapsed ? 'expand' : 'collapse')}
           onClick={() => setCollapsed((c) => !c)}>{collapsed ? '▴' : '▾'}</button>
         <button type="button" className="tour-close" aria-label={t('end')} title={t('end')} onClick={end}>×</button>
@@ -132,15 +133,16 @@ function TourCard() {
       {state.phase === 'failed' && <p className="tour-status tour-status--failed" role="alert">{t('failed', { error: state.error ?? '' })}</p>}
       {state.phase === 'touring' && stop && (
         <>
-          <p className="tour-progress">{t('stopOf', { n: state.stop + 1, total: stops.length })}</p>
-          <h2 className="tour-stop-title" data-testid="tour-stop-title">
-            {stop.seedStep !== undefined && <span className="tour-seed-step" data-testid="tour-seed-step">{t('seedStep', { n: stop.seedStep })}</span>}
-            {stop.title[language]}
-          </h2>
-          {!collapsed && <p className="tour-text">{stop.text[language]}</p>}
-          {found?.step == null
-            ? <p className="tour-status tour-status--failed">{t('notFound')}</p>
-            : !collapsed && <ExactMessages stop={found} language={language} />}
+          <div className="tour-body">
+            <h2 className="tour-stop-title" data-testid="tour-stop-title">
+              {stop.seedStep !== undefined && <span className="tour-seed-step" data-testid="tour-seed-step">{t('seedStep', { n: stop.seedStep })}</span>}
+              {stop.title[language]}
+            </h2>
+            {!collapsed && <p className="tour-text">{stop.text[language]}</p>}
+            {found?.step == null
+              ? <p className="tour-status tour-status--failed">{t('notFound')}</p>
+              : !collapsed && <ExactMessages stop={found} language={language} />}
+          </div>
           <nav className="tour-nav" aria-label={t('navLabel')}>
             <button type="button" onClick={() => go(state.stop - 1)} disabled={state.stop === 0}>{t('previous')}</button>
             <button type="button" className="tour-primary" onClick={() => go(state.stop + 1)} disabled={state.stop >= stops.length - 1}>{t('next')}</button>
@@ -162,7 +164,7 @@ function ExactMessages({ stop, language }: { readonly stop: LocatedStop; readonl
       <ol>
         {stop.records.map((record) => {
           const request = record.replyTo === null ? undefined : stop.requests.find((r) => r.id === record.replyTo);
-          const query = queryOf(record.kind === 'http.request' ? record : request);
+          const query = record.kind === 'http.watchEvent' ? '' : queryOf(record.kind === 'http.request' ? record : request);
           return (
             <li key={record.id} data-testid="tour-exact-line" data-kind={record.kind}>
               <button type="button" onClick={() => actions.select({ type: 'message', id: record.id })} aria-pressed={selected === record.id} title={t('show')}>
