@@ -11,7 +11,7 @@ import { caption, type Language } from '../captions/captions.ts';
 import { milestoneText } from '../captions/milestones.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
-import { prepareTour, showStop } from './run.ts';
+import { prepareTour, returnToStop, showStop } from './run.ts';
 import { idleTour, tourStore, useTour } from './tour-store.ts';
 import './tours.css';
 
@@ -47,12 +47,15 @@ function useTourDriver() {
   const go = useCallback((index: number) => {
     void showStop(store, actions, tourStore, index).catch(() => undefined);
   }, [store, actions]);
+  const back = useCallback((tourId: string, index: number) => {
+    void returnToStop(store, actions, tourStore, tourId, index).catch(() => tourStore.setState({ away: false }));
+  }, [store, actions]);
   const end = useCallback(() => {
     running?.abort();
     running = null;
     tourStore.setState(idleTour);
   }, []);
-  return { start, go, end };
+  return { start, go, back, end };
 }
 
 let running: AbortController | null = null;
@@ -103,7 +106,7 @@ function TourCard() {
   const state = useTour((s) => s);
   const located = useSim((s) => (s.tourStops?.tour === state.tourId ? s.tourStops : null));
   const headStep = useSim((s) => s.status.step);
-  const { go, end } = useTourDriver();
+  const { start, go, back, end } = useTourDriver();
   const [collapsed, setCollapsed] = useState(false);
   const tour = state.tourId === null ? undefined : tourById(state.tourId);
   if (!tour) return null;
@@ -111,7 +114,7 @@ function TourCard() {
   if (state.away) {
     return (
       <aside className="tour-card tour-card--away" aria-label={t('cardLabel', { title: tour.title[language] })}>
-        <button type="button" className="tour-primary" onClick={() => go(state.stop)}>{t('back')}</button>
+        <button type="button" className="tour-primary" onClick={() => back(tour.id, state.stop)}>{t('back')}</button>
         <button type="button" onClick={end}>{t('end')}</button>
       </aside>
     );
@@ -140,7 +143,12 @@ function TourCard() {
             </h2>
             {!collapsed && <p className="tour-text">{stop.text[language]}</p>}
             {found?.step == null
-              ? <p className="tour-status tour-status--failed">{t('notFound')}</p>
+              ? (
+                <p className="tour-status tour-status--failed">
+                  {t(located === null ? 'clusterChanged' : 'notFound')}{' '}
+                  <button type="button" onClick={() => start(tour)}>{t('restart')}</button>
+                </p>
+              )
               : !collapsed && <ExactMessages stop={found} language={language} />}
           </div>
           <nav className="tour-nav" aria-label={t('navLabel')}>

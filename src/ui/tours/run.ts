@@ -113,3 +113,14 @@ export async function showStop(store: SimStore, actions: SimActions, tours: Tour
   }
   if (tours.getState().stop === index) tours.setState({ highlight: stop.components });
 }
+
+/**
+ * Returns to stop `index` after the learner explored: asks the worker again where the stops are (the
+ * learner may have stepped on, or changed the cluster's future at a past step), then shows the stop.
+ */
+export async function returnToStop(store: SimStore, actions: SimActions, tours: TourStore, tourId: string, index: number, signal?: AbortSignal): Promise<void> {
+  const before = store.getState().tourStops;
+  actions.locateTour(tourId);
+  await waitFor(store, (s) => s.tourStops !== before && s.tourStops?.tour === tourId, signal);
+  await showStop(store, actions, tours, index, signal);
+}

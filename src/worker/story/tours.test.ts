@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, ConsoleOutputEvent, TourStopsEvent, WorkerEvent } from '../../protocol/index.ts';
 import { tours } from '../../protocol/index.ts';
-import { messageMatches, tourTrace, type MessageMatcher } from '../../protocol/tours.ts';
+import { locateStops, messageMatches, tourTrace, type MessageMatcher, type Tour } from '../../protocol/tours.ts';
+import type { TraceRecord } from '../../protocol/index.ts';
 // The page's tour → actions mapping, driven here against the real host (test-only UI imports, as in
 // ../scenarios.test.ts).
 import { deleteFirstPodLine } from '../../ui/scenarios/plan.ts';
@@ -165,5 +166,48 @@ describe('guided tours', () => {
     expect(trace.records.some((r) => messageMatches(never, r, trace))).toBe(false);
     const present: MessageMatcher = { ...never, path: '/registry/replicasets/default/my-replicaset' };
     expect(trace.records.some((r) => messageMatches(present, r, trace))).toBe(true);
+  });
+});
+
+describe('finding stops', () => {
+  let id = 0;
+  const rec = (step: number, kind: string, from: string, to: string, payload: unknown, extra: Partial<TraceRecord> = {}): TraceRecord =>
+    ({ step, id: ++id, from, to, kind, payload, sentAt: step, deliverAt: step, cause: null, replyTo: null, background: false, ...extra });
+  const txn = (key: string, modRevision: number) => ({ compare: [{ target: 'MOD', key, modRevision }], success: [{ requestPut: { key, value: '' } }] });
+  const tourOf = (stops: Tour['stops']): Tour => ({ id: 't', title: { en: 't', zh: 't' }, description: { en: 't', zh: 't' }, source: 's', nodes: 3, steps: [], stops });
+  const stop = (stopId: string, match: MessageMatcher, count?: number): Tour['stops'][number] =>
+    ({ id: stopId, title: { en: stopId, zh: stopId }, text: { en: stopId, zh: stopId }, match: { message: match }, ...(count ? { count } : {}) });
+
+  it('a stop with count 2 shows both matches and is reached at the second; the next stop is searched after its first; a missing stop is null', () => {
+    const post = rec(1, 'http.request', 'kube-scheduler', 'kube-apiserver', { method: 'POST', path: '/api/v1/namespaces/default/pods/a/binding', query: '' });
+    const records = [
+      rec(1, 'etcd.Txn', 'kube-apiserver', 'etcd', txn('/registry/pods/default/a', 0)),
+      post,
+      rec(3, 'etcd.Txn', 'kube-apiserver', 'etcd', txn('/registry/pods/default/a', 7), { cause: post.id }),
+      rec(4, 'etcd.Txn', 'kube-apiserver', 'etcd', txn('/registry/pods/default/b', 0)),
+      rec(5, 'etcd.Txn', 'kube-apiserver', 'etcd', txn('/registry/pods/default/b', 9)),
+    ];
+    const trace = tourTrace(records);
+    const located = locateStops(tourOf([
+      stop('created', { kind: 'etcd.Txn', path: '/registry/pods/default/*', write: 'create' }, 2),
+      stop('bound', { kind: 'etcd.Txn', write: 'update', causedBy: { kind: 'http.request', path: '/pods/*/binding' } }),
+      stop('missing', { kind: 'etcd.Txn', write: 'delete' }),
+      stop('after missing', { kind: 'etcd.Txn', path: '/registry/pods/default/b', write: 'update' }),
+    ]), trace);
+    expect(located.map((l) => l.step)).toEqual([4, 3, null, 5]);
+    expect(located[0]!.records.map((r) => r.step)).toEqual([1, 4]);
+    expect(located[0]!.components).toEqual(['kube-apiserver', 'etcd']);
+    expect(located[2]!.records).toEqual([]);
+    // Each stop is searched after the previous stop's first match: step 3 cannot be found twice.
+    expect(locateStops(tourOf([stop('bound', { kind: 'etcd.Txn', write: 'update' }), stop('again', { kind: 'etcd.Txn', path: '/registry/pods/default/a', write: 'update' })]), trace).map((l) => l.step)).toEqual([3, null]);
+  });
+
+  it('answers: a response matches by the path and query of the request it answers', () => {
+    const request = rec(1, 'http.request', 'user', 'kube-apiserver', { method: 'GET', path: '/api/v1/pods', query: 'resourceVersion=0' });
+    const response = rec(2, 'http.response', 'kube-apiserver', 'user', { status: 200 }, { replyTo: request.id });
+    const trace = tourTrace([request, response]);
+    const [found] = locateStops(tourOf([stop('cache', { kind: 'http.response', path: '/api/v1/pods', query: 'resourceVersion=0', status: 200 })]), trace);
+    expect(found).toMatchObject({ step: 2, requests: [request] });
+    expect(locateStops(tourOf([stop('etcd', { kind: 'http.response', queryLacks: 'resourceVersion' })]), trace)[0]!.step).toBeNull();
   });
 });
