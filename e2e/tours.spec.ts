@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from './podflow.ts';
 
 // The seed 004 tour in 中文, from the header's picker: stops 步骤 0 … 步骤 12 in the seed's order, each with
@@ -53,12 +54,22 @@ test('the seed 004 tour in 中文: 步骤 0 … 步骤 12 in order, components l
     });
   }
 
-  await test.step('leave the tour to explore, then come back to 步骤 12', async () => {
+  await test.step('the picker and the card pass axe', async () => {
+    const results = await new AxeBuilder({ page }).include('[data-testid="tour-card"]').include('.tour-picker').analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  });
+
+  await test.step('leave the tour to explore (step on), then come back to 步骤 12', async () => {
+    const at = await podflow.step();
     await card.getByRole('button', { name: '离开导览（自由探索）' }).click();
     await expect(lit).toHaveCount(0);
+    // Step on through the page's scripting handle (the playback bar's labels belong to another part).
+    await page.evaluate(() => (globalThis as unknown as { podflow: { actions: { step(count: number): void } } }).podflow.actions.step(1));
+    await expect(podflow.stepCounter).toHaveText(String(at + 1));
     await page.getByRole('button', { name: '回到导览' }).click();
     await expect(card.getByTestId('tour-seed-step')).toHaveText('步骤 12');
     await expect(podflow.component('kube-apiserver')).toHaveAttribute('data-tour-highlight', 'true');
+    await expect(podflow.stepCounter).toHaveText(String(at));
   });
 
   await test.step('the last stop: both Pods Running; then end the tour', async () => {

@@ -4,7 +4,7 @@
 // lights the components involved and the inspector shows the stop's message. The learner can leave the
 // tour to explore freely and come back to the same stop.
 
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tourById, tours, type LocatedStop, type Tour, type TraceRecord } from '../../protocol/index.ts';
 import { caption, type Language } from '../captions/captions.ts';
@@ -84,10 +84,10 @@ function TourPicker() {
         {t('picker')} ▾
       </button>
       {open && (
-        <ul className="tour-menu" role="menu" aria-label={t('menuLabel')}>
+        <ul className="tour-menu" role="menu" aria-label={t('menuLabel')} onKeyDown={moveFocus}>
           {tours.map((tour) => (
             <li key={tour.id} role="none">
-              <button type="button" role="menuitem" onClick={() => { setOpen(false); start(tour); }} data-tour={tour.id}>
+              <button type="button" role="menuitem" autoFocus={tour === tours[0]} onClick={() => { setOpen(false); start(tour); }} data-tour={tour.id}>
                 <span className="tour-menu-title">{tour.title[language]}</span>
                 <span className="tour-menu-description">{tour.description[language]}</span>
               </button>
@@ -98,6 +98,16 @@ function TourPicker() {
       )}
     </div>
   );
+}
+
+/** ↑ / ↓ move between a menu's items. */
+function moveFocus(event: ReactKeyboardEvent<HTMLElement>) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
+  const items = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]')];
+  const at = items.indexOf(document.activeElement as HTMLElement);
+  const next = items[(at + (event.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length];
+  next?.focus();
+  event.preventDefault();
 }
 
 function TourCard() {
