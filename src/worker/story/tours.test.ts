@@ -159,6 +159,42 @@ describe('guided tours', () => {
     expect(byId('informer-relist').records[0]!.payload).toMatchObject({ method: 'GET', path: '/api/v1/pods' });
   });
 
+  it('registry-keys: creates compare mod_revision with 0, an update with the revision read; two Events share the lease granted', () => {
+    const { tour, d, located } = runTour('registry-keys');
+    const at = (stopId: string) => located.stops[tour.stops.findIndex((s) => s.id === stopId)]!.records[0]!;
+    type Txn = { compare: { key: string; modRevision: number }[]; success: { requestPut?: { key: string; lease?: unknown } }[] };
+    for (const stopId of ['deployment-key', 'replicaset-key', 'pod-key', 'first-event', 'lease-reused']) {
+      const txn = at(stopId).payload as Txn;
+      expect(txn.compare[0]!.modRevision, stopId).toBe(0);
+      expect(txn.compare[0]!.key, stopId).toMatch(/^\/registry\/(deployments|replicasets|pods|events)\/default\/nginx-deployment/);
+    }
+    expect((at('update').payload as Txn).compare[0]!.modRevision).toBeGreaterThan(0);
+    const grant = at('event-lease');
+    const granted = d.host.engine.trace.all().find((m) => m.replyTo === grant.id)!.payload as { response: { ID: unknown } };
+    const leaseOf = (stopId: string) => String((at(stopId).payload as Txn).success[0]!.requestPut!.lease);
+    expect(leaseOf('first-event')).toBe(String(granted.response.ID));
+    expect(leaseOf('lease-reused')).toBe(leaseOf('first-event'));
+    expect(d.host.engine.trace.all().filter((m) => m.kind === 'etcd.LeaseGrant' && m.from === 'kube-apiserver')).toHaveLength(1);
+  });
+
+  it('self-healing and rolling-update: the replacement is a new Pod; the old ReplicaSet goes down to 0', () => {
+    const healing = runTour('self-healing');
+    const at = (run: typeof healing, stopId: string) => run.located.stops[run.tour.stops.findIndex((s) => s.id === stopId)]!.records[0]!;
+    const deleted = (at(healing, 'delete').payload as { path: string }).path.split('/').at(-1);
+    const replacement = at(healing, 'replacement').milestone;
+    expect(replacement).toMatchObject({ kind: 'podCreated', owner: { name: 'my-replicaset' } });
+    expect(replacement?.kind === 'podCreated' && replacement.object.name).not.toBe(deleted);
+    expect(at(healing, 'removed').milestone).toMatchObject({ kind: 'objectDeleted', object: { name: deleted } });
+
+    const rolling = runTour('rolling-update');
+    const replicas = (stopId: string) => (at(rolling, stopId).payload as { body: { metadata: { name: string }; spec: { replicas: number } } }).body;
+    const newSet = at(rolling, 'new-rs').milestone;
+    expect(replicas('old-scaled-down').spec.replicas).toBe(2);
+    expect(replicas('old-at-zero').spec.replicas).toBe(0);
+    expect(replicas('old-at-zero').metadata.name).toBe(replicas('old-scaled-down').metadata.name);
+    expect(newSet?.kind === 'objectCreated' && newSet.object.name).not.toBe(replicas('old-at-zero').metadata.name);
+  });
+
   it('a stop fails to be found when what it expects does not occur', () => {
     const { d } = runTour('pod-creation');
     const trace = tourTrace(traceRecords(d.host.engine.trace));
