@@ -279,7 +279,7 @@ export class SimHost {
         if (level !== 'internal') {
           // At a level, play walks recorded steps first (like Step at that level), then runs the head.
           this.playLevel = level;
-          this.schedule(this.levelTick, 0);
+          this.levelUnit();
           return;
         }
         this.view.toHead();
@@ -666,9 +666,8 @@ export class SimHost {
     return false;
   }
 
-  /** One unit of play at a level; playing ends when no further step at the level is found. */
-  private readonly levelTick = (): void => {
-    this.timer = null;
+  /** One unit of play at a level, the next one paced; playing ends when no further step at the level is found. */
+  private levelUnit(): void {
     const level = this.playLevel;
     if (level === null) return;
     try {
@@ -681,6 +680,11 @@ export class SimHost {
       this.stopPlayback();
       this.fail(null, error);
     }
+  }
+
+  private readonly levelTick = (): void => {
+    this.timer = null;
+    this.levelUnit();
     this.report();
   };
 
