@@ -666,12 +666,16 @@ export class SimHost {
     return false;
   }
 
-  /** One unit of play at a level, the next one paced; playing ends when no further step at the level is found. */
+  /**
+   * One unit of play at a level, the next one paced. Playing ends when no further step at the level is
+   * found, or after a unit that began at the head of an idle cluster (only background work left).
+   */
   private levelUnit(): void {
     const level = this.playLevel;
     if (level === null) return;
     try {
-      if (this.levelForward(level)) {
+      const last = this.timelineState.live && this.cluster.engine.idle;
+      if (this.levelForward(level) && !last) {
         this.schedule(this.levelTick, this.pacing.levelPlayMs[level] / (this.speed / defaultSpeed));
       } else {
         this.stopPlayback();

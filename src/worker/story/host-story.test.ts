@@ -184,8 +184,29 @@ describe('the story in the host', () => {
     expect(count()).toBe(4);
     clock.advance(60_000);
     expect(host.story.milestones.some(isRunning)).toBe(true);
-    expect(host.status().mode).toBe('paused');
+    // The flow is told; the cluster is idle and playing stopped.
+    expect(host.status()).toMatchObject({ mode: 'paused', idle: true });
+    const told = count();
+    clock.advance(60_000);
+    expect(count()).toBe(told);
+  });
+
+  it('plays at the request level from a past step through the recorded steps first', () => {
+    const { host, clock, send, drain } = setup();
+    drain();
+    send({ type: 'applyManifest', yaml: nginxDeploymentYaml });
+    send({ type: 'runUntilIdle' });
+    const head = host.timeline.head;
+    const start = host.story.milestones[0]!.step;
+    send({ type: 'seek', step: start });
+    send({ type: 'play', level: 'request' });
+    const first = host.timeline.position;
+    expect(first).toBe(host.story.next(start, 'request'));
+    clock.advance(350);
+    expect(host.timeline.position).toBe(host.story.next(first, 'request'));
+    expect(host.timeline.head).toBe(head);
     send({ type: 'pause' });
+    expect(host.status().mode).toBe('paused');
   });
 
   it('replays a fork identically: the story is replaced by the same milestones up to the fork point', () => {
