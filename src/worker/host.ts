@@ -262,8 +262,10 @@ export class SimHost {
         if (!stepLevels.includes(command.level)) throw new RangeError(`level must be one of ${stepLevels.join(', ')}, got ${String(command.level)}`);
         this.stopPlayback();
         if (command.direction === 'back') {
-          const to = this.storyTap.record.previous(this.timelineState.position, command.level);
-          if (to !== null) this.view.seek(to);
+          const at = this.timelineState.position;
+          const to = this.storyTap.record.previous(at, command.level);
+          // Before the first step there is step 0 (nothing delivered), which every level shows.
+          if (to !== null || (command.level === 'internal' && at > 0)) this.view.seek(to ?? 0);
           return;
         }
         if (command.direction !== 'forward') throw new RangeError(`direction must be forward or back, got ${String(command.direction)}`);
