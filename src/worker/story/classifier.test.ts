@@ -51,7 +51,9 @@ function json(kv: KeyValue): StoredObject {
 
 const hasCondition = (obj: StoredObject, type: string, status: string) => obj.status?.conditions?.some((c) => c.type === type && c.status === status) ?? false;
 
-const of = (milestones: readonly Milestone[], kind: MilestoneKind) => milestones.filter((m) => m.kind === kind);
+function of<K extends MilestoneKind>(milestones: readonly Milestone[], kind: K): Array<Extract<Milestone, { readonly kind: K }>> {
+  return milestones.filter((m): m is Extract<Milestone, { readonly kind: K }> => m.kind === kind);
+}
 
 describe('the nginx Deployment flow (kubectl create -f nginx.yml)', () => {
   const { cluster, tap, bootSteps, milestones } = play('nginx-deployment');
