@@ -219,4 +219,23 @@ describe('captions of every message the model sends', () => {
     }
     expect(problems).toEqual([]);
   });
+
+  it('say in plain words that the Pod is Running and Ready, on the steps where it becomes so', () => {
+    const cluster = createCluster({ seed: 'captions-running' });
+    const held = new Map<number, TraceRecord>();
+    const said: { en: string; zh: string; kind: string }[] = [];
+    cluster.engine.onDelivery((m) => {
+      const record: TraceRecord = { ...m, step: cluster.engine.step };
+      held.set(m.id, record);
+      const context = { request: m.replyTo !== null ? held.get(m.replyTo) : undefined, cause: m.cause !== null ? held.get(m.cause) : undefined };
+      said.push({ kind: m.kind, en: describeStep(record, 'en', context).plain, zh: describeStep(record, 'zh', context).plain });
+    });
+    cluster.boot();
+    new ScenarioRunner(cluster, scenarios.find((s) => s.id === 'nginx-deployment')!).runAll();
+    const running = said.filter((s) => /Running and Ready on node-\d/.test(s.en) || /phase Running, Ready/.test(s.en));
+    // The kubelet's status report, the Txn that stores it, kube-apiserver's answer, and the watch events that tell the others.
+    expect(new Set(running.map((s) => s.kind))).toEqual(new Set(['http.request', 'etcd.Txn', 'http.response', 'http.watchEvent']));
+    for (const s of running) expect(s.zh).toMatch(/Running/);
+    expect(running.some((s) => s.en.startsWith('The kubelet on node-') && s.en.includes('reports the status of Pod nginx-deployment-'))).toBe(true);
+  });
 });

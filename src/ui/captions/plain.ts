@@ -142,6 +142,39 @@ function scope(params: URLSearchParams): Both {
   return none;
 }
 
+/** A Pod's state as a caption says it: `Pending, no node yet`, `Running and Ready on node-2`. */
+function podState(pod: unknown): Both {
+  const status = child(pod, 'status');
+  const phase = text(status, 'phase');
+  if (!phase) return none;
+  const node = text(child(pod, 'spec'), 'nodeName');
+  const ready = list(status, 'conditions').some((c) => text(c, 'type') === 'Ready' && text(c, 'status') === 'True');
+  if (text(child(pod, 'metadata'), 'deletionTimestamp')) return { en: `terminating${node ? ` on ${node}` : ''}`, zh: `${node ? `在 ${node} 上` : ''}正在终止` };
+  if (!node) return { en: `${phase}, no node yet`, zh: `${phase}，尚未调度到节点` };
+  if (phase === 'Running') return ready ? { en: `Running and Ready on ${node}`, zh: `在 ${node} 上运行并已就绪（Running，Ready）` } : { en: `Running on ${node}, not Ready yet`, zh: `在 ${node} 上运行，尚未就绪（Running）` };
+  return { en: `${phase} on ${node}`, zh: `在 ${node} 上，${phase}` };
+}
+
+/** `: now Running and Ready on node-2` after a Pod's name, or nothing. */
+function podNow(pod: unknown): Both {
+  const state = podState(pod);
+  return state === none ? none : { en: `, now ${state.en}`, zh: `，现在${state.zh}` };
+}
+
+/** A stored value decoded, once per record: the object a Txn puts, for what a caption says of it. */
+const values = new WeakMap<object, unknown>();
+function storedObject(owner: object, value: string | undefined): unknown {
+  if (values.has(owner)) return values.get(owner);
+  let decoded: unknown;
+  try {
+    decoded = value && value.length < 200_000 && value.startsWith('{') ? JSON.parse(value) : undefined;
+  } catch {
+    decoded = undefined;
+  }
+  values.set(owner, decoded);
+  return decoded;
+}
+
 // ── HTTP ───────────────────────────────────────────────────────────────────────────────────────────
 
 function objectName(target: Target, b: unknown): string {
@@ -323,7 +356,8 @@ const httpResponse: Plain = (record, { request }) => {
       : { en: `kube-apiserver deleted ${obj} from etcd and answers ${to.en}`, zh: `kube-apiserver 已从 etcd 删除 ${obj}，并回复${to.zh}` };
   }
   if (method === 'PUT' || method === 'PATCH' || (method === 'POST' && target?.subresource)) {
-    return { en: `kube-apiserver stored the change to ${obj} and answers ${to.en}${at.en}`, zh: `kube-apiserver 已保存对 ${obj} 的修改，并回复${zs(to.zh)}${at.zh}` };
+    const now = bodyKind === 'Pod' ? podNow(b) : none;
+    return { en: `kube-apiserver stored the change to ${obj}${now.en} and answers ${to.en}${at.en}`, zh: `kube-apiserver 已保存对 ${obj} 的修改${now.zh}，并回复${zs(to.zh)}${at.zh}` };
   }
   return { en: `kube-apiserver returns ${obj} to ${to.en}${at.en}`, zh: `kube-apiserver 把 ${obj} 返回给${zs(to.zh)}${at.zh}` };
 };
@@ -366,9 +400,10 @@ const httpWatchEvent: Plain = (record) => {
   }
   const what: Both = type === 'ADDED' ? { en: 'was added', zh: '新增了' } : type === 'DELETED' ? { en: 'was deleted', zh: '被删除了' } : { en: 'changed', zh: '发生了变化' };
   const why = watchWhy(record.to, type, kind, object);
+  const now = kind === 'Pod' && type !== 'DELETED' ? podNow(object) : none;
   return {
-    en: `kube-apiserver tells ${to.en} that ${kind} ${name} ${what.en} (resourceVersion ${rv})${why.en}`,
-    zh: `kube-apiserver 通知${zs(to.zh)}：${kind} ${name} ${what.zh}（resourceVersion ${rv}）${why.zh}`,
+    en: `kube-apiserver tells ${to.en} that ${kind} ${name} ${what.en}${now.en} (resourceVersion ${rv})${why.en}`,
+    zh: `kube-apiserver 通知${zs(to.zh)}：${kind} ${name} ${what.zh}${now.zh}（resourceVersion ${rv}）${why.zh}`,
   };
 };
 
@@ -462,9 +497,12 @@ const txn: Plain = (record) => {
     };
   }
   if (mod !== undefined && success === 'put') {
+    const putOp = child(list(record.payload, 'success')[0], 'requestPut');
+    const state = key?.startsWith('/registry/pods/') ? podState(storedObject(record.payload as object, text(putOp, 'value'))) : none;
+    const now = state === none ? none : { en: ` (${state.en})`, zh: `（${state.zh}）` };
     return {
-      en: `kube-apiserver writes the new ${obj.en} to etcd, only if the key is still at revision ${mod}, the version it read (optimistic concurrency: nobody changed it meanwhile)`,
-      zh: `kube-apiserver 把新的 ${obj.zh} 写入 etcd，前提是这个键仍在它读到的 revision ${mod}（乐观并发：期间没人改过）`,
+      en: `kube-apiserver writes the new ${obj.en}${now.en} to etcd, only if the key is still at revision ${mod}, the version it read (optimistic concurrency: nobody changed it meanwhile)`,
+      zh: `kube-apiserver 把新的 ${obj.zh}${now.zh}写入 etcd，前提是这个键仍在它读到的 revision ${mod}（乐观并发：期间没人改过）`,
     };
   }
   if (mod !== undefined && success === 'delete') {
