@@ -7,7 +7,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { tourById, tours, type LocatedStop, type Tour, type TraceRecord } from '../../protocol/index.ts';
-import { caption, type Language } from '../captions/captions.ts';
+import { describeStep, type Language } from '../captions/captions.ts';
 import { milestoneText } from '../captions/milestones.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
@@ -182,13 +182,15 @@ function ExactMessages({ stop, language }: { readonly stop: LocatedStop; readonl
       <ol>
         {stop.records.map((record) => {
           const request = record.replyTo === null ? undefined : stop.requests.find((r) => r.id === record.replyTo);
-          const query = record.kind === 'http.watchEvent' ? '' : queryOf(record.kind === 'http.request' ? record : request);
+          const text = describeStep(record, language, { request });
+          // The query a response was asked with (resourceVersion); a request's own line shows it already.
+          const query = record.kind === 'http.response' ? queryOf(request) : '';
           return (
             <li key={record.id} data-testid="tour-exact-line" data-kind={record.kind}>
               <button type="button" onClick={() => actions.select({ type: 'message', id: record.id })} aria-pressed={selected === record.id} title={t('show')}>
                 <span className="tour-exact-step">{t('atStep', { step: record.step })}</span>
-                {record.milestone && <span className="tour-exact-plain">{milestoneText(record.milestone, language).title}</span>}
-                <code>{caption(record, language, { request })}</code>
+                <span className="tour-exact-plain">{record.milestone ? milestoneText(record.milestone, language).title : text.plain}</span>
+                <code>{text.technical}</code>
                 {query !== '' && <code className="tour-exact-query">?{query}</code>}
               </button>
             </li>
