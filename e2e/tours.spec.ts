@@ -81,3 +81,26 @@ test('the seed 004 tour in 中文: 步骤 0 … 步骤 12 in order, components l
     await expect(lit).toHaveCount(0);
   });
 });
+
+// The other tours in English: each prepares from the picker (its own commands, faults and waits as the
+// page runs them) and every stop is found, with its exact messages on screen.
+for (const [id, title, stops] of [
+  ['registry-keys', 'The nginx Deployment in etcd', 8],
+  ['resource-versions', 'resourceVersion: etcd or the watch cache', 13],
+  ['self-healing', 'Self-healing: delete a managed Pod', 6],
+  ['rolling-update', 'Rolling update: kubectl set image', 7],
+] as const) {
+  test(`the ${id} tour: every stop found, its messages on screen`, async ({ podflow }) => {
+    const page = podflow.page;
+    const card = page.getByTestId('tour-card');
+    await page.getByRole('button', { name: 'Tour ▾' }).click();
+    await page.getByRole('menuitem', { name: new RegExp(title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) }).click();
+    for (let i = 0; i < stops; i++) {
+      if (i > 0) await card.getByRole('button', { name: 'Next stop' }).click();
+      await expect(card.getByText(`Stop ${i + 1} of ${stops}`)).toBeVisible({ timeout: i === 0 ? 60_000 : 10_000 });
+      await expect(card.getByTestId('tour-exact-line').first()).toBeVisible();
+      await expect(page.locator('[data-testid="component-node"][data-tour-highlight="true"]').first()).toBeVisible();
+    }
+    await expect(card.getByRole('button', { name: 'Next stop' })).toBeDisabled();
+  });
+}
