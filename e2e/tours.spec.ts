@@ -59,6 +59,17 @@ test('the seed 004 tour in 中文: 步骤 0 … 步骤 12 in order, components l
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
   });
 
+  await test.step('stepping on from a stop unlights it until the learner goes back to the stop', async () => {
+    const at = await podflow.step();
+    await page.evaluate(() => (globalThis as unknown as { podflow: { actions: { step(count: number): void } } }).podflow.actions.step(1));
+    await expect(podflow.stepCounter).toHaveText(String(at + 1));
+    await expect(lit).toHaveCount(0);
+    await expect(card.getByRole('status')).toContainText(`时间轴当前在第 ${at + 1} 步；本站在第 ${at} 步。`);
+    await card.getByRole('button', { name: '回到本站' }).click();
+    await expect(podflow.stepCounter).toHaveText(String(at));
+    await expect(podflow.component('kube-apiserver')).toHaveAttribute('data-tour-highlight', 'true');
+  });
+
   await test.step('leave the tour to explore (step on), then come back to 步骤 12', async () => {
     const at = await podflow.step();
     await card.getByRole('button', { name: '离开导览（自由探索）' }).click();

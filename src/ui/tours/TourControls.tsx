@@ -118,7 +118,16 @@ function TourCard() {
   const headStep = useSim((s) => s.status.step);
   const { start, go, back, end } = useTourDriver();
   const [collapsed, setCollapsed] = useState(false);
+  const position = useSim((s) => s.timeline?.position ?? null);
   const tour = state.tourId === null ? undefined : tourById(state.tourId);
+  const shownStop = state.phase === 'touring' && !state.away ? located?.stops[state.stop] : undefined;
+  const atStop = shownStop?.step != null && shownStop.step === position;
+  // The graph lights the stop's components only while the step shown is the stop's (the learner may step on).
+  useEffect(() => {
+    if (!shownStop) return;
+    const highlight = atStop ? shownStop.components : [];
+    if (tourStore.getState().highlight.join() !== highlight.join()) tourStore.setState({ highlight });
+  }, [shownStop, atStop]);
   if (!tour) return null;
 
   if (state.away) {
@@ -160,6 +169,12 @@ function TourCard() {
                 </p>
               )
               : !collapsed && <ExactMessages stop={found} language={language} />}
+            {found?.step != null && !atStop && position !== null && (
+              <p className="tour-status" role="status">
+                {t('elsewhere', { step: position, stop: found.step })}{' '}
+                <button type="button" onClick={() => go(state.stop)}>{t('toStop')}</button>
+              </p>
+            )}
           </div>
           <nav className="tour-nav" aria-label={t('navLabel')}>
             <button type="button" onClick={() => go(state.stop - 1)} disabled={state.stop === 0}>{t('previous')}</button>
