@@ -170,6 +170,19 @@ function consoleRequests(cluster: Cluster): void {
   etcd(etcdKinds.range, { key: '/registry/', rangeEnd: '/registry0', countOnly: true });
   etcd(etcdKinds.deleteRange, { key: '/demo/greeting' });
   etcd(etcdKinds.deleteRange, { key: '/demo/none' });
+  cluster.user.request(cluster.etcd.name, etcdKinds.leaseGrant, { TTL: 60 });
+  cluster.engine.runUntilIdle();
+  const granted = cluster.user.received().at(-1)?.message.payload;
+  const ID = text(child(granted, 'response'), 'ID') ?? '0';
+  etcd(etcdKinds.put, { key: '/demo/leased', value: 'x', lease: ID });
+  etcd(etcdKinds.leaseKeepAlive, { ID });
+  etcd(etcdKinds.leaseTimeToLive, { ID, keys: true });
+  etcd(etcdKinds.leaseLeases, {});
+  etcd(etcdKinds.leaseRevoke, { ID });
+  etcd(etcdKinds.leaseTimeToLive, { ID });
+  etcd(etcdKinds.watch, { stream: 'etcdctl', request: { createRequest: { key: '/demo/', rangeEnd: '/demo0' } } });
+  etcd(etcdKinds.put, { key: '/demo/watched', value: 'y' });
+  etcd(etcdKinds.watchClose, { stream: 'etcdctl' });
 }
 
 describe('captions of every message the model sends', () => {
@@ -182,7 +195,8 @@ describe('captions of every message the model sends', () => {
       'apiserver.admission.validating', 'etcd.Txn', 'etcd.TxnResponse', 'etcd.Range', 'etcd.RangeResponse', 'etcd.Watch', 'etcd.WatchResponse',
       'etcd.WatchStreamError', 'etcd.LeaseGrant', 'etcd.LeaseGrantResponse', 'etcd.Compact', 'etcd.CompactResponse', 'etcd.Put', 'etcd.PutResponse',
       'etcd.DeleteRange', 'etcd.DeleteRangeResponse', 'apiserver.impersonation', 'apiserver.waitForCache', 'apiserver.waitForCacheResponse',
-      'user.fault', 'kcm.join', 'kcm.join.done', 'timer']) {
+      'user.fault', 'kcm.join', 'kcm.join.done', 'timer', 'etcd.LeaseRevoke', 'etcd.LeaseRevokeResponse', 'etcd.LeaseKeepAlive',
+      'etcd.LeaseKeepAliveResponse', 'etcd.LeaseTimeToLive', 'etcd.LeaseTimeToLiveResponse', 'etcd.LeaseLeases', 'etcd.LeaseLeasesResponse', 'etcd.WatchClose']) {
       expect(kinds, kind).toContain(kind);
     }
     const faults = [...variants.keys()].filter((k) => k.startsWith('fault ')).map((k) => k.split(' ')[1]);

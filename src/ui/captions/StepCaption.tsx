@@ -1,6 +1,5 @@
-// The caption of the selected message, or else of the last delivered step, in the chosen language: the
-// plain sentence first (what happened and why), the exact wire line beneath it in monospace; and the
-// language switch.
+// The caption of the selected message, or else of the last delivered step, in the chosen language; and
+// the language switch.
 
 import { useTranslation } from 'react-i18next';
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
@@ -38,6 +37,7 @@ export function useStepText(record: Omit<TraceRecord, 'step'> | undefined): Step
   return record ? describeStep(record, language, context) : undefined;
 }
 
+/** The plain sentence first (what happened and why), the exact wire line beneath it in monospace. */
 export function StepCaption() {
   const { t } = useTranslation('captions');
   const record = useSim(shownRecord);

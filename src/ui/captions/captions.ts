@@ -448,6 +448,35 @@ const leaseGrantResponse: Captioner = (record) => {
   };
 };
 
+const leaseRequest = (name: string, zhName: string): Captioner => (record) => {
+  const id = text(record.payload, 'ID');
+  const keys = flag(record.payload, 'keys') ? { en: ' --keys', zh: ' --keys' } : { en: '', zh: '' };
+  return { en: `${route(record)}: ${name}${id ? ` ${id}` : ''}${keys.en}`, zh: `${route(record)}：${zhName}（${name}）${id ? ` ${id}` : ''}${keys.zh}` };
+};
+
+const leaseReply: Captioner = (record) => {
+  const error = rpcError(record);
+  const name = record.kind.slice('etcd.'.length, -'Response'.length);
+  if (error) return { en: `etcd refused ${name}: ${error}`, zh: `etcd 拒绝了 ${name}：${error}` };
+  const response = child(record.payload, 'response');
+  const id = text(response, 'ID');
+  const ttl = count(response, 'TTL');
+  const leases = list(response, 'leases');
+  if (name === 'LeaseLeases') return { en: `etcd listed ${leases.length} ${leases.length === 1 ? 'lease' : 'leases'}`, zh: `etcd 列出了 ${leases.length} 个租约` };
+  if (name === 'LeaseRevoke') return { en: `etcd revoked the lease at revision ${headerRevision(response) ?? 0}: its keys are deleted`, zh: `etcd 在 revision ${headerRevision(response) ?? 0} 撤销了租约：它的键被删除` };
+  if (ttl !== undefined && ttl < 0) return { en: `etcd: lease ${id ?? ''} has expired or never existed (TTL -1)`, zh: `etcd：租约 ${id ?? ''} 已过期或不存在（TTL -1）` };
+  const keys = list(response, 'keys');
+  return {
+    en: `etcd: lease ${id ?? ''} has TTL ${ttl ?? 0} s${keys.length ? `, ${keys.length} attached ${keys.length === 1 ? 'key' : 'keys'}` : ''}`,
+    zh: `etcd：租约 ${id ?? ''} 剩余 TTL ${ttl ?? 0} 秒${keys.length ? `，挂有 ${keys.length} 个键` : ''}`,
+  };
+};
+
+const watchClose: Captioner = (record) => {
+  const stream = text(record.payload, 'stream') ?? '';
+  return { en: `${route(record)}: close watch stream ${stream}`, zh: `${route(record)}：关闭 watch 流 ${stream}` };
+};
+
 const compact: Captioner = (record) => {
   const revision = count(record.payload, 'revision') ?? '?';
   return {
@@ -503,16 +532,17 @@ const timerLabels: Readonly<Record<string, Both>> = {
   'image-pull-backoff': { en: 'ImagePullBackOff retry', zh: 'ImagePullBackOff 重试' },
 };
 
+/** What is over when a labelled sleep ends. */
 const reasonNames: Readonly<Record<string, Both>> = {
-  'pod-sandbox': { en: 'pod sandbox', zh: 'Pod 沙箱创建' },
-  'image-pull': { en: 'image pull', zh: '镜像拉取' },
-  'container-create': { en: 'container create', zh: '容器创建' },
-  'container-start': { en: 'container start', zh: '容器启动' },
-  'container-stop': { en: 'container stop', zh: '容器停止' },
-  'watch-cache-relist': { en: 'wait before relisting the watch cache', zh: 'watch 缓存重新 list 前的等待' },
-  'retry-after': { en: 'Retry-After wait', zh: 'Retry-After 等待' },
-  'conflict-retry': { en: 'wait before retrying a conflict', zh: '冲突重试前的等待' },
-  'eviction-retry': { en: 'wait before retrying an eviction', zh: '驱逐重试前的等待' },
+  'pod-sandbox': { en: 'pod sandbox ready', zh: 'Pod 沙箱创建完成' },
+  'image-pull': { en: 'image pull done', zh: '镜像拉取完成' },
+  'container-create': { en: 'container created', zh: '容器创建完成' },
+  'container-start': { en: 'container started', zh: '容器启动完成' },
+  'container-stop': { en: 'containers stopped', zh: '容器停止完成' },
+  'watch-cache-relist': { en: 'relist delay over', zh: '重新 list 前的等待结束' },
+  'retry-after': { en: 'Retry-After wait over', zh: 'Retry-After 等待结束' },
+  'conflict-retry': { en: 'conflict retry delay over', zh: '冲突重试前的等待结束' },
+  'eviction-retry': { en: 'eviction retry delay over', zh: '驱逐重试前的等待结束' },
 };
 
 /** A sleep's reason label as words: `image-pull` → `image pull`. */
@@ -521,8 +551,8 @@ function reasonWords(data: unknown): Both {
   if (!reason) return { en: 'reply timeout', zh: '等待回复超时' };
   const what = [text(data, 'image'), text(data, 'container') && !text(data, 'image') ? `container ${text(data, 'container')}` : undefined, text(data, 'pod'), text(data, 'resource')]
     .filter(Boolean).join(', ');
-  const words = reasonNames[reason] ?? { en: reason.replace(/-/g, ' '), zh: reason.replace(/-/g, ' ') };
-  return { en: `${words.en} done${what ? ` (${what})` : ''}`, zh: `${words.zh}完成${what ? `（${what}）` : ''}` };
+  const words = reasonNames[reason] ?? { en: `${reason.replace(/-/g, ' ')} over`, zh: `${reason.replace(/-/g, ' ')} 结束` };
+  return { en: `${words.en}${what ? ` (${what})` : ''}`, zh: `${words.zh}${what ? `（${what}）` : ''}` };
 }
 
 function duration(ms: number): string {
@@ -594,6 +624,15 @@ const captioners: Readonly<Record<string, Captioner>> = {
   'user.fault': fault,
   'etcd.LeaseGrant': leaseGrant,
   'etcd.LeaseGrantResponse': leaseGrantResponse,
+  'etcd.LeaseRevoke': leaseRequest('LeaseRevoke', '撤销租约'),
+  'etcd.LeaseRevokeResponse': leaseReply,
+  'etcd.LeaseKeepAlive': leaseRequest('LeaseKeepAlive', '续约'),
+  'etcd.LeaseKeepAliveResponse': leaseReply,
+  'etcd.LeaseTimeToLive': leaseRequest('LeaseTimeToLive', '查询租约剩余时间'),
+  'etcd.LeaseTimeToLiveResponse': leaseReply,
+  'etcd.LeaseLeases': leaseRequest('LeaseLeases', '列出租约'),
+  'etcd.LeaseLeasesResponse': leaseReply,
+  'etcd.WatchClose': watchClose,
   'etcd.Compact': compact,
   'etcd.CompactResponse': compactResponse,
   'kcm.join': join,

@@ -655,6 +655,31 @@ const leaseGrantResponse: Plain = (record) => {
   return { en: 'etcd grants the lease; keys attached to it go when it expires', zh: 'etcd 授予了租约；挂在它上面的键会在过期时删除' };
 };
 
+const leaseRevoke: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} revokes a lease: etcd deletes every key attached to it at once`, zh: `${zs(who(record.from, 'etcd').zh)}撤销一个租约：etcd 立即删除挂在它上面的所有键` });
+const leaseKeepAlive: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} keeps a lease alive: its TTL starts again, so its keys stay`, zh: `${zs(who(record.from, 'etcd').zh)}为一个租约续约：TTL 重新计时，挂在上面的键得以保留` });
+const leaseTimeToLive: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} asks etcd how long a lease has left`, zh: `${zs(who(record.from, 'etcd').zh)}询问 etcd 一个租约还剩多久` });
+const leaseLeases: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} asks etcd for every lease it holds`, zh: `${zs(who(record.from, 'etcd').zh)}请 etcd 列出它持有的所有租约` });
+
+const leaseReply: Plain = (record) => {
+  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
+  const response = child(record.payload, 'response');
+  switch (record.kind) {
+    case 'etcd.LeaseRevokeResponse': return { en: 'etcd revoked the lease; the keys attached to it are gone, and their watchers got DELETE events', zh: 'etcd 撤销了租约；挂在上面的键已被删除，它们的 watcher 收到了 DELETE 事件' };
+    case 'etcd.LeaseLeasesResponse': {
+      const n = list(response, 'leases').length;
+      return { en: `etcd holds ${n} ${n === 1 ? 'lease' : 'leases'}`, zh: `etcd 持有 ${n} 个租约` };
+    }
+    default: {
+      const ttl = count(response, 'TTL') ?? 0;
+      return ttl < 0
+        ? { en: 'etcd: that lease has expired or never existed', zh: 'etcd：该租约已过期或不存在' }
+        : { en: `etcd: the lease has ${ttl} s left; when it runs out, its keys are deleted`, zh: `etcd：该租约还剩 ${ttl} 秒；到期后它的键会被删除` };
+    }
+  }
+};
+
+const watchClose: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} closes its watch stream to etcd: every watch on it ends`, zh: `${zs(who(record.from, 'etcd').zh)}关闭到 etcd 的 watch 流：其上的所有 watch 都结束` });
+
 const compact: Plain = (record) => {
   const revision = count(record.payload, 'revision') ?? 0;
   return { en: `etcdctl compacts etcd's history up to revision ${revision}: older versions of every key are discarded`, zh: `etcdctl 把 etcd 的历史压缩到 revision ${revision}：所有键更早的版本都被丢弃` };
@@ -767,10 +792,14 @@ export const timerReasons: Readonly<Record<string, Both>> = {
   'deployment.progress-deadline': { en: "the deployment controller checks whether the rollout has exceeded its progress deadline", zh: 'Deployment 控制器检查滚动更新是否超过了进度期限' },
   'scheduler-backoff': { en: 'kube-scheduler retries a Pod that failed to schedule, after its back-off', zh: 'kube-scheduler 在退避时间结束后重试一个调度失败的 Pod' },
   'scheduler-flush-unschedulable': { en: 'kube-scheduler moves Pods that waited long as unschedulable back to its active queue, to try them again', zh: 'kube-scheduler 把等待太久的不可调度 Pod 移回活动队列，再试一次' },
-  'node-lease-renew': { en: 'the kubelet renews its node Lease every 10 s: the heartbeat that keeps its node Ready', zh: 'kubelet 每 10 秒续约一次节点 Lease：这是让节点保持 Ready 的心跳' },
-  'container-exit': { en: 'a container exits (it was made to crash): the kubelet will restart it after a back-off', zh: '一个容器退出了（它被设置为会崩溃）：kubelet 会在退避后重启它' },
-  'crashloop-backoff': { en: 'the kubelet\'s back-off after a crash has passed: it restarts the container (CrashLoopBackOff doubles the wait each time)', zh: 'kubelet 崩溃后的退避时间已过：它重启容器（CrashLoopBackOff 每次把等待时间加倍）' },
-  'image-pull-backoff': { en: 'the kubelet\'s back-off after a failed pull has passed: it tries to pull the image again (ImagePullBackOff)', zh: 'kubelet 拉取失败后的退避时间已过：它再次尝试拉取镜像（ImagePullBackOff）' },
+};
+
+/** The kubelet's own timers, said of the kubelet that set them. */
+const kubeletTimers: Readonly<Record<string, Both>> = {
+  'node-lease-renew': { en: 'renews its node Lease, as every 10 s: the heartbeat that keeps its node Ready', zh: '续约节点 Lease（每 10 秒一次）：这是让节点保持 Ready 的心跳' },
+  'container-exit': { en: 'sees a container exit (it was made to crash): it will restart it after a back-off', zh: '发现一个容器退出了（它被设置为会崩溃）：会在退避后重启它' },
+  'crashloop-backoff': { en: 'has waited out its back-off after a crash: it restarts the container (CrashLoopBackOff doubles the wait each time)', zh: '崩溃后的退避时间已过：它重启容器（CrashLoopBackOff 每次把等待时间加倍）' },
+  'image-pull-backoff': { en: 'has waited out its back-off after a failed pull: it tries to pull the image again (ImagePullBackOff)', zh: '拉取失败后的退避时间已过：它再次尝试拉取镜像（ImagePullBackOff）' },
 };
 
 /** Work queue names as the controllers' keys: `workqueue.replicaset`. */
@@ -785,7 +814,7 @@ const queueOwners: Readonly<Record<string, Both>> = {
 export function timerKnown(name: string, data: unknown): boolean {
   if (name === 'engine.wake') return data === null || wakeReasons[text(data, 'reason') ?? ''] !== undefined;
   if (name.startsWith('workqueue.')) return queueOwners[name.slice('workqueue.'.length)] !== undefined;
-  return timerReasons[name] !== undefined;
+  return timerReasons[name] !== undefined || kubeletTimers[name] !== undefined;
 }
 
 const timer: Plain = (record) => {
@@ -810,6 +839,8 @@ const timer: Plain = (record) => {
       : { en: 'has waited out its back-off after an error, and lists or watches again', zh: '出错后的退避等待结束，重新 list 或 watch' };
     return { en: `An informer of ${owner.en} ${what.en}`, zh: `${zs(owner.zh)}的一个 informer ${what.zh}` };
   }
+  const kubelet = kubeletTimers[name];
+  if (kubelet) return { en: `${cap(owner.en)} ${kubelet.en}`, zh: `${zs(owner.zh)}${kubelet.zh}` };
   const known = timerReasons[name];
   if (known) return { en: cap(known.en), zh: known.zh };
   return { en: `${cap(owner.en)} wakes up on a timer`, zh: `${zs(owner.zh)}被定时器唤醒` };
@@ -852,6 +883,15 @@ const plains: Readonly<Record<string, Plain>> = {
   'etcd.WatchStreamError': watchStreamError,
   'etcd.LeaseGrant': leaseGrant,
   'etcd.LeaseGrantResponse': leaseGrantResponse,
+  'etcd.LeaseRevoke': leaseRevoke,
+  'etcd.LeaseRevokeResponse': leaseReply,
+  'etcd.LeaseKeepAlive': leaseKeepAlive,
+  'etcd.LeaseKeepAliveResponse': leaseReply,
+  'etcd.LeaseTimeToLive': leaseTimeToLive,
+  'etcd.LeaseTimeToLiveResponse': leaseReply,
+  'etcd.LeaseLeases': leaseLeases,
+  'etcd.LeaseLeasesResponse': leaseReply,
+  'etcd.WatchClose': watchClose,
   'etcd.Compact': compact,
   'etcd.CompactResponse': compactResponse,
   'user.fault': fault,
