@@ -13,6 +13,7 @@ import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
 import type { StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
+import type { TourStopsEvent } from './tours.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
 
@@ -87,7 +88,8 @@ export type WorkerEvent =
   | FlightsEvent
   | ScenarioCatalogEvent
   | StoryEvent
-  | InsidesEvent;
+  | InsidesEvent
+  | TourStopsEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -43,3 +43,5 @@ export type {
 } from './scenarios.ts';
 export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StepLevelCommand, StoryEvent } from './story.ts';
 export { failureMilestones, isFailureMilestone, milestoneLimit, stepLevelRank, stepLevels } from './story.ts';
+export type { LocatedStop, MessageMatcher, MilestoneMatcher, StopMatcher, Tour, TourLocateCommand, TourStep, TourStop, TourStopsEvent, TourText } from './tours.ts';
+export { locateStops, tourById, tours, tourTrace } from './tours.ts';

@@ -11,6 +11,15 @@
 //   request    each HTTP request and response, each etcd request and reply, each watch event;
 //   internal   every other delivery: kube-apiserver's filter-chain stages, timers, bookmarks.
 // Viewing at a level shows the steps at that level or above (a milestone is also a request, usually).
+//
+// The step a milestone belongs to (src/worker/story/classifier.ts has the full list): the delivery it is
+// read from. A user action: the request delivered to its server (only writes: POST/PUT/PATCH/DELETE and
+// etcd writes; reads are requests) or the fault delivered to the user component. Anything stored (created,
+// bound, phase, Available, spec change, terminating, deleted, and the stored failures FailedScheduling,
+// ImagePullBackOff, CrashLoopBackOff, eviction / NotReady): the etcd.Txn delivered to etcd, where its
+// revision is made. A first sight: the watch event delivered to the watcher. A container step: the
+// kubelet's Event delivered to kube-apiserver. 409, 410 and failed answers: the answer delivered to the
+// client. Nothing while the cluster boots is a milestone; Events and Leases never are.
 
 import type { VirtualTime } from './topology.ts';
 
@@ -55,8 +64,8 @@ export type MilestoneFacts =
   | { readonly kind: 'watchSeen'; readonly watcher: string; readonly eventType: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: ObjectRef; readonly revision: number }
   /** kube-scheduler's binding was stored: spec.nodeName set. */
   | { readonly kind: 'podBound'; readonly object: ObjectRef; readonly node: string; readonly revision: number }
-  /** A kubelet's container runtime step, as its Event reports it (Pulling, Pulled, Created, Started, Killing). */
-  | { readonly kind: 'containerStep'; readonly object: ObjectRef; readonly node: string; readonly step: 'pulling' | 'pulled' | 'created' | 'started' | 'killing'; readonly container: string | null; readonly image: string | null }
+  /** A kubelet's container runtime step, as its Event reports it (Pulling, Pulled, Created, Started, Killing). The field is `action`: a `step` would collide with the base's step number. */
+  | { readonly kind: 'containerStep'; readonly object: ObjectRef; readonly node: string; readonly action: 'pulling' | 'pulled' | 'created' | 'started' | 'killing'; readonly container: string | null; readonly image: string | null }
   /** The pod's status as stored: phase Running and Ready (or not), Succeeded, Failed. */
   | { readonly kind: 'podPhase'; readonly object: ObjectRef; readonly node: string | null; readonly phase: string; readonly ready: boolean; readonly revision: number }
   /** A Deployment's Available condition became True (or False), as stored. */
@@ -75,7 +84,7 @@ export type MilestoneFacts =
   | { readonly kind: 'relist'; readonly client: string; readonly resource: string; readonly message: string }
   /** A pod was evicted (node down, NoExecute taint) or a node became NotReady. */
   | { readonly kind: 'eviction'; readonly object: ObjectRef; readonly node: string | null; readonly message: string }
-  /** Any other failed answer to the user (4xx/5xx other than 404), or a Txn whose compare failed. */
+  /** Any other failed answer to the user (4xx/5xx other than 404); `status` 0 for an etcd error, whose gRPC code name is `reason`. */
   | { readonly kind: 'requestFailed'; readonly client: string; readonly status: number; readonly reason: string; readonly message: string };
 
 export type MilestoneKind = MilestoneFacts['kind'];

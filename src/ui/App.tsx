@@ -18,6 +18,7 @@ import { StatePanels } from './panels/StatePanels.tsx';
 import { WhyChain } from './panels/WhyChain.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
 import { useSim } from './store/sim-context.ts';
+import { TourControls } from './tours/TourControls.tsx';
 
 function ClusterLabel() {
   const cluster = useSim((state) => state.cluster);
@@ -34,6 +35,7 @@ export function App() {
         <header className="app-header">
           <h1>Podflow</h1>
           <p className="tagline">{t('tagline')}</p>
+          <TourControls />
           <ClusterLabel />
           <ThemeSwitch />
         </header>

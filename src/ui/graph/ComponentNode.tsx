@@ -15,19 +15,22 @@ import {
   ApiserverInFlight, ApiserverInsidesView, ControllerManagerInsidesView, EtcdInsidesView, KubeletInsidesView, SchedulerInsidesView,
 } from './Insides.tsx';
 import { PodChips } from './PodChips.tsx';
+import { useTourHighlight } from '../tours/tour-store.ts';
 import './insides.css';
 
 export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<ComponentNodeType>) {
   const { component, title, subtitle } = data;
   const { t } = useTranslation('graph');
   const { role, name, modelled } = component;
+  const toured = useTourHighlight(name);
   const pods = role === 'kubelet' ? (component.node ?? null) : role === 'kube-scheduler' ? unbound : null;
   return (
     <div
-      className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}`}
+      className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
       data-testid="component-node"
       data-component={name}
       data-modelled={modelled}
+      data-tour-highlight={toured || undefined}
     >
       {/* Links are drawn border to border (floating); the handles only anchor them for React Flow. */}
       <Handle type="target" position={Position.Top} className="component-handle" isConnectable={false} />

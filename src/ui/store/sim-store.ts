@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import type { InsidesEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
@@ -74,6 +74,8 @@ export interface SimState {
   readonly milestones: readonly Milestone[];
   /** What each component holds inside at the step shown (null until the worker reports it). */
   readonly insides: InsidesEvent | null;
+  /** The stops of the tour asked for last (`locateTour`), found in this cluster's trace (src/ui/tours). */
+  readonly tourStops: TourStopsEvent | null;
 }
 
 export const recentLimit = 500;
@@ -104,6 +106,7 @@ export const initialSimState: SimState = {
   scenarios: [],
   milestones: [],
   insides: null,
+  tourStops: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -125,6 +128,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         timeline: null,
         milestones: [],
         insides: null,
+        tourStops: null,
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -174,6 +178,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'insides':
       // Components left out did not change: their objects (and boxes) stay as they are.
       return { ...state, insides: event.replace || !state.insides ? event : { ...event, components: { ...state.insides.components, ...event.components } } };
+    case 'tourStops':
+      return { ...state, tourStops: event };
     case 'story': {
       if (!event.replace && event.milestones.length === 0) return state;
       const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];
@@ -238,6 +244,8 @@ export interface SimActions {
   injectFault(fault: FaultSpec): void;
   /** Asks the worker for the current state of `topics` (objects, scheduler). */
   inspect(topics: readonly InspectTopic[]): void;
+  /** Asks the worker where tour `id`'s stops are in the trace (answered in `tourStops`). */
+  locateTour(id: string): void;
   /** Asks for the cause chain of message `id` (null: forget it). */
   askWhy(id: number | null): void;
   /** Timeline: move the view back, to a step, or to the step that wrote an etcd revision. */
@@ -298,6 +306,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
     injectFault: (fault) => post({ type: 'fault', fault }),
     inspect: (topics) => post({ type: 'inspect', topics }),
+    locateTour: (id) => post({ type: 'tourLocate', tour: id }),
     askWhy: (id) => {
       update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));
       if (id !== null) post({ type: 'causeChain', id });
