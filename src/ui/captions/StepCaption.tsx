@@ -43,7 +43,7 @@ export function StepCaption() {
   const record = useSim(shownRecord);
   const playing = useSim((state) => state.status.mode !== 'paused');
   const text = useStepText(record);
-  const language = usePrefs((prefs) => prefs.language);
+  const language: Language = usePrefs((prefs) => prefs.language);
   const bootSteps = useSim((state) => state.timeline?.bootSteps ?? 0);
   return (
     <div className="step-caption-bar">

@@ -21,6 +21,9 @@ const cases: Readonly<Record<MilestoneKind, readonly Case[]>> = {
     { milestone: { ...base, kind: 'userAction', tool: 'kubectl', summary: 'kubectl create -f nginx-deployment.yaml', object: deploy }, names: ['kubectl create -f nginx-deployment.yaml', 'kube-apiserver'] },
     { milestone: { ...base, kind: 'userAction', tool: 'etcdctl', summary: 'etcdctl get /registry --prefix --keys-only', object: null }, names: ['etcdctl get /registry', 'etcd'] },
     { milestone: { ...base, kind: 'userAction', tool: 'fault', summary: 'node node-3 goes down', object: null }, names: ['node-3'] },
+    // As the worker summarises them: the request line, the fault's type and argument.
+    { milestone: { ...base, kind: 'userAction', tool: 'kubectl', summary: 'POST /apis/apps/v1/namespaces/default/deployments', object: deploy }, names: ['Deployment nginx-deployment', 'POST /apis/apps/v1/namespaces/default/deployments'] },
+    { milestone: { ...base, kind: 'userAction', tool: 'fault', summary: 'nodeDown node-1', object: null }, names: ['node-1'] },
   ],
   objectCreated: [
     { milestone: { ...base, kind: 'objectCreated', object: deploy, key: '/registry/deployments/default/nginx-deployment', revision: 26, owner: null }, names: ['Deployment nginx-deployment', '26', '/registry/deployments/default/nginx-deployment'] },
@@ -82,7 +85,7 @@ const cases: Readonly<Record<MilestoneKind, readonly Case[]>> = {
 };
 
 const han = /[\u4e00-\u9fff]/;
-const leaks = [/undefined/, /\bnull\b/, /\[object/, /NaN/, /\s{2,}/, /^\s|\s$/];
+const leaks = [/undefined/, /\bnull\b/, /\[object/, /NaN/, /\s{2,}/, /^\s|\s$/, /\b[a-z]+[A-Z][a-zA-Z]*\b(?<!deletionTimestamp)/];
 
 describe('milestoneText', () => {
   for (const [kind, list] of Object.entries(cases)) {
@@ -96,6 +99,7 @@ describe('milestoneText', () => {
           for (const text of [title, short]) for (const leak of leaks) expect(text, `${text} leaks ${leak}`).not.toMatch(leak);
           if (language === 'zh') expect(title).toMatch(han);
           else expect(title).not.toMatch(han);
+          if (language === 'en') expect(title, 'an English sentence starts with a capital or a name').not.toMatch(/^(?:the|a|an|container|pod|your) /);
         });
       }
     });

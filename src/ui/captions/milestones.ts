@@ -100,6 +100,26 @@ function withMessage(message: string): Both {
   return m ? { en: `: ${m}`, zh: `：${m}` } : { en: '', zh: '' };
 }
 
+const requestVerbs: Readonly<Record<string, Both>> = {
+  POST: { en: 'create', zh: '创建' }, PUT: { en: 'replace', zh: '替换' }, PATCH: { en: 'change', zh: '修改' }, DELETE: { en: 'delete', zh: '删除' }, GET: { en: 'read', zh: '读取' },
+};
+
+/** A fault's type as words (`nodeDown node-1` → `node node-1 down`): the type names are the model's. */
+const faultTypes: Readonly<Record<string, Both>> = {
+  stop: { en: 'stop', zh: '停止' }, start: { en: 'start', zh: '启动' }, nodeDown: { en: 'node down', zh: '节点宕机' }, nodeUp: { en: 'node up', zh: '节点恢复' },
+  compactEtcd: { en: 'compact etcd', zh: '压缩 etcd' }, breakEtcdWatches: { en: "break kube-apiserver's etcd watch stream", zh: '断开 kube-apiserver 的 etcd watch 流' },
+  dropWatches: { en: 'drop watches', zh: '断开 watch' }, linkLatency: { en: 'link latency', zh: '链路延迟' },
+  imageUnpullable: { en: 'image cannot be pulled', zh: '镜像无法拉取' }, imageCrashes: { en: 'containers of an image crash', zh: '镜像的容器崩溃' },
+};
+
+function faultWords(summary: string): Both {
+  const [type = '', ...rest] = summary.split(' ');
+  const words = faultTypes[type];
+  if (!words) return { en: summary, zh: summary };
+  const tail = rest.join(' ');
+  return { en: `${words.en}${tail ? ` ${tail}` : ''}`, zh: `${words.zh}${tail ? ` ${tail}` : ''}` };
+}
+
 // ── the kinds ────────────────────────────────────────────────────────────────────────────────────
 
 function describe(m: Milestone): Texts {
@@ -107,9 +127,18 @@ function describe(m: Milestone): Texts {
     case 'userAction': {
       const summary = m.summary.trim() || (m.object ? objectText(m.object) : m.tool);
       if (m.tool === 'fault') {
-        return { title: { en: `Fault injected: ${summary}`, zh: `注入故障：${summary}` }, short: { en: `Fault: ${summary}`, zh: `故障：${summary}` } };
+        const fault = faultWords(summary);
+        return { title: { en: `Fault injected: ${fault.en}`, zh: `注入故障：${fault.zh}` }, short: { en: `Fault: ${fault.en}`, zh: `故障：${fault.zh}` } };
       }
       const server = m.tool === 'etcdctl' ? 'etcd' : 'kube-apiserver';
+      const verb = requestVerbs[/^([A-Z]+) \//.exec(summary)?.[1] ?? ''];
+      if (verb && m.object) {
+        const what = objectText(m.object);
+        return {
+          title: { en: `Your ${m.tool} command reached ${server}: ${verb.en} ${what} (${summary})`, zh: `你的 ${m.tool} 命令到达 ${server}：${verb.zh} ${what}（${summary}）` },
+          short: { en: `${verb.en.charAt(0).toUpperCase()}${verb.en.slice(1)} ${m.object.kind} ${shortName(m.object.name, 14)}`, zh: `${verb.zh} ${m.object.kind} ${shortName(m.object.name, 14)}` },
+        };
+      }
       return {
         title: { en: `Your ${m.tool} command reached ${server}: ${summary}`, zh: `你的 ${m.tool} 命令到达 ${server}：${summary}` },
         short: { en: summary, zh: summary },
@@ -244,12 +273,12 @@ function describe(m: Milestone): Texts {
       };
     }
     case 'crashLoopBackOff': {
-      const c = m.container ? { en: `container ${m.container}`, zh: `容器 ${m.container}` } : { en: 'the container', zh: '容器' };
+      const c = m.container ? { en: `Container ${m.container}`, zh: `容器 ${m.container}` } : { en: 'The container', zh: '容器' };
       const kubelet = componentText(`kubelet/${m.node}`);
       const msg = withMessage(m.message);
       return {
         title: {
-          en: `${sentence(c.en)} of ${objectText(m.object)} keeps crashing on ${m.node}; ${kubelet.en} waits longer before each restart (CrashLoopBackOff)${msg.en}`,
+          en: `${c.en} of ${objectText(m.object)} keeps crashing on ${m.node}; ${kubelet.en} waits longer before each restart (CrashLoopBackOff)${msg.en}`,
           zh: `${objectText(m.object)} 的${c.zh}在 ${m.node} 上反复崩溃；${kubelet.zh}每次重启前等待更久（CrashLoopBackOff）${msg.zh}`,
         },
         short: { en: `CrashLoopBackOff ${shortName(m.object.name, 14)}`, zh: `容器反复崩溃 ${shortName(m.object.name, 18)}` },
