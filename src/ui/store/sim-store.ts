@@ -4,7 +4,7 @@
 // store never changes the simulation's state itself, it waits for the worker's events.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { milestoneLimit, type Milestone } from '../../protocol/index.ts';
+import { milestoneLimit, type Milestone, type StepLevel } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
@@ -204,6 +204,8 @@ export function applyWorkerEvent(store: SimStore, event: WorkerEvent): void {
 
 export interface SimActions {
   step(count?: number): void;
+  /** One unit at `level`, forward or back (the worker finds the next or previous step at that level). */
+  stepLevel(level: StepLevel, direction: 'forward' | 'back'): void;
   play(): void;
   pause(): void;
   togglePlay(): void;
@@ -260,6 +262,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
   const update = (reducer: (state: SimState) => SimState) => store.setState(reducer, true);
   const actions: SimActions = {
     step: (count = 1) => post({ type: 'step', count }),
+    stepLevel: (level, direction) => post({ type: 'stepLevel', level, direction }),
     play: () => post({ type: 'play' }),
     pause: () => post({ type: 'pause' }),
     togglePlay: () => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play()),

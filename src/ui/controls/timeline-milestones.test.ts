@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { MilestoneKind } from '../../protocol/index.ts';
+import { labelWidth, layoutMilestoneMarks, minGap } from './timeline-milestones.ts';
+
+const m = (step: number, kind: MilestoneKind = 'objectCreated') => ({ step, kind });
+const short = (x: { step: number }) => `milestone ${x.step}`;
+
+describe('timeline milestone markers', () => {
+  it('sit at their step\'s share of the track and are labelled when there is room', () => {
+    const marks = layoutMilestoneMarks([m(100), m(500), m(900)], 1000, 1000, short);
+    expect(marks.map((x) => x.x)).toEqual([100, 500, 900]);
+    expect(marks.every((x) => x.labelled)).toBe(true);
+  });
+
+  it('leave off a label that would overlap the one before it, never the marker', () => {
+    const marks = layoutMilestoneMarks([m(100), m(120), m(400)], 1000, 1000, short);
+    expect(marks).toHaveLength(3);
+    expect(marks.map((x) => x.labelled)).toEqual([true, false, true]);
+    for (let i = 1; i < marks.length; i++) {
+      const before = marks.slice(0, i).filter((x) => x.labelled).at(-1);
+      if (marks[i]!.labelled && before) expect(marks[i]!.x).toBeGreaterThanOrEqual(before.x + labelWidth(short(before.milestone)));
+    }
+  });
+
+  it('draw crowded milestones as one marker, a failure winning', () => {
+    const crowded = Array.from({ length: 5000 }, (_, i) => m(i + 1));
+    crowded[2500] = m(2501, 'imagePullBackOff');
+    const marks = layoutMilestoneMarks(crowded, 5000, 800, short);
+    expect(marks.length).toBeLessThanOrEqual(Math.ceil(800 / minGap) + 1);
+    expect(marks.reduce((n, x) => n + x.count, 0)).toBe(5000);
+    expect(marks.some((x) => x.failure && x.milestone.step === 2501)).toBe(true);
+    expect(marks.at(-1)?.milestone.step).toBe(5000);
+  });
+
+  it('mark failures', () => {
+    const [ok, failed] = layoutMilestoneMarks([m(1), m(900, 'conflict')], 1000, 1000, short);
+    expect(ok?.failure).toBe(false);
+    expect(failed?.failure).toBe(true);
+  });
+
+  it('measure CJK labels wider than Latin ones of the same length', () => {
+    expect(labelWidth('调度到节点')).toBeGreaterThan(labelWidth('abcde'));
+  });
+});
