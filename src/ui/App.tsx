@@ -15,9 +15,9 @@ import { ClusterGraph } from './graph/ClusterGraph.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { StatePanels } from './panels/StatePanels.tsx';
-import { WhyChain } from './panels/WhyChain.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
 import { useSim } from './store/sim-context.ts';
+import { StoryPanel } from './story/StoryPanel.tsx';
 
 function ClusterLabel() {
   const cluster = useSim((state) => state.cluster);
@@ -51,7 +51,7 @@ export function App() {
           </div>
           <aside className="side-panel" aria-label="Requests and messages">
             <TrafficActions />
-            <WhyChain />
+            <StoryPanel />
             <MessageInspector />
             <SavedClustersPanel />
           </aside>
