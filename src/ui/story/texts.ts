@@ -4,6 +4,7 @@
 
 import type { Milestone, TraceRecord } from '../../protocol/index.ts';
 import { caption, type CaptionContext, type Language } from '../captions/captions.ts';
+import { milestoneText } from '../captions/milestones.ts';
 
 export interface MilestoneWords {
   /** A plain sentence naming the real object, node and etcd revision. */
@@ -17,21 +18,8 @@ export interface StepWords {
   readonly technical: string;
 }
 
-function objectName(m: Milestone): string {
-  return 'object' in m && m.object ? `${m.object.kind} ${m.object.name}` : '';
-}
-
-function fallbackMilestone(m: Milestone, language: Language): MilestoneWords {
-  const name = objectName(m);
-  const rev = 'revision' in m ? m.revision : null;
-  const title = [m.kind, name, 'node' in m && m.node ? `node ${m.node}` : '', rev !== null ? (language === 'zh' ? `修订版本 ${rev}` : `revision ${rev}`) : '']
-    .filter(Boolean).join(' · ');
-  const short = `${m.kind} ${name}`.slice(0, 32);
-  return { title, short };
-}
-
 export function milestoneWords(milestone: Milestone, language: Language): MilestoneWords {
-  return fallbackMilestone(milestone, language);
+  return milestoneText(milestone, language);
 }
 
 export function stepWords(record: Omit<TraceRecord, 'step'>, language: Language, context: CaptionContext = {}): StepWords {
