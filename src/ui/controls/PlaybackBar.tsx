@@ -68,7 +68,7 @@ function PlaybackControls() {
       <button type="button" className="milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={pending === 0} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
         {t('nextMilestone')}<span aria-hidden="true"> ▶</span>
       </button>
-      <button type="button" className="play-button" onClick={actions.togglePlay} aria-keyshortcuts="Space" title={t('playHint')}>
+      <button type="button" className="play-button" onClick={() => actions.togglePlay(level)} aria-keyshortcuts="Space" title={t('playHint')}>
         {mode === 'playing' ? t('pause') : t('play')}
       </button>
       <button type="button" onClick={actions.runUntilIdle} disabled={idle}>

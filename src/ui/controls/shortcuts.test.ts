@@ -44,10 +44,12 @@ describe('playback shortcuts', () => {
   it('space plays and pauses; other keys and modified keys are left alone', () => {
     const { posted, actions } = setup();
     expect(handleShortcut(key(' '), actions, 'milestone')).toBe(true);
-    expect(posted).toEqual([{ type: 'play' }]);
+    expect(posted).toEqual([{ type: 'play', level: 'milestone' }]);
     expect(handleShortcut(key('ArrowRight', { ctrlKey: true }), actions, 'internal')).toBe(false);
     expect(handleShortcut(key('ArrowRight', { defaultPrevented: true }), actions, 'internal')).toBe(false);
     expect(handleShortcut(key('a'), actions, 'internal')).toBe(false);
     expect(posted).toHaveLength(1);
+    handleShortcut(key(' '), createSimActions(createSimStore(), (c) => posted.push(c)), 'internal');
+    expect(posted.at(-1)).toEqual({ type: 'play' });
   });
 });

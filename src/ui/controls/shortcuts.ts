@@ -22,7 +22,7 @@ export function handleShortcut(event: ShortcutEvent, actions: Pick<SimActions, '
   if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || ownsKey(event.target, event.key)) return false;
   if (event.key === ' ') {
     if (event.shiftKey) return false;
-    actions.togglePlay();
+    actions.togglePlay(level);
   } else if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
     const direction = event.key === 'ArrowRight' ? 'forward' : 'back';
     if (event.shiftKey) stepMilestone(actions, direction);

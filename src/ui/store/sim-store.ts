@@ -206,9 +206,10 @@ export interface SimActions {
   step(count?: number): void;
   /** One unit at `level`, forward or back (the worker finds the next or previous step at that level). */
   stepLevel(level: StepLevel, direction: 'forward' | 'back'): void;
-  play(): void;
+  /** Plays; at a level coarser than 'internal', one unit of that level at a time (story.ts). */
+  play(level?: StepLevel): void;
   pause(): void;
-  togglePlay(): void;
+  togglePlay(level?: StepLevel): void;
   setSpeed(speed: number): void;
   runUntilIdle(): void;
   /** Runs the live simulation for `ms` virtual milliseconds (deterministic, chunked like run until idle). */
@@ -263,9 +264,9 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
   const actions: SimActions = {
     step: (count = 1) => post({ type: 'step', count }),
     stepLevel: (level, direction) => post({ type: 'stepLevel', level, direction }),
-    play: () => post({ type: 'play' }),
+    play: (level) => post(level === undefined || level === 'internal' ? { type: 'play' } : { type: 'play', level }),
     pause: () => post({ type: 'pause' }),
-    togglePlay: () => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play()),
+    togglePlay: (level) => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play(level)),
     setSpeed: (speed) => post({ type: 'setSpeed', speed }),
     runUntilIdle: () => post({ type: 'runUntilIdle' }),
     advance: (ms) => post({ type: 'advance', ms }),
