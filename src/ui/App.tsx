@@ -50,8 +50,8 @@ export function App() {
             <StatePanels />
           </div>
           <aside className="side-panel" aria-label="Requests and messages">
-            <TrafficActions />
             <StoryPanel />
+            <TrafficActions />
             <MessageInspector />
             <SavedClustersPanel />
           </aside>

@@ -91,12 +91,12 @@ function MilestoneMarkers({ head, position }: { readonly head: number; readonly 
   const milestones = useSim((state) => state.milestones);
   const language = usePrefs((prefs) => prefs.language);
   const [ref, width] = useWidth();
-  const marks = useMemo(
-    () => (width > 0 ? layoutMilestoneMarks(milestones, head, width, (m) => milestoneWords(m, language).short) : []),
-    [milestones, head, width, language],
-  );
   const currentIndex = milestoneIndexAt(milestones, position);
   const currentStep = currentIndex < 0 ? null : milestones[currentIndex]!.step;
+  const marks = useMemo(
+    () => (width > 0 ? layoutMilestoneMarks(milestones, head, width, (m) => milestoneWords(m, language).short, currentStep) : []),
+    [milestones, head, width, language, currentStep],
+  );
   return (
     <div className="timeline-milestones" ref={ref} role="group" aria-label={t('timeline.milestones')} data-testid="timeline-milestones">
       {marks.map((mark) => (
@@ -116,7 +116,7 @@ const MilestoneMarker = memo(function MilestoneMarker({ mark, current }: { reado
     <button
       type="button"
       tabIndex={-1}
-      className={`timeline-milestone${mark.failure ? ' timeline-milestone--failure' : ''}${mark.labelled ? '' : ' timeline-milestone--dot'}`}
+      className={`timeline-milestone${mark.failure ? ' timeline-milestone--failure' : ''}${mark.labelled ? '' : ' timeline-milestone--dot'}${mark.anchor === 'left' ? ' timeline-milestone--left' : ''}`}
       style={{ left: `${mark.percent}%` }}
       title={words.title}
       aria-label={t('timeline.milestoneGo', { step: milestone.step, title: words.title })}

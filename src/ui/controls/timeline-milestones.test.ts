@@ -12,14 +12,31 @@ describe('timeline milestone markers', () => {
     expect(marks.every((x) => x.labelled)).toBe(true);
   });
 
-  it('leave off a label that would overlap the one before it, never the marker', () => {
+  it('leave off a label that would run into the next marker, never the marker', () => {
     const marks = layoutMilestoneMarks([m(100), m(120), m(400)], 1000, 1000, short);
     expect(marks).toHaveLength(3);
-    expect(marks.map((x) => x.labelled)).toEqual([true, false, true]);
+    expect(marks.map((x) => x.labelled)).toEqual([false, true, true]);
     for (let i = 1; i < marks.length; i++) {
       const before = marks.slice(0, i).filter((x) => x.labelled).at(-1);
       if (marks[i]!.labelled && before) expect(marks[i]!.x).toBeGreaterThanOrEqual(before.x + labelWidth(short(before.milestone)));
     }
+  });
+
+  it('always label the current milestone, to the left at the track\'s end, and keep other labels clear of it', () => {
+    const marks = layoutMilestoneMarks([m(100), m(120), m(400), m(990)], 1000, 1000, short, 120);
+    expect(marks.map((x) => x.labelled)).toEqual([false, true, true, false]);
+    const end = layoutMilestoneMarks([m(100), m(400), m(960), m(990)], 1000, 1000, short, 990);
+    expect(end.at(-1)).toMatchObject({ labelled: true, anchor: 'left' });
+    expect(end[2]?.labelled).toBe(false);
+    expect(end[1]?.labelled).toBe(true);
+  });
+
+  it('keep the current milestone drawn when it shares its place with others', () => {
+    const crowded = [m(500), m(501), m(502)];
+    const marks = layoutMilestoneMarks(crowded, 1000, 1000, short, 501);
+    expect(marks).toHaveLength(1);
+    expect(marks[0]).toMatchObject({ labelled: true, count: 3 });
+    expect(marks[0]?.milestone.step).toBe(501);
   });
 
   it('draw crowded milestones as one marker, a failure winning', () => {

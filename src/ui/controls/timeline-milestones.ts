@@ -1,7 +1,7 @@
 // Where the timeline's milestone markers sit and which carry their label. Milestones can number in the
-// thousands: markers closer than `minGap` pixels share one place (the failure, else the later one, wins);
-// labels are placed left to right and a label that would overlap the one before it is left off (its
-// marker stays, with the full text as its hover title).
+// thousands: markers closer than `minGap` pixels share one place (the current one, else a failure, else
+// the later one, wins). The current milestone's label is always drawn; another only where it fits before
+// the next marker and clear of the labels placed (a marker without one keeps the full text as its title).
 
 import { failureMilestones, type Milestone, type MilestoneKind } from '../../protocol/index.ts';
 
@@ -21,6 +21,8 @@ export interface MilestoneMark<M extends Placed = Milestone> {
   readonly failure: boolean;
   /** Whether its short text is drawn beside it. */
   readonly labelled: boolean;
+  /** Which side of the marker the label runs to. */
+  readonly anchor: 'left' | 'right';
   /** How many milestones this marker stands for (1 unless crowded). */
   readonly count: number;
 }
@@ -37,11 +39,17 @@ export function labelWidth(text: string): number {
   return Math.ceil(width) + 6;
 }
 
+/**
+ * The markers to draw, with their labels. The milestone at `currentStep` (the one the step shown belongs
+ * to) is always labelled, drawn left of its marker when it would run off the track; any other label is
+ * drawn only where it fits before the next marker and clear of every label already placed.
+ */
 export function layoutMilestoneMarks<M extends Placed>(
   milestones: readonly M[],
   head: number,
   trackWidth: number,
   shortText: (milestone: M) => string,
+  currentStep: number | null = null,
 ): MilestoneMark<M>[] {
   const width = Math.max(1, trackWidth);
   // One marker per `minGap` pixels.
@@ -51,19 +59,42 @@ export function layoutMilestoneMarks<M extends Placed>(
     const last = places.at(-1);
     if (last && last.bucket === bucket) {
       last.count += 1;
-      if (failureMilestones.has(milestone.kind) || !failureMilestones.has(last.milestone.kind)) last.milestone = milestone;
+      // The current milestone wins its place, then a failure, then the later one.
+      const keep = last.milestone.step === currentStep && milestone.step !== currentStep;
+      const take = milestone.step === currentStep || failureMilestones.has(milestone.kind) || !failureMilestones.has(last.milestone.kind);
+      if (!keep && take) last.milestone = milestone;
     } else {
       places.push({ milestone, count: 1, bucket });
     }
   }
-  let free = -Infinity;
-  return places.map(({ milestone, count }) => {
-    const percent = markerPercent(milestone.step, head);
-    const x = (percent / 100) * width;
-    const w = labelWidth(shortText(milestone));
-    const labelled = x >= free && x + w <= width + labelGap;
-    if (labelled) free = x + w + labelGap;
-    else free = Math.max(free, x + minGap);
-    return { milestone, percent, x, failure: failureMilestones.has(milestone.kind), labelled, count };
+  const xs = places.map(({ milestone }) => (markerPercent(milestone.step, head) / 100) * width);
+  const taken: Array<readonly [number, number]> = [];
+  const labels = new Map<number, 'left' | 'right'>();
+  const current = places.findIndex((p) => p.milestone.step === currentStep);
+  if (current >= 0) {
+    const x = xs[current]!;
+    const w = labelWidth(shortText(places[current]!.milestone));
+    const anchor = x + w <= width ? 'right' : 'left';
+    labels.set(current, anchor);
+    taken.push(anchor === 'right' ? [x - minGap, x + w + labelGap] : [x - w - labelGap, x + minGap]);
+  }
+  places.forEach((place, index) => {
+    if (index === current) return;
+    const x = xs[index]!;
+    const end = x + labelWidth(shortText(place.milestone));
+    const next = xs[index + 1] ?? width + labelGap;
+    if (end > next || end > width + labelGap) return;
+    if (taken.some(([a, b]) => x < b && end + labelGap > a)) return;
+    labels.set(index, 'right');
+    taken.push([x - minGap, end + labelGap]);
   });
+  return places.map(({ milestone, count }, index) => ({
+    milestone,
+    percent: markerPercent(milestone.step, head),
+    x: xs[index]!,
+    failure: failureMilestones.has(milestone.kind),
+    labelled: labels.has(index),
+    anchor: labels.get(index) ?? 'right',
+    count,
+  }));
 }
