@@ -112,22 +112,33 @@ const MilestoneMarker = memo(function MilestoneMarker({ mark, current }: { reado
   const language = usePrefs((prefs) => prefs.language);
   const { milestone } = mark;
   const words = milestoneWords(milestone, language);
+  const classes = `timeline-milestone${mark.failure ? ' timeline-milestone--failure' : ''}${mark.anchor === 'left' ? ' timeline-milestone--left' : ''}`;
+  // The current milestone's label may lie over other markers: it is drawn beneath them and lets clicks
+  // through to them; other labels fit before the next marker and are part of their button.
+  const inline = mark.labelled && !current;
   return (
-    <button
-      type="button"
-      tabIndex={-1}
-      className={`timeline-milestone${mark.failure ? ' timeline-milestone--failure' : ''}${mark.labelled ? '' : ' timeline-milestone--dot'}${mark.anchor === 'left' ? ' timeline-milestone--left' : ''}`}
-      style={{ left: `${mark.percent}%` }}
-      title={words.title}
-      aria-label={t('timeline.milestoneGo', { step: milestone.step, title: words.title })}
-      aria-current={current ? 'step' : undefined}
-      data-testid="timeline-milestone"
-      data-step={milestone.step}
-      data-kind={milestone.kind}
-      data-failure={mark.failure}
-      onClick={() => actions.seek(milestone.step)}
-    >
-      {mark.labelled ? words.short : null}
-    </button>
+    <>
+      {mark.labelled && current && (
+        <span className={`${classes} timeline-milestone-current`} style={{ left: `${mark.percent}%` }} aria-hidden="true" data-testid="timeline-current-label">
+          {words.short}
+        </span>
+      )}
+      <button
+        type="button"
+        tabIndex={-1}
+        className={`${classes}${inline ? '' : ' timeline-milestone--dot'}`}
+        style={{ left: `${mark.percent}%` }}
+        title={words.title}
+        aria-label={t('timeline.milestoneGo', { step: milestone.step, title: words.title })}
+        aria-current={current ? 'step' : undefined}
+        data-testid="timeline-milestone"
+        data-step={milestone.step}
+        data-kind={milestone.kind}
+        data-failure={mark.failure}
+        onClick={() => actions.seek(milestone.step)}
+      >
+        {inline ? words.short : null}
+      </button>
+    </>
   );
 });

@@ -44,6 +44,7 @@ describe('timeline milestone markers', () => {
     crowded[2500] = m(2501, 'imagePullBackOff');
     const marks = layoutMilestoneMarks(crowded, 5000, 800, short);
     expect(marks.length).toBeLessThanOrEqual(Math.ceil(800 / minGap) + 1);
+    for (let i = 1; i < marks.length; i++) expect(marks[i]!.x - marks[i - 1]!.x).toBeGreaterThanOrEqual(minGap);
     expect(marks.reduce((n, x) => n + x.count, 0)).toBe(5000);
     expect(marks.some((x) => x.failure && x.milestone.step === 2501)).toBe(true);
     expect(marks.at(-1)?.milestone.step).toBe(5000);

@@ -28,7 +28,7 @@ export interface MilestoneMark<M extends Placed = Milestone> {
 }
 
 /** Pixels between two markers below which they are drawn as one. */
-export const minGap = 6;
+export const minGap = 9;
 /** Pixels kept free after a label. */
 export const labelGap = 10;
 
@@ -52,22 +52,23 @@ export function layoutMilestoneMarks<M extends Placed>(
   currentStep: number | null = null,
 ): MilestoneMark<M>[] {
   const width = Math.max(1, trackWidth);
-  // One marker per `minGap` pixels.
-  const places: Array<{ milestone: M; count: number; bucket: number }> = [];
+  // A marker closer than `minGap` pixels to the one before it joins that one's place.
+  const places: Array<{ milestone: M; count: number; x: number }> = [];
   for (const milestone of milestones) {
-    const bucket = Math.floor((markerPercent(milestone.step, head) / 100) * width / minGap);
+    const x = (markerPercent(milestone.step, head) / 100) * width;
     const last = places.at(-1);
-    if (last && last.bucket === bucket) {
+    if (last && x - last.x < minGap) {
       last.count += 1;
       // The current milestone wins its place, then a failure, then the later one.
       const keep = last.milestone.step === currentStep && milestone.step !== currentStep;
       const take = milestone.step === currentStep || failureMilestones.has(milestone.kind) || !failureMilestones.has(last.milestone.kind);
       if (!keep && take) last.milestone = milestone;
     } else {
-      places.push({ milestone, count: 1, bucket });
+      places.push({ milestone, count: 1, x });
     }
   }
-  const xs = places.map(({ milestone }) => (markerPercent(milestone.step, head) / 100) * width);
+  // A shared place is drawn where its first milestone lies, so places stay `minGap` apart.
+  const xs = places.map((place) => place.x);
   const taken: Array<readonly [number, number]> = [];
   const labels = new Map<number, 'left' | 'right'>();
   const current = places.findIndex((p) => p.milestone.step === currentStep);
@@ -83,14 +84,14 @@ export function layoutMilestoneMarks<M extends Placed>(
     const x = xs[index]!;
     const end = x + labelWidth(shortText(place.milestone));
     const next = xs[index + 1] ?? width + labelGap;
-    if (end > next || end > width + labelGap) return;
+    if (end + minGap / 2 > next || end > width + labelGap) return;
     if (taken.some(([a, b]) => x < b && end + labelGap > a)) return;
     labels.set(index, 'right');
     taken.push([x - minGap, end + labelGap]);
   });
   return places.map(({ milestone, count }, index) => ({
     milestone,
-    percent: markerPercent(milestone.step, head),
+    percent: (xs[index]! / width) * 100,
     x: xs[index]!,
     failure: failureMilestones.has(milestone.kind),
     labelled: labels.has(index),

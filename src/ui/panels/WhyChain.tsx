@@ -64,7 +64,7 @@ function WhyEntry({ node, position }: { readonly node: WhyNode; readonly positio
       {node.between.length > 0 && (
         <li className="why-gap">
           <details>
-            <summary data-testid="why-between">{t('whyTree.between', { requests, deliveries })}</summary>
+            <summary data-testid="why-between">{t(requests === 0 ? 'whyTree.betweenDeliveries' : deliveries === 0 ? 'whyTree.betweenRequests' : 'whyTree.between', { requests, deliveries })}</summary>
             <ol className="why-between">
               {node.between.map((record) => <WhyLink key={record.id} record={record} position={position} nested />)}
             </ol>
@@ -102,7 +102,7 @@ function WhyLink({ record, role, position, nested = false }: {
         aria-label={t('whyTree.go', { step: record.step, text })}
         onClick={() => actions.seek(record.step)}
       >
-        <span className="why-step">{t('whyTree.stepLabel', { step: record.step })}</span>
+        <span className="why-step" data-testid="why-step">{t('whyTree.stepLabel', { step: record.step })}</span>
         <span className="why-text">{text}</span>
         {!nested && step && step.technical !== text && <span className="why-exact">{step.technical}</span>}
       </button>
