@@ -253,3 +253,40 @@ test('the story in 中文: the controls and the narrator speak Chinese', async (
   await expect(story(page).milestone).toHaveText(/[\u4e00-\u9fff]/);
   await expect(story(page).panel.getByRole('heading', { name: '故事' })).toBeVisible();
 });
+
+test('the my-replicaset scenario milestone by milestone: the command first, then one milestone per click, then the next step', async ({ podflow, page }) => {
+  const s = story(page);
+  await page.getByRole('tab', { name: 'Scenarios' }).click();
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('my-replicaset');
+  const steps = page.getByRole('list', { name: 'Scenario steps' }).getByTestId('scenario-step');
+  const next = page.getByRole('button', { name: 'Next milestone in the scenario', exact: true });
+  const runAll = page.getByRole('button', { name: 'Run all remaining steps', exact: true });
+
+  await next.click();
+  await expect(steps.nth(0)).toHaveAttribute('data-stepping', 'true');
+  await expect(steps.nth(0)).toHaveAttribute('data-status', 'running');
+  await expect(s.milestone).toHaveAttribute('data-kind', 'userAction');
+  await expect(steps.nth(0).getByTestId('scenario-milestone')).toContainText('kubectl');
+
+  const kinds: string[] = ['userAction'];
+  for (let click = 0; click < 40 && (await steps.nth(0).getAttribute('data-status')) === 'running'; click++) {
+    const before = await s.step.getAttribute('data-step');
+    await next.click();
+    await expect(next).toBeEnabled();
+    if ((await steps.nth(0).getAttribute('data-status')) === 'running') {
+      await expect(s.step).not.toHaveAttribute('data-step', before ?? '');
+      kinds.push((await s.milestone.getAttribute('data-kind')) ?? '');
+    }
+  }
+  await expect(steps.nth(0)).toHaveAttribute('data-status', 'done');
+  await expect(steps.nth(0).getByTestId('scenario-step-output')).toContainText('replicaset.apps/my-replicaset created');
+  // Both pods were created, bound and Running on the way, one milestone per click.
+  expect(kinds.filter((k) => k === 'podCreated')).toHaveLength(2);
+  expect(kinds.filter((k) => k === 'podBound')).toHaveLength(2);
+  expect(kinds.filter((k) => k === 'podPhase').length).toBeGreaterThanOrEqual(2);
+  await expect(podflow.activity).toHaveText('idle');
+
+  // The last step (run until idle) has nothing left: Run all remaining finishes the scenario.
+  await runAll.click();
+  await expect(page.getByTestId('scenario-progress')).toHaveText('All 2 steps done');
+});

@@ -98,7 +98,7 @@ export function ScenariosPanel() {
   const finished = current.next >= picked.steps.length;
   const used = objectCount > 0 || userActions;
   const otherNodes = clusterNodes !== null && clusterNodes !== picked.nodes;
-  const inUse = current.next === 0 && !mixOk && (used || otherNodes);
+  const inUse = current.next === 0 && current.steps.every((s) => s.status === 'pending') && !mixOk && (used || otherNodes);
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
