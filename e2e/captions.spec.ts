@@ -68,7 +68,7 @@ test('switching to 中文 shows the captions in Simplified Chinese, and the choi
   await test.step('中文', async () => {
     await language.getByRole('button', { name: '中文' }).click();
     await expect(caption).toContainText('kubectl → kube-apiserver：POST /apis/apps/v1/namespaces/default/deployments（创建 deployments）');
-    await podflow.button('Step').click();
+    await podflow.button('单步').click();
     await expect(caption).toContainText('认证：bearer token 识别出用户 kubernetes-admin');
   });
 

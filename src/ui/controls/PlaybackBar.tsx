@@ -56,19 +56,19 @@ function PlaybackControls() {
   return (
     <div className="playback-controls" role="toolbar" aria-label={t('playback')}>
       <LevelSwitch />
-      <button type="button" onClick={() => stepMilestone(actions, 'back')} disabled={!milestoneBefore} aria-keyshortcuts="Shift+ArrowLeft" title={t('previousMilestoneHint')}>
+      <button type="button" data-testid="previous-milestone-button" onClick={() => stepMilestone(actions, 'back')} disabled={!milestoneBefore} aria-keyshortcuts="Shift+ArrowLeft" title={t('previousMilestoneHint')}>
         <span aria-hidden="true">◀ </span>{t('previousMilestone')}
       </button>
-      <button type="button" onClick={() => stepAtLevel(actions, level, 'back')} disabled={atStart} aria-keyshortcuts="ArrowLeft" title={t('stepBackHint')}>
+      <button type="button" data-testid="step-back-button" onClick={() => stepAtLevel(actions, level, 'back')} disabled={atStart} aria-keyshortcuts="ArrowLeft" title={t('stepBackHint')}>
         {t('stepBack')}
       </button>
-      <button type="button" onClick={() => stepAtLevel(actions, level, 'forward')} disabled={pending === 0} aria-keyshortcuts="ArrowRight" title={t('stepHint')}>
+      <button type="button" data-testid="step-button" onClick={() => stepAtLevel(actions, level, 'forward')} disabled={pending === 0} aria-keyshortcuts="ArrowRight" title={t('stepHint')}>
         {t('step')}
       </button>
-      <button type="button" className="milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={pending === 0} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
+      <button type="button" className="milestone-button" data-testid="next-milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={pending === 0} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
         {t('nextMilestone')}<span aria-hidden="true"> ▶</span>
       </button>
-      <button type="button" className="play-button" onClick={() => actions.togglePlay(level)} aria-keyshortcuts="Space" title={t('playHint')}>
+      <button type="button" className="play-button" data-testid="play-button" onClick={() => actions.togglePlay(level)} aria-keyshortcuts="Space" title={t('playHint')}>
         {mode === 'playing' ? t('pause') : t('play')}
       </button>
       <button type="button" onClick={actions.runUntilIdle} disabled={idle}>
