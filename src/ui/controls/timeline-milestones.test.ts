@@ -60,3 +60,15 @@ describe('timeline milestone markers', () => {
     expect(labelWidth('调度到节点')).toBeGreaterThan(labelWidth('abcde'));
   });
 });
+
+describe('the current milestone\'s label', () => {
+  it('runs to the side with fewer markers under it', () => {
+    const marks = layoutMilestoneMarks([m(500), m(520), m(540), m(560), m(600), m(300)].sort((a, b) => a.step - b.step), 1000, 1000, short, 600);
+    const current = marks.find((x) => x.milestone.step === 600)!;
+    expect(current).toMatchObject({ labelled: true, anchor: 'right' });
+    const crowdedRight = layoutMilestoneMarks([m(400), m(620), m(640), m(660)], 1000, 1000, short, 400);
+    expect(crowdedRight[0]).toMatchObject({ labelled: true, anchor: 'right' });
+    const leftIsFree = layoutMilestoneMarks([m(100), m(500), m(520), m(540), m(560)], 1000, 1000, short, 500);
+    expect(leftIsFree.find((x) => x.milestone.step === 500)).toMatchObject({ labelled: true, anchor: 'left' });
+  });
+});

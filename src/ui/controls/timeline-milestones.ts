@@ -75,7 +75,11 @@ export function layoutMilestoneMarks<M extends Placed>(
   if (current >= 0) {
     const x = xs[current]!;
     const w = labelWidth(shortText(places[current]!.milestone));
-    const anchor = x + w <= width ? 'right' : 'left';
+    // The side it fits on with fewer other markers under it (right on a tie).
+    const under = (a: number, b: number) => xs.filter((other, i) => i !== current && other >= a && other <= b).length;
+    const fitsRight = x + w <= width;
+    const fitsLeft = x - w >= 0;
+    const anchor = fitsRight && (!fitsLeft || under(x, x + w) <= under(x - w, x)) ? 'right' : 'left';
     labels.set(current, anchor);
     taken.push(anchor === 'right' ? [x - minGap, x + w + labelGap] : [x - w - labelGap, x + minGap]);
   }
