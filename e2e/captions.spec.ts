@@ -1,22 +1,27 @@
 import { expect, test } from './podflow.ts';
 
-const post = 'kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments (create deployments)';
+const post = 'kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict (create deployments)';
 const key = '/registry/deployments/default/nginx-deployment';
 
-// Each step says in one line what happened and why; the caption follows the step counter.
+// Each step says in plain words what happened and why, with the exact wire line beneath; the caption
+// follows the step counter.
 test('stepping through kubectl create, the caption tells each step', async ({ podflow, page }) => {
   const caption = page.getByTestId('step-caption');
+  const plain = page.getByTestId('step-caption-plain');
+  const technical = page.getByTestId('step-caption-technical');
   const booted = await podflow.step();
 
   await test.step('the first step: kubectl POSTs the Deployment', async () => {
     await podflow.createNginxDeployment();
     await podflow.button('Step').click();
-    await expect(caption).toHaveText(`#${booted + 1} ${post}`);
+    await expect(plain).toHaveText(`#${booted + 1} kubectl asks kube-apiserver to create Deployment nginx-deployment`);
+    await expect(technical).toHaveText(post);
   });
 
   await test.step('authentication, then every step changes the caption until the Txn', async () => {
     await podflow.button('Step').click();
-    await expect(caption).toHaveText(`#${booted + 2} Authentication: the bearer token identifies kubernetes-admin in system:masters, system:authenticated`);
+    await expect(plain).toHaveText(`#${booted + 2} kube-apiserver checks who sent the request: the bearer token belongs to kubernetes-admin`);
+    await expect(technical).toHaveText('Authentication: the bearer token identifies kubernetes-admin in system:masters, system:authenticated');
     let previous = await caption.textContent();
     for (let step = booted + 3; step < booted + 20 && !previous?.includes('Txn if'); step++) {
       await podflow.button('Step').click();
@@ -24,7 +29,8 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
       await expect(caption).not.toHaveText(previous ?? '');
       previous = await caption.textContent();
     }
-    await expect(caption).toContainText(`kube-apiserver → etcd: Txn if mod_revision(${key}) == 0 then put else nothing`);
+    await expect(technical).toHaveText(`kube-apiserver → etcd: Txn if mod_revision(${key}) == 0 then put else nothing`);
+    await expect(plain).toContainText('kube-apiserver stores Deployment nginx-deployment in etcd: the Txn writes only if nobody created the key yet (mod_revision == 0)');
   });
 
   await test.step('the keyspace scrolls to the key the Txn wrote and highlights it', async () => {
@@ -37,7 +43,8 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
     const txnReply = podflow.token({ kind: 'etcd.TxnResponse', from: 'etcd', to: 'kube-apiserver' });
     for (let i = 0; i < 10 && (await txnReply.count()) === 0; i++) await podflow.button('Step').click();
     await txnReply.click();
-    await expect(caption).toContainText(new RegExp(`Txn compare mod_revision\\(${key}\\) == 0 succeeded → put, revision \\d+`));
+    await expect(technical).toContainText(new RegExp(`Txn compare mod_revision\\(${key}\\) == 0 succeeded → put, revision \\d+`));
+    await expect(plain).toContainText(/etcd committed the write of Deployment nginx-deployment at revision \d+ and replies\. Its watchers .* already have the change/);
     await expect(podflow.keyRow(key)).not.toHaveAttribute('data-changed');
   });
 
@@ -67,8 +74,10 @@ test('switching to 中文 shows the captions in Simplified Chinese, and the choi
 
   await test.step('中文', async () => {
     await language.getByRole('button', { name: '中文' }).click();
-    await expect(caption).toContainText('kubectl → kube-apiserver：POST /apis/apps/v1/namespaces/default/deployments（创建 deployments）');
-    await podflow.button('单步').click();
+    await expect(caption).toContainText('kubectl → kube-apiserver：POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict（创建 deployments）');
+    await expect(page.getByTestId('step-caption-plain')).toContainText('kubectl 请 kube-apiserver 创建 Deployment nginx-deployment');
+    await expect(page.getByRole('button', { name: '为什么？显示这一步的因果链' })).toBeVisible();
+    await podflow.page.getByTestId('step-button').click();
     await expect(caption).toContainText('认证：bearer token 识别出用户 kubernetes-admin');
   });
 

@@ -7,7 +7,7 @@
 // Not modelled: goroutine interleaving. A handler, a reflector step or a worker runs to its next wait
 // within the delivery that woke it; every request it makes is a message of its own in the trace.
 
-import { Component, timerKind, type Co, type Duration, type Message, type Rng, type Time } from '../engine/index.ts';
+import { Component, timerKind, type Co, type Duration, type Message, type Rng, type SleepReason, type Time } from '../engine/index.ts';
 import { httpKinds, type HttpWatchEnd, type HttpWatchEvent } from '../apiserver/http.ts';
 import { apiserverName } from './rest-client.ts';
 
@@ -32,7 +32,8 @@ export interface ClientHost {
   call<R>(to: string, kind: string, payload: unknown): Co<Message<R>>;
   send<P>(to: string, kind: string, payload: P): Message<P>;
   spawn(co: Co<unknown>): void;
-  sleep(duration: Duration): Co<void>;
+  /** Sleeps; `reason` labels the wake-up in the trace (see SleepReason). */
+  sleep(duration: Duration, reason?: SleepReason): Co<void>;
   /** Runs `fire` after `delay` as a delivery of its own (a `timer` message named `name`). */
   after(delay: Duration, name: string, fire: () => void, options?: { readonly background?: boolean }): TimerHandle;
   /** Routes the stream of watch request `requestId` to `sink` until it ends or is closed. */
@@ -63,7 +64,7 @@ export abstract class ClientComponent extends Component {
       call: (to, kind, payload) => this.call(to, kind, payload),
       send: (to, kind, payload) => this.send(to, kind, payload),
       spawn: (co) => this.spawn(co),
-      sleep: (duration) => this.sleep(duration),
+      sleep: (duration, reason) => this.sleep(duration, reason ?? null),
       after: (delay, timerName, fire, options) => {
         const timer = this.setTimer(delay, timerName, null, options);
         this.timers.set(timer.id, fire);

@@ -122,7 +122,7 @@ export class RestClient {
       const response = (yield* this.host.call<HttpResponse>(apiserverName, httpKinds.request, this.httpRequest(method, path, query, body, contentType))).payload;
       const wait = retryAfterSeconds(response);
       if (wait === null || retries >= maxRetries) return response;
-      yield* this.host.sleep(wait * 1000);
+      yield* this.host.sleep(wait * 1000, { reason: 'retry-after' });
     }
   }
 

@@ -2,7 +2,7 @@
 // reacts to delivered messages in `receive`, sends messages that the engine queues along its links, sets
 // timers, and can run coroutines that wait for replies. It never touches another component directly.
 
-import { awaitDelivery, awaitReply, sleep, timedOut, type Co } from './coroutine.ts';
+import { awaitDelivery, awaitReply, sleep, timedOut, type Co, type SleepReason } from './coroutine.ts';
 import type { Engine, SendOptions } from './engine.ts';
 import type { Message } from './message.ts';
 import type { Rng } from './rng.ts';
@@ -92,7 +92,7 @@ export abstract class Component {
     return message;
   }
 
-  protected *sleep(duration: Duration): Co<void> {
-    yield* sleep(duration);
+  protected *sleep(duration: Duration, reason: SleepReason | null = null): Co<void> {
+    yield* sleep(duration, reason);
   }
 }

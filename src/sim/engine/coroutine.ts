@@ -14,7 +14,7 @@ import type { Duration } from './time.ts';
 
 export type Effect =
   | { readonly type: 'reply'; readonly requestId: number; readonly timeout: Duration | null }
-  | { readonly type: 'sleep'; readonly duration: Duration }
+  | { readonly type: 'sleep'; readonly duration: Duration; readonly reason: SleepReason | null }
   | { readonly type: 'delivery'; readonly messageId: number };
 
 /** A coroutine returning T. Write `yield*` in front of every helper call that returns one. */
@@ -38,7 +38,23 @@ export function* awaitDelivery(messageId: number): Co<void> {
   yield { type: 'delivery', messageId };
 }
 
-/** Suspends for a virtual duration. The wake-up is a delivery of its own (a step in the trace). */
-export function* sleep(duration: Duration): Co<void> {
-  yield { type: 'sleep', duration };
+/**
+ * What a sleeping component is waiting for, as the data of its wake-up timer: the trace, and a caption
+ * reading it, can then say what the component was doing ("the kubelet pulled nginx:1.14.2"). A label
+ * only: it changes no behaviour. `reason` is a kebab-case code (`image-pull`, `container-start`, …);
+ * the other fields name what it concerns.
+ */
+export interface SleepReason {
+  readonly reason: string;
+  /** The pod, as `namespace/name`. */
+  readonly pod?: string;
+  readonly container?: string;
+  readonly image?: string;
+  /** The resource the work is about, e.g. a watch cache's `/registry/pods`. */
+  readonly resource?: string;
+}
+
+/** Suspends for a virtual duration. The wake-up is a delivery of its own (a step in the trace), labelled with `reason`. */
+export function* sleep(duration: Duration, reason: SleepReason | null = null): Co<void> {
+  yield { type: 'sleep', duration, reason };
 }

@@ -432,7 +432,7 @@ export class Engine {
     } else if (effect.type === 'delivery') {
       requestId = effect.messageId;
     } else {
-      wakeId = this.setTimer(component.name, effect.duration, wakeTimerName, null).id;
+      wakeId = this.setTimer(component.name, effect.duration, wakeTimerName, effect.reason).id;
     }
     const waiter: Waiter = { component, co, resumeOn, requestId, wakeId };
     if (requestId !== null) this.waiters.set(requestId, waiter);

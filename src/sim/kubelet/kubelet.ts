@@ -49,6 +49,11 @@ export interface KubeletOptions {
   readonly token?: string;
 }
 
+/** A pod as its sleeps name it (SleepReason.pod): `namespace/name`. */
+function podKey(pod: Pod): string {
+  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+}
+
 /** Virtual durations of the simulated runtime (ms). */
 export const runtimeDurations = {
   sandbox: 400,
@@ -386,7 +391,7 @@ export class Kubelet extends ClientComponent {
   // Models pkg/kubelet/kubelet.go SyncPod and kuberuntime_manager.go SyncPod (sandbox, then containers in order).
   private *syncPod(pod: Pod, w: PodWorker): Co<void> {
     yield* this.patchStatus(pod, w);
-    if (!w.containers.some((c) => c.containerID)) yield* this.host.sleep(runtimeDurations.sandbox);
+    if (!w.containers.some((c) => c.containerID)) yield* this.host.sleep(runtimeDurations.sandbox, { reason: 'pod-sandbox', pod: podKey(pod) });
     for (const c of w.containers) {
       if (w.terminating) return;
       if (c.state === 'running') continue;
@@ -402,10 +407,10 @@ export class Kubelet extends ClientComponent {
     const spec = pod.spec.containers.find((s) => s.name === c.name)!;
     const ok = yield* this.pullImage(pod, w, c, spec.imagePullPolicy);
     if (!ok || w.terminating) return false;
-    yield* this.host.sleep(runtimeDurations.create);
+    yield* this.host.sleep(runtimeDurations.create, { reason: 'container-create', pod: podKey(pod), container: c.name });
     c.containerID = `containerd://${this.hex(64)}`;
     this.recorder.event(pod, 'Normal', 'Created', `Created container ${c.name}`);
-    yield* this.host.sleep(runtimeDurations.start);
+    yield* this.host.sleep(runtimeDurations.start, { reason: 'container-start', pod: podKey(pod), container: c.name });
     c.state = 'running';
     c.terminated = undefined;
     c.startedAt = formatTimestamp(this.host.epochMs + this.host.now);
@@ -467,7 +472,7 @@ export class Kubelet extends ClientComponent {
     } else {
       this.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
       const took = runtimeDurations.pullMin + this.host.rng.int(runtimeDurations.pullSpread);
-      yield* this.host.sleep(took);
+      yield* this.host.sleep(took, { reason: 'image-pull', pod: podKey(pod), container: c.name, image: c.image });
       if (w.terminating) return false;
       if (this.unpullable.has(c.image)) {
         const ref = normalizeImage(c.image);
@@ -574,7 +579,7 @@ export class Kubelet extends ClientComponent {
       if (c.state === 'running') this.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
     }
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30) * 1000;
-    yield* this.host.sleep(Math.min(grace, runtimeDurations.stop));
+    yield* this.host.sleep(Math.min(grace, runtimeDurations.stop), { reason: 'container-stop', pod: podKey(pod) });
     for (const c of w.containers) if (c.state === 'running') c.state = 'terminated';
     yield* this.patchStatus(pod, w);
     yield* this.deletePod(pod);

@@ -1,12 +1,14 @@
 // The caption of the selected message, or else of the last delivered step, in the chosen language; and
 // the language switch.
 
+import { useTranslation } from 'react-i18next';
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { heldMessage, recentById } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
-import { caption, type Language } from './captions.ts';
+import { caption, describeStep, type Language, type StepText } from './captions.ts';
+import './captions.css';
 
 function shownRecord(state: SimState): TraceRecord | Flight | undefined {
   const { selection, recent } = state;
@@ -14,49 +16,68 @@ function shownRecord(state: SimState): TraceRecord | Flight | undefined {
   return recent.at(-1);
 }
 
-/** The caption of `record`, with the request it answers as context when the UI still holds it. */
-export function useCaption(record: Omit<TraceRecord, 'step'> | undefined): string {
-  const language = usePrefs((prefs) => prefs.language);
+/** The request `record` answers and the message that caused it, when the UI still holds them. */
+function useContext(record: Omit<TraceRecord, 'step'> | undefined) {
   const request = useSim((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
-  return record ? caption(record, language, { request }) : '';
+  const cause = useSim((state) => (record?.cause == null ? undefined : recentById(state.recent).get(record.cause)));
+  return { request, cause };
 }
 
+/** The technical caption of `record` (one line), with the request it answers as context when the UI still holds it. */
+export function useCaption(record: Omit<TraceRecord, 'step'> | undefined): string {
+  const language = usePrefs((prefs) => prefs.language);
+  const context = useContext(record);
+  return record ? caption(record, language, context) : '';
+}
+
+/** Both lines of `record`'s caption: plain words first, the exact wire line second. */
+export function useStepText(record: Omit<TraceRecord, 'step'> | undefined): StepText | undefined {
+  const language = usePrefs((prefs) => prefs.language);
+  const context = useContext(record);
+  return record ? describeStep(record, language, context) : undefined;
+}
+
+/** The plain sentence first (what happened and why), the exact wire line beneath it in monospace. */
 export function StepCaption() {
+  const { t } = useTranslation('captions');
   const record = useSim(shownRecord);
   const playing = useSim((state) => state.status.mode !== 'paused');
-  const text = useCaption(record);
-  const language = usePrefs((prefs) => prefs.language);
+  const text = useStepText(record);
+  const language: Language = usePrefs((prefs) => prefs.language);
   const bootSteps = useSim((state) => state.timeline?.bootSteps ?? 0);
   return (
     <div className="step-caption-bar">
-      <p className="step-caption" data-testid="step-caption" title={text} aria-live={playing ? 'off' : 'polite'} lang={language === 'zh' ? 'zh-Hans' : 'en'}>
-        {record ? <><span className="caption-step">{record.step === null ? 'in flight' : `#${record.step}`}</span> {text}</> : <span className="hint">{idleHint(language, bootSteps)}</span>}
-      </p>
+      <div className="step-caption" data-testid="step-caption" aria-live={playing ? 'off' : 'polite'} lang={language === 'zh' ? 'zh-Hans' : 'en'}>
+        {record && text ? (
+          <>
+            <p className="step-caption-plain" data-testid="step-caption-plain" title={text.plain}>
+              <span className="caption-step">{record.step === null ? t('inFlight') : t('stepNumber', { step: record.step })}</span> {text.plain}
+            </p>
+            <p className="step-caption-technical" data-testid="step-caption-technical" title={text.technical}>
+              {text.technical}
+            </p>
+          </>
+        ) : (
+          <p className="step-caption-plain hint">{bootSteps === 0 ? t('noStep') : t('booted', { steps: bootSteps })}</p>
+        )}
+      </div>
       <WhyButton record={record} />
       <LanguageSwitch />
     </div>
   );
 }
 
-/** What the caption bar says before any step is on show: how the cluster booted, and what to do next. */
-function idleHint(language: Language, bootSteps: number): string {
-  if (bootSteps === 0) return language === 'zh' ? '还没有投递任何消息。' : 'No step delivered yet.';
-  return language === 'zh'
-    ? `集群启动用了 ${bootSteps} 步（引导命名空间与 RBAC、kubelet 注册节点、各 informer 的 list 与 watch）。发送一个请求，然后单步执行。`
-    : `The cluster booted in ${bootSteps} steps (bootstrap namespaces and RBAC, kubelets registering their nodes, every informer's list and watch). Send a request, then step.`;
-}
-
 /** Asks for the cause chain of the step on show. */
 function WhyButton({ record }: { readonly record: TraceRecord | Flight | undefined }) {
   const actions = useSimActions();
-  const zh = usePrefs((prefs) => prefs.language) === 'zh';
+  const { t } = useTranslation('captions');
   return (
-    <button type="button" disabled={!record || record.step === null} aria-label={zh ? '为什么？显示这一步的因果链' : 'Why? Show the causes of this step'} onClick={() => {
+    <button type="button" disabled={!record || record.step === null} aria-label={t('whyLabel')} onClick={() => {
       if (!record) return;
       actions.select({ type: 'message', id: record.id });
       actions.askWhy(record.id);
     }}>
-      {zh ? '为什么？' : 'Why?'}
+      {t('why')}
     </button>
   );
 }

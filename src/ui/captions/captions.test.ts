@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../protocol/index.ts';
-import { caption, type CaptionContext } from './captions.ts';
+import { caption, describeStep, type CaptionContext } from './captions.ts';
 
 let nextId = 1;
 function rec(kind: string, payload: unknown, over: Partial<TraceRecord> = {}): TraceRecord {
@@ -232,18 +232,76 @@ const cases: Case[] = [
     zh: 'etcd 拒绝了 Put：etcdserver: key is not provided',
   },
   {
-    name: 'timer',
-    record: rec('timer', { name: 'apiserver.compactor', data: null }, { background: true }),
-    en: 'kube-apiserver: background timer apiserver.compactor fired',
-    zh: 'kube-apiserver：后台定时器 apiserver.compactor 触发',
+    name: 'timer: named by what it is for, not by its name in the model',
+    record: rec('timer', { name: 'compactor', data: null }, { background: true, sentAt: 0, deliverAt: 300_000 }),
+    en: 'kube-apiserver: etcd compaction (every 5 min) (after 300 s, background)',
+    zh: 'kube-apiserver：etcd 压缩（每 5 分钟）（300 s 后，后台）',
   },
   {
-    name: 'an unknown kind',
+    name: 'a wake-up with the reason its sleep was labelled with',
+    record: rec('timer', { name: 'engine.wake', data: { reason: 'image-pull', pod: 'default/nginx-1', container: 'nginx', image: 'nginx:1.14.2' } }, { from: 'kubelet/node-2', to: 'kubelet/node-2', sentAt: 100, deliverAt: 2100 }),
+    en: 'kubelet/node-2: wake-up: image pull done (nginx:1.14.2, default/nginx-1) (after 2 s)',
+    zh: 'kubelet/node-2：唤醒：镜像拉取完成（nginx:1.14.2, default/nginx-1）（2 s 后）',
+  },
+  {
+    name: 'an unknown kind: no internal name shown',
     record: rec('scheduler.Bind', {}, { from: 'kube-scheduler', to: 'kube-apiserver' }),
-    en: 'kube-scheduler → kube-apiserver: scheduler.Bind',
-    zh: 'kube-scheduler → kube-apiserver：scheduler.Bind',
+    en: 'kube-scheduler → kube-apiserver: a message',
+    zh: 'kube-scheduler → kube-apiserver：一条消息',
+  },
+  {
+    name: 'http.request with its query, decoded',
+    record: rec('http.request', { method: 'GET', path: '/api/v1/pods', query: 'fieldSelector=spec.nodeName%3Dnode-2&resourceVersion=12&watch=true', headers: {} }, { from: 'kubelet/node-2', to: 'kube-apiserver' }),
+    en: 'kubelet/node-2 → kube-apiserver: GET /api/v1/pods?fieldSelector=spec.nodeName=node-2&resourceVersion=12&watch=true (watch pods)',
+    zh: 'kubelet/node-2 → kube-apiserver：GET /api/v1/pods?fieldSelector=spec.nodeName=node-2&resourceVersion=12&watch=true（监听 pods）',
   },
 ];
+
+describe('plain lines', () => {
+  const podKey = '/registry/pods/default/nginx-1';
+  const createPod = rec('etcd.Txn', { compare: [{ target: 'MOD', key: podKey, modRevision: 0 }], success: [{ requestPut: { key: podKey, value: '{}' } }], failure: [] }, { from: 'kube-apiserver', to: 'etcd' });
+
+  it('says why a create Txn has its compare', () => {
+    expect(describeStep(createPod, 'en')).toEqual({
+      plain: 'kube-apiserver stores Pod nginx-1 in etcd: the Txn writes only if nobody created the key yet (mod_revision == 0)',
+      technical: 'kube-apiserver → etcd: Txn if mod_revision(/registry/pods/default/nginx-1) == 0 then put else nothing',
+    });
+    expect(describeStep(createPod, 'zh').plain).toBe('kube-apiserver 把 Pod nginx-1 存入 etcd：只有当这个键还没人创建时（mod_revision == 0），Txn 才写入');
+  });
+
+  it('explains why the watch event reaches kube-apiserver before the reply to the write that caused it', () => {
+    const event = rec('etcd.WatchResponse', { stream: 'kube-apiserver', response: { header: { revision: 31 }, watchId: 3, events: [{ type: 'PUT', kv: { key: podKey, createRevision: 31, modRevision: 31 } }] } },
+      { from: 'etcd', to: 'kube-apiserver', cause: createPod.id });
+    expect(describeStep(event, 'en', { cause: createPod }).plain).toBe(
+      "etcd tells kube-apiserver that Pod nginx-1 was created at revision 31. This arrives before etcd's reply to the write itself: etcd notifies watchers as the write commits, before the reply travels back");
+    expect(describeStep(event, 'zh', { cause: createPod }).plain).toContain('它比 etcd 对这次写入本身的回复来得更早');
+    // Without the write as its cause (a watcher catching up from history), no such claim.
+    expect(describeStep(event, 'en').plain).toBe('etcd tells kube-apiserver that Pod nginx-1 was created at revision 31');
+  });
+
+  it('says what a kubelet was doing when it wakes up', () => {
+    const wake = rec('timer', { name: 'engine.wake', data: { reason: 'container-start', pod: 'default/nginx-1', container: 'nginx' } }, { from: 'kubelet/node-2', to: 'kubelet/node-2' });
+    expect(describeStep(wake, 'en').plain).toBe('The kubelet on node-2 has started container nginx of Pod nginx-1');
+    expect(describeStep(wake, 'zh').plain).toBe('node-2 上的 kubelet 已启动 Pod nginx-1 的容器 nginx');
+  });
+
+  it('says the Pod is Running when the kubelet reports it', () => {
+    const patch = rec('http.request', {
+      method: 'PATCH', path: '/api/v1/namespaces/default/pods/nginx-1/status', query: '', headers: {},
+      body: { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } },
+    }, { from: 'kubelet/node-2', to: 'kube-apiserver' });
+    expect(describeStep(patch, 'en').plain).toBe('The kubelet on node-2 reports the status of Pod nginx-1: phase Running, Ready');
+    expect(describeStep(patch, 'zh').plain).toBe('node-2 上的 kubelet 上报 Pod nginx-1 的状态：phase Running，Ready');
+  });
+
+  it('gives the same answer for the same record and context (cached), and a new one for a new context', () => {
+    const response = rec('etcd.TxnResponse', { ok: true, write: { revision: 31, changed: true, branch: 'success', compares: [], ops: [] } }, { from: 'etcd', to: 'kube-apiserver', replyTo: createPod.id });
+    const bare = describeStep(response, 'en').plain;
+    expect(describeStep(response, 'en').plain).toBe(bare);
+    expect(describeStep(response, 'en', { request: createPod }).plain).toContain('Pod nginx-1');
+    expect(bare).not.toContain('Pod nginx-1');
+  });
+});
 
 describe('step captions', () => {
   it.each(cases)('$name', ({ record, context, en, zh }) => {

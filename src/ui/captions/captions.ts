@@ -1,13 +1,17 @@
-// One-line captions for delivered steps, in English and Simplified Chinese: what happened and why, from
-// the trace record alone plus a little context (the request a response answers). Pure functions: the
-// UI computes them as it renders. Kinds without a captioner get a generic caption.
+// Captions for delivered steps, in English and Simplified Chinese, from the trace record alone plus a
+// little context (the request a response answers, the message that caused it). Two lines per step:
+// `describeStep` gives the plain sentence (plain.ts: what happened and why, as a person says it) and
+// the technical one (`caption`: the exact wire facts, the Txn with its compare, the watch event with
+// its revision). Pure functions: the UI computes them as it renders. No caption shows an internal
+// identifier of the model (message kinds, timer names): kinds without a captioner get a generic line.
 
 import type { TraceRecord } from '../../protocol/index.ts';
+import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
+import { child, clip, count, fields, flag, list, text } from './payload.ts';
+import { plainCaption } from './plain.ts';
 
 /** A message to caption: delivered, or still in flight (no step yet). */
 type Message = Omit<TraceRecord, 'step'>;
-import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
-import { child, clip, count, fields, flag, list, text } from './payload.ts';
 
 export type Language = 'en' | 'zh';
 export const languages: readonly Language[] = ['en', 'zh'];
@@ -15,6 +19,20 @@ export const languages: readonly Language[] = ['en', 'zh'];
 export interface CaptionContext {
   /** For a response: the request it answers, when the UI still holds it. */
   readonly request?: TraceRecord | undefined;
+  /** The message whose delivery caused this one, when the UI still holds it. */
+  readonly cause?: TraceRecord | undefined;
+}
+
+export interface StepText {
+  /** What happened and why, in plain words. */
+  readonly plain: string;
+  /** The exact wire line: the request, the Txn with its compare, the watch event with its revision. */
+  readonly technical: string;
+}
+
+/** Both lines of a step's caption in `language`. */
+export function describeStep(record: Message, language: Language, context: CaptionContext = {}): StepText {
+  return { plain: plainCaption(record, context)[language], technical: caption(record, language, context) };
 }
 
 interface Both {
@@ -40,8 +58,8 @@ function route(record: Message): string {
 }
 
 function generic(record: Message): Both {
-  if (record.from === record.to) return { en: `${record.to}: ${record.kind}`, zh: `${record.to}：${record.kind}` };
-  return { en: `${route(record)}: ${record.kind}`, zh: `${route(record)}：${record.kind}` };
+  if (record.from === record.to) return { en: `${record.to}: a step of its own work`, zh: `${record.to}：自身的一步工作` };
+  return { en: `${route(record)}: a message`, zh: `${route(record)}：一条消息` };
 }
 
 // Faults: user actions that break something (src/sim/faults.ts)
@@ -93,13 +111,29 @@ function pathTarget(path: string): string | undefined {
   return rest.join('/');
 }
 
+/** A query string as people read it: decoded (`fieldSelector=spec.nodeName=node-2`), clipped. */
+function queryText(query: string): string {
+  if (!query) return '';
+  let decoded = query;
+  try {
+    decoded = decodeURIComponent(query.replace(/\+/g, ' '));
+  } catch {
+    // Not valid percent-encoding: shown as sent.
+  }
+  return `?${clip(decoded, 120)}`;
+}
+
+const watchVerb: Both = { en: 'watch', zh: '监听' };
+
 const httpRequest: Captioner = (record) => {
   const method = text(record.payload, 'method') ?? '?';
   const path = text(record.payload, 'path') ?? '?';
+  const query = text(record.payload, 'query') ?? '';
   const target = pathTarget(path);
-  const verb = verbs[method];
+  const verb = method === 'GET' && /(?:^|&)watch=(?:true|1)(?:&|$)/.test(query) ? watchVerb : verbs[method];
   const why = verb && target ? { en: ` (${verb.en} ${target})`, zh: `（${verb.zh} ${target}）` } : { en: '', zh: '' };
-  return { en: `${route(record)}: ${method} ${path}${why.en}`, zh: `${route(record)}：${method} ${path}${why.zh}` };
+  const line = `${method} ${path}${queryText(query)}`;
+  return { en: `${route(record)}: ${line}${why.en}`, zh: `${route(record)}：${line}${why.zh}` };
 };
 
 const statusTexts: Readonly<Record<number, string>> = {
@@ -414,6 +448,35 @@ const leaseGrantResponse: Captioner = (record) => {
   };
 };
 
+const leaseRequest = (name: string, zhName: string): Captioner => (record) => {
+  const id = text(record.payload, 'ID');
+  const keys = flag(record.payload, 'keys') ? { en: ' --keys', zh: ' --keys' } : { en: '', zh: '' };
+  return { en: `${route(record)}: ${name}${id ? ` ${id}` : ''}${keys.en}`, zh: `${route(record)}：${zhName}（${name}）${id ? ` ${id}` : ''}${keys.zh}` };
+};
+
+const leaseReply: Captioner = (record) => {
+  const error = rpcError(record);
+  const name = record.kind.slice('etcd.'.length, -'Response'.length);
+  if (error) return { en: `etcd refused ${name}: ${error}`, zh: `etcd 拒绝了 ${name}：${error}` };
+  const response = child(record.payload, 'response');
+  const id = text(response, 'ID');
+  const ttl = count(response, 'TTL');
+  const leases = list(response, 'leases');
+  if (name === 'LeaseLeases') return { en: `etcd listed ${leases.length} ${leases.length === 1 ? 'lease' : 'leases'}`, zh: `etcd 列出了 ${leases.length} 个租约` };
+  if (name === 'LeaseRevoke') return { en: `etcd revoked the lease at revision ${headerRevision(response) ?? 0}: its keys are deleted`, zh: `etcd 在 revision ${headerRevision(response) ?? 0} 撤销了租约：它的键被删除` };
+  if (ttl !== undefined && ttl < 0) return { en: `etcd: lease ${id ?? ''} has expired or never existed (TTL -1)`, zh: `etcd：租约 ${id ?? ''} 已过期或不存在（TTL -1）` };
+  const keys = list(response, 'keys');
+  return {
+    en: `etcd: lease ${id ?? ''} has TTL ${ttl ?? 0} s${keys.length ? `, ${keys.length} attached ${keys.length === 1 ? 'key' : 'keys'}` : ''}`,
+    zh: `etcd：租约 ${id ?? ''} 剩余 TTL ${ttl ?? 0} 秒${keys.length ? `，挂有 ${keys.length} 个键` : ''}`,
+  };
+};
+
+const watchClose: Captioner = (record) => {
+  const stream = text(record.payload, 'stream') ?? '';
+  return { en: `${route(record)}: close watch stream ${stream}`, zh: `${route(record)}：关闭 watch 流 ${stream}` };
+};
+
 const compact: Captioner = (record) => {
   const revision = count(record.payload, 'revision') ?? '?';
   return {
@@ -448,18 +511,95 @@ const etcdReply: Captioner = (record) => {
   return { en: `etcd answered ${name}`, zh: `etcd 回复了 ${name}` };
 };
 
-const timer: Captioner = (record) => {
-  const name = text(record.payload, 'name') ?? '?';
-  return record.background
-    ? { en: `${record.to}: background timer ${name} fired`, zh: `${record.to}：后台定时器 ${name} 触发` }
-    : { en: `${record.to}: timer ${name} fired`, zh: `${record.to}：定时器 ${name} 触发` };
+/** Timers by name, as the technical line calls them (the names themselves are the model's). */
+const timerLabels: Readonly<Record<string, Both>> = {
+  'etcd.watch-sync': { en: 'watch sync (unsynced watchers catch up)', zh: 'watch 同步（未同步的 watcher 追赶进度）' },
+  'etcd.watch-progress': { en: 'watch progress notification', zh: 'watch 进度通知' },
+  'etcd.lease-expiry': { en: 'lease expiry', zh: '租约到期' },
+  'apiserver.cacherBookmarks': { en: 'watch cache bookmarks', zh: 'watch 缓存书签' },
+  compactor: { en: 'etcd compaction (every 5 min)', zh: 'etcd 压缩（每 5 分钟）' },
+  'watch-timeout': { en: 'watch timeout', zh: 'watch 超时' },
+  'node-monitor': { en: 'node monitor period', zh: '节点监控周期' },
+  'taint-eviction': { en: 'NoExecute taint eviction', zh: 'NoExecute 污点驱逐' },
+  'reflector.backoff': { en: 'reflector back-off', zh: 'reflector 退避' },
+  'reflector.resync': { en: 'reflector resync', zh: 'reflector 重新同步' },
+  'deployment.progress-deadline': { en: 'progress deadline check', zh: '进度期限检查' },
+  'scheduler-backoff': { en: 'pod back-off', zh: 'Pod 退避' },
+  'scheduler-flush-unschedulable': { en: 'flush of unschedulable pods', zh: '刷新不可调度 Pod' },
+  'node-lease-renew': { en: 'node lease renewal', zh: '节点租约续约' },
+  'container-exit': { en: 'container exit', zh: '容器退出' },
+  'crashloop-backoff': { en: 'CrashLoopBackOff restart', zh: 'CrashLoopBackOff 重启' },
+  'image-pull-backoff': { en: 'ImagePullBackOff retry', zh: 'ImagePullBackOff 重试' },
 };
+
+/** What is over when a labelled sleep ends. */
+const reasonNames: Readonly<Record<string, Both>> = {
+  'pod-sandbox': { en: 'pod sandbox ready', zh: 'Pod 沙箱创建完成' },
+  'image-pull': { en: 'image pull done', zh: '镜像拉取完成' },
+  'container-create': { en: 'container created', zh: '容器创建完成' },
+  'container-start': { en: 'container started', zh: '容器启动完成' },
+  'container-stop': { en: 'containers stopped', zh: '容器停止完成' },
+  'watch-cache-relist': { en: 'relist delay over', zh: '重新 list 前的等待结束' },
+  'retry-after': { en: 'Retry-After wait over', zh: 'Retry-After 等待结束' },
+  'conflict-retry': { en: 'conflict retry delay over', zh: '冲突重试前的等待结束' },
+  'eviction-retry': { en: 'eviction retry delay over', zh: '驱逐重试前的等待结束' },
+};
+
+/** A sleep's reason label as words: `image-pull` → `image pull`. */
+function reasonWords(data: unknown): Both {
+  const reason = text(data, 'reason');
+  if (!reason) return { en: 'reply timeout', zh: '等待回复超时' };
+  const what = [text(data, 'image'), text(data, 'container') && !text(data, 'image') ? `container ${text(data, 'container')}` : undefined, text(data, 'pod'), text(data, 'resource')]
+    .filter(Boolean).join(', ');
+  const words = reasonNames[reason] ?? { en: `${reason.replace(/-/g, ' ')} over`, zh: `${reason.replace(/-/g, ' ')} 结束` };
+  return { en: `${words.en}${what ? ` (${what})` : ''}`, zh: `${words.zh}${what ? `（${what}）` : ''}` };
+}
+
+function duration(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${+ms.toFixed(1)} ms`;
+}
+
+const timer: Captioner = (record) => {
+  const name = text(record.payload, 'name') ?? '';
+  const after = duration(record.deliverAt - record.sentAt);
+  const background = record.background ? { en: ', background', zh: '，后台' } : { en: '', zh: '' };
+  let label: Both;
+  if (name === 'engine.wake') {
+    const words = reasonWords(child(record.payload, 'data'));
+    label = { en: `wake-up: ${words.en}`, zh: `唤醒：${words.zh}` };
+  } else if (name.startsWith('workqueue.')) {
+    const queue = name.slice('workqueue.'.length);
+    label = { en: `work queue "${queue}": delayed add`, zh: `工作队列 "${queue}"：延迟加入` };
+  } else {
+    label = timerLabels[name] ?? { en: 'timer', zh: '定时器' };
+  }
+  return { en: `${record.to}: ${label.en} (after ${after}${background.en})`, zh: `${record.to}：${label.zh}（${after} 后${background.zh}）` };
+};
+
+/** kube-controller-manager's fan-out label as words: `orphanDependents` → `orphan dependents`. */
+function labelWords(label: string): string {
+  return label.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+const join: Captioner = (record) => {
+  const tasks = count(record.payload, 'tasks') ?? 0;
+  const label = labelWords(text(record.payload, 'label') ?? '');
+  return { en: `kube-controller-manager: waits for ${tasks} parallel tasks: ${label}`, zh: `kube-controller-manager：等待 ${tasks} 个并行任务：${label}` };
+};
+
+const joinDone: Captioner = (record) => {
+  const label = labelWords(text(record.payload, 'label') ?? '');
+  return { en: `kube-controller-manager: every parallel task finished: ${label}`, zh: `kube-controller-manager：所有并行任务已完成：${label}` };
+};
+
+const httpCancel: Captioner = (record) => ({ en: `${route(record)}: cancel a watch request (the connection closes)`, zh: `${route(record)}：取消一个 watch 请求（连接关闭）` });
 
 const captioners: Readonly<Record<string, Captioner>> = {
   'http.request': httpRequest,
   'http.response': httpResponse,
   'http.watchEvent': httpWatchEvent,
   'http.watchEnd': httpWatchEnd,
+  'http.cancel': httpCancel,
   'apiserver.authentication': authentication,
   'apiserver.audit': audit,
   'apiserver.impersonation': impersonation,
@@ -484,7 +624,18 @@ const captioners: Readonly<Record<string, Captioner>> = {
   'user.fault': fault,
   'etcd.LeaseGrant': leaseGrant,
   'etcd.LeaseGrantResponse': leaseGrantResponse,
+  'etcd.LeaseRevoke': leaseRequest('LeaseRevoke', '撤销租约'),
+  'etcd.LeaseRevokeResponse': leaseReply,
+  'etcd.LeaseKeepAlive': leaseRequest('LeaseKeepAlive', '续约'),
+  'etcd.LeaseKeepAliveResponse': leaseReply,
+  'etcd.LeaseTimeToLive': leaseRequest('LeaseTimeToLive', '查询租约剩余时间'),
+  'etcd.LeaseTimeToLiveResponse': leaseReply,
+  'etcd.LeaseLeases': leaseRequest('LeaseLeases', '列出租约'),
+  'etcd.LeaseLeasesResponse': leaseReply,
+  'etcd.WatchClose': watchClose,
   'etcd.Compact': compact,
   'etcd.CompactResponse': compactResponse,
+  'kcm.join': join,
+  'kcm.join.done': joinDone,
   timer,
 };

@@ -5,6 +5,7 @@
 
 import type { Milestone, ObjectRef } from '../../protocol/story.ts';
 import type { Language } from './captions.ts';
+import { zhSpacing } from './zh.ts';
 
 export interface MilestoneText {
   /** A plain sentence: who did what to which object, on which node, at which etcd revision. */
@@ -28,7 +29,8 @@ interface Texts {
 
 export function milestoneText(milestone: Milestone, language: Language): MilestoneText {
   const texts = describe(milestone);
-  return { title: texts.title[language], short: fit(texts.short[language]) };
+  if (language === 'zh') return { title: zhSpacing(texts.title.zh), short: fit(zhSpacing(texts.short.zh)) };
+  return { title: texts.title.en, short: fit(texts.short.en) };
 }
 
 // ── names ───────────────────────────────────────────────────────────────────────────────────────
@@ -87,11 +89,6 @@ function creatorText(owner: ObjectRef | null): { readonly by: Both; readonly own
   if (owner.kind === 'Deployment') return { by: { en: 'the deployment controller', zh: 'Deployment 控制器' }, owner: objectText(owner) };
   if (owner.kind === 'ReplicaSet') return { by: { en: 'the ReplicaSet controller', zh: 'ReplicaSet 控制器' }, owner: objectText(owner) };
   return null;
-}
-
-/** A Chinese subject before a verb: a space after a Latin name (`node-2 上的 kubelet 看到`), none after 汉字. */
-function zhSubject(text: string): string {
-  return /[A-Za-z0-9]$/.test(text) ? `${text} ` : text;
 }
 
 function rev(revision: number): Both {
@@ -168,7 +165,7 @@ function describe(m: Milestone): Texts {
         : m.watcher === 'kube-controller-manager' ? 'kcm' : m.watcher;
       const obj = shortName(m.object.name, 12);
       return {
-        title: { en: `${sentence(who.en)} ${seen.en} (watch event ${m.eventType}, ${r.en})`, zh: `${zhSubject(who.zh)}${seen.zh}（watch 事件 ${m.eventType}，${r.zh}）` },
+        title: { en: `${sentence(who.en)} ${seen.en} (watch event ${m.eventType}, ${r.en})`, zh: `${who.zh}${seen.zh}（watch 事件 ${m.eventType}，${r.zh}）` },
         short: { en: `${watcherShort} saw ${obj}`, zh: `${watcherShort} 看到 ${obj}` },
       };
     }
@@ -241,7 +238,7 @@ function describe(m: Milestone): Texts {
       return {
         title: {
           en: `${sentence(kubelet.en)} cannot pull ${img.en} for ${objectText(m.object)} and waits longer before each retry (ImagePullBackOff)${msg.en}`,
-          zh: `${zhSubject(kubelet.zh)}无法为 ${objectText(m.object)} 拉取${img.zh}，每次重试前等待更久（ImagePullBackOff）${msg.zh}`,
+          zh: `${kubelet.zh}无法为 ${objectText(m.object)} 拉取${img.zh}，每次重试前等待更久（ImagePullBackOff）${msg.zh}`,
         },
         short: { en: `ImagePullBackOff ${shortName(m.object.name, 14)}`, zh: `拉取镜像失败 ${shortName(m.object.name, 18)}` },
       };
@@ -253,7 +250,7 @@ function describe(m: Milestone): Texts {
       return {
         title: {
           en: `${sentence(c.en)} of ${objectText(m.object)} keeps crashing on ${m.node}; ${kubelet.en} waits longer before each restart (CrashLoopBackOff)${msg.en}`,
-          zh: `${objectText(m.object)} 的${c.zh}在 ${m.node} 上反复崩溃；${zhSubject(kubelet.zh)}每次重启前等待更久（CrashLoopBackOff）${msg.zh}`,
+          zh: `${objectText(m.object)} 的${c.zh}在 ${m.node} 上反复崩溃；${kubelet.zh}每次重启前等待更久（CrashLoopBackOff）${msg.zh}`,
         },
         short: { en: `CrashLoopBackOff ${shortName(m.object.name, 14)}`, zh: `容器反复崩溃 ${shortName(m.object.name, 18)}` },
       };
@@ -265,7 +262,7 @@ function describe(m: Milestone): Texts {
       return {
         title: {
           en: `${sentence(client.en)} got 409 Conflict${on.en}: its copy was stale or the object already exists${msg.en}`,
-          zh: `${zhSubject(client.zh)}收到 409 Conflict${on.zh}：它手上的版本已过期，或对象已存在${msg.zh}`,
+          zh: `${client.zh}收到 409 Conflict${on.zh}：它手上的版本已过期，或对象已存在${msg.zh}`,
         },
         short: m.object
           ? { en: `409 Conflict ${shortName(m.object.name, 18)}`, zh: `409 冲突 ${shortName(m.object.name, 20)}` }
@@ -278,7 +275,7 @@ function describe(m: Milestone): Texts {
       return {
         title: {
           en: `${sentence(client.en)} was answered 410 Gone for ${m.resource} (its resource version is too old, compacted away) and lists them again${msg.en}`,
-          zh: `${zhSubject(client.zh)}对 ${m.resource} 的请求收到 410 Gone（resource version 太旧，已被压缩），于是重新 list${msg.zh}`,
+          zh: `${client.zh}对 ${m.resource} 的请求收到 410 Gone（resource version 太旧，已被压缩），于是重新 list${msg.zh}`,
         },
         short: { en: `410 Gone: relist ${m.resource}`, zh: `410 过期：重新 list ${m.resource}` },
       };
@@ -302,7 +299,7 @@ function describe(m: Milestone): Texts {
       const msg = withMessage(m.message);
       const status = m.status > 0 ? `${m.status} ${m.reason}`.trim() : m.reason;
       return {
-        title: { en: `${sentence(client.en)}'s request failed: ${status}${msg.en}`, zh: `${zhSubject(client.zh)}的请求失败：${status}${msg.zh}` },
+        title: { en: `${sentence(client.en)}'s request failed: ${status}${msg.en}`, zh: `${client.zh}的请求失败：${status}${msg.zh}` },
         short: { en: `Failed: ${status}`, zh: `请求失败：${status}` },
       };
     }
@@ -321,27 +318,27 @@ function containerStep(m: Extract<Milestone, { readonly kind: 'containerStep' }>
   switch (m.action) {
     case 'pulling':
       return {
-        title: { en: `${sentence(kubelet.en)} is pulling ${img.en} for ${pod}`, zh: `${zhSubject(kubelet.zh)}正在为 ${pod} 拉取${img.zh}` },
+        title: { en: `${sentence(kubelet.en)} is pulling ${img.en} for ${pod}`, zh: `${kubelet.zh}正在为 ${pod} 拉取${img.zh}` },
         short: { en: `Pulling ${image || 'image'}` + of, zh: `拉取镜像 ${image}`.trim() + of },
       };
     case 'pulled':
       return {
-        title: { en: `${sentence(kubelet.en)} pulled ${img.en} for ${pod}`, zh: `${zhSubject(kubelet.zh)}已为 ${pod} 拉取${img.zh}` },
+        title: { en: `${sentence(kubelet.en)} pulled ${img.en} for ${pod}`, zh: `${kubelet.zh}已为 ${pod} 拉取${img.zh}` },
         short: { en: `Pulled ${image || 'image'}` + of, zh: `已拉取 ${image || '镜像'}` + of },
       };
     case 'created':
       return {
-        title: { en: `${sentence(kubelet.en)} created ${c.en} of ${pod}`, zh: `${zhSubject(kubelet.zh)}创建了 ${pod} 的${c.zh}` },
+        title: { en: `${sentence(kubelet.en)} created ${c.en} of ${pod}`, zh: `${kubelet.zh}创建了 ${pod} 的${c.zh}` },
         short: { en: `Created ${container || 'container'}` + of, zh: `已创建容器 ${container}`.trim() + of },
       };
     case 'started':
       return {
-        title: { en: `${sentence(kubelet.en)} started ${c.en} of ${pod}`, zh: `${zhSubject(kubelet.zh)}启动了 ${pod} 的${c.zh}` },
+        title: { en: `${sentence(kubelet.en)} started ${c.en} of ${pod}`, zh: `${kubelet.zh}启动了 ${pod} 的${c.zh}` },
         short: { en: `Started ${container || 'container'}` + of, zh: `已启动容器 ${container}`.trim() + of },
       };
     case 'killing':
       return {
-        title: { en: `${sentence(kubelet.en)} is stopping ${c.en} of ${pod}`, zh: `${zhSubject(kubelet.zh)}正在停止 ${pod} 的${c.zh}` },
+        title: { en: `${sentence(kubelet.en)} is stopping ${c.en} of ${pod}`, zh: `${kubelet.zh}正在停止 ${pod} 的${c.zh}` },
         short: { en: `Stopping ${container || 'container'}` + of, zh: `停止容器 ${container}`.trim() + of },
       };
   }

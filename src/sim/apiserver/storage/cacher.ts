@@ -415,7 +415,7 @@ export class Cacher implements Storage {
   }
 
   private *relistLater(): Co<void> {
-    yield* sleep(relistPeriod);
+    yield* sleep(relistPeriod, { reason: 'watch-cache-relist', resource: this.prefix });
     yield* this.startCaching();
   }
 

@@ -223,7 +223,7 @@ export class GarbageCollector {
         return;
       } catch (err) {
         if (!isStatusError(err) || err.code !== 409 || attempt >= conflictRetryDelays.length) throw err;
-        yield* this.ctx.host.sleep(conflictRetryDelays[attempt]!);
+        yield* this.ctx.host.sleep(conflictRetryDelays[attempt]!, { reason: 'conflict-retry' });
       }
     }
   }

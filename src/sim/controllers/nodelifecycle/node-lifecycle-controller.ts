@@ -315,7 +315,7 @@ export class NodeLifecycleController {
         return;
       } catch (err) {
         if (!isStatusError(err) || err.code !== 409) throw err;
-        yield* this.ctx.host.sleep(50);
+        yield* this.ctx.host.sleep(50, { reason: 'conflict-retry' });
       }
     }
   }

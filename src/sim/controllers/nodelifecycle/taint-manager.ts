@@ -179,7 +179,7 @@ export class NoExecuteTaintManager {
         return;
       } catch (err) {
         if (!isStatusError(err)) throw err;
-        yield* this.host.sleep(10);
+        yield* this.host.sleep(10, { reason: 'eviction-retry', pod: `${namespace}/${name}` });
       }
     }
   }
