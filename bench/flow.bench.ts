@@ -8,7 +8,9 @@ import { builtinTokens } from '../src/sim/apiserver/filters/authentication.ts';
 import { httpKinds, type HttpRequest } from '../src/sim/apiserver/http.ts';
 import type { Deployment } from '../src/sim/api/types/apps.ts';
 import { createCluster } from '../src/sim/cluster.ts';
-import type { Benchmark } from './harness.ts';
+import { StoryClassifier } from '../src/worker/story/classifier.ts';
+import { StoryRecord } from '../src/worker/story/record.ts';
+import type { Benchmark, BenchFigure } from './harness.ts';
 
 const replicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
@@ -17,17 +19,35 @@ const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
 const progress = process.env.PODFLOW_BENCH_PROGRESS === '1';
 const maxSeconds = Number(process.env.PODFLOW_BENCH_MAX_SECONDS ?? 600);
 
-export const benchmarks: Benchmark[] = [
-  {
-    group: 'flow',
-    name: `deployment of ${replicas} replicas on ${nodes} nodes to all Running`,
-    run() {
+/**
+ * The rollout, timed. With `story` the worker's story classifier (src/worker/story/) is attached to the
+ * engine's deliveries as the host attaches it (boot included, quietly), so the two variants' CPU figures
+ * show what classifying every delivery costs (issue 14: at most 10 %).
+ */
+function rollout(story: boolean): () => BenchFigure[] {
+  return () => {
       const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000,
         // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
         // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
         ...(nodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * nodes, mutating: 2 * nodes } } } : {}) });
+      // The classifier as StoryTap attaches it, with the time spent in it summed (performance.now() costs
+      // ~0.1 µs a call, well under 1 % of a delivery).
+      const record = story ? new StoryRecord() : null;
+      const classifier = story ? new StoryClassifier(cluster.etcd) : null;
+      let classifyMs = 0;
+      if (record && classifier) {
+        cluster.engine.onDelivery((message) => {
+          const t = performance.now();
+          const step = cluster.engine.step;
+          record.record(step, classifier.classify(step, message));
+          classifyMs += performance.now() - t;
+        });
+      }
       const bootStart = performance.now();
+      if (classifier) classifier.quiet = true;
       cluster.boot();
+      if (classifier) classifier.quiet = false;
+      classifyMs = 0;
       const bootMs = performance.now() - bootStart;
       const heapBefore = process.memoryUsage().heapUsed;
       cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
@@ -58,15 +78,26 @@ export const benchmarks: Benchmark[] = [
       const cpu = process.cpuUsage(cpuStart);
       const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       const steps = cluster.engine.step - stepsBefore;
-      const size = `${replicas} replicas, ${nodes} nodes`;
+      const size = `${replicas} replicas, ${nodes} nodes${story ? ', story classifier attached' : ''}`;
+      const classified = record ? `; ${record.milestones.length.toLocaleString('en-US')} milestones classified` : '';
       return [
         { name: `pods/s to Running (${size}, fast-forward, wall time)`, value: available / (ms / 1000), unit: 'pods/s', goal: { value: 2000, better: 'higher' },
           note: `${available} available in ${(ms / 1000).toFixed(1)} s wall, ${steps} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s; boot ${bootMs.toFixed(0)} ms` },
         { name: `pods/s to Running (${size}, per CPU second)`, value: available / cpuSeconds, unit: 'pods/s', goal: { value: 2000, better: 'higher' },
-          note: `${cpuSeconds.toFixed(1)} s CPU; ${Math.round(steps / cpuSeconds).toLocaleString('en-US')} steps per CPU second` },
+          note: `${cpuSeconds.toFixed(1)} s CPU; ${Math.round(steps / cpuSeconds).toLocaleString('en-US')} steps per CPU second${classified}` },
         { name: `peak heap growth during the rollout (${size})`, value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB' },
         { name: `peak RSS (${size})`, value: peakRss / (1024 * 1024), unit: 'MiB' },
+        ...(record ? [{
+          name: `story classification's share of the rollout's CPU time (${size})`, value: 100 * classifyMs / 1000 / cpuSeconds, unit: '%',
+          goal: { value: 10, better: 'lower' as const }, note: `${(classifyMs / 1000).toFixed(2)} s in the classifier of ${cpuSeconds.toFixed(1)} s CPU` }] : []),
       ];
-    },
-  },
+  };
+}
+
+/** `PODFLOW_BENCH_STORY`: `both` (default) runs the rollout without and with the classifier, `off` or `only` one of them. */
+const storyVariants = process.env.PODFLOW_BENCH_STORY ?? 'both';
+
+export const benchmarks: Benchmark[] = [
+  ...(storyVariants !== 'only' ? [{ group: 'flow', name: `deployment of ${replicas} replicas on ${nodes} nodes to all Running`, run: rollout(false) }] : []),
+  ...(storyVariants !== 'off' ? [{ group: 'flow', name: `deployment of ${replicas} replicas on ${nodes} nodes to all Running, story classifier attached`, run: rollout(true) }] : []),
 ];

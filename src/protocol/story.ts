@@ -11,6 +11,15 @@
 //   request    each HTTP request and response, each etcd request and reply, each watch event;
 //   internal   every other delivery: kube-apiserver's filter-chain stages, timers, bookmarks.
 // Viewing at a level shows the steps at that level or above (a milestone is also a request, usually).
+//
+// The step a milestone belongs to (src/worker/story/classifier.ts has the full list): the delivery it is
+// read from. A user action: the request delivered to its server (only writes: POST/PUT/PATCH/DELETE and
+// etcd writes; reads are requests) or the fault delivered to the user component. Anything stored (created,
+// bound, phase, Available, spec change, terminating, deleted, and the stored failures FailedScheduling,
+// ImagePullBackOff, CrashLoopBackOff, eviction / NotReady): the etcd.Txn delivered to etcd, where its
+// revision is made. A first sight: the watch event delivered to the watcher. A container step: the
+// kubelet's Event delivered to kube-apiserver. 409, 410 and failed answers: the answer delivered to the
+// client. Nothing while the cluster boots is a milestone; Events and Leases never are.
 
 import type { VirtualTime } from './topology.ts';
 
@@ -75,7 +84,7 @@ export type MilestoneFacts =
   | { readonly kind: 'relist'; readonly client: string; readonly resource: string; readonly message: string }
   /** A pod was evicted (node down, NoExecute taint) or a node became NotReady. */
   | { readonly kind: 'eviction'; readonly object: ObjectRef; readonly node: string | null; readonly message: string }
-  /** Any other failed answer to the user (4xx/5xx other than 404), or a Txn whose compare failed. */
+  /** Any other failed answer to the user (4xx/5xx other than 404); `status` 0 for an etcd error, whose gRPC code name is `reason`. */
   | { readonly kind: 'requestFailed'; readonly client: string; readonly status: number; readonly reason: string; readonly message: string };
 
 export type MilestoneKind = MilestoneFacts['kind'];

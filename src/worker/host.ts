@@ -262,8 +262,10 @@ export class SimHost {
         if (!stepLevels.includes(command.level)) throw new RangeError(`level must be one of ${stepLevels.join(', ')}, got ${String(command.level)}`);
         this.stopPlayback();
         if (command.direction === 'back') {
-          const to = this.storyTap.record.previous(this.timelineState.position, command.level);
-          if (to !== null) this.view.seek(to);
+          const at = this.timelineState.position;
+          const to = this.storyTap.record.previous(at, command.level);
+          // Before the first step there is step 0 (nothing delivered), which every level shows.
+          if (to !== null || (command.level === 'internal' && at > 0)) this.view.seek(to ?? 0);
           return;
         }
         if (command.direction !== 'forward') throw new RangeError(`direction must be forward or back, got ${String(command.direction)}`);
@@ -279,7 +281,7 @@ export class SimHost {
         if (level !== 'internal') {
           // At a level, play walks recorded steps first (like Step at that level), then runs the head.
           this.playLevel = level;
-          this.schedule(this.levelTick, 0);
+          this.levelUnit();
           return;
         }
         this.view.toHead();
@@ -666,13 +668,16 @@ export class SimHost {
     return false;
   }
 
-  /** One unit of play at a level; playing ends when no further step at the level is found. */
-  private readonly levelTick = (): void => {
-    this.timer = null;
+  /**
+   * One unit of play at a level, the next one paced. Playing ends when no further step at the level is
+   * found, or after a unit that began at the head of an idle cluster (only background work left).
+   */
+  private levelUnit(): void {
     const level = this.playLevel;
     if (level === null) return;
     try {
-      if (this.levelForward(level)) {
+      const last = this.timelineState.live && this.cluster.engine.idle;
+      if (this.levelForward(level) && !last) {
         this.schedule(this.levelTick, this.pacing.levelPlayMs[level] / (this.speed / defaultSpeed));
       } else {
         this.stopPlayback();
@@ -681,6 +686,11 @@ export class SimHost {
       this.stopPlayback();
       this.fail(null, error);
     }
+  }
+
+  private readonly levelTick = (): void => {
+    this.timer = null;
+    this.levelUnit();
     this.report();
   };
 
