@@ -1,9 +1,9 @@
 // The words the story panel, the timeline and Why? use for milestones and steps. The captions helper owns
 // them (src/ui/captions: `milestoneText`, `describeStep`); this module is the one place the story UI
-// reaches them, with a plain fallback for kinds or branches that do not have them yet.
+// reaches them.
 
 import type { Milestone, TraceRecord } from '../../protocol/index.ts';
-import { caption, type CaptionContext, type Language } from '../captions/captions.ts';
+import { describeStep, type CaptionContext, type Language } from '../captions/captions.ts';
 import { milestoneText } from '../captions/milestones.ts';
 
 export interface MilestoneWords {
@@ -23,6 +23,5 @@ export function milestoneWords(milestone: Milestone, language: Language): Milest
 }
 
 export function stepWords(record: Omit<TraceRecord, 'step'>, language: Language, context: CaptionContext = {}): StepWords {
-  const line = caption(record, language, context);
-  return { plain: line, technical: line };
+  return describeStep(record, language, context);
 }
