@@ -12,6 +12,8 @@
 //                        of DELETEs stays in flight on screen; at 1× a hop lasts a third of a frame):
 //                        500 DELETEs leave at once and the pods terminate, with how many tokens were in
 //                        flight (sampled every 100 ms) and how many pods were drawn.
+//   milestone steps      (a benchmark of its own) "Next milestone" clicked → the narrator shows the next
+//                        milestone, then the next frame; at the head, through recorded steps, and back.
 // Builds `dist/` first when it is missing. Frame figures depend on the machine's load; the note says it.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -224,4 +226,81 @@ async function measure(): Promise<BenchFigure[]> {
   }
 }
 
-export const benchmarks: Benchmark[] = [{ group: 'ui', name: 'visualizer in headless Chromium', run: measure }];
+/**
+ * One click of a milestone button (by its accessible name) → the narrator shows another milestone, then
+ * the next frame: the worker's stepLevel (at the head it runs the simulation to the next milestone) and
+ * the page's render of the story panel, the caption and the graph. NaN when nothing changed in 10 s.
+ */
+async function milestoneLatency(page: Page, name: string): Promise<number> {
+  return page.evaluate((label) => new Promise<number>((resolve) => {
+    // The narrator's step (its position) and milestone: either changing means the click was answered.
+    const shown = () => {
+      const step = document.querySelector('[data-testid="story-step"]')?.getAttribute('data-step') ?? '';
+      const milestone = document.querySelector('[data-testid="story-milestone"]');
+      return `${step}|${milestone?.getAttribute('data-step') ?? ''}|${milestone?.textContent ?? ''}`;
+    };
+    const before = shown();
+    const button = [...document.querySelectorAll('button')].find((b) => b.getAttribute('aria-label') === label || b.textContent?.replace(/[▶◀]/g, '').trim() === label)!;
+    const start = performance.now();
+    const check = () => {
+      if (shown() !== before) requestAnimationFrame(() => resolve(performance.now() - start));
+      else if (performance.now() - start > 10_000) resolve(Number.NaN);
+      else requestAnimationFrame(check);
+    };
+    button.click();
+    requestAnimationFrame(check);
+  }), name);
+}
+
+/** "Next milestone" and "Previous milestone" on the nginx flow: create, then every milestone to the end. */
+async function measureMilestones(): Promise<BenchFigure[]> {
+  if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
+  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
+  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
+  const browser = await chromium.launch({ headless: true, ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  const load = `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
+  try {
+    const forward: number[] = [];
+    const replayed: number[] = [];
+    const back: number[] = [];
+    const rounds = 3;
+    for (let round = 0; round < rounds; round++) {
+      // A fresh context each round: a new saved cluster, not the one the last round left.
+      const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+      await context.addInitScript({ content: 'window.__name = (f) => f;' });
+      const page = await context.newPage();
+      await open(page, url);
+      await createManifest(page);
+      // At the head: each click runs the simulation to the next milestone (the nginx flow has 15).
+      for (let i = 0; i < 20; i++) {
+        const ms = await milestoneLatency(page, 'Next milestone');
+        if (Number.isNaN(ms)) break;
+        forward.push(ms);
+      }
+      // In the past: back through recorded steps, then forward again.
+      for (let i = 0; i < 8; i++) back.push(await milestoneLatency(page, 'Previous milestone'));
+      for (let i = 0; i < 8; i++) replayed.push(await milestoneLatency(page, 'Next milestone'));
+      await context.close();
+    }
+    const figure = (label: string, values: number[], note: string): BenchFigure => {
+      const ok = values.filter((x) => Number.isFinite(x));
+      return {
+        name: `${label}, click → narrator updated (+1 frame), median`, value: percentile(ok, 50), unit: 'ms', goal: { value: 50, better: 'lower' },
+        note: `p95 ${percentile(ok, 95).toFixed(1)} ms over ${ok.length} clicks (${values.length - ok.length} without a change); ${note}; ${load}; 1280×720`,
+      };
+    };
+    return [
+      figure('Next milestone at the head (the simulation runs to it)', forward, `the nginx Deployment's milestones, ${rounds} fresh pages`),
+      figure('Previous milestone (a seek to a recorded step)', back, 'back from the end of the flow'),
+      figure('Next milestone through recorded steps', replayed, 'forward again after going back'),
+    ];
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}
+
+export const benchmarks: Benchmark[] = [
+  { group: 'ui', name: 'visualizer in headless Chromium', run: measure },
+  { group: 'ui', name: 'milestone steps in headless Chromium', run: measureMilestones },
+];

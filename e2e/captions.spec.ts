@@ -77,7 +77,7 @@ test('switching to 中文 shows the captions in Simplified Chinese, and the choi
     await expect(caption).toContainText('kubectl → kube-apiserver：POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict（创建 deployments）');
     await expect(page.getByTestId('step-caption-plain')).toContainText('kubectl 请 kube-apiserver 创建 Deployment nginx-deployment');
     await expect(page.getByRole('button', { name: '为什么？显示这一步的因果链' })).toBeVisible();
-    await podflow.button('Step').click();
+    await podflow.page.getByTestId('step-button').click();
     await expect(caption).toContainText('认证：bearer token 识别出用户 kubernetes-admin');
   });
 

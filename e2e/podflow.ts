@@ -85,7 +85,8 @@ export class PodflowPage {
   async stepUntilVisible(locator: Locator, limit = 80): Promise<void> {
     for (let i = 0; i < limit && (await locator.count()) === 0; i++) {
       const before = await this.step();
-      await this.button('Step').click();
+      // By test id: the button's name follows the page's language.
+      await this.page.getByTestId('step-button').click();
       await expect(this.stepCounter).not.toHaveText(String(before));
     }
     await expect(locator).toBeVisible();

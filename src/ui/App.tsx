@@ -15,10 +15,10 @@ import { ClusterGraph } from './graph/ClusterGraph.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { StatePanels } from './panels/StatePanels.tsx';
-import { WhyChain } from './panels/WhyChain.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
 import { useSim } from './store/sim-context.ts';
 import { TourControls } from './tours/TourControls.tsx';
+import { StoryPanel } from './story/StoryPanel.tsx';
 
 function ClusterLabel() {
   const cluster = useSim((state) => state.cluster);
@@ -52,8 +52,8 @@ export function App() {
             <StatePanels />
           </div>
           <aside className="side-panel" aria-label="Requests and messages">
+            <StoryPanel />
             <TrafficActions />
-            <WhyChain />
             <MessageInspector />
             <SavedClustersPanel />
           </aside>

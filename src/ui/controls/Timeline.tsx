@@ -1,25 +1,36 @@
-// The timeline: a scrubber over every step from 0 to the head, with markers where the user acted (and
-// where errors and forks happened), the position the view shows, and a way back to the live head.
-// Moving the scrubber seeks (the worker serves past steps from its records); a user action at a past
-// position forks the timeline there (the worker says so with a `fork` marker).
+// The timeline: a scrubber over every step from 0 to the head, with the story's milestones above it as
+// labelled markers (failures red; the full sentence as the hover title), markers where the user acted
+// (and where errors and forks happened), the position the view shows, and a way back to the live head.
+// Moving the scrubber, or clicking a marker, seeks (the worker serves past steps from its records); a
+// user action at a past position forks the timeline there (the worker says so with a `fork` marker).
 
-import type { TimelineMarker } from '../../protocol/index.ts';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Milestone, TimelineMarker } from '../../protocol/index.ts';
+import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
+import { milestoneIndexAt } from '../story/story.ts';
+import { milestoneWords } from '../story/texts.ts';
 import { markerPercent, visibleMarkers } from './timeline-markers.ts';
+import { layoutMilestoneMarks, type MilestoneMark } from './timeline-milestones.ts';
+import './controls.css';
 
 export function Timeline() {
+  const { t } = useTranslation('controls');
   const actions = useSimActions();
   const timeline = useSim((state) => state.timeline);
+  const hasMilestones = useSim((state) => state.milestones.length > 0);
   if (!timeline) return <div className="timeline" aria-hidden="true" />;
   const { position, head, live, markers } = timeline;
   return (
-    <div className="timeline" role="group" aria-label="Timeline">
-      <div className="timeline-track">
+    <div className="timeline" role="group" aria-label={t('timeline.label')}>
+      <div className={`timeline-track${hasMilestones ? ' has-milestones' : ''}`}>
+        <MilestoneMarkers head={head} position={position} />
         <input
           type="range"
           className="timeline-scrubber"
-          aria-label="Timeline position (step)"
-          aria-valuetext={`step ${position} of ${head}${live ? ', live' : ''}`}
+          aria-label={t('timeline.scrubber')}
+          aria-valuetext={t(live ? 'timeline.valueLive' : 'timeline.value', { position, head })}
           min={0}
           max={Math.max(head, 1)}
           step={1}
@@ -30,29 +41,104 @@ export function Timeline() {
           {visibleMarkers(markers).map((marker) => <Marker key={`${marker.kind}-${marker.step}-${marker.label}`} marker={marker} head={head} />)}
         </div>
       </div>
-      <p className="timeline-position" data-testid="timeline-position">
-        {live ? <>step {position} · live</> : <>step {position} of {head}</>}
+      <p className="timeline-position" data-testid="timeline-position" data-step={position}>
+        {t(live ? 'timeline.positionLive' : 'timeline.position', { position, head })}
       </p>
-      <button type="button" onClick={() => actions.seek(head)} disabled={live} title="Back to the newest step">
-        Live
+      <button type="button" onClick={() => actions.seek(head)} disabled={live} title={t('timeline.liveHint')}>
+        {t('timeline.live')}
       </button>
     </div>
   );
 }
 
 function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly head: number }) {
+  const { t } = useTranslation('controls');
   const actions = useSimActions();
+  const vars = { step: marker.step, label: marker.label };
   return (
     <button
       type="button"
       tabIndex={-1}
       className={`timeline-marker timeline-marker--${marker.kind}`}
       style={{ left: `${markerPercent(marker.step, head)}%` }}
-      title={`step ${marker.step}: ${marker.label}`}
-      aria-label={`Go to step ${marker.step}: ${marker.label}`}
+      title={t('timeline.markerTitle', vars)}
+      aria-label={t('timeline.markerGo', vars)}
       data-testid="timeline-marker"
       data-kind={marker.kind}
       onClick={() => actions.seek(marker.step)}
     />
   );
 }
+
+/** The track's width in pixels, followed as the page resizes. */
+function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return undefined;
+    setWidth(element.clientWidth);
+    if (typeof ResizeObserver === 'undefined') return undefined;
+    const observer = new ResizeObserver(() => setWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+function MilestoneMarkers({ head, position }: { readonly head: number; readonly position: number }) {
+  const { t } = useTranslation('controls');
+  const milestones = useSim((state) => state.milestones);
+  const language = usePrefs((prefs) => prefs.language);
+  const [ref, width] = useWidth();
+  const currentIndex = milestoneIndexAt(milestones, position);
+  const currentStep = currentIndex < 0 ? null : milestones[currentIndex]!.step;
+  const marks = useMemo(
+    () => (width > 0 ? layoutMilestoneMarks(milestones, head, width, (m) => milestoneWords(m, language).short, currentStep) : []),
+    [milestones, head, width, language, currentStep],
+  );
+  return (
+    <div className="timeline-milestones" ref={ref} role="group" aria-label={t('timeline.milestones')} data-testid="timeline-milestones">
+      {marks.map((mark) => (
+        <MilestoneMarker key={`${mark.milestone.step}-${mark.milestone.messageId}-${mark.milestone.kind}`} mark={mark} current={mark.milestone.step === currentStep} />
+      ))}
+    </div>
+  );
+}
+
+const MilestoneMarker = memo(function MilestoneMarker({ mark, current }: { readonly mark: MilestoneMark<Milestone>; readonly current: boolean }) {
+  const { t } = useTranslation('controls');
+  const actions = useSimActions();
+  const language = usePrefs((prefs) => prefs.language);
+  const { milestone } = mark;
+  const words = milestoneWords(milestone, language);
+  const classes = `timeline-milestone${mark.failure ? ' timeline-milestone--failure' : ''}${mark.anchor === 'left' ? ' timeline-milestone--left' : ''}`;
+  // The current milestone's label may lie over other markers: it is drawn beneath them and lets clicks
+  // through to them; other labels fit before the next marker and are part of their button.
+  const inline = mark.labelled && !current;
+  return (
+    <>
+      {mark.labelled && current && (
+        <span className={`${classes} timeline-milestone-current`} style={{ left: `${mark.percent}%` }} aria-hidden="true" data-testid="timeline-current-label">
+          {words.short}
+        </span>
+      )}
+      <button
+        type="button"
+        tabIndex={-1}
+        className={`${classes}${inline ? '' : ' timeline-milestone--dot'}`}
+        style={{ left: `${mark.percent}%` }}
+        title={words.title}
+        aria-label={t('timeline.milestoneGo', { step: milestone.step, title: words.title })}
+        aria-current={current ? 'step' : undefined}
+        data-testid="timeline-milestone"
+        data-step={milestone.step}
+        data-kind={milestone.kind}
+        data-failure={mark.failure}
+        onClick={() => actions.seek(milestone.step)}
+      >
+        {inline ? words.short : null}
+      </button>
+    </>
+  );
+});

@@ -1,65 +1,111 @@
-// "Why?": the chain of causes of one step, from the user's action (or the timer that started it) down
-// to the step asked about. Every link is a button that selects that message (its caption and payload
-// show, its keys light up), with a second one that moves the timeline to that step.
+// "Why?" as a causal tree: the chain of causes of the selected message, or else of the step shown, from
+// the user's action (or the timer that started it) to that step. Milestones come first, in plain words;
+// between two of them a closed row holds the requests and deliveries that led from one to the next.
+// Every entry names its step (the timeline's numbers) and moves the timeline there. The tree follows the
+// playhead and the selection: it asks the worker again when either moves to a step outside the chain
+// on show.
 
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TraceRecord } from '../../protocol/index.ts';
-import { useCaption } from '../captions/StepCaption.tsx';
-import { usePrefs } from '../store/prefs.ts';
-import { useSim, useSimActions } from '../store/sim-context.ts';
-import { rootKind, storyOrder } from './why.ts';
+import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
+import { useMilestoneWords, useStepWords } from '../story/useWords.ts';
+import { countByLevel, rootKind, whyNeedsAsking, whyTarget, whyTree, type WhyNode } from './why.ts';
+
+/**
+ * Keeps an open tree on the message Why? explains (the selection, else the step shown) as either moves.
+ * Only a move asks again: a tree opened for another message (an object's "Why this version?") stays
+ * until the playhead or the selection moves.
+ */
+function useFollow(): void {
+  const actions = useSimActions();
+  const store = useSimStore();
+  const target = useSim(whyTarget);
+  const selected = useSim((state) => state.selection?.type === 'message');
+  const last = useRef(target);
+  useEffect(() => {
+    if (target === last.current) return;
+    last.current = target;
+    if (whyNeedsAsking(store.getState().why, target, selected)) actions.askWhy(target);
+  }, [actions, store, target, selected]);
+}
 
 export function WhyChain() {
+  const { t } = useTranslation('story');
   const why = useSim((state) => state.why);
+  const position = useSim((state) => state.timeline?.position ?? null);
   const actions = useSimActions();
-  const zh = usePrefs((prefs) => prefs.language) === 'zh';
+  useFollow();
   if (!why) return null;
   const answer = why.answer;
+  const asked = answer?.chain[0];
+  const nodes = answer ? whyTree(answer.chain) : [];
   return (
     <section className="panel-section why" aria-labelledby="why-heading" data-testid="why-chain">
-      <h2 id="why-heading">{zh ? `为什么？消息 ${why.id} 的因果链` : `Why? The causes of message ${why.id}`}</h2>
-      {answer === null ? <p className="hint" role="status">{zh ? '加载中…' : 'Loading…'}</p> : (
+      <h2 id="why-heading">{t('whyTree.heading', { step: asked?.step ?? '…' })}</h2>
+      {answer === null ? <p className="hint" role="status">{t('whyTree.loading')}</p> : (
         <>
-          <p className="hint" data-testid="why-root">{rootText(rootKind(answer.chain, answer.truncated), zh)}</p>
-          <ol className="message-list why-list">
-            {storyOrder(answer.chain).map((record) => <WhyLink key={record.id} record={record} current={record.id === why.id} />)}
+          <p className="hint" data-testid="why-root">{t(`whyTree.root.${rootKind(answer.chain, answer.truncated)}`)}</p>
+          <ol className="why-tree" aria-label={t('whyTree.tree')}>
+            {nodes.map((node) => <WhyEntry key={node.record.id} node={node} position={position} />)}
           </ol>
         </>
       )}
-      <button type="button" className="link-button" onClick={() => actions.askWhy(null)}>{zh ? '关闭因果链' : 'Close the chain'}</button>
+      <button type="button" className="link-button" onClick={() => actions.askWhy(null)}>{t('whyTree.close')}</button>
     </section>
   );
 }
 
-function rootText(root: ReturnType<typeof rootKind>, zh: boolean): string {
-  switch (root) {
-    case 'user': return zh ? '起点是用户的操作。' : 'It starts with the user\'s action.';
-    case 'timer': return zh ? '起点是组件自己的定时器。' : 'It starts with a component\'s own timer.';
-    case 'start-up': return zh ? '起点是集群启动。' : 'It starts at cluster start-up.';
-    case 'truncated': return zh ? '更早的原因已不在保留的记录中。' : 'Older causes are no longer kept in the trace.';
-  }
-}
-
-function WhyLink({ record, current }: { readonly record: TraceRecord; readonly current: boolean }) {
-  const actions = useSimActions();
-  const selected = useSim((state) => state.selection?.type === 'message' && state.selection.id === record.id);
-  const text = useCaption(record);
-  const zh = usePrefs((prefs) => prefs.language) === 'zh';
+function WhyEntry({ node, position }: { readonly node: WhyNode; readonly position: number | null }) {
+  const { t } = useTranslation('story');
+  const { requests, deliveries } = countByLevel(node.between);
   return (
-    <li>
-      <button type="button" data-testid="why-link" data-message-id={record.id} data-from={record.from} aria-current={current ? 'step' : undefined} aria-pressed={selected} onClick={() => actions.select({ type: 'message', id: record.id })}>
-        <span className="message-step">#{record.step}</span>
-        <span className="message-kind">{record.kind}</span>
-        <span className="message-route">{record.from} → {record.to}</span>
-        <span className="message-caption">{text}</span>
-      </button>
-      <button type="button" className="link-button why-seek" data-testid="why-seek"
-        aria-label={seekLabel(record.step, zh)} title={seekLabel(record.step, zh)} onClick={() => actions.seek(record.step)}>
-        ⏮
-      </button>
-    </li>
+    <>
+      {node.between.length > 0 && (
+        <li className="why-gap">
+          <details>
+            <summary data-testid="why-between">{t(requests === 0 ? 'whyTree.betweenDeliveries' : deliveries === 0 ? 'whyTree.betweenRequests' : 'whyTree.between', { requests, deliveries })}</summary>
+            <ol className="why-between">
+              {node.between.map((record) => <WhyLink key={record.id} record={record} position={position} nested />)}
+            </ol>
+          </details>
+        </li>
+      )}
+      <WhyLink record={node.record} role={node.role} position={position} />
+    </>
   );
 }
 
-function seekLabel(step: number, zh: boolean): string {
-  return zh ? `时间线跳到第 ${step} 步` : `Go to step ${step} on the timeline`;
+function WhyLink({ record, role, position, nested = false }: {
+  readonly record: TraceRecord;
+  readonly role?: WhyNode['role'];
+  readonly position: number | null;
+  readonly nested?: boolean;
+}) {
+  const { t } = useTranslation('story');
+  const actions = useSimActions();
+  const step = useStepWords(record);
+  const milestone = useMilestoneWords(record.milestone);
+  const text = nested ? step?.technical ?? '' : milestone?.title ?? step?.plain ?? '';
+  const current = record.step === position;
+  return (
+    <li className={nested ? 'why-delivery' : `why-node why-node--${role ?? 'asked'}`} data-level={record.level ?? 'internal'}>
+      <button
+        type="button"
+        data-testid={nested ? 'why-delivery' : 'why-milestone'}
+        data-message-id={record.id}
+        data-step={record.step}
+        data-from={record.from}
+        data-role={role}
+        data-kind={record.milestone?.kind}
+        aria-current={current ? 'step' : undefined}
+        aria-label={t('whyTree.go', { step: record.step, text })}
+        onClick={() => actions.seek(record.step)}
+      >
+        <span className="why-step" data-testid="why-step">{t('whyTree.stepLabel', { step: record.step })}</span>
+        <span className="why-text">{text}</span>
+        {!nested && step && step.technical !== text && <span className="why-exact">{step.technical}</span>}
+      </button>
+    </li>
+  );
 }

@@ -49,3 +49,59 @@ export function writerOf(state: Pick<SimState, 'recent' | 'keyspace'>, key: stri
   if (step === null || step === undefined) return undefined;
   return state.recent.find((r) => r.step === step);
 }
+
+/** One top-level entry of the causal tree, with the deliveries that led to it since the entry before. */
+export interface WhyNode {
+  /** A milestone, the chain's root (the user's action, a timer) or the step asked about. */
+  readonly record: TraceRecord;
+  readonly role: 'root' | 'milestone' | 'asked';
+  /** The requests and deliveries between the previous entry and this one, root first. */
+  readonly between: readonly TraceRecord[];
+}
+
+/**
+ * The cause chain as a tree, root first: the root, every milestone on the way, and the step asked about
+ * at the top level; each holds the requests and deliveries that came between it and the entry before.
+ * `chain` is as the worker answers it (the message first, back to the root).
+ */
+export function whyTree(chain: readonly TraceRecord[]): WhyNode[] {
+  const ordered = storyOrder(chain);
+  const nodes: WhyNode[] = [];
+  let between: TraceRecord[] = [];
+  ordered.forEach((record, index) => {
+    const role = index === 0 ? 'root' : record.milestone !== undefined ? 'milestone' : index === ordered.length - 1 ? 'asked' : null;
+    if (role === null) {
+      between.push(record);
+      return;
+    }
+    nodes.push({ record, role, between });
+    between = [];
+  });
+  return nodes;
+}
+
+/** How many of `records` are requests (or milestones) and how many other deliveries. */
+export function countByLevel(records: readonly TraceRecord[]): { readonly requests: number; readonly deliveries: number } {
+  let requests = 0;
+  for (const record of records) if (record.level === 'request' || record.level === 'milestone') requests++;
+  return { requests, deliveries: records.length - requests };
+}
+
+/**
+ * The message Why? explains: the selected one, else the step shown (the newest delivery held). Null when
+ * nothing is delivered yet.
+ */
+export function whyTarget(state: Pick<SimState, 'selection' | 'recent'>): number | null {
+  if (state.selection?.type === 'message') return state.selection.id;
+  return state.recent.at(-1)?.id ?? null;
+}
+
+/**
+ * Whether the open tree must be asked again for `target`: not when it already explains it, nor when the
+ * playhead merely moved to a step of the chain on show (clicking an entry seeks there; the tree stays).
+ */
+export function whyNeedsAsking(why: SimState['why'], target: number | null, selected: boolean): boolean {
+  if (why === null || target === null || why.id === target) return false;
+  if (!selected && why.answer?.chain.some((r) => r.id === target)) return false;
+  return true;
+}

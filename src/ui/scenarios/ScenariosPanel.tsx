@@ -1,8 +1,11 @@
 // The Scenarios tab of the dock: the worker's scenario catalog (the seeds' flows and what follows them),
-// one picked at a time with its description and its steps as a numbered list. "Run next step" and "Run all
-// remaining steps" carry the steps out through the ordinary user commands (perform.ts), so they are user
-// actions on the timeline like anything typed in the console. Starting on a cluster that already holds
-// objects asks first (reset the cluster, or mix). Texts follow the caption language.
+// one picked at a time with its description and its steps as a numbered list. "Next milestone" runs the
+// scenario milestone by milestone: the first click sends the next step's command, each click moves the
+// cluster to its next milestone, and once the step's work is done the next click starts the next step.
+// "Run next step" and "Run all remaining steps" carry steps out whole. All go through the ordinary user
+// commands (perform.ts), so they are user actions on the timeline like anything typed in the console.
+// Starting on a cluster that already holds objects asks first (reset the cluster, or mix). Texts follow
+// the page's language.
 
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/shallow';
@@ -10,10 +13,12 @@ import type { ScenarioView } from '../../protocol/index.ts';
 import { entryText } from '../console/activity.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { usePrefs } from '../store/prefs.ts';
-import { performStep, StepStopped } from './perform.ts';
+import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
 import { workloadKeyCount } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
-import { scenarioTexts, type ScenarioTexts } from './texts.ts';
+import { scenarioTextsIn, type ScenarioTexts } from './texts.ts';
+import { milestoneAt } from '../story/story.ts';
+import { milestoneWords } from '../story/texts.ts';
 import './scenarios.css';
 
 function StepOutput({ ids }: { ids: readonly number[] }) {
@@ -26,18 +31,34 @@ function StepOutput({ ids }: { ids: readonly number[] }) {
   );
 }
 
-function Steps({ scenario, run, t }: { scenario: ScenarioView; run: ScenarioRun; t: ScenarioTexts }) {
+/** The milestone the step shown belongs to, in words, while a step runs milestone by milestone. */
+function AtMilestone({ t }: { t: ScenarioTexts }) {
+  const language = usePrefs((p) => p.language);
+  const milestone = useSim((s) => milestoneAt(s.milestones, s.timeline?.position ?? s.status.step));
+  if (!milestone) return null;
+  return <p className="scenario-message" data-testid="scenario-milestone" data-step={milestone.step}>{t.atMilestone(milestoneWords(milestone, language).title)}</p>;
+}
+
+interface ActiveStep {
+  readonly index: number;
+  readonly watch: number | null;
+  readonly entries: readonly number[];
+}
+
+function Steps({ scenario, run, t, stepping }: { scenario: ScenarioView; run: ScenarioRun; t: ScenarioTexts; stepping: number | null }) {
   return (
     <ol className="scenario-steps" aria-label={t.steps}>
       {scenario.steps.map((s, i) => {
         const state = run.steps[i]!;
         const status = state.status === 'pending' && i === run.next ? 'next' : state.status;
+        const label = status === 'running' && stepping === i ? t.status.stepping : t.status[status];
         return (
-          <li key={i} data-testid="scenario-step" data-status={status} aria-current={status === 'next' ? 'step' : undefined}>
+          <li key={i} data-testid="scenario-step" data-status={status} data-stepping={stepping === i || undefined} aria-current={status === 'next' || stepping === i ? 'step' : undefined}>
             <div className="scenario-step-line">
               <code>{s.commandLine}</code>
-              <span className={`scenario-status ${status}`}>{t.status[status]}</span>
+              <span className={`scenario-status ${status}`}>{label}</span>
             </div>
+            {stepping === i && <AtMilestone t={t} />}
             {state.message && <p className="scenario-message">{state.message}</p>}
             <StepOutput ids={state.entries} />
           </li>
@@ -56,7 +77,7 @@ export function ScenariosPanel() {
   const objectCount = useSim((s) => workloadKeyCount(s.keyspace.live.keys));
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
-  const t = scenarioTexts[language];
+  const t = scenarioTextsIn(language);
   const [pickedId, setPickedId] = useState<string | null>(null);
   const picked = scenarios.find((s) => s.id === pickedId) ?? scenarios[0] ?? null;
   const [run, setRun] = useState<ScenarioRun | null>(null);
@@ -64,6 +85,8 @@ export function ScenariosPanel() {
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const runRef = useRef<ScenarioRun | null>(null);
+  /** The step being run milestone by milestone: its index, run and the console entry that ends it. */
+  const [active, setActive] = useState<ActiveStep | null>(null);
 
   // A run belongs to one scenario on one cluster: another pick or a new cluster starts over.
   const current = picked && run && run.scenarioId === picked.id && run.clusterVersion === clusterVersion ? run : picked ? initialRun(picked, clusterVersion) : null;
@@ -71,10 +94,11 @@ export function ScenariosPanel() {
 
   if (!picked || !current) return <div className="scenarios-panel"><p className="muted">{t.loading}</p></div>;
 
+  const stepping = active !== null && active.index === current.next && current.steps[active.index]?.status === 'running' ? active : null;
   const finished = current.next >= picked.steps.length;
   const used = objectCount > 0 || userActions;
   const otherNodes = clusterNodes !== null && clusterNodes !== picked.nodes;
-  const inUse = current.next === 0 && !mixOk && (used || otherNodes);
+  const inUse = current.next === 0 && current.steps.every((s) => s.status === 'pending') && !mixOk && (used || otherNodes);
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
@@ -85,8 +109,21 @@ export function ScenariosPanel() {
     const controller = new AbortController();
     abort.current = controller;
     runRef.current = current;
+    const open = stepping;
     setBusy(true);
     try {
+      if (open) {
+        // The step running milestone by milestone is finished first: its command was already sent.
+        actions.runUntilIdle();
+        const state = await waitFor(store, (s) => stepWorkDone(s, open.watch), controller.signal).catch((error: unknown) => {
+          update(stepFinished(runRef.current!, open.index, { ok: false, entries: open.entries, message: error instanceof Error ? error.message : String(error) }));
+          return null;
+        });
+        setActive(null);
+        if (state === null) return;
+        update(stepFinished(runRef.current!, open.index, { ok: stepWorkOk(state, open.watch), entries: open.entries }));
+        if (!stepWorkOk(state, open.watch) || !all) return;
+      }
       do {
         const index = runRef.current!.next;
         const view = picked.steps[index];
@@ -106,6 +143,62 @@ export function ScenariosPanel() {
         update(stepFinished(runRef.current!, index, result));
         if (!result.ok) break;
       } while (all && !controller.signal.aborted);
+    } finally {
+      abort.current = null;
+      setBusy(false);
+    }
+  };
+
+  /**
+   * One click of "Next milestone": sends the next step's command (and moves to its first milestone), or
+   * moves the running step on by one milestone; a step whose work is done is marked so and the click
+   * goes on to the next step.
+   */
+  const milestone = async () => {
+    const controller = new AbortController();
+    abort.current = controller;
+    runRef.current = current;
+    let running = stepping;
+    setBusy(true);
+    try {
+      for (;;) {
+        const index = runRef.current!.next;
+        const view = picked.steps[index];
+        if (!view) break;
+        let moved = false;
+        if (running === null || running.index !== index) {
+          update(stepStarted(runRef.current!, index));
+          const started = await startStep(store, actions, view, {
+            signal: controller.signal,
+            started: (id) => update(stepRanCommand(runRef.current!, index, id)),
+          });
+          if (started.result) {
+            update(stepFinished(runRef.current!, index, started.result));
+            running = null;
+            setActive(null);
+            break;
+          }
+          running = { index, watch: started.watch, entries: started.entries };
+          setActive(running);
+        }
+        if (!stepWorkDone(store.getState(), running.watch)) {
+          await milestoneForward(store, actions, controller.signal);
+          moved = true;
+        }
+        const state = store.getState();
+        if (stepWorkDone(state, running.watch)) {
+          update(stepFinished(runRef.current!, index, { ok: stepWorkOk(state, running.watch), entries: running.entries }));
+          running = null;
+          setActive(null);
+          if (!moved && runRef.current!.next > index) continue;
+        }
+        break;
+      }
+    } catch (error) {
+      const index = runRef.current!.next;
+      const message = error instanceof StepStopped ? error.message : String(error);
+      if (runRef.current!.steps[index]) update(stepFinished(runRef.current!, index, { ok: false, entries: runRef.current!.steps[index]!.entries, message }));
+      setActive(null);
     } finally {
       abort.current = null;
       setBusy(false);
@@ -136,16 +229,18 @@ export function ScenariosPanel() {
           </div>
         )}
         <div className="scenario-controls" role="group" aria-label={t.controls(title)}>
-          <button type="button" disabled={busy || finished || inUse} onClick={() => void go(false)}>{t.runNext}</button>
+          <button type="button" className="scenario-milestone" disabled={busy || finished || inUse} aria-label={t.nextMilestoneName} title={t.nextMilestoneHint}
+            data-testid="scenario-next-milestone" onClick={() => void milestone()}>{t.nextMilestone}</button>
+          <button type="button" disabled={busy || finished || inUse || stepping !== null} onClick={() => void go(false)}>{t.runNext}</button>
           <button type="button" disabled={busy || finished || inUse} onClick={() => void go(true)}>{t.runAll}</button>
           <button type="button" disabled={!busy} onClick={() => { abort.current?.abort(); actions.pause(); }}>{t.stop}</button>
-          <button type="button" disabled={busy || current.next === 0} onClick={() => { update(initialRun(picked, clusterVersion)); setMixOk(false); }}>{t.startOver}</button>
+          <button type="button" disabled={busy || current.next === 0} onClick={() => { update(initialRun(picked, clusterVersion)); setActive(null); setMixOk(false); }}>{t.startOver}</button>
         </div>
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
       </div>
-      <Steps scenario={picked} run={current} t={t} />
+      <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
     </div>
   );
 }

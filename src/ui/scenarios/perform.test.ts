@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, ScenarioStepView, SimStatus, WorkerEvent } from '../../protocol/index.ts';
 import { applyWorkerEvent, createSimActions, createSimStore } from '../store/sim-store.ts';
-import { performStep, StepStopped } from './perform.ts';
+import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped } from './perform.ts';
 
 const paused: SimStatus = { step: 100, now: 1000, pending: 3, idle: false, mode: 'paused', speed: 1 };
 const status = (s: Partial<SimStatus>): WorkerEvent => ({ type: 'status', status: { ...paused, ...s } });
@@ -102,5 +102,54 @@ describe('performing a scenario step from the page', () => {
     const waiting = performStep(silent.store, silent.actions, step({ do: 'runUntilIdle' }, '#'), { signal: controller.signal });
     controller.abort();
     await expect(waiting).rejects.toThrow('stopped');
+  });
+});
+
+describe('a scenario step milestone by milestone', () => {
+  it('sends the command without running it to the end, then moves one milestone per call until the work is done', async () => {
+    let milestones = 0;
+    const { store, actions, posted } = fakeWorker((c) => {
+      if (c.type === 'consoleRun') return [status({ step: 101 })];
+      if (c.type === 'stepLevel') {
+        milestones++;
+        // The command's answer arrives with the second milestone; the third leaves only background work.
+        if (milestones === 1) return [status({ step: 110 })];
+        if (milestones === 2) return [done(1, 'deployment.apps/x created\n'), status({ step: 120 })];
+        return [status({ step: 150, idle: true, pending: 2 })];
+      }
+      return [];
+    });
+    const started = await startStep(store, actions, step({ do: 'create', file: 'x.yaml' }, 'kubectl create -f x.yaml'));
+    expect(started).toEqual({ entries: [1], watch: 1, result: null });
+    expect(posted).toEqual([{ type: 'consoleRun', id: 1, line: 'kubectl create -f x.yaml' }]);
+    expect(stepWorkDone(store.getState(), started.watch)).toBe(false);
+    await milestoneForward(store, actions);
+    expect(store.getState().status.step).toBe(110);
+    expect(stepWorkDone(store.getState(), started.watch)).toBe(false);
+    await milestoneForward(store, actions);
+    // Answered, but work is still queued.
+    expect(stepWorkDone(store.getState(), started.watch)).toBe(false);
+    await milestoneForward(store, actions);
+    expect(stepWorkDone(store.getState(), started.watch)).toBe(true);
+    expect(stepWorkOk(store.getState(), started.watch)).toBe(true);
+    expect(posted.filter((c) => c.type === 'stepLevel')).toEqual(Array.from({ length: 3 }, () => ({ type: 'stepLevel', level: 'milestone', direction: 'forward' })));
+  });
+
+  it('is not done while the command is still running, even when the cluster is idle; a failed command is not ok', async () => {
+    const { store, actions } = fakeWorker((c) => (c.type === 'consoleRun' ? [status({ idle: true })] : c.type === 'stepLevel' ? [done(1, '', 1), status({ idle: true })] : []));
+    const started = await startStep(store, actions, step({ do: 'delete', resource: 'deployment', name: 'x' }, 'kubectl delete deployment x'));
+    expect(stepWorkDone(store.getState(), started.watch)).toBe(false);
+    await milestoneForward(store, actions);
+    expect(stepWorkDone(store.getState(), started.watch)).toBe(true);
+    expect(stepWorkOk(store.getState(), started.watch)).toBe(false);
+  });
+
+  it('runs an advance whole, and a run-until-idle step on an idle cluster is done at once', async () => {
+    const { store, actions } = fakeWorker((c) => (c.type === 'advance' ? [status({ mode: 'runningUntilIdle' }), status({ now: 1000 + c.ms, idle: true })] : []));
+    const advanced = await startStep(store, actions, step({ do: 'advance', ms: 5000 }, '# advance 5 s'));
+    expect(advanced.result).toEqual({ entries: [], ok: true });
+    const idle = await startStep(store, actions, step({ do: 'runUntilIdle' }, '# run until idle'));
+    expect(idle).toEqual({ entries: [], watch: null, result: null });
+    expect(stepWorkDone(store.getState(), idle.watch)).toBe(true);
   });
 });

@@ -122,3 +122,72 @@ export async function performStep(store: SimStore, actions: SimActions, view: Sc
     }
   }
 }
+
+// ── Milestone by milestone ─────────────────────────────────────────────────────────────────────────
+// A step's command is sent (`startStep`), then each "Next milestone" moves the cluster to its next
+// milestone (`milestoneForward`) until the step's work is done (`stepWorkDone`): its command has
+// finished and only background work is queued. Then the next click starts the next step.
+
+/** A step whose command was sent: what to watch for its end. */
+export interface StartedStep {
+  readonly entries: readonly number[];
+  /** The console entry whose end (and exit code) ends the step; null when none (faults, run until idle). */
+  readonly watch: number | null;
+  /** Set when the step was carried out whole (advance, or a list that found nothing): its result. */
+  readonly result: StepResult | null;
+}
+
+/** Sends the step's command (or carries out an `advance` whole) and resolves once the worker took it. */
+export async function startStep(store: SimStore, actions: SimActions, view: ScenarioStepView, options: PerformOptions = {}): Promise<StartedStep> {
+  if (store.getState().status.mode !== 'paused') {
+    actions.pause();
+    await nextStatus(store, (s) => s.mode === 'paused', options.signal);
+  }
+  const action: StepAction = stepAction(view);
+  const send = async (line: string): Promise<number> => {
+    const before = store.getState().status;
+    const id = actions.runCommand(line, { origin: 'console' });
+    options.started?.(id);
+    await waitFor(store, (s) => s.status !== before, options.signal);
+    return id;
+  };
+  switch (action.kind) {
+    case 'console': {
+      const id = await send(action.line);
+      return { entries: [id], watch: id, result: null };
+    }
+    case 'deleteOnePod': {
+      const list = await runConsole(store, actions, action.listLine, options);
+      const line = deleteFirstPodLine(list.output.filter((c) => c.stream === 'stdout').map((c) => c.text).join(''));
+      if (list.exitCode !== 0 || line === null) return { entries: [list.id], watch: null, result: { entries: [list.id], ok: false } };
+      const id = await send(line);
+      return { entries: [list.id, id], watch: id, result: null };
+    }
+    case 'fault':
+      actions.injectFault(action.fault);
+      await nextStatus(store, () => true, options.signal);
+      return { entries: [], watch: null, result: null };
+    case 'runUntilIdle':
+      return { entries: [], watch: null, result: null };
+    case 'advance':
+      return { entries: [], watch: null, result: await performStep(store, actions, view, options) };
+  }
+}
+
+/** The step's work is over: its command (if any) has finished and only background work is left. */
+export function stepWorkDone(state: SimState, watch: number | null): boolean {
+  if (watch !== null && entryOf(state, watch)?.done !== true) return false;
+  return state.status.mode === 'paused' && state.status.idle && (state.timeline?.live ?? true);
+}
+
+/** Whether the step watched ended well (its command exited 0). */
+export function stepWorkOk(state: SimState, watch: number | null): boolean {
+  return watch === null || entryOf(state, watch)?.exitCode === 0;
+}
+
+/** Moves to the next milestone and resolves with the state the worker answered. */
+export function milestoneForward(store: SimStore, actions: SimActions, signal?: AbortSignal): Promise<SimState> {
+  const before = store.getState().status;
+  actions.stepLevel('milestone', 'forward');
+  return waitFor(store, (s) => s.status !== before && s.status.mode === 'paused', signal);
+}

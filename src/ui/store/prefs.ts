@@ -1,10 +1,12 @@
-// UI preferences that outlive a page load: the caption language and the colour theme. A vanilla store
-// persisted in localStorage (zustand's persist middleware); English until the user picks another language.
+// UI preferences that outlive a page load: the caption language, the colour theme and the level of detail
+// Step works at. A vanilla store persisted in localStorage (zustand's persist middleware); English until
+// the user picks another language.
 
 import { useStore } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Language } from '../captions/captions.ts';
+import { stepLevels, type StepLevel } from '../../protocol/index.ts';
 
 export type Theme = 'system' | 'light' | 'dark';
 
@@ -12,17 +14,37 @@ export interface Prefs {
   readonly language: Language;
   /** Colours: as the system prefers, or forced light or dark. */
   readonly theme: Theme;
+  /**
+   * What Step, Step back and Play move by: every delivery ('internal', "All"), each request and reply
+   * ('request'), or each milestone ('milestone', "Story"). "All" until the user picks another, so Step
+   * delivers one message as it always did.
+   */
+  readonly level: StepLevel;
   setLanguage(language: Language): void;
   setTheme(theme: Theme): void;
+  setLevel(level: StepLevel): void;
 }
+
+export const defaultLevel: StepLevel = 'internal';
 
 export function createPrefsStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined): StoreApi<Prefs> {
   return createStore<Prefs>()(persist(
-    (set) => ({ language: 'en', theme: 'system', setLanguage: (language) => set({ language }), setTheme: (theme) => set({ theme }) }),
+    (set) => ({
+      language: 'en', theme: 'system', level: defaultLevel,
+      setLanguage: (language) => set({ language }),
+      setTheme: (theme) => set({ theme }),
+      setLevel: (level) => set({ level: stepLevels.includes(level) ? level : defaultLevel }),
+    }),
     {
       name: 'podflow.prefs',
       version: 1,
-      partialize: ({ language, theme }) => ({ language, theme }),
+      partialize: ({ language, theme, level }) => ({ language, theme, level }),
+      // A stored level this version does not know (hand-edited, or from a later version) falls back.
+      merge: (persisted, current) => {
+        const stored = (persisted ?? {}) as Partial<Prefs>;
+        const level = stored.level !== undefined && stepLevels.includes(stored.level) ? stored.level : current.level;
+        return { ...current, ...stored, level };
+      },
       ...(storage ? { storage: createJSONStorage(() => storage) } : { skipHydration: true }),
     },
   ));

@@ -4,7 +4,7 @@
 // store never changes the simulation's state itself, it waits for the worker's events.
 
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { milestoneLimit, type Milestone } from '../../protocol/index.ts';
+import { milestoneLimit, type Milestone, type StepLevel } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRecord, WorkerEvent,
@@ -218,9 +218,12 @@ export function applyWorkerEvent(store: SimStore, event: WorkerEvent): void {
 
 export interface SimActions {
   step(count?: number): void;
-  play(): void;
+  /** One unit at `level`, forward or back (the worker finds the next or previous step at that level). */
+  stepLevel(level: StepLevel, direction: 'forward' | 'back'): void;
+  /** Plays; at a level coarser than 'internal', one unit of that level at a time (story.ts). */
+  play(level?: StepLevel): void;
   pause(): void;
-  togglePlay(): void;
+  togglePlay(level?: StepLevel): void;
   setSpeed(speed: number): void;
   runUntilIdle(): void;
   /** Runs the live simulation for `ms` virtual milliseconds (deterministic, chunked like run until idle). */
@@ -276,9 +279,10 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
   const update = (reducer: (state: SimState) => SimState) => store.setState(reducer, true);
   const actions: SimActions = {
     step: (count = 1) => post({ type: 'step', count }),
-    play: () => post({ type: 'play' }),
+    stepLevel: (level, direction) => post({ type: 'stepLevel', level, direction }),
+    play: (level) => post(level === undefined || level === 'internal' ? { type: 'play' } : { type: 'play', level }),
     pause: () => post({ type: 'pause' }),
-    togglePlay: () => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play()),
+    togglePlay: (level) => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play(level)),
     setSpeed: (speed) => post({ type: 'setSpeed', speed }),
     runUntilIdle: () => post({ type: 'runUntilIdle' }),
     advance: (ms) => post({ type: 'advance', ms }),

@@ -42,8 +42,8 @@ import type { Message } from '../../sim/engine/index.ts';
 import type { KeyValue } from '../../sim/etcd/index.ts';
 import type { KeyspaceSource } from '../keyspace.ts';
 import {
-  bodyObject, kindOf, metadataOf, nodeReady, objectOfKey, objectOfPath, ownerOf, podFacts, refOf, registryPrefix, resourceOfKeyPrefix,
-  resourceOfPath, specChange, workloadFacts, type PodFacts, type WorkloadFacts,
+  bodyObject, kindOf, metadataOf, nodeReady, objectOfKey, objectOfPath, ownerOf, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, refOf,
+  registryPrefix, resourceOfKeyPrefix, resourceOfPath, specChange, workloadFacts, type PodFacts, type WorkloadFacts,
 } from './objects.ts';
 
 /** The engine's component names the classifier reads (src/sim/cluster.ts `componentNames`). */
@@ -73,10 +73,9 @@ export interface Classified {
 type Facts = MilestoneFacts;
 
 interface OpenRequest {
-  readonly from: string;
   readonly method: string;
   readonly path: string;
-  readonly body: unknown;
+  readonly body?: unknown;
 }
 
 interface StoredPod {
@@ -107,8 +106,17 @@ export class StoryClassifier {
   private readonly sights = new Map<string, number>();
   /** HTTP requests at kube-apiserver not answered yet (watches until they end), by id. */
   private readonly requests = new Map<number, OpenRequest>();
-  /** kube-apiserver's work for a client: message id → the client whose request caused it. */
+  /**
+   * kube-apiserver's work for a client: message id → the client whose request caused it. A filter-chain
+   * stage takes over its cause's entry (the chain is linear), so the map holds little more than the
+   * requests in progress and their etcd calls.
+   */
   private readonly clients = new Map<number, string>();
+  /** What etcd committed at the delivery being classified (reused). */
+  private readonly committed: KeyValue[] = [];
+  private readonly collectCommitted = (kv: KeyValue): void => {
+    this.committed.push(kv);
+  };
   /** etcd watch create requests (id → key), and created watches (`stream/watchId` → key). */
   private readonly etcdWatchRequests = new Map<number, string>();
   private readonly etcdWatches = new Map<string, string>();
@@ -156,17 +164,17 @@ export class StoryClassifier {
   }
 
   private httpRequest(message: Message): { facts: Facts; components: string[] } | null {
-    const req = message.payload as { method: string; path: string; body?: unknown };
+    const req = message.payload as OpenRequest;
     if (message.to !== apiserver) return null;
     this.clients.set(message.id, message.from);
     if (this.clients.size > clientLimit) dropOldest(this.clients);
-    this.requests.set(message.id, { from: message.from, method: req.method, path: req.path, body: req.body });
+    this.requests.set(message.id, req);
     if (this.requests.size > requestLimit) dropOldest(this.requests);
     if (message.from === user && message.cause === null && mutatingMethods.has(req.method)) {
       const object = objectOfPath(req.path, bodyObject(req.body));
       return { facts: { kind: 'userAction', tool: 'kubectl', summary: `${req.method} ${req.path}`, object }, components: [user, apiserver] };
     }
-    if (message.from.startsWith(kubeletPrefix) && req.method === 'POST' && resourceOfPath(req.path) === 'events') {
+    if (req.method === 'POST' && req.path.endsWith('/events') && message.from.startsWith(kubeletPrefix) && resourceOfPath(req.path) === 'events') {
       const event = bodyObject(req.body);
       const step = containerReasons.get(typeof event?.['reason'] === 'string' ? event['reason'] : '');
       const involved = event?.['involvedObject'] as { kind?: string; name?: string; namespace?: string; fieldPath?: string } | undefined;
@@ -214,8 +222,10 @@ export class StoryClassifier {
       return { facts: { kind: 'relist', client: watcher, resource: open ? resourceOfPath(open.path) : '', message: text }, components };
     }
     if (event.type !== 'ADDED' && event.type !== 'MODIFIED' && event.type !== 'DELETED') return null;
-    const meta = metadataOf(event.object);
     const kind = kindOf(event.object);
+    const kcm = watcher === controllerManager;
+    if (!(kcm ? kind === 'Deployment' || kind === 'ReplicaSet' || kind === 'Pod' : kind === 'Pod' && (watcher === scheduler || watcher.startsWith(kubeletPrefix)))) return null;
+    const meta = metadataOf(event.object);
     if (!meta?.uid || !kind) return null;
     const sight = `${watcher}\u0000${meta.uid}`;
     const object = refOf(event.object);
@@ -305,15 +315,18 @@ export class StoryClassifier {
     const reply = message.from === etcdName && message.to === apiserver && message.replyTo !== null;
     if (!inside && !reply) return;
     const client = this.clients.get(message.cause);
-    if (client !== undefined) this.clients.set(message.id, client);
+    if (client === undefined) return;
+    this.clients.set(message.id, client);
+    if (message.to === apiserver && message.from === apiserver) this.clients.delete(message.cause);
   }
 
   /** The milestone read from what etcd committed at this delivery, if anything. */
   private readStore(message: Message): { facts: Facts; components: string[] } | null {
     const store = this.etcd?.store;
     if (!store || store.currentRev === this.seenRevision) return null;
-    const changes: KeyValue[] = [];
-    store.backend.rangeRevisions(this.seenRevision + 1, store.currentRev + 1, (kv) => changes.push(kv));
+    const changes = this.committed;
+    changes.length = 0;
+    store.backend.rangeRevisions(this.seenRevision + 1, store.currentRev + 1, this.collectCommitted);
     this.seenRevision = store.currentRev;
     const client = this.clients.get(message.id);
     const components = client !== undefined && client !== apiserver ? [client, apiserver, etcdName] : [apiserver, etcdName];
@@ -323,6 +336,10 @@ export class StoryClassifier {
       if (found === null) found = facts;
     }
     return found === null ? null : { facts: found, components };
+  }
+
+  private quickChange(key: string, value: string, revision: number, before: Stored): Facts | null | undefined {
+    return quickChangeOf(key, value, revision, before, this.stored);
   }
 
   private change(kv: KeyValue): Facts | null {
@@ -341,6 +358,13 @@ export class StoryClassifier {
       const object = objectOfKey(key);
       return object ? { kind: 'objectCreated', object, key, revision: kv.modRevision, owner: null } : null;
     }
+    const revision = kv.modRevision;
+    // Updates are read from the stored text when they can be (objects.ts, quick readers); creations and
+    // the rarer changes parse the object.
+    if (kv.version > 1 && before !== undefined) {
+      const quick = this.quickChange(key, kv.value, revision, before);
+      if (quick !== undefined) return quick;
+    }
     let obj: Record<string, unknown> | null;
     try {
       obj = bodyObject(JSON.parse(kv.value));
@@ -349,7 +373,6 @@ export class StoryClassifier {
     }
     if (!obj) return null;
     const object = objectOfKey(key, kindOf(obj) ?? undefined)!;
-    const revision = kv.modRevision;
     const owner = ownerOf(obj, object.namespace);
     if (resource === 'pods') {
       const facts = podFacts(obj);
@@ -376,6 +399,32 @@ export class StoryClassifier {
     }
     return null;
   }
+}
+
+/** A stored update's milestone (or null) read without parsing; undefined when the object must be parsed. */
+function quickChangeOf(key: string, value: string, revision: number, before: Stored, stored: Map<string, Stored>): Facts | null | undefined {
+  if (before.kind === 'pod') {
+    const facts = quickPodFacts(value);
+    if (facts === undefined) return undefined;
+    stored.set(key, { kind: 'pod', facts });
+    return podChange(objectOfKey(key, 'Pod')!, revision, before.facts, facts);
+  }
+  if (before.kind === 'node') {
+    const ready = quickNodeReady(value);
+    if (ready === undefined) return undefined;
+    stored.set(key, { kind: 'node', ready: ready.status });
+    if (before.ready === 'True' && ready.status !== 'True') return { kind: 'eviction', object: objectOfKey(key, 'Node')!, node: objectOfKey(key)!.name, message: ready.message || `Ready ${ready.status}` };
+    return null;
+  }
+  const facts = quickWorkloadFacts(value, before.facts);
+  if (facts === undefined) return undefined;
+  stored.set(key, { kind: 'workload', objectKind: before.objectKind, facts });
+  const was = before.facts;
+  if (before.objectKind === 'Deployment' && facts.available !== was.available && (facts.available === 'True' || was.available === 'True')) {
+    const object = objectOfKey(key, 'Deployment')!;
+    return { kind: 'deploymentAvailable', object, available: facts.available === 'True', readyReplicas: facts.readyReplicas, replicas: facts.replicas, revision };
+  }
+  return null;
 }
 
 /** A pod's stored change, the most telling first. */

@@ -247,3 +247,76 @@ export function nodeReady(obj: Record<string, unknown>): { readonly status: stri
   if (!ready) return { status: 'Unknown', message: '' };
   return { status: ready.status, message: [ready.reason, ready.message].filter((s) => s).join(': ') };
 }
+
+// ── Quick readers of stored JSON ──────────────────────────────────────────────────────────────────
+// Most stored updates are status writes whose story-relevant parts did not change; parsing each whole
+// object (kilobytes of managedFields and spec) would cost the simulation more than the rest of the
+// classifier together. These read the few fields the story compares straight from the stored text
+// (JSON.stringify output: no whitespace), and answer undefined whenever they cannot be sure, in which
+// case the caller parses the whole object.
+
+/** A condition of `type` in the stored text (conditions are flat objects), null when absent. */
+export function quickCondition(value: string, type: string): Condition | null | undefined {
+  const at = value.indexOf(`"type":"${type}"`);
+  if (at < 0) return null;
+  const start = value.lastIndexOf('{', at);
+  const end = value.indexOf('}', at);
+  if (start < 0 || end < 0) return undefined;
+  try {
+    const condition = JSON.parse(value.slice(start, end + 1)) as Condition;
+    return condition.type === type ? condition : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const emptyBackOff: PodFacts['backOff'] = new Map();
+const noImages: PodFacts['images'] = new Map();
+
+/**
+ * A stored Pod's facts without parsing it, when it has none of the rarer parts (back-offs, a disruption,
+ * an Unschedulable condition); undefined otherwise. `images` is left empty: it is read only with back-offs.
+ */
+export function quickPodFacts(value: string): PodFacts | undefined {
+  if (value.includes('BackOff') || value.includes('"DisruptionTarget"') || value.includes('"Unschedulable"')) return undefined;
+  const ready = quickCondition(value, 'Ready');
+  if (ready === undefined) return undefined;
+  return {
+    node: /"nodeName":"([^"]+)"/.exec(value)?.[1] ?? null,
+    phase: /"phase":"([A-Za-z]+)"/.exec(value)?.[1] ?? 'Pending',
+    ready: ready?.status === 'True',
+    terminating: value.includes('"deletionTimestamp":"'),
+    disruption: null,
+    unschedulable: null,
+    backOff: emptyBackOff,
+    images: noImages,
+  };
+}
+
+/** `metadata.generation` from the stored text (`"observedGeneration"` does not match), undefined if absent. */
+export function quickGeneration(value: string): number | undefined {
+  const found = /"generation":(\d+)/.exec(value);
+  return found ? Number(found[1]) : undefined;
+}
+
+/**
+ * A stored Deployment's or ReplicaSet's facts without parsing it, given the facts of the version before:
+ * only when its generation is unchanged (so are its replicas and images) and it is not newly terminating.
+ */
+export function quickWorkloadFacts(value: string, before: WorkloadFacts): WorkloadFacts | undefined {
+  if (quickGeneration(value) !== before.generation) return undefined;
+  const terminating = value.includes('"deletionTimestamp":"');
+  if (terminating !== before.terminating) return undefined;
+  const available = quickCondition(value, 'Available');
+  if (available === undefined) return undefined;
+  const ready = /"readyReplicas":(\d+)/.exec(value);
+  return { ...before, available: available ? available.status : null, readyReplicas: ready ? Number(ready[1]) : 0 };
+}
+
+/** A stored Node's Ready condition without parsing it (undefined: parse). */
+export function quickNodeReady(value: string): { readonly status: string; readonly message: string } | undefined {
+  const ready = quickCondition(value, 'Ready');
+  if (ready === undefined) return undefined;
+  if (ready === null) return { status: 'Unknown', message: '' };
+  return { status: ready.status, message: [ready.reason, ready.message].filter((s) => s).join(': ') };
+}
