@@ -5,6 +5,7 @@ import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand } from '.
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts';
 import type { StepLevelCommand } from './story.ts';
+import type { TraceRangeCommand } from './trace-range.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -198,7 +199,8 @@ export type Command =
   | FaultCommand
   | AdvanceCommand
   | RunUntilCommandDoneCommand
-  | StepLevelCommand;
+  | StepLevelCommand
+  | TraceRangeCommand;
 
 export type CommandType = Command['type'];
 

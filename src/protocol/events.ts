@@ -14,6 +14,7 @@ import type { StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
+import type { TraceRangeEvent } from './trace-range.ts';
 
 /** A (new) cluster exists. Everything the UI holds about the previous cluster is void. */
 export interface ReadyEvent {
@@ -85,7 +86,8 @@ export type WorkerEvent =
   | PodsEvent
   | FlightsEvent
   | ScenarioCatalogEvent
-  | StoryEvent;
+  | StoryEvent
+  | TraceRangeEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

@@ -39,3 +39,5 @@ export type {
 } from './scenarios.ts';
 export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StepLevelCommand, StoryEvent } from './story.ts';
 export { failureMilestones, isFailureMilestone, milestoneLimit, stepLevelRank, stepLevels } from './story.ts';
+export type { TraceRangeCommand, TraceRangeEvent } from './trace-range.ts';
+export { traceRangeLimit } from './trace-range.ts';

@@ -36,6 +36,7 @@ import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 import { withPods } from './pods.ts';
 import { FlightTracker, longestFlight } from './flights.ts';
+import { TraceRangeIndex } from './trace-range.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -145,6 +146,7 @@ export class SimHost {
   private readonly queued: Command[] = [];
   private journalSink: HostJournal | null = null;
   private readonly flights = new FlightTracker();
+  private readonly traceRange = new TraceRangeIndex();
 
   constructor(options: SimHostOptions) {
     const post = withPods(options.post);
@@ -309,6 +311,9 @@ export class SimHost {
         return;
       case 'causeChain':
         this.post(causeChain(this.cluster.engine, command.id));
+        return;
+      case 'traceRange':
+        this.post(this.traceRange.answer(this.cluster.engine, command));
         return;
       case 'stepBack':
         requirePositiveInteger('step-back count', command.count);

@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
@@ -71,6 +71,8 @@ export interface SimState {
   readonly scenarios: readonly ScenarioView[];
   /** The milestones classified so far (the newest `milestoneLimit`), in step order. */
   readonly milestones: readonly Milestone[];
+  /** The newest answer to a `traceRange` query (the sequence view keeps its own cache of them). */
+  readonly traceRange: TraceRangeEvent | null;
 }
 
 export const recentLimit = 500;
@@ -100,6 +102,7 @@ export const initialSimState: SimState = {
   workerCrashed: null,
   scenarios: [],
   milestones: [],
+  traceRange: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -120,6 +123,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         why: null,
         timeline: null,
         milestones: [],
+        traceRange: null,
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -171,6 +175,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];
       return { ...state, milestones: milestones.length > milestoneLimit ? milestones.slice(-milestoneLimit) : milestones };
     }
+    case 'traceRange':
+      return { ...state, traceRange: event };
   }
 }
 
@@ -247,6 +253,8 @@ export interface SimActions {
   deleteCluster(id: string): void;
   exportCluster(id: string): void;
   importCluster(source: 'file' | 'link', text: string): void;
+  /** Asks the worker for a window of the trace (answered in `traceRange`). */
+  traceRange(query: Omit<TraceRangeCommand, 'type'>): void;
   /** Replaces a crashed worker with a new one, which reopens the cluster at its last saved step. */
   restartWorker(): void;
 }
@@ -306,6 +314,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     deleteCluster: (id) => post({ type: 'deleteCluster', id }),
     exportCluster: (id) => post({ type: 'exportCluster', id }),
     importCluster: (source, text) => post({ type: 'importCluster', source, text }),
+    traceRange: (query) => post({ type: 'traceRange', ...query }),
     restartWorker: () => {
       update((state) => ({ ...state, workerCrashed: null }));
       restart();

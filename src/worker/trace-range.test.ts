@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { TraceRangeCommand, TraceRangeEvent } from '../protocol/index.ts';
+import { traceRangeLimit } from '../protocol/index.ts';
+import { createCluster } from '../sim/cluster.ts';
+import { applyUserCommand } from './user-commands.ts';
+import { fallbackLevel, TraceRangeIndex } from './trace-range.ts';
+
+function booted(traceLimit?: number) {
+  const cluster = createCluster({ seed: 'trace-range', nodes: 1, ...(traceLimit ? { traceLimit } : {}) });
+  cluster.boot();
+  return cluster;
+}
+
+const ask = (index: TraceRangeIndex, engine: ReturnType<typeof booted>['engine'], query: Omit<TraceRangeCommand, 'type' | 'id'>): TraceRangeEvent =>
+  index.answer(engine, { type: 'traceRange', id: 7, ...query });
+
+describe('traceRange', () => {
+  const cluster = booted();
+  const { engine } = cluster;
+
+  it('at level internal answers one row per step, the records as the engine traced them', () => {
+    const index = new TraceRangeIndex();
+    const answer = ask(index, engine, { fromStep: 5, count: 3 });
+    expect(answer).toMatchObject({ type: 'traceRange', id: 7, level: 'internal', fromRow: 4, firstRow: 0, rows: engine.step, lastStep: engine.step });
+    expect(answer.records.map((r) => r.step)).toEqual([5, 6, 7]);
+    expect(answer.records[0]).toMatchObject({ ...engine.trace.at(5), step: 5 });
+    expect(answer.folded).toEqual([0, 0, 0]);
+    // Past the end: the last row; a count of 0 gives the totals only.
+    expect(ask(index, engine, { fromRow: 10 ** 9, count: 5 }).records.map((r) => r.step)).toEqual([engine.step]);
+    expect(ask(index, engine, { fromRow: 0, count: 0 }).records).toEqual([]);
+  });
+
+  it('at level request folds every internal step into the row before it, covering every step once', () => {
+    const index = new TraceRangeIndex();
+    const { rows } = ask(index, engine, { fromRow: 0, count: 0, level: 'request' });
+    expect(rows).toBeGreaterThan(10);
+    expect(rows).toBeLessThan(engine.step);
+    let next = 1;
+    let stages = 0;
+    for (let from = 0; from < rows; from += traceRangeLimit) {
+      const page = ask(index, engine, { fromRow: from, count: traceRangeLimit, level: 'request' });
+      page.records.forEach((record, i) => {
+        expect(record.step).toBe(next);
+        if (record.step > 1) expect(record.from === record.to || record.kind === 'timer').toBe(false);
+        expect(record.level).toBe(record.step === 1 ? fallbackLevel(record) : 'request');
+        for (let s = record.step + 1; s <= record.step + page.folded[i]!; s++) {
+          const folded = engine.trace.at(s)!;
+          expect(fallbackLevel(folded)).toBe('internal');
+          if (folded.kind.startsWith('apiserver.')) stages++;
+        }
+        next = record.step + page.folded[i]! + 1;
+      });
+    }
+    expect(next).toBe(engine.step + 1);
+    expect(stages).toBeGreaterThan(0);
+  });
+
+  it('finds the row a step is folded into, and extends the index as the trace grows', () => {
+    const index = new TraceRangeIndex();
+    const stage = engine.trace.all().findIndex((m) => m.kind === 'apiserver.authentication') + 1;
+    const holder = ask(index, engine, { fromStep: stage, count: 1, level: 'request' });
+    const row = holder.records[0]!;
+    expect(row.step).toBeLessThan(stage);
+    expect(row.step + holder.folded[0]!).toBeGreaterThanOrEqual(stage);
+
+    const before = ask(index, engine, { fromRow: 0, count: 0, level: 'request' });
+    applyUserCommand(cluster, { type: 'consoleRun', id: 1, line: 'kubectl get pods' });
+    engine.runUntilIdle();
+    const after = ask(index, engine, { fromRow: 0, count: 0, level: 'request' });
+    expect(after.epoch).toBe(before.epoch);
+    expect(after.rows).toBeGreaterThan(before.rows);
+    expect(after.lastStep).toBe(engine.step);
+  });
+
+  it('starts a new epoch for a new engine, and numbers rows past what the trace no longer retains', () => {
+    const index = new TraceRangeIndex();
+    const first = ask(index, engine, { fromRow: 0, count: 1, level: 'request' });
+    const small = booted(100);
+    const answer = ask(index, small.engine, { fromRow: 0, count: 3 });
+    expect(answer.epoch).toBe(first.epoch + 1);
+    expect(answer.firstRow).toBe(small.engine.trace.firstStep - 1);
+    expect(answer.records[0]!.step).toBe(small.engine.trace.firstStep);
+    const request = ask(index, small.engine, { fromStep: 1, count: 2, level: 'request' });
+    expect(request.firstRow).toBe(0);
+    expect(request.records[0]!.step).toBeGreaterThanOrEqual(small.engine.trace.firstStep);
+  });
+
+  it('refuses counts over the limit', () => {
+    expect(() => ask(new TraceRangeIndex(), engine, { fromRow: 0, count: traceRangeLimit + 1 })).toThrow(RangeError);
+  });
+});
