@@ -1,0 +1,34 @@
+// A milestone in a few words, for the sequence view's milestone column. The captions' `milestoneText`
+// (src/ui/captions/milestones.ts, `short`) says it better once that lands; until then these plain labels
+// name the object and what happened to it, in English and 中文 (namespace `sequence`).
+
+import type { TFunction } from 'i18next';
+import type { Milestone } from '../../protocol/index.ts';
+
+export function milestoneLabel(m: Milestone, t: TFunction<'sequence'>): string {
+  switch (m.kind) {
+    case 'userAction': return t('milestone.userAction', { summary: m.summary });
+    case 'objectCreated': return t('milestone.objectCreated', { kind: m.object.kind, name: m.object.name });
+    case 'podCreated': return t('milestone.podCreated', { name: m.object.name });
+    case 'specChanged': return t('milestone.specChanged', { kind: m.object.kind, name: m.object.name });
+    case 'watchSeen': return t('milestone.watchSeen', { watcher: m.watcher, name: m.object.name });
+    case 'podBound': return t('milestone.podBound', { name: m.object.name, node: m.node });
+    case 'podPhase': return t('milestone.podPhase', { name: m.object.name, phase: m.phase });
+    case 'deploymentAvailable': return t(m.available ? 'milestone.deploymentAvailable' : 'milestone.deploymentUnavailable', { name: m.object.name });
+    case 'objectDeleted': return t('milestone.objectDeleted', { kind: m.object.kind, name: m.object.name });
+    case 'terminating': return t('milestone.terminating', { name: m.object.name });
+    case 'failedScheduling': return t('milestone.failedScheduling', { name: m.object.name });
+    case 'imagePullBackOff': return t('milestone.imagePullBackOff', { name: m.object.name });
+    case 'crashLoopBackOff': return t('milestone.crashLoopBackOff', { name: m.object.name });
+    case 'conflict': return t('milestone.conflict');
+    case 'relist': return t('milestone.relist', { client: m.client, resource: m.resource });
+    case 'eviction': return t('milestone.eviction', { name: m.object.name });
+    case 'requestFailed': return t('milestone.requestFailed', { status: m.status, reason: m.reason });
+    default: {
+      // containerStep: its `step` (pulling, pulled …) collides with the base's step number in story.ts's
+      // types, so its facts are read loosely here.
+      const facts = m as unknown as { object?: { name?: string }; step?: unknown; kind: string };
+      return t('milestone.containerStep', { name: facts.object?.name ?? '', step: typeof facts.step === 'string' ? facts.step : facts.kind });
+    }
+  }
+}
