@@ -123,7 +123,9 @@ export default function SequenceView() {
   }, []);
 
   const pinned = useRef(expanded);
-  pinned.current = expanded;
+  useEffect(() => {
+    pinned.current = expanded;
+  }, [expanded]);
   useEffect(() => {
     const q = queries.current;
     q.pending.clear();
