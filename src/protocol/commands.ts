@@ -4,7 +4,7 @@
 import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand } from './console.ts';
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts';
-import type { StepLevelCommand } from './story.ts';
+import type { StepLevel, StepLevelCommand } from './story.ts';
 import type { TraceRangeCommand } from './trace-range.ts';
 
 /**
@@ -22,6 +22,12 @@ export interface StepCommand {
  */
 export interface PlayCommand {
   readonly type: 'play';
+  /**
+   * Play at a level of detail (story.ts). 'internal' (the default) plays in real time as above; at
+   * 'request' or 'milestone' play advances one unit of that level per paced tick (as `stepLevel`
+   * forward: recorded steps first when in the past) and stops when no further step at the level comes.
+   */
+  readonly level?: StepLevel;
 }
 
 /** Stops playing or running until idle; virtual time stays where it is. */

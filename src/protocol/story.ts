@@ -55,8 +55,8 @@ export type MilestoneFacts =
   | { readonly kind: 'watchSeen'; readonly watcher: string; readonly eventType: 'ADDED' | 'MODIFIED' | 'DELETED'; readonly object: ObjectRef; readonly revision: number }
   /** kube-scheduler's binding was stored: spec.nodeName set. */
   | { readonly kind: 'podBound'; readonly object: ObjectRef; readonly node: string; readonly revision: number }
-  /** A kubelet's container runtime step, as its Event reports it (Pulling, Pulled, Created, Started, Killing). */
-  | { readonly kind: 'containerStep'; readonly object: ObjectRef; readonly node: string; readonly step: 'pulling' | 'pulled' | 'created' | 'started' | 'killing'; readonly container: string | null; readonly image: string | null }
+  /** A kubelet's container runtime step, as its Event reports it (Pulling, Pulled, Created, Started, Killing). The field is `action`: a `step` would collide with the base's step number. */
+  | { readonly kind: 'containerStep'; readonly object: ObjectRef; readonly node: string; readonly action: 'pulling' | 'pulled' | 'created' | 'started' | 'killing'; readonly container: string | null; readonly image: string | null }
   /** The pod's status as stored: phase Running and Ready (or not), Succeeded, Failed. */
   | { readonly kind: 'podPhase'; readonly object: ObjectRef; readonly node: string | null; readonly phase: string; readonly ready: boolean; readonly revision: number }
   /** A Deployment's Available condition became True (or False), as stored. */

@@ -6,7 +6,7 @@
 // in the past the trace after the step (only messages sent by the step: ids grow in send order). The
 // tracker ships what changed since the last report as a `flights` diff, each flight once with its payload.
 
-import type { Flight, FlightsEvent } from '../protocol/index.ts';
+import type { Flight, FlightsEvent, TraceRecord } from '../protocol/index.ts';
 import { flightLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
 
@@ -79,8 +79,16 @@ export function flightsAt(engine: Engine, at: FlightPosition, from: number, limi
   return found.sort((a, b) => rank(a) - rank(b) || byDelivery(a, b)).slice(0, limit).sort(byDelivery);
 }
 
-function toFlight({ message: m, step }: Near, withPayload: boolean): Flight {
-  const flight = { id: m.id, from: m.from, to: m.to, kind: m.kind, sentAt: m.sentAt, deliverAt: m.deliverAt, cause: m.cause, replyTo: m.replyTo, background: m.background, step };
+/** The story level and milestone of a delivered message (absent for messages in flight). */
+export type StoryOf = (step: number, message: Message) => Pick<TraceRecord, 'level' | 'milestone'>;
+
+function toFlight({ message: m, step }: Near, withPayload: boolean, storyOf: StoryOf | null): Flight {
+  const base = { id: m.id, from: m.from, to: m.to, kind: m.kind, sentAt: m.sentAt, deliverAt: m.deliverAt, cause: m.cause, replyTo: m.replyTo, background: m.background, step };
+  let flight: Omit<Flight, 'payload'> = base;
+  if (step !== null && storyOf) {
+    const { level, milestone } = storyOf(step, m);
+    if (level !== undefined) flight = milestone !== undefined ? { ...base, level, milestone } : { ...base, level };
+  }
   return withPayload ? { ...flight, payload: m.payload } : { ...flight, payload: null, payloadOmitted: true };
 }
 
@@ -93,6 +101,9 @@ export class FlightTracker {
   /** What the UI holds: flight id → the step that delivered it (null: in flight), and whether with its payload. */
   private shipped = new Map<number, Shipped>();
   private lastNow: number | null = null;
+
+  /** `storyOf` gives delivered flights their story level and milestone. */
+  constructor(private readonly storyOf: StoryOf | null = null) {}
 
   /**
    * The UI dropped its flights (a `ready`: a new cluster). A fork or restore that rebuilds the same
@@ -120,7 +131,7 @@ export class FlightTracker {
       const id = near.message.id;
       const before = held.get(id);
       if (!before || (withPayloads && !before.payload)) {
-        added.push(toFlight(near, withPayloads));
+        added.push(toFlight(near, withPayloads, this.storyOf));
         next.set(id, { step: near.step, payload: withPayloads });
         continue;
       }

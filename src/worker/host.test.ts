@@ -138,7 +138,9 @@ describe('SimHost commands', () => {
   it('announces its cluster with ready and a paused status', () => {
     const { drain } = setup();
     const events = drain();
-    expect(events.map((e) => e.type)).toEqual(['ready', 'status']);
+    // The story starts empty: booting is not part of it.
+    expect(events.map((e) => e.type)).toEqual(['ready', 'story', 'status']);
+    expect(events[1]).toEqual({ type: 'story', replace: true, milestones: [] });
     expect(events[0]).toMatchObject({ type: 'ready', seed: 'test', nodes: 1 });
     expect(events[0]?.type === 'ready' && events[0].topology.components.map((c) => c.name)).toEqual(['user', 'etcd', 'kube-apiserver']);
     expect(lastStatus(events)).toEqual({ step: 0, now: 0, pending: 0, idle: true, mode: 'paused', speed: defaultSpeed });
@@ -151,20 +153,25 @@ describe('SimHost commands', () => {
 
     const first = send({ type: 'step', count: 1 });
     // The put was delivered and etcd's reply is in flight: both are tokens, the reply not delivered yet.
-    expect(first.map((e) => e.type)).toEqual(['traceBatch', 'flights', 'status']);
+    // The user's etcdctl put reaching etcd is a milestone: the story event comes before the records.
+    expect(first.map((e) => e.type)).toEqual(['story', 'traceBatch', 'flights', 'status']);
+    const milestone = {
+      step: 1, messageId: 1, at: 5, components: ['user', 'etcd'], kind: 'userAction', tool: 'etcdctl', summary: 'etcd.Put /a', object: null,
+    };
+    expect(first[0]).toEqual({ type: 'story', replace: false, milestones: [milestone] });
     expect(first.find((e) => e.type === 'flights')).toMatchObject({ stepped: [[1, 1]], added: [{ id: 2, kind: 'etcd.Put.reply', step: null }], removed: [] });
     expect(batches(first)[0]).toEqual({
       type: 'traceBatch',
       omitted: 0,
       records: [{
         step: 1, id: 1, from: 'user', to: 'etcd', kind: 'etcd.Put', payload: { key: '/a', value: 'v' },
-        sentAt: 0, deliverAt: 5, cause: null, replyTo: null, background: false,
+        sentAt: 0, deliverAt: 5, cause: null, replyTo: null, background: false, level: 'milestone', milestone,
       }],
     });
     expect(lastStatus(first)).toMatchObject({ step: 1, now: 5, pending: 1 });
 
     const second = send({ type: 'step', count: 1 });
-    expect(batches(second)[0]?.records).toMatchObject([{ step: 2, from: 'etcd', to: 'user', kind: 'etcd.Put.reply', cause: 1, replyTo: 1 }]);
+    expect(batches(second)[0]?.records).toMatchObject([{ step: 2, from: 'etcd', to: 'user', kind: 'etcd.Put.reply', cause: 1, replyTo: 1, level: 'request' }]);
     expect(lastStatus(second)).toEqual({ step: 2, now: 10, pending: 0, idle: true, mode: 'paused', speed: defaultSpeed });
 
     expect(send({ type: 'step', count: 1 }).map((e) => e.type)).toEqual(['status']);
@@ -194,7 +201,8 @@ describe('SimHost commands', () => {
     send(put('/a'));
     send({ type: 'step', count: 1 });
     const events = send({ type: 'reset', seed: 7, nodes: 2 });
-    expect(events.map((e) => e.type)).toEqual(['ready', 'status']);
+    expect(events.map((e) => e.type)).toEqual(['ready', 'story', 'status']);
+    expect(events[1]).toEqual({ type: 'story', replace: true, milestones: [] });
     expect(events[0]).toMatchObject({ seed: 7, nodes: 2 });
     expect(lastStatus(events)).toMatchObject({ step: 0, now: 0, pending: 0 });
   });

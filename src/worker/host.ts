@@ -20,8 +20,8 @@
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 
-import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
-import { maxNodes, playingTraceTailLimit, traceTailLimit } from '../protocol/index.ts';
+import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import { maxNodes, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
@@ -36,6 +36,7 @@ import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
 import { withPods } from './pods.ts';
 import { FlightTracker, longestFlight } from './flights.ts';
+import { StoryTap } from './story/record.ts';
 import { TraceRangeIndex } from './trace-range.ts';
 
 /** Real time and host timers, injected so that tests control them. */
@@ -97,10 +98,17 @@ export interface Pacing {
   readonly replayChunkSteps: number;
   /** Real ms a background task (replay) may run before it yields to queued messages. */
   readonly taskSliceMs: number;
+  /** stepLevel at the head: deliveries run at most looking for the next step at the level. */
+  readonly levelStepMaxSteps: number;
+  /** stepLevel at the head from an idle cluster (only background work): virtual ms it looks ahead at most. */
+  readonly levelStepIdleMs: number;
+  /** Playing at a level: real ms per unit at speed `defaultSpeed` (divided by speed / defaultSpeed). */
+  readonly levelPlayMs: Readonly<Record<Exclude<StepLevel, 'internal'>, number>>;
 }
 
 export const defaultPacing: Pacing = {
   tickMs: 16, maxTickElapsedMs: 100, maxStepsPerTick: 5_000, runChunkSteps: 20_000, replayChunkSteps: 500, taskSliceMs: 50,
+  levelStepMaxSteps: 20_000, levelStepIdleMs: 10 * 60 * 1000, levelPlayMs: { request: 350, milestone: 1_000 },
 };
 export const defaultSeed = 'podflow';
 /** Virtual ms per real ms: a 5 ms hop takes half a second on screen. */
@@ -145,8 +153,12 @@ export class SimHost {
   /** Commands posted while a task ran; carried out in order when it ends. */
   private readonly queued: Command[] = [];
   private journalSink: HostJournal | null = null;
-  private readonly flights = new FlightTracker();
   private readonly traceRange = new TraceRangeIndex();
+  private readonly flights = new FlightTracker((step, message) => this.storyTap.record.annotate(step, message));
+  /** The classifier on the live cluster and what it recorded (see story/). */
+  private storyTap!: StoryTap;
+  /** Playing at a level coarser than 'internal': one unit per paced tick. */
+  private playLevel: Exclude<StepLevel, 'internal'> | null = null;
 
   constructor(options: SimHostOptions) {
     const post = withPods(options.post);
@@ -169,6 +181,11 @@ export class SimHost {
 
   get timeline(): Timeline {
     return this.timelineState;
+  }
+
+  /** The story of the open timeline: each step's level and the milestones. */
+  get story(): StoryTap['record'] {
+    return this.storyTap.record;
   }
 
   get engine(): Engine {
@@ -243,11 +260,31 @@ export class SimHost {
         if (served < command.count) this.cluster.engine.run({ maxSteps: command.count - served });
         return;
       }
-      case 'play': {
-        if (this.mode === 'playing') return;
+      case 'stepLevel': {
+        if (!stepLevels.includes(command.level)) throw new RangeError(`level must be one of ${stepLevels.join(', ')}, got ${String(command.level)}`);
         this.stopPlayback();
-        this.view.toHead();
+        if (command.direction === 'back') {
+          const to = this.storyTap.record.previous(this.timelineState.position, command.level);
+          if (to !== null) this.view.seek(to);
+          return;
+        }
+        if (command.direction !== 'forward') throw new RangeError(`direction must be forward or back, got ${String(command.direction)}`);
+        this.levelForward(command.level);
+        return;
+      }
+      case 'play': {
+        const level = command.level ?? 'internal';
+        if (!stepLevels.includes(level)) throw new RangeError(`level must be one of ${stepLevels.join(', ')}, got ${String(level)}`);
+        if (this.mode === 'playing' && (this.playLevel ?? 'internal') === level) return;
+        this.stopPlayback();
         this.mode = 'playing';
+        if (level !== 'internal') {
+          // At a level, play walks recorded steps first (like Step at that level), then runs the head.
+          this.playLevel = level;
+          this.levelUnit();
+          return;
+        }
+        this.view.toHead();
         this.lastTickAt = this.clock.now();
         this.schedule(this.tick, this.pacing.tickMs);
         return;
@@ -310,10 +347,10 @@ export class SimHost {
         this.post(inspect(this.cluster, command.topics, { step: this.timelineState.position, ...this.timelineState.sample(this.timelineState.position) }));
         return;
       case 'causeChain':
-        this.post(causeChain(this.cluster.engine, command.id));
+        this.post(causeChain(this.cluster.engine, command.id, (step, message) => this.storyTap.record.annotate(step, message)));
         return;
       case 'traceRange':
-        this.post(this.traceRange.answer(this.cluster.engine, command));
+        this.post(this.traceRange.answer(this.cluster.engine, command, this.storyTap.record));
         return;
       case 'stepBack':
         requirePositiveInteger('step-back count', command.count);
@@ -374,7 +411,8 @@ export class SimHost {
     if (at < timeline.bootSteps) throw new RangeError(`cannot act at step ${at}: the cluster is still booting until step ${timeline.bootSteps}`);
     const log = timeline.log.filter((entry) => entry.step <= at);
     const cluster = this.buildCluster(this.clusterSpec);
-    bootCluster(cluster);
+    const story = new StoryTap(cluster);
+    story.quietly(() => bootCluster(cluster));
     this.runTask({
       kind: 'replay',
       label: `Replaying ${at.toLocaleString('en-US')} steps to fork at step ${at}`,
@@ -383,7 +421,7 @@ export class SimHost {
         timeline.truncate(at);
         timeline.mark(at, 'fork', `forked at step ${at}`);
         recordDeliveries(cluster, timeline);
-        this.adopt(cluster, timeline);
+        this.adopt(cluster, timeline, story);
         this.journalSink?.began(this.clusterSpec, timeline.bootSteps, log.length, this);
         then();
       },
@@ -406,16 +444,17 @@ export class SimHost {
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
     recordDeliveries(cluster, timeline);
+    const story = new StoryTap(cluster);
     this.clusterSpec = spec;
     // With the boot steps known from the save, the saved view is shown before the cluster boots.
     const early = options.savedBootSteps !== undefined;
-    if (!early) timeline.bootSteps = bootCluster(cluster);
+    if (!early) timeline.bootSteps = story.quietly(() => bootCluster(cluster));
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: options.savedBootSteps ?? timeline.bootSteps });
     options.showSaved?.();
     const pacing = this.pacing;
     function* bootThenReplay(): Generator<ReplayProgress, void> {
       if (early) {
-        timeline.bootSteps = bootCluster(cluster);
+        timeline.bootSteps = story.quietly(() => bootCluster(cluster));
         yield { done: timeline.bootSteps, total: head };
       }
       yield* replay(cluster, log, head, pacing.replayChunkSteps);
@@ -426,7 +465,7 @@ export class SimHost {
       run: bootThenReplay(),
       done: () => {
         for (const entry of log) if (entry.step <= head) timeline.adoptCommand(entry, describeUserCommand(entry.command));
-        this.adopt(cluster, timeline);
+        this.adopt(cluster, timeline, story);
         this.post({ type: 'traceBatch', ...this.view.tailAt(timeline.head), replace: true });
         this.postedTimeline = '';
         options.done?.();
@@ -442,14 +481,21 @@ export class SimHost {
     const cluster = this.buildCluster(spec);
     const timeline = new Timeline(sampleOf(cluster));
     recordDeliveries(cluster, timeline);
-    timeline.bootSteps = bootCluster(cluster);
+    const story = new StoryTap(cluster);
+    timeline.bootSteps = story.quietly(() => bootCluster(cluster));
     this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps });
-    this.adopt(cluster, timeline);
+    this.adopt(cluster, timeline, story);
     this.journalSink?.began(spec, timeline.bootSteps, 0, this);
   }
 
-  /** Makes `cluster` (booted or replayed, its deliveries recorded by `timeline`) the live one. */
-  private adopt(cluster: HostedCluster, timeline: Timeline): void {
+  /**
+   * Makes `cluster` (booted or replayed, its deliveries recorded by `timeline` and classified by `story`
+   * since it was built) the live one; the UI gets the story's milestones anew.
+   */
+  private adopt(cluster: HostedCluster, timeline: Timeline, story: StoryTap): void {
+    this.storyTap?.stop();
+    this.storyTap = story;
+    this.post({ type: 'story', replace: true, milestones: story.record.takeAll() });
     this.cluster = cluster;
     this.timelineState = timeline;
     this.tail = [];
@@ -461,7 +507,7 @@ export class SimHost {
       this.collect(engine.step, message);
       keyspace?.observe(engine.step);
     });
-    this.view = new TimelineView(timeline, () => this.cluster, keyspace, this.post);
+    this.view = new TimelineView(timeline, () => this.cluster, keyspace, this.post, (step, message) => story.record.annotate(step, message));
     this.postedTimeline = '';
     if (keyspace) this.post(keyspace.current());
   }
@@ -594,11 +640,62 @@ export class SimHost {
     if (this.timer !== null) this.clock.clearTimeout(this.timer);
     this.timer = null;
     this.mode = 'paused';
+    this.playLevel = null;
   }
+
+  /**
+   * Moves forward to the next step at `level` or coarser: through recorded steps while in the past, then
+   * at the head by delivering one message at a time until such a step is delivered. With foreground work
+   * queued it stops when only background work is left; from an idle cluster it looks ahead through
+   * background work for at most `levelStepIdleMs` of virtual time. Both are bounded by
+   * `levelStepMaxSteps` deliveries. Returns whether it found such a step.
+   */
+  private levelForward(level: StepLevel): boolean {
+    const timeline = this.timelineState;
+    const record = this.storyTap.record;
+    if (!timeline.live) {
+      const next = record.next(timeline.position, level, timeline.head);
+      this.view.forward((next ?? timeline.head) - timeline.position);
+      if (next !== null) return true;
+    }
+    const { engine } = this.cluster;
+    const rank = stepLevelRank[level];
+    const startedIdle = engine.idle;
+    const deadline = engine.now + this.pacing.levelStepIdleMs;
+    for (let i = 0; i < this.pacing.levelStepMaxSteps; i++) {
+      if (!startedIdle && engine.idle) return false;
+      if (engine.stepOnce() === null) return false;
+      if (record.rankAt(engine.step) >= rank) return true;
+      if (startedIdle && engine.now >= deadline) return false;
+    }
+    return false;
+  }
+
+  /** One unit of play at a level, the next one paced; playing ends when no further step at the level is found. */
+  private levelUnit(): void {
+    const level = this.playLevel;
+    if (level === null) return;
+    try {
+      if (this.levelForward(level)) {
+        this.schedule(this.levelTick, this.pacing.levelPlayMs[level] / (this.speed / defaultSpeed));
+      } else {
+        this.stopPlayback();
+      }
+    } catch (error) {
+      this.stopPlayback();
+      this.fail(null, error);
+    }
+  }
+
+  private readonly levelTick = (): void => {
+    this.timer = null;
+    this.levelUnit();
+    this.report();
+  };
 
   private collect(step: number, message: Message): void {
     this.delivered++;
-    this.tail.push({ step, ...message });
+    this.tail.push(this.storyTap.record.annotate(step, message));
     if (this.tail.length >= 2 * traceTailLimit) this.tail.splice(0, this.tail.length - traceTailLimit);
   }
 
@@ -611,6 +708,8 @@ export class SimHost {
     for (const output of console.session.flush()) this.post(output);
     const logs = console.logs.flush();
     if (logs) this.post({ type: 'logLines', ...logs });
+    const milestones = this.storyTap.record.takeNew();
+    if (milestones.length > 0) this.post({ type: 'story', replace: false, milestones });
     let records: TraceRecord[] = [];
     if (this.delivered > 0) {
       records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
@@ -619,7 +718,7 @@ export class SimHost {
       this.delivered = 0;
     }
     const timeline = this.timelineState;
-    const flights = this.flights.report(this.cluster.engine, this.flightPosition(), this.mode !== 'playing');
+    const flights = this.flights.report(this.cluster.engine, this.flightPosition(), this.mode !== 'playing' || this.playLevel !== null);
     if (flights) this.post(flights);
     const key = `${timeline.position}/${timeline.head}/${timeline.markerStamp}`;
     if (key !== this.postedTimeline) {
@@ -635,7 +734,7 @@ export class SimHost {
     const timeline = this.timelineState;
     const { engine } = this.cluster;
     if (timeline.live) {
-      const playhead = this.mode === 'playing' ? engine.now - longestFlight(engine) : engine.now;
+      const playhead = this.mode === 'playing' && this.playLevel === null ? engine.now - longestFlight(engine) : engine.now;
       return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead };
     }
     const sample = timeline.sample(timeline.position);

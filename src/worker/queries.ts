@@ -212,8 +212,8 @@ function prefixEnd(prefix: string): string {
   return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
-/** Message `id` and its causes back to the root, from the engine's retained trace. */
-export function causeChain(engine: Engine, id: number): CauseChainEvent {
+/** Message `id` and its causes back to the root, from the engine's retained trace (each with its story level, via `annotate`). */
+export function causeChain(engine: Engine, id: number, annotate: (step: number, message: Message) => TraceRecord = (step, message) => ({ step, ...message })): CauseChainEvent {
   const records = engine.trace.all();
   const firstStep = engine.trace.firstStep;
   const indexOf = new Map<number, number>();
@@ -229,7 +229,7 @@ export function causeChain(engine: Engine, id: number): CauseChainEvent {
       break;
     }
     const message: Message = records[i]!;
-    chain.push({ step: firstStep + i, ...message });
+    chain.push(annotate(firstStep + i, message));
     next = message.cause;
   }
   return { type: 'causeChain', id, chain, truncated };

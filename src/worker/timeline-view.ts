@@ -7,7 +7,7 @@ import type { KeyspaceTracker } from './keyspace.ts';
 import type { Timeline } from './timeline.ts';
 import type { TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
-import type { Engine } from '../sim/engine/index.ts';
+import type { Engine, Message } from '../sim/engine/index.ts';
 
 export class TimelineView {
   constructor(
@@ -15,6 +15,8 @@ export class TimelineView {
     private readonly live: () => { readonly engine: Engine },
     private readonly keyspace: KeyspaceTracker | null,
     private readonly post: (event: WorkerEvent) => void,
+    /** A delivery as posted: with its step, and its story level and milestone (story/record.ts). */
+    private readonly annotate: (step: number, message: Message) => TraceRecord = (step, message) => ({ step, ...message }),
   ) {}
 
   /** Shows `step`: the deliveries up to it (replacing the UI's), the keyspace at its revision. */
@@ -63,7 +65,7 @@ export class TimelineView {
     const records: TraceRecord[] = [];
     for (let step = Math.max(first, last - traceTailLimit + 1, trace.firstStep); step <= last; step++) {
       const message = trace.at(step);
-      if (message) records.push({ step, ...message });
+      if (message) records.push(this.annotate(step, message));
     }
     return { records, omitted: last - first + 1 - records.length };
   }

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceRangeCommand, TraceRangeEvent } from '../protocol/index.ts';
+import type { TraceRangeCommand, TraceRangeEvent, WorkerEvent } from '../protocol/index.ts';
 import { traceRangeLimit } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
+import { nginxDeploymentYaml } from '../sim/scenarios/manifests.ts';
+import { SimHost } from './host.ts';
 import { applyUserCommand } from './user-commands.ts';
 import { fallbackLevel, TraceRangeIndex } from './trace-range.ts';
 
@@ -87,5 +89,28 @@ describe('traceRange', () => {
 
   it('refuses counts over the limit', () => {
     expect(() => ask(new TraceRangeIndex(), engine, { fromRow: 0, count: traceRangeLimit + 1 })).toThrow(RangeError);
+  });
+});
+
+describe('traceRange in the host', () => {
+  it('answers with the story\'s levels and milestones: the nginx flow\'s milestones in step order at level milestone', () => {
+    const events: WorkerEvent[] = [];
+    const clock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
+    const host = new SimHost({ post: (event) => events.push(event), clock, initial: { seed: 'podflow', nodes: 3 } });
+    host.handle({ type: 'applyManifest', yaml: nginxDeploymentYaml });
+    for (let i = 0; i < 40 && !host.engine.idle; i++) host.handle({ type: 'step', count: 500 });
+    events.length = 0;
+    host.handle({ type: 'traceRange', id: 1, fromRow: 0, count: traceRangeLimit, level: 'milestone' });
+    const answer = events.find((e): e is TraceRangeEvent => e.type === 'traceRange')!;
+    const milestones = answer.records.filter((r) => r.milestone !== undefined);
+    expect(milestones.length).toBeGreaterThan(5);
+    expect(milestones.every((r) => r.level === 'milestone' && r.milestone!.step === r.step)).toBe(true);
+    const kinds = milestones.map((r) => r.milestone!.kind);
+    expect(kinds.indexOf('podBound')).toBeGreaterThan(kinds.indexOf('podCreated'));
+    expect(kinds).toContain('deploymentAvailable');
+    // Every milestone is a row at request level too, with the story's level.
+    host.handle({ type: 'traceRange', id: 2, fromStep: milestones[0]!.step, count: 1, level: 'request' });
+    const request = events.filter((e): e is TraceRangeEvent => e.type === 'traceRange').at(-1)!;
+    expect(request.records[0]).toMatchObject({ step: milestones[0]!.step, level: 'milestone' });
   });
 });

@@ -8,9 +8,9 @@ import type { Milestone, StepLevel, TraceRangeCommand, TraceRangeEvent, TraceRec
 import { stepLevelRank, traceRangeLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
 
-/** What the story classifier knows of a step (the story-worker's levels and milestones), when it runs. */
+/** What the story classifier recorded of a step (story/record.ts's StoryRecord): its level and milestone. */
 export interface StoryLookup {
-  levelAt(step: number, message: Message): StepLevel | undefined;
+  levelAt(step: number): StepLevel | null;
   milestoneAt(step: number): Milestone | undefined;
 }
 
@@ -36,10 +36,11 @@ export class TraceRangeIndex {
   private engine: Engine | null = null;
   private epoch = 0;
   private levels = new Map<StepLevel, LevelIndex>();
+  private story: StoryLookup | null = null;
 
-  constructor(private readonly story: StoryLookup | null = null) {}
-
-  answer(engine: Engine, command: TraceRangeCommand): TraceRangeEvent {
+  /** Answers from `engine`'s trace, with the levels and milestones `story` recorded for it (when given). */
+  answer(engine: Engine, command: TraceRangeCommand, story: StoryLookup | null = null): TraceRangeEvent {
+    this.story = story;
     if (engine !== this.engine) {
       this.engine = engine;
       this.epoch++;
@@ -78,7 +79,7 @@ export class TraceRangeIndex {
   }
 
   private levelOf(step: number, message: Message): StepLevel {
-    return this.story?.levelAt(step, message) ?? fallbackLevel(message);
+    return this.story?.levelAt(step) ?? fallbackLevel(message);
   }
 
   private record(engine: Engine, step: number): TraceRecord {

@@ -13,6 +13,7 @@ export function milestoneLabel(m: Milestone, t: TFunction<'sequence'>): string {
     case 'specChanged': return t('milestone.specChanged', { kind: m.object.kind, name: m.object.name });
     case 'watchSeen': return t('milestone.watchSeen', { watcher: m.watcher, name: m.object.name });
     case 'podBound': return t('milestone.podBound', { name: m.object.name, node: m.node });
+    case 'containerStep': return t('milestone.containerStep', { name: m.object.name, step: m.action });
     case 'podPhase': return t('milestone.podPhase', { name: m.object.name, phase: m.phase });
     case 'deploymentAvailable': return t(m.available ? 'milestone.deploymentAvailable' : 'milestone.deploymentUnavailable', { name: m.object.name });
     case 'objectDeleted': return t('milestone.objectDeleted', { kind: m.object.kind, name: m.object.name });
@@ -24,11 +25,5 @@ export function milestoneLabel(m: Milestone, t: TFunction<'sequence'>): string {
     case 'relist': return t('milestone.relist', { client: m.client, resource: m.resource });
     case 'eviction': return t('milestone.eviction', { name: m.object.name });
     case 'requestFailed': return t('milestone.requestFailed', { status: m.status, reason: m.reason });
-    default: {
-      // containerStep: its `step` (pulling, pulled …) collides with the base's step number in story.ts's
-      // types, so its facts are read loosely here.
-      const facts = m as unknown as { object?: { name?: string }; step?: unknown; kind: string };
-      return t('milestone.containerStep', { name: facts.object?.name ?? '', step: typeof facts.step === 'string' ? facts.step : facts.kind });
-    }
   }
 }
