@@ -28,7 +28,7 @@ const chunk = 120;
 /** A question unanswered this long (real ms) no longer holds back the next one. */
 const staleQueryMs = 2_000;
 
-type ViewLevel = 'request' | 'internal';
+type ViewLevel = 'milestone' | 'request' | 'internal';
 
 const roleOrder: Record<ComponentView['role'], number> = {
   user: 0, 'kube-apiserver': 1, etcd: 2, 'kube-controller-manager': 3, 'kube-scheduler': 4, kubelet: 5,
@@ -223,6 +223,7 @@ export default function SequenceView() {
         <label>
           {t('level.label')}{' '}
           <select value={level} onChange={(event) => setLevel(event.target.value as ViewLevel)} aria-label={t('level.label')}>
+            <option value="milestone">{t('level.milestone')}</option>
             <option value="request">{t('level.request')}</option>
             <option value="internal">{t('level.internal')}</option>
           </select>

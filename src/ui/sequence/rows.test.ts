@@ -22,7 +22,10 @@ describe('row cache', () => {
     expect(cache.apply(answer(10, [31, 35, 40], [3, 4, 0]))).toBe(false);
     expect(cache.apply(answer(10, [31], [3], { level: 'internal' }))).toBe(false);
     cache.apply(answer(97, [390, 395, 398], [4, 2, 2]));
-    expect(cache.missing(97, 200)).toEqual([99, 99]);
+    expect(cache.missing(97, 99)).toEqual([99, 99]);
+    // Rows past the last known one are asked for: the trace grows.
+    expect(cache.missing(97, 101)).toEqual([99, 101]);
+    expect(new RowCache('internal').missing(4, 6)).toEqual([4, 6]);
   });
 
   it('drops everything on a new epoch and rows no longer retained', () => {

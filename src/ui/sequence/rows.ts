@@ -73,8 +73,9 @@ export class RowCache {
    * folded count still grows), as `[first, last]`; null when all are held.
    */
   missing(from: number, to: number): readonly [number, number] | null {
+    // Rows past the last one known are missing too: the trace may have grown since the last answer.
     const lo = Math.max(from, this.firstRow);
-    const hi = Math.min(to, this.rows - 1);
+    const hi = to;
     let first = -1;
     for (let row = lo; row <= hi; row++) {
       const held = this.byRow.has(row) && row !== this.rows - 1;
