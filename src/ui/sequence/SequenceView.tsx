@@ -325,6 +325,7 @@ const SequenceItemRow = memo(function SequenceItemRow({ item, held, top, positio
   const label = labelOf(record);
   const failed = label.failed || (milestone !== undefined && isFailureMilestone(milestone));
   const milestoneText = milestone ? milestoneLabel(milestone, t) : null;
+  const milestoneShort = milestone ? milestoneLabel(milestone, t, true) : null;
   const x1 = laneX(record.from);
   const x2 = laneX(record.to);
   const self = record.from === record.to;
@@ -391,8 +392,8 @@ const SequenceItemRow = memo(function SequenceItemRow({ item, held, top, positio
         </button>
       )}
       {milestoneText !== null && (
-        <span className="sequence-milestone" style={{ left: right }} data-testid="sequence-milestone" data-kind={milestone!.kind} data-step={record.step} title={milestoneText}>
-          {milestoneText}
+        <span className="sequence-milestone" style={{ left: right }} data-testid="sequence-milestone" data-kind={milestone!.kind} data-step={record.step} title={milestoneText ?? undefined}>
+          {milestoneShort}
         </span>
       )}
     </div>

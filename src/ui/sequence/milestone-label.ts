@@ -5,7 +5,16 @@
 import type { TFunction } from 'i18next';
 import type { Milestone } from '../../protocol/index.ts';
 
-export function milestoneLabel(m: Milestone, t: TFunction<'sequence'>): string {
+/** `nginx-deployment-7f4d79f7d7-fxzwz` → `nginx-…-fxzwz`: the owner's first word and the random suffix. */
+export function shortName(name: string): string {
+  if (name.length <= 18) return name;
+  const parts = name.split('-');
+  return parts.length > 2 ? `${parts[0]}-…-${parts.at(-1)}` : `${name.slice(0, 16)}…`;
+}
+
+/** The milestone's words; `short` names objects by `shortName` (the full text goes in a tooltip). */
+export function milestoneLabel(milestone: Milestone, t: TFunction<'sequence'>, short = false): string {
+  const m = short ? shorten(milestone) : milestone;
   switch (m.kind) {
     case 'userAction': return t('milestone.userAction', { summary: m.summary });
     case 'objectCreated': return t('milestone.objectCreated', { kind: m.object.kind, name: m.object.name });
@@ -26,4 +35,8 @@ export function milestoneLabel(m: Milestone, t: TFunction<'sequence'>): string {
     case 'eviction': return t('milestone.eviction', { name: m.object.name });
     case 'requestFailed': return t('milestone.requestFailed', { status: m.status, reason: m.reason });
   }
+}
+
+function shorten(m: Milestone): Milestone {
+  return 'object' in m && m.object ? { ...m, object: { ...m.object, name: shortName(m.object.name) } } as Milestone : m;
 }
