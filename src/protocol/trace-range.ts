@@ -24,6 +24,12 @@ export interface TraceRangeCommand {
   readonly count: number;
   /** Default `internal`: every step. */
   readonly level?: StepLevel;
+  /**
+   * `full` (default): the payloads as delivered. `slim`: cut to what a one-line label reads (nested
+   * objects past a few levels emptied, long strings such as stored values shortened, long lists kept to
+   * their first items and their length), for views that show many rows and open a message by seeking to it.
+   */
+  readonly payloads?: 'full' | 'slim';
 }
 
 export interface TraceRangeEvent {

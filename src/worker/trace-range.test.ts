@@ -5,7 +5,9 @@ import { createCluster } from '../sim/cluster.ts';
 import { nginxDeploymentYaml } from '../sim/scenarios/manifests.ts';
 import { SimHost } from './host.ts';
 import { applyUserCommand } from './user-commands.ts';
-import { fallbackLevel, TraceRangeIndex } from './trace-range.ts';
+// The labels the page prints (a pure function of the record): slim payloads must keep them as they are.
+import { tokenLabel } from '../ui/graph/token-label.ts';
+import { fallbackLevel, slimPayload, TraceRangeIndex } from './trace-range.ts';
 
 function booted(traceLimit?: number) {
   const cluster = createCluster({ seed: 'trace-range', nodes: 1, ...(traceLimit ? { traceLimit } : {}) });
@@ -112,5 +114,31 @@ describe('traceRange in the host', () => {
     host.handle({ type: 'traceRange', id: 2, fromStep: milestones[0]!.step, count: 1, level: 'request' });
     const request = events.filter((e): e is TraceRangeEvent => e.type === 'traceRange').at(-1)!;
     expect(request.records[0]).toMatchObject({ step: milestones[0]!.step, level: 'milestone' });
+  });
+});
+
+describe('slim payloads', () => {
+  it('keep every label the graph and the sequence view print, at a fraction of the size', () => {
+    const events: WorkerEvent[] = [];
+    const clock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
+    const host = new SimHost({ post: (event) => events.push(event), clock, initial: { seed: 'slim', nodes: 2 } });
+    host.handle({ type: 'applyManifest', yaml: nginxDeploymentYaml.replace('replicas: 1', 'replicas: 4') });
+    for (let i = 0; i < 40 && !host.engine.idle; i++) host.handle({ type: 'step', count: 500 });
+    host.handle({ type: 'consoleRun', id: 1, line: 'kubectl get pods' });
+    host.handle({ type: 'fault', fault: { type: 'compactEtcd' } });
+    for (let i = 0; i < 40 && !host.engine.idle; i++) host.handle({ type: 'step', count: 500 });
+    let full = 0;
+    let slim = 0;
+    for (const message of host.engine.trace.all()) {
+      const cut = { ...message, payload: slimPayload(message.payload) };
+      expect(tokenLabel(cut), message.kind).toEqual(tokenLabel(message));
+      full += JSON.stringify(message.payload ?? null).length;
+      slim += JSON.stringify(cut.payload ?? null).length;
+    }
+    expect(slim).toBeLessThan(full / 2);
+    events.length = 0;
+    host.handle({ type: 'traceRange', id: 3, fromRow: 0, count: 50, payloads: 'slim' });
+    const answer = events.find((e): e is TraceRangeEvent => e.type === 'traceRange')!;
+    expect(answer.records[10]!.payload).toEqual(slimPayload(host.engine.trace.at(11)!.payload));
   });
 });

@@ -25,6 +25,39 @@ export function fallbackLevel(message: Pick<Message, 'from' | 'to' | 'kind' | 'p
   return 'request';
 }
 
+const slimDepth = 5;
+const slimString = 96;
+/** Stored values: a label shows at most a compare's first characters. */
+const slimValue = 32;
+const slimItems = 3;
+/** Parts of a Kubernetes object no label reads, emptied below the payload's top level. */
+const slimFields = new Set(['spec', 'status', 'managedFields', 'annotations', 'labels', 'ownerReferences', 'finalizers', 'data', 'template']);
+/** Fields left out: request headers, etcd's debug lines and stats, watch events' previous values. */
+const slimOmitted = new Set(['headers', 'log', 'stats', 'prevKv']);
+
+/**
+ * A payload cut to what a label reads: objects nested `slimDepth` deep are emptied, and so are an
+ * object's spec, status and bookkeeping below the top level; headers, debug lines and previous values are
+ * left out; strings longer than `slimString` (stored values: `slimValue`) are shortened; lists keep their
+ * length but only their first `slimItems` items (the rest null).
+ */
+export function slimPayload(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return value.length > slimString ? `${value.slice(0, slimString)}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    if (depth >= slimDepth) return [];
+    return value.map((item, i) => (i < slimItems ? slimPayload(item, depth + 1) : null));
+  }
+  if (depth >= slimDepth) return {};
+  const slim: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (slimOmitted.has(key)) continue;
+    if (key === 'value' && typeof field === 'string') slim[key] = field.length > slimValue ? `${field.slice(0, slimValue)}…` : field;
+    else slim[key] = depth >= 1 && slimFields.has(key) && field !== null && typeof field === 'object' ? {} : slimPayload(field, depth + 1);
+  }
+  return slim;
+}
+
 /** The steps of one coarse level's rows, in order; row i is rowSteps[i]. */
 interface LevelIndex {
   readonly steps: number[];
@@ -37,6 +70,7 @@ export class TraceRangeIndex {
   private epoch = 0;
   private levels = new Map<StepLevel, LevelIndex>();
   private story: StoryLookup | null = null;
+  private slim = false;
 
   /** Answers from `engine`'s trace, with the levels and milestones `story` recorded for it (when given). */
   answer(engine: Engine, command: TraceRangeCommand, story: StoryLookup | null = null): TraceRangeEvent {
@@ -52,6 +86,7 @@ export class TraceRangeIndex {
     if (!(Number.isInteger(count) && count >= 0 && count <= traceRangeLimit)) throw new RangeError(`traceRange count must be an integer from 0 to ${traceRangeLimit}, got ${count}`);
     const { trace } = engine;
     const lastStep = trace.lastStep;
+    this.slim = command.payloads === 'slim';
     const base = { type: 'traceRange', id: command.id, level, epoch: this.epoch, lastStep } as const;
 
     if (level === 'internal') {
@@ -86,7 +121,8 @@ export class TraceRangeIndex {
     const message = engine.trace.at(step);
     if (!message) throw new Error(`step ${step} is not retained`);
     const milestone = this.story?.milestoneAt(step);
-    return { step, ...message, level: this.levelOf(step, message), ...(milestone ? { milestone } : {}) };
+    const payload = this.slim ? slimPayload(message.payload) : message.payload;
+    return { step, ...message, payload, level: this.levelOf(step, message), ...(milestone ? { milestone } : {}) };
   }
 
   /** The rows at `level` (request or milestone), indexed up to the newest step. */

@@ -21,7 +21,7 @@ import './sequence.css';
 
 const rowHeight = 26;
 const stepColumn = 64;
-const milestoneColumn = 230;
+const milestoneColumn = 270;
 const minLane = 104;
 /** Rows asked for at once beyond what is visible. */
 const chunk = 120;
@@ -110,7 +110,8 @@ export default function SequenceView() {
     const q = queries.current;
     const id = q.next++;
     q.pending.set(id, { at: performance.now(), cache });
-    actions.traceRange({ id, level: cache.level, ...query });
+    // Slim payloads: a row needs only its label; clicking it seeks, and the step's own panels show it whole.
+    actions.traceRange({ id, level: cache.level, payloads: 'slim', ...query });
     return id;
   }, [actions]);
   const busy = useCallback((cache: RowCache) => {
@@ -126,6 +127,23 @@ export default function SequenceView() {
   useEffect(() => {
     pinned.current = expanded;
   }, [expanded]);
+
+  // What the view wants to know next about the playhead: the row holding a step (to scroll there), or
+  // only the totals. One question at a time, so while playing the newest position wins and nothing piles up.
+  const wanted = useRef<{ step: number | null; totals: boolean }>({ step: null, totals: false });
+  const pump = useCallback(() => {
+    const want = wanted.current;
+    if (busy(main)) return;
+    if (want.step !== null) {
+      const step = want.step;
+      queries.current.locate = { id: ask(main, { fromStep: Math.max(1, step), count: 0 }), step };
+    } else if (want.totals) {
+      ask(main, { fromRow: Math.max(main.firstRow, main.rows - 1), count: 0 });
+    }
+    want.step = null;
+    want.totals = false;
+  }, [main, ask, busy]);
+
   useEffect(() => {
     const q = queries.current;
     q.pending.clear();
@@ -142,19 +160,17 @@ export default function SequenceView() {
         q.scrollTo = { row: answer.fromRow, step: q.locate.step };
         changed = true;
       }
+      pump();
       if (changed) redraw();
     });
-  }, [store, main, internal]);
+  }, [store, main, internal, pump]);
 
-  // Where the playhead is: ask for the row holding it (and the totals), then scroll there.
+  // The playhead moved: find its row (and the totals), then scroll there; or only the totals.
   useEffect(() => {
-    if (!follow) {
-      if (!busy(main)) ask(main, { fromRow: Math.max(main.firstRow, main.rows - 1), count: 1 });
-      return;
-    }
-    const q = queries.current;
-    q.locate = { id: ask(main, { fromStep: Math.max(1, position), count: 40 }), step: position };
-  }, [position, follow, main, ask, busy]);
+    if (follow) wanted.current.step = position;
+    else wanted.current.totals = true;
+    pump();
+  }, [position, follow, pump]);
 
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
