@@ -9,6 +9,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ComponentView, Milestone, TraceRecord } from '../../protocol/index.ts';
 import { isFailureMilestone, traceRangeLimit } from '../../protocol/index.ts';
@@ -102,7 +103,7 @@ export default function SequenceView() {
   );
   const count = itemCount(main.firstRow, main.rows, expansions);
 
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 8 });
+  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 5 });
 
   // ── Questions to the worker, and their answers ──
   const queries = useRef({ next: 1, pending: new Map<number, Query>(), locate: { id: -1, step: 0 }, scrollTo: null as { row: number; step: number } | null });
@@ -301,6 +302,7 @@ export default function SequenceView() {
                 right={stepColumn + lanesWidth}
                 onSeek={seek}
                 onToggle={toggle}
+                t={t}
               />
             );
           })}
@@ -324,10 +326,11 @@ interface ItemProps {
   readonly right: number;
   readonly onSeek: (step: number) => void;
   readonly onToggle: (row: number) => void;
+  /** The parent's translator: rows do not subscribe to i18n one by one. */
+  readonly t: TFunction<'sequence'>;
 }
 
-const SequenceItemRow = memo(function SequenceItemRow({ item, held, top, position, current, expanded, milestone, laneX, laneWidth, right, onSeek, onToggle }: ItemProps) {
-  const { t } = useTranslation('sequence');
+const SequenceItemRow = memo(function SequenceItemRow({ item, held, top, position, current, expanded, milestone, laneX, laneWidth, right, onSeek, onToggle, t }: ItemProps) {
   const style = { transform: `translateY(${top}px)`, height: rowHeight };
   if (!held) {
     return (
