@@ -72,11 +72,37 @@ interface LinkLabel {
   placement: LabelPlacement | null;
 }
 
-interface Choice {
+/** A link's labelled message and how many other tokens the link has drawn. */
+export interface Choice {
   readonly key: string;
   readonly flight: Flight;
   readonly others: number;
   readonly rank: number;
+}
+
+/**
+ * Each link's labelled token among those drawn: the selected message's, else the step shown's, else the
+ * newest (highest id); most important first (that order, then newest), as the labels are placed.
+ */
+export function chooseLabels(tokens: Iterable<Pick<LabelledToken, 'flight' | 'phase'>>, step: number, selected: number | null): Choice[] {
+  const byLink = new Map<string, { best: Flight; rank: number; count: number }>();
+  for (const { flight, phase } of tokens) {
+    if (phase === null || !isDrawn(phase)) continue;
+    const key = linkKey(flight);
+    const rank = flight.id === selected ? 3 : flight.step === step ? 2 : 1;
+    const held = byLink.get(key);
+    if (!held) byLink.set(key, { best: flight, rank, count: 1 });
+    else {
+      held.count++;
+      if (rank > held.rank || (rank === held.rank && flight.id > held.best.id)) {
+        held.best = flight;
+        held.rank = rank;
+      }
+    }
+  }
+  const choices: Choice[] = [];
+  for (const [key, { best, rank, count }] of byLink) choices.push({ key, flight: best, others: count - 1, rank });
+  return choices.sort((a, b) => b.rank - a.rank || b.flight.id - a.flight.id);
 }
 
 export class TokenLabels {
@@ -92,25 +118,7 @@ export class TokenLabels {
    * `step` the step shown, `selected` the selected message's id.
    */
   update(tokens: Iterable<LabelledToken>, segments: ReadonlyMap<string, readonly [Point, Point]>, obstacles: Obstacles, step: number, selected: number | null): void {
-    const byLink = new Map<string, { best: Flight; rank: number; count: number }>();
-    for (const { flight, phase } of tokens) {
-      if (phase === null || !isDrawn(phase)) continue;
-      const key = linkKey(flight);
-      // Selected first, then the step shown's message, then the newest.
-      const rank = flight.id === selected ? 3 : flight.step === step ? 2 : 1;
-      const held = byLink.get(key);
-      if (!held) byLink.set(key, { best: flight, rank, count: 1 });
-      else {
-        held.count++;
-        if (rank > held.rank || (rank === held.rank && flight.id > held.best.id)) {
-          held.best = flight;
-          held.rank = rank;
-        }
-      }
-    }
-    const choices: Choice[] = [];
-    for (const [key, { best, rank, count }] of byLink) if (segments.has(key)) choices.push({ key, flight: best, others: count - 1, rank });
-    choices.sort((a, b) => b.rank - a.rank || b.flight.id - a.flight.id);
+    const choices = chooseLabels(tokens, step, selected).filter((c) => segments.has(c.key));
     const shown = choices.map((c) => `${c.key}:${labelOf(c.flight).text}:${c.others}`).join('|');
     if (shown === this.signature) return;
     this.signature = shown;
