@@ -77,7 +77,7 @@ test('hovering a token shows its own label', async ({ podflow, page }) => {
 });
 
 test('while a 1,000-replica Deployment is created no token label covers another or a component title', async ({ podflow, page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const form = page.getByRole('form', { name: 'kubectl create' });
   await form.getByRole('textbox', { name: 'Manifest' }).fill(`apiVersion: apps/v1
 kind: Deployment
@@ -90,19 +90,26 @@ spec:
     spec: {containers: [{name: web, image: "nginx:1.14.2"}]}
 `);
   await form.getByRole('button', { name: 'Create' }).click();
-  await page.getByRole('combobox', { name: 'Speed' }).selectOption('0.1');
-  await podflow.button('Play').click();
   let seen = 0;
-  for (let i = 0; i < 40; i++) {
-    await page.waitForTimeout(200);
-    const check = await checkLabels(page);
-    expectClean(check, `while playing, sample ${i}`);
-    seen = Math.max(seen, check.labels);
-  }
-  await podflow.button('Pause').click();
-  // Paused: payloads arrive and the labels say more (and are wider); still clear.
-  await page.waitForTimeout(300);
-  expectClean(await checkLabels(page), 'paused');
+  await test.step('stepping 250 messages at a time (paused: labels with their payloads, at their widest)', async () => {
+    for (let i = 0; i < 16; i++) {
+      const before = await podflow.step();
+      await page.evaluate(() => (globalThis as unknown as { podflow: { actions: { step(n: number): void } } }).podflow.actions.step(250));
+      await expect(podflow.stepCounter).not.toHaveText(String(before));
+      const check = await checkLabels(page);
+      expectClean(check, `at step ${await podflow.step()}`);
+      seen = Math.max(seen, check.labels);
+    }
+  });
+  await test.step('playing at 1×', async () => {
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
+    await podflow.button('Play').click();
+    for (let i = 0; i < 12; i++) {
+      await page.waitForTimeout(150);
+      expectClean(await checkLabels(page), `while playing, sample ${i}`);
+    }
+    await podflow.button('Pause').click();
+  });
   expect(seen).toBeGreaterThan(1);
   expect(await podflow.step()).toBeGreaterThan(1_000);
 });
