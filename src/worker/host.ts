@@ -20,7 +20,7 @@
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 
-import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import type { Command, CommandType, KeyspaceDiffEvent, TraceRangeCommand, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { maxNodes, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
@@ -218,6 +218,10 @@ export class SimHost {
   }
 
   handle(command: Command): void {
+    if (command.type === 'traceRange') {
+      this.answerTraceRange(command);
+      return;
+    }
     if (this.task) {
       if (command.type === 'pause') this.stopPlayback();
       this.queued.push(command);
@@ -229,6 +233,19 @@ export class SimHost {
       this.fail(command.type, error);
     }
     this.report();
+  }
+
+  /**
+   * A window of the trace (the sequence view scrolling): answered at once, even while a replay runs, from
+   * the cluster the host holds, and followed by the status alone — a query changes nothing to report or save.
+   */
+  private answerTraceRange(command: TraceRangeCommand): void {
+    try {
+      this.post(this.traceRange.answer(this.cluster.engine, command, this.storyTap.record));
+    } catch (error) {
+      this.post({ type: 'error', command: command.type, message: error instanceof Error ? error.message : String(error) });
+    }
+    this.post({ type: 'status', status: this.status() });
   }
 
   /** Stops playback timers; the host posts nothing afterwards unless handed a command. */
@@ -348,9 +365,6 @@ export class SimHost {
         return;
       case 'causeChain':
         this.post(causeChain(this.cluster.engine, command.id, (step, message) => this.storyTap.record.annotate(step, message)));
-        return;
-      case 'traceRange':
-        this.post(this.traceRange.answer(this.cluster.engine, command, this.storyTap.record));
         return;
       case 'stepBack':
         requirePositiveInteger('step-back count', command.count);

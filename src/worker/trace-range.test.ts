@@ -114,6 +114,12 @@ describe('traceRange in the host', () => {
     host.handle({ type: 'traceRange', id: 2, fromStep: milestones[0]!.step, count: 1, level: 'request' });
     const request = events.filter((e): e is TraceRangeEvent => e.type === 'traceRange').at(-1)!;
     expect(request.records[0]).toMatchObject({ step: milestones[0]!.step, level: 'milestone' });
+    // A query reports nothing else (no batch, timeline or save): its answer and the status.
+    events.length = 0;
+    host.handle({ type: 'traceRange', id: 4, fromRow: 0, count: 1 });
+    expect(events.map((e) => e.type)).toEqual(['traceRange', 'status']);
+    host.handle({ type: 'traceRange', id: 5, fromRow: 0, count: -1 });
+    expect(events.slice(2).map((e) => e.type)).toEqual(['error', 'status']);
   });
 });
 
