@@ -11,9 +11,12 @@
 //                        the Deployment is scaled to 0 at 0.001× (a 2 ms hop takes two seconds, so the burst
 //                        of DELETEs stays in flight on screen; at 1× a hop lasts a third of a frame):
 //                        500 DELETEs leave at once and the pods terminate, with how many tokens were in
-//                        flight (sampled every 100 ms) and how many pods were drawn.
+//                        flight (sampled every 100 ms) and how many pods were drawn;
 //   milestone steps      (a benchmark of its own) "Next milestone" clicked → the narrator shows the next
-//                        milestone, then the next frame; at the head, through recorded steps, and back.
+//                        milestone, then the next frame; at the head, through recorded steps, and back;
+//   sequence view scroll  on that cluster's trace (over 100,000 steps), the Sequence tab at level "every
+//                        step" scrolled 400 px a frame for 3 s from the top: frame intervals, and how many
+//                        frames showed rows still waiting for the worker's answer.
 // Builds `dist/` first when it is missing. Frame figures depend on the machine's load; the note says it.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -212,12 +215,37 @@ async function measure(): Promise<BenchFigure[]> {
     const podsAfter = await podsHeld(page);
     const busyFrames = busy.length;
 
+    // The sequence view over the whole retained trace, one row per step.
+    await page.getByRole('tab', { name: 'Sequence' }).click();
+    await page.getByTestId('sequence-view').waitFor();
+    await page.getByRole('combobox', { name: 'Show' }).selectOption('internal');
+    await page.getByRole('checkbox', { name: 'Follow the playhead' }).uncheck();
+    await page.waitForFunction(() => (document.querySelector('[data-testid="sequence-scroller"]')?.scrollHeight ?? 0) > 26 * 1000);
+    const sequenceRows = await page.evaluate(() => Math.round(document.querySelector('[data-testid="sequence-scroller"]')!.scrollHeight / 26));
+    let waitingFrames = 0;
+    const sequence = await frameIntervals(page, async () => {
+      waitingFrames = await page.evaluate(() => new Promise<number>((resolve) => {
+        const scroller = document.querySelector('[data-testid="sequence-scroller"]')!;
+        scroller.scrollTop = 0;
+        let waiting = 0;
+        const start = performance.now();
+        const tick = () => {
+          if (scroller.querySelector('[data-testid="sequence-row-pending"]')) waiting++;
+          scroller.scrollTop += 400;
+          if (performance.now() - start < 3_000) requestAnimationFrame(tick);
+          else resolve(waiting);
+        };
+        requestAnimationFrame(tick);
+      }));
+    });
+
     return [
       { name: 'initial JavaScript, gzipped', value: js.initial / 1024, unit: 'KiB', goal: { value: 250, better: 'lower' }, note: `${js.files} scripts from index.html; the simulation worker adds ${(js.worker / 1024).toFixed(0)} KiB gz, fetched in parallel` },
       { name: 'time to interactive (graph drawn, booted cluster shown), median of 3', value: percentile(ttis, 50), unit: 'ms', goal: { value: 1000, better: 'lower' }, note: `${load}; 1280×720` },
       { name: 'step latency, Step click → counter and graph updated (+1 frame), median', value: percentile(steps, 50), unit: 'ms', goal: { value: 50, better: 'lower' }, note: `p95 ${percentile(steps, 95).toFixed(1)} ms over ${steps.length} steps` },
       { name: 'frame time playing the nginx flow at 1×, p95', value: percentile(flow, 95), unit: 'ms', goal: { value: 16.7, better: 'lower' }, note: `p50 ${percentile(flow, 50).toFixed(1)} ms, ${flow.length} frames in 4 s; ${load}` },
       { name: 'frame time at 1× while a 1,000-replica Deployment is created, p95', value: percentile(scale, 95), unit: 'ms', goal: { value: 33, better: 'lower' }, note: `p50 ${percentile(scale, 50).toFixed(1)} ms, ${scale.length} frames in 8 s; tokens drawn at most ${Math.max(0, ...scaleTokens.drawn)}, in flight at most ${Math.max(0, ...scaleTokens.inFlight)} (median ${percentile(scaleTokens.inFlight, 50)}); step ${podsMade} reached; ${load}` },
+      { name: 'sequence view scroll frame time at 100,000+ messages, p95', value: percentile(sequence, 95), unit: 'ms', goal: { value: 16.7, better: 'lower' }, note: `p50 ${percentile(sequence, 50).toFixed(1)} ms, ${sequence.length} frames in 3 s scrolling 400 px a frame over ${sequenceRows.toLocaleString('en-US')} rows (one per step); ${waitingFrames} frames showed rows still waiting for the worker; ${load}` },
       { name: 'frame time with 1,000 pods drawn and the Deployment scaled to 0 at 0.001× (tokens in flight), p95', value: percentile(busy, 95), unit: 'ms', goal: { value: 33, better: 'lower' }, note: `p50 ${percentile(busy, 50).toFixed(1)} ms, ${busyFrames} frames in 2 s from when ${reached ? '200 tokens were' : '(never reached in 60 s) 200 tokens would be'} in flight; pods held ${podsBefore} before, ${podsAfter} after; tokens in flight sampled every 100 ms: max ${Math.max(0, ...busyTokens.inFlight)}, median ${percentile(busyTokens.inFlight, 50)}, ≥ 200 in ${busyTokens.inFlight.filter((n) => n >= 200).length} of ${busyTokens.inFlight.length} samples; the 1,000 pods took ${fillSeconds.toFixed(0)} s to create (run until idle); ${load}` },
     ];
   } finally {

@@ -6,6 +6,7 @@ import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts';
 import type { StepLevel, StepLevelCommand } from './story.ts';
 import type { TourLocateCommand } from './tours.ts';
+import type { TraceRangeCommand } from './trace-range.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -206,7 +207,8 @@ export type Command =
   | AdvanceCommand
   | RunUntilCommandDoneCommand
   | StepLevelCommand
-  | TourLocateCommand;
+  | TourLocateCommand
+  | TraceRangeCommand;
 
 export type CommandType = Command['type'];
 

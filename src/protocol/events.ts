@@ -16,6 +16,7 @@ import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { TourStopsEvent } from './tours.ts';
 import type { Topology, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
+import type { TraceRangeEvent } from './trace-range.ts';
 
 /** A (new) cluster exists. Everything the UI holds about the previous cluster is void. */
 export interface ReadyEvent {
@@ -89,7 +90,8 @@ export type WorkerEvent =
   | ScenarioCatalogEvent
   | StoryEvent
   | InsidesEvent
-  | TourStopsEvent;
+  | TourStopsEvent
+  | TraceRangeEvent;
 
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;

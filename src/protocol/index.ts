@@ -45,3 +45,5 @@ export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, St
 export { failureMilestones, isFailureMilestone, milestoneLimit, stepLevelRank, stepLevels } from './story.ts';
 export type { LocatedStop, MessageMatcher, MilestoneMatcher, StopMatcher, Tour, TourLocateCommand, TourStep, TourStop, TourStopsEvent, TourText } from './tours.ts';
 export { locateStops, tourById, tours, tourTrace } from './tours.ts';
+export type { TraceRangeCommand, TraceRangeEvent } from './trace-range.ts';
+export { traceRangeLimit } from './trace-range.ts';

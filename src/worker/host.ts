@@ -20,7 +20,7 @@
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 
-import type { Command, CommandType, KeyspaceDiffEvent, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import type { Command, CommandType, KeyspaceDiffEvent, TraceRangeCommand, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { maxNodes, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
@@ -39,6 +39,7 @@ import { FlightTracker, longestFlight } from './flights.ts';
 import { InsidesRecorder } from './insides.ts';
 import { locateTour } from './tour-locate.ts';
 import { StoryTap } from './story/record.ts';
+import { TraceRangeIndex } from './trace-range.ts';
 
 /** Real time and host timers, injected so that tests control them. */
 export interface HostClock {
@@ -156,6 +157,7 @@ export class SimHost {
   private journalSink: HostJournal | null = null;
   /** What each component holds inside, sampled after every delivery (insides.ts). */
   readonly insides = new InsidesRecorder();
+  private readonly traceRange = new TraceRangeIndex();
   private readonly flights = new FlightTracker((step, message) => this.storyTap.record.annotate(step, message));
   /** The classifier on the live cluster and what it recorded (see story/). */
   private storyTap!: StoryTap;
@@ -220,6 +222,10 @@ export class SimHost {
   }
 
   handle(command: Command): void {
+    if (command.type === 'traceRange') {
+      this.answerTraceRange(command);
+      return;
+    }
     if (this.task) {
       if (command.type === 'pause') this.stopPlayback();
       this.queued.push(command);
@@ -231,6 +237,19 @@ export class SimHost {
       this.fail(command.type, error);
     }
     this.report();
+  }
+
+  /**
+   * A window of the trace (the sequence view scrolling): answered at once, even while a replay runs, from
+   * the cluster the host holds, and followed by the status alone — a query changes nothing to report or save.
+   */
+  private answerTraceRange(command: TraceRangeCommand): void {
+    try {
+      this.post(this.traceRange.answer(this.cluster.engine, command, this.storyTap.record));
+    } catch (error) {
+      this.post({ type: 'error', command: command.type, message: error instanceof Error ? error.message : String(error) });
+    }
+    this.post({ type: 'status', status: this.status() });
   }
 
   /** Stops playback timers; the host posts nothing afterwards unless handed a command. */

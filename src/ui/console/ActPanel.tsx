@@ -7,6 +7,7 @@ import { EditorPanel } from '../editor/EditorPanel.tsx';
 import { FaultsPanel } from '../faults/FaultsPanel.tsx';
 import { LogsPanel } from '../logs/LogsPanel.tsx';
 import { ScenariosPanel } from '../scenarios/ScenariosPanel.tsx';
+import { SequencePanel } from '../sequence/SequencePanel.tsx';
 import { ConsolePanel } from './ConsolePanel.tsx';
 import './act.css';
 
@@ -16,6 +17,7 @@ const tabs = [
   { id: 'logs', label: 'Logs' },
   { id: 'faults', label: 'Faults' },
   { id: 'scenarios', label: 'Scenarios' },
+  { id: 'sequence', label: 'Sequence' },
 ] as const;
 
 type TabId = (typeof tabs)[number]['id'];
@@ -43,6 +45,7 @@ export function ActPanel() {
           {t.id === 'logs' && <Activity mode={open && tab === 'logs' ? 'visible' : 'hidden'}><LogsPanel /></Activity>}
           {t.id === 'faults' && <FaultsPanel />}
           {t.id === 'scenarios' && <ScenariosPanel />}
+          {t.id === 'sequence' && <Activity mode={open && tab === 'sequence' ? 'visible' : 'hidden'}><SequencePanel /></Activity>}
         </div>
       ))}
     </section>

@@ -5,16 +5,19 @@
 // a token when it joins or its selection changes; the motion itself is one playhead listener for the whole
 // layer writing transforms, so the clock moving re-renders nothing and a frame costs one pass over the
 // tokens. `data-phase` mirrors the flight phase and `data-delivered` whether the step shown delivered it.
+// The labels are a layer of their own (token-labels.ts): one per link, placed clear of the other labels
+// and of the components' titles, updated from the same per-frame pass; hovering a token shows its label.
 
-import { ViewportPortal } from '@xyflow/react';
+import { useReactFlow, ViewportPortal } from '@xyflow/react';
 import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { Flight, VirtualTime } from '../../protocol/index.ts';
 import { flightPhase, flightProgress, isDrawn, type FlightPhase } from '../playback/flight.ts';
 import { usePlayhead } from '../playback/PlayheadProvider.tsx';
-import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { linkSegment, type Point, type Rect } from './geometry.ts';
 import { describeMessage, isResponse, messageFamily } from './message-kind.ts';
-import { tokenLabel } from './token-label.ts';
+import { labelOf, TokenLabels, type Obstacles } from './token-labels.ts';
+import './token-labels.css';
 
 /** Each link's segment, border to border, by `a--b` for both orders (first point at the first name). */
 export type LinkSegments = ReadonlyMap<string, readonly [Point, Point]>;
@@ -38,8 +41,44 @@ export function tokenAt(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, [from, to]
   return { phase: flightPhase(flight, t), x: from.x + (to.x - from.x) * p, y: from.y + (to.y - from.y) * p };
 }
 
-/** Beyond this many tokens only the selected one is labelled: hundreds of labels are noise, and costly to paint. */
-const crowdedAt = 48;
+/** Each link's segment once, by its canonical key (`a--b` with a < b), as the labels are placed on it. */
+function canonicalSegments(segments: LinkSegments): Map<string, readonly [Point, Point]> {
+  const canonical = new Map<string, readonly [Point, Point]>();
+  for (const [key, segment] of segments) {
+    const [a, b] = key.split('--') as [string, string];
+    if (a < b) canonical.set(key, segment);
+  }
+  return canonical;
+}
+
+/** Obstacles are measured again after this long (real ms): boxes and titles seldom change. */
+const remeasureMs = 2_000;
+
+/** The component boxes and their headings, in flow coordinates, from React Flow's nodes and the DOM. */
+function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Element | null): Obstacles {
+  const titles: Rect[] = [];
+  const boxes: Rect[] = [];
+  const root = container?.closest('.react-flow') ?? document;
+  for (const node of flow.getNodes()) {
+    const internal = flow.getInternalNode(node.id);
+    if (!internal) continue;
+    const box = {
+      ...internal.internals.positionAbsolute,
+      width: internal.measured.width ?? node.width ?? 0,
+      height: internal.measured.height ?? node.height ?? 0,
+    };
+    boxes.push(box);
+    const element = root.querySelector(`.react-flow__node[data-id="${CSS.escape(node.id)}"]`);
+    const heading = element?.querySelector('.component-heading') ?? element?.querySelector('.component-title');
+    if (!element || !heading) continue;
+    const outer = element.getBoundingClientRect();
+    const inner = heading.getBoundingClientRect();
+    const zoom = box.width > 0 ? outer.width / box.width : 1;
+    if (!(zoom > 0) || inner.width === 0) continue;
+    titles.push({ x: box.x + (inner.left - outer.left) / zoom, y: box.y + (inner.top - outer.top) / zoom, width: inner.width / zoom, height: inner.height / zoom });
+  }
+  return { titles, boxes };
+}
 
 interface Placed {
   readonly flight: Flight;
@@ -67,24 +106,69 @@ function place(element: SVGGElement, placed: Placed, t: VirtualTime): void {
 export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const tokens = useSim((state) => state.tokens);
   const selected = useSim((state) => (state.selection?.type === 'message' ? state.selection.id : null));
+  const store = useSimStore();
   const actions = useSimActions();
+  const flow = useReactFlow();
   const time = usePlayhead();
   const placed = useRef(new Map<SVGGElement, Placed>());
+  const labelRoot = useRef<SVGGElement>(null);
+  const labels = useRef<TokenLabels | null>(null);
+  const canonical = useMemo(() => canonicalSegments(segments), [segments]);
+  const obstacles = useRef<{ value: Obstacles; at: number; segments: LinkSegments } | null>(null);
+
+  // Chooses and places the labels from where the tokens are now (after the tokens moved or changed).
+  const relabel = useCallback(() => {
+    const root = labelRoot.current;
+    if (!root) return;
+    labels.current ??= new TokenLabels(root);
+    const now = performance.now();
+    let measured = obstacles.current;
+    if (!measured || measured.segments !== segments || now - measured.at > remeasureMs || measured.value.titles.length === 0) {
+      measured = { value: measureObstacles(flow, root.ownerSVGElement), at: now, segments };
+      obstacles.current = measured;
+    }
+    const { status, selection } = store.getState();
+    labels.current.update(placed.current.values(), canonical, measured.value, status.step, selection?.type === 'message' ? selection.id : null);
+  }, [flow, canonical, segments, store]);
 
   useEffect(() => time.on('change', (t) => {
     for (const [element, entry] of placed.current) place(element, entry, t);
-  }), [time]);
+    relabel();
+  }), [time, relabel]);
+
+  // Tokens joining or leaving, the selection or the step shown changing: label again once, next frame.
+  const frame = useRef(0);
+  const relabelSoon = useCallback(() => {
+    if (frame.current !== 0) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      relabel();
+    });
+  }, [relabel]);
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  useEffect(relabelSoon, [selected, tokens, relabelSoon]);
+  useEffect(() => store.subscribe((state, previous) => {
+    if (state.status.step !== previous.status.step) relabelSoon();
+  }), [store, relabelSoon]);
 
   const register = useCallback((element: SVGGElement | null, flight: Flight, segment: readonly [Point, Point]) => {
     if (!element) return;
     const entry: Placed = { flight, segment, phase: null, x: Number.NaN, y: Number.NaN };
     placed.current.set(element, entry);
     place(element, entry, time.get());
+    relabelSoon();
     return () => {
       placed.current.delete(element);
+      relabelSoon();
     };
-  }, [time]);
+  }, [time, relabelSoon]);
   const select = useCallback((id: number) => actions.select({ type: 'message', id }), [actions]);
+  const hover = useCallback((element: SVGGElement | null) => {
+    const entry = element ? placed.current.get(element) : undefined;
+    if (!labelRoot.current) return;
+    labels.current ??= new TokenLabels(labelRoot.current);
+    labels.current.showHover(entry?.flight ?? null, entry ? { x: entry.x, y: entry.y } : undefined);
+  }, []);
 
   // Messages still in flight first, so that delivered ones are drawn on top: a reply leaving a component
   // at the instant the request arrives starts where the request rests, under it.
@@ -100,10 +184,11 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
 
   return (
     <ViewportPortal>
-      <svg className={`token-layer${drawn.length > crowdedAt ? ' token-layer--crowded' : ''}`} data-testid="token-layer" aria-label="Messages in flight">
+      <svg className="token-layer" data-testid="token-layer" aria-label="Messages in flight">
         {drawn.map(({ flight, segment }) => (
-          <Token key={flight.id} flight={flight} segment={segment} selected={flight.id === selected} register={register} onSelect={select} />
+          <Token key={flight.id} flight={flight} segment={segment} selected={flight.id === selected} register={register} onSelect={select} onHover={hover} />
         ))}
+        <g className="token-labels" ref={labelRoot} />
       </svg>
     </ViewportPortal>
   );
@@ -115,9 +200,11 @@ interface TokenProps {
   readonly selected: boolean;
   readonly register: (element: SVGGElement | null, flight: Flight, segment: readonly [Point, Point]) => (() => void) | undefined;
   readonly onSelect: (id: number) => void;
+  /** Shows the token's own label (its element), or hides it (null). */
+  readonly onHover: (element: SVGGElement | null) => void;
 }
 
-const Token = memo(function Token({ flight, segment, selected, register, onSelect }: TokenProps) {
+const Token = memo(function Token({ flight, segment, selected, register, onSelect, onHover }: TokenProps) {
   const ref = useCallback((element: SVGGElement | null) => register(element, flight, segment), [register, flight, segment]);
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Enter' || event.key === ' ') {
@@ -127,8 +214,7 @@ const Token = memo(function Token({ flight, segment, selected, register, onSelec
     }
   };
   const family = messageFamily(flight.kind);
-  // While playing a flight comes without its payload (it follows on pause): its kind says enough then.
-  const label = flight.payloadOmitted ? { text: flight.kind, failed: false } : tokenLabel(flight);
+  const label = labelOf(flight);
   return (
     <g
       ref={ref}
@@ -149,9 +235,12 @@ const Token = memo(function Token({ flight, segment, selected, register, onSelec
         onSelect(flight.id);
       }}
       onKeyDown={onKeyDown}
+      onPointerEnter={(event) => onHover(event.currentTarget)}
+      onPointerLeave={() => onHover(null)}
+      onFocus={(event) => onHover(event.currentTarget)}
+      onBlur={() => onHover(null)}
     >
       <circle className="token-dot" r={7} />
-      <text className="token-label" y={-12} textAnchor="middle">{label.text}</text>
     </g>
   );
 });

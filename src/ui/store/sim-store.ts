@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone, type StepLevel } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent,
 } from '../../protocol/index.ts';
 import type { InsidesEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
@@ -76,6 +76,8 @@ export interface SimState {
   readonly insides: InsidesEvent | null;
   /** The stops of the tour asked for last (`locateTour`), found in this cluster's trace (src/ui/tours). */
   readonly tourStops: TourStopsEvent | null;
+  /** The newest answer to a `traceRange` query (the sequence view keeps its own cache of them). */
+  readonly traceRange: TraceRangeEvent | null;
 }
 
 export const recentLimit = 500;
@@ -107,6 +109,7 @@ export const initialSimState: SimState = {
   milestones: [],
   insides: null,
   tourStops: null,
+  traceRange: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -129,6 +132,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         milestones: [],
         insides: null,
         tourStops: null,
+        traceRange: null,
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -185,6 +189,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       const milestones = event.replace ? event.milestones : [...state.milestones, ...event.milestones];
       return { ...state, milestones: milestones.length > milestoneLimit ? milestones.slice(-milestoneLimit) : milestones };
     }
+    case 'traceRange':
+      return { ...state, traceRange: event };
   }
 }
 
@@ -266,6 +272,8 @@ export interface SimActions {
   deleteCluster(id: string): void;
   exportCluster(id: string): void;
   importCluster(source: 'file' | 'link', text: string): void;
+  /** Asks the worker for a window of the trace (answered in `traceRange`). */
+  traceRange(query: Omit<TraceRangeCommand, 'type'>): void;
   /** Replaces a crashed worker with a new one, which reopens the cluster at its last saved step. */
   restartWorker(): void;
 }
@@ -327,6 +335,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     deleteCluster: (id) => post({ type: 'deleteCluster', id }),
     exportCluster: (id) => post({ type: 'exportCluster', id }),
     importCluster: (source, text) => post({ type: 'importCluster', source, text }),
+    traceRange: (query) => post({ type: 'traceRange', ...query }),
     restartWorker: () => {
       update((state) => ({ ...state, workerCrashed: null }));
       restart();

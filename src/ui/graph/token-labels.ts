@@ -1,0 +1,217 @@
+// The token labels, drawn apart from the tokens: on each link at most one readable label at a time — the
+// selected message's, else the step shown's, else the newest drawn — with the count of the link's other
+// tokens (`+3`), placed by token-placement.ts so that no label covers another or a component's title.
+// Hovering or focusing a token shows its own label beside it (`token-hover-label`). The layer is DOM
+// written directly, from the token layer's per-frame pass: it changes only when a link's chosen message,
+// its text or its count changes, so a frame where nothing changed costs one pass over the tokens.
+
+import type { Flight } from '../../protocol/index.ts';
+import { isDrawn, type FlightPhase } from '../playback/flight.ts';
+import type { Point, Rect } from './geometry.ts';
+import { messageFamily } from './message-kind.ts';
+import { tokenLabel, type TokenLabel } from './token-label.ts';
+import { placeLabels, type LabelPlacement, type LabelRequest } from './token-placement.ts';
+
+const svg = 'http://www.w3.org/2000/svg';
+const fontSize = 11;
+const labelHeight = 16;
+const padding = 4;
+
+/** A token as the layer sees it: its flight and where the token layer last put it. */
+export interface LabelledToken {
+  readonly flight: Flight;
+  readonly phase: FlightPhase | null;
+  readonly x: number;
+  readonly y: number;
+}
+
+/** The component boxes and their titles (heading) in flow coordinates. */
+export interface Obstacles {
+  readonly titles: readonly Rect[];
+  readonly boxes: readonly Rect[];
+}
+
+const texts = new WeakMap<Flight, TokenLabel>();
+/** What a token's label says (while playing a flight comes without its payload: its kind says enough then). */
+export function labelOf(flight: Flight): TokenLabel {
+  let label = texts.get(flight);
+  if (!label) {
+    label = flight.payloadOmitted ? { text: flight.kind, failed: false } : tokenLabel(flight);
+    texts.set(flight, label);
+  }
+  return label;
+}
+
+/** The link a message travels, the same key both ways. */
+export function linkKey(flight: Pick<Flight, 'from' | 'to'>): string {
+  return flight.from < flight.to ? `${flight.from}--${flight.to}` : `${flight.to}--${flight.from}`;
+}
+
+let context: CanvasRenderingContext2D | null | undefined;
+const widths = new Map<string, number>();
+function textWidth(text: string): number {
+  let width = widths.get(text);
+  if (width !== undefined) return width;
+  if (context === undefined) {
+    context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
+    if (context) context.font = `600 ${fontSize}px ${getComputedStyle(document.body).fontFamily}`;
+  }
+  width = context ? context.measureText(text).width : text.length * 6.6;
+  if (widths.size > 5_000) widths.clear();
+  widths.set(text, width);
+  return width;
+}
+
+interface LinkLabel {
+  readonly g: SVGGElement;
+  readonly rect: SVGRectElement;
+  readonly text: SVGTextElement;
+  readonly main: SVGTSpanElement;
+  readonly count: SVGTSpanElement;
+  shown: string;
+  placement: LabelPlacement | null;
+}
+
+/** A link's labelled message and how many other tokens the link has drawn. */
+export interface Choice {
+  readonly key: string;
+  readonly flight: Flight;
+  readonly others: number;
+  readonly rank: number;
+}
+
+/**
+ * Each link's labelled token among those drawn: the selected message's, else the step shown's, else the
+ * newest (highest id); most important first (that order, then newest), as the labels are placed.
+ */
+export function chooseLabels(tokens: Iterable<Pick<LabelledToken, 'flight' | 'phase'>>, step: number, selected: number | null): Choice[] {
+  const byLink = new Map<string, { best: Flight; rank: number; count: number }>();
+  for (const { flight, phase } of tokens) {
+    if (phase === null || !isDrawn(phase)) continue;
+    const key = linkKey(flight);
+    const rank = flight.id === selected ? 3 : flight.step === step ? 2 : 1;
+    const held = byLink.get(key);
+    if (!held) byLink.set(key, { best: flight, rank, count: 1 });
+    else {
+      held.count++;
+      if (rank > held.rank || (rank === held.rank && flight.id > held.best.id)) {
+        held.best = flight;
+        held.rank = rank;
+      }
+    }
+  }
+  const choices: Choice[] = [];
+  for (const [key, { best, rank, count }] of byLink) choices.push({ key, flight: best, others: count - 1, rank });
+  return choices.sort((a, b) => b.rank - a.rank || b.flight.id - a.flight.id);
+}
+
+export class TokenLabels {
+  private readonly labels = new Map<string, LinkLabel>();
+  private readonly placements = new Map<string, LabelPlacement>();
+  private signature = '';
+  private hover: { g: SVGGElement; rect: SVGRectElement; text: SVGTextElement } | null = null;
+
+  constructor(private readonly root: SVGGElement) {}
+
+  /**
+   * Picks each link's labelled token and places the labels. `segments` by link key (canonical order),
+   * `step` the step shown, `selected` the selected message's id.
+   */
+  update(tokens: Iterable<LabelledToken>, segments: ReadonlyMap<string, readonly [Point, Point]>, obstacles: Obstacles, step: number, selected: number | null): void {
+    const choices = chooseLabels(tokens, step, selected).filter((c) => segments.has(c.key));
+    const shown = choices.map((c) => `${c.key}:${labelOf(c.flight).text}:${c.others}`).join('|');
+    if (shown === this.signature) return;
+    this.signature = shown;
+
+    const requests: LabelRequest[] = choices.map((c) => ({ key: c.key, segment: segments.get(c.key)!, width: this.widthOf(c), height: labelHeight }));
+    const placed = placeLabels(requests, obstacles.titles, obstacles.boxes, this.placements);
+    const keep = new Set<string>();
+    for (const choice of choices) {
+      const placement = placed.get(choice.key) ?? null;
+      if (!placement) continue;
+      keep.add(choice.key);
+      this.placements.set(choice.key, placement);
+      this.draw(choice, placement);
+    }
+    for (const [key, label] of this.labels) {
+      if (keep.has(key)) continue;
+      label.g.remove();
+      this.labels.delete(key);
+      this.placements.delete(key);
+    }
+  }
+
+  /** Shows `flight`'s own label beside its token at (x, y), or hides it (null). */
+  showHover(flight: Flight | null, at?: Point): void {
+    if (!flight || !at) {
+      this.hover?.g.remove();
+      this.hover = null;
+      return;
+    }
+    if (!this.hover) {
+      const g = document.createElementNS(svg, 'g');
+      g.setAttribute('data-testid', 'token-hover-label');
+      g.setAttribute('aria-hidden', 'true');
+      const rect = document.createElementNS(svg, 'rect');
+      rect.setAttribute('class', 'token-label-bg');
+      rect.setAttribute('rx', '3');
+      rect.setAttribute('height', String(labelHeight));
+      const text = document.createElementNS(svg, 'text');
+      text.setAttribute('x', String(padding));
+      text.setAttribute('y', String(labelHeight - 4));
+      g.append(rect, text);
+      this.hover = { g, rect, text };
+    }
+    const label = labelOf(flight);
+    const width = textWidth(label.text) + 2 * padding;
+    const { g, rect, text } = this.hover;
+    g.setAttribute('class', `token-label token-label--hover token--${messageFamily(flight.kind)}${label.failed ? ' token--failed' : ''}`);
+    text.textContent = label.text;
+    rect.setAttribute('width', String(width));
+    g.setAttribute('transform', `translate(${at.x - width / 2}, ${at.y - 12 - labelHeight})`);
+    this.root.append(g);
+  }
+
+  private widthOf(choice: Choice): number {
+    return textWidth(labelOf(choice.flight).text + (choice.others > 0 ? ` +${choice.others}` : '')) + 2 * padding;
+  }
+
+  private draw(choice: Choice, placement: LabelPlacement): void {
+    let label = this.labels.get(choice.key);
+    if (!label) {
+      const g = document.createElementNS(svg, 'g');
+      g.setAttribute('data-testid', 'token-label');
+      g.setAttribute('aria-hidden', 'true');
+      const rect = document.createElementNS(svg, 'rect');
+      rect.setAttribute('class', 'token-label-bg');
+      rect.setAttribute('rx', '3');
+      rect.setAttribute('height', String(labelHeight));
+      const text = document.createElementNS(svg, 'text');
+      text.setAttribute('x', String(padding));
+      text.setAttribute('y', String(labelHeight - 4));
+      const main = document.createElementNS(svg, 'tspan');
+      const count = document.createElementNS(svg, 'tspan');
+      count.setAttribute('class', 'token-label-count');
+      text.append(main, count);
+      g.append(rect, text);
+      this.root.append(g);
+      label = { g, rect, text, main, count, shown: '', placement: null };
+      this.labels.set(choice.key, label);
+    }
+    const { text: words, failed } = labelOf(choice.flight);
+    const shown = `${choice.flight.id}:${words}:${choice.others}`;
+    if (label.shown !== shown) {
+      label.shown = shown;
+      label.g.setAttribute('class', `token-label token--${messageFamily(choice.flight.kind)}${failed ? ' token--failed' : ''}`);
+      label.g.dataset.messageId = String(choice.flight.id);
+      label.g.dataset.link = choice.key;
+      label.main.textContent = words;
+      label.count.textContent = choice.others > 0 ? ` +${choice.others}` : '';
+    }
+    if (label.placement?.rect !== placement.rect) {
+      label.placement = placement;
+      label.rect.setAttribute('width', String(placement.rect.width));
+      label.g.setAttribute('transform', `translate(${placement.rect.x}, ${placement.rect.y})`);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Rect } from './geometry.ts';
+import { intersects, labelSpots, placeLabels, type LabelRequest } from './token-placement.ts';
+
+// kube-apiserver and etcd side by side, as in the default layout: a short horizontal link between them.
+const apiserver: Rect = { x: 360, y: 160, width: 220, height: 84 };
+const etcd: Rect = { x: 720, y: 160, width: 220, height: 64 };
+const title = (box: Rect): Rect => ({ x: box.x + 8, y: box.y + 6, width: 120, height: 16 });
+const link = (key: string, from: Rect, to: Rect): Pick<LabelRequest, 'key' | 'segment'> => ({
+  key, segment: [{ x: from.x + from.width, y: from.y + 32 }, { x: to.x, y: to.y + 32 }],
+});
+
+describe('token label placement', () => {
+  it('offers spots beside the link first, clear of it, then on the line', () => {
+    const spots = labelSpots({ segment: [{ x: 0, y: 100 }, { x: 200, y: 100 }], width: 80, height: 16 });
+    expect(spots[0]).toEqual({ x: 60, y: 100 - 3 - 16, width: 80, height: 16 });
+    expect(spots[1]).toEqual({ x: 60, y: 103, width: 80, height: 16 });
+    expect(spots.at(-1)!.y).toBe(92);
+    const vertical = labelSpots({ segment: [{ x: 50, y: 0 }, { x: 50, y: 300 }], width: 80, height: 16 });
+    expect(vertical[0]!.x + 80).toBeLessThanOrEqual(50 - 3);
+  });
+
+  it('keeps a label off the titles and off the labels placed before it', () => {
+    const requests: LabelRequest[] = [
+      { ...link('a', apiserver, etcd), width: 200, height: 16 },
+      { ...link('b', apiserver, etcd), width: 200, height: 16 },
+      { ...link('c', apiserver, etcd), width: 200, height: 16 },
+    ];
+    const titles = [title(apiserver), title(etcd)];
+    const placed = placeLabels(requests, titles, [apiserver, etcd]);
+    const rects = [...placed.values()].flatMap((p) => (p ? [p.rect] : []));
+    expect(rects.length).toBeGreaterThanOrEqual(2);
+    for (const [i, r] of rects.entries()) {
+      for (const t of titles) expect(intersects(r, t)).toBe(false);
+      for (const s of rects.slice(i + 1)) expect(intersects(r, s)).toBe(false);
+    }
+  });
+
+  it('keeps a link\'s previous spot while it is free', () => {
+    const request = { ...link('a', apiserver, etcd), width: 60, height: 16 };
+    const first = placeLabels([request], [], [apiserver, etcd]).get('a')!;
+    const moved = placeLabels([request], [], [apiserver, etcd], new Map([['a', { rect: first.rect, spot: 3 }]])).get('a')!;
+    expect(moved.spot).toBe(3);
+  });
+
+  it('never overlaps a title or another label, whatever the links and sizes (property)', () => {
+    const point = fc.record({ x: fc.integer({ min: 0, max: 900 }), y: fc.integer({ min: 0, max: 600 }) });
+    const rect = fc.record({ x: fc.integer({ min: 0, max: 900 }), y: fc.integer({ min: 0, max: 600 }), width: fc.integer({ min: 20, max: 200 }), height: fc.integer({ min: 10, max: 30 }) });
+    fc.assert(fc.property(
+      fc.array(fc.record({ a: point, b: point, width: fc.integer({ min: 10, max: 260 }) }), { maxLength: 14 }),
+      fc.array(rect, { maxLength: 8 }),
+      (links, titles) => {
+        const placed = placeLabels(links.map((l, i) => ({ key: String(i), segment: [l.a, l.b] as const, width: l.width, height: 16 })), titles, []);
+        const rects = [...placed.values()].flatMap((p) => (p ? [p.rect] : []));
+        return rects.every((r, i) => titles.every((t) => !intersects(r, t)) && rects.slice(i + 1).every((s) => !intersects(r, s)));
+      },
+    ), { numRuns: 200 });
+  });
+});

@@ -1,0 +1,99 @@
+// Where the token labels go: at most one label per link, placed along or beside its link so that no label
+// covers another or a component's title. Each link tries a few spots (beside the link at its middle, then
+// further along it on either side, then on the line itself); a spot that meets a title or a label already
+// placed is out, and among the rest the one covering the least of the component boxes wins, the link's
+// previous spot first when it is still free (labels do not hop about while playing). Links are placed in
+// priority order (the selected message's, the step shown's, then the newest), so a link that finds no
+// free spot is one of the least important; its tokens stay dots and their count.
+
+import type { Point, Rect } from './geometry.ts';
+
+export interface LabelRequest {
+  /** The link, e.g. `kube-apiserver--etcd` (one label per link, both directions). */
+  readonly key: string;
+  /** The link, border to border. */
+  readonly segment: readonly [Point, Point];
+  readonly width: number;
+  readonly height: number;
+}
+
+export interface LabelPlacement {
+  readonly rect: Rect;
+  /** Which spot of the link's list (kept to prefer it next time). */
+  readonly spot: number;
+}
+
+/** Gap between a label and its link, and between two labels or a label and a title. */
+const gap = 3;
+const along = [0.5, 0.36, 0.64, 0.24, 0.76, 0.14, 0.86];
+
+/** The spots a label of this size may take on `segment`, most wanted first. */
+export function labelSpots({ segment: [a, b], width, height }: Pick<LabelRequest, 'segment' | 'width' | 'height'>): Rect[] {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const length = Math.hypot(dx, dy) || 1;
+  // The unit normal, pointing up (or left for a vertical link) first.
+  let nx = -dy / length;
+  let ny = dx / length;
+  if (ny > 0 || (ny === 0 && nx > 0)) {
+    nx = -nx;
+    ny = -ny;
+  }
+  // How far the label's centre must be from the line for its nearest edge to clear it by `gap`.
+  const clear = gap + Math.abs(nx) * (width / 2) + Math.abs(ny) * (height / 2);
+  const spots: Rect[] = [];
+  const at = (t: number, offset: number) => {
+    const cx = a.x + dx * t + nx * offset;
+    const cy = a.y + dy * t + ny * offset;
+    spots.push({ x: cx - width / 2, y: cy - height / 2, width, height });
+  };
+  for (const t of along) {
+    at(t, clear);
+    at(t, -clear);
+  }
+  for (const t of along) at(t, 0);
+  return spots;
+}
+
+export function intersects(r: Rect, s: Rect, margin = 0): boolean {
+  return r.x < s.x + s.width + margin && s.x < r.x + r.width + margin && r.y < s.y + s.height + margin && s.y < r.y + r.height + margin;
+}
+
+function overlapArea(r: Rect, s: Rect): number {
+  const w = Math.min(r.x + r.width, s.x + s.width) - Math.max(r.x, s.x);
+  const h = Math.min(r.y + r.height, s.y + s.height) - Math.max(r.y, s.y);
+  return w > 0 && h > 0 ? w * h : 0;
+}
+
+/**
+ * Places the labels of `requests` (in priority order): `titles` and the labels placed are never covered;
+ * covering `boxes` costs its area. `previous` holds each link's last spot. Links without a free spot get null.
+ */
+export function placeLabels(
+  requests: readonly LabelRequest[],
+  titles: readonly Rect[],
+  boxes: readonly Rect[],
+  previous: ReadonlyMap<string, LabelPlacement> = new Map(),
+): Map<string, LabelPlacement | null> {
+  const placed: Rect[] = [];
+  const result = new Map<string, LabelPlacement | null>();
+  for (const request of requests) {
+    const spots = labelSpots(request);
+    const before = previous.get(request.key)?.spot;
+    let best: LabelPlacement | null = null;
+    let bestCost = Number.POSITIVE_INFINITY;
+    spots.forEach((rect, spot) => {
+      if (titles.some((title) => intersects(rect, title, gap)) || placed.some((other) => intersects(rect, other, gap))) return;
+      let cost = spot * 40;
+      for (const box of boxes) cost += overlapArea(rect, box);
+      if (spot === before) cost -= 400;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = { rect, spot };
+      }
+    });
+    result.set(request.key, best);
+    if (best) placed.push((best as LabelPlacement).rect);
+  }
+  return result;
+}
