@@ -88,8 +88,10 @@ function rollout(story: boolean): () => BenchFigure[] {
         { name: `peak heap growth during the rollout (${size})`, value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB' },
         { name: `peak RSS (${size})`, value: peakRss / (1024 * 1024), unit: 'MiB' },
         ...(record ? [{
-          name: `story classification's share of the rollout's CPU time (${size})`, value: 100 * classifyMs / 1000 / cpuSeconds, unit: '%',
-          goal: { value: 10, better: 'lower' as const }, note: `${(classifyMs / 1000).toFixed(2)} s in the classifier of ${cpuSeconds.toFixed(1)} s CPU` }] : []),
+          // Both wall times: on a loaded machine a wall-time span also counts the time the process waited for
+          // a core, so the classifier's span is set against the rollout's wall time, not its CPU time.
+          name: `story classification's share of the rollout's wall time (${size})`, value: 100 * classifyMs / ms, unit: '%',
+          goal: { value: 10, better: 'lower' as const }, note: `${(classifyMs / 1000).toFixed(2)} s in the classifier of ${(ms / 1000).toFixed(1)} s wall` }] : []),
       ];
   };
 }

@@ -7,6 +7,7 @@ import { createCluster, type Cluster } from '../../sim/cluster.ts';
 import type { KeyValue } from '../../sim/etcd/index.ts';
 import { scenarioById } from '../../sim/scenarios/catalog.ts';
 import { runScenario } from '../../sim/scenarios/runner.ts';
+import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, workloadFacts, type WorkloadFacts } from './objects.ts';
 import { StoryTap } from './record.ts';
 
 interface Played {
@@ -226,5 +227,43 @@ describe('failure scenarios yield their failure milestones', () => {
     expect(after).toContain('podCreated');
     expect(after).toContain('objectDeleted');
     expect(milestones.some((m) => m.kind === 'watchSeen' && m.eventType === 'DELETED' && m.watcher === 'kube-controller-manager')).toBe(true);
+  });
+});
+
+describe('the quick readers of stored updates agree with parsing the whole object', () => {
+  it.each(['nginx-deployment', 'crash-loop', 'bad-rollout', 'node-down', 'unschedulable-pod', 'self-healing'])('in %s', (id) => {
+    const { cluster } = play(id);
+    let quickPods = 0;
+    let quickWorkloads = 0;
+    let workloadUpdates = 0;
+    const previous = new Map<string, WorkloadFacts>();
+    for (const kv of history(cluster, '/registry/')) {
+      if (kv.createRevision === 0) continue;
+      const obj = JSON.parse(kv.value) as Record<string, unknown>;
+      if (kv.key.startsWith('/registry/pods/')) {
+        const quick = quickPodFacts(kv.value);
+        if (quick === undefined) continue;
+        quickPods++;
+        expect({ ...quick, images: null }).toEqual({ ...podFacts(obj), images: null });
+      } else if (kv.key.startsWith('/registry/minions/')) {
+        expect(quickNodeReady(kv.value)).toEqual(nodeReady(obj));
+      } else if (kv.key.startsWith('/registry/deployments/') || kv.key.startsWith('/registry/replicasets/')) {
+        const full = workloadFacts(obj);
+        const before = previous.get(kv.key);
+        previous.set(kv.key, full);
+        if (!before) continue;
+        workloadUpdates++;
+        const quick = quickWorkloadFacts(kv.value, before);
+        if (quick === undefined) {
+          expect(full.generation !== before.generation || full.terminating !== before.terminating).toBe(true);
+          continue;
+        }
+        quickWorkloads++;
+        expect(quick).toEqual(full);
+      }
+    }
+    expect(quickPods).toBeGreaterThan(0);
+    // Most updates of a workload are status writes, read without parsing.
+    expect(quickWorkloads).toBeGreaterThanOrEqual(workloadUpdates / 2);
   });
 });
