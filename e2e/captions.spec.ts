@@ -56,7 +56,7 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
 
 test('switching to 中文 shows the captions in Simplified Chinese, and the choice stays', async ({ podflow, page }) => {
   const caption = page.getByTestId('step-caption');
-  const language = page.getByRole('group', { name: 'Caption language' });
+  const language = page.getByRole('group', { name: 'Language' });
 
   await test.step('English by default', async () => {
     await expect(language.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');

@@ -1,5 +1,5 @@
-// The caption of the selected message, or else of the last delivered step, in the chosen language; and
-// the language switch.
+// The caption of the selected message, or else of the last delivered step, in the chosen language (the
+// language switch is the page's, in the header).
 
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
@@ -33,7 +33,6 @@ export function StepCaption() {
         {record ? <><span className="caption-step">{record.step === null ? 'in flight' : `#${record.step}`}</span> {text}</> : <span className="hint">{idleHint(language, bootSteps)}</span>}
       </p>
       <WhyButton record={record} />
-      <LanguageSwitch />
     </div>
   );
 }
@@ -58,24 +57,5 @@ function WhyButton({ record }: { readonly record: TraceRecord | Flight | undefin
     }}>
       {zh ? '为什么？' : 'Why?'}
     </button>
-  );
-}
-
-const labels: ReadonlyArray<{ readonly language: Language; readonly label: string; readonly lang: string }> = [
-  { language: 'en', label: 'English', lang: 'en' },
-  { language: 'zh', label: '中文', lang: 'zh-Hans' },
-];
-
-function LanguageSwitch() {
-  const language = usePrefs((prefs) => prefs.language);
-  const setLanguage = usePrefs((prefs) => prefs.setLanguage);
-  return (
-    <div className="language-switch" role="group" aria-label="Caption language">
-      {labels.map((l) => (
-        <button key={l.language} type="button" lang={l.lang} aria-pressed={language === l.language} onClick={() => setLanguage(l.language)}>
-          {l.label}
-        </button>
-      ))}
-    </div>
   );
 }
