@@ -188,7 +188,7 @@ test('keyboard only: → steps, space plays and pauses, arrows move between the 
     await expect(podflow.activity).not.toHaveText('playing');
   });
 
-  await test.step('the dock's tabs: focus one, arrows move the selection', async () => {
+  await test.step('the dock tabs: focus one, arrows move the selection', async () => {
     const tabs = page.getByRole('tablist', { name: 'Dock' });
     await tabs.getByRole('tab', { name: 'etcd keyspace' }).focus();
     await page.keyboard.press('ArrowRight');

@@ -1,6 +1,7 @@
-// The page: the header (what Podflow is, the language and theme, the layout reset), the playback bar,
-// timeline and caption, then the panes (layout/Workspace.tsx): the component graph, the right-hand column
-// (what the user can send, why a step happened, the messages delivered, saved clusters) and the dock.
+// The page: the header (what Podflow is, the cluster and whether it is saved, the language and theme,
+// the layout reset), the playback bar, timeline and caption, then the panes (layout/Workspace.tsx): the
+// component graph, the right-hand column (what the user can send, why a step happened, the messages
+// delivered, saved clusters) and the dock.
 
 import { useTranslation } from 'react-i18next';
 import { StepCaption } from './captions/StepCaption.tsx';
@@ -39,6 +40,7 @@ export function App() {
           <h1>{t('appName')}</h1>
           <p className="tagline" title={t('tagline')}>{t('tagline')}</p>
           <ClusterLabel />
+          <StorageStatus />
           {/* The tour picker goes here, before the page's settings. */}
           <LanguageSwitch />
           <ThemeSwitch />
@@ -48,7 +50,6 @@ export function App() {
         <Timeline />
         <StepCaption />
         <Notices />
-        <StorageStatus />
         <Workspace
           graph={<ClusterGraph />}
           side={(

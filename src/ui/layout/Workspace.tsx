@@ -22,7 +22,7 @@ const sizes = {
   sideWidth: 360,
   /** The right-hand column when the dock is stacked in it. */
   columnWidth: 520,
-  dockBelow: '42%',
+  dockBelow: '36%',
   dockBeside: '62%',
   /** The tab strip: one row below the graph, up to two in the narrower column. */
   collapsedBelow: 40,

@@ -8,8 +8,8 @@ import { useSyncExternalStore } from 'react';
 export const graphFloor = { width: 720, height: 400 } as const;
 /** The dock's smallest open height when it sits below the graph. */
 export const dockFloorBelow = 240;
-/** Rows above the panes: header, playback bar, timeline, caption (CSS px, generous). */
-export const chromeHeight = 190;
+/** Rows above the panes: header, playback bar, timeline, caption (CSS px, with room for a notice). */
+export const chromeHeight = 200;
 /** From this width on, the dock sits beside the graph even when the window is tall. */
 export const wideWidth = 1800;
 
