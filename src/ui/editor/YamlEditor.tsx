@@ -7,6 +7,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language';
+import { Compartment } from '@codemirror/state';
 import { EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 
@@ -20,6 +21,8 @@ export interface YamlEditorProps {
   readonly value: string;
   readonly onChange: (text: string) => void;
   readonly markers: readonly EditorMarker[];
+  /** The text box's accessible name, in the page's language. */
+  readonly label: string;
 }
 
 function diagnostics(view: EditorView, markers: readonly EditorMarker[]): Diagnostic[] {
@@ -31,8 +34,9 @@ function diagnostics(view: EditorView, markers: readonly EditorMarker[]): Diagno
   });
 }
 
-export default function YamlEditor({ value, onChange, markers }: YamlEditorProps) {
+export default function YamlEditor({ value, onChange, markers, label }: YamlEditorProps) {
   const host = useRef<HTMLDivElement>(null);
+  const labelled = useRef(new Compartment());
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   useEffect(() => { changed.current = onChange; }, [onChange]);
@@ -46,7 +50,7 @@ export default function YamlEditor({ value, onChange, markers }: YamlEditorProps
         highlightActiveLine(), syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]), yaml(), lintGutter(),
         EditorView.updateListener.of((update) => { if (update.docChanged) changed.current(update.state.doc.toString()); }),
-        EditorView.contentAttributes.of({ 'aria-label': 'YAML manifest' }),
+        labelled.current.of(EditorView.contentAttributes.of({ 'aria-label': label })),
       ],
     });
     view.current = editor;
@@ -61,6 +65,10 @@ export default function YamlEditor({ value, onChange, markers }: YamlEditorProps
       editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } });
     }
   }, [value]);
+
+  useEffect(() => {
+    view.current?.dispatch({ effects: labelled.current.reconfigure(EditorView.contentAttributes.of({ 'aria-label': label })) });
+  }, [label]);
 
   useEffect(() => {
     const editor = view.current;
