@@ -128,7 +128,7 @@ export function EditorPanel() {
             }
           }}>
             <option value="" disabled>{t('choose')}</option>
-            {presets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+            {presets.map((p) => <option key={p.id} value={p.id}>{p.id === 'blank' ? t('blank') : p.label}</option>)}
           </select>
         </label>
         {(['create', 'apply', 'replace', 'delete'] as const).map((verb) => (
