@@ -105,7 +105,7 @@ function DockBelow({ graph, side, dock }: WorkspaceProps) {
         </Group>
       </Panel>
       <ResizeHandle />
-      <Panel id="dock" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBelow} minSize={200} defaultSize={sizes.dockBelow} onResize={onDockResize}>
+      <Panel id="dock-pane" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBelow} minSize={200} defaultSize={sizes.dockBelow} onResize={onDockResize}>
         {dock}
       </Panel>
     </Group>
@@ -130,7 +130,7 @@ function DockBeside({ graph, side, dock }: WorkspaceProps) {
         <Group orientation="vertical" id="podflow-layout-beside-column" {...column}>
           <SidePanel minSize={96}>{side}</SidePanel>
           <ResizeHandle />
-          <Panel id="dock" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBeside} minSize={220} defaultSize={sizes.dockBeside} onResize={onDockResize}>
+          <Panel id="dock-pane" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBeside} minSize={220} defaultSize={sizes.dockBeside} onResize={onDockResize}>
             {dock}
           </Panel>
         </Group>
