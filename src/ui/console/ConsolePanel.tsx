@@ -98,7 +98,7 @@ export function ConsolePanel() {
           value={line}
           spellCheck={false}
           autoComplete="off"
-          placeholder="kubectl get po -l app=nginx -v 8   ·   etcdctl get /registry --prefix --keys-only"
+          placeholder={t('placeholder')}
           onChange={(e) => { setLine(e.target.value); setCursor(null); }}
           onKeyDown={onKeyDown}
         />

@@ -52,7 +52,7 @@ export function LogsPanel() {
               else next.delete(s);
               setShown(next);
             }} />
-            {s}
+            {t(`sources.${s}`)}
           </label>
         ))}
         <input type="search" aria-label={t('prefix')} placeholder={t('prefixPlaceholder')} value={prefix} onChange={(e) => setPrefix(e.target.value)} />
