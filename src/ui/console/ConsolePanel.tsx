@@ -40,9 +40,12 @@ export function ConsolePanel() {
   const [history, setHistory] = useState<string[]>([]);
   const [cursor, setCursor] = useState<number | null>(null);
   const [candidates, setCandidates] = useState<readonly string[]>([]);
-  const bottom = useRef<HTMLDivElement>(null);
+  const transcript = useRef<HTMLOListElement>(null);
 
-  useEffect(() => { bottom.current?.scrollIntoView?.({ block: 'end' }); }, [entries]);
+  useEffect(() => {
+    const list = transcript.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [entries]);
 
   const submit = () => {
     const text = line.trim();
@@ -86,9 +89,8 @@ export function ConsolePanel() {
 
   return (
     <div className="console-panel">
-      <ol className="console-transcript" aria-label={t('transcript')}>
+      <ol className="console-transcript" ref={transcript} aria-label={t('transcript')}>
         {entries.map((e) => <Entry key={e.id} entry={e} />)}
-        <div ref={bottom} />
       </ol>
       {candidates.length > 0 && <p className="completions" data-testid="completions">{candidates.join('  ')}</p>}
       <form className="console-input" onSubmit={(e) => { e.preventDefault(); submit(); }}>

@@ -10,6 +10,7 @@ import { useStore } from 'zustand';
 import type { ManifestProblem } from '../../protocol/index.ts';
 import { entryText, type ConsoleEntry } from '../console/activity.ts';
 import { commandDone } from '../console/wait.ts';
+import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { editorStore, setEditorText } from './editor-store.ts';
 import { editorPresets } from './presets.ts';
@@ -26,6 +27,7 @@ function isConflict(entry: ConsoleEntry | null): boolean {
 
 export function EditorPanel() {
   const { t } = useTranslation('editor');
+  const dark = useDarkTheme();
   const actions = useSimActions();
   const store = useSimStore();
   const text = useStore(editorStore, (s) => s.text);
@@ -143,7 +145,7 @@ export function EditorPanel() {
       </div>
       <div className="editor-body">
         <Suspense fallback={<p className="muted">{t('loading')}</p>}>
-          <YamlEditor value={text} onChange={setEditorText} markers={markers} label={t('manifest')} />
+          <YamlEditor value={text} onChange={setEditorText} markers={markers} label={t('manifest')} dark={dark} />
         </Suspense>
         <div className="editor-result" aria-live="polite">
           {note && <p data-testid="editor-note">{note}</p>}
@@ -163,4 +165,17 @@ export function EditorPanel() {
       </div>
     </div>
   );
+}
+
+/** Whether the page is drawn dark: the theme chosen, or the system's when it follows the system. */
+function useDarkTheme(): boolean {
+  const theme = usePrefs((prefs) => prefs.theme);
+  const [systemDark, setSystemDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+  useEffect(() => {
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => setSystemDark(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return theme === 'dark' || (theme === 'system' && systemDark);
 }

@@ -58,7 +58,7 @@ function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; rea
   const rows = table.rows.slice(0, rowLimit);
   const namespaced = table.rows.some((r) => r.namespace !== null);
   return (
-    <div className="objects-scroller">
+    <div className="objects-scroller" tabIndex={0}>
       <table className="objects-table" aria-label={`${table.resource} (kubectl get ${table.resource})`}>
         <thead>
           <tr>

@@ -42,7 +42,7 @@ function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
   const filterPlugins = [...new Set(attempt.nodes.flatMap((n) => n.filters.map((f) => f.plugin)))];
   const scorePlugins = [...new Set(attempt.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
   return (
-    <div className="objects-scroller">
+    <div className="objects-scroller" tabIndex={0}>
       <table className="objects-table scheduler-table" aria-label={t('scheduler.table', { pod: attempt.pod })}>
         <thead>
           <tr>

@@ -22,7 +22,7 @@ export function WatchersPanel() {
   if (view === undefined) return <p className="hint panel-empty" role="status">{t('watches.loading')}</p>;
   if (view === null) return <p className="hint panel-empty">{t('watches.none')}</p>;
   return (
-    <section className="watchers objects-scroller" aria-label={t('watches.label')} data-testid="watchers">
+    <section className="watchers objects-scroller" tabIndex={0} aria-label={t('watches.label')} data-testid="watchers">
       <table className="objects-table" aria-label={t('watches.apiserverTable', { count: view.apiserver.length })}>
         <caption className="table-caption">{t('watches.apiserverCaption', { count: view.apiserver.length })}{view.partial ? t('watches.partial') : ''}</caption>
         <thead>
