@@ -119,7 +119,7 @@ test.describe('the layout is remembered', () => {
     const before = await height();
     await test.step('show the logs and grow the dock from the keyboard, on the handle between graph and dock', async () => {
       await page.getByRole('tab', { name: 'Logs' }).click();
-      const handle = page.getByRole('separator', { name: 'Resize panes' }).last();
+      const handle = page.getByRole('separator', { name: 'Resize the dock' });
       await handle.focus();
       await page.keyboard.press('ArrowUp');
       await expect.poll(height).toBeGreaterThan(before + 20);

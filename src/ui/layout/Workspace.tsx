@@ -80,9 +80,10 @@ function SidePanel({ children, ...rest }: { readonly children: ReactNode; readon
   );
 }
 
-function ResizeHandle() {
+/** A handle between two panes, named after what it resizes. */
+function ResizeHandle({ between }: { readonly between: 'side' | 'dock' | 'column' }) {
   const { t } = useTranslation('layout');
-  return <Separator className="resize-handle" aria-label={t('resize')} />;
+  return <Separator className="resize-handle" aria-label={t(`resize.${between}`)} />;
 }
 
 function DockBelow({ graph, side, dock }: WorkspaceProps) {
@@ -100,11 +101,11 @@ function DockBelow({ graph, side, dock }: WorkspaceProps) {
       <Panel id="top" minSize={graphFloor.height}>
         <Group orientation="horizontal" id="podflow-layout-below-top" {...top}>
           <GraphPanel>{graph}</GraphPanel>
-          <ResizeHandle />
+          <ResizeHandle between="side" />
           <SidePanel panelRef={sideRef} defaultSize={sizes.sideWidth} minSize={280} maxSize={640}>{side}</SidePanel>
         </Group>
       </Panel>
-      <ResizeHandle />
+      <ResizeHandle between="dock" />
       <Panel id="dock-pane" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBelow} minSize={200} defaultSize={sizes.dockBelow} onResize={onDockResize}>
         {dock}
       </Panel>
@@ -125,11 +126,11 @@ function DockBeside({ graph, side, dock }: WorkspaceProps) {
   return (
     <Group orientation="horizontal" id="podflow-layout-beside" className="workspace" data-placement="beside" {...outer}>
       <GraphPanel>{graph}</GraphPanel>
-      <ResizeHandle />
+      <ResizeHandle between="column" />
       <Panel id="column" panelRef={columnRef} defaultSize={sizes.columnWidth} minSize={380}>
         <Group orientation="vertical" id="podflow-layout-beside-column" {...column}>
           <SidePanel minSize={96}>{side}</SidePanel>
-          <ResizeHandle />
+          <ResizeHandle between="dock" />
           <Panel id="dock-pane" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBeside} minSize={220} defaultSize={sizes.dockBeside} onResize={onDockResize}>
             {dock}
           </Panel>
