@@ -70,6 +70,7 @@ test.describe('the page in 中文', () => {
     await expectNoEnglishOnly(page.getByTestId('side-pane'), 'the right-hand column');
   });
 
+  // The playback bar and timeline are the story-ui branch's (its controls speak 中文 there); the caption is the captions branch's.
   test('the playback bar, timeline and caption', async ({ podflow: { page } }) => {
     const regions = page.locator('.playback-bar, .timeline, .step-caption-bar');
     await expectNoEnglishOnly(regions, 'the playback bar, timeline and caption');

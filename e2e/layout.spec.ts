@@ -2,6 +2,8 @@
 // open, the graph pane keeps at least 720 × 400 CSS px, every component box lies wholly inside it, and
 // its text stays readable (font size × zoom ≥ 11 px) after every fit: the first, the fit button, the
 // zoom-out button, a cluster reset. Pane sizes are remembered across loads until "Reset layout".
+// The boxes fit only when the graph at its readable zoom is no larger than the pane: the graph's own
+// design (layout.ts, ComponentNode.tsx) aims at 720 × 400 at zoom 1 with every text ≥ 11 px.
 
 import type { Page } from '@playwright/test';
 import { expect, test } from './podflow.ts';
