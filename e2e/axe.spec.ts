@@ -16,6 +16,8 @@ async function seriousViolations(page: Page) {
 }
 
 test.use({ viewport: { width: 1280, height: 720 } });
+// Ten axe scans per test: more than the default minute on a loaded machine.
+test.describe.configure({ timeout: 180_000 });
 
 for (const theme of themes) {
   for (const language of languages) {
