@@ -1,4 +1,4 @@
-// Helpers for the scenarios that act on the cluster through the dock under the graph: the console,
+// Helpers for the scenarios that act on the cluster through the dock: the console,
 // the YAML editor and the logs. Locators go by role or data-testid only.
 
 import { expect, type Locator, type Page } from '@playwright/test';

@@ -63,7 +63,7 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
 
 test('switching to 中文 shows the captions in Simplified Chinese, and the choice stays', async ({ podflow, page }) => {
   const caption = page.getByTestId('step-caption');
-  const language = page.getByRole('group', { name: 'Caption language' });
+  const language = page.getByRole('group', { name: 'Language' });
 
   await test.step('English by default', async () => {
     await expect(language.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
@@ -87,7 +87,10 @@ test('switching to 中文 shows the captions in Simplified Chinese, and the choi
     await page.reload();
     await expect(language.getByRole('button', { name: '中文' })).toHaveAttribute('aria-pressed', 'true');
     await expect(page.getByTestId('saved-step')).toBeVisible();
-    await podflow.etcdctlPut('/podflow/greeting', 'hello');
+    const form = page.getByRole('form', { name: 'etcdctl put' });
+    await form.getByLabel('键').fill('/podflow/greeting');
+    await form.getByLabel('值').fill('hello');
+    await form.getByRole('button', { name: '发送 put' }).click();
     const put = podflow.token({ kind: 'etcd.Put', from: 'user', to: 'etcd' });
     await podflow.stepUntilVisible(put, 200);
     await expect(caption).toContainText('etcdctl → etcd：写入（Put）/podflow/greeting = "hello"');

@@ -44,7 +44,7 @@ test('kubectl set image rolls the Deployment out step by step', async ({ podflow
   const firstRs = (await dock.runToEnd('kubectl get rs -o name')).trim();
   await dock.run('kubectl set image deployment/nginx-deployment nginx=nginx:1.16');
   await test.step('step: the PATCH, then the new ReplicaSet written to etcd', async () => {
-    await page.getByRole('button', { name: 'Hide' }).click();
+    await podflow.openStateTab('etcd keyspace');
     await podflow.filterKeys('/registry/replicasets/default/');
     const rsRows = page.getByTestId('key-row');
     await expect(rsRows).toHaveCount(1);

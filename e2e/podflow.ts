@@ -96,9 +96,9 @@ export class PodflowPage {
     return this.page.getByRole('button', { name, exact: true });
   }
 
-  /** Shows one of the model-state tabs: 'etcd keyspace', 'Objects' or 'Scheduler'. */
+  /** Shows one of the dock's model-state tabs: 'etcd keyspace', 'Objects', 'Watches' or 'Scheduler'. */
   async openStateTab(name: string): Promise<void> {
-    await this.page.getByRole('tablist', { name: 'Model state' }).getByRole('tab', { name }).click();
+    await this.page.getByRole('tablist', { name: 'Dock' }).getByRole('tab', { name }).click();
   }
 
   /** The objects panel's row of the object stored at `key`. */

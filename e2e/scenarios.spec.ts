@@ -97,8 +97,8 @@ test('node down: the warning on a used cluster, then the first steps', async ({ 
 test('the Scenarios tab in 中文 at 1280×720', async ({ podflow }) => {
   const page = podflow.page;
   await page.setViewportSize({ width: 1280, height: 720 });
-  await page.getByRole('group', { name: 'Caption language' }).getByRole('button', { name: '中文' }).click();
-  await new ActDock(podflow).tab('Scenarios').click();
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: '中文' }).click();
+  await page.getByRole('tab', { name: '场景' }).click();
   await page.getByRole('combobox', { name: '场景' }).selectOption('self-healing');
   await expect(page.getByTestId('scenario-description')).toContainText('ReplicaSet 控制器');
   const runNext = page.getByRole('button', { name: '运行下一步' });

@@ -185,8 +185,8 @@ test('keyboard only: → steps, space plays and pauses, arrows move between the 
     await expect(podflow.activity).not.toHaveText('playing');
   });
 
-  await test.step('the state tabs: focus one, arrows move the selection', async () => {
-    const tabs = page.getByRole('tablist', { name: 'Model state' });
+  await test.step('the dock tabs: focus one, arrows move the selection', async () => {
+    const tabs = page.getByRole('tablist', { name: 'Dock' });
     await tabs.getByRole('tab', { name: 'etcd keyspace' }).focus();
     await page.keyboard.press('ArrowRight');
     await expect(tabs.getByRole('tab', { name: 'Objects' })).toHaveAttribute('aria-selected', 'true');

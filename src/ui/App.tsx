@@ -1,9 +1,10 @@
-// The first screen: what Podflow is in one line, the playback bar, the component graph, and the side
-// panel with what the user can send and the messages the engine delivered.
+// The page: the header (what Podflow is, the cluster and whether it is saved, the language and theme,
+// the layout reset), the playback bar, timeline and caption, then the panes (layout/Workspace.tsx): the
+// component graph, the right-hand column (what the user can send, why a step happened, the messages
+// delivered, saved clusters) and the dock.
 
 import { useTranslation } from 'react-i18next';
 import { StepCaption } from './captions/StepCaption.tsx';
-import { ActPanel } from './console/ActPanel.tsx';
 import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
 import { StorageStatus } from './clusters/StorageStatus.tsx';
 import { PlaybackBar } from './controls/PlaybackBar.tsx';
@@ -12,18 +13,22 @@ import { ThemeSwitch } from './controls/ThemeSwitch.tsx';
 import { Timeline } from './controls/Timeline.tsx';
 import { TrafficActions } from './controls/TrafficActions.tsx';
 import { ClusterGraph } from './graph/ClusterGraph.tsx';
+import { Dock } from './layout/Dock.tsx';
+import { LanguageSwitch } from './layout/LanguageSwitch.tsx';
+import { ResetLayoutButton } from './layout/ResetLayoutButton.tsx';
+import { Workspace } from './layout/Workspace.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
 import { Notices } from './panels/Notices.tsx';
-import { StatePanels } from './panels/StatePanels.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
 import { useSim } from './store/sim-context.ts';
 import { TourControls } from './tours/TourControls.tsx';
 import { StoryPanel } from './story/StoryPanel.tsx';
 
 function ClusterLabel() {
+  const { t } = useTranslation('layout');
   const cluster = useSim((state) => state.cluster);
   if (!cluster) return null;
-  return <p className="cluster-label">seed <code>{String(cluster.seed)}</code> · {cluster.nodes} {cluster.nodes === 1 ? 'node' : 'nodes'}</p>;
+  return <p className="cluster-label">{t('cluster', { seed: String(cluster.seed), count: cluster.nodes })}</p>;
 }
 
 export function App() {
@@ -33,32 +38,31 @@ export function App() {
     <PlayheadProvider>
       <div className="app">
         <header className="app-header">
-          <h1>Podflow</h1>
-          <p className="tagline">{t('tagline')}</p>
-          <TourControls />
+          <h1>{t('appName')}</h1>
+          <p className="tagline" title={t('tagline')}>{t('tagline')}</p>
           <ClusterLabel />
+          <StorageStatus />
+          <TourControls />
+          <LanguageSwitch />
           <ThemeSwitch />
+          <ResetLayoutButton />
         </header>
         <PlaybackBar />
         <Timeline />
         <StepCaption />
         <Notices />
-        <StorageStatus />
-        <main className="workspace">
-          <div className="main-column">
-            <section className="graph-pane" aria-label="Component graph">
-              <ClusterGraph />
-            </section>
-            <StatePanels />
-          </div>
-          <aside className="side-panel" aria-label="Requests and messages">
-            <StoryPanel />
-            <TrafficActions />
-            <MessageInspector />
-            <SavedClustersPanel />
-          </aside>
-        </main>
-        <ActPanel />
+        <Workspace
+          graph={<ClusterGraph />}
+          side={(
+            <>
+              <StoryPanel />
+              <TrafficActions />
+              <MessageInspector />
+              <SavedClustersPanel />
+            </>
+          )}
+          dock={<Dock />}
+        />
       </div>
     </PlayheadProvider>
   );

@@ -1,5 +1,5 @@
-// The caption of the selected message, or else of the last delivered step, in the chosen language; and
-// the language switch.
+// The caption of the selected message, or else of the last delivered step, in the chosen language (the
+// language switch is the page's, in the header).
 
 import { useTranslation } from 'react-i18next';
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
@@ -62,7 +62,6 @@ export function StepCaption() {
         )}
       </div>
       <WhyButton record={record} />
-      <LanguageSwitch />
     </div>
   );
 }
@@ -79,24 +78,5 @@ function WhyButton({ record }: { readonly record: TraceRecord | Flight | undefin
     }}>
       {t('why')}
     </button>
-  );
-}
-
-const labels: ReadonlyArray<{ readonly language: Language; readonly label: string; readonly lang: string }> = [
-  { language: 'en', label: 'English', lang: 'en' },
-  { language: 'zh', label: '中文', lang: 'zh-Hans' },
-];
-
-function LanguageSwitch() {
-  const language = usePrefs((prefs) => prefs.language);
-  const setLanguage = usePrefs((prefs) => prefs.setLanguage);
-  return (
-    <div className="language-switch" role="group" aria-label="Caption language">
-      {labels.map((l) => (
-        <button key={l.language} type="button" lang={l.lang} aria-pressed={language === l.language} onClick={() => setLanguage(l.language)}>
-          {l.label}
-        </button>
-      ))}
-    </div>
   );
 }

@@ -3,11 +3,13 @@
 // A `#cluster=…` share link in the page URL is imported once on load.
 
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { sharedClusterFragment, shareUrl } from './share-link.ts';
 import './clusters.css';
 
 export function SavedClustersPanel() {
+  const { t } = useTranslation('clusters');
   const saved = useSim((state) => state.savedClusters);
   const lastExport = useSim((state) => state.lastExport);
   const cluster = useSim((state) => state.cluster);
@@ -46,30 +48,30 @@ export function SavedClustersPanel() {
   };
 
   return (
-    <section className="panel-section saved-clusters" aria-label="Saved clusters">
-      <h2>Saved clusters</h2>
-      {saved === null ? <p className="cluster-meta">Opening saved clusters…</p> : saved.clusters.length === 0 ? (
-        <p className="cluster-meta">No saved clusters: this cluster lives in memory only.</p>
+    <section className="panel-section saved-clusters" aria-labelledby="saved-clusters-heading">
+      <h2 id="saved-clusters-heading">{t('heading')}</h2>
+      {saved === null ? <p className="cluster-meta">{t('opening')}</p> : saved.clusters.length === 0 ? (
+        <p className="cluster-meta">{t('none')}</p>
       ) : (
         <ul>
           {saved.clusters.map((c) => (
             <li key={c.id} aria-current={c.id === saved.openId} data-testid="saved-cluster" data-name={c.name}>
               {renaming?.id === c.id ? (
-                <form onSubmit={rename} aria-label={`Rename ${c.name}`}>
-                  <input aria-label="New name" value={renaming.name} onChange={(e) => setRenaming({ id: c.id, name: e.target.value })} autoFocus />
-                  <button type="submit">Rename</button>
+                <form onSubmit={rename} aria-label={t('renameForm', { name: c.name })}>
+                  <input aria-label={t('newName')} value={renaming.name} onChange={(e) => setRenaming({ id: c.id, name: e.target.value })} autoFocus />
+                  <button type="submit">{t('rename')}</button>
                 </form>
               ) : (
                 <button type="button" className="link-button cluster-open" onClick={() => actions.openCluster(c.id)} disabled={c.id === saved.openId}>
                   {c.name}
                 </button>
               )}
-              <span className="cluster-meta">step {c.headStep.toLocaleString('en-US')} · {c.commands} {c.commands === 1 ? 'command' : 'commands'} · seed {String(c.seed)}</span>
+              <span className="cluster-meta">{t('meta', { step: c.headStep.toLocaleString('en-US'), count: c.commands, seed: String(c.seed) })}</span>
               <span className="cluster-actions">
-                <button type="button" className="link-button" onClick={() => setRenaming({ id: c.id, name: c.name })}>Rename</button>
-                <button type="button" className="link-button" onClick={() => actions.duplicateCluster(c.id, `${c.name} copy`)}>Duplicate</button>
-                <button type="button" className="link-button" onClick={() => actions.exportCluster(c.id)}>Export</button>
-                <button type="button" className="link-button" onClick={() => window.confirm(`Delete "${c.name}"?`) && actions.deleteCluster(c.id)}>Delete</button>
+                <button type="button" className="link-button" onClick={() => setRenaming({ id: c.id, name: c.name })}>{t('rename')}</button>
+                <button type="button" className="link-button" onClick={() => actions.duplicateCluster(c.id, t('copyName', { name: c.name }))}>{t('duplicate')}</button>
+                <button type="button" className="link-button" onClick={() => actions.exportCluster(c.id)}>{t('export')}</button>
+                <button type="button" className="link-button" onClick={() => window.confirm(t('confirmDelete', { name: c.name })) && actions.deleteCluster(c.id)}>{t('delete')}</button>
               </span>
             </li>
           ))}
@@ -77,20 +79,20 @@ export function SavedClustersPanel() {
       )}
       {lastExport && download && (
         <div data-testid="cluster-export">
-          <a href={download} download={lastExport.fileName}>Download {lastExport.fileName}</a>
+          <a href={download} download={lastExport.fileName}>{t('download', { file: lastExport.fileName })}</a>
           {lastExport.shareFragment ? (
-            <input className="share-link" readOnly aria-label="Share link" value={shareUrl(window.location, lastExport.shareFragment)} onFocus={(e) => e.currentTarget.select()} />
+            <input className="share-link" readOnly aria-label={t('shareLink')} value={shareUrl(window.location, lastExport.shareFragment)} onFocus={(e) => e.currentTarget.select()} />
           ) : (
-            <p className="cluster-meta">Too big for a share link: share the file.</p>
+            <p className="cluster-meta">{t('tooBig')}</p>
           )}
         </div>
       )}
-      <form onSubmit={create} aria-label="New cluster">
-        <input aria-label="Cluster name" placeholder="New cluster name" value={name} onChange={(e) => setName(e.target.value)} />
-        <button type="submit" disabled={name.trim() === ''}>New</button>
+      <form onSubmit={create} aria-label={t('newForm')}>
+        <input aria-label={t('clusterName')} placeholder={t('clusterNamePlaceholder')} value={name} onChange={(e) => setName(e.target.value)} />
+        <button type="submit" disabled={name.trim() === ''}>{t('new')}</button>
       </form>
       <label className="cluster-meta">
-        Import a cluster file{' '}
+        {t('import')}{' '}
         <input type="file" accept=".json,application/json" onChange={(e) => void importFile(e.target.files?.[0])} />
       </label>
     </section>

@@ -2,10 +2,12 @@
 // (each fault has its own message from the worker), how far a long replay or restore has got, and, when
 // the simulation worker crashed, a button to restart it from the last saved step.
 
+import { useTranslation } from 'react-i18next';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import './clusters.css';
 
 export function StorageStatus() {
+  const { t } = useTranslation('clusters');
   const persistence = useSim((state) => state.persistence);
   const progress = useSim((state) => state.progress);
   const crashed = useSim((state) => state.workerCrashed);
@@ -13,8 +15,8 @@ export function StorageStatus() {
   if (crashed !== null) {
     return (
       <div className="storage-status" role="alert" data-crashed="true" data-testid="worker-crashed">
-        <span>The simulation worker stopped ({crashed}).</span>
-        <button type="button" onClick={() => actions.restartWorker()}>Restart from the last saved step</button>
+        <span>{t('crashed', { reason: crashed })}</span>
+        <button type="button" onClick={() => actions.restartWorker()}>{t('restart')}</button>
       </div>
     );
   }
@@ -31,7 +33,7 @@ export function StorageStatus() {
       {persistence?.warning ? (
         <span data-testid="storage-warning" data-code={persistence.warning.code}>{persistence.warning.message}</span>
       ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
-        <span data-testid="saved-step">Saved at step {persistence.lastPersistedStep.toLocaleString('en-US')}</span>
+        <span data-testid="saved-step">{t('savedAt', { step: persistence.lastPersistedStep.toLocaleString('en-US') })}</span>
       ) : null}
     </div>
   );

@@ -4,6 +4,7 @@
 // interrupts the newest running command (a `-w` watch is cancelled). `-f -` reads the YAML editor's text.
 
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import { editorStore } from '../editor/editor-store.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
@@ -13,23 +14,25 @@ import { complete } from './complete.ts';
 const historyLimit = 100;
 
 function Entry({ entry }: { entry: ConsoleEntry }) {
+  const { t } = useTranslation('console');
   const actions = useSimActions();
   return (
     <li className="console-entry" data-testid="console-entry" data-done={entry.done} data-exit-code={entry.exitCode ?? undefined}>
       <div className="console-line">
         <span className="prompt" aria-hidden>$</span> <code>{entry.line}</code>
-        {entry.origin === 'editor' && <span className="badge">editor</span>}
-        {!entry.done && <button type="button" className="link-button" onClick={() => actions.interruptCommand(entry.id)}>Interrupt (Ctrl-C)</button>}
+        {entry.origin === 'editor' && <span className="badge">{t('fromEditor')}</span>}
+        {!entry.done && <button type="button" className="link-button" onClick={() => actions.interruptCommand(entry.id)}>{t('interrupt')}</button>}
       </div>
       <pre className="console-output" data-testid="console-output">
         {entry.output.map((chunk, i) => <span key={i} className={chunk.stream}>{chunk.text}</span>)}
-        {!entry.done && entry.output.length === 0 && <span className="muted">waiting for replies… (step or play)</span>}
+        {!entry.done && entry.output.length === 0 && <span className="muted">{t('waiting')}</span>}
       </pre>
     </li>
   );
 }
 
 export function ConsolePanel() {
+  const { t } = useTranslation('console');
   const actions = useSimActions();
   const store = useSimStore();
   const entries = useSim(useShallow((s) => s.activity.entries.filter((e) => e.origin === 'console')));
@@ -37,9 +40,12 @@ export function ConsolePanel() {
   const [history, setHistory] = useState<string[]>([]);
   const [cursor, setCursor] = useState<number | null>(null);
   const [candidates, setCandidates] = useState<readonly string[]>([]);
-  const bottom = useRef<HTMLDivElement>(null);
+  const transcript = useRef<HTMLOListElement>(null);
 
-  useEffect(() => { bottom.current?.scrollIntoView?.({ block: 'end' }); }, [entries]);
+  useEffect(() => {
+    const list = transcript.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [entries]);
 
   const submit = () => {
     const text = line.trim();
@@ -83,23 +89,22 @@ export function ConsolePanel() {
 
   return (
     <div className="console-panel">
-      <ol className="console-transcript" aria-label="Console transcript">
+      <ol className="console-transcript" ref={transcript} aria-label={t('transcript')}>
         {entries.map((e) => <Entry key={e.id} entry={e} />)}
-        <div ref={bottom} />
       </ol>
       {candidates.length > 0 && <p className="completions" data-testid="completions">{candidates.join('  ')}</p>}
       <form className="console-input" onSubmit={(e) => { e.preventDefault(); submit(); }}>
         <span className="prompt" aria-hidden>$</span>
         <input
-          aria-label="Command line"
+          aria-label={t('commandLine')}
           value={line}
           spellCheck={false}
           autoComplete="off"
-          placeholder="kubectl get po -l app=nginx -v 8   ·   etcdctl get /registry --prefix --keys-only"
+          placeholder={t('placeholder')}
           onChange={(e) => { setLine(e.target.value); setCursor(null); }}
           onKeyDown={onKeyDown}
         />
-        <button type="submit">Run</button>
+        <button type="submit">{t('run')}</button>
       </form>
     </div>
   );

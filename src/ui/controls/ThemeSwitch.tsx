@@ -2,15 +2,13 @@
 // root element, which the style sheet reads.
 
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { usePrefs, type Theme } from '../store/prefs.ts';
 
-const themes: ReadonlyArray<{ readonly theme: Theme; readonly label: string }> = [
-  { theme: 'system', label: 'System' },
-  { theme: 'light', label: 'Light' },
-  { theme: 'dark', label: 'Dark' },
-];
+const themes: readonly Theme[] = ['system', 'light', 'dark'];
 
 export function ThemeSwitch() {
+  const { t } = useTranslation('theme');
   const theme = usePrefs((prefs) => prefs.theme);
   const setTheme = usePrefs((prefs) => prefs.setTheme);
   useEffect(() => {
@@ -19,9 +17,9 @@ export function ThemeSwitch() {
   }, [theme]);
   return (
     <label className="theme-switch speed">
-      Theme
+      {t('label')}
       <select value={theme} onChange={(event) => setTheme(event.target.value as Theme)}>
-        {themes.map((t) => <option key={t.theme} value={t.theme}>{t.label}</option>)}
+        {themes.map((option) => <option key={option} value={option}>{t(option)}</option>)}
       </select>
     </label>
   );

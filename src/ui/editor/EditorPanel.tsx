@@ -5,10 +5,12 @@
 // offers "Reload and retry": fetch the object again, carry the edits over, replace again.
 
 import { lazy, Suspense, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
 import type { ManifestProblem } from '../../protocol/index.ts';
 import { entryText, type ConsoleEntry } from '../console/activity.ts';
 import { commandDone } from '../console/wait.ts';
+import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { editorStore, setEditorText } from './editor-store.ts';
 import { editorPresets } from './presets.ts';
@@ -24,6 +26,8 @@ function isConflict(entry: ConsoleEntry | null): boolean {
 }
 
 export function EditorPanel() {
+  const { t } = useTranslation('editor');
+  const dark = useDarkTheme();
   const actions = useSimActions();
   const store = useSimStore();
   const text = useStore(editorStore, (s) => s.text);
@@ -64,7 +68,7 @@ export function EditorPanel() {
     if (found.length > 0) {
       setSyntax(found);
       setSent(null);
-      setNote(`Nothing sent: the YAML does not parse (line ${found[0]!.line}, column ${found[0]!.column}).`);
+      setNote(t('notes.unparsable', { line: found[0]!.line, column: found[0]!.column }));
       return;
     }
     setSyntax([]);
@@ -76,7 +80,7 @@ export function EditorPanel() {
     event.preventDefault();
     const ref = liveRef.trim();
     if (ref === '') return;
-    setNote(`Fetching ${ref}… (step or play to deliver the request)`);
+    setNote(t('notes.fetching', { ref }));
     const fetched = await commandDone(store, actions.runCommand(`kubectl get ${ref} -o yaml`, { origin: 'editor' }));
     if (fetched.exitCode !== 0) {
       setNote(entryText(fetched, 'stderr').trim());
@@ -86,12 +90,12 @@ export function EditorPanel() {
     editorStore.setState({ text: yamlText, loaded: { ref, namespace: 'default', original: yamlText } });
     setSyntax([]);
     setSent(null);
-    setNote(`Editing the live ${ref}; Replace sends it back with its resourceVersion.`);
+    setNote(t('notes.editingLive', { ref }));
   };
 
   const reloadAndRetry = async () => {
     if (!loaded) return;
-    setNote(`Reloading ${loaded.ref}…`);
+    setNote(t('notes.reloading', { ref: loaded.ref }));
     const fetched = await commandDone(store, actions.runCommand(`kubectl get ${loaded.ref} -n ${loaded.namespace} -o yaml`, { origin: 'editor' }));
     if (fetched.exitCode !== 0) {
       setNote(entryText(fetched, 'stderr').trim());
@@ -101,11 +105,11 @@ export function EditorPanel() {
     const { carryEdits } = await loadChecks();
     const merged = carryEdits(loaded.original, text, fresh);
     if (merged === null) {
-      setNote('Could not carry the edits over: the text is not one object.');
+      setNote(t('notes.cannotCarry'));
       return;
     }
     editorStore.setState({ text: merged, loaded: { ...loaded, original: fresh } });
-    setNote(`Reloaded ${loaded.ref} and retried with your edits.`);
+    setNote(t('notes.retried', { ref: loaded.ref }));
     run('replace', merged);
   };
 
@@ -113,10 +117,10 @@ export function EditorPanel() {
   const output = entry ? entryText(entry) : '';
   return (
     <div className="editor-panel">
-      <div className="editor-toolbar" role="toolbar" aria-label="Manifest actions">
+      <div className="editor-toolbar" role="toolbar" aria-label={t('actions')}>
         <label>
-          Preset
-          <select aria-label="Preset" value="" onChange={(e) => {
+          {t('preset')}
+          <select aria-label={t('preset')} value="" onChange={(e) => {
             const preset = presets.find((p) => p.id === e.target.value);
             if (preset) {
               editorStore.setState({ text: preset.yaml, loaded: null });
@@ -125,40 +129,53 @@ export function EditorPanel() {
               setNote(null);
             }
           }}>
-            <option value="" disabled>choose…</option>
-            {presets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+            <option value="" disabled>{t('choose')}</option>
+            {presets.map((p) => <option key={p.id} value={p.id}>{p.id === 'blank' ? t('blank') : p.label}</option>)}
           </select>
         </label>
         {(['create', 'apply', 'replace', 'delete'] as const).map((verb) => (
-          <button key={verb} type="button" onClick={() => void send(verb)} title={`kubectl ${verb} -f - with the editor's text`}>
-            {verb.charAt(0).toUpperCase() + verb.slice(1)}
+          <button key={verb} type="button" onClick={() => void send(verb)} title={t('verbHint', { verb })}>
+            {t(`verbs.${verb}`)}
           </button>
         ))}
-        <form className="live-form" aria-label="Edit a live object" onSubmit={(e) => void loadLive(e)}>
-          <input aria-label="Live object" value={liveRef} onChange={(e) => setLiveRef(e.target.value)} placeholder="deployment/nginx-deployment" />
-          <button type="submit">Edit live</button>
+        <form className="live-form" aria-label={t('live.form')} onSubmit={(e) => void loadLive(e)}>
+          <input aria-label={t('live.object')} value={liveRef} onChange={(e) => setLiveRef(e.target.value)} placeholder="deployment/nginx-deployment" />
+          <button type="submit">{t('live.edit')}</button>
         </form>
       </div>
       <div className="editor-body">
-        <Suspense fallback={<p className="muted">Loading the editor…</p>}>
-          <YamlEditor value={text} onChange={setEditorText} markers={markers} />
+        <Suspense fallback={<p className="muted">{t('loading')}</p>}>
+          <YamlEditor value={text} onChange={setEditorText} markers={markers} label={t('manifest')} dark={dark} />
         </Suspense>
         <div className="editor-result" aria-live="polite">
           {note && <p data-testid="editor-note">{note}</p>}
           {isConflict(entry) && (
             <div className="conflict" role="alert">
-              <strong>409 Conflict:</strong> the object changed since you loaded it; your edit was not saved.
-              <button type="button" onClick={() => void reloadAndRetry()} disabled={!loaded}>Reload and retry</button>
+              <strong>409 Conflict:</strong> {t('conflict.text')}
+              <button type="button" onClick={() => void reloadAndRetry()} disabled={!loaded}>{t('conflict.retry')}</button>
             </div>
           )}
           {markers.length > 0 && (
             <ul className="problems" data-testid="editor-problems">
-              {markers.map((m, i) => <li key={i} data-testid="editor-problem">line {m.line}, column {m.column}: {m.message}</li>)}
+              {markers.map((m, i) => <li key={i} data-testid="editor-problem">{t('problem', { line: m.line, column: m.column, message: m.message })}</li>)}
             </ul>
           )}
-          {entry && <pre className="command-output" data-testid="editor-output">{`$ ${entry.line}\n${output}${entry.done ? '' : '… (step or play to deliver)'}`}</pre>}
+          {entry && <pre className="command-output" data-testid="editor-output">{`$ ${entry.line}\n${output}${entry.done ? '' : t('undelivered')}`}</pre>}
         </div>
       </div>
     </div>
   );
+}
+
+/** Whether the page is drawn dark: the theme chosen, or the system's when it follows the system. */
+function useDarkTheme(): boolean {
+  const theme = usePrefs((prefs) => prefs.theme);
+  const [systemDark, setSystemDark] = useState(() => window.matchMedia('(prefers-color-scheme: dark)').matches);
+  useEffect(() => {
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const onChange = () => setSystemDark(query.matches);
+    query.addEventListener('change', onChange);
+    return () => query.removeEventListener('change', onChange);
+  }, []);
+  return theme === 'dark' || (theme === 'system' && systemDark);
 }

@@ -1,24 +1,32 @@
 // The component graph: the cluster's topology laid out once per cluster, with the pods on their nodes
 // and messages animated on its links (one token layer). A new cluster (reset) mounts a new flow, fitted
-// to the view. Components and links are described to screen readers but are not tab stops; the tokens
-// and pod chips are, and every message is also reachable from the side panel's lists.
+// to the view. Every fit (the first, after a reset, the fit button, a resize of the pane) keeps the zoom
+// at or above the level where the smallest text in the boxes is 11 px on screen (readable-zoom.ts); what
+// does not fit then is reached by panning. Components and links are described to screen readers but are
+// not tab stops; the tokens and pod chips are, and every message is also reachable from the side panel's lists.
 
-import { Background, Controls, ReactFlow, type EdgeMouseHandler, type EdgeTypes, type NodeTypes } from '@xyflow/react';
-import { useCallback, useMemo } from 'react';
+import { Background, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { LinkEdge } from './LinkEdge.tsx';
+import { readableMinZoom, smallestTextPx } from './readable-zoom.ts';
 import { linkSegments, TokenLayer } from './TokenLayer.tsx';
 
 const nodeTypes = { component: ComponentNode } satisfies NodeTypes;
 const edgeTypes = { link: LinkEdge } satisfies EdgeTypes;
+const padding = 0.04;
+const maxZoom = 2;
 
 export function ClusterGraph() {
+  const { t } = useTranslation('canvas');
   const cluster = useSim((state) => state.cluster);
   const actions = useSimActions();
   const theme = usePrefs((prefs) => prefs.theme);
+  const [minZoom, setMinZoom] = useState(1);
   const layout = useMemo(() => (cluster ? layoutTopology(cluster.topology) : null), [cluster]);
   const segments = useMemo(() => {
     if (!cluster || !layout) return new Map();
@@ -30,8 +38,15 @@ export function ClusterGraph() {
     [actions],
   );
   const onPaneClick = useCallback(() => actions.select(null), [actions]);
+  const ariaLabelConfig = useMemo(() => ({
+    'controls.ariaLabel': t('controls'),
+    'controls.zoomIn.ariaLabel': t('zoomIn'),
+    'controls.zoomOut.ariaLabel': t('zoomOut'),
+    'controls.fitView.ariaLabel': t('fitView'),
+  }), [t]);
+  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom]);
 
-  if (!cluster || !layout) return <p className="graph-status" role="status">Starting the simulation…</p>;
+  if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
   return (
     <ReactFlow
       key={cluster.version}
@@ -40,9 +55,9 @@ export function ClusterGraph() {
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       fitView
-      fitViewOptions={{ padding: 0.1 }}
-      minZoom={0.2}
-      maxZoom={2}
+      fitViewOptions={fitViewOptions}
+      minZoom={minZoom}
+      maxZoom={Math.max(maxZoom, minZoom)}
       colorMode={theme}
       nodesDraggable={false}
       nodesConnectable={false}
@@ -51,11 +66,43 @@ export function ClusterGraph() {
       edgesFocusable={false}
       onEdgeClick={onEdgeClick}
       onPaneClick={onPaneClick}
-      aria-label="Cluster components and the messages between them"
+      ariaLabelConfig={ariaLabelConfig}
+      aria-label={t('graph')}
     >
       <Background gap={24} size={1} />
       <TokenLayer segments={segments} />
-      <Controls showInteractive={false} />
+      <Controls showInteractive={false} fitViewOptions={fitViewOptions} />
+      <ReadableFit onMinZoom={setMinZoom} />
     </ReactFlow>
   );
+}
+
+/**
+ * Measures the smallest text in the boxes once they are drawn, sets the zoom floor from it, and fits the
+ * view again whenever the pane changes size (a dock opened, a pane dragged, the window resized).
+ */
+function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void }) {
+  const flow = useReactFlow();
+  const initialized = useNodesInitialized();
+  const domNode = useStore((state) => state.domNode);
+  useEffect(() => {
+    if (!initialized || !domNode) return;
+    let frame = 0;
+    const fit = () => {
+      const nodes = domNode.querySelector('.react-flow__nodes');
+      const zoom = readableMinZoom(nodes ? smallestTextPx(nodes) : null);
+      onMinZoom(zoom);
+      void flow.fitView({ padding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
+    };
+    const observer = new ResizeObserver(() => {
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(fit);
+    });
+    observer.observe(domNode);
+    return () => {
+      observer.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [initialized, domNode, flow, onMinZoom]);
+  return null;
 }

@@ -5,6 +5,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import type { SimState } from '../store/sim-store.ts';
@@ -16,10 +17,11 @@ import { heldRecord } from '../panels/why.ts';
 const rowHeight = 24;
 
 export function KeyspacePanel() {
+  const { t } = useTranslation('keyspace');
   return (
     <section className="keyspace" aria-labelledby="keyspace-heading" data-testid="keyspace">
       <div className="keyspace-toolbar">
-        <h2 id="keyspace-heading">etcd keyspace</h2>
+        <h2 id="keyspace-heading">{t('heading')}</h2>
         <RevisionPicker />
       </div>
       <div className="keyspace-body">
@@ -31,6 +33,7 @@ export function KeyspacePanel() {
 }
 
 function RevisionPicker() {
+  const { t } = useTranslation('keyspace');
   const actions = useSimActions();
   const live = useSim((state) => state.keyspace.live.revision);
   const compact = useSim((state) => state.keyspace.live.compactRevision);
@@ -47,21 +50,21 @@ function RevisionPicker() {
     actions.viewRevision(revision >= live ? null : revision);
   };
   return (
-    <form className="revision-picker" aria-label="Revision picker" onSubmit={onSubmit}>
+    <form className="revision-picker" aria-label={t('picker')} onSubmit={onSubmit}>
       <label>
-        Revision
+        {t('revision')}
         <input type="number" min={1} max={live} value={draft} placeholder={String(live)} onChange={(event) => setDraft(event.target.value)} />
       </label>
-      <button type="submit">View</button>
-      <button type="button" aria-label="Previous revision" title="Previous revision" onClick={() => go(shown - 1)} disabled={shown <= 1}>◀</button>
-      <button type="button" aria-label="Next revision" title="Next revision" onClick={() => go(shown + 1)} disabled={past === null}>▶</button>
-      <button type="button" onClick={() => { setDraft(''); actions.viewRevision(null); }} disabled={!past}>Latest</button>
+      <button type="submit">{t('view')}</button>
+      <button type="button" aria-label={t('previous')} title={t('previous')} onClick={() => go(shown - 1)} disabled={shown <= 1}>◀</button>
+      <button type="button" aria-label={t('next')} title={t('next')} onClick={() => go(shown + 1)} disabled={past === null}>▶</button>
+      <button type="button" onClick={() => { setDraft(''); actions.viewRevision(null); }} disabled={!past}>{t('latest')}</button>
       <p className="revision-status" data-testid="keyspace-revision" aria-live="polite">
-        {past === null ? <>latest: revision {live}</>
-          : past.status === 'loading' ? <>loading revision {past.revision}…</>
-            : past.status === 'compacted' ? <span className="unavailable">revision {past.revision} is unavailable: compacted (history kept from {compact})</span>
-              : <>revision {past.revision} of {live}</>}
-        {compact > 0 && past === null ? <> · compacted below {compact}</> : null}
+        {past === null ? t('status.latest', { revision: live })
+          : past.status === 'loading' ? t('status.loading', { revision: past.revision })
+            : past.status === 'compacted' ? <span className="unavailable">{t('status.compacted', { revision: past.revision, compact })}</span>
+              : t('status.past', { revision: past.revision, live })}
+        {compact > 0 && past === null ? t('status.compactedBelow', { compact }) : null}
       </p>
     </form>
   );
@@ -75,6 +78,7 @@ function highlightedStepOf(state: SimState): number {
 }
 
 function KeyList() {
+  const { t } = useTranslation('keyspace');
   const highlightedStep = useSim(highlightedStepOf);
   const keys = useSim(shownKeys);
   const [filter, setFilter] = useState('');
@@ -107,11 +111,11 @@ function KeyList() {
   }, [playing, lastChanged, tree, virtualizer]);
   return (
     <div className="key-tree">
-      <input className="key-filter" type="search" aria-label="Filter keys" placeholder="Filter keys, e.g. /deployments/" value={filter} onChange={(event) => setFilter(event.target.value)} />
+      <input className="key-filter" type="search" aria-label={t('filter')} placeholder={t('filterPlaceholder')} value={filter} onChange={(event) => setFilter(event.target.value)} />
       <div className="key-columns" aria-hidden="true">
-        <span>key</span><span title="create_revision">create</span><span title="mod_revision">mod</span><span>ver</span><span>lease</span>
+        <span>{t('columns.key')}</span><span title="create_revision">{t('columns.create')}</span><span title="mod_revision">{t('columns.mod')}</span><span title="version">{t('columns.version')}</span><span>{t('columns.lease')}</span>
       </div>
-      <div className="key-scroller" ref={scroller} role="list" aria-label={`Keys (${keys.length})`}>
+      <div className="key-scroller" ref={scroller} role="list" aria-label={t('keys', { count: keys.length })}>
         <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => {
             const row = tree.row(item.index);
@@ -122,16 +126,17 @@ function KeyList() {
             );
           })}
         </div>
-        {tree.rowCount === 0 ? <p className="hint key-empty" data-testid="keyspace-empty">{emptyText(pastStatus, keys.length)}</p> : null}
+        {tree.rowCount === 0 ? <p className="hint key-empty" data-testid="keyspace-empty">{t(emptyText(pastStatus, keys.length))}</p> : null}
       </div>
     </div>
   );
 }
 
-function emptyText(pastStatus: 'loading' | 'compacted' | 'ready' | null, keys: number): string {
-  if (pastStatus === 'loading') return 'Loading…';
-  if (pastStatus === 'compacted') return 'Unavailable: etcd compacted this revision away, so its keys can no longer be read.';
-  return keys === 0 ? 'No keys at this revision.' : 'No key matches the filter.';
+/** The key (in the keyspace namespace) of what an empty list says. */
+function emptyText(pastStatus: 'loading' | 'compacted' | 'ready' | null, keys: number): 'empty.loading' | 'empty.compacted' | 'empty.none' | 'empty.filtered' {
+  if (pastStatus === 'loading') return 'empty.loading';
+  if (pastStatus === 'compacted') return 'empty.compacted';
+  return keys === 0 ? 'empty.none' : 'empty.filtered';
 }
 
 interface TreeRowProps {
@@ -141,10 +146,11 @@ interface TreeRowProps {
 }
 
 const TreeRow = memo(function TreeRow({ row, onToggle, highlightedStep }: TreeRowProps) {
+  const { t } = useTranslation('keyspace');
   if (row.type === 'key') return <KeyRow keyName={row.key} name={row.name} nested={row.nested} highlightedStep={highlightedStep} />;
   return (
     <button type="button" className={`key-group key-group--${row.type}`} aria-expanded={!row.collapsed} onClick={() => onToggle(row.id)}>
-      <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> {row.type === 'namespace' ? `namespace ${row.label}` : row.label} <span className="key-count">{row.count}</span>
+      <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> {row.type === 'namespace' ? t('namespace', { name: row.label }) : row.label} <span className="key-count">{row.count}</span>
     </button>
   );
 });

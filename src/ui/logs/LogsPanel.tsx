@@ -4,6 +4,7 @@
 // expensive etcd requests only (large responses, flagged).
 
 import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { LogLine, LogSource } from '../../protocol/index.ts';
 import { useSim } from '../store/sim-context.ts';
 import { auditSummary, filterLogs, rpcsOf } from './log-filter.ts';
@@ -13,18 +14,20 @@ const sources: readonly LogSource[] = ['kubectl', 'etcd', 'audit'];
 
 // Memoised: lines never change, and an audit line's summary parses its JSON.
 const Line = memo(function Line({ line }: { line: LogLine }) {
+  const { t } = useTranslation('logs');
   const summary = line.source === 'audit' ? auditSummary(line.text) : null;
   return (
     <li className={`log-line log-${line.source}`} data-testid="log-line" data-source={line.source} data-rpc={line.rpc} data-expensive={line.expensive ? 'true' : undefined}>
       <span className="log-step">#{line.step}</span>
       <span className="log-source">{line.source}</span>
-      {line.expensive && <span className="badge expensive" title="Large response: many keys or bytes read">expensive</span>}
+      {line.expensive && <span className="badge expensive" title={t('expensiveHint')}>{t('expensive')}</span>}
       {summary ? <code title={line.text}>{summary}</code> : <code>{line.text}</code>}
     </li>
   );
 });
 
 export function LogsPanel() {
+  const { t } = useTranslation('logs');
   const logs = useSim((s) => s.activity.logs);
   const omitted = useSim((s) => s.activity.logsOmitted);
   const [shown, setShown] = useState<ReadonlySet<LogSource>>(new Set(sources));
@@ -40,7 +43,7 @@ export function LogsPanel() {
   const visible = filtered.slice(-shownLimit);
   return (
     <div className="logs-panel">
-      <form className="logs-filters" aria-label="Log filters" onSubmit={(e) => e.preventDefault()}>
+      <form className="logs-filters" aria-label={t('filters')} onSubmit={(e) => e.preventDefault()}>
         {sources.map((s) => (
           <label key={s}>
             <input type="checkbox" checked={shown.has(s)} onChange={(e) => {
@@ -49,18 +52,18 @@ export function LogsPanel() {
               else next.delete(s);
               setShown(next);
             }} />
-            {s}
+            {t(`sources.${s}`)}
           </label>
         ))}
-        <input type="search" aria-label="Key prefix" placeholder="key or path prefix, e.g. /registry/pods/" value={prefix} onChange={(e) => setPrefix(e.target.value)} />
-        <select aria-label="RPC" value={rpc} onChange={(e) => setRpc(e.target.value)}>
-          <option value="">any RPC or verb</option>
+        <input type="search" aria-label={t('prefix')} placeholder={t('prefixPlaceholder')} value={prefix} onChange={(e) => setPrefix(e.target.value)} />
+        <select aria-label={t('rpc')} value={rpc} onChange={(e) => setRpc(e.target.value)}>
+          <option value="">{t('anyRpc')}</option>
           {rpcs.map((r) => <option key={r} value={r}>{r}</option>)}
         </select>
-        <label><input type="checkbox" checked={expensiveOnly} onChange={(e) => setExpensiveOnly(e.target.checked)} /> expensive only</label>
+        <label><input type="checkbox" checked={expensiveOnly} onChange={(e) => setExpensiveOnly(e.target.checked)} /> {t('expensiveOnly')}</label>
       </form>
-      <p className="muted logs-count">{filtered.length} of {logs.length} lines{omitted > 0 ? ` (${omitted} older lines dropped)` : ''}{filtered.length > shownLimit ? `; showing the newest ${shownLimit}` : ''}</p>
-      <ol className="log-lines" aria-label="Log lines">
+      <p className="muted logs-count">{t('count', { shown: filtered.length, count: logs.length })}{omitted > 0 ? t('dropped', { count: omitted }) : ''}{filtered.length > shownLimit ? t('newest', { count: shownLimit }) : ''}</p>
+      <ol className="log-lines" aria-label={t('lines')}>
         {visible.map((l, i) => <Line key={`${l.step}-${i}-${l.source}`} line={l} />)}
       </ol>
     </div>

@@ -5,6 +5,7 @@
 // clicking an owner reference goes to the owner.
 
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ObjectRow, ObjectTable } from '../../protocol/index.ts';
 import { WhyWrittenButton } from '../panels/WhyWrittenButton.tsx';
 import { useSim, useSimActions } from '../store/sim-context.ts';
@@ -15,6 +16,7 @@ import { useInspection } from './use-inspection.ts';
 const rowLimit = 300;
 
 export function ObjectsPanel() {
+  const { t } = useTranslation('objects');
   useInspection('objects');
   const actions = useSimActions();
   const view = useSim((state) => state.inspection?.objects);
@@ -23,24 +25,24 @@ export function ObjectsPanel() {
   const selected = findObject(view, selectedKey);
   // An owner link (or a key picked in the keyspace) shows the selected object's resource.
   const resource = selected?.table.resource ?? picked;
-  const table = view?.tables.find((t) => t.resource === resource) ?? view?.tables[0];
-  if (view === undefined) return <p className="hint panel-empty" role="status">Loading objects…</p>;
-  if (view === null || !table) return <p className="hint panel-empty">This cluster has no etcd member to read objects from.</p>;
+  const table = view?.tables.find((candidate) => candidate.resource === resource) ?? view?.tables[0];
+  if (view === undefined) return <p className="hint panel-empty" role="status">{t('loading')}</p>;
+  if (view === null || !table) return <p className="hint panel-empty">{t('noEtcd')}</p>;
   const pick = (name: string) => {
     setPicked(name);
     if (selected && selected.table.resource !== name) actions.selectKey(null);
   };
   return (
-    <section className="objects" aria-label="Objects" data-testid="objects">
+    <section className="objects" aria-label={t('label')} data-testid="objects">
       <div className="objects-toolbar">
-        <div className="resource-picker" role="group" aria-label="Resource">
-          {view.tables.map((t) => (
-            <button key={t.resource} type="button" aria-pressed={t.resource === table.resource} onClick={() => pick(t.resource)}>
-              {t.resource} <span className="key-count">{t.rows.length}</span>
+        <div className="resource-picker" role="group" aria-label={t('resource')}>
+          {view.tables.map((candidate) => (
+            <button key={candidate.resource} type="button" aria-pressed={candidate.resource === table.resource} onClick={() => pick(candidate.resource)}>
+              {candidate.resource} <span className="key-count">{candidate.rows.length}</span>
             </button>
           ))}
         </div>
-        <p className="hint" data-testid="list-resource-version">list resourceVersion {view.listResourceVersion}</p>
+        <p className="hint" data-testid="list-resource-version">{t('listResourceVersion', { resourceVersion: view.listResourceVersion })}</p>
       </div>
       <div className="objects-body">
         <ObjectsTable table={table} selectedKey={selectedKey} />
@@ -51,20 +53,21 @@ export function ObjectsPanel() {
 }
 
 function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; readonly selectedKey: string | null }) {
+  const { t } = useTranslation('objects');
   const actions = useSimActions();
   const rows = table.rows.slice(0, rowLimit);
   const namespaced = table.rows.some((r) => r.namespace !== null);
   return (
-    <div className="objects-scroller">
+    <div className="objects-scroller" tabIndex={0}>
       <table className="objects-table" aria-label={`${table.resource} (kubectl get ${table.resource})`}>
         <thead>
           <tr>
-            {namespaced ? <th scope="col">Namespace</th> : null}
+            {namespaced ? <th scope="col">{t('columns.namespace')}</th> : null}
             {table.columns.map((c) => <th key={c} scope="col">{c}</th>)}
-            <th scope="col" title="metadata.resourceVersion as kube-apiserver reports it">resourceVersion</th>
-            <th scope="col" title="the etcd key's mod_revision">mod_revision</th>
-            <th scope="col">Generation</th>
-            <th scope="col">Owner</th>
+            <th scope="col" title={t('columns.resourceVersionHint')}>resourceVersion</th>
+            <th scope="col" title={t('columns.modRevisionHint')}>mod_revision</th>
+            <th scope="col">{t('columns.generation')}</th>
+            <th scope="col">{t('columns.owner')}</th>
           </tr>
         </thead>
         <tbody>
@@ -86,43 +89,45 @@ function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; rea
           ))}
         </tbody>
       </table>
-      {table.rows.length === 0 ? <p className="hint panel-empty">No resources found.</p> : null}
-      {table.rows.length > rowLimit ? <p className="hint panel-empty">{table.rows.length - rowLimit} more not drawn; the keyspace panel lists every key.</p> : null}
+      {table.rows.length === 0 ? <p className="hint panel-empty">{t('none')}</p> : null}
+      {table.rows.length > rowLimit ? <p className="hint panel-empty">{t('more', { count: table.rows.length - rowLimit })}</p> : null}
     </div>
   );
 }
 
 function OwnerLink({ owner }: { readonly owner: ObjectRow['ownerReferences'][number] }) {
+  const { t } = useTranslation('objects');
   const actions = useSimActions();
   const label = `${owner.kind}/${owner.name}`;
   if (owner.key === null) return <span>{label}</span>;
-  return <button type="button" className="link-button" aria-label={`Go to owner ${label}`} onClick={() => actions.selectKey(owner.key)}>{label}</button>;
+  return <button type="button" className="link-button" aria-label={t('goToOwner', { owner: label })} onClick={() => actions.selectKey(owner.key)}>{label}</button>;
 }
 
 function ObjectDetails({ table, row }: { readonly table: ObjectTable; readonly row: ObjectRow }) {
+  const { t } = useTranslation('objects');
   const actions = useSimActions();
   return (
     <div className="object-details" data-testid="object-details" aria-label={`${table.kind} ${row.name}`} role="region">
-      <h3 className="key-details-name"><code>{table.kind}/{row.name}</code>{row.deleting ? <span className="unavailable"> (terminating)</span> : null}</h3>
+      <h3 className="key-details-name"><code>{table.kind}/{row.name}</code>{row.deleting ? <span className="unavailable"> {t('terminating')}</span> : null}</h3>
       <dl className="message-facts key-facts">
-        <div><dt>key</dt><dd><code>{row.key}</code></dd></div>
+        <div><dt>{t('details.key')}</dt><dd><code>{row.key}</code></dd></div>
         <div><dt>resourceVersion</dt><dd data-testid="detail-resource-version">{row.resourceVersion}</dd></div>
         <div><dt>mod_revision</dt><dd>{row.modRevision}</dd></div>
         <div><dt>uid</dt><dd>{row.uid}</dd></div>
-        <div><dt>generation</dt><dd>{generationText(row)}</dd></div>
-        <div><dt>owners</dt><dd>{row.ownerReferences.length === 0 ? 'none' : row.ownerReferences.map((o) => <OwnerLink key={`${o.kind}/${o.name}`} owner={o} />)}</dd></div>
+        <div><dt>{t('details.generation')}</dt><dd>{generationText(row)}</dd></div>
+        <div><dt>{t('details.owners')}</dt><dd>{row.ownerReferences.length === 0 ? t('details.noOwners') : row.ownerReferences.map((o) => <OwnerLink key={`${o.kind}/${o.name}`} owner={o} />)}</dd></div>
       </dl>
-      <p className="hint">The stored bytes carry no resourceVersion: kube-apiserver sets it from the key&apos;s mod_revision when it reads the object.</p>
+      <p className="hint">{t('details.resourceVersionNote')}</p>
       {row.conditions.length > 0 ? (
-        <table className="objects-table conditions" aria-label="Conditions" title={conditionSummary(row.conditions)}>
-          <thead><tr><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Reason</th><th scope="col">Message</th></tr></thead>
+        <table className="objects-table conditions" aria-label={t('conditions.label')} title={conditionSummary(row.conditions)}>
+          <thead><tr><th scope="col">{t('conditions.type')}</th><th scope="col">{t('conditions.status')}</th><th scope="col">{t('conditions.reason')}</th><th scope="col">{t('conditions.message')}</th></tr></thead>
           <tbody>
             {row.conditions.map((c) => <tr key={c.type}><td>{c.type}</td><td>{c.status}</td><td>{c.reason}</td><td>{c.message}</td></tr>)}
           </tbody>
         </table>
-      ) : <p className="hint">No conditions.</p>}
+      ) : <p className="hint">{t('conditions.none')}</p>}
       <WhyWrittenButton keyName={row.key} />
-      <button type="button" className="link-button" onClick={() => actions.selectKey(null)}>Close object</button>
+      <button type="button" className="link-button" onClick={() => actions.selectKey(null)}>{t('details.close')}</button>
     </div>
   );
 }

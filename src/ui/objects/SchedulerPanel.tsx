@@ -3,31 +3,33 @@
 // then the node chosen (or the FailedScheduling message). Newest attempt first.
 
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SchedulerAttempt } from '../../protocol/index.ts';
 import { formatVirtualTime } from '../format.ts';
 import { useSim } from '../store/sim-context.ts';
 import { useInspection } from './use-inspection.ts';
 
 export function SchedulerPanel() {
+  const { t } = useTranslation('objects');
   useInspection('scheduler');
   const attempts = useSim((state) => state.inspection?.scheduler);
   const [chosen, setChosen] = useState<number | null>(null);
-  if (attempts === undefined) return <p className="hint panel-empty" role="status">Loading scheduling attempts…</p>;
-  if (attempts === null) return <p className="hint panel-empty">This cluster runs no kube-scheduler.</p>;
-  if (attempts.length === 0) return <p className="hint panel-empty" data-testid="scheduler-empty">No scheduling attempt yet: create a Deployment and step until its pods are scheduled.</p>;
+  if (attempts === undefined) return <p className="hint panel-empty" role="status">{t('scheduler.loading')}</p>;
+  if (attempts === null) return <p className="hint panel-empty">{t('scheduler.none')}</p>;
+  if (attempts.length === 0) return <p className="hint panel-empty" data-testid="scheduler-empty">{t('scheduler.empty')}</p>;
   const index = chosen !== null && chosen < attempts.length ? chosen : attempts.length - 1;
   const attempt = attempts[index]!;
   return (
-    <section className="scheduler" aria-label="Scheduling attempts" data-testid="scheduler">
+    <section className="scheduler" aria-label={t('scheduler.label')} data-testid="scheduler">
       <div className="objects-toolbar">
         <label className="attempt-picker">
-          Attempt
+          {t('scheduler.attempt')}
           <select value={index} onChange={(event) => setChosen(Number(event.target.value))}>
-            {attempts.map((a, i) => <option key={i} value={i}>{a.pod} #{a.attempt} → {a.selected ?? 'unschedulable'}</option>).reverse()}
+            {attempts.map((a, i) => <option key={i} value={i}>{a.pod} #{a.attempt} → {a.selected ?? t('scheduler.unschedulable')}</option>).reverse()}
           </select>
         </label>
         <p className="hint" data-testid="attempt-outcome">
-          {formatVirtualTime(attempt.time)}: {attempt.bound ? `bound to ${attempt.selected}` : attempt.selected ? `chose ${attempt.selected}; ${attempt.message || 'binding…'}` : attempt.message}
+          {formatVirtualTime(attempt.time)}: {attempt.bound ? t('scheduler.bound', { node: attempt.selected }) : attempt.selected ? t('scheduler.chose', { node: attempt.selected, message: attempt.message || t('scheduler.binding') }) : attempt.message}
         </p>
       </div>
       <AttemptTable attempt={attempt} />
@@ -36,17 +38,18 @@ export function SchedulerPanel() {
 }
 
 function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
+  const { t } = useTranslation('objects');
   const filterPlugins = [...new Set(attempt.nodes.flatMap((n) => n.filters.map((f) => f.plugin)))];
   const scorePlugins = [...new Set(attempt.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
   return (
-    <div className="objects-scroller">
-      <table className="objects-table scheduler-table" aria-label={`Filter and score per node for ${attempt.pod}`}>
+    <div className="objects-scroller" tabIndex={0}>
+      <table className="objects-table scheduler-table" aria-label={t('scheduler.table', { pod: attempt.pod })}>
         <thead>
           <tr>
-            <th scope="col">Node</th>
-            {filterPlugins.map((p) => <th key={`f-${p}`} scope="col" title="filter plugin">{p}</th>)}
-            {scorePlugins.map((p) => <th key={`s-${p}`} scope="col" title="score plugin: normalised × weight (raw)">{p}</th>)}
-            <th scope="col">Score</th>
+            <th scope="col">{t('scheduler.node')}</th>
+            {filterPlugins.map((p) => <th key={`f-${p}`} scope="col" title={t('scheduler.filterPlugin')}>{p}</th>)}
+            {scorePlugins.map((p) => <th key={`s-${p}`} scope="col" title={t('scheduler.scorePlugin')}>{p}</th>)}
+            <th scope="col">{t('scheduler.score')}</th>
           </tr>
         </thead>
         <tbody>
@@ -55,13 +58,13 @@ function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
               <th scope="row">{n.node}{n.node === attempt.selected ? ' ✓' : ''}</th>
               {filterPlugins.map((p) => {
                 const f = n.filters.find((x) => x.plugin === p);
-                return <td key={`f-${p}`} className={f && !f.pass ? 'unavailable' : undefined} title={f?.reasons.join('; ')}>{f ? (f.pass ? 'pass' : `fail: ${f.reasons.join('; ')}`) : '—'}</td>;
+                return <td key={`f-${p}`} className={f && !f.pass ? 'unavailable' : undefined} title={f?.reasons.join('; ')}>{f ? (f.pass ? t('scheduler.pass') : t('scheduler.fail', { reasons: f.reasons.join('; ') })) : '—'}</td>;
               })}
               {scorePlugins.map((p) => {
                 const s = n.scores.find((x) => x.plugin === p);
                 return <td key={`s-${p}`}>{s ? `${s.normalized} × ${s.weight} (${s.raw})` : '—'}</td>;
               })}
-              <td data-testid="scheduler-final-score">{n.finalScore ?? (n.feasible ? '—' : 'infeasible')}</td>
+              <td data-testid="scheduler-final-score">{n.finalScore ?? (n.feasible ? '—' : t('scheduler.infeasible'))}</td>
             </tr>
           ))}
         </tbody>

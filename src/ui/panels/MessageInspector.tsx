@@ -2,6 +2,7 @@
 // message in full (its payload exactly as the engine delivered it, and its cause and request as links).
 
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import { useCaption } from '../captions/StepCaption.tsx';
@@ -24,18 +25,20 @@ export function MessageInspector() {
 }
 
 function RecentDeliveries() {
+  const { t } = useTranslation('inspector');
   const records = useSim(useShallow((state) => state.recent.slice(-listLength)));
   const omitted = useSim((state) => state.omitted);
   return (
     <>
-      <h2 id="inspector-heading">Recent deliveries</h2>
-      {records.length === 0 ? <p className="hint">No message delivered yet.</p> : <MessageList records={records} />}
-      {omitted > 0 && <p className="hint">{omitted} deliveries made while running fast are counted but not listed.</p>}
+      <h2 id="inspector-heading">{t('recent')}</h2>
+      {records.length === 0 ? <p className="hint">{t('noneYet')}</p> : <MessageList records={records} />}
+      {omitted > 0 && <p className="hint">{t('omitted', { count: omitted })}</p>}
     </>
   );
 }
 
 function LinkMessages({ a, b }: { readonly a: string; readonly b: string }) {
+  const { t } = useTranslation('inspector');
   const actions = useSimActions();
   const records = useSim(useShallow((state) => state.recent.filter((r) => onLink(r, a, b)).slice(-listLength)));
   const newest = records.at(-1);
@@ -48,13 +51,13 @@ function LinkMessages({ a, b }: { readonly a: string; readonly b: string }) {
           <MessageBody record={newest} />
           {records.length > 1 && (
             <>
-              <h3>Earlier on this link</h3>
+              <h3>{t('earlier')}</h3>
               <MessageList records={records.slice(0, -1)} />
             </>
           )}
         </>
-      ) : <p className="hint">No recent message on this link.</p>}
-      <button type="button" className="link-button" onClick={() => actions.select(null)}>All recent deliveries</button>
+      ) : <p className="hint">{t('noneOnLink')}</p>}
+      <button type="button" className="link-button" onClick={() => actions.select(null)}>{t('all')}</button>
     </>
   );
 }
@@ -83,22 +86,24 @@ const MessageItem = memo(function MessageItem({ record }: { readonly record: Tra
 });
 
 function MessageRef({ id }: { readonly id: number | null }) {
+  const { t } = useTranslation('inspector');
   const actions = useSimActions();
   const retained = useSim((state) => id !== null && heldRecord(state, id) !== undefined);
   if (id === null) return <>—</>;
-  if (!retained) return <>message {id}</>;
-  return <button type="button" className="link-button" onClick={() => actions.select({ type: 'message', id })}>message {id}</button>;
+  if (!retained) return <>{t('message', { id })}</>;
+  return <button type="button" className="link-button" onClick={() => actions.select({ type: 'message', id })}>{t('message', { id })}</button>;
 }
 
 function MessageDetails({ id }: { readonly id: number }) {
+  const { t } = useTranslation('inspector');
   const actions = useSimActions();
   const record = useSim((state) => heldMessage(state, id));
   if (!record) {
     return (
       <>
-        <h2 id="inspector-heading">Message {id}</h2>
-        <p className="hint">No longer kept: the UI holds the newest {recentLimit} deliveries.</p>
-        <button type="button" className="link-button" onClick={() => actions.select(null)}>All recent deliveries</button>
+        <h2 id="inspector-heading">{t('messageHeading', { id })}</h2>
+        <p className="hint">{t('notKept', { count: recentLimit })}</p>
+        <button type="button" className="link-button" onClick={() => actions.select(null)}>{t('all')}</button>
       </>
     );
   }
@@ -106,30 +111,31 @@ function MessageDetails({ id }: { readonly id: number }) {
     <>
       <h2 id="inspector-heading" className="message-heading">{record.kind}</h2>
       <MessageBody record={record} />
-      <button type="button" className="link-button" onClick={() => actions.select(null)}>All recent deliveries</button>
+      <button type="button" className="link-button" onClick={() => actions.select(null)}>{t('all')}</button>
     </>
   );
 }
 
 /** Everything about one message: route, timing, cause, and its payload as sent (and delivered, if it was). */
 function MessageBody({ record }: { readonly record: TraceRecord | Flight }) {
+  const { t } = useTranslation('inspector');
   const actions = useSimActions();
   return (
     <>
       <p className="message-route">{record.from} → {record.to}</p>
       <dl className="message-facts">
-        <div><dt>Step</dt><dd>{record.step ?? 'in flight: not delivered at the step shown'}</dd></div>
-        <div><dt>Message</dt><dd>{record.id}</dd></div>
-        <div><dt>Sent at</dt><dd>{formatVirtualTime(record.sentAt)}</dd></div>
-        <div><dt>Delivered at</dt><dd>{formatVirtualTime(record.deliverAt)}</dd></div>
-        <div><dt>Caused by</dt><dd>{record.cause === null ? 'nothing: a user command or start-up' : <MessageRef id={record.cause} />}</dd></div>
-        <div><dt>Answers</dt><dd><MessageRef id={record.replyTo} /></dd></div>
-        {record.background && <div><dt>Background</dt><dd>yes: does not keep “run until idle” going</dd></div>}
+        <div><dt>{t('facts.step')}</dt><dd>{record.step ?? t('facts.inFlight')}</dd></div>
+        <div><dt>{t('facts.message')}</dt><dd>{record.id}</dd></div>
+        <div><dt>{t('facts.sentAt')}</dt><dd>{formatVirtualTime(record.sentAt)}</dd></div>
+        <div><dt>{t('facts.deliveredAt')}</dt><dd>{formatVirtualTime(record.deliverAt)}</dd></div>
+        <div><dt>{t('facts.causedBy')}</dt><dd>{record.cause === null ? t('facts.noCause') : <MessageRef id={record.cause} />}</dd></div>
+        <div><dt>{t('facts.answers')}</dt><dd><MessageRef id={record.replyTo} /></dd></div>
+        {record.background && <div><dt>{t('facts.background')}</dt><dd>{t('facts.backgroundYes')}</dd></div>}
       </dl>
-      {record.step !== null && <button type="button" onClick={() => actions.askWhy(record.id)}>Why? Show its causes</button>}
-      <h3>Payload</h3>
+      {record.step !== null && <button type="button" onClick={() => actions.askWhy(record.id)}>{t('why')}</button>}
+      <h3>{t('payload')}</h3>
       {'payloadOmitted' in record && record.payloadOmitted
-        ? <p className="hint">Its payload is shown when playback pauses or the message is delivered.</p>
+        ? <p className="hint">{t('payloadLater')}</p>
         : <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>}
     </>
   );

@@ -103,6 +103,7 @@ export default function SequenceView() {
   );
   const count = itemCount(main.firstRow, main.rows, expansions);
 
+  // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 5 });
 
   // ── Questions to the worker, and their answers ──

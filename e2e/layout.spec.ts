@@ -1,0 +1,142 @@
+// The panes as a learner meets them on a laptop (1280×720) and a desktop (1440×900): whatever dock tab is
+// open, the graph pane keeps at least 720 × 400 CSS px, every component box lies wholly inside it, and
+// its text stays readable (font size × zoom ≥ 11 px) after every fit: the first, the fit button, the
+// zoom-out button, a cluster reset. Pane sizes are remembered across loads until "Reset layout".
+// The boxes fit only when the graph at its readable zoom is no larger than the pane: the graph's own
+// design (layout.ts, ComponentNode.tsx) aims at 720 × 400 at zoom 1 with every text ≥ 11 px.
+
+import type { Page } from '@playwright/test';
+import { expect, test } from './podflow.ts';
+
+const viewports = [{ width: 1280, height: 720 }, { width: 1440, height: 900 }] as const;
+
+interface GraphGeometry {
+  readonly pane: { x: number; y: number; width: number; height: number };
+  readonly zoom: number;
+  readonly nodes: ReadonlyArray<{ name: string; x: number; y: number; width: number; height: number; titlePx: number; smallestPx: number }>;
+}
+
+/** The graph pane's box, the flow's zoom, and each component box with its title's and its smallest text's on-screen size. */
+async function geometry(page: Page): Promise<GraphGeometry> {
+  return page.getByTestId('graph-pane').evaluate((pane) => {
+    const viewport = pane.querySelector<HTMLElement>('.react-flow__viewport')!;
+    const zoom = new DOMMatrixReadOnly(getComputedStyle(viewport).transform).a;
+    const box = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    const textPx = (el: Element) => Number.parseFloat(getComputedStyle(el).fontSize) * zoom;
+    const nodes = [...pane.querySelectorAll<HTMLElement>('[data-testid="component-node"]')].map((node) => {
+      const texts = [...node.querySelectorAll('*')].filter((el) => [...el.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.textContent!.trim() !== '') && el.getClientRects().length > 0);
+      return {
+        name: node.dataset.component!,
+        ...box(node),
+        titlePx: textPx(node.querySelector('.component-title')!),
+        smallestPx: Math.min(...texts.map(textPx)),
+      };
+    });
+    return { pane: box(pane.querySelector('.react-flow')!), zoom, nodes };
+  });
+}
+
+/** Waits until the flow stops moving (a fit follows a pane resize by a frame). */
+async function settled(page: Page): Promise<GraphGeometry> {
+  let last = '';
+  await expect.poll(async () => {
+    const now = JSON.stringify(await geometry(page));
+    const same = now === last;
+    last = now;
+    return same;
+  }, { intervals: [150] }).toBe(true);
+  return JSON.parse(last) as GraphGeometry;
+}
+
+function expectReadableAndInside(g: GraphGeometry, where: string) {
+  expect(g.pane.width, `graph pane width (${where})`).toBeGreaterThanOrEqual(720);
+  expect(g.pane.height, `graph pane height (${where})`).toBeGreaterThanOrEqual(400);
+  expect(g.nodes).toHaveLength(8);
+  for (const n of g.nodes) {
+    expect(n.titlePx, `${n.name}'s title on screen (${where})`).toBeGreaterThanOrEqual(11);
+    expect(n.smallestPx, `${n.name}'s smallest text on screen (${where})`).toBeGreaterThanOrEqual(11 - 0.01);
+    const inside = n.x >= g.pane.x - 0.5 && n.y >= g.pane.y - 0.5
+      && n.x + n.width <= g.pane.x + g.pane.width + 0.5 && n.y + n.height <= g.pane.y + g.pane.height + 0.5;
+    expect(inside, `${n.name} ${JSON.stringify(n)} inside the graph pane ${JSON.stringify(g.pane)} (${where})`).toBe(true);
+  }
+}
+
+for (const viewport of viewports) {
+  test.describe(`at ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('every component stays in view and readable with any dock tab open', async ({ podflow: { page } }) => {
+      const tabs = page.getByRole('tablist', { name: 'Dock' }).getByRole('tab');
+      const names = await tabs.allTextContents();
+      expect(names.length).toBeGreaterThanOrEqual(9);
+      for (const name of names) {
+        await test.step(`the ${name} tab`, async () => {
+          await tabs.filter({ hasText: name }).first().click();
+          await expect(tabs.filter({ hasText: name }).first()).toHaveAttribute('aria-selected', 'true');
+          expectReadableAndInside(await settled(page), name);
+        });
+      }
+      await test.step('the dock hidden', async () => {
+        await page.getByRole('button', { name: 'Hide dock' }).click();
+        await expect(page.getByTestId('dock')).toHaveAttribute('data-open', 'false');
+        expectReadableAndInside(await settled(page), 'dock hidden');
+      });
+    });
+  });
+}
+
+test.describe('fitting never shrinks text below 11 px', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  test('zooming out, the fit button and a reset keep the text readable', async ({ podflow, page }) => {
+    const readable = (g: GraphGeometry) => Math.min(...g.nodes.map((n) => n.smallestPx));
+    await test.step('zoom out as far as the button goes', async () => {
+      const zoomOut = page.getByRole('button', { name: 'Zoom out' });
+      for (let i = 0; i < 8 && await zoomOut.isEnabled(); i++) await zoomOut.click();
+      await expect(zoomOut).toBeDisabled();
+      expect(readable(await settled(page))).toBeGreaterThanOrEqual(11 - 0.01);
+    });
+    await test.step('the fit button', async () => {
+      await page.getByRole('button', { name: 'Fit the graph to the view' }).click();
+      expect(readable(await settled(page))).toBeGreaterThanOrEqual(11 - 0.01);
+    });
+    await test.step('a cluster reset, with the console open', async () => {
+      await page.getByRole('tab', { name: 'Console' }).click();
+      await podflow.button('Reset').click();
+      await expect(podflow.component('kubelet/node-3')).toBeAttached();
+      expectReadableAndInside(await settled(page), 'after reset');
+    });
+  });
+});
+
+test.describe('the layout is remembered', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
+
+  test('a resized dock keeps its size and tab across a reload until "Reset layout"', async ({ podflow: { page } }) => {
+    const dock = page.getByTestId('dock');
+    const height = async () => (await dock.boundingBox())!.height;
+    const before = await height();
+    await test.step('show the logs and grow the dock from the keyboard, on the handle between graph and dock', async () => {
+      await page.getByRole('tab', { name: 'Logs' }).click();
+      const handle = page.getByRole('separator', { name: 'Resize the dock' });
+      await handle.focus();
+      await page.keyboard.press('ArrowUp');
+      await expect.poll(height).toBeGreaterThan(before + 20);
+    });
+    const resized = await height();
+    await test.step('reload: the same size, the same tab', async () => {
+      await page.reload();
+      await expect(page.getByRole('tab', { name: 'Logs' })).toHaveAttribute('aria-selected', 'true');
+      await expect.poll(height).toBeCloseTo(resized, 0);
+    });
+    await test.step('"Reset layout" restores the default size, now and after a reload', async () => {
+      await page.getByRole('button', { name: 'Reset layout' }).click();
+      await expect.poll(height).toBeCloseTo(before, 0);
+      await page.reload();
+      await expect.poll(height).toBeCloseTo(before, 0);
+    });
+  });
+});

@@ -1,0 +1,42 @@
+// The dock's tabs: ONE list, in the order shown. A feature adds its view with one line here, e.g.
+//   { id: 'sequence', title: 'sequence:tab', render: () => <SequenceView /> },
+// `title` is an i18next key with its namespace (`<namespace>:<key>`), so the feature keeps its tab's
+// name in its own locale files. Views that hold work the user would lose (a console transcript, the
+// editor's text) or that must keep listening while hidden are `keepMounted`; the others mount while shown
+// (the state views ask the worker for their data only then).
+
+import { Activity, type ReactNode } from 'react';
+import { EditorPanel } from '../editor/EditorPanel.tsx';
+import { FaultsPanel } from '../faults/FaultsPanel.tsx';
+import { KeyspacePanel } from '../keyspace/KeyspacePanel.tsx';
+import { LogsPanel } from '../logs/LogsPanel.tsx';
+import { ObjectsPanel } from '../objects/ObjectsPanel.tsx';
+import { SchedulerPanel } from '../objects/SchedulerPanel.tsx';
+import { WatchersPanel } from '../objects/WatchersPanel.tsx';
+import { ScenariosPanel } from '../scenarios/ScenariosPanel.tsx';
+import { ConsolePanel } from '../console/ConsolePanel.tsx';
+import { SequencePanel } from '../sequence/SequencePanel.tsx';
+
+export interface DockTab {
+  readonly id: string;
+  /** i18next key of the tab's name, with its namespace. */
+  readonly title: string;
+  /** The view; `shown` says whether its tab is the one on show (for views kept mounted while hidden). */
+  readonly render: (shown: boolean) => ReactNode;
+  readonly keepMounted?: boolean;
+}
+
+export const dockTabs: readonly DockTab[] = [
+  { id: 'keyspace', title: 'dock:tabs.keyspace', render: () => <KeyspacePanel /> },
+  { id: 'objects', title: 'dock:tabs.objects', render: () => <ObjectsPanel /> },
+  { id: 'watchers', title: 'dock:tabs.watchers', render: () => <WatchersPanel /> },
+  { id: 'scheduler', title: 'dock:tabs.scheduler', render: () => <SchedulerPanel /> },
+  { id: 'editor', title: 'dock:tabs.editor', render: () => <EditorPanel />, keepMounted: true },
+  { id: 'console', title: 'dock:tabs.console', render: () => <ConsolePanel />, keepMounted: true },
+  // The logs grow with every delivery: while their tab is hidden, React renders them only when idle.
+  { id: 'logs', title: 'dock:tabs.logs', render: (shown) => <Activity mode={shown ? 'visible' : 'hidden'}><LogsPanel /></Activity>, keepMounted: true },
+  { id: 'faults', title: 'dock:tabs.faults', render: () => <FaultsPanel />, keepMounted: true },
+  { id: 'scenarios', title: 'dock:tabs.scenarios', render: () => <ScenariosPanel />, keepMounted: true },
+  // The sequence diagram loads lazily and keeps its scroll place and fetched rows while hidden.
+  { id: 'sequence', title: 'sequence:tab', render: (shown) => <Activity mode={shown ? 'visible' : 'hidden'}><SequencePanel /></Activity>, keepMounted: true },
+];
