@@ -3,6 +3,7 @@
 // component graph, the right-hand column (what the user can send, why a step happened, the messages
 // delivered, saved clusters) and the dock.
 
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StepCaption } from './captions/StepCaption.tsx';
 import { SavedClustersPanel } from './clusters/SavedClustersPanel.tsx';
@@ -21,8 +22,10 @@ import { MessageInspector } from './panels/MessageInspector.tsx';
 import { Notices } from './panels/Notices.tsx';
 import { PlayheadProvider } from './playback/PlayheadProvider.tsx';
 import { useSim } from './store/sim-context.ts';
-import { TourControls } from './tours/TourControls.tsx';
 import { StoryPanel } from './story/StoryPanel.tsx';
+
+// The tour picker and its catalog load after the first paint (their own chunk).
+const TourControls = lazy(() => import('./tours/TourControls.tsx').then((m) => ({ default: m.TourControls })));
 
 function ClusterLabel() {
   const { t } = useTranslation('layout');
@@ -42,7 +45,7 @@ export function App() {
           <p className="tagline" title={t('tagline')}>{t('tagline')}</p>
           <ClusterLabel />
           <StorageStatus />
-          <TourControls />
+          <Suspense fallback={null}><TourControls /></Suspense>
           <LanguageSwitch />
           <ThemeSwitch />
           <ResetLayoutButton />

@@ -2,7 +2,7 @@
 // pattern: arrow keys, Home and End move between tabs). Clicking a tab opens the dock; the toggle at the
 // end of the tab list closes it to the tab strip. The tabs themselves are one list (dock-tabs.tsx).
 
-import { useRef, type KeyboardEvent } from 'react';
+import { Suspense, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../console/act.css';
 import { dockTabs } from './dock-tabs.tsx';
@@ -58,7 +58,7 @@ export function Dock() {
         if (!shown && !d.keepMounted) return null;
         return (
           <div key={d.id} id={`dock-panel-${d.id}`} role="tabpanel" aria-labelledby={`dock-tab-${d.id}`} className="dock-panel" hidden={!shown}>
-            {d.render(shown)}
+            <Suspense fallback={<p className="hint" role="status">{t('loading')}</p>}>{d.render(shown)}</Suspense>
           </div>
         );
       })}

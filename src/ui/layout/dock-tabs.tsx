@@ -5,17 +5,20 @@
 // editor's text) or that must keep listening while hidden are `keepMounted`; the others mount while shown
 // (the state views ask the worker for their data only then).
 
-import { Activity, type ReactNode } from 'react';
-import { EditorPanel } from '../editor/EditorPanel.tsx';
-import { FaultsPanel } from '../faults/FaultsPanel.tsx';
-import { KeyspacePanel } from '../keyspace/KeyspacePanel.tsx';
-import { LogsPanel } from '../logs/LogsPanel.tsx';
-import { ObjectsPanel } from '../objects/ObjectsPanel.tsx';
-import { SchedulerPanel } from '../objects/SchedulerPanel.tsx';
-import { WatchersPanel } from '../objects/WatchersPanel.tsx';
-import { ScenariosPanel } from '../scenarios/ScenariosPanel.tsx';
-import { ConsolePanel } from '../console/ConsolePanel.tsx';
-import { SequencePanel } from '../sequence/SequencePanel.tsx';
+import { Activity, lazy, type ReactNode } from 'react';
+
+// Each view is its own chunk, loaded when its tab first mounts (the Dock wraps them in Suspense): the
+// page's first JavaScript stays small, and the views arrive while the graph is already drawn.
+const EditorPanel = lazy(() => import('../editor/EditorPanel.tsx').then((m) => ({ default: m.EditorPanel })));
+const FaultsPanel = lazy(() => import('../faults/FaultsPanel.tsx').then((m) => ({ default: m.FaultsPanel })));
+const KeyspacePanel = lazy(() => import('../keyspace/KeyspacePanel.tsx').then((m) => ({ default: m.KeyspacePanel })));
+const LogsPanel = lazy(() => import('../logs/LogsPanel.tsx').then((m) => ({ default: m.LogsPanel })));
+const ObjectsPanel = lazy(() => import('../objects/ObjectsPanel.tsx').then((m) => ({ default: m.ObjectsPanel })));
+const SchedulerPanel = lazy(() => import('../objects/SchedulerPanel.tsx').then((m) => ({ default: m.SchedulerPanel })));
+const WatchersPanel = lazy(() => import('../objects/WatchersPanel.tsx').then((m) => ({ default: m.WatchersPanel })));
+const ScenariosPanel = lazy(() => import('../scenarios/ScenariosPanel.tsx').then((m) => ({ default: m.ScenariosPanel })));
+const ConsolePanel = lazy(() => import('../console/ConsolePanel.tsx').then((m) => ({ default: m.ConsolePanel })));
+const SequencePanel = lazy(() => import('../sequence/SequencePanel.tsx').then((m) => ({ default: m.SequencePanel })));
 
 export interface DockTab {
   readonly id: string;
