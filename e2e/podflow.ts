@@ -122,6 +122,12 @@ export class PodflowPage {
 
 export const test = base.extend<{ podflow: PodflowPage }>({
   podflow: async ({ page }, use) => {
+    // These scenarios step one delivery at a time: they start at the 'All' level unless a test chose one.
+    await page.addInitScript(() => {
+      if (localStorage.getItem('podflow.prefs') === null) {
+        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));
+      }
+    });
     const podflow = new PodflowPage(page);
     await podflow.open();
     await use(podflow);

@@ -19,15 +19,15 @@ describe('UI preferences', () => {
     expect(createPrefsStore(storage).getState().language).toBe('zh');
   });
 
-  it('remember the level Step works at; default All; an unknown stored level falls back', () => {
+  it('remember the level Step works at; default Story (milestones); an unknown stored level falls back', () => {
     const storage = memoryStorage();
     const first = createPrefsStore(storage);
-    expect(first.getState().level).toBe('internal');
-    first.getState().setLevel('milestone');
-    expect(createPrefsStore(storage).getState().level).toBe('milestone');
+    expect(first.getState().level).toBe('milestone');
+    first.getState().setLevel('request');
+    expect(createPrefsStore(storage).getState().level).toBe('request');
     storage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'zh', theme: 'dark', level: 'chapter' }, version: 1 }));
     const odd = createPrefsStore(storage).getState();
-    expect(odd.level).toBe('internal');
+    expect(odd.level).toBe('milestone');
     expect(odd.language).toBe('zh');
   });
 });

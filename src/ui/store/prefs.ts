@@ -25,7 +25,8 @@ export interface Prefs {
   setLevel(level: StepLevel): void;
 }
 
-export const defaultLevel: StepLevel = 'internal';
+/** A learner starts with the story: Step and Play move milestone by milestone (UX.md). */
+export const defaultLevel: StepLevel = 'milestone';
 
 export function createPrefsStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined): StoreApi<Prefs> {
   return createStore<Prefs>()(persist(
