@@ -15,7 +15,7 @@ for (const theme of ['light', 'dark'] as const) {
       }, [language, theme] as const);
       const podflow = new PodflowPage(page);
       await podflow.open();
-      await expect(podflow.activity).toHaveText('idle');
+      await expect(podflow.activity).toHaveAttribute('data-state', 'idle');
       await expect(page.getByTestId('saved-step')).toBeVisible();
       await page.evaluate(() => document.fonts.ready);
       await expect(page).toHaveScreenshot(`main-${theme}-${language}.png`, {
