@@ -32,7 +32,10 @@ test('--as a restricted user prints the exact 403', async ({ podflow }) => {
   // On the graph the answer is a red token labelled with its status.
   const refused = podflow.page.locator('[data-testid="token"][data-kind="http.response"][data-failed="true"]');
   await expect(refused.first()).toHaveAttribute('aria-label', /: 403 Forbidden \(failed\)/);
-  await expect(refused.first().locator('text')).toHaveText('403 Forbidden');
+  // Selected, it is the label its link shows (one readable label per link).
+  const id = await refused.first().getAttribute('data-message-id');
+  await refused.first().dispatchEvent('click');
+  await expect(podflow.page.locator(`[data-testid="token-label"][data-message-id="${id}"]`)).toContainText('403 Forbidden');
   expect(await dock.runToEnd('kubectl --as=alice get pods')).toContain('No resources found in default namespace.');
 });
 

@@ -40,8 +40,9 @@ async function visibleTexts(region: Locator): Promise<string[]> {
     const out: string[] = [];
     for (const el of root.querySelectorAll<HTMLElement>(selector)) {
       if (el.getClientRects().length === 0 || el.closest('[hidden], [aria-hidden="true"]')) continue;
-      // Keys, object and saved-cluster names are data, not words of the page; the graph's boxes and tokens are drawn by their own parts.
-      if (el.closest('[data-testid="key-row"], .key-group, [data-testid="object-row"], [data-testid="saved-cluster"] .cluster-open, [data-testid="component-node"], [data-testid="token"]')) continue;
+      // Keys, object and saved-cluster names are data, not words of the page; the graph's boxes and tokens are drawn by their own
+      // parts; the sequence diagram's arrows carry the wire's own words (GET /api/v1/pods, Txn …), as the tokens do.
+      if (el.closest('[data-testid="key-row"], .key-group, [data-testid="object-row"], [data-testid="saved-cluster"] .cluster-open, [data-testid="component-node"], [data-testid="token"], [data-testid="sequence-arrow"]')) continue;
       const own = el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement
         ? [el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title')]
         : [el.textContent, el.getAttribute('aria-label'), el.getAttribute('title')];

@@ -246,7 +246,7 @@ test('the level of detail: Story makes Step and → move a milestone; the choice
 
 test('the story in 中文: the controls and the narrator speak Chinese', async ({ podflow, page }) => {
   await podflow.createNginxDeployment();
-  await page.getByRole('group', { name: 'Caption language' }).getByRole('button', { name: '中文' }).click();
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: '中文' }).click();
   await expect(page.getByRole('group', { name: '详细程度' }).getByRole('button', { name: '故事', exact: true })).toBeVisible();
   await page.getByRole('button', { name: '下一个里程碑', exact: true }).click();
   await page.getByRole('button', { name: '下一个里程碑', exact: true }).click();

@@ -27,6 +27,12 @@ import { StoryPanel } from './story/StoryPanel.tsx';
 // The tour picker and its catalog load after the first paint (their own chunk).
 const TourControls = lazy(() => import('./tours/TourControls.tsx').then((m) => ({ default: m.TourControls })));
 
+/** The picker's button, disabled, while its chunk loads: the header keeps its size. */
+function TourPickerPlaceholder() {
+  const { t } = useTranslation('tours');
+  return <div className="tour-picker"><button type="button" disabled>{t('picker')} ▾</button></div>;
+}
+
 function ClusterLabel() {
   const { t } = useTranslation('layout');
   const cluster = useSim((state) => state.cluster);
@@ -45,7 +51,7 @@ export function App() {
           <p className="tagline" title={t('tagline')}>{t('tagline')}</p>
           <ClusterLabel />
           <StorageStatus />
-          <Suspense fallback={null}><TourControls /></Suspense>
+          <Suspense fallback={<TourPickerPlaceholder />}><TourControls /></Suspense>
           <LanguageSwitch />
           <ThemeSwitch />
           <ResetLayoutButton />

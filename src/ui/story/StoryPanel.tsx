@@ -38,7 +38,7 @@ export function StoryPanel() {
   const lang = language === 'zh' ? 'zh-Hans' : 'en';
   const failure = milestone !== undefined && failureMilestones.has(milestone.kind);
   return (
-    <section className="panel-section story-panel" aria-labelledby="story-heading" data-testid="story-panel" lang={lang}>
+    <section className="panel-section story-panel" aria-labelledby="story-heading" data-testid="story-panel" lang={lang} tabIndex={0}>
       <h2 id="story-heading">{t('panel')}</h2>
       <div aria-live={playing ? 'off' : 'polite'} className="story-live">
         <p className="story-step" data-testid="story-step" data-step={position}>
