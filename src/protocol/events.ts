@@ -93,6 +93,12 @@ export type WorkerEvent =
   | TourStopsEvent
   | TraceRangeEvent;
 
+/**
+ * What one message from the worker carries: an event, or the events of one turn (a command, a play tick,
+ * a chunk) in the order they were made, which the page applies together.
+ */
+export type WorkerMessage = WorkerEvent | readonly WorkerEvent[];
+
 /** At most this many records travel in one `traceBatch`. */
 export const traceTailLimit = 256;
 /** While playing (a batch every frame), at most this many: the page keeps up with large clusters. */

@@ -2,15 +2,15 @@
 // commands to the worker. A worker that dies (an uncaught error) is reported as crashed; restarting makes
 // a new worker, which reopens the saved cluster at its last persisted step.
 
-import type { WorkerEvent } from '../protocol/index.ts';
+import type { WorkerMessage } from '../protocol/index.ts';
 import type { SimConnection } from './store/sim-context.ts';
-import { applyWorkerEvent, createSimActions, createSimStore, workerCrashed } from './store/sim-store.ts';
+import { applyWorkerMessage, createSimActions, createSimStore, workerCrashed } from './store/sim-store.ts';
 
 export function connectSimWorker(): SimConnection {
   const store = createSimStore();
   const start = (): Worker => {
     const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'podflow-sim' });
-    worker.addEventListener('message', (event: MessageEvent<WorkerEvent>) => applyWorkerEvent(store, event.data));
+    worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => applyWorkerMessage(store, event.data));
     worker.addEventListener('error', (event) => {
       worker.terminate();
       store.setState((state) => workerCrashed(state, event.message || 'it could not start'), true);

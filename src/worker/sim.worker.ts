@@ -1,18 +1,37 @@
 // The simulation worker: binds the host to the worker scope. Real time (performance.now, setTimeout) is
 // used here only to pace playback; the simulation itself never sees it. IndexedDB keeps saved clusters.
 
-import type { Command, WorkerEvent } from '../protocol/index.ts';
+import type { Command, WorkerEvent, WorkerMessage } from '../protocol/index.ts';
 import { SimHost } from './host.ts';
 import { SavedClusters } from './saved-clusters.ts';
 import { scenarioCatalog } from './scenarios.ts';
 
-/** Posts an event; one whose payload cannot be cloned is replaced by an error saying so. */
-function post(event: WorkerEvent): void {
+/** Posts one event; one whose payload cannot be cloned is replaced by an error saying so. */
+function postOne(event: WorkerEvent): void {
   try {
     self.postMessage(event);
   } catch (error) {
     self.postMessage({ type: 'error', command: null, message: `could not send ${event.type}: ${String(error)}` } satisfies WorkerEvent);
   }
+}
+
+// The events of one command, tick or chunk (a traceBatch, the keyspace diff, pods, flights, story,
+// insides, timeline, status …) go as one message at the end of the turn that made them, so the page
+// applies them in one store update and draws once (WorkerMessage in src/protocol/events.ts).
+let batch: WorkerEvent[] = [];
+function flush(): void {
+  const events = batch;
+  batch = [];
+  if (events.length === 1) return postOne(events[0]!);
+  try {
+    self.postMessage(events satisfies WorkerMessage);
+  } catch {
+    for (const event of events) postOne(event);
+  }
+}
+function post(event: WorkerEvent): void {
+  if (batch.length === 0) queueMicrotask(flush);
+  batch.push(event);
 }
 
 const host = new SimHost({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, Topology, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
 import {
-  applyWorkerEvent, createSimActions, createSimStore, initialSimState, noticeLimit, recentLimit, reduceWorkerEvent,
+  applyWorkerEvent, applyWorkerMessage, createSimActions, createSimStore, initialSimState, noticeLimit, recentLimit, reduceWorkerEvent,
   type SimState,
 } from './sim-store.ts';
 
@@ -142,6 +142,21 @@ describe('sim actions', () => {
     applyWorkerEvent(store, { type: 'status', status: { ...store.getState().status, mode: 'playing' } });
     actions.togglePlay();
     expect(posted).toEqual([{ type: 'play' }, { type: 'pause' }]);
+  });
+
+  it('apply a turn\'s events, posted as one message, in one store update and in order', () => {
+    const { store } = setup();
+    let updates = 0;
+    store.subscribe(() => updates++);
+    applyWorkerMessage(store, [ready, { type: 'status', status: { ...store.getState().status, step: 7, mode: 'playing' } }, { type: 'error', command: null, message: 'late' }]);
+    expect(updates).toBe(1);
+    const state = store.getState();
+    expect(state.cluster?.seed).toBe('podflow');
+    expect(state.status.step).toBe(7);
+    expect(state.notices.map((n) => n.message)).toEqual(['late']);
+    applyWorkerMessage(store, { type: 'status', status: { ...state.status, step: 8 } });
+    expect(updates).toBe(2);
+    expect(store.getState().status.step).toBe(8);
   });
 
   it('reset with the current seed and node count unless told otherwise', () => {

@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone, type StepLevel } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent,
+  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
 } from '../../protocol/index.ts';
 import type { InsidesEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
@@ -220,6 +220,12 @@ export function createSimStore(): SimStore {
 
 export function applyWorkerEvent(store: SimStore, event: WorkerEvent): void {
   store.setState((state) => reduceWorkerEvent(state, event), true);
+}
+
+/** Applies one message from the worker: an event, or a turn's events together (one store update, one render). */
+export function applyWorkerMessage(store: SimStore, message: WorkerMessage): void {
+  if (!Array.isArray(message)) return applyWorkerEvent(store, message as WorkerEvent);
+  store.setState((state) => (message as readonly WorkerEvent[]).reduce(reduceWorkerEvent, state), true);
 }
 
 export interface SimActions {
