@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, ScenarioStepView, SimStatus, WorkerEvent } from '../../protocol/index.ts';
-import { applyWorkerEvent, createSimActions, createSimStore } from '../store/sim-store.ts';
+import { applyWorkerEvent, applyWorkerMessage, createSimActions, createSimStore } from '../store/sim-store.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped } from './perform.ts';
 
 const paused: SimStatus = { step: 100, now: 1000, pending: 3, idle: false, mode: 'paused', speed: 1 };
@@ -39,6 +39,21 @@ describe('performing a scenario step from the page', () => {
       { type: 'consoleRun', id: 1, line: 'kubectl create -f replicaset.yaml' },
       { type: 'runUntilCommandDone', id: 1, maxMs: 600_000 },
     ]);
+    expect(store.getState().status.step).toBe(131);
+  });
+
+  it('finishes a kubectl step whose output and status arrive in one message (the worker batches a turn)', async () => {
+    const store = createSimStore();
+    const actions = createSimActions(store, (command) => {
+      if (command.type === 'consoleRun') setTimeout(() => applyWorkerMessage(store, [status({})]), 0);
+      if (command.type === 'runUntilCommandDone') {
+        setTimeout(() => applyWorkerMessage(store, [done(command.id, 'replicaset.apps/my-replicaset created\n'), status({ step: 131 })]), 0);
+      }
+    });
+    applyWorkerEvent(store, { type: 'ready', seed: 's', nodes: 3, topology: { components: [], links: [] }, bootSteps: 10 });
+    applyWorkerEvent(store, status({}));
+    const result = await performStep(store, actions, step({ do: 'create', file: 'replicaset.yaml' }, 'kubectl create -f replicaset.yaml'));
+    expect(result).toEqual({ entries: [1], ok: true });
     expect(store.getState().status.step).toBe(131);
   });
 

@@ -34,7 +34,7 @@ export interface PerformOptions {
  * Resolves with the first state (now or after a change) that `done` accepts; rejects when the cluster is
  * replaced, the worker reports an error, or `signal` aborts.
  */
-export function waitFor(store: SimStore, done: (state: SimState) => boolean, signal?: AbortSignal): Promise<SimState> {
+export function waitFor(store: SimStore, done: (state: SimState, previous?: SimState) => boolean, signal?: AbortSignal): Promise<SimState> {
   return new Promise((resolve, reject) => {
     const start = store.getState();
     const version = start.cluster?.version;
@@ -46,11 +46,11 @@ export function waitFor(store: SimStore, done: (state: SimState) => boolean, sig
       if (error) reject(error);
       else resolve(state!);
     };
-    const check = (state: SimState): boolean => {
+    const check = (state: SimState, previous?: SimState): boolean => {
       if (state.workerCrashed !== null) finish(new StepStopped(`the simulation worker stopped: ${state.workerCrashed}`));
       else if (state.cluster?.version !== version) finish(new StepStopped('the cluster was replaced'));
       else if (state.noticeSeq !== noticeSeq && state.notices.at(-1)) finish(new StepStopped(state.notices.at(-1)!.message));
-      else if (done(state)) finish(null, state);
+      else if (done(state, previous)) finish(null, state);
       else return false;
       return true;
     };
@@ -61,7 +61,7 @@ export function waitFor(store: SimStore, done: (state: SimState) => boolean, sig
     }
     if (check(start)) return;
     signal?.addEventListener('abort', onAbort);
-    unsubscribe = store.subscribe((state) => { check(state); });
+    unsubscribe = store.subscribe((state, previous) => { check(state, previous); });
   });
 }
 
@@ -80,9 +80,15 @@ async function runConsole(store: SimStore, actions: SimActions, line: string, op
   const id = actions.runCommand(line, { origin: 'console' });
   options.started?.(id);
   actions.runUntilCommandDone(id, maxCommandWaitMs);
-  const state = await waitFor(store, (s) => entryOf(s, id)?.done === true, options.signal);
-  // The status of the same report follows the output: after it the store's clock is current.
-  await nextStatus(store, () => true, options.signal);
+  // The status of the same report follows the output, in the same message (a turn's events travel
+  // together) or the next: once it is applied the store's clock is current.
+  let reported = false;
+  const state = await waitFor(store, (s, previous) => {
+    if (entryOf(s, id)?.done !== true) return false;
+    reported = previous !== undefined && s.status !== previous.status;
+    return true;
+  }, options.signal);
+  if (!reported) await nextStatus(store, () => true, options.signal);
   return entryOf(state, id)!;
 }
 
