@@ -18,8 +18,18 @@ export interface StepWords {
   readonly technical: string;
 }
 
+// Milestones are immutable values held by the store: their words are worked out once per language (the
+// timeline redraws its markers every tick while playing, and each asks for its words).
+const wordsCache: Record<Language, WeakMap<Milestone, MilestoneWords>> = { en: new WeakMap(), zh: new WeakMap() };
+
 export function milestoneWords(milestone: Milestone, language: Language): MilestoneWords {
-  return milestoneText(milestone, language);
+  const cache = wordsCache[language];
+  let words = cache.get(milestone);
+  if (words === undefined) {
+    words = milestoneText(milestone, language);
+    cache.set(milestone, words);
+  }
+  return words;
 }
 
 export function stepWords(record: Omit<TraceRecord, 'step'>, language: Language, context: CaptionContext = {}): StepWords {
