@@ -39,6 +39,8 @@ async function main(): Promise<void> {
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     await context.addInitScript({ content: 'window.__name = (f) => f;' });
+    // Real-time play, as the ui bench measures it: the 'All' level (the page opens at Story, where Play is paced by milestone).
+    await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
     // Per worker event type: how many, their JSON size, and the time to read (deserialise) their data.
     await context.addInitScript({ content: `
       window.workerEvents_ = {};

@@ -4,7 +4,7 @@
 // Moving the scrubber, or clicking a marker, seeks (the worker serves past steps from its records); a
 // user action at a past position forks the timeline there (the worker says so with a `fork` marker).
 
-import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Milestone, TimelineMarker } from '../../protocol/index.ts';
 import { usePrefs } from '../store/prefs.ts';
@@ -86,11 +86,30 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-function MilestoneMarkers({ head, position }: { readonly head: number; readonly position: number }) {
+/** While playing, how often the milestone markers are laid out again (real ms). */
+const playingRelayoutMs = 250;
+
+function MilestoneMarkers({ head: liveHead, position: livePosition }: { readonly head: number; readonly position: number }) {
   const { t } = useTranslation('controls');
-  const milestones = useSim((state) => state.milestones);
+  const liveMilestones = useSim((state) => state.milestones);
+  const playing = useSim((state) => state.status.mode !== 'paused');
   const language = usePrefs((prefs) => prefs.language);
   const [ref, width] = useWidth();
+  // While playing, the markers are laid out again at most every `playingRelayoutMs` (hundreds of
+  // milestones a second would otherwise re-render every marker on every tick); paused, at once.
+  const [throttled, setThrottled] = useState({ milestones: liveMilestones, head: liveHead, position: livePosition });
+  const lastLayout = useRef(0);
+  useEffect(() => {
+    if (!playing) return undefined;
+    const wait = Math.max(0, playingRelayoutMs - (performance.now() - lastLayout.current));
+    const timer = setTimeout(() => {
+      lastLayout.current = performance.now();
+      setThrottled({ milestones: liveMilestones, head: liveHead, position: livePosition });
+    }, wait);
+    return () => clearTimeout(timer);
+  }, [playing, liveMilestones, liveHead, livePosition]);
+  const shown = playing ? throttled : { milestones: liveMilestones, head: liveHead, position: livePosition };
+  const { milestones, head, position } = shown;
   const currentIndex = milestoneIndexAt(milestones, position);
   const currentStep = currentIndex < 0 ? null : milestones[currentIndex]!.step;
   const marks = useMemo(

@@ -148,6 +148,9 @@ function schedulerDecision({ scheduling, last }: SchedulerInsides): Decision {
   };
 }
 
+/** Container steps a kubelet's accessible name spells out; the rest are counted. */
+const labelledSteps = 5;
+
 export const KubeletInsidesView = memo(function KubeletInsidesView({ name }: { readonly name: string }) {
   const insides: KubeletInsides | null = useInsides(name, 'kubelet');
   const { t } = useTranslation('graph');
@@ -155,7 +158,12 @@ export const KubeletInsidesView = memo(function KubeletInsidesView({ name }: { r
   const first = insides.steps[0];
   if (!first) return <p className="insides-line insides-line--muted" data-testid="kubelet-step" data-step="">{t('kubelet.none')}</p>;
   const step = t(`kubelet.steps.${first.step}`, { defaultValue: first.step });
-  const label = insides.steps.map((s) => t('kubelet.stepName', { step: t(`kubelet.steps.${s.step}`, { defaultValue: s.step }), pod: s.pod, container: s.container })).join('; ');
+  // The accessible name spells out the first few steps (a kubelet starting a hundred pods would
+  // otherwise translate a hundred phrases on every tick), then how many more there are.
+  const spelled = insides.steps.slice(0, labelledSteps);
+  const rest = insides.steps.length - spelled.length;
+  const label = spelled.map((s) => t('kubelet.stepName', { step: t(`kubelet.steps.${s.step}`, { defaultValue: s.step }), pod: s.pod, container: s.container })).join('; ')
+    + (rest > 0 ? ` ${t('kubelet.more', { count: rest })}` : '');
   const more = insides.steps.length - 1;
   return (
     <p className={`insides-line insides-step insides-step--${first.step}`} data-testid="kubelet-step" data-step={first.step} data-pod={first.pod}
