@@ -105,6 +105,22 @@ export function chooseLabels(tokens: Iterable<Pick<LabelledToken, 'flight' | 'ph
   return choices.sort((a, b) => b.rank - a.rank || b.flight.id - a.flight.id);
 }
 
+/** A label's group: its background and its text, not yet in the layer. */
+function labelShape(testId: string): { g: SVGGElement; rect: SVGRectElement; text: SVGTextElement } {
+  const g = document.createElementNS(svg, 'g');
+  g.setAttribute('data-testid', testId);
+  g.setAttribute('aria-hidden', 'true');
+  const rect = document.createElementNS(svg, 'rect');
+  rect.setAttribute('class', 'token-label-bg');
+  rect.setAttribute('rx', '3');
+  rect.setAttribute('height', String(labelHeight));
+  const text = document.createElementNS(svg, 'text');
+  text.setAttribute('x', String(padding));
+  text.setAttribute('y', String(labelHeight - 4));
+  g.append(rect, text);
+  return { g, rect, text };
+}
+
 export class TokenLabels {
   private readonly labels = new Map<string, LinkLabel>();
   private readonly placements = new Map<string, LabelPlacement>();
@@ -148,20 +164,7 @@ export class TokenLabels {
       this.hover = null;
       return;
     }
-    if (!this.hover) {
-      const g = document.createElementNS(svg, 'g');
-      g.setAttribute('data-testid', 'token-hover-label');
-      g.setAttribute('aria-hidden', 'true');
-      const rect = document.createElementNS(svg, 'rect');
-      rect.setAttribute('class', 'token-label-bg');
-      rect.setAttribute('rx', '3');
-      rect.setAttribute('height', String(labelHeight));
-      const text = document.createElementNS(svg, 'text');
-      text.setAttribute('x', String(padding));
-      text.setAttribute('y', String(labelHeight - 4));
-      g.append(rect, text);
-      this.hover = { g, rect, text };
-    }
+    this.hover ??= labelShape('token-hover-label');
     const label = labelOf(flight);
     const width = textWidth(label.text) + 2 * padding;
     const { g, rect, text } = this.hover;
@@ -179,21 +182,11 @@ export class TokenLabels {
   private draw(choice: Choice, placement: LabelPlacement): void {
     let label = this.labels.get(choice.key);
     if (!label) {
-      const g = document.createElementNS(svg, 'g');
-      g.setAttribute('data-testid', 'token-label');
-      g.setAttribute('aria-hidden', 'true');
-      const rect = document.createElementNS(svg, 'rect');
-      rect.setAttribute('class', 'token-label-bg');
-      rect.setAttribute('rx', '3');
-      rect.setAttribute('height', String(labelHeight));
-      const text = document.createElementNS(svg, 'text');
-      text.setAttribute('x', String(padding));
-      text.setAttribute('y', String(labelHeight - 4));
+      const { g, rect, text } = labelShape('token-label');
       const main = document.createElementNS(svg, 'tspan');
       const count = document.createElementNS(svg, 'tspan');
       count.setAttribute('class', 'token-label-count');
       text.append(main, count);
-      g.append(rect, text);
       this.root.append(g);
       label = { g, rect, text, main, count, shown: '', placement: null };
       this.labels.set(choice.key, label);

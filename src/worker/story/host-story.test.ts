@@ -6,36 +6,9 @@ import { describe, expect, it } from 'vitest';
 import type { Command, Milestone, StepLevel, StoryEvent, TimelineEvent, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
 import { stepLevelRank } from '../../protocol/index.ts';
 import { nginxDeploymentYaml } from '../../sim/scenarios/manifests.ts';
-import { defaultSpeed, SimHost, type HostClock } from '../host.ts';
+import { FakeClock } from '../fake-clock.ts';
+import { defaultSpeed, SimHost } from '../host.ts';
 
-/** A host clock that moves only when the test says so; due timers fire in order. */
-class FakeClock implements HostClock {
-  private t = 0;
-  private nextId = 1;
-  private timers: Array<{ id: number; at: number; callback: () => void }> = [];
-  now(): number {
-    return this.t;
-  }
-  setTimeout(callback: () => void, ms: number): unknown {
-    const id = this.nextId++;
-    this.timers.push({ id, at: this.t + ms, callback });
-    return id;
-  }
-  clearTimeout(handle: unknown): void {
-    this.timers = this.timers.filter((timer) => timer.id !== handle);
-  }
-  advance(ms: number): void {
-    const end = this.t + ms;
-    for (;;) {
-      const due = this.timers.filter((timer) => timer.at <= end).sort((x, y) => x.at - y.at || x.id - y.id)[0];
-      if (!due) break;
-      this.timers = this.timers.filter((timer) => timer !== due);
-      this.t = Math.max(this.t, due.at);
-      due.callback();
-    }
-    this.t = end;
-  }
-}
 
 function setup() {
   const events: WorkerEvent[] = [];
