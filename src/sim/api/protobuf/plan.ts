@@ -74,6 +74,18 @@ function numbersOf(name: string): Readonly<Record<string, number>> {
   throw new Error(`protobuf: no field numbers for ${name}`);
 }
 
+/**
+ * The proto field of an embedded struct: named after its type (`localObjectReference`), or, where the
+ * Go field's tag names it otherwise (Probe's `handler`), the one field no JSON name claims.
+ */
+function embeddedName(numbers: Readonly<Record<string, number>>, specs: readonly FieldSpec[], type: string): string {
+  const byType = lowerFirst(goName(type));
+  if (numbers[byType] !== undefined) return byType;
+  const claimed = new Set(specs.map(([json]) => json));
+  const left = Object.keys(numbers).filter((n) => !claimed.has(n));
+  return left.length === 1 ? left[0]! : byType;
+}
+
 const planCache = new Map<string, Plan>();
 
 export function planOf(name: string): Plan {
@@ -88,7 +100,7 @@ export function planOf(name: string): Plan {
     if (json === '...') {
       out.push(...outFields(type));
       if (type === 'TypeMeta') continue;
-      const protoName = lowerFirst(goName(type));
+      const protoName = embeddedName(numbers, specs, type);
       const number = numbers[protoName];
       if (number === undefined) throw new Error(`protobuf: ${name} has no field for embedded ${type}`);
       fields.push({ number, name: protoName, type: typeOf(type), inline: true });
