@@ -65,6 +65,22 @@ describe("seed 004's stored my-replicaset (the oracle)", () => {
     expect(canonicalize('ReplicaSet', rs as unknown as KubeObject)).toEqual(rs);
   });
 
+  it("is what the model's my-replicaset encodes to, given the seed's uid and times", () => {
+    const cluster = createCluster({ seed: 'codec-oracle' });
+    cluster.boot();
+    runScenario(cluster, scenarioById('my-replicaset')!);
+    const r = adminCall(cluster, 'GET', '/apis/apps/v1/namespaces/default/replicasets/my-replicaset');
+    expect(r.status).toBe(200);
+    const rs = (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as { metadata: Record<string, unknown> & { managedFields: { time: string }[] } };
+    const seed = decoded(seedBytes) as typeof rs;
+    // What differs in any run: the uid, the times; etcd stores no resourceVersion (its mod_revision is one).
+    rs.metadata.uid = seed.metadata.uid;
+    rs.metadata.creationTimestamp = seed.metadata.creationTimestamp;
+    rs.metadata.managedFields.forEach((m, i) => { m.time = seed.metadata.managedFields[i]!.time; });
+    delete rs.metadata.resourceVersion;
+    expect(base64FromBytes(encodeProtobuf(canonicalize('ReplicaSet', rs as unknown as KubeObject)))).toBe(mySeedReplicaSetBase64);
+  });
+
   it('is described field by field with sizes that add up', () => {
     const fields = describeProtobuf(seedBytes);
     expect(fields.map((f) => f.name)).toEqual(['typeMeta', 'raw', 'contentEncoding', 'contentType']);
