@@ -5,6 +5,7 @@
 // Models k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Serializer, RawSerializer)
 // and pkg/runtime/types_proto.go (Unknown.NestedMarshalTo).
 
+import { goQuote } from '../strconv.ts';
 import type { KubeObject, WatchEventType } from '../types/meta.ts';
 import { complete, readStruct, writeStruct } from './codec.ts';
 import { hasProtobufKind, isRegistered } from './kinds.ts';
@@ -149,7 +150,6 @@ function readUnknown(r: Reader): Unknown {
   return unk;
 }
 
-const goQuoted = (s: string): string => JSON.stringify(s);
 
 /** The group/version/kind a request's URL implies, filled into a body that leaves them out. */
 export interface KindDefaults {
@@ -174,12 +174,12 @@ function decodeBody(bytes: Uint8Array, defaults?: KindDefaults): KubeObject {
   if (bytes.length === 4) throw new ProtoError('empty body');
   const unk = readUnknown(new Reader(bytes, 4, bytes.length));
   applyDefaults(unk, defaults);
-  const typeMeta = `runtime.TypeMeta{APIVersion:${goQuoted(unk.apiVersion)}, Kind:${goQuoted(unk.kind)}}`;
+  const typeMeta = `runtime.TypeMeta{APIVersion:${goQuote(unk.apiVersion)}, Kind:${goQuote(unk.kind)}}`;
   if (unk.kind === '') throw new ProtoError(`Object 'Kind' is missing in '${typeMeta}'`);
   const slashes = unk.apiVersion.split('/').length - 1;
   if (unk.apiVersion === '' || slashes > 1 || unk.apiVersion.endsWith('/')) throw new ProtoError(`Object 'apiVersion' is missing in '${typeMeta}'`);
   if (!hasProtobufKind(unk.kind) || !isRegistered(unk.kind, unk.apiVersion)) {
-    throw new ProtoError(`no kind ${goQuoted(unk.kind)} is registered for version ${goQuoted(unk.apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    throw new ProtoError(`no kind ${goQuote(unk.kind)} is registered for version ${goQuote(unk.apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }
   const [start, end] = unk.raw ?? [4, 4];
   const r = new Reader(bytes, start, end);
