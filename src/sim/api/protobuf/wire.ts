@@ -168,12 +168,16 @@ export function utf8Encode(s: string): Uint8Array {
   return out;
 }
 
-// The host's UTF-8 decoder (browsers, workers and Node all have one; it is deterministic). src/sim's
-// type libraries leave it out, so it is declared here.
-declare const TextDecoder: (new () => { decode(input: Uint8Array): string }) | undefined;
-const hostDecoder = typeof TextDecoder === 'function' ? new TextDecoder() : undefined;
+// The host's UTF-8 decoder (browsers, workers and Node all have one; it is deterministic), strict: it
+// replaces an invalid sequence as a whole where Go replaces each invalid byte, so invalid input takes
+// the slow path. src/sim's type libraries leave it out, so it is declared here.
+declare const TextDecoder: (new (label: string, options: { fatal: boolean }) => { decode(input: Uint8Array): string }) | undefined;
+const hostDecoder = typeof TextDecoder === 'function' ? new TextDecoder('utf-8', { fatal: true }) : undefined;
 
-/** UTF-8 bytes to a string; invalid sequences become U+FFFD (as Go's JSON encoder prints them). */
+/**
+ * UTF-8 bytes to a string; each byte of an invalid sequence becomes U+FFFD (as Go's encoding/json
+ * prints a string holding invalid UTF-8).
+ */
 export function utf8Decode(b: Uint8Array, start = 0, end = b.length): string {
   if (end - start < 32) {
     let s = '';
@@ -185,11 +189,18 @@ export function utf8Decode(b: Uint8Array, start = 0, end = b.length): string {
     }
     if (i === end) return s;
   }
-  if (hostDecoder !== undefined) return hostDecoder.decode(b.subarray(start, end));
+  if (hostDecoder !== undefined) {
+    try {
+      return hostDecoder.decode(b.subarray(start, end));
+    } catch {
+      // Invalid UTF-8: replaced byte by byte below.
+    }
+  }
   return utf8DecodeSlow(b, start, end);
 }
 
-function utf8DecodeSlow(b: Uint8Array, start: number, end: number): string {
+/** UTF-8 decoding with Go's replacement of invalid bytes (exported for tests). */
+export function utf8DecodeSlow(b: Uint8Array, start: number, end: number): string {
   const parts: number[] = [];
   let i = start;
   while (i < end) {
