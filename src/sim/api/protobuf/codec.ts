@@ -96,7 +96,7 @@ function writeField(w: BackWriter, number: number, t: TypeNode, v: unknown): voi
       w.tag(number, wireVarint);
       return;
     case 'int32': case 'int64':
-      w.varint(typeof v === 'number' ? v : 0);
+      w.varint(typeof v === 'number' ? Math.trunc(v) : 0);
       w.tag(number, wireVarint);
       return;
     case 'float64':
