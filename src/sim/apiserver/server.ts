@@ -21,6 +21,7 @@ import { bootstrapPolicy, systemNamespaces } from './bootstrap.ts';
 import { AuditLog, type AuditEvent, type AuditStage } from './filters/audit.ts';
 import { authenticatedGroup, TokenAuthenticator, type UserInfo } from './filters/authentication.ts';
 import { defaultMaxInFlight, MaxInFlight, tooManyRequestsBody, type MaxInFlightLimits } from './filters/max-in-flight.ts';
+import { pathSegmentError } from './filters/path-segments.ts';
 import { RbacIndex } from './filters/rbac.ts';
 import {
   handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, handleWatch, respond,
@@ -395,6 +396,8 @@ export class KubeApiserver extends Component {
   }
 
   private *handle(request: Message<HttpRequest>, http: HttpRequest, query: Map<string, string>, route: ResolvedRoute, user: UserInfo, auditID: string): Co<HttpResponse | null> {
+    const segmentError = pathSegmentError(route.info, route.resource);
+    if (segmentError) throw segmentError;
     const h: HandlerRequest = {
       http, query, route,
       store: this.storeFor(route.resource.group, route.resource.resource),
