@@ -20,6 +20,7 @@ import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/apiserver/htt
 import type { Duplex } from 'node:stream';
 import type { ClusterHost, Submission } from './cluster-host.ts';
 import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, readsBody, type RequestLimits } from './request-limits.ts';
+import { processMetricsText } from './process-metrics.ts';
 import { parseRequestTarget } from './request-path.ts';
 import { serveTrace } from './trace-stream.ts';
 
@@ -103,7 +104,6 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     ? createTlsServer({ cert: options.tls.cert, key: options.tls.key, ...serverOptions }, listener)
     : createServer(serverOptions, listener);
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
-    if (process.env.PODFLOW_DEBUG) console.error('clientError', err.code, err.message);
     // Errors before a handler, as Go's server answers them: 431 for oversized headers, 400 for a malformed
     // request, and a silent close for a header timeout or a connection already gone.
     if (err.code === 'ECONNRESET' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
@@ -200,9 +200,15 @@ async function handle(options: FrontOptions, limits: RequestLimits, req: Incomin
     headers,
     ...(body !== undefined ? { body } : {}),
   };
+  // /metrics: the model's families, then this process's own (prom-client).
+  const processMetrics = method === 'GET' && target.path === '/metrics' ? await processMetricsText() : null;
   submission = options.host.submit(request, {
     response: (response) => {
       if (res.destroyed || res.headersSent) return;
+      if (processMetrics !== null && response.status === 200 && typeof response.body === 'string') {
+        sendResponse(res, { ...response, body: `${response.body}${processMetrics}` });
+        return;
+      }
       if (response.stream) {
         streaming = true;
         clearTimeout(deadline);

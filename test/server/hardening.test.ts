@@ -238,3 +238,17 @@ describe('the fast-forward clock', () => {
     await until(running, 'three Running pods');
   });
 });
+
+describe('/metrics and health over HTTP', () => {
+  test('/metrics carries the model\'s families and this process\'s own (prom-client); /readyz?verbose lists its checks', async () => {
+    const server = await start();
+    const metrics = await call(server, 'GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(metrics.body).toMatch(/^# HELP apiserver_request_total \[STABLE\]/);
+    expect(metrics.body).toMatch(/\netcd_request_duration_seconds_bucket\{operation="create",type="nodes",le="0\.005"\} \d+\n/);
+    expect(metrics.body).toMatch(/\nprocess_resident_memory_bytes \d+\n/);
+    const readyz = await call(server, 'GET', '/readyz?verbose');
+    expect(readyz.body.endsWith('[+]shutdown ok\nreadyz check passed\n')).toBe(true);
+  });
+});
