@@ -184,6 +184,9 @@ describe('headers and slow clients', () => {
     expect(big).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     const query = await call(server, 'GET', `/api/v1/namespaces/default/configmaps?labelSelector=${'a'.repeat(60)}&x=${'b'.repeat(500_000)}`);
     expect(query.status).toBe(200);
+    // The request line counts toward the same limit: a 1.1 MB query is refused the same way.
+    const longQuery = await raw(server, `GET /version?x=${'q'.repeat(1_100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`).reply;
+    expect(longQuery).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
   });
 
   test('a half-sent header, a stalled body and a never-answered request time out and leave no socket open', async () => {
