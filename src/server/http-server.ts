@@ -5,6 +5,11 @@
 // events and stays open until the apiserver ends it; a client that disconnects cancels it
 // (`http.cancel`). The trace of the simulation streams as server-sent events at /podflow/trace.
 //
+// Before anything reaches the simulation the front applies kube-apiserver's limits (request-limits.ts: 3 MiB
+// write bodies through a limited reader, 1 MiB of headers, header, idle and request timeouts) and Go's
+// request-target parsing (request-path.ts: %XX decoded, dot segments never resolved). A protobuf body goes on
+// as bytes. Anything unexpected is a 500 Status and is logged; the server itself never goes down with it.
+//
 // Authentication at the door: with `--token T` the front listens on HTTPS (kubectl sends bearer tokens
 // only over TLS) and only requests bearing T get in, acting as the cluster's admin. Without a token it
 // listens on plain HTTP, meant for loopback: a request without credentials acts as the admin, one with a

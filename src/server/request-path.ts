@@ -36,7 +36,7 @@ export function parseRequestTarget(raw: string): ParsedTarget {
 function unescapePath(s: string): string | null {
   if (!s.includes('%')) return s;
   const parts: Buffer[] = [];
-  for (const piece of s.split(/(%..?)/s)) {
+  for (const piece of s.split(/(%.{0,2})/s)) {
     if (piece.startsWith('%')) {
       if (!/^%[0-9A-Fa-f]{2}$/.test(piece)) return null;
       parts.push(Buffer.from([parseInt(piece.slice(1), 16)]));
