@@ -216,7 +216,7 @@ describe('headers and slow clients', () => {
     };
     const reply = await call(server, 'GET', '/api/v1/namespaces/default/pods');
     expect(reply.status).toBe(500);
-    expect(status(reply)).toMatchObject({ kind: 'Status', code: 500, reason: 'InternalError', message: 'boom' });
+    expect(JSON.parse(reply.body)).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Internal error occurred: boom', reason: 'InternalError', details: { causes: [{ message: 'boom' }] }, code: 500 });
     expect(logs.find((e) => e.status === 500)).toMatchObject({ method: 'GET', uri: '/api/v1/namespaces/default/pods', status: 500, error: 'boom' });
     server.host.submit = submit;
     expect((await call(server, 'GET', '/version')).status).toBe(200);
