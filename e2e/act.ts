@@ -37,9 +37,10 @@ export class ActDock {
     const runButton = this.page.getByRole('button', { name: 'Run until idle', exact: true });
     for (let i = 0; i < rounds; i++) {
       if (await done()) return;
-      // The button turns disabled the moment a run reaches idle, so a click may find it disabled.
+      // The button turns disabled the moment a run reaches idle, so a click may find it disabled; then
+      // wait for what comes next: the condition, or the button enabled again (more work queued).
       if (await runButton.isEnabled()) await runButton.click({ timeout: 1_000 }).catch(() => undefined);
-      else await this.page.waitForTimeout(100);
+      else await expect.poll(async () => (await done()) || (await runButton.isEnabled()), { timeout: 10_000 }).toBe(true);
     }
     expect(await done()).toBe(true);
   }

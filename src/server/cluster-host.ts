@@ -5,7 +5,11 @@
 //
 // Pacing: in real time, virtual time follows the wall clock (times `speed`). In fast-forward, queued
 // foreground work (everything a request causes: scheduling, image pulls, container starts) runs at once,
-// and only idle time follows the wall clock, so virtual time runs ahead of it.
+// and only idle time follows the wall clock. The clock shown to clients (epoch + virtual time: creation
+// timestamps, kubectl's ages) must never be ahead of the wall clock, so a fast-forwarded cluster starts
+// `fastForwardLeadMs` (30 min) before the wall clock and runs its work at once only up to the wall
+// clock's instant; work due later waits for the wall clock. Its objects therefore read 30 minutes old at
+// start, and up to 30 virtual minutes of work can be fast-forwarded before pacing catches up.
 //
 // Persistence: every request and cancel is logged with the virtual instant it entered the simulation.
 // A cluster is its seed plus that log: replaying the log on start (each entry injected at its instant)
@@ -34,7 +38,11 @@ export interface HostOptions {
    * kubectl's ages read as a real cluster's. A replayed log keeps the epoch it was started with.
    */
   readonly epochMs?: number;
+  /** Fast-forward: how far before the wall clock the cluster's epoch starts (default 30 min). */
+  readonly fastForwardLeadMs?: number;
 }
+
+export const defaultFastForwardLeadMs = 30 * 60_000;
 
 /** What a submitted request's replies are handed to. */
 export interface ReplySink {
@@ -46,6 +54,24 @@ export interface ReplySink {
 type LogEntry =
   | { readonly at: number; readonly request: HttpRequest }
   | { readonly at: number; readonly cancel: number };
+
+/** A protobuf request body in the log (JSON has no bytes): base64. */
+interface LoggedBytes {
+  readonly base64: string;
+}
+
+function toLogged(entry: LogEntry): unknown {
+  if (!('request' in entry) || !(entry.request.body instanceof Uint8Array)) return entry;
+  const logged: LoggedBytes = { base64: Buffer.from(entry.request.body).toString('base64') };
+  return { ...entry, request: { ...entry.request, body: logged } };
+}
+
+function fromLogged(entry: LogEntry): LogEntry {
+  if (!('request' in entry)) return entry;
+  const body = entry.request.body as Partial<LoggedBytes> | string | undefined;
+  if (typeof body !== 'object' || typeof body.base64 !== 'string' || Object.keys(body).length !== 1) return entry;
+  return { ...entry, request: { ...entry.request, body: new Uint8Array(Buffer.from(body.base64, 'base64')) } };
+}
 
 interface LogHeader {
   readonly podflow: 'server-log';
@@ -82,6 +108,10 @@ export class ClusterHost {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private running = false;
+  /** The wall-clock instant of virtual time 0 (0 for a log written before epochs were kept). */
+  private readonly epochMs: number;
+  /** Fast-forward: queued work waits for the wall clock (no busy loop until it is due). */
+  private waitingForWall = false;
   private readonly waiting: Pending[] = [];
   private readonly cancels: number[] = [];
   private readonly deliveryListeners = new Set<(message: Message) => void>();
@@ -91,13 +121,15 @@ export class ClusterHost {
   constructor(private readonly options: HostOptions) {
     this.logPath = options.dataDir ? join(options.dataDir, 'cluster.jsonl') : null;
     const stored = this.storedHeader();
-    const epochMs = stored ? stored.epochMs : options.epochMs ?? Math.floor(Date.now() / 1000) * 1000;
+    const lead = options.fastForward ? options.fastForwardLeadMs ?? defaultFastForwardLeadMs : 0;
+    const epochMs = stored ? stored.epochMs : options.epochMs ?? Math.floor((Date.now() - lead) / 1000) * 1000;
     this.cluster = createCluster({
       seed: options.seed,
       nodes: options.nodes,
       traceLimit: options.traceLimit ?? 200_000,
       ...(epochMs !== undefined ? { epochMs } : {}),
     });
+    this.epochMs = this.cluster.engine.epochMs;
     this.cluster.boot();
     this.cluster.engine.onDelivery((m) => this.delivered(m));
     this.replayed = this.replayLog(stored, epochMs);
@@ -123,7 +155,7 @@ export class ClusterHost {
   /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
   private schedule(): void {
     if (!this.running || this.immediate) return;
-    const busy = this.waiting.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle);
+    const busy = this.waiting.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
     if (!busy && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -178,14 +210,25 @@ export class ClusterHost {
   private advance(): void {
     const engine = this.cluster.engine;
     let clean: boolean;
+    this.waitingForWall = false;
     if (this.options.fastForward && !engine.idle) {
-      const result = engine.runUntilIdle(stepsPerSlice);
+      // Foreground work at once, but never past the wall clock's instant.
+      const ceiling = this.wallClockVirtual();
+      let steps = 0;
+      while (!engine.idle && steps < stepsPerSlice) {
+        if (engine.run({ until: Math.max(ceiling, engine.now), maxSteps: 1 }).steps === 0) {
+          this.waitingForWall = true;
+          break;
+        }
+        steps++;
+      }
       // Deliver whatever else is due at this instant, so the instant is clean.
-      clean = result.reason !== 'max-steps' && engine.run({ until: engine.now, maxSteps: stepsPerSlice }).reason !== 'max-steps';
+      clean = steps < stepsPerSlice && engine.run({ until: engine.now, maxSteps: stepsPerSlice }).reason !== 'max-steps';
       this.wallAnchor = performance.now();
       this.virtualAnchor = engine.now;
     } else {
-      const target = this.virtualAnchor + (performance.now() - this.wallAnchor) * this.options.speed;
+      let target = this.virtualAnchor + (performance.now() - this.wallAnchor) * this.options.speed;
+      if (this.options.fastForward) target = Math.min(target, this.wallClockVirtual());
       const result = engine.run({ until: Math.max(target, engine.now), maxSteps: stepsPerSlice });
       clean = result.reason !== 'max-steps';
       if (!clean) {
@@ -203,12 +246,22 @@ export class ClusterHost {
     }
   }
 
+  /** The wall clock as virtual time: the latest instant a fast-forwarded cluster may reach now. */
+  private wallClockVirtual(): number {
+    return Date.now() - this.epochMs;
+  }
+
+  /** The cluster's clock as clients see it (epoch + virtual time), ms since the Unix epoch. */
+  get clusterTimeMs(): number {
+    return this.epochMs + this.cluster.engine.now;
+  }
+
   private inject(entry: LogEntry): number {
     const user = this.cluster.user;
     const message = 'request' in entry
       ? user.request<HttpRequest>('kube-apiserver', httpKinds.request, entry.request)
       : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
-    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(entry)}\n`);
+    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(toLogged(entry))}\n`);
     return message.id;
   }
 
@@ -259,7 +312,7 @@ export class ClusterHost {
     for (const [i, line] of entries.entries()) {
       let entry: LogEntry;
       try {
-        entry = JSON.parse(line) as LogEntry;
+        entry = fromLogged(JSON.parse(line) as LogEntry);
       } catch (err) {
         // A line cut short by a crash can only be the last one; anything else is a damaged log.
         if (i !== entries.length - 1) throw err;

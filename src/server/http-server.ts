@@ -5,6 +5,11 @@
 // events and stays open until the apiserver ends it; a client that disconnects cancels it
 // (`http.cancel`). The trace of the simulation streams as server-sent events at /podflow/trace.
 //
+// Before anything reaches the simulation the front applies kube-apiserver's limits (request-limits.ts: 3 MiB
+// write bodies through a limited reader, 1 MiB of headers, header, idle and request timeouts) and Go's
+// request-target parsing (request-path.ts: %XX decoded, dot segments never resolved). A protobuf body goes on
+// as bytes. Anything unexpected is a 500 Status and is logged; the server itself never goes down with it.
+//
 // Authentication at the door: with `--token T` the front listens on HTTPS (kubectl sends bearer tokens
 // only over TLS) and only requests bearing T get in, acting as the cluster's admin. Without a token it
 // listens on plain HTTP, meant for loopback: a request without credentials acts as the admin, one with a
@@ -17,7 +22,11 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
 import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/apiserver/http.ts';
-import type { ClusterHost } from './cluster-host.ts';
+import type { Duplex } from 'node:stream';
+import type { ClusterHost, Submission } from './cluster-host.ts';
+import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, readsBody, type RequestLimits } from './request-limits.ts';
+import { processMetricsText } from './process-metrics.ts';
+import { parseRequestTarget } from './request-path.ts';
 import { serveTrace } from './trace-stream.ts';
 
 export interface FrontOptions {
@@ -28,11 +37,27 @@ export interface FrontOptions {
   readonly token: string | null;
   /** HTTPS certificate and key (required with a token). */
   readonly tls?: { readonly cert: string; readonly key: string };
+  /** Size limits and timeouts (request-limits.ts); kube-apiserver's by default. */
+  readonly limits?: Partial<RequestLimits>;
+  /** Every answered request, as kube-apiserver's httplog line has it; by default 5xx answers go to stderr. */
+  readonly log?: (entry: RequestLogEntry) => void;
+}
+
+/** One answered request (k8s.io/apiserver/pkg/server/httplog: verb, URI, status, user agent, latency). */
+export interface RequestLogEntry {
+  readonly method: string;
+  readonly uri: string;
+  readonly status: number;
+  readonly userAgent: string;
+  readonly latencyMs: number;
+  /** The unexpected error behind a 500, if any. */
+  readonly error?: string;
 }
 
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Request headers the simulated apiserver reads. */
 const forwarded = ['accept', 'content-type', 'user-agent', 'authorization', 'impersonate-user', 'impersonate-group'];
+const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 export interface RunningFront {
   readonly server: Server;
@@ -40,15 +65,58 @@ export interface RunningFront {
   close(): Promise<void>;
 }
 
+function logToStderr(entry: RequestLogEntry): void {
+  if (entry.status < 500) return;
+  console.error(`podflow apiserver: "HTTP" verb="${entry.method}" URI="${entry.uri}" latency="${entry.latencyMs.toFixed(3)}ms" userAgent="${entry.userAgent}" resp=${entry.status}${entry.error ? ` error="${entry.error}"` : ''}`);
+}
+
 export async function startFront(options: FrontOptions): Promise<RunningFront> {
+  const limits: RequestLimits = { ...defaultRequestLimits, ...options.limits };
+  const log = options.log ?? logToStderr;
   const listener: RequestListener = (req, res) => {
-    handle(options, req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, {}, internalError(err instanceof Error ? err.message : String(err)));
-      else res.destroy();
+    const started = performance.now();
+    const logged = { done: false };
+    const record = (status: number, error?: string): void => {
+      if (logged.done) return;
+      logged.done = true;
+      try {
+        log({ method: req.method ?? '', uri: req.url ?? '', status, userAgent: String(req.headers['user-agent'] ?? ''), latencyMs: performance.now() - started, ...(error !== undefined ? { error } : {}) });
+      } catch {
+        // A failing logger must not fail the request.
+      }
+    };
+    res.on('finish', () => record(res.statusCode));
+    handle(options, limits, req, res).catch((err: unknown) => {
+      const message = err instanceof Error ? err.message : String(err);
+      record(500, message);
+      try {
+        if (!res.headersSent) sendJson(res, 500, {}, internalError(message));
+        else res.destroy();
+      } catch {
+        res.destroy();
+      }
     });
   };
-  const server: Server = options.tls ? createTlsServer({ cert: options.tls.cert, key: options.tls.key }, listener) : createServer(listener);
-  server.keepAliveTimeout = 65_000;
+  const serverOptions = {
+    maxHeaderSize: limits.maxHeaderBytes,
+    headersTimeout: limits.headerTimeoutMs,
+    keepAliveTimeout: limits.idleTimeoutMs,
+    // The whole-request deadline is the front's own (504 Status, watches exempt), not Node's 408.
+    requestTimeout: 0,
+    connectionsCheckingInterval: Math.max(10, Math.min(1_000, Math.floor(limits.headerTimeoutMs / 4))),
+  };
+  const server: Server = options.tls
+    ? createTlsServer({ cert: options.tls.cert, key: options.tls.key, ...serverOptions }, listener)
+    : createServer(serverOptions, listener);
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    // Errors before a handler, as Go's server answers them: 431 for oversized headers, 400 for a malformed
+    // request, and a silent close for a header timeout or a connection already gone.
+    if (err.code === 'ECONNRESET' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    socket.end(goPlainError(err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400));
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.address, () => resolve());
@@ -64,8 +132,13 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
   };
 }
 
-async function handle(options: FrontOptions, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://podflow.invalid');
+async function handle(options: FrontOptions, limits: RequestLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const target = parseRequestTarget(req.url ?? '/');
+  if (!target.ok) {
+    // Go's server answers an unparsable request URI before any handler.
+    res.socket?.end(goPlainError(400));
+    return;
+  }
   const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
   const headers: Record<string, string> = {};
   for (const name of forwarded) {
@@ -74,6 +147,7 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
   }
   if (options.token !== null) {
     if (headers.authorization !== `Bearer ${options.token}`) {
+      discardRest(req, limits);
       sendJson(res, 401, {}, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
       return;
     }
@@ -81,28 +155,68 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
   } else if (headers.authorization === undefined) {
     headers.authorization = `Bearer ${builtinTokens.admin}`;
   }
-  if (method === 'GET' && url.pathname === '/podflow/trace') {
-    serveTrace(options.host, url, req, res);
+  if (method === 'GET' && target.path === '/podflow/trace') {
+    serveTrace(options.host, new URL(`http://podflow.invalid/podflow/trace?${target.rawQuery}`), req, res);
     return;
   }
   if (!methods.includes(method)) {
+    discardRest(req, limits);
     sendJson(res, 405, {}, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server does not allow this method on the requested resource`, reason: 'MethodNotAllowed', code: 405 });
     return;
   }
-  const body = await readBody(req);
+
+  // The deadline of a non-long-running request, body included (a watch clears it once it streams).
+  let submission: Submission | null = null;
+  let streaming = false;
+  const deadline = setTimeout(() => {
+    if (streaming || res.headersSent || res.destroyed) return;
+    submission?.cancel();
+    sendJson(res, 504, { connection: 'close' }, timeoutStatus);
+    if (!req.complete) req.socket.destroy();
+  }, limits.requestTimeoutMs);
+  res.on('close', () => clearTimeout(deadline));
+
+  let body: string | Uint8Array | undefined;
+  if (readsBody(method)) {
+    const read = await readLimitedBody(req, limits.maxRequestBodyBytes);
+    if (!read.ok) {
+      if (read.reason === 'too-large' && !res.headersSent && !res.destroyed) {
+        sendJson(res, 413, { connection: 'close' }, entityTooLarge(limits.maxRequestBodyBytes));
+        discardRest(req, limits);
+      } else {
+        res.destroy();
+      }
+      return;
+    }
+    if (res.headersSent || res.destroyed) return;
+    if (read.bytes.length > 0) {
+      const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      // Protobuf bodies go on as bytes (the apiserver's request-body decoder reads them); text otherwise.
+      body = contentType === protobufMediaType ? new Uint8Array(read.bytes) : read.bytes.toString('utf8');
+    }
+  } else {
+    // Read handlers never read a body: whatever was sent is dropped unread.
+    req.resume();
+  }
   const request: HttpRequest = {
     method,
-    path: url.pathname,
-    query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
+    path: target.path,
+    query: target.rawQuery,
     headers,
-    ...(body !== '' ? { body } : {}),
+    ...(body !== undefined ? { body } : {}),
   };
-  let streaming = false;
-  const submission = options.host.submit(request, {
+  // /metrics: the model's families, then this process's own (prom-client).
+  const processMetrics = method === 'GET' && target.path === '/metrics' ? await processMetricsText() : null;
+  submission = options.host.submit(request, {
     response: (response) => {
-      if (res.destroyed) return;
+      if (res.destroyed || res.headersSent) return;
+      if (processMetrics !== null && response.status === 200 && typeof response.body === 'string') {
+        sendResponse(res, { ...response, body: `${response.body}${processMetrics}` });
+        return;
+      }
       if (response.stream) {
         streaming = true;
+        clearTimeout(deadline);
         res.writeHead(response.status, { ...response.headers, 'cache-control': 'no-cache, private' });
         res.flushHeaders();
         return;
@@ -116,9 +230,10 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
       if (!res.destroyed) res.end();
     },
   });
+  const sent = submission;
   // In Node, the request's 'close' fires once its body is read; the response's fires on disconnect.
   res.on('close', () => {
-    if (streaming || !res.writableFinished) submission.cancel();
+    if (streaming || !res.writableFinished) sent.cancel();
   });
 }
 
@@ -137,15 +252,13 @@ function sendJson(res: ServerResponse, status: number, headers: Readonly<Record<
   res.end(text);
 }
 
-function internalError(message: string): unknown {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 };
+const timeoutStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', details: {}, code: 504 };
+
+function entityTooLarge(limit: number): unknown {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Request entity too large: limit is ${limit}`, reason: 'RequestEntityTooLarge', code: 413 };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
+/** apierrors.NewInternalError's Status. */
+function internalError(message: string): unknown {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${message}`, reason: 'InternalError', details: { causes: [{ message }] }, code: 500 };
 }

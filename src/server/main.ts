@@ -4,7 +4,8 @@
 //   --address A         listen address (default 127.0.0.1; anything else must be asked for)
 //   --seed S            the simulation's seed (default podflow)
 //   --nodes N           worker nodes (default 3)
-//   --fast-forward      run queued work at once instead of in step with the wall clock
+//   --fast-forward      run queued work at once instead of in step with the wall clock (never ahead of it:
+//                       the cluster starts 30 minutes before the wall clock; later work waits for it)
 //   --speed X           virtual seconds per wall second when pacing (default 1)
 //   --token T           require this bearer token (the kubeconfig carries it)
 //   --data-dir D        keep the seed and command log in D/cluster.jsonl and replay it on start

@@ -5,7 +5,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
 import { ClusterHost, type HostOptions } from './cluster-host.ts';
-import { startFront, type RunningFront } from './http-server.ts';
+import { startFront, type RequestLogEntry, type RunningFront } from './http-server.ts';
+import type { RequestLimits } from './request-limits.ts';
 import { kubeconfigFor } from './kubeconfig.ts';
 import { selfSignedCertificate } from './tls.ts';
 
@@ -16,6 +17,10 @@ export interface ServerOptions extends HostOptions {
   readonly token: string | null;
   /** Where to write the kubeconfig; none writes nothing. */
   readonly kubeconfig?: string;
+  /** The front's size limits and timeouts (kube-apiserver's by default). */
+  readonly limits?: Partial<RequestLimits>;
+  /** The request log (by default 5xx answers on stderr). */
+  readonly log?: (entry: RequestLogEntry) => void;
 }
 
 export const defaultServerOptions: ServerOptions = {
@@ -34,7 +39,8 @@ export interface PodflowServer {
 export async function startPodflowServer(options: ServerOptions): Promise<PodflowServer> {
   const host = new ClusterHost(options);
   const tls = options.token !== null ? selfSignedCertificate(options.address, options.dataDir) : undefined;
-  const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}) });
+  const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}),
+    ...(options.limits ? { limits: options.limits } : {}), ...(options.log ? { log: options.log } : {}) });
   host.start();
   const shownAddress = options.address.includes(':') ? `[${options.address}]` : options.address === '0.0.0.0' ? '127.0.0.1' : options.address;
   const url = `${tls ? 'https' : 'http'}://${shownAddress}:${front.port}`;

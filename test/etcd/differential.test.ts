@@ -436,8 +436,19 @@ describe.skipIf(binary === null)('differential: simulated etcd vs real etcd 3.4'
         const answers = s.sim.driver.streams.get(name)?.length ?? 0;
         await realStream.until(() => realStream.messages.length >= answers, 5000);
         s.log.push(`watch ${name} ${JSON.stringify(requests.map(gw.watchRequestJson))}`);
-        // A watch from the past is caught up by both sync loops (every 100 ms) before the sequence goes on.
-        if (start !== 0 && start <= s.sim.etcd.store.currentRev) await new Promise((r) => setTimeout(r, 130));
+        // A watch from the past is caught up by both sync loops (every 100 ms) before the sequence goes on:
+        // the simulation follows the wall clock until its watcher is synced, then the real stream is
+        // waited for until it carries as many messages as the simulated one.
+        if (start !== 0 && start <= s.sim.etcd.store.currentRev) {
+          const synced = async (): Promise<boolean> => {
+            s.sim.advanceTo(performance.now() - s.started);
+            return s.sim.etcd.store.unsynced.size === 0;
+          };
+          for (let i = 0; i < 500 && !(await synced()); i++) await new Promise((r) => setTimeout(r, 5));
+          expect(s.sim.etcd.store.unsynced.size).toBe(0);
+          const simCount = s.sim.driver.streams.get(name)?.length ?? 0;
+          expect(await realStream.until(() => realStream.messages.length >= simCount, 5000), `the real etcd caught ${name} up`).toBe(true);
+        }
         return;
       }
     }

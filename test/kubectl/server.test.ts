@@ -51,6 +51,12 @@ function call(server: PodflowServer, method: string, path: string, body?: unknow
   });
 }
 
+/** Waits until `check` holds (polling the event loop), failing with `what` if it never does. */
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 1_000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
+  if (!check()) throw new Error(`never happened: ${what}`);
+}
+
 const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } });
 
 describe('the Podflow apiserver over HTTP', () => {
@@ -78,25 +84,27 @@ describe('the Podflow apiserver over HTTP', () => {
     });
     req.on('error', () => undefined);
     req.end();
-    for (let i = 0; i < 200 && response === null; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => response !== null, 'the watch answered');
     expect(response!.statusCode).toBe(200);
     expect(response!.headers['content-type']).toBe('application/json;as=Table;v=v1;g=meta.k8s.io');
     expect(response!.headers['transfer-encoding']).toBe('chunked');
     expect((await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('one'))).status).toBe(201);
     expect((await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('two'))).status).toBe(201);
-    for (let i = 0; i < 200 && lines.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => lines.length >= 2, 'two watch events');
     const events = lines.map((l) => JSON.parse(l) as { type: string; object: { kind: string; rows: Array<{ cells: unknown[] }> } });
     expect(events.map((e) => [e.type, e.object.kind, e.object.rows.length, e.object.rows[0]!.cells[0]])).toEqual([['ADDED', 'Table', 1, 'one'], ['ADDED', 'Table', 1, 'two']]);
     req.destroy();
-    for (let i = 0; i < 200 && cancels.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => cancels.length > 0, 'the watch cancelled in the simulation');
     expect(cancels).toHaveLength(1);
   });
 
   test('/podflow/trace streams every delivered message as a server-sent event', async () => {
     const server = await start();
     const records: Array<{ kind: string; from: string; to: string; replyTo: number | null; id: number }> = [];
+    let streaming = false;
     const req = httpRequest(`${server.url}/podflow/trace?kind=http.`, (res) => {
       expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+      streaming = true;
       let buffer = '';
       res.on('data', (b: Buffer) => {
         buffer += b.toString();
@@ -111,9 +119,9 @@ describe('the Podflow apiserver over HTTP', () => {
     });
     req.on('error', () => undefined);
     req.end();
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => streaming, 'the trace stream open');
     expect((await call(server, 'GET', '/version')).status).toBe(200);
-    for (let i = 0; i < 100 && records.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => records.length >= 2, 'the request and its response in the trace');
     req.destroy();
     const [sent, answered] = records;
     expect([sent!.kind, sent!.from, sent!.to]).toEqual(['http.request', 'user', 'kube-apiserver']);
@@ -136,7 +144,7 @@ describe('the Podflow apiserver over HTTP', () => {
     });
     again.on('error', () => undefined);
     again.end();
-    for (let i = 0; i < 100 && history.length < 10; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => history.length >= 10, 'ten records of history');
     again.destroy();
     expect(history.slice(0, 10).map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });

@@ -21,6 +21,8 @@ import { bootstrapPolicy, systemNamespaces } from './bootstrap.ts';
 import { AuditLog, type AuditEvent, type AuditStage } from './filters/audit.ts';
 import { authenticatedGroup, TokenAuthenticator, type UserInfo } from './filters/authentication.ts';
 import { defaultMaxInFlight, MaxInFlight, tooManyRequestsBody, type MaxInFlightLimits } from './filters/max-in-flight.ts';
+import { ApiserverMetrics } from './filters/metrics.ts';
+import { pathSegmentError } from './filters/path-segments.ts';
 import { RbacIndex } from './filters/rbac.ts';
 import {
   handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, handleWatch, respond,
@@ -73,6 +75,8 @@ const watchTimeoutTimer = 'watch-timeout';
 export class KubeApiserver extends Component {
   readonly audit = new AuditLog();
   readonly rbac = new RbacIndex();
+  /** Request and etcd metrics for /metrics. */
+  readonly metrics = new ApiserverMetrics();
   private readonly etcd: EtcdClient;
   private readonly etcdWatches: EtcdWatchRouter;
   private readonly cachers = new Map<string, Cacher>();
@@ -102,7 +106,7 @@ export class KubeApiserver extends Component {
     this.admission = new AdmissionChain(defaultAdmissionPlugins({ alwaysPullImages: options.alwaysPullImages ?? false }));
     this.stageDelay = options.stageDelay ?? 0;
     this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
-    this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>(this.etcdName, kind, payload));
+    this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.timedEtcdCall<R>(kind, payload));
     this.etcdWatches = new EtcdWatchRouter(this.name, {
       call: (kind, payload) => this.call<WatchStreamResponse>(this.etcdName, kind, payload as WatchStreamRequest),
       send: (kind, payload) => {
@@ -114,6 +118,14 @@ export class KubeApiserver extends Component {
     });
     this.compactor = new Compactor(this.etcd);
     this.compactionInterval = options.compactionInterval ?? defaultCompactionInterval;
+  }
+
+  /** An etcd request of the storage layer, observed for etcd_request_duration_seconds. */
+  private *timedEtcdCall<R>(kind: string, payload: unknown): Co<Message<EtcdReply<R>>> {
+    const sent = this.now;
+    const reply = yield* this.call<EtcdReply<R>>(this.etcdName, kind, payload);
+    this.metrics.observeEtcd(kind, payload, this.now - sent);
+    return reply;
   }
 
   /** True once the system namespaces and the bootstrap RBAC policy are stored. */
@@ -363,6 +375,7 @@ export class KubeApiserver extends Component {
     } catch (err) {
       response = errorResponse(err);
     }
+    if (info) this.metrics.observeRequest(info, http.method, http.headers['content-type'] ?? '', query.get('dryRun') === 'All', response?.status ?? 200, this.now - receivedAt);
     if (response === null) {
       // A watch answered its 200 itself and streams until it ends.
       if (user && info) this.recordAudit('ResponseStarted', auditID, http, info, user, { status: 200, headers: {}, body: null }, receivedAt);
@@ -383,7 +396,7 @@ export class KubeApiserver extends Component {
     if (!decision.allowed) throw newAuthorizationForbidden(attrs, decision.reason);
 
     if (!info.isResourceRequest) {
-      return serveNonResource(http, this.serverAddress) ?? { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '404 page not found\n' };
+      return serveNonResource(http, this.serverAddress, { bootstrapped: this.bootstrapped, metrics: () => this.metrics.render() }) ?? { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: '404 page not found\n' };
     }
     const route = resolveRoute(http.method, info);
     if ('kind' in route) {
@@ -395,6 +408,8 @@ export class KubeApiserver extends Component {
   }
 
   private *handle(request: Message<HttpRequest>, http: HttpRequest, query: Map<string, string>, route: ResolvedRoute, user: UserInfo, auditID: string): Co<HttpResponse | null> {
+    const segmentError = pathSegmentError(route.info, route.resource);
+    if (segmentError) throw segmentError;
     const h: HandlerRequest = {
       http, query, route,
       store: this.storeFor(route.resource.group, route.resource.resource),
