@@ -37,7 +37,7 @@ import {
 import type { Co, Duration, Message } from '../engine/index.ts';
 import { mergePodStatus, podStatusPatch } from './status-patch.ts';
 import { ContainerLog } from './container-log.ts';
-import { applyDefaultImageTag, imageCatalog, imageServers, localImage, notFoundError, resolveImage, type ImageConfig, type ImageServer } from './image-registry.ts';
+import { applyDefaultImageTag, imageServers, localImage, notFoundError, resolveImage, type ImageConfig, type ImageServer } from './image-registry.ts';
 import { containerArgv, mainProgram, runMain, type ContainerContext, type Program } from './programs.ts';
 import { runHook, runProbe, type LifecycleHandler, type ProbeTarget } from './prober.ts';
 import { KubeletServer, type ServedContainer } from './server.ts';

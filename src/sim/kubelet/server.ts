@@ -49,9 +49,9 @@ function text(status: number, body: string): HttpResponse {
   return { status, headers: textHeaders, body };
 }
 
-/** A kubelet answer's error body: Go's `err.Error()` with a newline, as http.Error writes it. */
+/** A kubelet answer's error body: `err.Error()`, as go-restful's WriteError writes it. */
 function badRequest(message: string): HttpResponse {
-  return text(400, `${message}\n`);
+  return text(400, message);
 }
 
 export class KubeletServer {
