@@ -282,12 +282,13 @@ export class KubeApiserver extends Component {
 
   /** How pods/log, exec, attach and portforward reach a node's kubelet (its :10250 server). */
   private kubeletConnection(): KubeletConnection {
-    const server = this;
+    const reachable = (kubelet: string) => this.engine.linked(this.name, kubelet) && !this.engine.isStopped(kubelet);
+    const call = (kubelet: string, request: HttpRequest) => this.call<HttpResponse>(kubelet, httpKinds.request, request);
     return {
       *call(node, request) {
         const kubelet = `kubelet/${node}`;
-        if (!server.engine.linked(server.name, kubelet) || server.engine.isStopped(kubelet)) return { error: 'connect: connection refused' };
-        const reply = yield* server.call<HttpResponse>(kubelet, httpKinds.request, request);
+        if (!reachable(kubelet)) return { error: 'connect: connection refused' };
+        const reply = yield* call(kubelet, request);
         return { response: reply.payload, requestId: reply.replyTo ?? 0 };
       },
     };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Container, Event, Pod } from '../api/types/core.ts';
+import { parseTimestamp } from '../api/time.ts';
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpStreamData } from '../apiserver/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
@@ -149,7 +150,7 @@ describe('containers', () => {
     const cs = done.status!.containerStatuses![0]!;
     expect(cs).toMatchObject({ ready: false, started: false, restartCount: 0 });
     expect(cs.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed', startedAt });
-    const ran = Date.parse(cs.state!.terminated!.finishedAt!) - Date.parse(startedAt!);
+    const ran = parseTimestamp(cs.state!.terminated!.finishedAt!)! - parseTimestamp(startedAt!)!;
     expect(ran).toBeGreaterThanOrEqual(9_000);
     expect(ran).toBeLessThanOrEqual(11_000);
     expect(done.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'False', reason: 'PodCompleted' });

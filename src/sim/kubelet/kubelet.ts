@@ -701,7 +701,9 @@ export class Kubelet extends ClientComponent {
   // Deviation: upstream workers tick from the pod's addition (their phase is not the container's start).
   private startProbes(pod: Pod, w: PodWorker, c: RunningContainer): void {
     const instance = c.instance;
-    for (const type of ['startup', 'liveness', 'readiness'] as const) {
+    // Liveness and readiness first: at an instant where the startup probe succeeds they have already
+    // looked and wait their next period, as upstream's workers (which skip until started) do.
+    for (const type of ['liveness', 'readiness', 'startup'] as const) {
       const probe = c.spec[`${type}Probe`];
       if (!probe) continue;
       const worker: ProbeWorker = { type, probe, last: null, run: 0, timer: null };
