@@ -19,6 +19,7 @@ import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
 import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/apiserver/http.ts';
 import type { ClusterHost } from './cluster-host.ts';
 import { serveTrace } from './trace-stream.ts';
+import { serveUpgrades } from './pod-streams.ts';
 
 export interface FrontOptions {
   readonly host: ClusterHost;
@@ -54,6 +55,7 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     server.listen(options.port, options.address, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  serveUpgrades(server, options);
   return {
     server,
     port,
@@ -114,6 +116,10 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
     },
     watchEnd: () => {
       if (!res.destroyed) res.end();
+    },
+    // A followed log: the kubelet's bytes as they come (stdout and stderr are one log).
+    streamData: (chunk) => {
+      if (!res.destroyed && chunk.channel !== 3) res.write(chunk.data);
     },
   });
   // In Node, the request's 'close' fires once its body is read; the response's fires on disconnect.
