@@ -594,12 +594,19 @@ const joinDone: Captioner = (record) => {
 
 const httpCancel: Captioner = (record) => ({ en: `${route(record)}: cancel a watch request (the connection closes)`, zh: `${route(record)}：取消一个 watch 请求（连接关闭）` });
 
+const httpStreamData: Captioner = (record) => {
+  const channel = count(record.payload, 'channel') ?? 1;
+  const bytes = (text(record.payload, 'data') ?? '').length;
+  return { en: `${route(record)}: stream data, channel ${channel}, ${bytes} bytes`, zh: `${route(record)}：流数据，通道 ${channel}，${bytes} 字节` };
+};
+
 const captioners: Readonly<Record<string, Captioner>> = {
   'http.request': httpRequest,
   'http.response': httpResponse,
   'http.watchEvent': httpWatchEvent,
   'http.watchEnd': httpWatchEnd,
   'http.cancel': httpCancel,
+  'http.streamData': httpStreamData,
   'apiserver.authentication': authentication,
   'apiserver.audit': audit,
   'apiserver.impersonation': impersonation,

@@ -12,6 +12,7 @@ import { closeWatch, runEtcdctl, watchOutput, type EtcdctlWatch } from './etcdct
 import { cancelWatch } from './http.ts';
 import { parseKubectl } from './kubectl-args.ts';
 import { runKubectl, type KubectlIO } from './kubectl.ts';
+import { parsePodCommand, runPodCommand } from './kubectl-pods.ts';
 import type { LogCollector } from './logs.ts';
 
 interface Running {
@@ -126,6 +127,14 @@ export class ConsoleSession {
   }
 
   private *kubectl(state: Running, line: string, stdin: string): Co<number> {
+    const pods = parsePodCommand(line);
+    if (pods !== null) {
+      if (!pods.ok) {
+        state.stderr += pods.stderr;
+        return 1;
+      }
+      return yield* runPodCommand(this.io(state, stdin, pods.command.verbosity, pods.command.as), pods.command);
+    }
     const parsed = parseKubectl(line);
     if (!parsed.ok) {
       state.stderr += parsed.stderr;
