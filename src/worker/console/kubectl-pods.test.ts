@@ -99,3 +99,13 @@ describe('kubectl logs and exec in the console', () => {
     expect(run('kubectl get pod once').stdout).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\nonce\s+0\/1\s+Completed\s+0\s+/);
   });
 });
+
+describe('crane in the console', () => {
+  it('lists the modelled registry: repositories, then a repository\'s tags', () => {
+    const { run } = setup();
+    const catalog = run('crane catalog docker.io');
+    expect(catalog.stdout.split('\n')).toEqual(expect.arrayContaining(['library/nginx', 'library/busybox', 'library/redis', 'library/httpd']));
+    expect(run('crane ls nginx').stdout).toContain('1.14.2\n');
+    expect(run('crane ls nosuchimage')).toMatchObject({ exitCode: 1 });
+  });
+});

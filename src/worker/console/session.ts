@@ -13,6 +13,8 @@ import { cancelWatch } from './http.ts';
 import { parseKubectl } from './kubectl-args.ts';
 import { runKubectl, type KubectlIO } from './kubectl.ts';
 import { parsePodCommand, runPodCommand } from './kubectl-pods.ts';
+import { runCrane } from './crane.ts';
+import { splitArgs } from '../../sim/etcd/etcdctl.ts';
 import type { LogCollector } from './logs.ts';
 
 interface Running {
@@ -48,8 +50,15 @@ export class ConsoleSession {
     this.running.set(id, state);
     const trimmed = line.trim();
     const tool = trimmed.split(/\s+/)[0];
+    if (tool === 'crane') {
+      const result = runCrane(splitArgs(trimmed).slice(1));
+      state.stdout += result.stdout;
+      state.stderr += result.stderr;
+      this.finish(state, result.exitCode);
+      return;
+    }
     if (tool !== 'kubectl' && tool !== 'etcdctl') {
-      state.stderr += `${tool || line}: command not found (this console runs kubectl and etcdctl)\n`;
+      state.stderr += `${tool || line}: command not found (this console runs kubectl, etcdctl and crane)\n`;
       this.finish(state, 127);
       return;
     }
