@@ -6,6 +6,7 @@ import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type H
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
 import { adminCall } from '../testing/http.ts';
+import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { Kubelet } from './kubelet.ts';
 
 const call = adminCall;
@@ -261,5 +262,32 @@ describe('images', () => {
     expect(r.status).toBe(200);
     cluster.engine.runFor(1_000);
     expect(events(cluster, 'web').map((e) => `${e.reason}: ${e.message ?? ''}`).at(-1)).toBe('Killing: Stopping container nginx');
+  });
+});
+
+describe('containers over time', () => {
+  it('is deterministic: programs, probes and restarts replay identically', () => {
+    const [a, b] = runTwiceWithPerturbedHost(() => {
+      const { cluster } = setup('containers-det');
+      create(cluster, podOf('ticker', [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'while true; do date; sleep 2; done'] }]));
+      create(cluster, podOf('live', [{ name: 'nginx', image: 'nginx:1.25.3', livenessProbe: { httpGet: { path: '/nope', port: 80 }, periodSeconds: 3 } }]));
+      cluster.engine.runFor(40_000);
+      return cluster.engine;
+    });
+    expect(a).toEqual(b);
+  });
+
+  it('keeps a container\'s process going across a kubelet restart (its sleep is armed again)', () => {
+    const { cluster } = setup();
+    create(cluster, podOf('ticker', [{ name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'while true; do echo tick; sleep 2; done'] }]));
+    cluster.engine.runFor(8_000);
+    const ticks = () => (logs(cluster, 'ticker').body as string).split('\n').filter((l) => l === 'tick').length;
+    const before = ticks();
+    expect(before).toBeGreaterThanOrEqual(1);
+    cluster.engine.stopComponent('kubelet/node-1');
+    cluster.engine.runFor(1_000);
+    cluster.engine.startComponent('kubelet/node-1');
+    cluster.engine.runFor(7_000);
+    expect(ticks()).toBeGreaterThanOrEqual(before + 3);
   });
 });

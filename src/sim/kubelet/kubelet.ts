@@ -183,7 +183,7 @@ interface RunningContainer {
   readyResult: boolean;
   /** Startup probe result (true without a startup probe). */
   startedResult: boolean;
-  /** The program's pending wake-up (its sleep), re-armed when the kubelet restarts (its timers died with it). */
+  /** The program's pending wake-up (its sleep) until it fires; re-armed when the kubelet restarts (its timers died with it). */
   wake?: { readonly at: number; readonly resume: () => void };
   containerID: string;
   imageID: string;
@@ -367,7 +367,7 @@ export class Kubelet extends ClientComponent {
       // the prober starts its workers afresh.
       for (const c of w.containers) {
         const wake = c.wake;
-        if (wake && wake.at >= this.host.now) this.host.after(wake.at - this.host.now, 'container-process', wake.resume, { background: true });
+        if (wake) this.host.after(Math.max(0, wake.at - this.host.now), 'container-process', wake.resume, { background: true });
         c.probes = [];
         this.startProbes(w.pod, w, c);
       }
@@ -652,7 +652,10 @@ export class Kubelet extends ClientComponent {
       if (step.kind === 'print') {
         c.log.write(this.host.epochMs + this.host.now, step.stream, step.text);
       } else if (step.kind === 'sleep') {
-        const resume = () => this.drive(pod, w, c, program, instance, main);
+        const resume = () => {
+          c.wake = undefined;
+          this.drive(pod, w, c, program, instance, main);
+        };
         c.wake = { at: this.host.now + step.ms, resume };
         this.host.after(step.ms, 'container-process', resume, { background: true });
         return;

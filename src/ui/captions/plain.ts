@@ -802,9 +802,9 @@ export const timerReasons: Readonly<Record<string, Both>> = {
 /** The kubelet's own timers, said of the kubelet that set them. */
 const kubeletTimers: Readonly<Record<string, Both>> = {
   'node-lease-renew': { en: 'renews its node Lease, as every 10 s: the heartbeat that keeps its node Ready', zh: '续约节点 Lease（每 10 秒一次）：这是让节点保持 Ready 的心跳' },
-  'container-exit': { en: 'sees a container\'s process exit: by the pod\'s restartPolicy it is restarted (after a back-off) or stays Completed', zh: '发现一个容器的进程退出了：按 Pod 的 restartPolicy，它会（在退避后）被重启，或保持 Completed' },
+  'container-exit': { en: 'sees a container\'s process exit: by the pod\'s restart policy it is restarted (after a back-off) or stays Completed', zh: '发现一个容器的进程退出了：按 Pod 的重启策略，它会（在退避后）被重启，或保持 Completed' },
   'container-process': { en: 'moves a container\'s process on: a sleep in its command has ended', zh: '让容器进程继续运行：它命令里的一次 sleep 结束了' },
-  'liveness-probe': { en: 'runs a liveness probe: failureThreshold failures in a row and the container is restarted', zh: '执行存活探针（liveness）：连续失败 failureThreshold 次，容器就会被重启' },
+  'liveness-probe': { en: 'runs a liveness probe: enough failures in a row (the failure threshold) and the container is restarted', zh: '执行存活探针（liveness）：连续失败达到失败阈值，容器就会被重启' },
   'readiness-probe': { en: 'runs a readiness probe: its result decides whether the container counts as Ready', zh: '执行就绪探针（readiness）：结果决定容器是否算作 Ready' },
   'startup-probe': { en: 'runs a startup probe: liveness and readiness wait until it succeeds', zh: '执行启动探针（startup）：它成功之前，存活和就绪探针都不运行' },
   'log-stream': { en: 'checks that the container of a followed log still runs (the stream ends when it stops)', zh: '检查被跟随日志的容器是否仍在运行（容器停止时流就结束）' },
