@@ -112,6 +112,21 @@ spec:
     expect(out.split('\n').filter((l) => l !== '').slice(0, 3)).toEqual(['tick', 'tick', 'tick']);
   });
 
+  test('attach streams the container\'s new output over a WebSocket', async () => {
+    const child = env.spawn(['attach', 'ticker']);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    for (let i = 0; i < 80 && out.split('tick\n').length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill();
+    expect(out.split('\n').filter((l) => l !== '').slice(0, 2)).toEqual(['tick', 'tick']);
+  });
+
+  test('port-forward is answered as not modelled', async () => {
+    const r = await k('port-forward', 'web', '18080:80');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not modelled in Podflow');
+  });
+
   test('a failing liveness probe: Unhealthy events with the kubelet\'s text, then the restart', async () => {
     ok(await apply('live', pod('live', `  - name: nginx
     image: nginx:1.14.2
