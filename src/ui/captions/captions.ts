@@ -530,6 +530,12 @@ const timerLabels: Readonly<Record<string, Both>> = {
   'container-exit': { en: 'container exit', zh: '容器退出' },
   'crashloop-backoff': { en: 'CrashLoopBackOff restart', zh: 'CrashLoopBackOff 重启' },
   'image-pull-backoff': { en: 'ImagePullBackOff retry', zh: 'ImagePullBackOff 重试' },
+  'container-process': { en: 'container process wakes from a sleep', zh: '容器进程从 sleep 中醒来' },
+  'liveness-probe': { en: 'liveness probe period', zh: '存活探针周期' },
+  'readiness-probe': { en: 'readiness probe period', zh: '就绪探针周期' },
+  'startup-probe': { en: 'startup probe period', zh: '启动探针周期' },
+  'log-stream': { en: 'followed log check', zh: '日志跟随检查' },
+  exec: { en: 'exec command finished', zh: 'exec 命令结束' },
 };
 
 /** What is over when a labelled sleep ends. */
@@ -539,6 +545,7 @@ const reasonNames: Readonly<Record<string, Both>> = {
   'container-create': { en: 'container created', zh: '容器创建完成' },
   'container-start': { en: 'container started', zh: '容器启动完成' },
   'container-stop': { en: 'containers stopped', zh: '容器停止完成' },
+  'post-start-hook': { en: 'postStart hook done', zh: 'postStart 钩子完成' },
   'watch-cache-relist': { en: 'relist delay over', zh: '重新 list 前的等待结束' },
   'retry-after': { en: 'Retry-After wait over', zh: 'Retry-After 等待结束' },
   'conflict-retry': { en: 'conflict retry delay over', zh: '冲突重试前的等待结束' },

@@ -771,6 +771,7 @@ export const wakeReasons: Readonly<Record<string, (data: unknown) => Both>> = {
   'container-create': (d) => ({ en: `has created container ${text(d, 'container') ?? ''} of Pod ${podName(d)}`, zh: `已创建 Pod ${podName(d)} 的容器 ${text(d, 'container') ?? ''}` }),
   'container-start': (d) => ({ en: `has started container ${text(d, 'container') ?? ''} of Pod ${podName(d)}`, zh: `已启动 Pod ${podName(d)} 的容器 ${text(d, 'container') ?? ''}` }),
   'container-stop': (d) => ({ en: `has stopped the containers of Pod ${podName(d)} (within the grace period)`, zh: `已在宽限期内停止 Pod ${podName(d)} 的容器` }),
+  'post-start-hook': (d) => ({ en: `has run the postStart hook of container ${text(d, 'container') ?? ''} in Pod ${podName(d)}`, zh: `已执行 Pod ${podName(d)} 中容器 ${text(d, 'container') ?? ''} 的 postStart 钩子` }),
   'watch-cache-relist': (d) => ({ en: `waited a second after its etcd watch on ${text(d, 'resource') ?? ''} ended, and now lists again to rebuild the watch cache`, zh: `在 ${text(d, 'resource') ?? ''} 的 etcd watch 结束后等了一秒，现在重新 list 以重建 watch 缓存` }),
   'retry-after': () => ({ en: 'waited the Retry-After seconds of a 429 answer, and sends the request again', zh: '按 429 回复的 Retry-After 等待完毕，重新发送请求' }),
   'conflict-retry': () => ({ en: 'waited a moment after a 409 Conflict, and tries the update again with a fresh read', zh: '在 409 Conflict 之后稍等片刻，重新读取后再次尝试更新' }),
