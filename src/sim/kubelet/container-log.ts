@@ -44,6 +44,12 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/**
+ * Lines a container's log keeps before the oldest are dropped: the kubelet rotates logs at
+ * containerLogMaxSize (10 MiB); Podflow keeps a line count instead (probes' access-log lines add up).
+ */
+export const maxLogLines = 5_000;
+
 export class ContainerLog {
   readonly lines: LogLine[] = [];
   private readonly listeners = new Set<(line: LogLine) => void>();
@@ -52,6 +58,7 @@ export class ContainerLog {
     for (const line of splitLines(text)) {
       const entry = { at, stream, text: line };
       this.lines.push(entry);
+      if (this.lines.length > maxLogLines) this.lines.splice(0, this.lines.length - maxLogLines);
       for (const l of this.listeners) l(entry);
     }
   }
