@@ -83,22 +83,19 @@ describe.skipIf(!kubectl)('real kubectl: logs, exec, run to completion, probes',
   });
 
   test('run … -- sleep: the container runs its command for its time, then Completed 0/1 with exit code 0', async () => {
-    ok(await apply('sleeper', `apiVersion: v1
-kind: Pod
-metadata:
-  name: sleeper
-spec:
-  restartPolicy: Never
-  containers:
-  - name: sleeper
-    image: busybox
-    command: ["sleep", "2"]
-`));
+    expect(ok(await k('run', 'sleeper', '--image=busybox', '--restart=Never', '--', 'sleep', '2'))).toBe('pod/sleeper created\n');
     await until('sleeper', '{.status.phase}', (v) => v === 'Running');
     await until('sleeper', '{.status.phase}', (v) => v === 'Succeeded');
     const table = ok(await k('get', 'pod', 'sleeper')).trim().split('\n').map((l) => l.split(/\s+/));
     expect(table[1]!.slice(0, 4)).toEqual(['sleeper', '0/1', 'Completed', '0']);
     expect(ok(await k('get', 'pod', 'sleeper', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode} {.status.containerStatuses[0].state.terminated.reason}'))).toBe('0 Completed');
+  });
+
+  test('run --image=busybox with no command: sh exits at once with no stdin, so it restarts into CrashLoopBackOff', async () => {
+    ok(await k('run', 'bb', '--image=busybox'));
+    await until('bb', '{.status.containerStatuses[0].state.waiting.reason}', (v) => v === 'CrashLoopBackOff');
+    const table = ok(await k('get', 'pod', 'bb')).trim().split('\n').map((l) => l.split(/\s+/));
+    expect(table[1]!.slice(0, 3)).toEqual(['bb', '0/1', 'CrashLoopBackOff']);
   });
 
   test('logs -f streams a container\'s output as it is written', async () => {
