@@ -188,7 +188,10 @@ const httpWatchEvent: Captioner = (record) => {
   };
 };
 
-const httpWatchEnd: Captioner = (record) => {
+const httpWatchEnd: Captioner = (record, { request }) => {
+  if (request && /^\/(?:containerLogs|exec|attach|portForward)\/|\/pods\/[^/]+\/(?:log|exec|attach|portforward)$/.test(text(request.payload, 'path') ?? '')) {
+    return { en: `${route(record)}: the stream ends`, zh: `${route(record)}：流结束` };
+  }
   const reason = text(record.payload, 'reason') ?? '?';
   const why = reason === 'timeout' ? { en: 'its timeout passed; an informer watches again', zh: '超时已到；informer 会重新 watch' }
     : reason === 'cancelled' ? { en: 'the client cancelled it', zh: '客户端取消了它' }

@@ -9,7 +9,7 @@ import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
-import { podStreamData, podStreamRequest, podStreamResponse } from './pod-streams.ts';
+import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -412,7 +412,9 @@ const httpWatchEvent: Plain = (record) => {
   };
 };
 
-const httpWatchEnd: Plain = (record) => {
+const httpWatchEnd: Plain = (record, { request }) => {
+  const stream = podStreamEnd(record, request);
+  if (stream) return stream;
   const reason = text(record.payload, 'reason') ?? '';
   const to = who(record.to);
   if (reason === 'timeout') {

@@ -24,5 +24,10 @@ describe('captions for a pod\'s log and exec', () => {
     expect(plainCaption(refused, { request: toKubelet }).en).toBe('The kubelet on node-2 answers 400: container "nginx" in pod "web" is waiting to start: ContainerCreating');
     const chunk = rec('http.streamData', { channel: 2, data: 'nginx version: nginx/1.14.2\n' }, { from: 'kube-apiserver', to: 'user' });
     expect(plainCaption(chunk).en).toBe('kube-apiserver streams error output (stderr) to kubectl: nginx version: nginx/1.14.2');
+    // The end of an exec's stream is not a watch's timeout.
+    const userExec = rec('http.request', { method: 'POST', path: '/api/v1/namespaces/default/pods/web/exec', query: 'command=hostname', headers: {} }, { from: 'user', to: 'kube-apiserver' });
+    const end = rec('http.watchEnd', { reason: 'timeout' }, { from: 'kube-apiserver', to: 'user' });
+    expect(plainCaption(end, { request: userExec }).en).toBe('kube-apiserver ends the exec stream to kubectl: the command has finished');
+    expect(plainCaption(end, { request: userLog }).en).toBe('kube-apiserver ends the stream to kubectl: the container stopped');
   });
 });

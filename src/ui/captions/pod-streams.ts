@@ -96,3 +96,15 @@ export function podStreamData(record: Message): Both {
   const what = channels[channel] ?? channels[1]!;
   return { en: `${cap(from.en)} streams ${what.en} to ${to.en}: ${data}`, zh: `${from.zh}向${to.zh}推送${what.zh}：${data}` };
 }
+
+/** The end of a log, exec or attach stream (the container stopped, or the command finished). */
+export function podStreamEnd(record: Message, request: Message | undefined): Both | null {
+  const target = request ? streamTarget(text(request.payload, 'path') ?? '') : null;
+  if (!target) return null;
+  const from = componentText(record.from);
+  const to = componentText(record.to);
+  if (target.action === 'exec') {
+    return { en: `${cap(from.en)} ends the exec stream to ${to.en}: the command has finished`, zh: `${from.zh}结束了发给${to.zh}的 exec 流：命令已执行完毕` };
+  }
+  return { en: `${cap(from.en)} ends the stream to ${to.en}: the container stopped`, zh: `${from.zh}结束了发给${to.zh}的流：容器已停止` };
+}
