@@ -17,7 +17,7 @@
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../sim/apiserver/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/apiserver/http.ts';
 import { createCluster, type Cluster } from '../sim/cluster.ts';
 import type { Message } from '../sim/engine/index.ts';
 import type { UserReply } from '../sim/user/user.ts';
@@ -49,6 +49,8 @@ export interface ReplySink {
   response(response: HttpResponse): void;
   watchEvent(event: HttpWatchEvent): void;
   watchEnd(end: HttpWatchEnd): void;
+  /** A chunk of a streamed body (a followed log, an exec's output); the stream ends with watchEnd. */
+  streamData?(data: HttpStreamData): void;
 }
 
 type LogEntry =
@@ -281,6 +283,8 @@ export class ClusterHost {
         } else if (message.kind === httpKinds.watchEnd) {
           this.sinks.delete(message.replyTo);
           sink.watchEnd(message.payload as HttpWatchEnd);
+        } else if (message.kind === httpKinds.streamData) {
+          sink.streamData?.(message.payload as HttpStreamData);
         }
       }
     }

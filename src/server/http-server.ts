@@ -28,6 +28,7 @@ import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, reads
 import { processMetricsText } from './process-metrics.ts';
 import { parseRequestTarget } from './request-path.ts';
 import { serveTrace } from './trace-stream.ts';
+import { serveUpgrades } from './pod-streams.ts';
 
 export interface FrontOptions {
   readonly host: ClusterHost;
@@ -122,6 +123,7 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     server.listen(options.port, options.address, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  serveUpgrades(server, options);
   return {
     server,
     port,
@@ -228,6 +230,10 @@ async function handle(options: FrontOptions, limits: RequestLimits, req: Incomin
     },
     watchEnd: () => {
       if (!res.destroyed) res.end();
+    },
+    // A followed log: the kubelet's bytes as they come (stdout and stderr are one log).
+    streamData: (chunk) => {
+      if (!res.destroyed && chunk.channel !== 3) res.write(chunk.data);
     },
   });
   const sent = submission;

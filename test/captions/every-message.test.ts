@@ -34,7 +34,7 @@ const forbidden: readonly RegExp[] = [
  * camelCase words a plain caption may show: real Kubernetes and etcd field names a learner meets in
  * kubectl and etcdctl output. Any other camelCase word is an internal name.
  */
-const fieldNames = new Set(['resourceVersion', 'nodeName', 'deletionTimestamp', 'generateName', 'ownerReferences', 'mod_revision', 'spec.nodeName']);
+const fieldNames = new Set(['resourceVersion', 'nodeName', 'deletionTimestamp', 'generateName', 'ownerReferences', 'mod_revision', 'spec.nodeName', 'postStart', 'preStop']);
 const camelCase = /\b[a-z]+[A-Z][A-Za-z]*\b/g;
 
 const han = /[\u4e00-\u9fff]/;
@@ -109,7 +109,44 @@ function walk(): Walk {
     cluster.boot();
     consoleRequests(cluster);
   });
+  const containers = createCluster({ seed: 'captions-containers' });
+  watchOne(containers, () => {
+    containers.boot();
+    containerRequests(containers);
+  });
   return { variants };
+}
+
+/** Talking to containers: probes and hooks at work, a log, a followed log, an exec, their refusals. */
+function containerRequests(cluster: Cluster): void {
+  const send = (method: HttpMethod, path: string, query = '', body?: unknown, headers: Record<string, string> = {}) => cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    method, path, query,
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: '*/*', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const pods = '/api/v1/namespaces/default/pods';
+  send('POST', pods, '', {
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probed' },
+    spec: {
+      containers: [{
+        name: 'web', image: 'nginx:1.14.2',
+        livenessProbe: { httpGet: { path: '/healthz', port: 80 }, periodSeconds: 2 },
+        readinessProbe: { tcpSocket: { port: 80 }, periodSeconds: 2 },
+        startupProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
+        lifecycle: { postStart: { exec: { command: ['sleep', '1'] } }, preStop: { exec: { command: ['sleep', '1'] } } },
+      }, { name: 'ticker', image: 'busybox:1.36', command: ['sh', '-c', 'while true; do echo tick; sleep 1; done'] }],
+    },
+  });
+  cluster.engine.runFor(12_000);
+  send('GET', `${pods}/probed/log`, 'container=web');
+  const follow = send('GET', `${pods}/probed/log`, 'container=ticker&follow=true');
+  cluster.engine.runFor(3_000);
+  cluster.user.request('kube-apiserver', httpKinds.cancel, { requestId: follow.id });
+  send('POST', `${pods}/probed/exec`, 'command=nginx&command=-v&container=web&stdout=true&stderr=true', undefined, { connection: 'Upgrade', upgrade: 'websocket' });
+  send('POST', `${pods}/probed/exec`, 'command=ls', undefined);
+  send('GET', `${pods}/probed/log`, 'container=nope');
+  send('DELETE', `${pods}/probed`);
+  cluster.engine.runFor(5_000);
 }
 
 const nginx = { file: 'nginx.yml', yaml: nginxDeploymentYaml };

@@ -22,8 +22,11 @@ describe('legacy discovery', () => {
   it('lists core resources as a 1.28 apiserver does', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
-      'configmaps', 'events', 'namespaces', 'namespaces/status', 'nodes', 'nodes/status', 'pods', 'pods/binding', 'pods/status', 'serviceaccounts',
+      'configmaps', 'events', 'namespaces', 'namespaces/status', 'nodes', 'nodes/status',
+      'pods', 'pods/attach', 'pods/binding', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status', 'serviceaccounts',
     ]);
+    expect(list.resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });
+    expect(list.resources.find((r) => r.name === 'pods/log')).toEqual({ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
     expect(list.resources.find((r) => r.name === 'pods/binding')).toEqual({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
     expect(list.resources.find((r) => r.name === 'pods')).toMatchObject({ shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' });
     expect(list.resources.find((r) => r.name === 'namespaces')!.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);

@@ -84,7 +84,7 @@ describe('resolveRoute', () => {
 
   it.each([
     ['GET', '/api/v1/namespaces/default/foos'],
-    ['GET', '/api/v1/namespaces/default/pods/x/log'],
+    ['GET', '/api/v1/namespaces/default/pods/x/proxy'],
     ['GET', '/api/v1/namespaces/default/nodes/x'],
     ['GET', '/api/v1/deployments'],
     ['GET', '/api/v1/namespaces/default/pods/x/status/more'],
@@ -97,6 +97,8 @@ describe('resolveRoute', () => {
     ['POST', '/api/v1/pods'],
     ['DELETE', '/api/v1/namespaces'],
     ['GET', '/api/v1/namespaces/default/pods/x/binding'],
+    ['PUT', '/api/v1/namespaces/default/pods/x/log'],
+    ['DELETE', '/api/v1/namespaces/default/pods/x/exec'],
     ['PUT', '/api/v1/namespaces/default/pods'],
     ['OPTIONS', '/api/v1/namespaces/default/pods'],
   ])('answers MethodNotAllowed for %s %s', (method, url) => {

@@ -68,7 +68,11 @@ export const servedResources: readonly ResourceInfo[] = [
   resource({
     group: '', version: 'v1', kind: 'Pod', resource: 'pods', singular: 'pod', shortNames: ['po'], namespaced: true, categories: ['all'],
     subresources: [
+      { name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
       { name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
+      { name: 'exec', kind: { group: '', version: 'v1', kind: 'PodExecOptions' }, verbs: ['create', 'get'] },
+      { name: 'log', kind: { group: '', version: 'v1', kind: 'Pod' }, verbs: ['get'] },
+      { name: 'portforward', kind: { group: '', version: 'v1', kind: 'PodPortForwardOptions' }, verbs: ['create', 'get'] },
       status('', 'v1', 'Pod'),
     ],
     storageVersionHash: 'xPOwRZ+Yhw8=',

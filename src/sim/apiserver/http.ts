@@ -18,6 +18,8 @@ export const httpKinds = {
   watchEvent: 'http.watchEvent',
   watchEnd: 'http.watchEnd',
   cancel: 'http.cancel',
+  /** A chunk of a streamed body (a followed log, an exec's output), after an `http.response` with `stream: true`. */
+  streamData: 'http.streamData',
 } as const;
 
 export interface HttpRequest {
@@ -48,6 +50,12 @@ export interface HttpWatchEvent {
 
 export interface HttpWatchEnd {
   readonly reason: 'timeout' | 'cancelled' | 'error';
+}
+
+/** A chunk of a streamed body; `channel` is the Kubernetes stream channel (1 stdout, 2 stderr, 3 error Status). */
+export interface HttpStreamData {
+  readonly channel: number;
+  readonly data: string;
 }
 
 export interface HttpCancel {

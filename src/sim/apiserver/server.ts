@@ -31,6 +31,7 @@ import {
 import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from './http.ts';
 import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
+import { handlePodStream, podStreamSubresources, type KubeletConnection } from './pod-streams.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
 import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } from './storage/cacher.ts';
@@ -83,6 +84,10 @@ export class KubeApiserver extends Component {
   private readonly storages = new Map<string, Storage>();
   /** Open client watches by the id of their request. */
   private readonly openWatches = new Map<number, { request: Message<HttpRequest>; watch: StorageWatch | null; timeout: Message; ended: boolean }>();
+  /** Streams relayed from a kubelet (a followed log, an exec): the kubelet request's id → the client's request. */
+  private readonly relays = new Map<number, { readonly client: Message<HttpRequest>; readonly kubelet: string }>();
+  /** The client request's id → the kubelet request's id, for a client's cancel. */
+  private readonly relayOf = new Map<number, number>();
   private readonly etcdName: string;
   private readonly prefix: string;
   private readonly authenticator: TokenAuthenticator;
@@ -143,13 +148,20 @@ export class KubeApiserver extends Component {
 
   receive(message: Message): void {
     if (this.etcdWatches.route(message)) return;
+    if (message.replyTo !== null && this.relays.has(message.replyTo) && (message.kind === httpKinds.streamData || message.kind === httpKinds.watchEnd)) {
+      this.relayStream(message);
+      return;
+    }
     const cacherPrefix = cacherResourcePrefixOf(message);
     if (cacherPrefix !== undefined) {
       this.cachers.get(cacherPrefix)?.receive(message);
     } else if (message.kind === httpKinds.request) {
       this.spawn(this.serve(message as Message<HttpRequest>));
     } else if (message.kind === httpKinds.cancel) {
-      this.closeWatch((message.payload as HttpCancel).requestId, null);
+      const requestId = (message.payload as HttpCancel).requestId;
+      const relayed = this.relayOf.get(requestId);
+      if (relayed !== undefined) this.endRelay(relayed, true);
+      else this.closeWatch(requestId, null);
     } else if (message.kind === timerKind && (message.payload as TimerPayload).name === watchTimeoutTimer) {
       this.closeWatch((message.payload as TimerPayload<number>).data, 'timeout');
     } else if (message.kind === timerKind && (message.payload as TimerPayload).name === compactorTimer) {
@@ -278,6 +290,36 @@ export class KubeApiserver extends Component {
       dropped++;
     }
     return dropped;
+  }
+
+  /** How pods/log, exec, attach and portforward reach a node's kubelet (its :10250 server). */
+  private kubeletConnection(): KubeletConnection {
+    const reachable = (kubelet: string) => this.engine.linked(this.name, kubelet) && !this.engine.isStopped(kubelet);
+    const call = (kubelet: string, request: HttpRequest) => this.call<HttpResponse>(kubelet, httpKinds.request, request);
+    return {
+      *call(node, request) {
+        const kubelet = `kubelet/${node}`;
+        if (!reachable(kubelet)) return { error: 'connect: connection refused' };
+        const reply = yield* call(kubelet, request);
+        return { response: reply.payload, requestId: reply.replyTo ?? 0 };
+      },
+    };
+  }
+
+  /** Passes a kubelet's stream message on to the client it is for. */
+  private relayStream(message: Message): void {
+    const relay = this.relays.get(message.replyTo!)!;
+    this.reply(relay.client, message.kind, message.payload);
+    if (message.kind === httpKinds.watchEnd) this.endRelay(message.replyTo!, false);
+  }
+
+  /** Forgets a relayed stream; when the client went away, the kubelet is told to stop it. */
+  private endRelay(kubeletRequestId: number, cancelled: boolean): void {
+    const relay = this.relays.get(kubeletRequestId);
+    if (!relay) return;
+    this.relays.delete(kubeletRequestId);
+    this.relayOf.delete(relay.client.id);
+    if (cancelled) this.send<HttpCancel>(relay.kubelet, httpKinds.cancel, { requestId: kubeletRequestId });
   }
 
   /** Ends a client watch: on timeout or storage end, tells the client; on client cancel, just stops. */
@@ -416,6 +458,15 @@ export class KubeApiserver extends Component {
       ctx: this.context(user, route.resource.namespaced ? route.info.namespace : '', request.id,
         managerOrUserAgent(query.get('fieldManager'), http.headers['user-agent'])),
     };
+    if (route.subresource && podStreamSubresources.has(route.subresource.name)) {
+      const answer = yield* handlePodStream(h, this.kubeletConnection());
+      if ('response' in answer) return answer.response;
+      const kubelet = `kubelet/${answer.node}`;
+      this.relays.set(answer.kubeletRequestId, { client: request, kubelet });
+      this.relayOf.set(request.id, answer.kubeletRequestId);
+      this.reply<HttpResponse>(request, httpKinds.response, { ...answer.stream, headers: { ...answer.stream.headers, 'audit-id': auditID } });
+      return null;
+    }
     switch (route.info.verb) {
       case 'get': return yield* handleGet(h);
       case 'list': return yield* handleList(h);

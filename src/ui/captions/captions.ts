@@ -188,7 +188,10 @@ const httpWatchEvent: Captioner = (record) => {
   };
 };
 
-const httpWatchEnd: Captioner = (record) => {
+const httpWatchEnd: Captioner = (record, { request }) => {
+  if (request && /^\/(?:containerLogs|exec|attach|portForward)\/|\/pods\/[^/]+\/(?:log|exec|attach|portforward)$/.test(text(request.payload, 'path') ?? '')) {
+    return { en: `${route(record)}: the stream ends`, zh: `${route(record)}：流结束` };
+  }
   const reason = text(record.payload, 'reason') ?? '?';
   const why = reason === 'timeout' ? { en: 'its timeout passed; an informer watches again', zh: '超时已到；informer 会重新 watch' }
     : reason === 'cancelled' ? { en: 'the client cancelled it', zh: '客户端取消了它' }
@@ -530,6 +533,12 @@ const timerLabels: Readonly<Record<string, Both>> = {
   'container-exit': { en: 'container exit', zh: '容器退出' },
   'crashloop-backoff': { en: 'CrashLoopBackOff restart', zh: 'CrashLoopBackOff 重启' },
   'image-pull-backoff': { en: 'ImagePullBackOff retry', zh: 'ImagePullBackOff 重试' },
+  'container-process': { en: 'container process wakes from a sleep', zh: '容器进程从 sleep 中醒来' },
+  'liveness-probe': { en: 'liveness probe period', zh: '存活探针周期' },
+  'readiness-probe': { en: 'readiness probe period', zh: '就绪探针周期' },
+  'startup-probe': { en: 'startup probe period', zh: '启动探针周期' },
+  'log-stream': { en: 'followed log check', zh: '日志跟随检查' },
+  exec: { en: 'exec command finished', zh: 'exec 命令结束' },
 };
 
 /** What is over when a labelled sleep ends. */
@@ -539,6 +548,7 @@ const reasonNames: Readonly<Record<string, Both>> = {
   'container-create': { en: 'container created', zh: '容器创建完成' },
   'container-start': { en: 'container started', zh: '容器启动完成' },
   'container-stop': { en: 'containers stopped', zh: '容器停止完成' },
+  'post-start-hook': { en: 'postStart hook done', zh: 'postStart 钩子完成' },
   'watch-cache-relist': { en: 'relist delay over', zh: '重新 list 前的等待结束' },
   'retry-after': { en: 'Retry-After wait over', zh: 'Retry-After 等待结束' },
   'conflict-retry': { en: 'conflict retry delay over', zh: '冲突重试前的等待结束' },
@@ -594,12 +604,19 @@ const joinDone: Captioner = (record) => {
 
 const httpCancel: Captioner = (record) => ({ en: `${route(record)}: cancel a watch request (the connection closes)`, zh: `${route(record)}：取消一个 watch 请求（连接关闭）` });
 
+const httpStreamData: Captioner = (record) => {
+  const channel = count(record.payload, 'channel') ?? 1;
+  const bytes = (text(record.payload, 'data') ?? '').length;
+  return { en: `${route(record)}: stream data, channel ${channel}, ${bytes} bytes`, zh: `${route(record)}：流数据，通道 ${channel}，${bytes} 字节` };
+};
+
 const captioners: Readonly<Record<string, Captioner>> = {
   'http.request': httpRequest,
   'http.response': httpResponse,
   'http.watchEvent': httpWatchEvent,
   'http.watchEnd': httpWatchEnd,
   'http.cancel': httpCancel,
+  'http.streamData': httpStreamData,
   'apiserver.authentication': authentication,
   'apiserver.audit': audit,
   'apiserver.impersonation': impersonation,

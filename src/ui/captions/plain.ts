@@ -9,6 +9,7 @@ import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
+import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -186,6 +187,8 @@ function objectName(target: Target, b: unknown): string {
 }
 
 const httpRequest: Plain = (record) => {
+  const stream = podStreamRequest(record);
+  if (stream) return stream;
   const method = text(record.payload, 'method') ?? '';
   const path = text(record.payload, 'path') ?? '';
   const target = restTarget(path);
@@ -312,6 +315,8 @@ const statusWhy: Readonly<Record<number, Both>> = {
 };
 
 const httpResponse: Plain = (record, { request }) => {
+  const stream = podStreamResponse(record, request);
+  if (stream) return stream;
   const status = count(record.payload, 'status') ?? 0;
   const to = who(record.to);
   const b = body(record.payload);
@@ -407,7 +412,9 @@ const httpWatchEvent: Plain = (record) => {
   };
 };
 
-const httpWatchEnd: Plain = (record) => {
+const httpWatchEnd: Plain = (record, { request }) => {
+  const stream = podStreamEnd(record, request);
+  if (stream) return stream;
   const reason = text(record.payload, 'reason') ?? '';
   const to = who(record.to);
   if (reason === 'timeout') {
@@ -766,6 +773,7 @@ export const wakeReasons: Readonly<Record<string, (data: unknown) => Both>> = {
   'container-create': (d) => ({ en: `has created container ${text(d, 'container') ?? ''} of Pod ${podName(d)}`, zh: `已创建 Pod ${podName(d)} 的容器 ${text(d, 'container') ?? ''}` }),
   'container-start': (d) => ({ en: `has started container ${text(d, 'container') ?? ''} of Pod ${podName(d)}`, zh: `已启动 Pod ${podName(d)} 的容器 ${text(d, 'container') ?? ''}` }),
   'container-stop': (d) => ({ en: `has stopped the containers of Pod ${podName(d)} (within the grace period)`, zh: `已在宽限期内停止 Pod ${podName(d)} 的容器` }),
+  'post-start-hook': (d) => ({ en: `has run the postStart hook of container ${text(d, 'container') ?? ''} in Pod ${podName(d)}`, zh: `已执行 Pod ${podName(d)} 中容器 ${text(d, 'container') ?? ''} 的 postStart 钩子` }),
   'watch-cache-relist': (d) => ({ en: `waited a second after its etcd watch on ${text(d, 'resource') ?? ''} ended, and now lists again to rebuild the watch cache`, zh: `在 ${text(d, 'resource') ?? ''} 的 etcd watch 结束后等了一秒，现在重新 list 以重建 watch 缓存` }),
   'retry-after': () => ({ en: 'waited the Retry-After seconds of a 429 answer, and sends the request again', zh: '按 429 回复的 Retry-After 等待完毕，重新发送请求' }),
   'conflict-retry': () => ({ en: 'waited a moment after a 409 Conflict, and tries the update again with a fresh read', zh: '在 409 Conflict 之后稍等片刻，重新读取后再次尝试更新' }),
@@ -797,7 +805,13 @@ export const timerReasons: Readonly<Record<string, Both>> = {
 /** The kubelet's own timers, said of the kubelet that set them. */
 const kubeletTimers: Readonly<Record<string, Both>> = {
   'node-lease-renew': { en: 'renews its node Lease, as every 10 s: the heartbeat that keeps its node Ready', zh: '续约节点 Lease（每 10 秒一次）：这是让节点保持 Ready 的心跳' },
-  'container-exit': { en: 'sees a container exit (it was made to crash): it will restart it after a back-off', zh: '发现一个容器退出了（它被设置为会崩溃）：会在退避后重启它' },
+  'container-exit': { en: 'sees a container\'s process exit: by the pod\'s restart policy it is restarted (after a back-off) or stays Completed', zh: '发现一个容器的进程退出了：按 Pod 的重启策略，它会（在退避后）被重启，或保持 Completed' },
+  'container-process': { en: 'moves a container\'s process on: a sleep in its command has ended', zh: '让容器进程继续运行：它命令里的一次 sleep 结束了' },
+  'liveness-probe': { en: 'runs a liveness probe: enough failures in a row (the failure threshold) and the container is restarted', zh: '执行存活探针（liveness）：连续失败达到失败阈值，容器就会被重启' },
+  'readiness-probe': { en: 'runs a readiness probe: its result decides whether the container counts as Ready', zh: '执行就绪探针（readiness）：结果决定容器是否算作 Ready' },
+  'startup-probe': { en: 'runs a startup probe: liveness and readiness wait until it succeeds', zh: '执行启动探针（startup）：它成功之前，存活和就绪探针都不运行' },
+  'log-stream': { en: 'checks that the container of a followed log still runs (the stream ends when it stops)', zh: '检查被跟随日志的容器是否仍在运行（容器停止时流就结束）' },
+  'exec': { en: 'finishes running a command in a container and sends back its output', zh: '在容器中执行完命令，并把输出送回' },
   'crashloop-backoff': { en: 'has waited out its back-off after a crash: it restarts the container (CrashLoopBackOff doubles the wait each time)', zh: '崩溃后的退避时间已过：它重启容器（CrashLoopBackOff 每次把等待时间加倍）' },
   'image-pull-backoff': { en: 'has waited out its back-off after a failed pull: it tries to pull the image again (ImagePullBackOff)', zh: '拉取失败后的退避时间已过：它再次尝试拉取镜像（ImagePullBackOff）' },
 };
@@ -860,6 +874,7 @@ const plains: Readonly<Record<string, Plain>> = {
   'http.watchEvent': httpWatchEvent,
   'http.watchEnd': httpWatchEnd,
   'http.cancel': httpCancel,
+  'http.streamData': podStreamData,
   'apiserver.authentication': authentication,
   'apiserver.audit': audit,
   'apiserver.impersonation': impersonation,

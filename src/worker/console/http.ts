@@ -52,6 +52,8 @@ export interface RequestSpec {
   readonly accept: string;
   readonly contentType?: string;
   readonly body?: string;
+  /** Further request headers (an exec's `connection: Upgrade`). */
+  readonly upgrade?: Readonly<Record<string, string>>;
 }
 
 function truncated(body: string): string {
@@ -65,6 +67,7 @@ function headersOf(io: CommandIO, spec: RequestSpec): Record<string, string> {
     ...(spec.contentType ? { 'content-type': spec.contentType } : {}),
     ...(io.impersonate !== undefined ? { 'impersonate-user': io.impersonate } : {}),
     'user-agent': kubectlUserAgent,
+    ...spec.upgrade,
   };
 }
 

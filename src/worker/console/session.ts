@@ -12,6 +12,9 @@ import { closeWatch, runEtcdctl, watchOutput, type EtcdctlWatch } from './etcdct
 import { cancelWatch } from './http.ts';
 import { parseKubectl } from './kubectl-args.ts';
 import { runKubectl, type KubectlIO } from './kubectl.ts';
+import { parsePodCommand, runPodCommand } from './kubectl-pods.ts';
+import { runCrane } from './crane.ts';
+import { splitArgs } from '../../sim/etcd/etcdctl.ts';
 import type { LogCollector } from './logs.ts';
 
 interface Running {
@@ -47,8 +50,15 @@ export class ConsoleSession {
     this.running.set(id, state);
     const trimmed = line.trim();
     const tool = trimmed.split(/\s+/)[0];
+    if (tool === 'crane') {
+      const result = runCrane(splitArgs(trimmed).slice(1));
+      state.stdout += result.stdout;
+      state.stderr += result.stderr;
+      this.finish(state, result.exitCode);
+      return;
+    }
     if (tool !== 'kubectl' && tool !== 'etcdctl') {
-      state.stderr += `${tool || line}: command not found (this console runs kubectl and etcdctl)\n`;
+      state.stderr += `${tool || line}: command not found (this console runs kubectl, etcdctl and crane)\n`;
       this.finish(state, 127);
       return;
     }
@@ -126,6 +136,14 @@ export class ConsoleSession {
   }
 
   private *kubectl(state: Running, line: string, stdin: string): Co<number> {
+    const pods = parsePodCommand(line);
+    if (pods !== null) {
+      if (!pods.ok) {
+        state.stderr += pods.stderr;
+        return 1;
+      }
+      return yield* runPodCommand(this.io(state, stdin, pods.command.verbosity, pods.command.as), pods.command);
+    }
     const parsed = parseKubectl(line);
     if (!parsed.ok) {
       state.stderr += parsed.stderr;

@@ -9,6 +9,8 @@ import { scenarioById } from '../../sim/scenarios/catalog.ts';
 import { runScenario } from '../../sim/scenarios/runner.ts';
 import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, workloadFacts, type WorkloadFacts } from './objects.ts';
 import { StoryTap } from './record.ts';
+import { builtinTokens } from '../../sim/apiserver/filters/authentication.ts';
+import { httpKinds, type HttpRequest } from '../../sim/apiserver/http.ts';
 
 interface Played {
   readonly cluster: Cluster;
@@ -265,5 +267,21 @@ describe('the quick readers of stored updates agree with parsing the whole objec
     expect(quickPods).toBeGreaterThan(0);
     // Most updates of a workload are status writes, read without parsing.
     expect(quickWorkloads).toBeGreaterThanOrEqual(workloadUpdates / 2);
+  });
+});
+
+describe('talking to a container', () => {
+  it('an exec writes nothing: it is not told as a user\'s write', () => {
+    const { cluster, tap } = play('nginx-deployment', 'story-exec');
+    const pod = history(cluster, '/registry/pods/default/').map(json).at(-1)!.metadata.name;
+    const before = tap.record.milestones.length;
+    cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'POST', path: `/api/v1/namespaces/default/pods/${pod}/exec`, query: 'command=hostname&stdout=true',
+      headers: { authorization: `Bearer ${builtinTokens.admin}`, connection: 'Upgrade', upgrade: 'websocket' },
+    });
+    cluster.engine.runFor(2_000);
+    expect(tap.record.milestones.slice(before).filter((m) => m.kind === 'userAction')).toEqual([]);
+    // It did reach the kubelet.
+    expect(cluster.engine.trace.all().some((m) => m.kind === httpKinds.request && m.to.startsWith('kubelet/'))).toBe(true);
   });
 });

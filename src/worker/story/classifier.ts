@@ -55,6 +55,8 @@ const scheduler = 'kube-scheduler';
 const kubeletPrefix = 'kubelet/';
 
 const mutatingMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+/** pods/<name>/exec, attach and portforward: POSTs that open a stream, not writes. */
+const podStreamPath = /\/pods\/[^/]+\/(?:exec|attach|portforward)$/;
 const etcdWrites: ReadonlySet<string> = new Set(['etcd.Put', 'etcd.DeleteRange', 'etcd.Txn', 'etcd.Compact', 'etcd.LeaseGrant', 'etcd.LeaseRevoke']);
 const containerReasons = new Map<string, 'pulling' | 'pulled' | 'created' | 'started' | 'killing'>([
   ['Pulling', 'pulling'], ['Pulled', 'pulled'], ['Created', 'created'], ['Started', 'started'], ['Killing', 'killing'],
@@ -170,7 +172,8 @@ export class StoryClassifier {
     if (this.clients.size > clientLimit) dropOldest(this.clients);
     this.requests.set(message.id, req);
     if (this.requests.size > requestLimit) dropOldest(this.requests);
-    if (message.from === user && message.cause === null && mutatingMethods.has(req.method)) {
+    // A POST to pods/<name>/exec, attach or portforward writes nothing: it opens a stream to the kubelet.
+    if (message.from === user && message.cause === null && mutatingMethods.has(req.method) && !podStreamPath.test(req.path)) {
       const object = objectOfPath(req.path, bodyObject(req.body));
       return { facts: { kind: 'userAction', tool: 'kubectl', summary: `${req.method} ${req.path}`, object }, components: [user, apiserver] };
     }

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { imageCatalog } from './image-registry.ts';
+import { containerArgv, execute, runMain, shellWords, type ContainerContext, type ProgramStep } from './programs.ts';
+
+const busybox = imageCatalog.find((i) => i.repository === 'docker.io/library/busybox' && i.tag === '1.36')!;
+const nginx = imageCatalog.find((i) => i.repository === 'docker.io/library/nginx' && i.tag === '1.14.2')!;
+
+function ctx(image = busybox): ContainerContext {
+  return { podName: 'p', podIP: '10.244.0.2', image, env: [['PATH', '/bin'], ['NAME', 'podflow']], files: new Map(Object.entries(image.files)), now: () => 0, cpus: 2 };
+}
+
+/** The first `n` steps of a program, and its exit code if it ended within them. */
+function steps(argv: string[], n = 50, c = ctx()): { steps: ProgramStep[]; exit?: number } {
+  const program = runMain(argv, c);
+  const out: ProgramStep[] = [];
+  for (let i = 0; i < n; i++) {
+    const next = program.next();
+    if (next.done) return { steps: out, exit: next.value };
+    out.push(next.value);
+    if (next.value.kind === 'serve') break;
+  }
+  return { steps: out };
+}
+
+describe('programs', () => {
+  it('splits words as sh does', () => {
+    expect(shellWords(`echo "a b" 'c d' e\\ f`)).toEqual(['echo', 'a b', 'c d', 'e f']);
+  });
+
+  it('takes the command, else the image\'s entrypoint, with args, else (without a command) the image\'s cmd', () => {
+    expect(containerArgv(nginx, undefined, undefined)).toEqual(['nginx', '-g', 'daemon off;']);
+    expect(containerArgv(busybox, ['sleep'], undefined)).toEqual(['sleep']);
+    expect(containerArgv(busybox, undefined, ['sleep', '5'])).toEqual(['sleep', '5']);
+    expect(containerArgv(busybox, ['sh', '-c'], ['echo hi'])).toEqual(['sh', '-c', 'echo hi']);
+  });
+
+  it('runs sleep for its time, sh lists and loops with their output, exit codes', () => {
+    expect(steps(['sleep', '10'])).toEqual({ steps: [{ kind: 'sleep', ms: 10_000 }], exit: 0 });
+    expect(steps(['sleep', 'infinity']).steps).toEqual([{ kind: 'serve' }]);
+    expect(steps(['sh', '-c', 'echo a; false && echo b || echo c; exit 4'])).toEqual({
+      steps: [{ kind: 'print', stream: 'stdout', text: 'a\n' }, { kind: 'print', stream: 'stdout', text: 'c\n' }], exit: 4,
+    });
+    const loop = steps(['sh', '-c', 'while true; do echo $NAME; sleep 2; done'], 6).steps;
+    expect(loop).toEqual([
+      { kind: 'print', stream: 'stdout', text: 'podflow\n' }, { kind: 'sleep', ms: 2_000 },
+      { kind: 'print', stream: 'stdout', text: 'podflow\n' }, { kind: 'sleep', ms: 2_000 },
+      { kind: 'print', stream: 'stdout', text: 'podflow\n' }, { kind: 'sleep', ms: 2_000 },
+    ]);
+    expect(steps(['sh', '-c', 'for i in 1 2; do echo n$i; done']).steps.map((s) => s.kind === 'print' && s.text)).toEqual(['n1\n', 'n2\n']);
+    // busybox's sh with no stdin exits at once (a plain `kubectl run --image=busybox` crash-loops).
+    expect(steps(['sh'])).toEqual({ steps: [], exit: 0 });
+  });
+
+  it('keeps the files a process writes, so an exec probe sees them', () => {
+    const c = ctx();
+    expect(execute(['cat', '/tmp/healthy'], c).exitCode).toBe(1);
+    execute(['touch', '/tmp/healthy'], c);
+    expect(execute(['cat', '/tmp/healthy'], c).exitCode).toBe(0);
+    expect(execute(['ls', '/tmp'], c).stdout).toBe('healthy\n');
+    execute(['rm', '-f', '/tmp/healthy'], c);
+    expect(execute(['cat', '/tmp/healthy'], c)).toMatchObject({ exitCode: 1, stderr: 'cat: can\'t open \'/tmp/healthy\': No such file or directory\n' });
+  });
+
+  it('answers what it does not model honestly; a main process it does not model runs idle', () => {
+    expect(execute(['python3', '-V'], ctx())).toMatchObject({ exitCode: 126, stderr: expect.stringContaining('"python3 -V" is not modelled in Podflow') });
+    const idle = steps(['python3', 'app.py']);
+    expect(idle.steps.at(-1)).toEqual({ kind: 'serve' });
+    expect(idle.steps[0]).toMatchObject({ kind: 'print', stream: 'stderr', text: expect.stringContaining('the container runs idle') });
+  });
+});

@@ -1,0 +1,244 @@
+// The kubelet's server (:10250) as kube-apiserver reaches it for a pod's log, exec, attach and
+// port-forward: `GET /containerLogs/{namespace}/{pod}/{container}`, `POST /exec/…/{container}?command=…`,
+// `POST /attach/…/{container}`, `POST /portForward/{namespace}/{pod}?port=…`. Requests and answers are
+// the simulation's HTTP messages; a stream (log `follow`, exec, attach) is an `http.response` with
+// `stream: true`, then `http.streamData` chunks (on the channels of the Kubernetes stream protocol: 1
+// stdout, 2 stderr, 3 the exec's Status), then `http.watchEnd`; `http.cancel` ends a stream early.
+// Models pkg/kubelet/server/server.go (getContainerLogs, getExec, getAttach, getPortForward) and
+// pkg/kubelet/kubelet_pods.go (GetKubeletContainerLogs, validateContainerLogStatus).
+//
+// Not modelled: the CRI streaming server the real kubelet hands exec/attach/port-forward to (its
+// redirect or proxy), stdin and TTYs (an exec runs to its end with no input), port-forward's data.
+
+import type { ContainerPort, ContainerStatus, Pod } from '../api/types/core.ts';
+import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd } from '../apiserver/http.ts';
+import type { Message } from '../engine/index.ts';
+import type { TimerHandle } from '../client/client-component.ts';
+import { formatLine, type ContainerLog, type LogOptions } from './container-log.ts';
+import type { ImageServer } from './image-registry.ts';
+import { execute, type ContainerContext } from './programs.ts';
+
+/** A container as the server sees it. */
+export interface ServedContainer {
+  readonly status: ContainerStatus | null;
+  readonly log: ContainerLog;
+  readonly previousLog?: ContainerLog;
+  readonly running: boolean;
+  context(): ContainerContext;
+  readonly ports: readonly ContainerPort[];
+  readonly server: ImageServer | null;
+  readonly podIP: string;
+}
+
+export interface KubeletServerHost {
+  container(namespace: string, pod: string, container: string): ServedContainer | null;
+  pod(namespace: string, pod: string): Pod | null;
+  reply<P>(request: Message, kind: string, payload: P): void;
+  send<P>(to: string, kind: string, payload: P): void;
+  /** Wall-clock ms now. */
+  now(): number;
+  after(delay: number, name: string, fire: () => void): TimerHandle;
+}
+
+/** Stream protocol channels (k8s.io/apimachinery/pkg/util/remotecommand: v4/v5.channel.k8s.io). */
+export const streamChannel = { stdin: 0, stdout: 1, stderr: 2, error: 3, resize: 4, close: 255 } as const;
+
+const textHeaders = { 'content-type': 'text/plain; charset=utf-8' };
+
+function text(status: number, body: string): HttpResponse {
+  return { status, headers: textHeaders, body };
+}
+
+/** A kubelet answer's error body: `err.Error()`, as go-restful's WriteError writes it. */
+function badRequest(message: string): HttpResponse {
+  return text(400, message);
+}
+
+export class KubeletServer {
+  /** Open streams by the id of their request: how to end them. */
+  private readonly streams = new Map<number, () => void>();
+
+  constructor(private readonly host: KubeletServerHost) {}
+
+  /** Handles a request to the server (or the cancel of a stream); other messages are not the server's. */
+  receive(message: Message): boolean {
+    if (message.kind === httpKinds.cancel) {
+      const end = this.streams.get((message.payload as HttpCancel).requestId);
+      end?.();
+      return end !== undefined;
+    }
+    if (message.kind !== httpKinds.request) return false;
+    const request = message as Message<HttpRequest>;
+    const http = request.payload;
+    const parts = http.path.split('/').filter((p) => p !== '').map(decodeURIComponent);
+    const query = parseQuery(http.query);
+    const [route, namespace = '', pod = '', container = ''] = parts;
+    if (route === 'containerLogs' && parts.length === 4 && http.method === 'GET') this.containerLogs(request, namespace, pod, container, query);
+    else if (route === 'exec' && parts.length === 4) this.exec(request, namespace, pod, container);
+    else if (route === 'attach' && parts.length === 4) this.attach(request, namespace, pod, container);
+    else if (route === 'portForward' && parts.length === 3) this.portForward(request, namespace, pod, query);
+    else this.host.reply(request, httpKinds.response, text(404, '404 page not found\n'));
+    return true;
+  }
+
+  // Models pkg/kubelet/kubelet_pods.go validateContainerLogStatus.
+  private logOf(namespace: string, pod: string, container: string, previous: boolean): ContainerLog | string {
+    const c = this.host.container(namespace, pod, container);
+    const status = c?.status ?? null;
+    if (!c || !status) {
+      return this.host.pod(namespace, pod) ? `container "${container}" in pod "${pod}" is not available` : `pod "${pod}" not found`;
+    }
+    const { waiting, running, terminated } = status.state ?? {};
+    const last = status.lastState?.terminated;
+    if (previous) return last?.containerID && c.previousLog ? c.previousLog : `previous terminated container "${container}" in pod "${pod}" not found`;
+    if (running || terminated) return c.log;
+    if (last) return c.previousLog ?? c.log;
+    if (waiting) {
+      if (waiting.reason === 'ErrImagePull') return `container "${container}" in pod "${pod}" is waiting to start: image can't be pulled`;
+      if (waiting.reason === 'ImagePullBackOff') return `container "${container}" in pod "${pod}" is waiting to start: trying and failing to pull image`;
+      return `container "${container}" in pod "${pod}" is waiting to start: ${waiting.reason ?? ''}`;
+    }
+    return `container "${container}" in pod "${pod}" is waiting to start - no logs yet`;
+  }
+
+  private containerLogs(request: Message<HttpRequest>, namespace: string, pod: string, container: string, query: Map<string, string>): void {
+    const int = (name: string) => (query.has(name) ? Number(query.get(name)) : undefined);
+    const flag = (name: string) => query.get(name) === 'true' || query.get(name) === '1';
+    const options: LogOptions = {
+      ...(int('tailLines') !== undefined ? { tailLines: int('tailLines')! } : {}),
+      ...(int('sinceSeconds') !== undefined ? { sinceSeconds: int('sinceSeconds')! } : {}),
+      ...(int('limitBytes') !== undefined ? { limitBytes: int('limitBytes')! } : {}),
+      timestamps: flag('timestamps'),
+    };
+    const log = this.logOf(namespace, pod, container, flag('previous'));
+    if (typeof log === 'string') {
+      this.host.reply(request, httpKinds.response, badRequest(log));
+      return;
+    }
+    const body = log.read(options, this.host.now());
+    const c = this.host.container(namespace, pod, container);
+    if (!flag('follow') || flag('previous') || !c?.running) {
+      this.host.reply(request, httpKinds.response, text(200, body));
+      return;
+    }
+    // follow: what is there, then every line as it is written, until the container stops or the client goes.
+    this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: textHeaders, body: null, stream: true });
+    if (body !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stdout, data: body });
+    this.openStream(request, log, options.timestamps ?? false, namespace, pod, container, streamChannel.stdout);
+  }
+
+  /** Streams `log`'s new lines to the requester until the container stops running or the stream is cancelled. */
+  private openStream(request: Message<HttpRequest>, log: ContainerLog, timestamps: boolean, namespace: string, pod: string, container: string, channel: number): void {
+    let timer: TimerHandle | null = null;
+    const end = (reason: HttpWatchEnd['reason'] | null) => {
+      if (!this.streams.delete(request.id)) return;
+      unfollow();
+      timer?.cancel();
+      if (reason !== null) this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason });
+    };
+    const unfollow = log.follow((line) => {
+      this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel, data: formatLine(line, timestamps) });
+    });
+    this.streams.set(request.id, () => end(null));
+    // The container's end closes the stream: checked once a second (a background timer).
+    const check = () => {
+      const c = this.host.container(namespace, pod, container);
+      if (!c || !c.running || c.log !== log) {
+        end('timeout');
+        return;
+      }
+      timer = this.host.after(1000, 'log-stream', check);
+    };
+    timer = this.host.after(1000, 'log-stream', check);
+  }
+
+  private exec(request: Message<HttpRequest>, namespace: string, pod: string, container: string): void {
+    const c = this.host.container(namespace, pod, container);
+    if (!c || !c.running) {
+      this.host.reply(request, httpKinds.response, text(404, `container not found ("${container}")\n`));
+      return;
+    }
+    const command = parseQueryAll(request.payload.query, 'command');
+    const result = execute(command, c.context());
+    const respond = () => {
+      this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+      if (result.stdout !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stdout, data: result.stdout });
+      if (result.stderr !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stderr, data: result.stderr });
+      this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.error, data: JSON.stringify(execStatus(command, result.exitCode)) });
+      this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason: 'timeout' });
+    };
+    // A command that sleeps answers when it ends.
+    if (result.ms > 0) this.host.after(result.ms, 'exec', respond);
+    else respond();
+  }
+
+  private attach(request: Message<HttpRequest>, namespace: string, pod: string, container: string): void {
+    const c = this.host.container(namespace, pod, container);
+    if (!c || !c.running) {
+      this.host.reply(request, httpKinds.response, text(404, `container not found ("${container}")\n`));
+      return;
+    }
+    this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+    this.openStream(request, c.log, false, namespace, pod, container, streamChannel.stdout);
+  }
+
+  private portForward(request: Message<HttpRequest>, namespace: string, pod: string, query: Map<string, string>): void {
+    const p = this.host.pod(namespace, pod);
+    const port = Number(query.get('port') ?? '');
+    if (!p) {
+      this.host.reply(request, httpKinds.response, text(404, `pod not found ("${pod}")\n`));
+      return;
+    }
+    const served = p.spec.containers.some((c) => this.host.container(namespace, pod, c.name)?.server?.port === port);
+    if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+      this.host.reply(request, httpKinds.response, badRequest(`invalid port "${query.get('port') ?? ''}"`));
+      return;
+    }
+    this.host.reply<HttpResponse>(request, httpKinds.response, {
+      status: 200, headers: textHeaders,
+      body: served ? `Forwarding to port ${port} of pod ${pod}\n` : `an error occurred forwarding ${port}: failed to connect to localhost:${port} inside namespace of pod ${pod}: connection refused\n`,
+    });
+  }
+}
+
+/** Every value of a repeated query parameter (`command=ls&command=-l`). */
+export function parseQueryAll(query: string, name: string): string[] {
+  const values: string[] = [];
+  for (const part of query.split('&')) {
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq);
+    if (decode(key) !== name) continue;
+    values.push(decode(eq < 0 ? '' : part.slice(eq + 1)));
+  }
+  return values;
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
+}
+
+/** The Status an exec ends with on the error channel (remotecommand's v4 protocol). */
+// Models k8s.io/kubelet/pkg/cri/streaming/remotecommand/exec.go (ServeExec) with containerd's exit error.
+export interface ExecStatus {
+  readonly kind: 'Status';
+  readonly apiVersion: 'v1';
+  readonly metadata: Record<string, never>;
+  readonly status: 'Success' | 'Failure';
+  readonly message?: string;
+  readonly reason?: 'NonZeroExitCode';
+  readonly details?: { readonly causes: readonly { readonly reason: 'ExitCode'; readonly message: string }[] };
+}
+
+export function execStatus(command: readonly string[], exitCode: number): ExecStatus {
+  if (exitCode === 0) return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' };
+  return {
+    kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
+    message: `command terminated with non-zero exit code: error executing command [${command.join(' ')}], exit code ${exitCode}`,
+    reason: 'NonZeroExitCode',
+    details: { causes: [{ reason: 'ExitCode', message: String(exitCode) }] },
+  };
+}

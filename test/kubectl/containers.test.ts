@@ -1,0 +1,150 @@
+// The real kubectl talking to containers through Podflow's apiserver and the simulated kubelets: logs
+// (with --tail, --timestamps, -c, --previous, -f), exec over WebSocket (v5.channel.k8s.io), a command that
+// runs to completion, probes and their events, an invalid image. Pods start in fast-forward; what the
+// containers do over time (a sleep, a probe period) follows the wall clock, so the steps wait on
+// conditions (polling kubectl), never on fixed sleeps. Skipped, with a message, without kubectl.
+
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
+
+const kubectl = findKubectl();
+if (!kubectl) console.warn('test/kubectl/containers: kubectl is not on PATH; SKIPPED');
+
+let env: KubectlEnv;
+
+function k(...args: string[]): Promise<KubectlResult> {
+  return env.run(args);
+}
+
+function ok(r: KubectlResult): string {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+function apply(name: string, yaml: string): Promise<KubectlResult> {
+  const file = join(env.dir, `${name}.yaml`);
+  writeFileSync(file, yaml);
+  return k('apply', '-f', file);
+}
+
+/** Polls `kubectl get pod <name> -o jsonpath=<path>` until `accept` holds (at most `tries` × 250 ms). */
+async function until(name: string, path: string, accept: (value: string) => boolean, tries = 120): Promise<string> {
+  let value = '';
+  for (let i = 0; i < tries; i++) {
+    value = (await k('get', 'pod', name, '-o', `jsonpath=${path}`)).stdout;
+    if (accept(value)) return value;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`pod ${name}: ${path} is still ${JSON.stringify(value)}`);
+}
+
+const pod = (name: string, container: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  containers:
+${container}`;
+
+describe.skipIf(!kubectl)('real kubectl: logs, exec, run to completion, probes', () => {
+  beforeAll(async () => {
+    env = await startKubectlEnv(kubectl!);
+  });
+  afterAll(async () => {
+    await env?.close();
+  });
+
+  test('logs prints nginx\'s start-up lines; --tail and --timestamps as kubectl has them', async () => {
+    ok(await apply('web', pod('web', '  - name: nginx\n    image: nginx:1.25.3\n')));
+    await until('web', '{.status.phase}', (v) => v === 'Running');
+    const out = ok(await k('logs', 'web'));
+    expect(out.split('\n')[0]).toBe('/docker-entrypoint.sh: /docker-entrypoint.d/ is not empty, will attempt to perform configuration');
+    expect(out).toContain('/docker-entrypoint.sh: Configuration complete; ready for start up\n');
+    expect(out).toMatch(/\[notice\] 1#1: nginx\/1\.25\.3\n/);
+    const tail = ok(await k('logs', 'web', '--tail=1', '--timestamps'));
+    expect(tail).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z \d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d \[notice\] 1#1: start worker process \d+\n$/);
+    const previous = await k('logs', 'web', '--previous');
+    expect(previous.code).toBe(1);
+    expect(previous.stderr).toBe('Error from server (BadRequest): previous terminated container "nginx" in pod "web" not found\n');
+  });
+
+  test('exec runs the modelled commands over a WebSocket and reports a non-zero exit code', async () => {
+    expect(ok(await k('exec', 'web', '--', 'hostname'))).toBe('web\n');
+    expect(ok(await k('exec', 'web', '--', 'sh', '-c', 'echo hello from $HOSTNAME'))).toBe('hello from web\n');
+    const failed = await k('exec', 'web', '--', 'cat', '/nope');
+    expect(failed.stderr).toBe('cat: /nope: No such file or directory\ncommand terminated with exit code 1\n');
+    expect(failed.code).toBe(1);
+    const version = await k('exec', 'web', '-c', 'nginx', '--', 'nginx', '-v');
+    expect(version.stderr).toBe('nginx version: nginx/1.25.3\n');
+    expect(version.code).toBe(0);
+  });
+
+  test('run … -- sleep: the container runs its command for its time, then Completed 0/1 with exit code 0', async () => {
+    expect(ok(await k('run', 'sleeper', '--image=busybox', '--restart=Never', '--', 'sleep', '2'))).toBe('pod/sleeper created\n');
+    await until('sleeper', '{.status.phase}', (v) => v === 'Running');
+    await until('sleeper', '{.status.phase}', (v) => v === 'Succeeded');
+    const table = ok(await k('get', 'pod', 'sleeper')).trim().split('\n').map((l) => l.split(/\s+/));
+    expect(table[1]!.slice(0, 4)).toEqual(['sleeper', '0/1', 'Completed', '0']);
+    expect(ok(await k('get', 'pod', 'sleeper', '-o', 'jsonpath={.status.containerStatuses[0].state.terminated.exitCode} {.status.containerStatuses[0].state.terminated.reason}'))).toBe('0 Completed');
+  });
+
+  test('run --image=busybox with no command: sh exits at once with no stdin, so it restarts into CrashLoopBackOff', async () => {
+    ok(await k('run', 'bb', '--image=busybox'));
+    await until('bb', '{.status.containerStatuses[0].state.waiting.reason}', (v) => v === 'CrashLoopBackOff');
+    const table = ok(await k('get', 'pod', 'bb')).trim().split('\n').map((l) => l.split(/\s+/));
+    expect(table[1]!.slice(0, 3)).toEqual(['bb', '0/1', 'CrashLoopBackOff']);
+  });
+
+  test('logs -f streams a container\'s output as it is written', async () => {
+    ok(await apply('ticker', pod('ticker', '  - name: c\n    image: busybox:1.36\n    command: ["sh", "-c", "while true; do echo tick; sleep 1; done"]\n')));
+    await until('ticker', '{.status.phase}', (v) => v === 'Running');
+    const child = env.spawn(['logs', '-f', 'ticker']);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    for (let i = 0; i < 80 && out.split('tick\n').length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill();
+    expect(out.split('\n').filter((l) => l !== '').slice(0, 3)).toEqual(['tick', 'tick', 'tick']);
+  });
+
+  test('attach streams the container\'s new output over a WebSocket', async () => {
+    const child = env.spawn(['attach', 'ticker']);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+    for (let i = 0; i < 80 && out.split('tick\n').length < 3; i++) await new Promise((r) => setTimeout(r, 100));
+    child.kill();
+    expect(out.split('\n').filter((l) => l !== '').slice(0, 2)).toEqual(['tick', 'tick']);
+  });
+
+  test('port-forward is answered as not modelled', async () => {
+    const r = await k('port-forward', 'web', '18080:80');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('not modelled in Podflow');
+  });
+
+  test('a failing liveness probe: Unhealthy events with the kubelet\'s text, then the restart', async () => {
+    ok(await apply('live', pod('live', `  - name: nginx
+    image: nginx:1.14.2
+    livenessProbe:
+      httpGet:
+        path: /healthz
+        port: 80
+      periodSeconds: 1
+      failureThreshold: 2
+`)));
+    await until('live', '{.status.containerStatuses[0].restartCount}', (v) => Number(v) >= 1, 200);
+    const events = ok(await k('get', 'events', '--field-selector', 'involvedObject.name=live', '-o', 'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}'));
+    expect(events).toContain('Unhealthy: Liveness probe failed: HTTP probe failed with statuscode: 404\n');
+    expect(events).toContain('Killing: Container nginx failed liveness probe, will be restarted\n');
+  });
+
+  test('an upper-case image is InvalidImageName, as the kubelet reports it', async () => {
+    ok(await apply('upper', pod('upper', '  - name: c\n    image: Nginx\n')));
+    const reason = await until('upper', '{.status.containerStatuses[0].state.waiting.reason}', (v) => v !== '' && v !== 'ContainerCreating');
+    expect(reason).toBe('InvalidImageName');
+    const table = ok(await k('get', 'pod', 'upper')).trim().split('\n').map((l) => l.split(/\s+/));
+    expect(table[1]!.slice(0, 3)).toEqual(['upper', '0/1', 'InvalidImageName']);
+  });
+});
