@@ -4,7 +4,9 @@
 // k8s.io/kubectl/pkg/polymorphichelpers (rollout_status.go, history.go, rollback.go).
 // Categories (`get all`) expand from the served resources' categories, as discovery gives them.
 // `-o jsonpath=…` is evaluated as client-go's jsonpath does (jsonpath.ts).
-// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `--sort-by`.
+// `--sort-by` asks for the full objects in the Table (includeObject=Object, no limit) and sorts rows by the
+// JSONPath's value on each (k8s.io/kubectl/pkg/cmd/get/sorter.go: numbers by value, strings in natural order).
+// Not modelled: discovery requests (kubectl's cache is taken as warm).
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
 import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
@@ -13,7 +15,9 @@ import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
 import type { ManifestProblem } from '../../protocol/console.ts';
 import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';
+import { canI, whoami } from './auth.ts';
 import { describeObject } from './describe.ts';
+import { explain } from './explain.ts';
 import { klogLine, nextWatchMessage, send, tableAccept, type CommandIO } from './http.ts';
 import { executeJsonPath, goJson, JsonPathError, parseTemplate, type JsonValue } from './jsonpath.ts';
 import type { KubectlInvocation } from './kubectl-args.ts';
@@ -133,6 +137,12 @@ export function* runKubectl(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     case 'rollout history': return yield* rolloutHistory(io, cmd);
     case 'rollout undo': return yield* rolloutUndo(io, cmd);
     case 'version': return yield* version(io);
+    case 'explain': return yield* explain(io, cmd.args, cmd.flags.recursive);
+    case 'auth can-i': return yield* canI(io, cmd.args, {
+      namespace: namespaceOf(cmd), allNamespaces: cmd.flags.allNamespaces, list: cmd.flags.list, quiet: cmd.flags.quiet, noHeaders: cmd.flags.noHeaders,
+      ...(cmd.flags.subresource !== undefined ? { subresource: cmd.flags.subresource } : {}),
+    });
+    case 'auth whoami': return yield* whoami(io, cmd.flags.output);
   }
 }
 
@@ -177,7 +187,10 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     }
     const responses: HttpResponse[] = [];
     if (names.length === 0) {
-      const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, namespace), query: query({ labelSelector: flags.selector, limit: '500' }), accept });
+      const listQuery = flags.sortBy !== undefined && !structured
+        ? query({ includeObject: 'Object', labelSelector: flags.selector })
+        : query({ labelSelector: flags.selector, limit: flags.sortBy !== undefined ? undefined : '500' });
+      const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, namespace), query: listQuery, accept });
       if (isError(response)) { exit = fail(io, response, `the server could not find the requested resource (get ${r.resource})`); continue; }
       responses.push(response);
     } else {
@@ -198,16 +211,27 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
       const table = body as unknown as Table;
       const columns = table.columnDefinitions ?? [];
       if (table.rows.length === 0) continue;
+      let rows = table.rows;
+      if (flags.sortBy !== undefined) {
+        const sorted = sortByField(table.rows, (row) => row.object as unknown as JsonValue, flags.sortBy);
+        if (typeof sorted === 'string') { io.err(sorted); return 1; }
+        rows = sorted;
+      }
       anyRows = true;
       if (!firstTable) io.out('\n');
       firstTable = false;
-      io.out(tabwrite(tableRows(columns, table.rows, {
+      io.out(tabwrite(tableRows(columns, rows, {
         wide: flags.output === 'wide', withNamespace: flags.allNamespaces, showLabels: flags.showLabels, header: true,
         ...(kindPrefix ? { kindPrefix: kindName(r) } : {}),
       })));
       watchFrom = { r, resourceVersion: table.metadata.resourceVersion ?? '', columns };
     }
     if (!structured && names.length === 0 && !watchFrom) watchFrom = { r, resourceVersion: String(field(responses[0]?.body, 'metadata.resourceVersion') ?? ''), columns: [] };
+  }
+  if (structured && flags.sortBy !== undefined && printed.length > 1) {
+    const sorted = sortByField(printed, (o) => o as unknown as JsonValue, flags.sortBy);
+    if (typeof sorted === 'string') { io.err(sorted); return 1; }
+    printed.splice(0, printed.length, ...sorted);
   }
   if (structured && flags.output !== 'name' && printed.length > 0) {
     const single = printed.length === 1 && list.length === 1 && list[0]!.names.length === 1;
@@ -652,3 +676,58 @@ function* version(io: KubectlIO): Co<number> {
   return 0;
 }
 
+
+/** fvbommel/sortorder's NaturalLess: digit runs compare by value, the rest byte by byte. */
+export function naturalLess(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  const digit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+  while (i < a.length && j < b.length) {
+    if (digit(a[i]) && digit(b[j])) {
+      let ei = i;
+      while (ei < a.length && digit(a[ei])) ei++;
+      let ej = j;
+      while (ej < b.length && digit(b[ej])) ej++;
+      const na = a.slice(i, ei).replace(/^0+/, '');
+      const nb = b.slice(j, ej).replace(/^0+/, '');
+      if (na.length !== nb.length) return na.length < nb.length;
+      if (na !== nb) return na < nb;
+      if (ei - i !== ej - j) return ei - i < ej - j;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] !== b[j]) return a[i]! < b[j]!;
+    i++;
+    j++;
+  }
+  return a.length - i < b.length - j;
+}
+
+/**
+ * Sorts items by a `--sort-by` JSONPath (`.metadata.name` or `{.metadata.name}`), stably; the kubectl error
+ * text when the path is bad or finds nothing in any item.
+ * Models k8s.io/kubectl/pkg/cmd/get/sorter.go (RuntimeSort, isLess) with RelaxedJSONPathExpression.
+ */
+export function sortByField<T>(items: readonly T[], objectOf: (item: T) => JsonValue, sortBy: string): T[] | string {
+  const expression = /^\{.*\}$/.test(sortBy) ? sortBy : `{${sortBy.startsWith('.') ? sortBy : `.${sortBy}`}}`;
+  try {
+    parseTemplate(expression);
+  } catch (err) {
+    if (!(err instanceof JsonPathError)) throw err;
+    return `error: ${err.message}\n`;
+  }
+  const keys = items.map((item) => {
+    try {
+      return executeJsonPath(expression, objectOf(item));
+    } catch {
+      return null;
+    }
+  });
+  if (keys.every((k) => k === null || k === '')) return `error: couldn't find any field with path "${expression}" in the list of objects\n`;
+  const numeric = keys.every((k) => k === null || k === '' || /^-?\d+(\.\d+)?$/.test(k));
+  const less = (a: string, b: string): boolean => (numeric ? Number(a) < Number(b) : naturalLess(a, b));
+  const order = items.map((item, index) => ({ item, key: keys[index] ?? '', index }));
+  order.sort((x, y) => (less(x.key, y.key) ? -1 : less(y.key, x.key) ? 1 : x.index - y.index));
+  return order.map((o) => o.item);
+}
