@@ -224,3 +224,49 @@ describe('commands the console does not model', () => {
     expect(run('kubectl frobnicate').stderr).toBe('error: unknown command "frobnicate" for "kubectl"\nRun \'kubectl --help\' for usage.\n');
   });
 });
+
+describe("kubectl's -v lines", () => {
+  const lines = (stderr: string): string[] => stderr.split('\n').filter((l) => l !== '').map((l) => l.replace(/^I\d{4} \d\d:\d\d:\d\d\.\d{6}\s+\d+ /, ''));
+
+  it('create reads the OpenAPI index and the group-version document before it POSTs, each once', () => {
+    const { run } = setup();
+    const out = run('kubectl create -f - -v=6', nginx);
+    expect(out.exitCode).toBe(0);
+    const requests = lines(out.stderr).filter((l) => l.startsWith('round_trippers.go:553]')).map((l) => l.split(' ').slice(1, 3).join(' '));
+    expect(requests.map((r) => r.replace(/\?.*$/, ''))).toEqual([
+      'GET https://127.0.0.1:6443/openapi/v3',
+      'GET https://127.0.0.1:6443/openapi/v3/apis/apps/v1',
+      'POST https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments',
+    ]);
+    expect(requests[1]).toMatch(/\?hash=[0-9A-F]{8}$/);
+  });
+
+  it('-v=7 and -v=8 print the request line and headers (Authorization masked), the status, then response headers and body', () => {
+    const { run } = setup();
+    const seven = lines(run('kubectl get ns -v=7').stderr);
+    expect(seven.slice(1)).toEqual([
+      'round_trippers.go:463] GET https://127.0.0.1:6443/api/v1/namespaces?limit=500',
+      'round_trippers.go:469] Request Headers:',
+      'round_trippers.go:473]     Accept: application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+      'round_trippers.go:473]     Authorization: Bearer <masked>',
+      'round_trippers.go:473]     User-Agent: kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef',
+      expect.stringMatching(/^round_trippers\.go:574\] Response Status: 200 OK in \d+ milliseconds$/),
+    ]);
+    const eight = lines(run('kubectl get ns -v=8').stderr);
+    expect(eight.some((l) => l.startsWith('round_trippers.go:577] Response Headers:'))).toBe(true);
+    expect(eight[eight.length - 1]).toMatch(/^request\.go:1212\] Response Body: \{"kind":"Table".* \[truncated \d+ chars\]$/);
+  });
+
+  it('-v=9 and -v=10 print the request as a curl command, the latency, HTTP statistics; -v=10 bodies whole', () => {
+    const { run } = setup();
+    const ten = lines(run('kubectl get ns -v=10').stderr);
+    expect(ten[1]).toBe('round_trippers.go:466] curl -v -XGET  -H "Accept: application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json" -H "Authorization: Bearer <masked>" -H "User-Agent: kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef" \'https://127.0.0.1:6443/api/v1/namespaces?limit=500\'');
+    expect(ten[2]).toBe('round_trippers.go:510] HTTP Trace: Dial to tcp:127.0.0.1:6443 succeed');
+    expect(ten[3]).toMatch(/^round_trippers\.go:553\] GET https:\/\/127\.0\.0\.1:6443\/api\/v1\/namespaces\?limit=500 200 OK in (\d+) milliseconds$/);
+    expect(ten[4]).toMatch(/^round_trippers\.go:570\] HTTP Statistics: DNSLookup 0 ms Dial 0 ms TLSHandshake 0 ms ServerProcessing \d+ ms Duration \d+ ms$/);
+    expect(ten.find((l) => l.startsWith('request.go:1212] Response Body:'))).not.toContain('[truncated');
+    const create = lines(run('kubectl create -f - -v=9', nginx).stderr);
+    expect(create.filter((l) => l.startsWith('round_trippers.go:570]')).slice(1).every((l) => l.includes('GetConnection 0 ms'))).toBe(true);
+    expect(create.find((l) => l.includes('curl -v -XPOST'))).toContain('-H "Content-Type: application/json"');
+  });
+});

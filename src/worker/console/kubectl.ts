@@ -6,6 +6,7 @@
 // `-o jsonpath=…` is evaluated as client-go's jsonpath does (jsonpath.ts).
 // `--sort-by` asks for the full objects in the Table (includeObject=Object, no limit) and sorts rows by the
 // JSONPath's value on each (k8s.io/kubectl/pkg/cmd/get/sorter.go: numbers by value, strings in natural order).
+// create, replace and apply read the OpenAPI v3 index and documents first, as kubectl's validation does.
 // Not modelled: discovery requests (kubectl's cache is taken as warm).
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
@@ -383,11 +384,32 @@ function reportProblems(io: KubectlIO, m: ManifestObject, response: HttpResponse
   io.problem({ ...base, ...(f ? { field: f } : {}), message: status?.message ?? `HTTP ${response.status}` });
 }
 
+/**
+ * What kubectl's schema validation reads before sending an object (create, replace, apply without
+ * --validate=false): the OpenAPI v3 index once, then the document of each group-version it meets, to see
+ * that the server validates fields itself (reference/kubectl-wire.md §3.5).
+ * Models k8s.io/kubectl/pkg/cmd/util (QueryParamVerifierV3) over client-go's openapi3 root.
+ */
+function* verifyFieldValidation(io: KubectlIO, seen: { index: Record<string, { serverRelativeURL?: string }> | null; documents: Set<string> }, r: ResourceInfo): Co<void> {
+  if (seen.index === null) {
+    const { response } = yield* send(io, { method: 'GET', path: '/openapi/v3', accept: 'application/json, */*' });
+    seen.index = response.status === 200 && isObj(response.body) && isObj(response.body.paths) ? (response.body.paths as Record<string, { serverRelativeURL?: string }>) : {};
+  }
+  const key = r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
+  const url = seen.index[key]?.serverRelativeURL;
+  if (url === undefined || seen.documents.has(key)) return;
+  seen.documents.add(key);
+  const q = url.indexOf('?');
+  yield* send(io, { method: 'GET', path: q < 0 ? url : url.slice(0, q), query: q < 0 ? '' : url.slice(q + 1), accept: 'application/json' });
+}
+
 function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const objects = readManifest(io, cmd);
   if (!objects) return 1;
   let exit = 0;
+  const openapi = { index: null, documents: new Set<string>() };
   for (const m of objects) {
+    yield* verifyFieldValidation(io, openapi, m.resource);
     const namespace = objectNamespace(m, cmd);
     const name = String(field(m.object, 'metadata.name') ?? '');
     const collection = collectionPath(m.resource, namespace);
