@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openAPIDocument } from '../../src/sim/apiserver/openapi.ts';
 import { findResource } from '../../src/sim/api/resources.ts';
+import { rulesTable } from '../../src/worker/console/auth.ts';
 import { explainText } from '../../src/worker/console/explain.ts';
 import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
 
@@ -87,9 +88,16 @@ describe.skipIf(!kubectl)('real kubectl: explain, /openapi/v2 and the reviews', 
   test('auth can-i answers yes or no with its exit code; --list and whoami print kubectl\'s tables', async () => {
     expect(await k('auth', 'can-i', 'create', 'pods')).toEqual({ stdout: 'yes\n', stderr: '', code: 0 });
     expect(await k('auth', 'can-i', 'create', 'pods', '--as', 'alice')).toMatchObject({ code: 1 });
-    const list = (await k('auth', 'can-i', '--list')).stdout.split('\n');
+    expect(await k('auth', 'can-i', 'get', 'nodes')).toEqual({ stdout: 'yes\n', stderr: 'Warning: resource \'nodes\' is not namespace scoped\n\n', code: 0 });
+    const listed = await k('auth', 'can-i', '--list');
+    const list = listed.stdout.split('\n');
     expect(list[0]).toMatch(/^Resources\s+Non-Resource URLs\s+Resource Names\s+Verbs$/);
     expect(list[1]).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/);
+    // The console's table from the same rules review is what kubectl prints.
+    const path = join(env.dir, 'rules.json');
+    writeFileSync(path, JSON.stringify({ kind: 'SelfSubjectRulesReview', apiVersion: 'authorization.k8s.io/v1', spec: { namespace: 'default' } }));
+    const status = (JSON.parse((await k('create', '--raw', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', '-f', path)).stdout) as { status: { resourceRules: never[]; nonResourceRules: never[] } }).status;
+    expect(listed.stdout).toBe(rulesTable([...status.resourceRules, ...status.nonResourceRules], true));
     const whoami = await k('auth', 'whoami');
     expect(whoami.stdout).toMatch(/^ATTRIBUTE\s+VALUE\nUsername\s+\S+\nGroups\s+\[.*system:authenticated\]\n$/);
   });

@@ -27,6 +27,11 @@ export interface CanIOptions {
   readonly subresource?: string;
 }
 
+/** kubectl's WarningPrinter: `Warning: <message>` and a newline (cani.go's messages carry their own too). */
+function warn(io: KubectlIO, message: string): void {
+  io.err(`Warning: ${message}\n`);
+}
+
 function failed(io: KubectlIO, response: { status: number; body: unknown }): number {
   const body = response.body as Obj | null;
   io.err(statusErrorText(body && body.kind === 'Status' ? body : null, response.status, String(response.body ?? '')));
@@ -44,7 +49,7 @@ export function* canI(io: KubectlIO, args: readonly string[], o: CanIOptions): C
     const { response } = yield* send(io, { method: 'POST', path: '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', accept: 'application/json, */*', contentType: 'application/json', body: JSON.stringify(body) });
     if (response.status < 200 || response.status > 299) return failed(io, response);
     const status = ((response.body as Obj).status ?? {}) as { resourceRules?: PolicyRule[]; nonResourceRules?: PolicyRule[]; incomplete?: boolean; evaluationError?: string };
-    if (status.incomplete) io.err(`Warning: the list may be incomplete: ${status.evaluationError ?? ''}\n`);
+    if (status.incomplete) warn(io, `the list may be incomplete: ${status.evaluationError ?? ''}`);
     io.out(rulesTable([...(status.resourceRules ?? []), ...(status.nonResourceRules ?? [])], !o.noHeaders));
     return 0;
   }
@@ -62,18 +67,18 @@ export function* canI(io: KubectlIO, args: readonly string[], o: CanIOptions): C
   let spec: Obj;
   if (target.startsWith('/')) {
     if (o.subresource !== undefined) { io.err('error: --subresource can not be used with NonResourceURL\n'); return 1; }
-    if (!nonResourceURLVerbs.has(verb)) io.err(`Warning: verb '${verb}' is not a known verb\n`);
+    if (!nonResourceURLVerbs.has(verb)) warn(io, `verb '${verb}' is not a known verb\n`);
     spec = { nonResourceAttributes: { path: target, verb } };
   } else {
     const slash = target.indexOf('/');
     const typed = slash < 0 ? target : target.slice(0, slash);
     const name = slash < 0 ? '' : target.slice(slash + 1);
     const r = typed === '*' ? undefined : findResource(typed);
-    if (typed !== '*' && !r) io.err(`Warning: the server doesn't have a resource type '${typed.toLowerCase()}'\n`);
+    if (typed !== '*' && !r) warn(io, `the server doesn't have a resource type '${typed.toLowerCase()}'\n`);
     if (r && !r.namespaced && !o.allNamespaces) {
-      io.err(r.group === '' ? `Warning: resource '${r.resource}' is not namespace scoped\n` : `Warning: resource '${r.resource}' is not namespace scoped in group '${r.group}'\n`);
+      warn(io, r.group === '' ? `resource '${r.resource}' is not namespace scoped\n` : `resource '${r.resource}' is not namespace scoped in group '${r.group}'\n`);
     }
-    if (!resourceVerbs.has(verb)) io.err(`Warning: verb '${verb}' is not a known verb\n`);
+    if (!resourceVerbs.has(verb)) warn(io, `verb '${verb}' is not a known verb\n`);
     const attributes: Obj = {
       ...(o.allNamespaces ? {} : { namespace: o.namespace }),
       verb,

@@ -103,10 +103,10 @@ describe('kubectl auth', () => {
     expect(run('kubectl auth can-i list pods --as alice')).toEqual({ stdout: 'yes\n', stderr: '', exitCode: 0 });
     expect(run('kubectl auth can-i delete pods --as alice')).toEqual({ stdout: 'no\n', stderr: '', exitCode: 1 });
     expect(run('kubectl auth can-i list pods --as alice -n kube-system')).toEqual({ stdout: 'no\n', stderr: '', exitCode: 1 });
-    expect(run('kubectl auth can-i get nodes --as alice')).toEqual({ stdout: 'no\n', stderr: 'Warning: resource \'nodes\' is not namespace scoped\n', exitCode: 1 });
+    expect(run('kubectl auth can-i get nodes --as alice')).toEqual({ stdout: 'no\n', stderr: 'Warning: resource \'nodes\' is not namespace scoped\n\n', exitCode: 1 });
     expect(run('kubectl auth can-i get /version --as alice').exitCode).toBe(0);
     expect(run('kubectl auth can-i get pods -q --as alice')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
-    expect(run('kubectl auth can-i frobnicate widgets')).toEqual({ stdout: 'yes\n', stderr: 'Warning: the server doesn\'t have a resource type \'widgets\'\nWarning: verb \'frobnicate\' is not a known verb\n', exitCode: 0 });
+    expect(run('kubectl auth can-i frobnicate widgets')).toEqual({ stdout: 'yes\n', stderr: 'Warning: the server doesn\'t have a resource type \'widgets\'\n\nWarning: verb \'frobnicate\' is not a known verb\n\n', exitCode: 0 });
     expect(run('kubectl auth can-i create').stderr).toContain('you must specify two arguments');
   });
 
