@@ -9,8 +9,8 @@
 // Deviation: the simulation has no TLS or DNS; the first request of a command dials (`HTTP Trace: Dial`),
 // later ones reuse the connection, and the statistics' DNS, dial and TLS times are 0 ms.
 
-import { builtinTokens } from '../../sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../../sim/apiserver/http.ts';
+import { kubectlHeaders, kubectlUserAgent, tableAccept, type KubectlRequestSpec } from '../../sim/scenarios/kubectl.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../../sim/apiserver/http.ts';
 import { awaitReply, type Co, type Engine, type Message } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
 import { statusText } from './kubectl-print.ts';
@@ -18,8 +18,7 @@ import { statusText } from './kubectl-print.ts';
 export const apiserverComponent = 'kube-apiserver';
 /** The apiserver URL in log lines (the simulation has no sockets; kubeadm's default address). */
 export const serverURL = 'https://127.0.0.1:6443';
-export const kubectlUserAgent = 'kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef';
-export const tableAccept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+export { kubectlUserAgent, tableAccept };
 const pid = 12345;
 const bodyLogLimit = 1024;
 
@@ -51,14 +50,8 @@ export function klogLine(io: CommandIO, where: string, text: string): string {
   return `I${stamp} ${String(pid).padStart(7)} ${where}] ${text}\n`;
 }
 
-export interface RequestSpec {
-  readonly method: HttpMethod;
-  readonly path: string;
-  readonly query?: string;
-  readonly accept: string;
-  readonly contentType?: string;
-  readonly body?: string;
-}
+/** A request as kubectl builds it (src/sim/scenarios/kubectl.ts, the one model of kubectl's requests). */
+export type RequestSpec = KubectlRequestSpec;
 
 /** truncateBody: the whole body at -v=10, 10240 characters at -v=9, 1024 at -v=8. */
 function truncated(body: string, verbosity: number): string {
@@ -68,13 +61,7 @@ function truncated(body: string, verbosity: number): string {
 }
 
 function headersOf(io: CommandIO, spec: RequestSpec): Record<string, string> {
-  return {
-    accept: spec.accept,
-    authorization: `Bearer ${builtinTokens.admin}`,
-    ...(spec.contentType ? { 'content-type': spec.contentType } : {}),
-    ...(io.impersonate !== undefined ? { 'impersonate-user': io.impersonate } : {}),
-    'user-agent': kubectlUserAgent,
-  };
+  return kubectlHeaders(spec, io.impersonate);
 }
 
 function titleCase(header: string): string {

@@ -24,6 +24,9 @@ import { executeJsonPath, goJson, JsonPathError, parseTemplate, type JsonValue }
 import type { KubectlInvocation } from './kubectl-args.ts';
 import { scenarioFiles } from '../scenarios.ts';
 import {
+  collectionPath as kubectlCollectionPath, createRequest, deleteRequest, deleteWaitRequests, getRequest, scaleRequest, setImageRequest,
+} from '../../sim/scenarios/kubectl.ts';
+import {
   kindName, labelsText, listOf, statusErrorText, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
 } from './kubectl-print.ts';
 
@@ -49,8 +52,7 @@ function field(obj: unknown, path: string): unknown {
 }
 
 function collectionPath(r: ResourceInfo, namespace: string | null): string {
-  const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  return `${base}${r.namespaced && namespace !== null ? `/namespaces/${namespace}` : ''}/${r.resource}`;
+  return kubectlCollectionPath(r, namespace);
 }
 
 function itemPath(r: ResourceInfo, namespace: string, name: string): string {
@@ -415,7 +417,7 @@ function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     const collection = collectionPath(m.resource, namespace);
     const label = `${kindName(m.resource)}/${name}`;
     if (cmd.verb === 'create') {
-      const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
+      const { response } = yield* send(io, createRequest(m.resource, namespace, m.object));
       if (isError(response)) { exit = fail(io, response, '', `error when creating "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} created\n`);
     } else if (cmd.verb === 'replace') {
@@ -483,8 +485,7 @@ function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   let exit = 0;
   const waitFor: { r: ResourceInfo; namespace: string; name: string }[] = [];
   for (const item of items) {
-    const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
-    const { response } = yield* send(io, { method: 'DELETE', path, accept: 'application/json', contentType: 'application/json', body: JSON.stringify({ propagationPolicy: propagation[cmd.flags.cascade] }) });
+    const { response } = yield* send(io, deleteRequest(item.r, item.namespace, item.name, propagation[cmd.flags.cascade]));
     if (isError(response)) {
       exit = fail(io, response, '', item.m ? `error when deleting "${sourceName(cmd)}"` : undefined);
       if (item.m) reportProblems(io, item.m, response);
@@ -494,16 +495,17 @@ function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     waitFor.push(item);
   }
   if (!cmd.flags.wait) return exit;
-  // --wait (the default): GET each object until it is gone (graceful pod deletion keeps it a while).
+  // --wait (the default): GET each object; while it is still there (graceful pod deletion, finalizers),
+  // list it by name and watch from the list until it is DELETED, as kubectl's wait does.
   for (const item of waitFor) {
-    const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
-    const { response } = yield* send(io, { method: 'GET', path, accept: 'application/json' });
+    const { response } = yield* send(io, getRequest(item.r, item.namespace, item.name));
     if (response.status !== 200) continue;
-    const rv = String(field(response.body, 'metadata.resourceVersion') ?? '');
-    const { response: watch, requestId } = yield* send(io, {
-      method: 'GET', path: collectionPath(item.r, item.r.namespaced ? item.namespace : null),
-      query: query({ allowWatchBookmarks: 'true', fieldSelector: `metadata.name=${item.name}`, resourceVersion: rv, timeoutSeconds: '60', watch: 'true' }), accept: 'application/json',
-    });
+    const wait = deleteWaitRequests(item.r, item.namespace, item.name);
+    const { response: list } = yield* send(io, wait.list);
+    const items = isObj(list.body) && Array.isArray(list.body.items) ? list.body.items : [];
+    if (isError(list) || items.length === 0) continue;
+    const rv = String(field(list.body, 'metadata.resourceVersion') ?? '');
+    const { response: watch, requestId } = yield* send(io, wait.watch(rv, 60));
     if (isError(watch)) continue;
     io.watching(requestId);
     for (;;) {
@@ -525,7 +527,7 @@ function* getOne(io: KubectlIO, cmd: KubectlInvocation, accept = 'application/js
     io.err('error: resource(s) were provided, but no name was specified\n');
     return 1;
   }
-  const { response } = yield* send(io, { method: 'GET', path: itemPath(r, namespaceOf(cmd), name), accept });
+  const { response } = yield* send(io, getRequest(r, namespaceOf(cmd), name, accept));
   if (isError(response)) return fail(io, response, '');
   return { r, name, obj: response.body as Obj };
 }
@@ -538,15 +540,10 @@ function* scale(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const target = yield* getOne(io, cmd);
   if (typeof target === 'number') return target;
   const { r, name } = target;
-  const { response } = yield* send(io, { method: 'PATCH', path: `${itemPath(r, namespaceOf(cmd), name)}/scale`, accept: 'application/json, */*', contentType: 'application/merge-patch+json', body: JSON.stringify({ spec: { replicas: cmd.flags.replicas } }) });
+  const { response } = yield* send(io, scaleRequest(r, namespaceOf(cmd), name, cmd.flags.replicas));
   if (isError(response)) return fail(io, response, '');
   io.out(`${kindName(r)}/${name} scaled\n`);
   return 0;
-}
-
-function podSpecOf(obj: Obj): Obj | undefined {
-  const spec = obj.spec as Obj | undefined;
-  return (obj.kind === 'Pod' ? spec : (spec?.template as Obj | undefined)?.spec) as Obj | undefined;
 }
 
 function* setImage(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
@@ -559,22 +556,13 @@ function* setImage(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const target = yield* getOne(io, { ...cmd, args: resourceArgs }, 'application/json, */*');
   if (typeof target === 'number') return target;
   const { r, name, obj } = target;
-  const podSpec = podSpecOf(obj);
-  const containers = ((podSpec?.containers as Obj[] | undefined) ?? []);
-  const changed: Obj[] = [];
-  for (const a of assignments) {
-    const [container, image] = [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)];
-    const matching = container === '*' ? containers : containers.filter((c) => c.name === container);
-    if (matching.length === 0) {
-      io.err(`error: unable to find container named "${container}"\n`);
-      return 1;
-    }
-    for (const c of matching) if (c.image !== image) changed.push({ image, name: c.name });
+  const patch = setImageRequest(r, namespaceOf(cmd), obj, assignments.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const));
+  if (patch === null) return 0;
+  if ('missing' in patch) {
+    io.err(`error: unable to find container named "${patch.missing}"\n`);
+    return 1;
   }
-  if (changed.length === 0) return 0;
-  const specPatch = { '$setElementOrder/containers': containers.map((c) => ({ name: c.name })), containers: changed };
-  const patch = obj.kind === 'Pod' ? { spec: specPatch } : { spec: { template: { spec: specPatch } } };
-  const { response } = yield* send(io, { method: 'PATCH', path: itemPath(r, namespaceOf(cmd), name), query: 'fieldManager=kubectl-set', accept: 'application/json, */*', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
+  const { response } = yield* send(io, patch);
   if (isError(response)) return fail(io, response, '');
   io.out(`${kindName(r)}/${name} image updated\n`);
   return 0;
