@@ -18,6 +18,7 @@ import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../apiserver/http.ts';
 import { formatQuery } from '../apiserver/http.ts';
 import { parseManifest } from '../api/manifest.ts';
+import { sortedJSON } from '../api/strategic-merge-diff.ts';
 import { findResource, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import type { PodSpec } from '../api/types/core.ts';
@@ -96,11 +97,14 @@ export function itemPath(r: ResourceInfo, ns: string, name: string): string {
   return `${collectionPath(r, ns)}/${encodeURIComponent(name)}`;
 }
 
-/** `kubectl create -f`: the POST of one object, the manifest as JSON with its namespace and a trailing newline. */
+/**
+ * `kubectl create -f`: the POST of one object: the manifest decoded into a map and marshalled by Go's
+ * encoding/json (keys sorted at every level), with its namespace, and a trailing newline.
+ */
 export function createRequest(r: ResourceInfo, ns: string | null, object: KubeObject | Record<string, unknown>): KubectlRequestSpec {
   const metadata = ((object as { metadata?: Record<string, unknown> }).metadata ?? {});
   const body = r.namespaced && ns !== null ? { ...object, metadata: { ...metadata, namespace: ns } } : object;
-  return { method: 'POST', path: collectionPath(r, ns), query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(body)}\n` };
+  return { method: 'POST', path: collectionPath(r, ns), query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(body)}\n` };
 }
 
 /** `kubectl scale`: the merge patch of the scale subresource (no query), after a GET of the object. */

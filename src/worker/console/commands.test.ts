@@ -239,6 +239,10 @@ describe("kubectl's -v lines", () => {
       'POST https://127.0.0.1:6443/apis/apps/v1/namespaces/default/deployments',
     ]);
     expect(requests[1]).toMatch(/\?hash=[0-9A-F]{8}$/);
+    // The body as Go marshals the decoded manifest: keys sorted at every level, the namespace filled in.
+    const body = lines(run('kubectl create -f - -v=8', nginx.replace('nginx-deployment', 'other')).stderr).find((l) => l.startsWith('request.go:1212] Request Body: '))!;
+    expect(body).toMatch(/^request\.go:1212\] Request Body: \{"apiVersion":"apps\/v1","kind":"Deployment","metadata":\{"labels":\{"app":"nginx"\},"name":"other","namespace":"default"\},"spec":\{"replicas":1,"selector":/);
+    expect(body).toContain('"containers":[{"image":"nginx:1.14.2","name":"nginx","ports":[{"containerPort":80}]}]');
   });
 
   it('-v=7 and -v=8 print the request line and headers (Authorization masked), the status, then response headers and body', () => {

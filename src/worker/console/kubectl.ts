@@ -16,6 +16,7 @@ import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
 import type { ManifestProblem } from '../../protocol/console.ts';
 import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';
+import { sortedJSON } from '../../sim/api/strategic-merge-diff.ts';
 import { canI, whoami } from './auth.ts';
 import { describeObject } from './describe.ts';
 import { explain } from './explain.ts';
@@ -421,7 +422,7 @@ function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
       if (isError(response)) { exit = fail(io, response, '', `error when creating "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} created\n`);
     } else if (cmd.verb === 'replace') {
-      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
+      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(withNamespace(m.object, namespace))}\n` });
       if (isError(response)) { exit = fail(io, response, '', `error when replacing "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} replaced\n`);
     } else {
@@ -435,7 +436,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
   const modified = modifiedConfiguration(m.object as unknown as Obj, namespace);
   const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: 'application/json' });
   if (current.status === 404) {
-    const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(modified)}\n` });
+    const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(modified)}\n` });
     if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${source}"`); }
     io.out(`${label} created\n`);
     return 0;
@@ -451,7 +452,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
     io.out(`${label} unchanged\n`);
     return 0;
   }
-  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
+  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: sortedJSON(patch) });
   if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${source}"`); }
   io.out(`${label} configured\n`);
   return 0;
