@@ -64,6 +64,8 @@ export interface KubectlRequestSpec {
   readonly accept: string;
   readonly contentType?: string;
   readonly body?: string;
+  /** Further request headers (an exec's `connection: Upgrade`). */
+  readonly upgrade?: Readonly<Record<string, string>>;
 }
 
 /** The headers kubectl sends with a request: Accept, the bearer token, Content-Type, Impersonate-User, User-Agent. */
@@ -74,6 +76,7 @@ export function kubectlHeaders(spec: KubectlRequestSpec, impersonate?: string): 
     ...(spec.contentType ? { 'content-type': spec.contentType } : {}),
     ...(impersonate !== undefined ? { 'impersonate-user': impersonate } : {}),
     'user-agent': kubectlUserAgent,
+    ...spec.upgrade,
   };
 }
 
