@@ -6,7 +6,7 @@ describe('legacy discovery', () => {
     expect(JSON.stringify(legacyAPIVersions('127.0.0.1:6443'))).toBe(
       '{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1:6443"}]}');
     const groups = apiGroupList();
-    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
+    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
     expect(JSON.stringify(groups.groups[0])).toBe('{"name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}');
   });
 

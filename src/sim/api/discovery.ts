@@ -74,7 +74,7 @@ export function apiResourceList(group: string, version: string): APIResourceList
     const top: APIResource = { name: r.resource, singularName: r.singular, namespaced: r.namespaced, kind: r.kind, verbs: [...r.verbs] };
     if (r.shortNames.length > 0) top.shortNames = [...r.shortNames];
     if (r.categories.length > 0) top.categories = [...r.categories];
-    top.storageVersionHash = r.storageVersionHash;
+    if (r.storageVersionHash !== '') top.storageVersionHash = r.storageVersionHash;
     resources.push(top);
     for (const s of r.subresources) {
       const sub: Omit<APIResource, 'kind' | 'verbs'> = { name: `${r.resource}/${s.name}`, singularName: '', namespaced: r.namespaced };

@@ -31,8 +31,10 @@ export interface ResourceInfo {
   readonly subresources: readonly SubresourceInfo[];
   /** The resource part of the etcd key: `/registry/<storageResource>/<ns>/<name>`. */
   readonly storageResource: string;
-  /** `base64(sha256("<group>/<version>/<kind>")[:8])`, shown in discovery; precomputed. */
+  /** `base64(sha256("<group>/<version>/<kind>")[:8])`, shown in discovery; precomputed ('' when not stored). */
   readonly storageVersionHash: string;
+  /** Answered at once and never stored in etcd (the access and identity reviews): no storage, no watch cache. */
+  readonly unstored?: true;
 }
 
 const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -52,6 +54,13 @@ function resource(r: Omit<ResourceInfo, 'storageResource' | 'categories' | 'subr
 }
 
 const rbac = 'rbac.authorization.k8s.io';
+const authentication = 'authentication.k8s.io';
+const authorization = 'authorization.k8s.io';
+
+/** A review: cluster-scoped, `create` only, answered by the authenticator or authorizer, never stored. */
+function review(group: string, kind: string, plural: string): ResourceInfo {
+  return resource({ group, version: 'v1', kind, resource: plural, singular: kind.toLowerCase(), namespaced: false, verbs: ['create'], storageVersionHash: '', unstored: true });
+}
 
 /** Every served resource, in discovery order within a group-version (sorted by name). */
 export const servedResources: readonly ResourceInfo[] = [
@@ -86,6 +95,10 @@ export const servedResources: readonly ResourceInfo[] = [
     group: 'apps', version: 'v1', kind: 'ReplicaSet', resource: 'replicasets', singular: 'replicaset', shortNames: ['rs'], namespaced: true,
     categories: ['all'], subresources: [scale, status('apps', 'v1', 'ReplicaSet')], storageVersionHash: 'P1RzHs8/mWQ=',
   }),
+  review(authentication, 'SelfSubjectReview', 'selfsubjectreviews'),
+  review(authorization, 'SelfSubjectAccessReview', 'selfsubjectaccessreviews'),
+  review(authorization, 'SelfSubjectRulesReview', 'selfsubjectrulesreviews'),
+  review(authorization, 'SubjectAccessReview', 'subjectaccessreviews'),
   resource({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', resource: 'leases', singular: 'lease', namespaced: true, storageVersionHash: 'gqkMMb/YqFM=' }),
   resource({ group: rbac, version: 'v1', kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', singular: 'clusterrolebinding', namespaced: false, storageVersionHash: '48tpQ8gZHFc=' }),
   resource({ group: rbac, version: 'v1', kind: 'ClusterRole', resource: 'clusterroles', singular: 'clusterrole', namespaced: false, storageVersionHash: 'bYE5ZWDrJ44=' }),
@@ -97,6 +110,8 @@ export const servedResources: readonly ResourceInfo[] = [
 export const servedGroups: readonly { readonly group: string; readonly versions: readonly string[] }[] = [
   { group: '', versions: ['v1'] },
   { group: 'apps', versions: ['v1'] },
+  { group: authentication, versions: ['v1'] },
+  { group: authorization, versions: ['v1'] },
   { group: rbac, versions: ['v1'] },
   { group: 'coordination.k8s.io', versions: ['v1'] },
 ];

@@ -3,7 +3,7 @@
 // Decoding uses it to find unknown fields and type mismatches, to canonicalize objects the way a Go
 // decode/encode round trip does, and to merge strategic patches.
 // Data transcribed from the Go struct definitions (JSON and patch tags) of k8s.io/api v0.28
-// (core/v1, apps/v1, autoscaling/v1, coordination/v1, rbac/v1) and k8s.io/apimachinery v0.28
+// (core/v1, apps/v1, autoscaling/v1, coordination/v1, rbac/v1, authorization/v1, authentication/v1) and k8s.io/apimachinery v0.28
 // pkg/apis/meta/v1; every struct reachable from a served kind is listed.
 //
 // Type notation: `string`, `bool`, `int32`, `int64`, `float64`; `Time` (metav1.Time, seconds),
@@ -576,6 +576,14 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['operatingSystem', 'string'],
     ['architecture', 'string'],
   ],
+  NonResourceAttributes: [
+    ['path', 'string', 'o'],
+    ['verb', 'string', 'o'],
+  ],
+  NonResourceRule: [
+    ['verbs', '[]string'],
+    ['nonResourceURLs', '[]string', 'o'],
+  ],
   ObjectFieldSelector: [
     ['apiVersion', 'string', 'o'],
     ['fieldPath', 'string'],
@@ -851,6 +859,15 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['observedGeneration', 'int64', 'o'],
     ['conditions', '[]ReplicaSetCondition', 'o', 'merge', 'type'],
   ],
+  ResourceAttributes: [
+    ['namespace', 'string', 'o'],
+    ['verb', 'string', 'o'],
+    ['group', 'string', 'o'],
+    ['version', 'string', 'o'],
+    ['resource', 'string', 'o'],
+    ['subresource', 'string', 'o'],
+    ['name', 'string', 'o'],
+  ],
   ResourceClaim: [
     ['name', 'string'],
   ],
@@ -863,6 +880,12 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['limits', 'map[string]Quantity', 'o'],
     ['requests', 'map[string]Quantity', 'o'],
     ['claims', '[]ResourceClaim', 'o'],
+  ],
+  ResourceRule: [
+    ['verbs', '[]string'],
+    ['apiGroups', '[]string', 'o'],
+    ['resources', '[]string', 'o'],
+    ['resourceNames', '[]string', 'o'],
   ],
   Role: [
     ['...', 'TypeMeta'],
@@ -952,6 +975,33 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['procMount', '*string', 'o'],
     ['seccompProfile', '*SeccompProfile', 'o'],
   ],
+  SelfSubjectAccessReview: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'SelfSubjectAccessReviewSpec'],
+    ['status', 'SubjectAccessReviewStatus', 'o'],
+  ],
+  SelfSubjectAccessReviewSpec: [
+    ['resourceAttributes', '*ResourceAttributes', 'o'],
+    ['nonResourceAttributes', '*NonResourceAttributes', 'o'],
+  ],
+  SelfSubjectReview: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['status', 'SelfSubjectReviewStatus', 'o'],
+  ],
+  SelfSubjectReviewStatus: [
+    ['userInfo', 'UserInfo', 'o'],
+  ],
+  SelfSubjectRulesReview: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'SelfSubjectRulesReviewSpec'],
+    ['status', 'SubjectRulesReviewStatus', 'o'],
+  ],
+  SelfSubjectRulesReviewSpec: [
+    ['namespace', 'string', 'o'],
+  ],
   ServiceAccount: [
     ['...', 'TypeMeta'],
     ['metadata', 'ObjectMeta', 'o'],
@@ -999,6 +1049,32 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['name', 'string'],
     ['namespace', 'string', 'o'],
   ],
+  SubjectAccessReview: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'SubjectAccessReviewSpec'],
+    ['status', 'SubjectAccessReviewStatus', 'o'],
+  ],
+  SubjectAccessReviewSpec: [
+    ['resourceAttributes', '*ResourceAttributes', 'o'],
+    ['nonResourceAttributes', '*NonResourceAttributes', 'o'],
+    ['user', 'string', 'o'],
+    ['groups', '[]string', 'o'],
+    ['extra', 'map[string][]string', 'o'],
+    ['uid', 'string', 'o'],
+  ],
+  SubjectAccessReviewStatus: [
+    ['allowed', 'bool'],
+    ['denied', 'bool', 'o'],
+    ['reason', 'string', 'o'],
+    ['evaluationError', 'string', 'o'],
+  ],
+  SubjectRulesReviewStatus: [
+    ['resourceRules', '[]ResourceRule'],
+    ['nonResourceRules', '[]NonResourceRule'],
+    ['incomplete', 'bool'],
+    ['evaluationError', 'string', 'o'],
+  ],
   Sysctl: [
     ['name', 'string'],
     ['value', 'string'],
@@ -1044,6 +1120,12 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['kind', 'string'],
     ['name', 'string'],
     ['namespace', '*string', 'o'],
+  ],
+  UserInfo: [
+    ['username', 'string', 'o'],
+    ['uid', 'string', 'o'],
+    ['groups', '[]string', 'o'],
+    ['extra', 'map[string][]string', 'o'],
   ],
   Volume: [
     ['name', 'string'],

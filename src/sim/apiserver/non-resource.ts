@@ -59,9 +59,9 @@ export function serveNonResource(request: HttpRequest, serverAddress: string, st
       return { status: 200, headers: json, body: legacy ? legacyAPIVersions(serverAddress) : apiGroupList() };
     }
   }
-  if (path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
-    const doc = serveOpenAPI(path);
-    return doc ? { status: doc.status, headers: json, body: doc.body } : notFound;
+  if (path === '/openapi/v2' || path === '/openapi/v3' || path.startsWith('/openapi/v3/')) {
+    const doc = serveOpenAPI(path, request.headers.accept ?? '');
+    return doc ? { status: doc.status, headers: typeof doc.body === 'string' ? { 'content-type': 'text/plain; charset=utf-8' } : json, body: doc.body } : notFound;
   }
   const groupVersion = /^\/api\/([^/]+)$/.exec(path) ?? /^\/apis\/([^/]+)\/([^/]+)$/.exec(path);
   if (groupVersion) {

@@ -31,6 +31,36 @@ describe('openapi v3', () => {
   test('documents are served by path; unknown group-versions are not', () => {
     expect(serveOpenAPI('/openapi/v3/apis/apps/v1')?.status).toBe(200);
     expect(serveOpenAPI('/openapi/v3/apis/batch/v1')).toBeNull();
-    expect(serveOpenAPI('/openapi/v2')).toBeNull();
+    expect(serveOpenAPI('/openapi/v2')?.status).toBe(200);
+    expect(serveOpenAPI('/openapi/v2', 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf')?.status).toBe(406);
+  });
+
+  test('component schemas: every served kind with its GVK, descriptions, required fields and patch strategies', () => {
+    type S = { description?: string; required?: string[]; properties?: Record<string, Record<string, unknown>>; 'x-kubernetes-group-version-kind'?: unknown };
+    for (const { group, versions } of servedGroups) {
+      for (const version of versions) {
+        const schemas = (openAPIDocument(group, version) as { components: { schemas: Record<string, S> } }).components.schemas;
+        // Every reference resolves inside the document.
+        const refs = JSON.stringify(schemas).match(/#\/components\/schemas\/[^"]+/g) ?? [];
+        for (const ref of refs) expect(schemas[ref.slice('#/components/schemas/'.length)], ref).toBeDefined();
+        const kinds = Object.values(schemas).filter((s) => s['x-kubernetes-group-version-kind'] !== undefined);
+        expect(kinds.length).toBeGreaterThan(0);
+        for (const k of kinds) expect(k.description, JSON.stringify(k['x-kubernetes-group-version-kind'])).toBeTruthy();
+      }
+    }
+    const core = (openAPIDocument('', 'v1') as { components: { schemas: Record<string, S> } }).components.schemas;
+    expect(core['io.k8s.api.core.v1.Pod']!['x-kubernetes-group-version-kind']).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
+    expect(core['io.k8s.api.core.v1.PodSpec']!.required).toEqual(['containers']);
+    expect(core['io.k8s.api.core.v1.Container']!.required).toEqual(['name']);
+    expect(core['io.k8s.api.core.v1.PodSpec']!.properties!.containers).toMatchObject({
+      type: 'array', items: { allOf: [{ $ref: '#/components/schemas/io.k8s.api.core.v1.Container' }] },
+      'x-kubernetes-patch-strategy': 'merge', 'x-kubernetes-patch-merge-key': 'name',
+    });
+    expect(core['io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta']!.properties!.creationTimestamp).toMatchObject({ allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time' }] });
+    const rbac = (openAPIDocument('rbac.authorization.k8s.io', 'v1') as { components: { schemas: Record<string, S> } }).components.schemas;
+    expect(Object.keys(rbac)).toContain('io.k8s.api.rbac.v1.ClusterRoleBinding');
+    const v2 = serveOpenAPI('/openapi/v2')!.body as { swagger: string; definitions: Record<string, S> };
+    expect(v2.swagger).toBe('2.0');
+    expect(v2.definitions['io.k8s.api.apps.v1.Deployment']!.properties!.metadata).toMatchObject({ allOf: [{ $ref: '#/definitions/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }] });
   });
 });

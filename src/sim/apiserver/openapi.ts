@@ -1,17 +1,22 @@
-// The OpenAPI v3 documents kube-apiserver serves at /openapi/v3 (the index of group-versions) and
-// /openapi/v3/<api|apis/group>/<version> (one document per group-version). Podflow serves the paths and
-// operations with their parameters and request content types, not the component schemas: kubectl reads
-// openapi v3 to decide whether the server validates fields itself (a `fieldValidation` query parameter on
-// the PATCH of the kind, x-kubernetes-group-version-kind naming it), and then sends
-// `fieldValidation=Strict` and leaves validation to the server. Without component schemas kubectl's
-// apply falls back to the Go types compiled into it for strategic merge patches, which is what it
-// needs for the kinds Podflow serves (reference/kubectl-wire.md §3.5, §3.6).
-// /openapi/v2 is not served (404): kubectl asks for it only in protobuf.
-// Models k8s.io/kube-openapi/pkg/handler3 (the index with serverRelativeURL and ?hash=) and the
-// operations k8s.io/apiserver/pkg/endpoints/installer.go registers per resource.
+// The OpenAPI documents kube-apiserver serves: /openapi/v3 (the index of group-versions),
+// /openapi/v3/<api|apis/group>/<version> (one document per group-version: the paths and operations with
+// their parameters and request content types, and the component schemas of every type reachable from
+// the group-version's kinds) and /openapi/v2 (one Swagger 2.0 document with every definition).
+// kubectl reads openapi v3 to decide whether the server validates fields itself (a `fieldValidation`
+// query parameter on the PATCH of the kind, x-kubernetes-group-version-kind naming it), for the patch
+// strategies and merge keys of `apply`'s strategic merge patches (x-kubernetes-patch-strategy,
+// x-kubernetes-patch-merge-key), and for `kubectl explain` (descriptions, types, required fields).
+// Schemas are built from the Go struct table (api/schema-data.ts) and the doc comments
+// (openapi-descriptions.ts). Deviation: /openapi/v2 is served as JSON only; a client asking for the
+// protobuf form alone (kubectl's client-side validation) gets 406 Not Acceptable.
+// Models k8s.io/kube-openapi/pkg/handler3 (the index with serverRelativeURL and ?hash=), pkg/builder3
+// (components.schemas, allOf-wrapped references) and the operations
+// k8s.io/apiserver/pkg/endpoints/installer.go registers per resource.
 
-import { resourcesOf, servedGroups, type ResourceInfo, type Verb } from '../api/resources.ts';
+import { resourcesOf, servedGroups, servedResources, type ResourceInfo, type Verb } from '../api/resources.ts';
+import { hasStruct, structFields, type SchemaField, type TypeNode } from '../api/schema.ts';
 import { fnv1a32 } from '../engine/index.ts';
+import { describeSchema } from './openapi-descriptions.ts';
 
 interface Parameter {
   readonly name: string;
@@ -39,10 +44,116 @@ function content(types: readonly string[], ref: string): Record<string, unknown>
   return Object.fromEntries(types.map((t) => [t, { schema: { $ref: ref } }]));
 }
 
-/** The `io.k8s.api.apps.v1.Deployment` style name components would use. */
+/** The `io.k8s.api.apps.v1.Deployment` reference of a kind's schema. */
 function schemaName(r: { group: string; version: string; kind: string }): string {
-  const group = r.group === '' ? 'core' : r.group.endsWith('.k8s.io') ? r.group.slice(0, -'.k8s.io'.length) : r.group;
-  return `#/components/schemas/io.k8s.api.${group}.${r.version}.${r.kind}`;
+  return `#/components/schemas/${definitionName(r.kind, r.group, r.version)}`;
+}
+
+const metaStructs = new Set(['ObjectMeta', 'ListMeta', 'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'Time', 'MicroTime']);
+const structPackages: ReadonlyArray<readonly [RegExp, string]> = [
+  [/^(Deployment|ReplicaSet|RollingUpdateDeployment|StatefulSet|DaemonSet|ControllerRevision)/, 'io.k8s.api.apps.v1'],
+  [/^Scale(Spec|Status)?$/, 'io.k8s.api.autoscaling.v1'],
+  [/^Lease(Spec)?$/, 'io.k8s.api.coordination.v1'],
+  [/^(ClusterRole|ClusterRoleBinding|Role|RoleBinding|PolicyRule|Subject|RoleRef|AggregationRule)$/, 'io.k8s.api.rbac.v1'],
+  [/^(SelfSubjectAccessReview|SelfSubjectAccessReviewSpec|SubjectAccessReview|SubjectAccessReviewSpec|SubjectAccessReviewStatus|SelfSubjectRulesReview|SelfSubjectRulesReviewSpec|SubjectRulesReviewStatus|ResourceAttributes|NonResourceAttributes|ResourceRule|NonResourceRule)$/, 'io.k8s.api.authorization.v1'],
+  [/^(SelfSubjectReview|SelfSubjectReviewStatus|UserInfo)$/, 'io.k8s.api.authentication.v1'],
+  [/^(EndpointSlice|Endpoint|EndpointConditions|EndpointHints|ForZone)$/, 'io.k8s.api.discovery.v1'],
+  [/^PriorityClass$/, 'io.k8s.api.scheduling.v1'],
+];
+
+/** The definition name of a Go struct: its package path and type name (`io.k8s.api.core.v1.PodSpec`). */
+function definitionName(struct: string, group?: string, version = 'v1'): string {
+  const dot = struct.indexOf('.');
+  if (dot >= 0) return `io.k8s.api.${struct.slice(0, dot)}.v1.${struct.slice(dot + 1)}`;
+  if (metaStructs.has(struct)) return `io.k8s.apimachinery.pkg.apis.meta.v1.${struct}`;
+  if (group !== undefined) return `io.k8s.api.${group === '' ? 'core' : group.split('.')[0]!}.${version}.${struct}`;
+  for (const [re, pkg] of structPackages) if (re.test(struct)) return `${pkg}.${struct}`;
+  return `io.k8s.api.core.v1.${struct}`;
+}
+
+type Schema = Record<string, unknown>;
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const scalarSchemas: Readonly<Record<string, Schema>> = {
+  string: { type: 'string' }, bool: { type: 'boolean' }, int32: { type: 'integer', format: 'int32' }, int64: { type: 'integer', format: 'int64' },
+  float64: { type: 'number', format: 'double' }, bytes: { type: 'string', format: 'byte' }, Raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+};
+const namedScalars: Readonly<Record<string, readonly [string, Schema]>> = {
+  Time: ['io.k8s.apimachinery.pkg.apis.meta.v1.Time', { type: 'string', format: 'date-time' }],
+  MicroTime: ['io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime', { type: 'string', format: 'date-time' }],
+  Quantity: ['io.k8s.apimachinery.pkg.api.resource.Quantity', { type: 'string' }],
+  IntOrString: ['io.k8s.apimachinery.pkg.util.intstr.IntOrString', { type: 'string', format: 'int-or-string' }],
+};
+
+/** The schema of a field's type; struct references are wrapped in allOf as builder3 does. */
+function typeSchema(t: TypeNode, used: Map<string, string>): Schema {
+  switch (t.kind) {
+    case 'pointer': return typeSchema(t.elem, used);
+    case 'list': return { type: 'array', items: typeSchema(t.elem, used) };
+    case 'map': return { type: 'object', additionalProperties: typeSchema(t.elem, used) };
+    case 'struct': {
+      const name = definitionName(t.name);
+      used.set(name, t.name);
+      return { allOf: [ref(name)], default: {} };
+    }
+    default: {
+      const named = namedScalars[t.kind];
+      if (named) {
+        used.set(named[0], t.kind);
+        return { $ref: `#/components/schemas/${named[0]}` };
+      }
+      return { ...scalarSchemas[t.kind] };
+    }
+  }
+}
+
+function fieldSchema(struct: string, f: SchemaField, used: Map<string, string>): Schema {
+  const schema = typeSchema(f.type, used);
+  const description = describeSchema(struct, f.json);
+  const out: Schema = description !== undefined ? (schema.$ref !== undefined ? { description, allOf: [schema] } : { description, ...schema }) : schema;
+  if (f.patchStrategy !== '') out['x-kubernetes-patch-strategy'] = f.patchStrategy;
+  if (f.patchMergeKey !== '') out['x-kubernetes-patch-merge-key'] = f.patchMergeKey;
+  return out;
+}
+
+/** The object schema of a Go struct: its properties (sorted, as the generator writes them) and required fields. */
+function structSchema(struct: string, used: Map<string, string>, gvk?: { group: string; version: string; kind: string }): Schema {
+  const fields = structFields(struct);
+  const properties: Record<string, Schema> = {};
+  for (const f of [...fields].sort((a, b) => (a.json < b.json ? -1 : a.json > b.json ? 1 : 0))) properties[f.json] = fieldSchema(struct, f, used);
+  const required = fields.filter((f) => !f.omitempty && f.type.kind !== 'pointer').map((f) => f.json).sort();
+  const description = describeSchema(struct);
+  return {
+    ...(description !== undefined ? { description } : {}),
+    type: 'object',
+    properties,
+    ...(required.length > 0 ? { required } : {}),
+    ...(gvk ? { 'x-kubernetes-group-version-kind': [{ group: gvk.group, kind: gvk.kind, version: gvk.version }] } : {}),
+  };
+}
+
+/** The component schemas of the kinds given and of every type they reach, by definition name (sorted). */
+export function componentSchemas(kinds: ReadonlyArray<{ group: string; version: string; kind: string }>): Record<string, Schema> {
+  const out: Record<string, Schema> = {};
+  const used = new Map<string, string>();
+  for (const gvk of kinds) {
+    if (!hasStruct(gvk.kind)) continue;
+    out[definitionName(gvk.kind, gvk.group, gvk.version)] = structSchema(gvk.kind, used, gvk);
+  }
+  const pending = [...used.entries()];
+  while (pending.length > 0) {
+    const [name, struct] = pending.pop()!;
+    if (out[name] !== undefined) continue;
+    const named = namedScalars[struct];
+    if (named) {
+      const description = describeSchema(struct);
+      out[name] = { ...(description !== undefined ? { description } : {}), ...named[1] };
+      continue;
+    }
+    const before = new Set(used.keys());
+    out[name] = structSchema(struct, used);
+    for (const [n, s] of used) if (!before.has(n)) pending.push([n, s]);
+  }
+  return Object.fromEntries(Object.keys(out).sort().map((k) => [k, out[k]!]));
 }
 
 function operation(r: ResourceInfo, verb: string, action: string, parameters: readonly Parameter[], body: readonly string[] | null, sub?: ResourceInfo['subresources'][number]): Record<string, unknown> {
@@ -106,7 +217,42 @@ export function openAPIDocument(group: string, version: string): Record<string, 
     openapi: '3.0.0',
     info: { title: 'Kubernetes', version: 'v1.32.0' },
     paths,
-    components: { securitySchemes: { BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' } } },
+    components: {
+      schemas: componentSchemas(kindsOf(resources)),
+      securitySchemes: { BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' } },
+    },
+  };
+}
+
+/** The kinds a group-version's documents describe: each resource's kind and its subresources' kinds. */
+function kindsOf(resources: readonly ResourceInfo[]): Array<{ group: string; version: string; kind: string }> {
+  const kinds: Array<{ group: string; version: string; kind: string }> = [];
+  for (const r of resources) {
+    kinds.push({ group: r.group, version: r.version, kind: r.kind });
+    for (const sub of r.subresources) if (!kinds.some((k) => k.kind === sub.kind.kind && k.group === sub.kind.group)) kinds.push(sub.kind);
+  }
+  return kinds;
+}
+
+/** Swagger 2.0's form of a v3 schema: `#/definitions/` references. */
+function toV2(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(toV2);
+  if (typeof value !== 'object' || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = k === '$ref' && typeof v === 'string' ? v.replace('#/components/schemas/', '#/definitions/') : toV2(v);
+  return out;
+}
+
+/** The /openapi/v2 document: every served kind's definition and the types they reach (paths left out). */
+export function openAPIV2Document(): Record<string, unknown> {
+  const kinds = kindsOf(servedResources);
+  return {
+    swagger: '2.0',
+    info: { title: 'Kubernetes', version: 'v1.32.0' },
+    paths: {},
+    definitions: toV2(componentSchemas(kinds)),
+    securityDefinitions: { BearerToken: { description: 'Bearer Token authentication', type: 'apiKey', name: 'authorization', in: 'header' } },
+    security: [{ BearerToken: [] }],
   };
 }
 
@@ -123,8 +269,12 @@ export function openAPIIndex(): { paths: Record<string, { serverRelativeURL: str
   return { paths };
 }
 
-/** Answers GET /openapi/v3 and /openapi/v3/<group-version>; null for any other path. */
-export function serveOpenAPI(pathname: string): { status: number; body: unknown } | null {
+/** Answers GET /openapi/v2, /openapi/v3 and /openapi/v3/<group-version>; null for any other path. */
+export function serveOpenAPI(pathname: string, accept = 'application/json'): { status: number; body: unknown } | null {
+  if (pathname === '/openapi/v2') {
+    const json = accept === '' || accept.split(',').some((a) => /^\s*(application\/json|\*\/\*|application\/\*)\s*(;|$)/.test(a));
+    return json ? { status: 200, body: openAPIV2Document() } : { status: 406, body: '406 Not Acceptable\n' };
+  }
   if (pathname === '/openapi/v3') return { status: 200, body: openAPIIndex() };
   const m = /^\/openapi\/v3\/(?:api\/([^/]+)|apis\/([^/]+)\/([^/]+))$/.exec(pathname);
   if (!m) return null;

@@ -15,6 +15,7 @@ import type { KubeObject } from '../api/types/meta.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
 import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
 import type { EtcdReply } from '../etcd/index.ts';
+import { handleReview } from './auth-reviews.ts';
 import { AdmissionChain, type AdmissionContext } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
 import { bootstrapPolicy, systemNamespaces } from './bootstrap.ts';
@@ -140,7 +141,7 @@ export class KubeApiserver extends Component {
 
   /** Creates the system namespaces and the bootstrap policy (call once, after the engine links etcd). */
   start(): void {
-    for (const r of servedResources) this.storageOf(r);
+    for (const r of servedResources) if (!r.unstored) this.storageOf(r);
     for (const cacher of this.cachers.values()) cacher.start();
     this.spawn(this.bootstrap());
     if (this.compactionInterval > 0) this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
@@ -446,6 +447,8 @@ export class KubeApiserver extends Component {
         ? { status: route.code, headers: { 'content-type': route.contentType }, body: route.body }
         : respond(route.status.code ?? 404, route.status);
     }
+    const review = handleReview(http, query, route.resource, { user, rbac: this.rbac, epochMs: this.engine.epochMs, now: this.now });
+    if (review !== null) return review;
     return yield* this.handle(request, http, query, route, user, auditID);
   }
 

@@ -5,6 +5,8 @@
 
 import type { Engine } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
+import type { KeyValue } from '../../sim/etcd/kv.ts';
+import type { EtcdMemberView } from './etcdctl-endpoint.ts';
 import { LogCollector, type AuditSource } from './logs.ts';
 import { ConsoleSession } from './session.ts';
 
@@ -13,6 +15,20 @@ export interface ConsoleCluster {
   readonly user: User;
   /** kube-apiserver, whose audit log feeds the logs panel. */
   readonly apiserver?: { readonly audit: AuditSource };
+  /** The etcd member, for `etcdctl endpoint status` (its stored revisions' sizes). */
+  readonly etcd?: { readonly store: { readonly backend: { rangeRevisions(min: number, max: number, f: (kv: KeyValue) => void): void } } };
+}
+
+function memberView(etcd: ConsoleCluster['etcd']): EtcdMemberView | null {
+  if (!etcd) return null;
+  return {
+    storedBytes: () => {
+      let revisions = 0;
+      let bytes = 0;
+      etcd.store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, (kv) => { revisions++; bytes += kv.key.length + kv.value.length; });
+      return { revisions, bytes };
+    },
+  };
 }
 
 export interface ClusterConsole {
@@ -27,7 +43,7 @@ export function consoleOf(cluster: ConsoleCluster): ClusterConsole {
   if (existing) return existing;
   const { engine } = cluster;
   const logs = new LogCollector(cluster.apiserver?.audit ?? null);
-  const session = new ConsoleSession(engine, cluster.user, logs);
+  const session = new ConsoleSession(engine, cluster.user, logs, memberView(cluster.etcd));
   engine.onDelivery((message) => {
     logs.observe(engine.step, message);
     session.observe(message);

@@ -6,6 +6,8 @@ import { etcdKinds, type EtcdReply, type WatchStreamResponse } from '../../sim/e
 import { parseEtcdctl, renderReply, renderWatchResponse, type EtcdctlCommand } from '../../sim/etcd/etcdctl.ts';
 import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
 import type { CommandIO } from './http.ts';
+import { splitArgs } from '../../sim/etcd/etcdctl.ts';
+import { runEndpoint, type EtcdMemberView } from './etcdctl-endpoint.ts';
 
 export const etcdComponent = 'etcd';
 
@@ -18,7 +20,13 @@ export interface EtcdctlWatch {
 }
 
 /** Runs a unary command to completion; for `watch`, opens the stream and returns it (output comes via `watchOutput`). */
-export function* runEtcdctl(io: CommandIO, line: string, stream: string): Co<number | EtcdctlWatch> {
+export function* runEtcdctl(io: CommandIO, line: string, stream: string, member: EtcdMemberView | null = null): Co<number | EtcdctlWatch> {
+  const argv = splitArgs(line);
+  if (argv[0] === 'etcdctl') argv.shift();
+  // The first word that is neither a flag nor a flag's value is the command.
+  let command = 0;
+  while (command < argv.length && argv[command]!.startsWith('-')) command += /^(-w|--write-out|--endpoints|--command-timeout)$/.test(argv[command]!) ? 2 : 1;
+  if (argv[command] === 'endpoint') return yield* runEndpoint(io, [...argv.slice(command + 1), ...argv.slice(0, command)], member);
   const cmd = parseEtcdctl(line);
   if (cmd.type === 'error') {
     io.err(cmd.stderr);

@@ -9,7 +9,7 @@ import { splitArgs } from '../../sim/etcd/etcdctl.ts';
 
 export type KubectlVerb =
   | 'get' | 'describe' | 'create' | 'apply' | 'replace' | 'delete' | 'scale' | 'set image'
-  | 'rollout status' | 'rollout history' | 'rollout undo' | 'version';
+  | 'rollout status' | 'rollout history' | 'rollout undo' | 'version' | 'explain' | 'auth can-i' | 'auth whoami';
 
 export interface KubectlFlags {
   readonly namespace?: string;
@@ -26,6 +26,15 @@ export interface KubectlFlags {
   readonly verbosity: number;
   readonly toRevision?: number;
   readonly wait: boolean;
+  /** `get --sort-by`: a JSONPath over each object. */
+  readonly sortBy?: string;
+  /** `explain --recursive`. */
+  readonly recursive: boolean;
+  /** `auth can-i --list`, `--quiet`, `--no-headers`, `--subresource`. */
+  readonly list: boolean;
+  readonly quiet: boolean;
+  readonly noHeaders: boolean;
+  readonly subresource?: string;
 }
 
 export interface KubectlInvocation {
@@ -54,7 +63,7 @@ const verbFlags: Readonly<Record<KubectlVerb, readonly FlagSpec[]>> = {
   'get': [
     { name: 'all-namespaces', short: 'A', value: false }, { name: 'selector', short: 'l', value: true },
     { name: 'output', short: 'o', value: true }, { name: 'watch', short: 'w', value: false },
-    { name: 'show-labels', value: false }, { name: 'raw', value: true },
+    { name: 'show-labels', value: false }, { name: 'raw', value: true }, { name: 'sort-by', value: true },
   ],
   'describe': [{ name: 'all-namespaces', short: 'A', value: false }, { name: 'selector', short: 'l', value: true }],
   'create': [{ name: 'filename', short: 'f', value: true }, { name: 'output', short: 'o', value: true }],
@@ -70,10 +79,52 @@ const verbFlags: Readonly<Record<KubectlVerb, readonly FlagSpec[]>> = {
   'rollout history': [],
   'rollout undo': [{ name: 'to-revision', value: true }],
   'version': [{ name: 'output', short: 'o', value: true }],
+  'explain': [{ name: 'recursive', value: false }, { name: 'api-version', value: true }, { name: 'output', short: 'o', value: true }],
+  'auth can-i': [
+    { name: 'all-namespaces', short: 'A', value: false }, { name: 'list', value: false }, { name: 'quiet', short: 'q', value: false },
+    { name: 'no-headers', value: false }, { name: 'subresource', value: true },
+  ],
+  'auth whoami': [{ name: 'output', short: 'o', value: true }],
 };
 
 /** Every verb as typed, for completion. */
-export const kubectlVerbs: readonly string[] = ['get', 'describe', 'create', 'apply', 'replace', 'delete', 'scale', 'set', 'rollout', 'version'];
+export const kubectlVerbs: readonly string[] = ['get', 'describe', 'create', 'apply', 'replace', 'delete', 'scale', 'set', 'rollout', 'version', 'explain', 'auth'];
+
+/**
+ * kubectl 1.28's other commands: real, but not modelled in Podflow's console. Naming one gets a plain
+ * "not modelled" message rather than cobra's "unknown command" with suggestions.
+ */
+const notModelled: readonly string[] = [
+  'annotate', 'api-resources', 'api-versions', 'attach', 'autoscale', 'certificate', 'cluster-info', 'completion', 'config', 'cordon', 'cp',
+  'debug', 'diff', 'drain', 'edit', 'events', 'exec', 'expose', 'kustomize', 'label', 'logs', 'options', 'patch', 'plugin', 'port-forward',
+  'proxy', 'run', 'taint', 'top', 'uncordon', 'wait',
+];
+
+/** Every kubectl 1.28 command name, for cobra's suggestions. */
+const allCommands: readonly string[] = [...kubectlVerbs, ...notModelled].sort();
+
+/** Levenshtein distance, as cobra's ld(). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1]!.toLowerCase() === b[j - 1]!.toLowerCase() ? 0 : 1));
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** cobra's SuggestionsFor with kubectl's minimum distance 2: close names and names it is a prefix of. */
+export function suggestionsFor(typed: string): string[] {
+  return allCommands.filter((c) => distance(typed, c) <= 2 || c.startsWith(typed.toLowerCase()));
+}
+
+/** The message for a real kubectl command the console does not model (null when it is not one). */
+export function notModelledMessage(verb: string): string | null {
+  if (!notModelled.includes(verb)) return null;
+  return `error: "kubectl ${verb}" is not modelled in Podflow's console. It models get, describe, create, apply, replace, delete, scale, set image, rollout, explain, auth can-i, auth whoami and version.\n`;
+}
 
 function resolveVerb(words: string[]): { verb: KubectlVerb; used: number } | string {
   const [first, second] = words;
@@ -86,8 +137,17 @@ function resolveVerb(words: string[]): { verb: KubectlVerb; used: number } | str
     if (second === 'status' || second === 'history' || second === 'undo') return { verb: `rollout ${second}`, used: 2 };
     return `error: unknown command "${second ?? ''}" for "kubectl rollout"\n`;
   }
+  if (first === 'auth') {
+    if (second === 'can-i' || second === 'whoami') return { verb: `auth ${second}`, used: 2 };
+    if (second === 'reconcile') return notModelledMessage('auth reconcile') ?? 'error: "kubectl auth reconcile" is not modelled in Podflow\'s console.\n';
+    return `error: unknown command "${second ?? ''}" for "kubectl auth"\n`;
+  }
   if (Object.hasOwn(verbFlags, first)) return { verb: first as KubectlVerb, used: 1 };
-  return `error: unknown command "${first}" for "kubectl"\n\nDid you mean this?\n\tget\n\tdescribe\n\tcreate\n\tapply\nRun 'kubectl --help' for usage.\n`;
+  const unmodelled = notModelledMessage(first);
+  if (unmodelled !== null) return unmodelled;
+  const suggestions = suggestionsFor(first);
+  const didYouMean = suggestions.length > 0 ? `\n\nDid you mean this?\n${suggestions.map((c) => `\t${c}\n`).join('')}` : '\n';
+  return `error: unknown command "${first}" for "kubectl"${didYouMean}Run 'kubectl --help' for usage.\n`;
 }
 
 /** Parses `kubectl …` (the leading `kubectl` is optional). */
@@ -182,7 +242,7 @@ function flagsOf(verb: KubectlVerb, args: string[], values: Map<string, string>)
     return { ok: false, stderr: `error: invalid cascade value (${cascade}). Must be "background", "foreground", or "orphan".\n` };
   }
   const output = values.get('output');
-  const outputs = verb === 'get' ? ['yaml', 'json', 'wide', 'name', 'jsonpath'] : ['yaml', 'json', 'name'];
+  const outputs = verb === 'get' ? ['yaml', 'json', 'wide', 'name', 'jsonpath'] : verb === 'explain' ? ['plaintext'] : verb === 'auth whoami' ? ['json', 'yaml'] : ['yaml', 'json', 'name'];
   if (verb === 'get' && (output === 'jsonpath' || output === 'jsonpath=')) {
     return { ok: false, stderr: 'error: template format specified but no template given\n' };
   }
@@ -198,6 +258,12 @@ function flagsOf(verb: KubectlVerb, args: string[], values: Map<string, string>)
     cascade: cascadeValue,
     verbosity: verbosity ?? 0,
     wait: values.get('wait') !== 'false',
+    recursive: values.get('recursive') === 'true',
+    list: values.get('list') === 'true',
+    quiet: values.get('quiet') === 'true',
+    noHeaders: values.get('no-headers') === 'true',
+    ...(values.has('sort-by') ? { sortBy: values.get('sort-by')! } : {}),
+    ...(values.has('subresource') ? { subresource: values.get('subresource')! } : {}),
     ...(namespace !== undefined ? { namespace } : {}),
     ...(values.has('selector') ? { selector: values.get('selector')! } : {}),
     ...(output !== undefined ? { output } : {}),

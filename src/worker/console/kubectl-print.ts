@@ -5,7 +5,7 @@
 // padding 3; yaml.go through sigs.k8s.io/yaml, keys sorted; json.go, 4-space indent; name.go) and
 // k8s.io/kubectl/pkg/cmd/util/helpers.go (StandardErrorMessage).
 
-import { stringify } from 'yaml';
+import { Document, visit, Scalar } from 'yaml';
 import type { ResourceInfo } from '../../sim/api/resources.ts';
 import type { KubeObject, Status, TableColumnDefinition, TableRow } from '../../sim/api/types/meta.ts';
 
@@ -85,9 +85,94 @@ export function withTypeMeta(obj: KubeObject, r: ResourceInfo): KubeObject {
   return { apiVersion: r.group === '' ? r.version : `${r.group}/${r.version}`, kind: r.kind, ...rest, metadata } as KubeObject;
 }
 
-/** sigs.k8s.io/yaml output: keys sorted, block style, sequences not indented under their key. */
+const isLetter = (c: string): boolean => /\p{L}/u.test(c);
+const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+
+/** go-yaml v2's keyList.Less: letters by code point, non-letters first, digit runs by value. */
+export function goYamlKeyLess(a: string, b: string): boolean {
+  const ar = [...a];
+  const br = [...b];
+  for (let i = 0; i < ar.length && i < br.length; i++) {
+    if (ar[i] === br[i]) continue;
+    const al = isLetter(ar[i]!);
+    const bl = isLetter(br[i]!);
+    if (al && bl) return ar[i]! < br[i]!;
+    if (al || bl) return bl;
+    let an = 0;
+    let bn = 0;
+    if (ar[i] === '0' || br[i] === '0') {
+      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
+        if (ar[j] !== '0') { an = 1; bn = 1; break; }
+      }
+    }
+    let ai = i;
+    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10 + Number(ar[ai]);
+    let bi = i;
+    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
+    if (an !== bn) return an < bn;
+    if (ai !== bi) return ai < bi;
+    return ar[i]! < br[i]!;
+  }
+  return ar.length < br.length;
+}
+
+const resolvedWords = new Set([
+  'y', 'Y', 'yes', 'Yes', 'YES', 'n', 'N', 'no', 'No', 'NO', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'on', 'On', 'ON', 'off', 'Off', 'OFF',
+  '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<',
+]);
+const yamlStyleFloat = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const goInt = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
+const timestamp = /^\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{1,2}:\d{2}))|(?: \d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?))?$/;
+const base60Float = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
+/** Whether go-yaml v2 would read this plain scalar as something other than a string (so it quotes it). */
+export function goYamlResolvesNonString(s: string): boolean {
+  if (resolvedWords.has(s) || base60Float.test(s)) return true;
+  const c = s[0]!;
+  if (c === '.') return yamlStyleFloat.test(s) || /^\.[0-9]/.test(s) && !Number.isNaN(Number(s));
+  if (!(isDigit(c) || c === '+' || c === '-')) return false;
+  if (timestamp.test(s)) return true;
+  const plain = s.replace(/_/g, '');
+  return goInt.test(plain) || yamlStyleFloat.test(plain);
+}
+
+/** libyaml's analysis: may this scalar be written plain in block context? */
+function plainAllowed(s: string): boolean {
+  if (s.startsWith('---') || s.startsWith('...')) return false;
+  if (s.startsWith(' ') || s.endsWith(' ') || s.startsWith('\t') || s.endsWith('\t')) return false;
+  const first = s[0]!;
+  const followedBySpace = (i: number): boolean => i + 1 >= s.length || s[i + 1] === ' ' || s[i + 1] === '\t';
+  if (',[]{}#&*!|>\'"%@`'.includes(first)) return false;
+  if ((first === '?' || first === ':' || first === '-') && followedBySpace(0)) return false;
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === ':' && followedBySpace(i)) return false;
+    if (s[i] === '#' && i > 0 && (s[i - 1] === ' ' || s[i - 1] === '\t')) return false;
+    const code = s.charCodeAt(i);
+    if ((code < 0x20 && code !== 0x09 && code !== 0x0a) || code === 0x7f) return false;
+  }
+  return true;
+}
+
+/**
+ * sigs.k8s.io/yaml output (JSON → go-yaml v2): keys in go-yaml's order, block style, sequences not indented
+ * under their key, strings that would read as another type (timestamps, numbers, booleans, null) in double
+ * quotes, strings that cannot be plain (indicators, `: `, leading spaces) in single quotes, multi-line
+ * strings as literal blocks.
+ */
 export function toYaml(value: unknown): string {
-  return stringify(value, { sortMapEntries: true, indentSeq: false, lineWidth: 0, minContentWidth: 0, aliasDuplicateObjects: false });
+  const doc = new Document(value, { version: '1.1', sortMapEntries: (a, b) => {
+    const ak = String((a.key as Scalar | null)?.value ?? a.key);
+    const bk = String((b.key as Scalar | null)?.value ?? b.key);
+    return goYamlKeyLess(ak, bk) ? -1 : goYamlKeyLess(bk, ak) ? 1 : 0;
+  }, aliasDuplicateObjects: false });
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'string') return;
+      const s = node.value;
+      node.type = s.includes('\n') ? Scalar.BLOCK_LITERAL : goYamlResolvesNonString(s) ? Scalar.QUOTE_DOUBLE : plainAllowed(s) ? Scalar.PLAIN : Scalar.QUOTE_SINGLE;
+    },
+  });
+  return doc.toString({ indentSeq: false, lineWidth: 0, minContentWidth: 0 });
 }
 
 /** encoding/json MarshalIndent with kubectl's 4 spaces. */

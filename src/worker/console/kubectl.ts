@@ -4,7 +4,10 @@
 // k8s.io/kubectl/pkg/polymorphichelpers (rollout_status.go, history.go, rollback.go).
 // Categories (`get all`) expand from the served resources' categories, as discovery gives them.
 // `-o jsonpath=…` is evaluated as client-go's jsonpath does (jsonpath.ts).
-// Not modelled: discovery and openapi requests (kubectl's caches are taken as warm), `--sort-by`.
+// `--sort-by` asks for the full objects in the Table (includeObject=Object, no limit) and sorts rows by the
+// JSONPath's value on each (k8s.io/kubectl/pkg/cmd/get/sorter.go: numbers by value, strings in natural order).
+// create, replace and apply read the OpenAPI v3 index and documents first, as kubectl's validation does.
+// Not modelled: discovery requests (kubectl's cache is taken as warm).
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
 import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
@@ -13,11 +16,17 @@ import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
 import type { ManifestProblem } from '../../protocol/console.ts';
 import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';
+import { sortedJSON } from '../../sim/api/strategic-merge-diff.ts';
+import { canI, whoami } from './auth.ts';
 import { describeObject } from './describe.ts';
+import { explain } from './explain.ts';
 import { klogLine, nextWatchMessage, send, tableAccept, type CommandIO } from './http.ts';
 import { executeJsonPath, goJson, JsonPathError, parseTemplate, type JsonValue } from './jsonpath.ts';
 import type { KubectlInvocation } from './kubectl-args.ts';
 import { scenarioFiles } from '../scenarios.ts';
+import {
+  collectionPath as kubectlCollectionPath, createRequest, deleteRequest, deleteWaitRequests, getRequest, scaleRequest, setImageRequest,
+} from '../../sim/scenarios/kubectl.ts';
 import {
   kindName, labelsText, listOf, statusErrorText, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
 } from './kubectl-print.ts';
@@ -44,8 +53,7 @@ function field(obj: unknown, path: string): unknown {
 }
 
 function collectionPath(r: ResourceInfo, namespace: string | null): string {
-  const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  return `${base}${r.namespaced && namespace !== null ? `/namespaces/${namespace}` : ''}/${r.resource}`;
+  return kubectlCollectionPath(r, namespace);
 }
 
 function itemPath(r: ResourceInfo, namespace: string, name: string): string {
@@ -133,6 +141,12 @@ export function* runKubectl(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     case 'rollout history': return yield* rolloutHistory(io, cmd);
     case 'rollout undo': return yield* rolloutUndo(io, cmd);
     case 'version': return yield* version(io);
+    case 'explain': return yield* explain(io, cmd.args, cmd.flags.recursive);
+    case 'auth can-i': return yield* canI(io, cmd.args, {
+      namespace: namespaceOf(cmd), allNamespaces: cmd.flags.allNamespaces, list: cmd.flags.list, quiet: cmd.flags.quiet, noHeaders: cmd.flags.noHeaders,
+      ...(cmd.flags.subresource !== undefined ? { subresource: cmd.flags.subresource } : {}),
+    });
+    case 'auth whoami': return yield* whoami(io, cmd.flags.output);
   }
 }
 
@@ -177,7 +191,10 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     }
     const responses: HttpResponse[] = [];
     if (names.length === 0) {
-      const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, namespace), query: query({ labelSelector: flags.selector, limit: '500' }), accept });
+      const listQuery = flags.sortBy !== undefined && !structured
+        ? query({ includeObject: 'Object', labelSelector: flags.selector })
+        : query({ labelSelector: flags.selector, limit: flags.sortBy !== undefined ? undefined : '500' });
+      const { response } = yield* send(io, { method: 'GET', path: collectionPath(r, namespace), query: listQuery, accept });
       if (isError(response)) { exit = fail(io, response, `the server could not find the requested resource (get ${r.resource})`); continue; }
       responses.push(response);
     } else {
@@ -198,16 +215,27 @@ function* get(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
       const table = body as unknown as Table;
       const columns = table.columnDefinitions ?? [];
       if (table.rows.length === 0) continue;
+      let rows = table.rows;
+      if (flags.sortBy !== undefined) {
+        const sorted = sortByField(table.rows, (row) => row.object as unknown as JsonValue, flags.sortBy);
+        if (typeof sorted === 'string') { io.err(sorted); return 1; }
+        rows = sorted;
+      }
       anyRows = true;
       if (!firstTable) io.out('\n');
       firstTable = false;
-      io.out(tabwrite(tableRows(columns, table.rows, {
+      io.out(tabwrite(tableRows(columns, rows, {
         wide: flags.output === 'wide', withNamespace: flags.allNamespaces, showLabels: flags.showLabels, header: true,
         ...(kindPrefix ? { kindPrefix: kindName(r) } : {}),
       })));
       watchFrom = { r, resourceVersion: table.metadata.resourceVersion ?? '', columns };
     }
     if (!structured && names.length === 0 && !watchFrom) watchFrom = { r, resourceVersion: String(field(responses[0]?.body, 'metadata.resourceVersion') ?? ''), columns: [] };
+  }
+  if (structured && flags.sortBy !== undefined && printed.length > 1) {
+    const sorted = sortByField(printed, (o) => o as unknown as JsonValue, flags.sortBy);
+    if (typeof sorted === 'string') { io.err(sorted); return 1; }
+    printed.splice(0, printed.length, ...sorted);
   }
   if (structured && flags.output !== 'name' && printed.length > 0) {
     const single = printed.length === 1 && list.length === 1 && list[0]!.names.length === 1;
@@ -359,21 +387,42 @@ function reportProblems(io: KubectlIO, m: ManifestObject, response: HttpResponse
   io.problem({ ...base, ...(f ? { field: f } : {}), message: status?.message ?? `HTTP ${response.status}` });
 }
 
+/**
+ * What kubectl's schema validation reads before sending an object (create, replace, apply without
+ * --validate=false): the OpenAPI v3 index once, then the document of each group-version it meets, to see
+ * that the server validates fields itself (reference/kubectl-wire.md §3.5).
+ * Models k8s.io/kubectl/pkg/cmd/util (QueryParamVerifierV3) over client-go's openapi3 root.
+ */
+function* verifyFieldValidation(io: KubectlIO, seen: { index: Record<string, { serverRelativeURL?: string }> | null; documents: Set<string> }, r: ResourceInfo): Co<void> {
+  if (seen.index === null) {
+    const { response } = yield* send(io, { method: 'GET', path: '/openapi/v3', accept: 'application/json, */*' });
+    seen.index = response.status === 200 && isObj(response.body) && isObj(response.body.paths) ? (response.body.paths as Record<string, { serverRelativeURL?: string }>) : {};
+  }
+  const key = r.group === '' ? `api/${r.version}` : `apis/${r.group}/${r.version}`;
+  const url = seen.index[key]?.serverRelativeURL;
+  if (url === undefined || seen.documents.has(key)) return;
+  seen.documents.add(key);
+  const q = url.indexOf('?');
+  yield* send(io, { method: 'GET', path: q < 0 ? url : url.slice(0, q), query: q < 0 ? '' : url.slice(q + 1), accept: 'application/json' });
+}
+
 function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const objects = readManifest(io, cmd);
   if (!objects) return 1;
   let exit = 0;
+  const openapi = { index: null, documents: new Set<string>() };
   for (const m of objects) {
+    yield* verifyFieldValidation(io, openapi, m.resource);
     const namespace = objectNamespace(m, cmd);
     const name = String(field(m.object, 'metadata.name') ?? '');
     const collection = collectionPath(m.resource, namespace);
     const label = `${kindName(m.resource)}/${name}`;
     if (cmd.verb === 'create') {
-      const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-create&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
+      const { response } = yield* send(io, createRequest(m.resource, namespace, m.object));
       if (isError(response)) { exit = fail(io, response, '', `error when creating "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} created\n`);
     } else if (cmd.verb === 'replace') {
-      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(withNamespace(m.object, namespace))}\n` });
+      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(withNamespace(m.object, namespace))}\n` });
       if (isError(response)) { exit = fail(io, response, '', `error when replacing "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} replaced\n`);
     } else {
@@ -387,7 +436,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
   const modified = modifiedConfiguration(m.object as unknown as Obj, namespace);
   const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: 'application/json' });
   if (current.status === 404) {
-    const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(modified)}\n` });
+    const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(modified)}\n` });
     if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${source}"`); }
     io.out(`${label} created\n`);
     return 0;
@@ -403,7 +452,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
     io.out(`${label} unchanged\n`);
     return 0;
   }
-  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
+  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: sortedJSON(patch) });
   if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${source}"`); }
   io.out(`${label} configured\n`);
   return 0;
@@ -437,8 +486,7 @@ function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   let exit = 0;
   const waitFor: { r: ResourceInfo; namespace: string; name: string }[] = [];
   for (const item of items) {
-    const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
-    const { response } = yield* send(io, { method: 'DELETE', path, accept: 'application/json', contentType: 'application/json', body: JSON.stringify({ propagationPolicy: propagation[cmd.flags.cascade] }) });
+    const { response } = yield* send(io, deleteRequest(item.r, item.namespace, item.name, propagation[cmd.flags.cascade]));
     if (isError(response)) {
       exit = fail(io, response, '', item.m ? `error when deleting "${sourceName(cmd)}"` : undefined);
       if (item.m) reportProblems(io, item.m, response);
@@ -448,16 +496,17 @@ function* remove(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
     waitFor.push(item);
   }
   if (!cmd.flags.wait) return exit;
-  // --wait (the default): GET each object until it is gone (graceful pod deletion keeps it a while).
+  // --wait (the default): GET each object; while it is still there (graceful pod deletion, finalizers),
+  // list it by name and watch from the list until it is DELETED, as kubectl's wait does.
   for (const item of waitFor) {
-    const path = item.r.namespaced ? itemPath(item.r, item.namespace, item.name) : `${collectionPath(item.r, null)}/${encodeURIComponent(item.name)}`;
-    const { response } = yield* send(io, { method: 'GET', path, accept: 'application/json' });
+    const { response } = yield* send(io, getRequest(item.r, item.namespace, item.name));
     if (response.status !== 200) continue;
-    const rv = String(field(response.body, 'metadata.resourceVersion') ?? '');
-    const { response: watch, requestId } = yield* send(io, {
-      method: 'GET', path: collectionPath(item.r, item.r.namespaced ? item.namespace : null),
-      query: query({ allowWatchBookmarks: 'true', fieldSelector: `metadata.name=${item.name}`, resourceVersion: rv, timeoutSeconds: '60', watch: 'true' }), accept: 'application/json',
-    });
+    const wait = deleteWaitRequests(item.r, item.namespace, item.name);
+    const { response: list } = yield* send(io, wait.list);
+    const items = isObj(list.body) && Array.isArray(list.body.items) ? list.body.items : [];
+    if (isError(list) || items.length === 0) continue;
+    const rv = String(field(list.body, 'metadata.resourceVersion') ?? '');
+    const { response: watch, requestId } = yield* send(io, wait.watch(rv, 60));
     if (isError(watch)) continue;
     io.watching(requestId);
     for (;;) {
@@ -479,7 +528,7 @@ function* getOne(io: KubectlIO, cmd: KubectlInvocation, accept = 'application/js
     io.err('error: resource(s) were provided, but no name was specified\n');
     return 1;
   }
-  const { response } = yield* send(io, { method: 'GET', path: itemPath(r, namespaceOf(cmd), name), accept });
+  const { response } = yield* send(io, getRequest(r, namespaceOf(cmd), name, accept));
   if (isError(response)) return fail(io, response, '');
   return { r, name, obj: response.body as Obj };
 }
@@ -492,15 +541,10 @@ function* scale(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const target = yield* getOne(io, cmd);
   if (typeof target === 'number') return target;
   const { r, name } = target;
-  const { response } = yield* send(io, { method: 'PATCH', path: `${itemPath(r, namespaceOf(cmd), name)}/scale`, accept: 'application/json, */*', contentType: 'application/merge-patch+json', body: JSON.stringify({ spec: { replicas: cmd.flags.replicas } }) });
+  const { response } = yield* send(io, scaleRequest(r, namespaceOf(cmd), name, cmd.flags.replicas));
   if (isError(response)) return fail(io, response, '');
   io.out(`${kindName(r)}/${name} scaled\n`);
   return 0;
-}
-
-function podSpecOf(obj: Obj): Obj | undefined {
-  const spec = obj.spec as Obj | undefined;
-  return (obj.kind === 'Pod' ? spec : (spec?.template as Obj | undefined)?.spec) as Obj | undefined;
 }
 
 function* setImage(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
@@ -513,22 +557,13 @@ function* setImage(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
   const target = yield* getOne(io, { ...cmd, args: resourceArgs }, 'application/json, */*');
   if (typeof target === 'number') return target;
   const { r, name, obj } = target;
-  const podSpec = podSpecOf(obj);
-  const containers = ((podSpec?.containers as Obj[] | undefined) ?? []);
-  const changed: Obj[] = [];
-  for (const a of assignments) {
-    const [container, image] = [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)];
-    const matching = container === '*' ? containers : containers.filter((c) => c.name === container);
-    if (matching.length === 0) {
-      io.err(`error: unable to find container named "${container}"\n`);
-      return 1;
-    }
-    for (const c of matching) if (c.image !== image) changed.push({ image, name: c.name });
+  const patch = setImageRequest(r, namespaceOf(cmd), obj, assignments.map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] as const));
+  if (patch === null) return 0;
+  if ('missing' in patch) {
+    io.err(`error: unable to find container named "${patch.missing}"\n`);
+    return 1;
   }
-  if (changed.length === 0) return 0;
-  const specPatch = { '$setElementOrder/containers': containers.map((c) => ({ name: c.name })), containers: changed };
-  const patch = obj.kind === 'Pod' ? { spec: specPatch } : { spec: { template: { spec: specPatch } } };
-  const { response } = yield* send(io, { method: 'PATCH', path: itemPath(r, namespaceOf(cmd), name), query: 'fieldManager=kubectl-set', accept: 'application/json, */*', contentType: 'application/strategic-merge-patch+json', body: JSON.stringify(patch) });
+  const { response } = yield* send(io, patch);
   if (isError(response)) return fail(io, response, '');
   io.out(`${kindName(r)}/${name} image updated\n`);
   return 0;
@@ -652,3 +687,58 @@ function* version(io: KubectlIO): Co<number> {
   return 0;
 }
 
+
+/** fvbommel/sortorder's NaturalLess: digit runs compare by value, the rest byte by byte. */
+export function naturalLess(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  const digit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
+  while (i < a.length && j < b.length) {
+    if (digit(a[i]) && digit(b[j])) {
+      let ei = i;
+      while (ei < a.length && digit(a[ei])) ei++;
+      let ej = j;
+      while (ej < b.length && digit(b[ej])) ej++;
+      const na = a.slice(i, ei).replace(/^0+/, '');
+      const nb = b.slice(j, ej).replace(/^0+/, '');
+      if (na.length !== nb.length) return na.length < nb.length;
+      if (na !== nb) return na < nb;
+      if (ei - i !== ej - j) return ei - i < ej - j;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] !== b[j]) return a[i]! < b[j]!;
+    i++;
+    j++;
+  }
+  return a.length - i < b.length - j;
+}
+
+/**
+ * Sorts items by a `--sort-by` JSONPath (`.metadata.name` or `{.metadata.name}`), stably; the kubectl error
+ * text when the path is bad or finds nothing in any item.
+ * Models k8s.io/kubectl/pkg/cmd/get/sorter.go (RuntimeSort, isLess) with RelaxedJSONPathExpression.
+ */
+export function sortByField<T>(items: readonly T[], objectOf: (item: T) => JsonValue, sortBy: string): T[] | string {
+  const expression = /^\{.*\}$/.test(sortBy) ? sortBy : `{${sortBy.startsWith('.') ? sortBy : `.${sortBy}`}}`;
+  try {
+    parseTemplate(expression);
+  } catch (err) {
+    if (!(err instanceof JsonPathError)) throw err;
+    return `error: ${err.message}\n`;
+  }
+  const keys = items.map((item) => {
+    try {
+      return executeJsonPath(expression, objectOf(item));
+    } catch {
+      return null;
+    }
+  });
+  if (keys.every((k) => k === null || k === '')) return `error: couldn't find any field with path "${expression}" in the list of objects\n`;
+  const numeric = keys.every((k) => k === null || k === '' || /^-?\d+(\.\d+)?$/.test(k));
+  const less = (a: string, b: string): boolean => (numeric ? Number(a) < Number(b) : naturalLess(a, b));
+  const order = items.map((item, index) => ({ item, key: keys[index] ?? '', index }));
+  order.sort((x, y) => (less(x.key, y.key) ? -1 : less(y.key, x.key) ? 1 : x.index - y.index));
+  return order.map((o) => o.item);
+}

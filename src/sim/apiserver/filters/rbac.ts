@@ -53,6 +53,30 @@ export class RbacIndex {
     return { allowed: false, reason: '' };
   }
 
+  /**
+   * The rules that apply to a user in a namespace (cluster role bindings first, then the namespace's role
+   * bindings), for SelfSubjectRulesReview; `incomplete` when a binding names a role that does not exist.
+   * Models rbac.go RulesFor and pkg/registry/rbac/validation/rule.go VisitRulesFor.
+   */
+  rulesFor(user: UserInfo, namespace: string): { rules: PolicyRule[]; incomplete: boolean; errors: string[] } {
+    const rules: PolicyRule[] = [];
+    const errors: string[] = [];
+    const visit = (kind: string, name: string, ns: string): void => {
+      const role = kind === 'ClusterRole' ? this.clusterRoles.get(`/${name}`) : this.roles.get(`${ns}/${name}`);
+      if (!role) errors.push(`${kind === 'ClusterRole' ? 'clusterrole' : 'role'}.rbac.authorization.k8s.io "${name}" not found`);
+      else rules.push(...(role.rules ?? []));
+    };
+    for (const binding of this.clusterRoleBindings.values()) {
+      if (appliesTo(user, binding.subjects ?? [], '')) visit(binding.roleRef.kind, binding.roleRef.name, '');
+    }
+    if (namespace !== '') {
+      for (const binding of this.roleBindings.values()) {
+        if (binding.metadata.namespace === namespace && appliesTo(user, binding.subjects ?? [], namespace)) visit(binding.roleRef.kind, binding.roleRef.name, namespace);
+      }
+    }
+    return { rules, incomplete: errors.length > 0, errors };
+  }
+
   private rulesOf(kind: string, name: string, namespace: string): readonly PolicyRule[] {
     const role = kind === 'ClusterRole' ? this.clusterRoles.get(`/${name}`) : this.roles.get(`${namespace}/${name}`);
     return role?.rules ?? [];
