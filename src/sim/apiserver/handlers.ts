@@ -175,7 +175,7 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   }
   obj.metadata.name = name;
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
-  const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
+  const status = sub === 'status' || sub === 'finalize' ? statusStrategyFor(route.resource, sub) : undefined;
   const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),

@@ -220,6 +220,27 @@ export class GenericStore {
     return yield* this.genericDelete(ctx, name, options);
   }
 
+  /** Mutating, then validating admission of a DELETE of `current` (for a strategy's own REST Delete). */
+  *admitDelete(ctx: RegistryContext, current: KubeObject): Co<void> {
+    yield* this.admit(ctx, 'DELETE', null, current, '');
+    yield* this.validateAdmission(ctx, 'DELETE', null, current, '');
+  }
+
+  /** A GuaranteedUpdate of the stored object outside the update pipeline (a namespace's first DELETE). */
+  *updateForDelete(ctx: RegistryContext, name: string, preconditions: Preconditions | undefined, mutate: (existing: KubeObject) => KubeObject): Co<KubeObject> {
+    const key = this.key(ctx.namespace, name);
+    const update = ctx.dryRun ? this.dryRunUpdate.bind(this) : this.storage.guaranteedUpdate.bind(this.storage);
+    try {
+      const object = yield* update(key, { ignoreNotFound: false, ...(preconditions ? { preconditions } : {}) }, function* (existing) {
+        return mutate(existing);
+      }, this.strategy.ttlSeconds);
+      if (!ctx.dryRun) this.onCommit(this.strategy.resource.resource, object, false);
+      return object;
+    } catch (err) {
+      throw interpretStorageError(err, this.gr, name);
+    }
+  }
+
   /** The generic Store.Delete, with rest.BeforeDelete's grace-period rules. */
   *genericDelete(ctx: RegistryContext, name: string, requested: DeleteOptions): Co<DeleteResult> {
     const s = this.strategy;
