@@ -243,7 +243,7 @@ export class NamespaceController {
         if (!(isStatusError(err) && err.status.reason === 'Conflict')) throw err;
         const previous = latest;
         latest = yield* this.namespaces.get(undefined, latest.metadata.name ?? '');
-        if (previous.metadata.uid !== latest.metadata.uid) throw new Error('namespace uid has changed across retries');
+        if (previous.metadata.uid !== latest.metadata.uid) throw new Error('namespace uid has changed across retries', { cause: err });
       }
     }
   }
