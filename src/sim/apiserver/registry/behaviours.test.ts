@@ -209,4 +209,31 @@ describe('the registry as a 1.28 cluster answers', () => {
     expect(pod.status?.phase).toBe('Running');
     expect(pod.status?.qosClass).toBe('BestEffort');
   });
+
+  it('a watch from resourceVersion=1 on a fresh server: 410 too old resource version: 1 (N), N the cache\'s start-up list revision', () => {
+    const cluster = createCluster({ seed: 'watch-rv1' });
+    cluster.engine.runUntilIdle();
+    const namespaces = call(cluster, 'GET', '/api/v1/namespaces').body as List;
+    const newestBootstrapRV = Math.max(...namespaces.items.map((ns) => Number(ns.metadata.resourceVersion)));
+    const watch = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: 'resourceVersion=1&watch=true',
+      headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
+    });
+    cluster.engine.runUntilIdle();
+    const messages = cluster.user.received().filter((r) => r.requestId === watch.id).map((r) => r.message);
+    const events = messages.filter((m) => m.kind === httpKinds.watchEvent).map((m) => m.payload as { type: string; object: Status });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+    const n = Number(/^too old resource version: 1 \((\d+)\)$/.exec(events[0]!.object.message ?? '')?.[1]);
+    // The caches listed after the start-up objects were stored.
+    expect(n).toBeGreaterThanOrEqual(newestBootstrapRV);
+    const fromN = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: `resourceVersion=${n}&watch=true`,
+      headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
+    });
+    cluster.engine.runUntilIdle();
+    const later = cluster.user.received().filter((r) => r.requestId === fromN.id).map((r) => r.message);
+    expect(later.filter((m) => m.kind === httpKinds.watchEvent)).toEqual([]);
+    expect(later.find((m) => m.kind === httpKinds.response)?.payload).toMatchObject({ status: 200, stream: true });
+  });
 });
