@@ -27,7 +27,7 @@ import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
 import { httpKinds, type HttpResponse } from '../../apiserver/http.ts';
 import {
   apiserverName, errorFromResponse, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, RateLimitingQueue, runWorkers,
-  type ResourceClient, type SharedIndexInformer,
+  type ResourceClient, type SharedIndexInformer, type TimerHandle,
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
@@ -69,7 +69,8 @@ const okReasons: Record<ConditionType, string> = {
 
 /** Content is still going away: requeue after estimate/2 + 1 seconds. */
 class ResourcesRemainingError extends Error {
-  constructor(readonly estimate: number) {
+  /** `waiting`: nothing the cluster is doing will remove the content (finalizers only), as opposed to pods terminating. */
+  constructor(readonly estimate: number, readonly waiting: boolean) {
     super(`some content remains in the namespace, estimate ${estimate} seconds before it is removed`);
   }
 }
@@ -164,11 +165,14 @@ function nsControllerRateLimiter() {
 export class NamespaceController {
   readonly queue: RateLimitingQueue;
   readonly informer: SharedIndexInformer<Namespace>;
+  private readonly rateLimiter = nsControllerRateLimiter();
+  private readonly retries = new Map<string, TimerHandle>();
+
   private readonly namespaces: ResourceClient<Namespace>;
   private readonly pods: ResourceClient<Pod>;
 
   constructor(private readonly ctx: ControllerContext) {
-    this.queue = new RateLimitingQueue(ctx.host, 'namespace', nsControllerRateLimiter());
+    this.queue = new RateLimitingQueue(ctx.host, 'namespace', this.rateLimiter);
     this.informer = ctx.informers.informerFor<Namespace>('namespaces');
     this.namespaces = ctx.client.resource<Namespace>('namespaces');
     this.pods = ctx.client.resource<Pod>('pods');
@@ -195,11 +199,23 @@ export class NamespaceController {
       this.queue.forget(key);
     } catch (err) {
       if (err instanceof ResourcesRemainingError) {
-        this.queue.addAfter(key, (Math.floor(err.estimate / 2) + 1) * second);
+        const delay = (Math.floor(err.estimate / 2) + 1) * second;
+        // While pods terminate the wait is part of the work (workqueue.AddAfter); content held only by
+        // finalizers may wait forever, so that recheck is a background timer that leaves the engine idle.
+        if (err.waiting) this.requeueInBackground(key, delay);
+        else this.queue.addAfter(key, delay);
       } else {
-        this.queue.addRateLimited(key);
+        this.requeueInBackground(key, this.rateLimiter.when(key, this.ctx.host.now));
       }
     }
+  }
+
+  private requeueInBackground(key: string, delay: number): void {
+    this.retries.get(key)?.cancel();
+    this.retries.set(key, this.ctx.host.after(delay, 'namespace.recheck', () => {
+      this.retries.delete(key);
+      this.queue.add(key);
+    }, { background: true }));
   }
 
   private nowTimestamp(): string {
@@ -224,8 +240,8 @@ export class NamespaceController {
     }
     if (namespace.metadata.deletionTimestamp === undefined || namespace.metadata.deletionTimestamp === null) return;
     if (!(namespace.spec?.finalizers ?? []).includes(finalizerKubernetes)) return;
-    const estimate = yield* this.deleteAllContent(namespace);
-    if (estimate > 0) throw new ResourcesRemainingError(estimate);
+    const { estimate, graceful } = yield* this.deleteAllContent(namespace);
+    if (estimate > 0) throw new ResourcesRemainingError(estimate, graceful === 0);
     try {
       yield* this.retryOnConflict(namespace, (ns) => this.finalizeNamespace(ns));
     } catch (err) {
@@ -287,11 +303,12 @@ export class NamespaceController {
   }
 
   /** deleteAllContent: every deletable resource in the namespace, then the conditions; returns the wait estimate in seconds. */
-  private *deleteAllContent(ns: Namespace): Co<number> {
+  private *deleteAllContent(ns: Namespace): Co<{ estimate: number; graceful: number }> {
     const namespace = ns.metadata.name ?? '';
     const deletedAt = parseTimestamp(ns.metadata.deletionTimestamp ?? '') ?? 0;
     const conditions = new ConditionUpdater(this.nowTimestamp());
     let estimate = 0;
+    const graceful = { estimate: 0 };
     let resources: GVR[] = [];
     const errors: string[] = [];
     try {
@@ -306,7 +323,7 @@ export class NamespaceController {
     for (const gvr of resources) {
       let meta: GVRDeletionMetadata;
       try {
-        meta = yield* this.deleteAllContentForGroupVersionResource(gvr, namespace, deletedAt);
+        meta = yield* this.deleteAllContentForGroupVersionResource(gvr, namespace, deletedAt, graceful);
       } catch (err) {
         const message = err instanceof RemainingContent ? err.message : err instanceof Error ? err.message : String(err);
         errors.push(message);
@@ -329,12 +346,13 @@ export class NamespaceController {
       }
     }
     if (errors.length > 0) throw new Error(errors.join(', '));
-    return estimate;
+    return { estimate, graceful: graceful.estimate };
   }
 
   /** deleteAllContentForGroupVersionResource: estimate, DeleteCollection, then what remains. */
-  private *deleteAllContentForGroupVersionResource(gvr: GVR, namespace: string, deletedAt: number): Co<GVRDeletionMetadata> {
+  private *deleteAllContentForGroupVersionResource(gvr: GVR, namespace: string, deletedAt: number, graceful: { estimate: number }): Co<GVRDeletionMetadata> {
     const estimate = yield* this.estimateGracefulTermination(gvr, namespace, deletedAt);
+    if (estimate > graceful.estimate) graceful.estimate = estimate;
     const info = lookupResource(gvr.group, gvr.resource);
     if (!info) return { finalizerEstimateSeconds: estimate, numRemaining: 0, finalizersToNumRemaining: new Map() };
     yield* this.deleteCollection(info, namespace);
