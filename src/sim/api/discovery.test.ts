@@ -22,7 +22,7 @@ describe('legacy discovery', () => {
   it('lists core resources as a 1.28 apiserver does', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
-      'configmaps', 'events', 'namespaces', 'namespaces/status', 'nodes', 'nodes/status',
+      'configmaps', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
       'pods', 'pods/attach', 'pods/binding', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status', 'serviceaccounts',
     ]);
     expect(list.resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });

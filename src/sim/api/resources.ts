@@ -68,7 +68,9 @@ export const servedResources: readonly ResourceInfo[] = [
   resource({ group: '', version: 'v1', kind: 'Event', resource: 'events', singular: 'event', shortNames: ['ev'], namespaced: true, storageVersionHash: 'r2yiGXH7wu8=' }),
   resource({
     group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', singular: 'namespace', shortNames: ['ns'], namespaced: false,
-    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: [status('', 'v1', 'Namespace')], storageVersionHash: 'Q3oi5N2YM8M=',
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
+    subresources: [{ name: 'finalize', kind: { group: '', version: 'v1', kind: 'Namespace' }, verbs: ['update'] }, status('', 'v1', 'Namespace')],
+    storageVersionHash: 'Q3oi5N2YM8M=',
   }),
   resource({
     group: '', version: 'v1', kind: 'Node', resource: 'nodes', singular: 'node', shortNames: ['no'], namespaced: false,

@@ -54,6 +54,12 @@ export function bootstrapPolicy(): Array<{ resource: string; group: string; name
       { apiGroups: ['apps'], resources: ['deployments/status', 'replicasets/status', 'deployments/scale', 'replicasets/scale'], verbs: ['get', 'patch', 'update'] },
       { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: readWrite },
     ]), 'clusterroles'),
+    // The namespace controller's rules (controller_policy.go); bound to the controller manager's identity.
+    cluster(clusterRole('system:controller:namespace-controller', [
+      { apiGroups: [''], resources: ['namespaces'], verbs: ['delete', 'get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['namespaces/finalize', 'namespaces/status'], verbs: ['update'] },
+      { apiGroups: ['*'], resources: ['*'], verbs: ['delete', 'deletecollection', 'get', 'list'] },
+    ]), 'clusterroles'),
     cluster(clusterRole('system:node', [
       { apiGroups: [''], resources: ['events'], verbs: ['create', 'patch', 'update'] },
       { apiGroups: [''], resources: ['nodes'], verbs: ['create', 'get', 'list', 'watch', 'patch', 'update'] },
@@ -73,6 +79,7 @@ export function bootstrapPolicy(): Array<{ resource: string; group: string; name
     cluster(clusterRoleBinding('system:kube-scheduler', 'system:kube-scheduler', { kind: 'User', name: builtinUsers.scheduler.name }), 'clusterrolebindings'),
     cluster(clusterRoleBinding('system:kube-controller-manager', 'system:kube-controller-manager', { kind: 'User', name: builtinUsers.controllerManager.name }), 'clusterrolebindings'),
     cluster(clusterRoleBinding('system:node', 'system:node', { kind: 'Group', name: 'system:nodes' }), 'clusterrolebindings'),
+    cluster(clusterRoleBinding('system:controller:namespace-controller', 'system:controller:namespace-controller', { kind: 'User', name: builtinUsers.controllerManager.name }), 'clusterrolebindings'),
     {
       resource: 'roles', group: 'rbac.authorization.k8s.io', namespace: 'default',
       object: { apiVersion: rbacV1, kind: 'Role', metadata: { name: 'pod-reader', namespace: 'default' }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: read }] } as KubeObject,

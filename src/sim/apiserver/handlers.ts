@@ -175,7 +175,7 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   }
   obj.metadata.name = name;
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
-  const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
+  const status = sub === 'status' || sub === 'finalize' ? statusStrategyFor(route.resource, sub) : undefined;
   const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
@@ -240,6 +240,11 @@ export function* handlePatch(request: HandlerRequest): Co<HttpResponse> {
     const patched = apply(withTypeMeta(route.resource, current!) as unknown as Record<string, unknown>, route.resource.kind);
     const decoded = decodeForRequest(gvk, patched, fieldValidation);
     if (!decoded.ok) throw decoded.error;
+    // patcher.applyPatch's checkName: a patch may not rename the object.
+    const patchedName = decoded.object.metadata.name ?? '';
+    if (patchedName !== route.info.name) {
+      throw newBadRequest(`the name of the object (${patchedName}) does not match the name on the URL (${route.info.name})`);
+    }
     warnings.splice(0, warnings.length, ...decoded.warnings);
     applyDefaults(gvk, decoded.object);
     return decoded.object;
@@ -460,8 +465,14 @@ function deleteOptions(h: HandlerRequest): DeleteOptions {
     ...(grace !== undefined && grace !== '' ? { gracePeriodSeconds: Number(grace) } : {}),
     ...(policy !== undefined && policy !== '' ? { propagationPolicy: policy as DeleteOptions['propagationPolicy'] & string } : {}),
   };
-  if (options.propagationPolicy !== undefined && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
-    throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', [fieldError.notSupported(FieldPath.of('propagationPolicy'), options.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil'])]);
+  // Models k8s.io/apimachinery/pkg/apis/meta/internalversion/validation ValidateDeleteOptions.
+  const errs = [];
+  if (options.orphanDependents !== undefined && options.orphanDependents !== null && options.propagationPolicy !== undefined && options.propagationPolicy !== null) {
+    errs.push(fieldError.invalid(FieldPath.of('propagationPolicy'), options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
   }
+  if (options.propagationPolicy !== undefined && options.propagationPolicy !== null && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
+    errs.push(fieldError.notSupported(FieldPath.of('propagationPolicy'), options.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
+  }
+  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
   return options;
 }

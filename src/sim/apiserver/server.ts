@@ -142,7 +142,6 @@ export class KubeApiserver extends Component {
   /** Creates the system namespaces and the bootstrap policy (call once, after the engine links etcd). */
   start(): void {
     for (const r of servedResources) if (!r.unstored) this.storageOf(r);
-    for (const cacher of this.cachers.values()) cacher.start();
     this.spawn(this.bootstrap());
     if (this.compactionInterval > 0) this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
   }
@@ -179,6 +178,10 @@ export class KubeApiserver extends Component {
     for (const item of bootstrapPolicy()) {
       yield* this.storeFor(item.group, item.resource).create(this.context(system, item.namespace, null, 'kube-apiserver'), item.object);
     }
+    // The watch caches list once the start-up objects are stored: each starts at the apiserver's
+    // start-up revision, so a watch from an older resourceVersion (1 on a fresh server) gets 410
+    // `too old resource version: 1 (N)`, as a real kube-apiserver's cache started on existing data.
+    for (const cacher of this.cachers.values()) cacher.start();
     this.bootstrapped = true;
   }
 

@@ -90,6 +90,8 @@ describe('pod informer against kube-apiserver', () => {
     expect(seen.slice(1)).toEqual([
       'ADDED web-1',
       `MODIFIED web-1 ${created.metadata.resourceVersion}→${patched.metadata.resourceVersion}`,
+      // A pod deletes gracefully even at grace period 0: deletionTimestamp and deletionGracePeriodSeconds 0 are written first.
+      expect.stringMatching(new RegExp(`^MODIFIED web-1 ${patched.metadata.resourceVersion}→\\d+$`)),
       'DELETED web-1',
     ]);
     expect(pods.list('default').map((p) => p.metadata.name)).toEqual(['before']);
@@ -208,7 +210,8 @@ describe('pod informer against kube-apiserver', () => {
   });
 
   it('an informer whose list is forbidden retries on background timers and leaves the engine idle', () => {
-    const { cluster, component, client } = clientTestCluster('informer-forbidden');
+    // alice may read pods in default only (kube-controller-manager's identity may list every resource).
+    const { cluster, component, client } = clientTestCluster('informer-forbidden', 'kube-controller-manager', builtinTokens.restricted);
     const events = new SharedInformerFactory(component.host, client).informerFor<Event>('events');
     events.run();
     expect(cluster.engine.runUntilIdle().reason).toBe('idle');

@@ -8,6 +8,7 @@ export { GarbageCollector, garbageCollectorControllerName, monitoredResources } 
 export {
   NodeLifecycleController, nodeLifecycleControllerName, nodeMonitorGracePeriod, nodeMonitorPeriod, taintKeys,
 } from './nodelifecycle/node-lifecycle-controller.ts';
+export { NamespaceController, namespaceControllerName, namespaceDeletionGracePeriod } from './namespace/namespace-controller.ts';
 export { NoExecuteTaintManager } from './nodelifecycle/taint-manager.ts';
 export { ReplicaSetController, replicaSetControllerName } from './replicaset/replicaset-controller.ts';
 export { DeploymentController, deploymentControllerName, deploymentMaxRetries } from './deployment/deployment-controller.ts';

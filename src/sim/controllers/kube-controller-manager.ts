@@ -1,5 +1,5 @@
 // kube-controller-manager: one process (one engine component) running the deployment, replicaset,
-// garbage collector and node lifecycle controllers over one shared informer factory, one REST client and one event broadcaster.
+// garbage collector, node lifecycle and namespace controllers over one shared informer factory, one REST client and one event broadcaster.
 // Models k8s cmd/kube-controller-manager/app/controllermanager.go (StartControllers, informers started
 // after the controllers registered their handlers, WaitForCacheSync before workers) and apps.go
 // (startReplicaSetController, startDeploymentController: 5 workers each, --concurrent-*-syncs).
@@ -11,6 +11,7 @@ import { ClientComponent, EventBroadcaster, RestClient, SharedInformerFactory, c
 import { awaitReply, type Co, type Message } from '../engine/index.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
 import { GarbageCollector } from './garbagecollector/garbage-collector.ts';
+import { NamespaceController } from './namespace/namespace-controller.ts';
 import { NodeLifecycleController } from './nodelifecycle/node-lifecycle-controller.ts';
 import { ReplicaSetController } from './replicaset/replicaset-controller.ts';
 
@@ -19,9 +20,9 @@ export const kubeControllerManagerName = 'kube-controller-manager';
 /** The message a controller sends itself to wait for a batch of concurrent requests (a goroutine WaitGroup). */
 export const joinKind = 'kcm.join';
 
-export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle';
+export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle' | 'namespace';
 
-export const allControllers: readonly ControllerName[] = ['deployment', 'replicaset', 'garbagecollector', 'nodelifecycle'];
+export const allControllers: readonly ControllerName[] = ['deployment', 'replicaset', 'garbagecollector', 'nodelifecycle', 'namespace'];
 
 export interface KubeControllerManagerOptions {
   readonly name?: string;
@@ -32,6 +33,8 @@ export interface KubeControllerManagerOptions {
   readonly deploymentWorkers?: number;
   /** --concurrent-gc-syncs (20). */
   readonly gcWorkers?: number;
+  /** --concurrent-namespace-syncs (10). */
+  readonly namespaceWorkers?: number;
   /** Which controllers run (all by default). */
   readonly controllers?: readonly ControllerName[];
 }
@@ -60,6 +63,7 @@ export class KubeControllerManager extends ClientComponent {
   deploymentController: DeploymentController | undefined;
   garbageCollector: GarbageCollector | undefined;
   nodeLifecycleController: NodeLifecycleController | undefined;
+  namespaceController: NamespaceController | undefined;
   private readonly joins = new Map<number, Join>();
   private started = false;
 
@@ -84,6 +88,7 @@ export class KubeControllerManager extends ClientComponent {
     if (enabled.includes('replicaset')) this.replicaSetController = new ReplicaSetController(context);
     if (enabled.includes('garbagecollector')) this.garbageCollector = new GarbageCollector(context);
     if (enabled.includes('nodelifecycle')) this.nodeLifecycleController = new NodeLifecycleController(context);
+    if (enabled.includes('namespace')) this.namespaceController = new NamespaceController(context);
     this.informers.start();
     this.informers.onSynced(() => {
       this.deploymentController?.run(this.options.deploymentWorkers ?? 5);
@@ -91,6 +96,7 @@ export class KubeControllerManager extends ClientComponent {
       this.garbageCollector?.run(this.options.gcWorkers ?? 20);
       // scheduler.UpdateWorkerSize (8) workers for the NoSchedule tainting pass.
       this.nodeLifecycleController?.run(8);
+      this.namespaceController?.run(this.options.namespaceWorkers ?? 10);
     });
   }
 
@@ -102,6 +108,7 @@ export class KubeControllerManager extends ClientComponent {
     this.replicaSetController = undefined;
     this.garbageCollector = undefined;
     this.nodeLifecycleController = undefined;
+    this.namespaceController = undefined;
     this.start();
   }
 

@@ -1,17 +1,55 @@
 // Validation the gRPC layer does before a request reaches the server: empty keys, conflicting
-// ignore_* flags, too many txn operations, and keys written twice in one txn branch.
+// ignore_* flags, too many txn operations, and keys written twice in one txn branch; and the size
+// limits: gRPC's receive limit on every request (max-request-bytes + 512 KiB) and the raft proposal
+// limit (max-request-bytes) on every write.
 // Models etcdserver/api/v3rpc/key.go (checkRangeRequest, checkPutRequest, checkDeleteRequest,
-// checkTxnRequest, checkRequestOp, checkIntervals).
+// checkTxnRequest, checkRequestOp, checkIntervals), etcdserver/api/v3rpc/grpc.go (MaxRecvMsgSize) and
+// etcdserver/v3_server.go (processInternalRaftRequestOnce's ErrRequestTooLarge).
 
 import {
-  EtcdError, ErrGRPCDuplicateKey, ErrGRPCEmptyKey, ErrGRPCKeyNotFound, ErrGRPCLeaseProvided, ErrGRPCTooManyOps,
-  ErrGRPCValueProvided,
+  EtcdError, ErrGRPCDuplicateKey, ErrGRPCEmptyKey, ErrGRPCKeyNotFound, ErrGRPCLeaseProvided, ErrGRPCRequestTooLarge, ErrGRPCTooManyOps,
+  ErrGRPCValueProvided, grpcCodes,
 } from './errors.ts';
+import { varintSize, varintSizeDecimal } from './proto-size.ts';
 import { noLease } from './kv.ts';
 import type { DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './rpc.ts';
 
 /** `--max-txn-ops` default (embed/config.go DefaultMaxTxnOps). */
 export const defaultMaxTxnOps = 128;
+
+/** `--max-request-bytes` default (embed/config.go DefaultMaxRequestBytes, 1.5 MiB). */
+export const defaultMaxRequestBytes = 1.5 * 1024 * 1024;
+
+/** v3rpc's grpcOverheadBytes: the gRPC receive limit is max-request-bytes plus this. */
+export const grpcOverheadBytes = 512 * 1024;
+
+/** The field of each write in etcdserverpb.InternalRaftRequest (raft_internal.proto). */
+export const raftRequestField = { put: 4, deleteRange: 5, txn: 6 } as const;
+
+/**
+ * gRPC's MaxRecvMsgSize, applied to every request before etcd sees it (Range included): a message of
+ * `size` bytes over max-request-bytes + 512 KiB is refused with ResourceExhausted.
+ */
+export function checkReceivedMessageSize(size: number, maxRequestBytes: number = defaultMaxRequestBytes): void {
+  const max = maxRequestBytes + grpcOverheadBytes;
+  if (size > max) {
+    throw new EtcdError({ code: grpcCodes.ResourceExhausted, codeName: 'ResourceExhausted', message: `grpc: received message larger than max (${size} vs. ${max})` });
+  }
+}
+
+/**
+ * The encoded size of the raft proposal of a write: InternalRaftRequest{header (field 100, a two-byte
+ * tag): RequestHeader{ID}, <field>: the request of `size` bytes}.
+ */
+export function internalRaftRequestSize(id: string, field: number, size: number): number {
+  const header = 1 + varintSizeDecimal(id);
+  return 2 + varintSize(header) + header + (field < 16 ? 1 : 2) + varintSize(size) + size;
+}
+
+/** processInternalRaftRequestOnce: a proposal larger than max-request-bytes is `etcdserver: request is too large`. */
+export function checkRaftRequestSize(id: string, field: number, size: number, maxRequestBytes: number = defaultMaxRequestBytes): void {
+  if (internalRaftRequestSize(id, field, size) > maxRequestBytes) throw new EtcdError(ErrGRPCRequestTooLarge);
+}
 
 export function checkRangeRequest(r: RangeRequest): void {
   if (!r.key) throw new EtcdError(ErrGRPCEmptyKey);

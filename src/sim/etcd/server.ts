@@ -25,9 +25,12 @@
 
 import { Component, minute, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
 import { defaultCluster, type ClusterIdentity } from './cluster.ts';
-import { EtcdError, ErrGRPCLeaseNotFound, ErrGRPCRequestTooLarge, grpcCodes, toRpcError, type RpcError } from './errors.ts';
-import { putRequestSize, txnRequestSize, varintSize, varintSizeDecimal } from './proto-size.ts';
-import { checkIntervals, checkPutRequest, checkTxnRequest } from './request-checks.ts';
+import { EtcdError, ErrGRPCLeaseNotFound, toRpcError, type RpcError } from './errors.ts';
+import { deleteRangeRequestSize, putRequestSize, rangeRequestSize, txnRequestSize } from './proto-size.ts';
+import {
+  checkDeleteRequest, checkIntervals, checkPutRequest, checkRaftRequestSize, checkReceivedMessageSize, checkTxnRequest, defaultMaxRequestBytes,
+  raftRequestField,
+} from './request-checks.ts';
 import { IdGenerator } from './id-generator.ts';
 import { KVServer } from './kv-server.ts';
 import { changeToEvent, noLease, type Event, type LeaseID } from './kv.ts';
@@ -92,8 +95,7 @@ export interface WatchStreamError {
 export const watchStreamTransportClosing = 'rpc error: code = Unavailable desc = transport is closing';
 
 /** `--max-request-bytes` default (1.5 MiB) and the gRPC allowance on top of it. */
-export const maxRequestBytes = 1.5 * 1024 * 1024;
-const grpcOverheadBytes = 512 * 1024;
+export const maxRequestBytes = defaultMaxRequestBytes;
 
 const timers = { watchSync: 'etcd.watch-sync', watchProgress: 'etcd.watch-progress', leaseExpiry: 'etcd.lease-expiry' } as const;
 
@@ -210,15 +212,11 @@ export class EtcdServer extends Component {
    * etcdserver/v3_server.go processInternalRaftRequestOnce.
    */
   private checkSize<R>(size: number, field: number, check: (r: R) => void, request: R, readOnly = false): void {
-    if (size > maxRequestBytes + grpcOverheadBytes) {
-      throw new EtcdError({ code: grpcCodes.ResourceExhausted, codeName: 'ResourceExhausted', message: `grpc: received message larger than max (${size} vs. ${maxRequestBytes + grpcOverheadBytes})` });
-    }
+    checkReceivedMessageSize(size, maxRequestBytes);
     check(request);
     const id = this.ids().next();
     if (readOnly) return; // a read-only txn is served locally after a read index, not proposed
-    const header = 1 + varintSizeDecimal(id);
-    const raftSize = 1 + varintSize(header) + header + (field < 16 ? 1 : 2) + varintSize(size) + size;
-    if (raftSize > maxRequestBytes) throw new EtcdError(ErrGRPCRequestTooLarge);
+    checkRaftRequestSize(id, field, size, maxRequestBytes);
   }
 
   /** The request-ID generator, started at the first request (its time bits are the start instant). */
@@ -232,10 +230,11 @@ export class EtcdServer extends Component {
   }
 
   private serveRange(m: Message<RangeRequest>): void {
-    if (!m.payload.serializable) this.ids().next();
     let resp: RangeResponse | null = null;
     let error: RpcError | null = null;
     try {
+      checkReceivedMessageSize(rangeRequestSize(m.payload), maxRequestBytes);
+      if (!m.payload.serializable) this.ids().next();
       resp = this.kv.range(m.payload);
     } catch (e) {
       error = toRpcError(e);
@@ -248,7 +247,7 @@ export class EtcdServer extends Component {
     let error: RpcError | null = null;
     const before = this.store.currentRev;
     try {
-      this.checkSize(putRequestSize(m.payload), 3, checkPutRequest, m.payload);
+      this.checkSize(putRequestSize(m.payload), raftRequestField.put, checkPutRequest, m.payload);
       resp = this.kv.put(m.payload);
     } catch (e) {
       error = toRpcError(e);
@@ -258,11 +257,11 @@ export class EtcdServer extends Component {
   }
 
   private serveDeleteRange(m: Message<DeleteRangeRequest>): void {
-    this.ids().next();
     let resp: DeleteRangeResponse | null = null;
     let error: RpcError | null = null;
     const before = this.store.currentRev;
     try {
+      this.checkSize(deleteRangeRequestSize(m.payload), raftRequestField.deleteRange, checkDeleteRequest, m.payload);
       resp = this.kv.deleteRange(m.payload);
     } catch (e) {
       error = toRpcError(e);
@@ -277,7 +276,7 @@ export class EtcdServer extends Component {
     let write: WriteRecord | null = null;
     const before = this.store.currentRev;
     try {
-      this.checkSize(txnRequestSize(m.payload), 4, (r) => {
+      this.checkSize(txnRequestSize(m.payload), raftRequestField.txn, (r) => {
         checkTxnRequest(r, this.kv.maxTxnOps);
         checkIntervals(r.success);
         checkIntervals(r.failure);

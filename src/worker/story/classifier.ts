@@ -93,7 +93,12 @@ interface StoredNode {
   readonly kind: 'node';
   readonly ready: string;
 }
-type Stored = StoredPod | StoredWorkload | StoredNode;
+/** A namespace: whether it is terminating (its first DELETE sets deletionTimestamp and phase Terminating). */
+interface StoredNamespace {
+  readonly kind: 'namespace';
+  readonly terminating: boolean;
+}
+type Stored = StoredPod | StoredWorkload | StoredNode | StoredNamespace;
 
 const internal: Classified = { level: 'internal', milestone: null };
 const request: Classified = { level: 'request', milestone: null };
@@ -355,7 +360,7 @@ export class StoryClassifier {
       return object ? { kind: 'objectDeleted', object, key, revision: kv.modRevision } : null;
     }
     const resource = objectOfKey(key)?.resource;
-    const tracked = resource === 'pods' || resource === 'deployments' || resource === 'replicasets' || resource === 'nodes';
+    const tracked = resource === 'pods' || resource === 'deployments' || resource === 'replicasets' || resource === 'nodes' || resource === 'namespaces';
     if (!tracked) {
       if (kv.version !== 1) return null;
       const object = objectOfKey(key);
@@ -383,6 +388,13 @@ export class StoryClassifier {
       if (kv.version === 1 || before?.kind !== 'pod') return { kind: 'podCreated', object, key, revision, owner, node: facts.node, phase: facts.phase };
       return podChange(object, revision, before.facts, facts);
     }
+    if (resource === 'namespaces') {
+      const meta = obj['metadata'] as { deletionTimestamp?: unknown } | undefined;
+      const terminating = meta?.deletionTimestamp !== undefined && meta.deletionTimestamp !== null;
+      this.stored.set(key, { kind: 'namespace', terminating });
+      if (kv.version === 1 || before?.kind !== 'namespace') return { kind: 'objectCreated', object, key, revision, owner };
+      return terminating && !before.terminating ? { kind: 'terminating', object, revision } : null;
+    }
     if (resource === 'nodes') {
       const ready = nodeReady(obj);
       this.stored.set(key, { kind: 'node', ready: ready.status });
@@ -406,6 +418,7 @@ export class StoryClassifier {
 
 /** A stored update's milestone (or null) read without parsing; undefined when the object must be parsed. */
 function quickChangeOf(key: string, value: string, revision: number, before: Stored, stored: Map<string, Stored>): Facts | null | undefined {
+  if (before.kind === 'namespace') return before.terminating ? null : undefined;
   if (before.kind === 'pod') {
     const facts = quickPodFacts(value);
     if (facts === undefined) return undefined;

@@ -395,6 +395,12 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath): Fie
   if (s.hostname) errs.push(...dns1123Label(s.hostname, path.child('hostname')));
   if (s.subdomain) errs.push(...dns1123Label(s.subdomain, path.child('subdomain')));
   if ((s.tolerations ?? []).length > 0) errs.push(...validateTolerations(s.tolerations!, path.child('tolerations')));
+  // validatePodDNSConfig's DNSNone case: a pod with dnsPolicy None must bring its own nameservers.
+  if (s.dnsPolicy === 'None') {
+    const dnsConfig = (s as { dnsConfig?: { nameservers?: string[] } }).dnsConfig;
+    if (dnsConfig === undefined || dnsConfig === null) errs.push(fieldError.required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
+    else if ((dnsConfig.nameservers ?? []).length === 0) errs.push(fieldError.required(path.child('dnsConfig', 'nameservers'), 'must provide at least one DNS nameserver when `dnsPolicy` is None'));
+  }
   if (s.priorityClassName) for (const msg of nameIsDNSSubdomain(s.priorityClassName, false)) errs.push(fieldError.invalid(path.child('priorityClassName'), s.priorityClassName, msg));
   if (s.preemptionPolicy !== undefined && s.preemptionPolicy !== 'PreemptLowerPriority' && s.preemptionPolicy !== 'Never') {
     errs.push(fieldError.notSupported(path.child('preemptionPolicy'), s.preemptionPolicy, ['PreemptLowerPriority', 'Never']));

@@ -37,7 +37,10 @@ export const namespaceLifecycle: AdmissionPlugin = {
     const ns = yield* ctx.getNamespace(a.namespace);
     if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, a.namespace);
     if (ns.status?.phase === 'Terminating') {
-      throw newForbidden(gr(a), a.name, `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+      const err = newForbidden(gr(a), a.name || (a.object?.metadata.name ?? ''), `unable to create new content in namespace ${a.namespace} because it is being terminated`);
+      const details = err.status.details ?? {};
+      err.status.details = { ...details, causes: [...(details.causes ?? []), { reason: 'NamespaceTerminating', message: `namespace ${a.namespace} is being terminated`, field: 'metadata.namespace' }] };
+      throw err;
     }
     return `namespace ${a.namespace} is Active`;
   },

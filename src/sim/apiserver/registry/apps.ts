@@ -5,11 +5,30 @@
 
 import type { Deployment, ReplicaSet } from '../../api/types/apps.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
-import { validateStatusUpdate } from '../../api/validation/index.ts';
+import { fieldError, FieldPath, type FieldError } from '../../api/field.ts';
+import type { LabelSelector } from '../../api/types/meta.ts';
+import { goLabelSelector } from '../../api/validation/go-values.ts';
+import { validateStatusUpdate, validateUpdate } from '../../api/validation/index.ts';
 import { deepEqual, resourceInfo, strategy } from './base.ts';
+
+/**
+ * apps/v1 may not change `spec.selector` (apivalidation.ValidateImmutableField in the strategies'
+ * ValidateUpdate; only the removed apps/v1beta1 and extensions/v1beta1 allowed it).
+ */
+function immutableSelector(obj: KubeObject, old: KubeObject): FieldError[] {
+  const next = (obj as Deployment).spec?.selector ?? null;
+  const prev = (old as Deployment).spec?.selector ?? null;
+  if (deepEqual(next, prev)) return [];
+  const value = next === null ? { goSyntax: 'null' } : goLabelSelector(next as LabelSelector);
+  return [fieldError.invalid(FieldPath.of('spec', 'selector'), value, 'field is immutable')];
+}
 import type { StatusStrategy } from './strategy.ts';
 
+const deploymentGvk = { group: 'apps', version: 'v1', kind: 'Deployment' };
+const replicaSetGvk = { group: 'apps', version: 'v1', kind: 'ReplicaSet' };
+
 export const deploymentStrategy = strategy(resourceInfo('apps', 'deployments'), {
+  validateUpdate: (obj, old) => [...validateUpdate(deploymentGvk, obj, old), ...immutableSelector(obj, old)],
   prepareForCreate(obj) {
     const d = obj as Deployment;
     d.status = {};
@@ -38,6 +57,7 @@ export const deploymentStatusStrategy: StatusStrategy = {
 };
 
 export const replicaSetStrategy = strategy(resourceInfo('apps', 'replicasets'), {
+  validateUpdate: (obj, old) => [...validateUpdate(replicaSetGvk, obj, old), ...immutableSelector(obj, old)],
   prepareForCreate(obj) {
     const rs = obj as ReplicaSet;
     rs.status = { replicas: 0 };

@@ -1,10 +1,12 @@
 // The remaining core, coordination and RBAC resources: their strategies differ from the generic one
 // only in a few switches (create on update, TTL, namespace phase).
+// (Namespaces' deletion lifecycle is namespaces.ts.)
 // Models k8s pkg/registry/core/{namespace,node,event,configmap,serviceaccount}/strategy.go,
 // pkg/registry/coordination/lease/strategy.go and pkg/registry/rbac/*/strategy.go.
 
 import type { Namespace } from '../../api/types/core.ts';
 import { resourceInfo, strategy } from './base.ts';
+import { deleteNamespace, finalizerKubernetes, shouldDeleteNamespaceDuringUpdate } from './namespaces.ts';
 
 /** `--event-ttl` (default 1 h): every event is stored with an etcd lease. */
 export const eventTTLSeconds = 3600;
@@ -13,8 +15,12 @@ export const namespaceStrategy = strategy(resourceInfo('', 'namespaces'), {
   prepareForCreate(obj) {
     const ns = obj as Namespace;
     ns.status = { phase: 'Active' };
-    ns.spec = { finalizers: ['kubernetes'] };
+    // On create the `kubernetes` finalizer is required (it may be removed over the namespace's life).
+    const finalizers = ns.spec?.finalizers ?? [];
+    ns.spec = { ...ns.spec, finalizers: finalizers.includes(finalizerKubernetes) ? finalizers : [...finalizers, finalizerKubernetes] };
   },
+  restDelete: deleteNamespace,
+  shouldDeleteDuringUpdate: shouldDeleteNamespaceDuringUpdate,
   prepareForUpdate(obj, old) {
     const ns = obj as Namespace;
     ns.spec = (old as Namespace).spec;

@@ -14,7 +14,7 @@ import { FieldPath } from '../../api/field.ts';
 import { generateName } from '../../api/names.ts';
 import { apiVersionOf, groupResourceOf, storageKey } from '../../api/resources.ts';
 import { recordWrite } from '../fieldmanager/field-manager.ts';
-import { formatTimestamp } from '../../api/time.ts';
+import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co, Rng, Time } from '../../engine/index.ts';
 import type { AdmissionChain, AdmissionContext, AdmissionDecision, Operation } from '../admission/admission.ts';
@@ -181,6 +181,9 @@ export class GenericStore {
         throw newOptimisticLockConflict(this.gr, name);
       }
       fillFromExisting(obj, current, s.resource.namespaced ? ctx.namespace : undefined);
+      // rest.BeforeUpdate: requests cannot update generation (the strategy may bump it).
+      if (current.metadata.generation !== undefined) obj.metadata.generation = current.metadata.generation;
+      else delete obj.metadata.generation;
       const strategy = options.status ?? s;
       strategy.prepareForUpdate(obj, current);
       const errs = strategy.validateUpdate(obj, current);
@@ -194,7 +197,7 @@ export class GenericStore {
       if (ctx.dryRun) return { object: yield* this.dryRunUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate), created };
       const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate, s.ttlSeconds);
       this.onCommit(s.resource.resource, object, false);
-      if (previous !== null && shouldDeleteDuringUpdate(object, previous)) {
+      if (previous !== null && (s.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate)(object, previous)) {
         // deleteWithoutFinalizers: the update removed the last finalizer of an object marked for deletion.
         const preconditions = { uid: object.metadata.uid ?? '', resourceVersion: object.metadata.resourceVersion ?? '' };
         const deleted = yield* this.storage.delete(this.key(ctx.namespace, name), preconditions, () => undefined);
@@ -207,8 +210,39 @@ export class GenericStore {
     }
   }
 
-  /** Delete: graceful (pods on a node) or with GC finalizers it only marks the object; otherwise it is removed. */
+  /**
+   * Delete: graceful (pods on a node) or with finalizers it only marks the object; otherwise it is removed.
+   * A second delete of an object being deleted may only shorten its grace period; once the grace period
+   * is 0 the object goes (after its finalizers). Namespaces first go Terminating (strategy.restDelete).
+   */
   *delete(ctx: RegistryContext, name: string, options: DeleteOptions): Co<DeleteResult> {
+    if (this.strategy.restDelete) return yield* this.strategy.restDelete(this, ctx, name, options);
+    return yield* this.genericDelete(ctx, name, options);
+  }
+
+  /** Mutating, then validating admission of a DELETE of `current` (for a strategy's own REST Delete). */
+  *admitDelete(ctx: RegistryContext, current: KubeObject): Co<void> {
+    yield* this.admit(ctx, 'DELETE', null, current, '');
+    yield* this.validateAdmission(ctx, 'DELETE', null, current, '');
+  }
+
+  /** A GuaranteedUpdate of the stored object outside the update pipeline (a namespace's first DELETE). */
+  *updateForDelete(ctx: RegistryContext, name: string, preconditions: Preconditions | undefined, mutate: (existing: KubeObject) => KubeObject): Co<KubeObject> {
+    const key = this.key(ctx.namespace, name);
+    const update = ctx.dryRun ? this.dryRunUpdate.bind(this) : this.storage.guaranteedUpdate.bind(this.storage);
+    try {
+      const object = yield* update(key, { ignoreNotFound: false, ...(preconditions ? { preconditions } : {}) }, function* (existing) {
+        return mutate(existing);
+      }, this.strategy.ttlSeconds);
+      if (!ctx.dryRun) this.onCommit(this.strategy.resource.resource, object, false);
+      return object;
+    } catch (err) {
+      throw interpretStorageError(err, this.gr, name);
+    }
+  }
+
+  /** The generic Store.Delete, with rest.BeforeDelete's grace-period rules. */
+  *genericDelete(ctx: RegistryContext, name: string, requested: DeleteOptions): Co<DeleteResult> {
     const s = this.strategy;
     const key = this.key(ctx.namespace, name);
     let current: KubeObject;
@@ -217,42 +251,66 @@ export class GenericStore {
     } catch (err) {
       throw interpretStorageError(err, this.gr, name);
     }
-    checkDeletePreconditions(s, name, current, options);
+    checkDeletePreconditions(s, name, current, requested);
     yield* this.admit(ctx, 'DELETE', null, current, '');
     yield* this.validateAdmission(ctx, 'DELETE', null, current, '');
 
-    const grace = s.gracePeriod ? s.gracePeriod(current, options.gracePeriodSeconds) : undefined;
-    const graceful = grace !== undefined && grace > 0;
-    const gcFinalizer = finalizerForPolicy(s, options);
-    const pendingFinalizers = (current.metadata.finalizers ?? []).length > 0 || gcFinalizer !== null;
-    if (graceful || pendingFinalizers) {
-      // updateForGracefulDeletionAndFinalizers: mark, do not remove.
-      let object: KubeObject;
+    const nowMs = ctx.epochMs + ctx.now;
+    const first = beforeDelete(s, structuredCopy(current), { ...requested }, nowMs);
+    // A delete that would not shorten a pending graceful deletion answers with the object as it is.
+    if (first.pendingGraceful) return { object: current, deleted: false };
+    const pendingFinalizers = (current.metadata.finalizers ?? []).length > 0;
+    const gcUpdate = deletionFinalizersForGarbageCollection(s, current, requested).changed;
+    let ignoreNotFound = false;
+    if (first.graceful || pendingFinalizers || gcUpdate) {
+      // updateForGracefulDeletionAndFinalizers: mark (timestamp, grace period, finalizers), do not remove.
+      let lastGraceful = 0;
+      let finalizersLeft = false;
+      let outcome: 'updated' | 'deleteNow' | 'alreadyDeleting' = 'updated';
+      let object: KubeObject | null = null;
       const update = ctx.dryRun ? this.dryRunUpdate.bind(this) : this.storage.guaranteedUpdate.bind(this.storage);
       try {
-        object = yield* update(key, { ignoreNotFound: false, ...(options.preconditions ? { preconditions: options.preconditions } : {}) }, function* (obj) {
-          const meta = obj.metadata;
-          if (gcFinalizer !== null && !(meta.finalizers ?? []).includes(gcFinalizer)) meta.finalizers = [...(meta.finalizers ?? []), gcFinalizer];
-          if (meta.deletionTimestamp === undefined) {
-            const period = graceful ? grace : 0;
-            meta.deletionTimestamp = formatTimestamp(ctx.epochMs + ctx.now + period * 1000);
-            meta.deletionGracePeriodSeconds = period;
-            if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+        object = yield* update(key, { ignoreNotFound: false, ...(requested.preconditions ? { preconditions: requested.preconditions } : {}) }, function* (existing) {
+          const options = { ...requested };
+          const b = beforeDelete(s, existing, options, nowMs);
+          if (b.pendingGraceful) throw new AlreadyDeleting();
+          const gc = deletionFinalizersForGarbageCollection(s, existing, options);
+          if (gc.changed) existing.metadata.finalizers = gc.finalizers;
+          finalizersLeft = (existing.metadata.finalizers ?? []).length > 0;
+          if (!b.graceful) {
+            if (!finalizersLeft) throw new DeleteNow();
+            markAsDeleting(existing, nowMs);
+            return existing;
           }
-          return obj;
+          lastGraceful = b.gracePeriodSeconds;
+          return existing;
         }, s.ttlSeconds);
       } catch (err) {
-        throw interpretStorageError(err, this.gr, name);
+        if (err instanceof AlreadyDeleting) outcome = 'alreadyDeleting';
+        else if (err instanceof DeleteNow) outcome = 'deleteNow';
+        else throw interpretStorageError(err, this.gr, name);
       }
-      if (!ctx.dryRun) this.onCommit(s.resource.resource, object, false);
-      if (graceful || (object.metadata.finalizers ?? []).length > 0) return { object, deleted: false };
+      if (outcome === 'alreadyDeleting') return { object: current, deleted: false };
+      if (outcome === 'updated') {
+        if (!ctx.dryRun) this.onCommit(s.resource.resource, object!, false);
+        if (finalizersLeft || lastGraceful > 0) return { object: object!, deleted: false };
+        // A graceful strategy deleting with a zero grace period: the update is followed by the delete,
+        // which may race with another component's (tolerated).
+        ignoreNotFound = true;
+        if (ctx.dryRun) return { object: object!, deleted: true };
+        current = object!;
+      }
     }
     if (ctx.dryRun) return { object: current, deleted: true };
+    const preconditions = requested.preconditions?.resourceVersion !== undefined
+      ? { ...requested.preconditions, resourceVersion: current.metadata.resourceVersion ?? '' }
+      : requested.preconditions;
     try {
-      const deleted = yield* this.storage.delete(key, options.preconditions, (cur) => checkDeletePreconditions(s, name, cur, options));
+      const deleted = yield* this.storage.delete(key, preconditions, (cur) => checkDeletePreconditions(s, name, cur, { ...requested, ...(preconditions ? { preconditions } : {}) }));
       this.onCommit(s.resource.resource, deleted, true);
       return { object: deleted, deleted: true };
     } catch (err) {
+      if (ignoreNotFound && err instanceof StorageError && err.code === 'KeyNotFound') return { object: current, deleted: true };
       throw interpretStorageError(err, this.gr, name);
     }
   }
@@ -322,20 +380,109 @@ function fillFromExisting(obj: KubeObject, current: KubeObject, namespace: strin
   if (namespace !== undefined && !meta.namespace) meta.namespace = namespace;
   if (!meta.uid && current.metadata.uid) meta.uid = current.metadata.uid;
   if (current.metadata.creationTimestamp) meta.creationTimestamp = current.metadata.creationTimestamp;
+  // An update can never remove or change a deletion timestamp, nor remove the grace period seconds.
+  const old = current.metadata;
+  if (old.deletionTimestamp !== undefined && old.deletionTimestamp !== null && meta.deletionTimestamp !== old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
+  if (old.deletionGracePeriodSeconds !== undefined && old.deletionGracePeriodSeconds !== null && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null)) {
+    meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
+  }
 }
 
-/** Models Store.shouldDeleteDuringUpdate: no finalizers left, and the object was marked with a zero grace period. */
-function shouldDeleteDuringUpdate(obj: KubeObject, existing: KubeObject): boolean {
-  return (obj.metadata.finalizers ?? []).length === 0 && existing.metadata.deletionGracePeriodSeconds === 0;
+/**
+ * Models ShouldDeleteDuringUpdate: no finalizers left, the existing object was marked for deletion, and
+ * with no grace period or a zero one (a strategy may add its own condition: namespaces' spec.finalizers).
+ */
+export function shouldDeleteDuringUpdate(obj: KubeObject, existing: KubeObject): boolean {
+  if ((obj.metadata.finalizers ?? []).length > 0) return false;
+  if (existing.metadata.deletionTimestamp === undefined || existing.metadata.deletionTimestamp === null) return false;
+  const grace = existing.metadata.deletionGracePeriodSeconds;
+  return grace === undefined || grace === null || grace === 0;
 }
 
-/** The finalizer a propagation policy adds: orphan or foregroundDeletion; none for Background. */
-function finalizerForPolicy(s: Strategy, options: DeleteOptions): string | null {
-  const policy = options.propagationPolicy ?? (options.orphanDependents === true ? 'Orphan' : undefined);
-  if (policy === 'Foreground') return 'foregroundDeletion';
-  if (policy === 'Orphan') return 'orphan';
-  if (policy === undefined && s.defaultGarbageCollectionPolicy === 'OrphanDependents') return 'orphan';
-  return null;
+/** Thrown inside the marking update: a graceful deletion is already pending (errAlreadyDeleting). */
+class AlreadyDeleting extends Error {}
+/** Thrown inside the marking update: nothing to wait for, delete now (errDeleteNow). */
+class DeleteNow extends Error {}
+
+/**
+ * rest.BeforeDelete's grace-period rules on `obj` (changed in place). `graceful`: the object is marked
+ * with a grace period (`gracePeriodSeconds`, possibly 0); `pendingGraceful`: it already is, and this
+ * delete would not shorten it.
+ */
+// Models k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete), 1.28.
+function beforeDelete(s: Strategy, obj: KubeObject, options: { gracePeriodSeconds?: number }, nowMs: number): { graceful: boolean; pendingGraceful: boolean; gracePeriodSeconds: number } {
+  const meta = obj.metadata;
+  const none = { graceful: false, pendingGraceful: false, gracePeriodSeconds: 0 };
+  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) options.gracePeriodSeconds = 1;
+  if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds !== null && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
+  if (!s.gracePeriod) return none;
+  if (meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) {
+    const existing = meta.deletionGracePeriodSeconds;
+    if (existing === undefined || existing === null || existing === 0) return none;
+    if (options.gracePeriodSeconds !== undefined) {
+      const period = options.gracePeriodSeconds;
+      if (period >= existing) return { graceful: false, pendingGraceful: true, gracePeriodSeconds: existing };
+      meta.deletionTimestamp = formatTimestamp(parseTimestampMs(meta.deletionTimestamp) - existing * 1000 + period * 1000);
+      meta.deletionGracePeriodSeconds = period;
+      return { graceful: true, pendingGraceful: false, gracePeriodSeconds: period };
+    }
+    return { graceful: false, pendingGraceful: true, gracePeriodSeconds: existing };
+  }
+  const period = s.gracePeriod(obj, options.gracePeriodSeconds);
+  if (period === undefined) return none;
+  meta.deletionTimestamp = formatTimestamp(nowMs + period * 1000);
+  meta.deletionGracePeriodSeconds = period;
+  if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+  return { graceful: true, pendingGraceful: false, gracePeriodSeconds: period };
+}
+
+/** markAsDeleting: grace period 0, deletionTimestamp now (or kept when earlier), generation bumped on the first mark. */
+function parseTimestampMs(t: string): number {
+  return parseTimestamp(t) ?? 0;
+}
+
+function markAsDeleting(obj: KubeObject, nowMs: number): void {
+  const meta = obj.metadata;
+  if ((meta.deletionTimestamp === undefined || meta.deletionTimestamp === null) && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
+  if (meta.deletionTimestamp === undefined || meta.deletionTimestamp === null || parseTimestampMs(meta.deletionTimestamp) > nowMs) {
+    meta.deletionTimestamp = formatTimestamp(nowMs);
+  }
+  meta.deletionGracePeriodSeconds = 0;
+}
+
+function shouldOrphanDependents(s: Strategy, obj: KubeObject, options: DeleteOptions): boolean {
+  if (s.defaultGarbageCollectionPolicy === 'Unsupported') return false;
+  if (options.orphanDependents !== undefined) return options.orphanDependents;
+  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Orphan';
+  for (const f of obj.metadata.finalizers ?? []) {
+    if (f === 'orphan') return true;
+    if (f === 'foregroundDeletion') return false;
+  }
+  return s.defaultGarbageCollectionPolicy === 'OrphanDependents';
+}
+
+function shouldDeleteDependents(s: Strategy, obj: KubeObject, options: DeleteOptions): boolean {
+  if (s.defaultGarbageCollectionPolicy === 'Unsupported') return false;
+  if (options.orphanDependents !== undefined) return false;
+  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Foreground';
+  for (const f of obj.metadata.finalizers ?? []) {
+    if (f === 'foregroundDeletion') return true;
+    if (f === 'orphan') return false;
+  }
+  return false;
+}
+
+/** The finalizers a propagation policy asks for (orphan, foregroundDeletion), and whether the set changes. */
+// Models Store deletionFinalizersForGarbageCollection.
+function deletionFinalizersForGarbageCollection(s: Strategy, obj: KubeObject, options: DeleteOptions): { changed: boolean; finalizers: string[] } {
+  const old = obj.metadata.finalizers ?? [];
+  const next = old.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+  if (shouldOrphanDependents(s, obj, options)) next.push('orphan');
+  if (shouldDeleteDependents(s, obj, options)) next.push('foregroundDeletion');
+  const a = new Set(old);
+  const b = new Set(next);
+  const same = a.size === b.size && [...a].every((f) => b.has(f));
+  return same ? { changed: false, finalizers: [...old] } : { changed: true, finalizers: next };
 }
 
 /** A deep copy, so that an update function may change what it is given without touching the original. */

@@ -37,6 +37,8 @@ export const podStatusStrategy: StatusStrategy = {
     if (oldPod.metadata.deletionTimestamp !== undefined) pod.metadata.deletionTimestamp = oldPod.metadata.deletionTimestamp;
     if (oldPod.metadata.ownerReferences !== undefined) pod.metadata.ownerReferences = oldPod.metadata.ownerReferences;
     else delete pod.metadata.ownerReferences;
+    // The QoS class is set at creation and immutable; a status write without it keeps the stored one.
+    if (!pod.status?.qosClass && oldPod.status?.qosClass) pod.status = { ...pod.status, qosClass: oldPod.status.qosClass };
   },
   validateUpdate: (obj, old) => validateStatusUpdate({ group: '', version: 'v1', kind: 'Pod' }, obj, old),
 };

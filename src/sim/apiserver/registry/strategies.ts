@@ -6,6 +6,7 @@ import {
   clusterRoleBindingStrategy, clusterRoleStrategy, configMapStrategy, eventStrategy, leaseStrategy, namespaceStrategy,
   nodeStrategy, roleBindingStrategy, roleStrategy, serviceAccountStrategy,
 } from './core.ts';
+import { namespaceFinalizeStrategy, namespaceStatusStrategy } from './namespaces.ts';
 import { podStatusStrategy, podStrategy } from './pods.ts';
 import type { StatusStrategy, Strategy } from './strategy.ts';
 
@@ -20,6 +21,11 @@ const statusStrategies = new Map<string, StatusStrategy>([
   ['/pods', podStatusStrategy],
   ['apps/deployments', deploymentStatusStrategy],
   ['apps/replicasets', replicaSetStatusStrategy],
+  ['/namespaces', namespaceStatusStrategy],
+]);
+
+const finalizeStrategies = new Map<string, StatusStrategy>([
+  ['/namespaces', namespaceFinalizeStrategy],
 ]);
 
 export function strategyFor(r: ResourceInfo): Strategy {
@@ -28,6 +34,6 @@ export function strategyFor(r: ResourceInfo): Strategy {
   return s;
 }
 
-export function statusStrategyFor(r: ResourceInfo): StatusStrategy | undefined {
-  return statusStrategies.get(`${r.group}/${r.resource}`);
+export function statusStrategyFor(r: ResourceInfo, subresource = 'status'): StatusStrategy | undefined {
+  return (subresource === 'finalize' ? finalizeStrategies : statusStrategies).get(`${r.group}/${r.resource}`);
 }

@@ -7,6 +7,8 @@
 import type { FieldError } from '../../api/field.ts';
 import type { ResourceInfo } from '../../api/resources.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
+import type { Co } from '../../engine/index.ts';
+import type { DeleteResult, GenericStore, RegistryContext } from './generic-store.ts';
 
 export interface DeleteOptions {
   readonly gracePeriodSeconds?: number;
@@ -42,6 +44,10 @@ export interface Strategy {
    * once. Receives the client's requested period, if any.
    */
   gracePeriod?(obj: KubeObject, requested: number | undefined): number | undefined;
+  /** A REST Delete of the resource's own (namespaces: the first DELETE marks the namespace Terminating). */
+  restDelete?(store: GenericStore, ctx: RegistryContext, name: string, options: DeleteOptions): Co<DeleteResult>;
+  /** Replaces the generic ShouldDeleteDuringUpdate (namespaces also wait for spec.finalizers). */
+  shouldDeleteDuringUpdate?(obj: KubeObject, existing: KubeObject): boolean;
 }
 
 /** The status subresource's own update behaviour: status changes, spec stays. */

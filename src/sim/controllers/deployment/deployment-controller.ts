@@ -28,7 +28,7 @@ import { computePodTemplateHash } from './pod-template-hash.ts';
 import {
   annotations, byCreation, deploymentComplete, deploymentProgressing, deploymentTimedOut, findNewReplicaSet,
   getCondition, hasProgressDeadline, isRollingUpdate, maxRevision, maxSurge, maxUnavailable, newCondition,
-  newRSNewReplicas, podTemplateHashLabel, reasons, removeCondition, replicasAnnotationsNeedUpdate, replicasOf,
+  newRSNewReplicas, podTemplateHashLabel, reasons, removeCondition, replicasAnnotationsNeedUpdate, replicasOf, revisionOf,
   setCondition, setDeploymentRevision, setNewReplicaSetAnnotations, setReplicasAnnotations, sumActual, sumAvailable,
   sumReady, sumReplicas,
 } from './deployment-util.ts';
@@ -288,6 +288,8 @@ export class DeploymentController {
   private *sync(d: Deployment, rsList: readonly ReplicaSet[]): Co<void> {
     const { newRS, oldRSs } = yield* this.allReplicaSets(d, rsList, false);
     const all = yield* this.scale(d, newRS, oldRSs);
+    // Clean up a paused Deployment (no rollback is modelled).
+    if (d.spec.paused) yield* this.cleanupDeployment(oldRSs, d);
     yield* this.syncDeploymentStatus(d, all.newRS, all.oldRSs);
   }
 
@@ -432,7 +434,30 @@ export class DeploymentController {
         }
       }
     }
+    if (deploymentComplete(d, d.status ?? {})) yield* this.cleanupDeployment(oldRSs, d);
     yield* this.syncRolloutStatus(d, current, olds);
+  }
+
+  /**
+   * cleanupDeployment (sync.go): beyond spec.revisionHistoryLimit, the oldest old ReplicaSets (by
+   * revision) that are scaled to 0, observed and not being deleted are deleted.
+   */
+  private *cleanupDeployment(oldRSs: readonly ReplicaSet[], d: Deployment): Co<void> {
+    const limit = d.spec.revisionHistoryLimit;
+    if (limit === undefined || limit === null) return;
+    const cleanable = oldRSs.filter((rs) => rs.metadata.deletionTimestamp === undefined || rs.metadata.deletionTimestamp === null);
+    const diff = cleanable.length - limit;
+    if (diff <= 0) return;
+    const byRevision = byCreation(cleanable).sort((a, b) => revisionOf(a) - revisionOf(b));
+    for (let i = 0; i < diff; i++) {
+      const rs = byRevision[i]!;
+      if ((rs.status?.replicas ?? 0) !== 0 || replicasOf(rs) !== 0 || (rs.metadata.generation ?? 0) > (rs.status?.observedGeneration ?? 0)) continue;
+      try {
+        yield* this.replicaSets.delete(rs.metadata.namespace, rs.metadata.name ?? '', {});
+      } catch (err) {
+        if (!(isStatusError(err) && err.status.reason === 'NotFound')) throw err;
+      }
+    }
   }
 
   /** rolloutRecreate (recreate.go): old ReplicaSets to 0, wait for their pods, then the new one to full size. */
@@ -463,6 +488,7 @@ export class DeploymentController {
     }
     if (!newRS) ({ newRS, oldRSs } = yield* this.allReplicaSets(d, rsList, true));
     if (newRS && replicasOf(newRS) !== replicasOf(d)) newRS = yield* this.scaleAndRecord(newRS, replicasOf(d), d);
+    if (deploymentComplete(d, d.status ?? {})) yield* this.cleanupDeployment(oldRSs, d);
     yield* this.syncRolloutStatus(d, newRS, oldRSs);
   }
 
