@@ -1,8 +1,10 @@
 // The Kubernetes-compatible HTTP front: node:http in, the simulated kube-apiserver behind. Each request
 // becomes one `http.request` in the simulation with its method, path, query, the headers the apiserver
-// reads and the body text; the simulated answer goes back unchanged (status, headers such as Warning
-// and Audit-Id, a JSON body). A watch is answered 200 with a chunked body of newline-delimited JSON
-// events and stays open until the apiserver ends it; a client that disconnects cancels it
+// reads and the body (text; a protobuf body as a byte string); the simulated answer goes back with its
+// status and headers (Warning, Audit-Id), its body encoded as its Content-Type says (JSON, YAML or
+// Kubernetes protobuf: sim/apiserver/wire-encoding.ts). A watch is answered 200 with a chunked body of
+// events (JSON lines, or length-prefixed protobuf frames) and stays open until the apiserver ends it; a
+// client that disconnects cancels it
 // (`http.cancel`). The trace of the simulation streams as server-sent events at /podflow/trace.
 //
 // Authentication at the door: with `--token T` the front listens on HTTPS (kubectl sends bearer tokens
@@ -17,6 +19,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
 import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/apiserver/http.ts';
+import { encodeBody, encodeWatchEvent, isPrettyPrint } from '../sim/apiserver/wire-encoding.ts';
 import type { ClusterHost } from './cluster-host.ts';
 import { serveTrace } from './trace-stream.ts';
 
@@ -89,7 +92,7 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
     sendJson(res, 405, {}, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `the server does not allow this method on the requested resource`, reason: 'MethodNotAllowed', code: 405 });
     return;
   }
-  const body = await readBody(req);
+  const body = await readBody(req, headers['content-type']);
   const request: HttpRequest = {
     method,
     path: url.pathname,
@@ -98,19 +101,22 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
     ...(body !== '' ? { body } : {}),
   };
   let streaming = false;
+  let streamType: string | undefined;
+  const pretty = isPrettyPrint(request);
   const submission = options.host.submit(request, {
     response: (response) => {
       if (res.destroyed) return;
       if (response.stream) {
         streaming = true;
+        streamType = response.headers['content-type'];
         res.writeHead(response.status, { ...response.headers, 'cache-control': 'no-cache, private' });
         res.flushHeaders();
         return;
       }
-      sendResponse(res, response);
+      sendResponse(res, response, pretty);
     },
     watchEvent: (event) => {
-      if (!res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+      if (!res.destroyed) res.write(encodeWatchEvent(streamType, event));
     },
     watchEnd: () => {
       if (!res.destroyed) res.end();
@@ -122,30 +128,29 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
   });
 }
 
-function sendResponse(res: ServerResponse, response: HttpResponse): void {
-  if (typeof response.body === 'string') {
-    res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
-    res.end(response.body);
-    return;
-  }
-  sendJson(res, response.status, response.headers, response.body);
+/** Writes an answer in the serializer its Content-Type names (JSON, YAML or protobuf bytes; text as is). */
+function sendResponse(res: ServerResponse, response: HttpResponse, pretty = false): void {
+  const body = encodeBody(response.headers['content-type'], response.body, pretty);
+  const headers = typeof response.body === 'string' ? response.headers : { 'content-type': 'application/json', ...response.headers };
+  res.writeHead(response.status, { ...headers, 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length });
+  res.end(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.length));
 }
 
 function sendJson(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  sendResponse(res, { status, headers: { 'content-type': 'application/json', ...headers }, body });
 }
 
 function internalError(message: string): unknown {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'InternalError', code: 500 };
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+/** The body as the model reads it: text (UTF-8) for JSON and YAML, a byte string (one char per byte) for protobuf. */
+function readBody(req: IncomingMessage, contentType: string | undefined): Promise<string> {
+  const binary = (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/vnd.kubernetes.protobuf';
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString(binary ? 'latin1' : 'utf8')));
     req.on('error', reject);
   });
 }

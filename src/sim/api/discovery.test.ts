@@ -22,9 +22,11 @@ describe('legacy discovery', () => {
   it('lists core resources as a 1.28 apiserver does', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
-      'configmaps', 'events', 'namespaces', 'namespaces/status', 'nodes', 'nodes/status', 'pods', 'pods/binding', 'pods/status', 'serviceaccounts',
+      'configmaps', 'events', 'namespaces', 'namespaces/status', 'nodes', 'nodes/status', 'pods', 'pods/binding', 'pods/eviction', 'pods/status', 'serviceaccounts',
     ]);
     expect(list.resources.find((r) => r.name === 'pods/binding')).toEqual({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+    // kubectl drain looks for exactly this entry (CheckEvictionSupport) before it evicts instead of deleting.
+    expect(list.resources.find((r) => r.name === 'pods/eviction')).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     expect(list.resources.find((r) => r.name === 'pods')).toMatchObject({ shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' });
     expect(list.resources.find((r) => r.name === 'namespaces')!.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
     expect(apiResourceList('batch', 'v1')).toBeUndefined();

@@ -69,6 +69,7 @@ export const servedResources: readonly ResourceInfo[] = [
     group: '', version: 'v1', kind: 'Pod', resource: 'pods', singular: 'pod', shortNames: ['po'], namespaced: true, categories: ['all'],
     subresources: [
       { name: 'binding', kind: { group: '', version: 'v1', kind: 'Binding' }, verbs: ['create'] },
+      { name: 'eviction', kind: { group: 'policy', version: 'v1', kind: 'Eviction' }, verbs: ['create'] },
       status('', 'v1', 'Pod'),
     ],
     storageVersionHash: 'xPOwRZ+Yhw8=',

@@ -31,7 +31,10 @@ import type { GenericStore, RegistryContext } from './registry/generic-store.ts'
 import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
 import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
-import { tableFor, wantsTable } from './table.ts';
+import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
+import { negotiateWatchMediaType, watchContentType } from './negotiation.ts';
+import { handleEviction } from './eviction.ts';
+import { StatusError } from '../api/errors.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
 import { copyJson } from '../api/json-copy.ts';
@@ -54,7 +57,10 @@ export function* handleGet(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   const obj = yield* store.get(ctx, route.info.name, h.query.get('resourceVersion') ?? '');
   if (route.subresource?.name === 'scale') return respond(200, scaleOf(route.resource, obj));
-  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now));
+  const convert = conversionOf(h.http);
+  if (convert?.kind === 'Table') return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now, convert.version));
+  if (convert?.kind === 'PartialObjectMetadata') return respond(200, partialObjectMetadata(obj, convert.version));
+  if (convert?.kind === 'PartialObjectMetadataList') throw newNotAcceptable406(`you requested PartialObjectMetadataList, but the requested object is not a list (*${internalPackage(route.resource)}.${route.resource.kind})`);
   return respond(200, withTypeMeta(route.resource, obj));
 }
 
@@ -70,7 +76,10 @@ export function* handleList(h: HandlerRequest): Co<HttpResponse> {
     ...(list.continueToken ? { continue: list.continueToken } : {}),
     ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
   };
-  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now));
+  const convert = conversionOf(h.http);
+  if (convert?.kind === 'Table') return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now, convert.version));
+  if (convert?.kind === 'PartialObjectMetadataList') return respond(200, partialObjectMetadataList(list.items, metadata, convert.version));
+  if (convert?.kind === 'PartialObjectMetadata') throw newNotAcceptable406(`you requested PartialObjectMetadata, but the requested object is a list (*${internalPackage(route.resource)}.${listKindOf(route.resource)})`);
   const body: List = { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata, items: list.items.map(withoutTypeMeta) };
   return respond(200, body);
 }
@@ -109,12 +118,21 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   const timeoutSeconds = timeoutText !== '' ? Number(timeoutText) : minRequestTimeoutSeconds * (1 + ctx.rng.float());
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw newBadRequest(`invalid timeoutSeconds: ${timeoutText}`);
   const timeoutMs = timeoutSeconds * 1000;
-  const table = wantsTable(h.http);
+  const negotiated = negotiateWatchMediaType(h.http.headers.accept);
+  const table = negotiated.convert?.kind === 'Table' ? negotiated.convert : null;
+  const partial = negotiated.convert?.kind === 'PartialObjectMetadata' ? negotiated.convert : null;
+  // The first event encoded carries the Table's column definitions; every later one has none
+  // (watchEmbeddedEncoder flips TableOptions.NoHeaders after its first object, whatever its type).
+  let headersSent = false;
   const convert = (e: StorageWatchEvent): HttpWatchEvent => {
-    if (e.type === 'ERROR' || e.type === 'BOOKMARK') return { type: e.type, object: e.object };
+    const noHeaders = headersSent;
+    headersSent = true;
+    if (e.type === 'ERROR') return { type: e.type, object: e.object };
+    if (partial) return { type: e.type, object: partialObjectMetadata(e.object, partial.version) };
     if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
-    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders: true });
-    return { type: e.type, object: 'kind' in t && t.kind === 'Table' ? t : e.object };
+    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders });
+    if (!('kind' in t && t.kind === 'Table')) return { type: e.type, object: e.object };
+    return { type: e.type, object: table.version === 'v1' ? t : { ...t, apiVersion: `meta.k8s.io/${table.version}` } };
   };
   let opened = false;
   let endedEarly = false;
@@ -138,7 +156,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
     deadline: ctx.now + timeoutMs,
     ...(sendInitialEvents !== undefined ? { sendInitialEvents: sendInitialEvents === 'true' } : {}),
   }, sink);
-  responder.open(timeoutMs, { 'content-type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json' });
+  responder.open(timeoutMs, { 'content-type': watchContentType(negotiated.mediaType) });
   opened = true;
   for (const e of early) responder.event(e);
   responder.established(watch);
@@ -149,6 +167,7 @@ export function* handleCreate(request: HandlerRequest): Co<HttpResponse> {
   const h = withDryRun(request, 'CreateOptions');
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
+  if (route.subresource?.name === 'eviction') return yield* handleEviction(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
@@ -379,6 +398,16 @@ function withoutTypeMeta(obj: KubeObject): KubeObject {
 function withTypeMeta(r: ResourceInfo, obj: KubeObject): KubeObject {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
   return { kind: r.kind, apiVersion: apiVersionOf(r), ...rest } as KubeObject;
+}
+
+/** The package of a resource's internal Go type, as `%T` prints it (`*core.PodList`, `*apps.Deployment`). */
+function internalPackage(r: ResourceInfo): string {
+  return r.group === '' ? 'core' : r.group.split('.')[0]!;
+}
+
+/** errNotAcceptable with its own message (response.go's newNotAcceptableError). */
+function newNotAcceptable406(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
 }
 
 function checkNamespace(route: ResolvedRoute, obj: KubeObject): void {

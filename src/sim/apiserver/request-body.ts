@@ -1,30 +1,76 @@
-// Decoding what a client sent: JSON (or YAML, for clients that send it) into an object of the kind the
-// URL expects. Errors are the 400s kube-apiserver answers for bodies it cannot use.
-// Models k8s.io/apiserver/pkg/endpoints/handlers (create.go, update.go: decoding and the
-// group-version and namespace checks) and apimachinery's json serializer errors. The texts for a
-// wrong kind and for malformed JSON follow upstream's shape, but the Go decoder's inner error (which
-// names Go types and byte offsets) is replaced by the JavaScript parser's message.
+// Decoding what a client sent: JSON, YAML or Kubernetes protobuf (by Content-Type) into an object of
+// the kind the URL expects. Errors are the 4xx kube-apiserver answers for bodies it cannot use: 415 for a
+// media type it has no serializer for, 400 for bodies that do not decode, and under
+// fieldValidation=Strict for unknown and duplicate fields (warnings under Warn).
+// Models k8s.io/apiserver/pkg/endpoints/handlers (create.go, update.go: decoding, transformDecodeError,
+// summarizeData, the group-version and namespace checks), negotiation.NegotiateInputSerializer and
+// apimachinery's json serializer errors. The texts for a wrong kind and for malformed JSON follow
+// upstream's shape, but the Go decoder's inner error (which names Go types and byte offsets) is replaced
+// by the JavaScript parser's message.
 
 import { parse as parseYaml } from 'yaml';
-import { decodeForRequest, type FieldValidation } from '../api/decode.ts';
-import { newBadRequest, newUnsupportedMediaType } from '../api/errors.ts';
+import { decodeErrorStatus, decodeForRequest, decodeStruct, type FieldValidation } from '../api/decode.ts';
+import { newBadRequest } from '../api/errors.ts';
 import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import type { HttpRequest } from './http.ts';
 import { copyJson } from '../api/json-copy.ts';
+import { utf8Decode } from '../etcd/bytes.ts';
+import { jsonMediaType, negotiateInputMediaType, protobufMediaType, yamlMediaType, type MediaType } from './negotiation.ts';
+import { orderedStrictErrors, scanKeys } from './strict-json.ts';
+import { decodeProtobufBody } from './wire-encoding.ts';
 
-/** Decodes the body into a plain object, or throws the 400 a real apiserver gives. */
-export function decodeBody(request: HttpRequest, expectedKind: string): Record<string, unknown> {
+/** A request body as the apiserver read it: the decoded value, its media type and, for JSON, its text. */
+export interface ReadBody {
+  readonly value: Record<string, unknown>;
+  readonly mediaType: MediaType;
+  /** The JSON text (for the strict duplicate-field check). */
+  readonly text?: string;
+}
+
+/**
+ * The body's bytes as text (JSON, YAML): a string is the text already; bytes are UTF-8. A protobuf body
+ * is a byte string (one char per byte, as the Node server hands it over) or a Uint8Array.
+ */
+function bodyText(body: string | Uint8Array): string {
+  return typeof body === 'string' ? body : utf8Decode(body);
+}
+
+function bodyBytes(body: string | Uint8Array): Uint8Array {
+  if (typeof body !== 'string') return body;
+  const out = new Uint8Array(body.length);
+  for (let i = 0; i < body.length; i++) out[i] = body.charCodeAt(i) & 0xff;
+  return out;
+}
+
+/** The first bytes of a body for an error message, as summarizeData does: text if it starts with `{`, else hex. */
+// Models k8s.io/apiserver/pkg/endpoints/handlers/rest.go (summarizeData).
+export function summarizeData(bytes: Uint8Array, maxLength = 30): string {
+  if (bytes.length === 0) return '<empty>';
+  const shown = bytes.subarray(0, Math.min(bytes.length, maxLength));
+  const more = bytes.length > maxLength ? ' ...' : '';
+  if (bytes[0] === 0x7b) return utf8Decode(shown) + more;
+  let hex = '';
+  for (const b of shown) hex += b.toString(16).padStart(2, '0');
+  return hex + more;
+}
+
+/** Reads the body with the serializer its Content-Type names (415 for none), or throws the 400 a real apiserver gives. */
+export function readBody(request: HttpRequest, expectedKind: string): ReadBody {
   const body = request.body;
   if (body === undefined || body === '') throw newBadRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
-  if (typeof body === 'object') return structuredCloneJson(body) as Record<string, unknown>;
-  const contentType = (request.headers['content-type'] ?? 'application/json').split(';')[0]!.trim();
-  // Deviation: Podflow's apiserver decodes JSON and YAML only; a protobuf body (kubectl's `create
-  // configmap` and other generators send one) is refused as a media type it does not accept.
-  if (contentType === 'application/vnd.kubernetes.protobuf') throw newUnsupportedMediaType(['application/json', 'application/yaml']);
+  if (typeof body === 'object' && !(body instanceof Uint8Array)) return { value: structuredCloneJson(body) as Record<string, unknown>, mediaType: jsonMediaType };
+  const mediaType = negotiateInputMediaType(request.headers['content-type']);
+  if (mediaType === protobufMediaType) {
+    const bytes = bodyBytes(body);
+    const decoded = decodeProtobufBody(bytes);
+    if (!decoded.ok) throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${decoded.error} (${summarizeData(bytes)})`);
+    return { value: decoded.object as unknown as Record<string, unknown>, mediaType };
+  }
+  const text = bodyText(body);
   let decoded: unknown;
   try {
-    decoded = contentType === 'application/yaml' ? parseYaml(body) : JSON.parse(body);
+    decoded = mediaType === yamlMediaType ? parseYaml(text, { uniqueKeys: false }) : JSON.parse(text);
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
     throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${detail}`);
@@ -32,7 +78,12 @@ export function decodeBody(request: HttpRequest, expectedKind: string): Record<s
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
     throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(decoded) ? 'array' : typeof decoded} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
-  return decoded as Record<string, unknown>;
+  return { value: decoded as Record<string, unknown>, mediaType, ...(mediaType === jsonMediaType ? { text } : {}) };
+}
+
+/** Decodes the body into a plain object, or throws the 415 or 400 a real apiserver gives. */
+export function decodeBody(request: HttpRequest, expectedKind: string): Record<string, unknown> {
+  return readBody(request, expectedKind).value;
 }
 
 /**
@@ -69,12 +120,28 @@ export function fieldValidationOf(query: Map<string, string>): FieldValidation {
   throw newBadRequest(`fieldValidation parameter unsupported: ${v}`);
 }
 
-/** Decodes a request body as an object of the resource's kind, the Go decoder's way. */
+/**
+ * Decodes a request body as an object of the resource's kind, the Go decoder's way. For JSON the strict
+ * errors are unknown fields and duplicate fields, in document order: a 400 under Strict, warnings under
+ * Warn. (Protobuf carries no unknown or duplicate fields by construction.)
+ */
 export function decodeObject(request: HttpRequest, r: ResourceInfo, fieldValidation: FieldValidation, kind = r.kind, apiVersion = apiVersionOf(r)): DecodedObject {
-  const typed = asObjectOfResource(decodeBody(request, kind), r, kind, apiVersion);
+  const body = readBody(request, kind);
+  const typed = asObjectOfResource(body.value, r, kind, apiVersion);
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
-  const decoded = decodeForRequest({ group, version, kind }, typed, fieldValidation);
+  const gvk = { group, version, kind };
+  if (body.text !== undefined && fieldValidation !== 'Ignore') {
+    const scan = scanKeys(body.text);
+    if (scan.duplicates.length > 0) {
+      const decoded = decodeStruct(kind, typed);
+      if (!decoded.ok) throw decodeErrorStatus(gvk, decoded.error);
+      const errors = orderedStrictErrors(scan, decoded.value.unknownFields);
+      if (fieldValidation === 'Strict' && errors.length > 0) throw decodeErrorStatus(gvk, `strict decoding error: ${errors.join(', ')}`);
+      return { object: decoded.value.object as unknown as KubeObject, warnings: errors };
+    }
+  }
+  const decoded = decodeForRequest(gvk, typed, body.mediaType === protobufMediaType ? 'Ignore' : fieldValidation);
   if (!decoded.ok) throw decoded.error;
   return { object: decoded.object, warnings: decoded.warnings };
 }
