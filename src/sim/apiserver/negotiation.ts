@@ -8,6 +8,7 @@
 
 import { newNotAcceptable, newUnsupportedMediaType } from '../api/errors.ts';
 import type { HttpRequest, HttpResponse } from './http.ts';
+import { hasProtobufKind } from '../api/protobuf/index.ts';
 
 export const jsonMediaType = 'application/json';
 export const yamlMediaType = 'application/yaml';
@@ -196,5 +197,8 @@ export function withNegotiatedContentType(request: Pick<HttpRequest, 'headers'>,
   if (response.stream || typeof response.body !== 'object' || response.body === null) return response;
   if (response.headers['content-type'] !== jsonMediaType) return response;
   const { mediaType } = negotiateMediaType(request.headers.accept);
-  return mediaType === jsonMediaType ? response : { ...response, headers: { ...response.headers, 'content-type': mediaType } };
+  if (mediaType === jsonMediaType) return response;
+  // Deviation: a kind the protobuf codec cannot write (none of the served kinds) stays JSON rather than a 500.
+  if (mediaType === protobufMediaType && !hasProtobufKind((response.body as { kind?: string }).kind ?? '')) return response;
+  return { ...response, headers: { ...response.headers, 'content-type': mediaType } };
 }

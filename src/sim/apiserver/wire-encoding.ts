@@ -11,9 +11,9 @@
 // (isPrettyPrint).
 
 import { stringify as stringifyYaml } from 'yaml';
-import { decodeProtobuf, encodeProtobuf } from '../api/protobuf/index.ts';
+import { decodeProtobuf, encodeProtobuf, encodeWatchEventFrame } from '../api/protobuf/index.ts';
 import type { KubeObject } from '../api/types/meta.ts';
-import { utf8Decode, utf8Encode } from '../etcd/bytes.ts';
+import { utf8Decode } from '../etcd/bytes.ts';
 import type { HttpRequest, HttpWatchEvent } from './http.ts';
 import { parseQuery } from './http.ts';
 import { parseMediaType, protobufMediaType, yamlMediaType } from './negotiation.ts';
@@ -59,7 +59,7 @@ export function encodeBody(contentType: string | undefined, body: unknown, prett
 /** One watch event on a stream with this Content-Type: a JSON line, or a length-prefixed protobuf frame. */
 export function encodeWatchEvent(contentType: string | undefined, event: HttpWatchEvent): WireBody {
   if (parseMediaType(contentType ?? '') !== protobufMediaType) return goJson(event);
-  return frame(encodeWatchEventMessage(event.type, encodeProtobuf(event.object as { apiVersion?: string; kind?: string })));
+  return encodeWatchEventFrame(event.type, event.object as { apiVersion?: string; kind?: string });
 }
 
 /** A protobuf request body decoded (never throws). */
@@ -67,51 +67,11 @@ export function decodeProtobufBody(bytes: Uint8Array): { ok: true; object: KubeO
   return decodeProtobuf(bytes);
 }
 
-// meta/v1 WatchEvent { optional string type = 1; optional runtime.RawExtension object = 2; } and
-// RawExtension { optional bytes raw = 1; } (k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto), written
-// as gogo-protobuf does: fields in number order, each as tag, length, bytes.
-function encodeWatchEventMessage(type: string, raw: Uint8Array): Uint8Array {
-  const typeBytes = utf8Encode(type);
-  const rawExtension = concat([tagged(1, raw)]);
-  return concat([tagged(1, typeBytes), tagged(2, rawExtension)]);
-}
-
-/** A length-delimited field: key (field << 3 | 2), varint length, bytes. */
-function tagged(field: number, bytes: Uint8Array): Uint8Array {
-  return concat([uvarint((field << 3) | 2), uvarint(bytes.length), bytes]);
-}
-
-function uvarint(v: number): Uint8Array {
-  const out: number[] = [];
-  while (v >= 0x80) {
-    out.push((v % 0x80) | 0x80);
-    v = Math.floor(v / 0x80);
-  }
-  out.push(v);
-  return Uint8Array.from(out);
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
-/** LengthDelimitedFramer: a 4-byte big-endian length, then the message. */
-export function frame(message: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + message.length);
-  new DataView(out.buffer).setUint32(0, message.length, false);
-  out.set(message, 4);
-  return out;
-}
-
 /**
- * Reads a protobuf watch stream back into events (what client-go's frame reader and watch decoder do):
- * for tests and tools. Returns the events and any bytes of an incomplete last frame.
+ * Reads a protobuf watch stream back into events (what client-go's frame reader and watch decoder do),
+ * independently of the codec's writer: meta/v1 WatchEvent { string type = 1; RawExtension object = 2 }
+ * and RawExtension { bytes raw = 1 } (k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto). For tests
+ * and tools; returns the events and any bytes of an incomplete last frame.
  */
 export function decodeWatchFrames(bytes: Uint8Array): { readonly events: Array<{ type: string; raw: Uint8Array }>; readonly rest: Uint8Array } {
   const events: Array<{ type: string; raw: Uint8Array }> = [];
