@@ -129,7 +129,8 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
     headersSent = true;
     if (e.type === 'ERROR') return { type: e.type, object: e.object };
     if (partial) return { type: e.type, object: partialObjectMetadata(e.object, partial.version) };
-    if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
+    // Deviation: a bookmark in a Table watch stays the bare object (kubectl never asks for bookmarks).
+    if (!table || e.type === 'BOOKMARK') return { type: e.type, object: withTypeMeta(route.resource, e.object) };
     const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders });
     if (!('kind' in t && t.kind === 'Table')) return { type: e.type, object: e.object };
     return { type: e.type, object: table.version === 'v1' ? t : { ...t, apiVersion: `meta.k8s.io/${table.version}` } };
@@ -480,7 +481,7 @@ function checkListOptions(query: Map<string, string>, resourceVersion: string, w
 
 function deleteOptions(h: HandlerRequest): DeleteOptions {
   const body = h.http.body;
-  const fromBody = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions') as DeleteOptions;
+  const { kind: _kind, apiVersion: _apiVersion, ...fromBody } = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions') as DeleteOptions & { kind?: string; apiVersion?: string };
   const q = h.query;
   const grace = q.get('gracePeriodSeconds');
   const policy = q.get('propagationPolicy');

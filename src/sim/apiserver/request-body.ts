@@ -8,7 +8,7 @@
 // upstream's shape, but the Go decoder's inner error (which names Go types and byte offsets) is replaced
 // by the JavaScript parser's message.
 
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, parseDocument } from 'yaml';
 import { decodeErrorStatus, decodeForRequest, decodeStruct, type FieldValidation } from '../api/decode.ts';
 import { newBadRequest } from '../api/errors.ts';
 import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
@@ -16,6 +16,7 @@ import type { KubeObject } from '../api/types/meta.ts';
 import type { HttpRequest } from './http.ts';
 import { copyJson } from '../api/json-copy.ts';
 import { utf8Decode } from '../etcd/bytes.ts';
+import { goQuote } from '../api/strconv.ts';
 import { jsonMediaType, negotiateInputMediaType, protobufMediaType, yamlMediaType, type MediaType } from './negotiation.ts';
 import { orderedStrictErrors, scanKeys } from './strict-json.ts';
 import { decodeProtobufBody } from './wire-encoding.ts';
@@ -26,6 +27,31 @@ export interface ReadBody {
   readonly mediaType: MediaType;
   /** The JSON text (for the strict duplicate-field check). */
   readonly text?: string;
+  /** For YAML: the strict YAML decoder's error for repeated keys, if any. */
+  readonly yamlDuplicates?: string;
+}
+
+/**
+ * What yaml.v2's strict unmarshal (sigs.k8s.io/yaml.YAMLToJSONStrict) says of repeated map keys:
+ * `yaml: unmarshal errors:\n  line 7: key "a" already set in map`, one line per repeat; null if none.
+ */
+// Models gopkg.in/yaml.v2 decode.go (d.terrors for a key already set in map, TypeError.Error).
+export function yamlDuplicateKeys(text: string): string | null {
+  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const lines: string[] = [];
+  for (const e of doc.errors) {
+    if (e.code !== 'DUPLICATE_KEY') continue;
+    const source = text.slice(e.pos[0], e.pos[1]);
+    let key: unknown;
+    try {
+      key = parseYaml(source);
+    } catch {
+      key = source;
+    }
+    const line = text.slice(0, e.pos[0]).split('\n').length;
+    lines.push(`  line ${line}: key ${typeof key === 'string' ? goQuote(key) : String(key)} already set in map`);
+  }
+  return lines.length === 0 ? null : `yaml: unmarshal errors:\n${lines.join('\n')}`;
 }
 
 /**
@@ -78,7 +104,8 @@ export function readBody(request: HttpRequest, expectedKind: string): ReadBody {
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
     throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(decoded) ? 'array' : typeof decoded} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
   }
-  return { value: decoded as Record<string, unknown>, mediaType, ...(mediaType === jsonMediaType ? { text } : {}) };
+  const yamlDuplicates = mediaType === yamlMediaType ? yamlDuplicateKeys(text) : null;
+  return { value: decoded as Record<string, unknown>, mediaType, ...(mediaType === jsonMediaType ? { text } : {}), ...(yamlDuplicates !== null ? { yamlDuplicates } : {}) };
 }
 
 /** Decodes the body into a plain object, or throws the 415 or 400 a real apiserver gives. */
@@ -140,6 +167,14 @@ export function decodeObject(request: HttpRequest, r: ResourceInfo, fieldValidat
       if (fieldValidation === 'Strict' && errors.length > 0) throw decodeErrorStatus(gvk, `strict decoding error: ${errors.join(', ')}`);
       return { object: decoded.value.object as unknown as KubeObject, warnings: errors };
     }
+  }
+  if (body.yamlDuplicates !== undefined && fieldValidation !== 'Ignore') {
+    // The strict YAML decoder's error comes first, then the JSON decoder's unknown fields.
+    const decoded = decodeStruct(kind, typed);
+    if (!decoded.ok) throw decodeErrorStatus(gvk, decoded.error);
+    const errors = [body.yamlDuplicates, ...decoded.value.unknownFields.map((f) => `unknown field ${goQuote(f)}`)];
+    if (fieldValidation === 'Strict') throw decodeErrorStatus(gvk, `strict decoding error: ${errors.join(', ')}`);
+    return { object: decoded.value.object as unknown as KubeObject, warnings: errors };
   }
   const decoded = decodeForRequest(gvk, typed, body.mediaType === protobufMediaType ? 'Ignore' : fieldValidation);
   if (!decoded.ok) throw decoded.error;

@@ -79,6 +79,19 @@ describe('request bodies', () => {
     expect((r.body as Status).message).toBe('Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: duplicate field "spec.replicas", unknown field "spec.foo", duplicate field "spec.template.spec.containers[0].image"');
   });
 
+  it('repeated YAML keys: the strict YAML decoder\'s words under Strict, a warning under Warn, the last value otherwise', () => {
+    const cluster = bootedCluster();
+    const yaml = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: NAME\ndata:\n  a: "1"\n  a: "2"\n';
+    const headers = { 'content-type': 'application/yaml' };
+    const strict = call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: yaml.replace('NAME', 's'), query: 'fieldValidation=Strict', headers });
+    expect([strict.status, (strict.body as Status).message]).toEqual([400, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: yaml: unmarshal errors:\n  line 7: key "a" already set in map']);
+    const warn = call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: yaml.replace('NAME', 'w'), query: 'fieldValidation=Warn', headers });
+    expect(warn.status).toBe(201);
+    expect(warn.headers.warning).toBe('299 - "yaml: unmarshal errors:\\n  line 7: key \\"a\\" already set in map"');
+    expect((warn.body as { data: unknown }).data).toEqual({ a: '2' });
+    expect(call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: yaml.replace('NAME', 'i'), query: 'fieldValidation=Ignore', headers }).status).toBe(201);
+  });
+
   it('a protobuf body creates the object; bytes that are not protobuf are a 400 naming the kind and the first bytes', () => {
     const cluster = bootedCluster();
     const bytes = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-protobuf' }, data: { a: 'b' } } as KubeObject);
@@ -97,6 +110,22 @@ describe('request bodies', () => {
     const bad = call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMapJson('not-protobuf'), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
     expect(bad.status).toBe(400);
     expect((bad.body as Status).message).toMatch(/^the object provided is unrecognized \(must be of type ConfigMap\): .+ \(\{"apiVersion":"v1","kind":"Con \.\.\.\)$/);
+  });
+});
+
+describe('DeleteOptions bodies', () => {
+  it('a protobuf DeleteOptions body is read like a JSON one (its kind and apiVersion are not options)', () => {
+    const cluster = bootedCluster();
+    call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMapJson('keep') });
+    const options = encodeProtobuf({ apiVersion: 'v1', kind: 'DeleteOptions', dryRun: ['All'] } as unknown as KubeObject);
+    const dry = call(cluster, 'DELETE', '/api/v1/namespaces/default/configmaps/keep', { body: byteString(options), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+    expect(dry.status).toBe(200);
+    expect(call(cluster, 'GET', '/api/v1/namespaces/default/configmaps/keep').status).toBe(200);
+    const text = call(cluster, 'DELETE', '/api/v1/namespaces/default/configmaps/keep', { body: '{"dryRun":["All"]}', headers: { 'content-type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    const real = call(cluster, 'DELETE', '/api/v1/namespaces/default/configmaps/keep', { body: byteString(encodeProtobuf({ apiVersion: 'v1', kind: 'DeleteOptions' })), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+    expect(real.status).toBe(200);
+    expect(call(cluster, 'GET', '/api/v1/namespaces/default/configmaps/keep').status).toBe(404);
   });
 });
 
