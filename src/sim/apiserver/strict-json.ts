@@ -27,10 +27,16 @@ export function scanKeys(text: string): KeyScan {
   const readString = (): string => {
     // text[i] is the opening quote.
     const start = i;
+    let escaped = false;
     i++;
-    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    while (i < text.length && text[i] !== '"') {
+      if (text[i] === '\\') {
+        escaped = true;
+        i += 2;
+      } else i++;
+    }
     i++;
-    return JSON.parse(text.slice(start, i)) as string;
+    return escaped ? (JSON.parse(text.slice(start, i)) as string) : text.slice(start + 1, i - 1);
   };
   const value = (path: string): void => {
     skipSpace();
