@@ -150,6 +150,17 @@ describe('the HTTP front: bytes on the wire', () => {
     });
   });
 
+  test('JSON as the Go encoder writes it: a trailing newline; indented for curl and ?pretty=true', async () => {
+    const plain = (await send('GET', '/api/v1/namespaces/default', { accept: 'application/json', 'user-agent': 'kubectl/v1.32.4' })).body.toString();
+    expect(plain.startsWith('{"kind":"Namespace"')).toBe(true);
+    expect(plain.endsWith('}\n')).toBe(true);
+    const curl = (await send('GET', '/api/v1/namespaces/default', { accept: '*/*', 'user-agent': 'curl/8.5.0' })).body.toString();
+    expect(curl.startsWith('{\n  "kind": "Namespace",\n')).toBe(true);
+    const pretty = (await send('GET', '/api/v1/namespaces/default?pretty=true', { accept: 'application/json' })).body.toString();
+    expect(pretty).toBe(curl);
+    expect(JSON.parse(pretty)).toEqual(JSON.parse(plain));
+  });
+
   test('protobuf in, protobuf out, and a protobuf watch read back frame by frame', async () => {
     const accept = 'application/vnd.kubernetes.protobuf, */*';
     const watchChunks: Buffer[] = [];

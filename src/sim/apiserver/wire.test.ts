@@ -106,6 +106,14 @@ describe('request bodies', () => {
       body: encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'from-bytes' } } as KubeObject), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
     });
     expect(fromBytes.status).toBe(201);
+    // An update (PUT) in protobuf too; a patch never is (415 naming the patch types).
+    const current = created.body as KubeObject & { data: Record<string, string> };
+    const put = call(cluster, 'PUT', '/api/v1/namespaces/default/configmaps/from-protobuf', {
+      body: byteString(encodeProtobuf({ ...current, data: { a: 'c' } })), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+    });
+    expect([put.status, (put.body as { data: unknown }).data]).toEqual([200, { a: 'c' }]);
+    const patch = call(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/from-protobuf', { body: byteString(bytes), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
+    expect([patch.status, (patch.body as Status).message]).toEqual([415, 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/strategic-merge-patch+json, application/apply-patch+yaml']);
 
     const bad = call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMapJson('not-protobuf'), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
     expect(bad.status).toBe(400);
