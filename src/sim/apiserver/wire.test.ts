@@ -109,7 +109,7 @@ describe('request bodies', () => {
     // An update (PUT) in protobuf too; a patch never is (415 naming the patch types).
     const current = created.body as KubeObject & { data: Record<string, string> };
     const put = call(cluster, 'PUT', '/api/v1/namespaces/default/configmaps/from-protobuf', {
-      body: byteString(encodeProtobuf({ ...current, data: { a: 'c' } })), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+      body: byteString(encodeProtobuf({ ...current, data: { a: 'c' } } as KubeObject)), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
     });
     expect([put.status, (put.body as { data: unknown }).data]).toEqual([200, { a: 'c' }]);
     const patch = call(cluster, 'PATCH', '/api/v1/namespaces/default/configmaps/from-protobuf', { body: byteString(bytes), headers: { 'content-type': 'application/vnd.kubernetes.protobuf' } });
