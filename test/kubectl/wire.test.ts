@@ -4,7 +4,8 @@
 // the first watch event; a body in an unserved media type is 415; duplicate fields are refused under
 // Strict. Skipped, with a message, when kubectl is not installed (the HTTP cases run regardless).
 
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -201,5 +202,32 @@ describe('the HTTP front: bytes on the wire', () => {
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
     const objects = events.map((e) => decodeProtobuf(e.raw));
     expect(objects.map((o) => o.ok && o.object.metadata.name)).toEqual(['pb', 'pb']);
+  });
+
+  test('a protobuf request in the command log replays to the same object (bodies are byte strings, JSON-safe)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'podflow-wire-'));
+    try {
+      const first = await startPodflowServer({ ...defaultServerOptions, fastForward: true, port: 0, dataDir, seed: 'wire-replay' });
+      const bytes = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'binary' }, data: { k: 'é\u0000\u00ff' } } as KubeObject);
+      const post = (s: PodflowServer, path: string, headers: Record<string, string>, body?: Uint8Array): Promise<string> => new Promise((resolve, reject) => {
+        const req = httpRequest(`${s.url}${path}`, { method: body ? 'POST' : 'GET', headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (b: Buffer) => chunks.push(b));
+          res.on('end', () => resolve(Buffer.concat(chunks).toString()));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+      await post(first, '/api/v1/namespaces/default/configmaps', { 'content-type': 'application/vnd.kubernetes.protobuf', accept: 'application/json' }, bytes);
+      const before = await post(first, '/api/v1/namespaces/default/configmaps/binary', { accept: 'application/json' });
+      await first.close();
+      const second = await startPodflowServer({ ...defaultServerOptions, fastForward: true, port: 0, dataDir, seed: 'wire-replay' });
+      const after = await post(second, '/api/v1/namespaces/default/configmaps/binary', { accept: 'application/json' });
+      await second.close();
+      expect((JSON.parse(before) as { data: unknown }).data).toEqual({ k: 'é\u0000\u00ff' });
+      expect(after).toBe(before);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
