@@ -141,16 +141,14 @@ function writeMessageValue(w: BackWriter, t: TypeNode, v: unknown): void {
       return;
     }
     case 'Quantity': {
-      const text = v === undefined || v === null ? '0' : String(v);
-      const q = parseQuantity(text);
-      writeField(w, 1, { kind: 'string' }, q.ok ? quantityString(q.value) : text);
+      writeField(w, 1, stringType, canonicalQuantity(v === undefined || v === null ? '0' : String(v)));
       return;
     }
     case 'IntOrString': {
       const isString = typeof v === 'string';
-      writeField(w, 3, { kind: 'string' }, isString ? v : '');
-      writeField(w, 2, { kind: 'int32' }, isString ? 0 : v);
-      writeField(w, 1, { kind: 'int64' }, isString ? 1 : 0);
+      writeField(w, 3, stringType, isString ? v : '');
+      writeField(w, 2, int32Type, isString ? 0 : v);
+      writeField(w, 1, int32Type, isString ? 1 : 0);
       return;
     }
     case 'Raw': {
@@ -171,8 +169,40 @@ function writeMessageValue(w: BackWriter, t: TypeNode, v: unknown): void {
 
 const timeRe = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
 
+const stringType: TypeNode = { kind: 'string' };
+const int32Type: TypeNode = { kind: 'int32' };
+
+// Memos of the parses encoding repeats most (a cluster's objects share a few timestamps and
+// quantities); bounded, and pure, so determinism is unaffected.
+const memoLimit = 4096;
+const quantityMemo = new Map<string, string>();
+const timeMemo = new Map<string, readonly [number, number]>();
+
+/** Quantity.String() of a quantity's text (the text itself when it does not parse). */
+function canonicalQuantity(text: string): string {
+  let out = quantityMemo.get(text);
+  if (out === undefined) {
+    const q = parseQuantity(text);
+    out = q.ok ? quantityString(q.value) : text;
+    if (quantityMemo.size >= memoLimit) quantityMemo.clear();
+    quantityMemo.set(text, out);
+  }
+  return out;
+}
+
 /** [seconds, nanos] of an RFC 3339 timestamp; nanos only for MicroTime (truncated to microseconds). */
-function parseTime(s: string, micro: boolean): [number, number] {
+function parseTime(s: string, micro: boolean): readonly [number, number] {
+  const key = micro ? `µ${s}` : s;
+  let out = timeMemo.get(key);
+  if (out === undefined) {
+    out = parseTimeUncached(s, micro);
+    if (timeMemo.size >= memoLimit) timeMemo.clear();
+    timeMemo.set(key, out);
+  }
+  return out;
+}
+
+function parseTimeUncached(s: string, micro: boolean): [number, number] {
   const m = timeRe.exec(s);
   const ms = m === null ? undefined : parseTimestamp(`${m[1]!}${m[3]!}`);
   if (m === null || ms === undefined) throw new Error(`protobuf: bad timestamp ${JSON.stringify(s)}`);

@@ -5,6 +5,7 @@
 // Models k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Serializer, RawSerializer)
 // and pkg/runtime/types_proto.go (Unknown.NestedMarshalTo).
 
+import { goQuote } from '../strconv.ts';
 import type { KubeObject, WatchEventType } from '../types/meta.ts';
 import { complete, readStruct, writeStruct } from './codec.ts';
 import { hasProtobufKind, isRegistered } from './kinds.ts';
@@ -149,21 +150,36 @@ function readUnknown(r: Reader): Unknown {
   return unk;
 }
 
-const goQuoted = (s: string): string => JSON.stringify(s);
 
-function decodeBody(bytes: Uint8Array): KubeObject {
+/** The group/version/kind a request's URL implies, filled into a body that leaves them out. */
+export interface KindDefaults {
+  readonly apiVersion: string;
+  readonly kind: string;
+}
+
+/** copyKindDefaults: a missing kind takes the default's; a missing version takes the default's group and version. */
+function applyDefaults(unk: Unknown, defaults: KindDefaults | undefined): void {
+  if (defaults === undefined) return;
+  if (unk.kind === '') unk.kind = defaults.kind;
+  const slash = unk.apiVersion.lastIndexOf('/');
+  const version = slash < 0 ? unk.apiVersion : unk.apiVersion.slice(slash + 1);
+  if (version === '' && defaults.apiVersion !== '') unk.apiVersion = defaults.apiVersion;
+}
+
+function decodeBody(bytes: Uint8Array, defaults?: KindDefaults): KubeObject {
   if (bytes.length === 0) throw new ProtoError('empty data');
   if (bytes.length < 4 || bytes[0] !== 0x6b || bytes[1] !== 0x38 || bytes[2] !== 0x73 || bytes[3] !== 0) {
     throw new ProtoError('provided data does not appear to be a protobuf message, expected prefix [107 56 115 0]');
   }
   if (bytes.length === 4) throw new ProtoError('empty body');
   const unk = readUnknown(new Reader(bytes, 4, bytes.length));
-  const typeMeta = `runtime.TypeMeta{APIVersion:${goQuoted(unk.apiVersion)}, Kind:${goQuoted(unk.kind)}}`;
+  applyDefaults(unk, defaults);
+  const typeMeta = `runtime.TypeMeta{APIVersion:${goQuote(unk.apiVersion)}, Kind:${goQuote(unk.kind)}}`;
   if (unk.kind === '') throw new ProtoError(`Object 'Kind' is missing in '${typeMeta}'`);
   const slashes = unk.apiVersion.split('/').length - 1;
   if (unk.apiVersion === '' || slashes > 1 || unk.apiVersion.endsWith('/')) throw new ProtoError(`Object 'apiVersion' is missing in '${typeMeta}'`);
   if (!hasProtobufKind(unk.kind) || !isRegistered(unk.kind, unk.apiVersion)) {
-    throw new ProtoError(`no kind ${goQuoted(unk.kind)} is registered for version ${goQuoted(unk.apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    throw new ProtoError(`no kind ${goQuote(unk.kind)} is registered for version ${goQuote(unk.apiVersion)} in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }
   const [start, end] = unk.raw ?? [4, 4];
   const r = new Reader(bytes, start, end);
@@ -209,10 +225,14 @@ function failure(e: unknown): { ok: false; error: string } {
   return { ok: false, error: e instanceof Error ? `proto: ${e.message}` : 'proto: cannot decode' };
 }
 
-/** Decodes `k8s\0`-prefixed bytes. Never throws: bad, truncated or unknown bytes give Go's error text. */
-export function decodeProtobuf(bytes: Uint8Array): DecodeResult {
+/**
+ * Decodes `k8s\0`-prefixed bytes. Never throws: bad, truncated or unknown bytes give Go's error text.
+ * `defaults` (the kind a request's URL implies) fills a kind or apiVersion the envelope leaves empty,
+ * as the apiserver's decoder does.
+ */
+export function decodeProtobuf(bytes: Uint8Array, defaults?: KindDefaults): DecodeResult {
   try {
-    return { ok: true, object: decodeBody(bytes) };
+    return { ok: true, object: decodeBody(bytes, defaults) };
   } catch (e) {
     return failure(e);
   }
@@ -225,4 +245,23 @@ export function decodeWatchEvent(bytes: Uint8Array): DecodeResult<{ type: string
   } catch (e) {
     return failure(e);
   }
+}
+
+/**
+ * Splits a protobuf watch stream (4-byte big-endian length, then a WatchEvent message) into decoded
+ * events; `rest` is an incomplete frame at the end (wait for more bytes), `error` the first frame that
+ * did not decode.
+ */
+export function readWatchFrames(bytes: Uint8Array): { events: { type: string; object: KubeObject | null }[]; rest: Uint8Array; error?: string } {
+  const events: { type: string; object: KubeObject | null }[] = [];
+  let at = 0;
+  while (bytes.length - at >= 4) {
+    const length = ((bytes[at]! << 24) >>> 0) + (bytes[at + 1]! << 16) + (bytes[at + 2]! << 8) + bytes[at + 3]!;
+    if (bytes.length - at - 4 < length) break;
+    const event = decodeWatchEvent(bytes.subarray(at + 4, at + 4 + length));
+    if (!event.ok) return { events, rest: bytes.subarray(at), error: event.error };
+    events.push(event.object);
+    at += 4 + length;
+  }
+  return { events, rest: bytes.subarray(at) };
 }

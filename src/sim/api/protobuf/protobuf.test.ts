@@ -7,7 +7,7 @@ import { canonicalize } from '../decode.ts';
 import type { KubeObject } from '../types/meta.ts';
 import { mySeedReplicaSetBase64 } from './fixtures/seed-004-replicaset.ts';
 import {
-  decodeProtobuf, decodeWatchEvent, describeProtobuf, encodeProtobuf, encodeWatchEvent, encodeWatchEventFrame, type ProtoField,
+  decodeProtobuf, decodeWatchEvent, describeProtobuf, encodeProtobuf, encodeWatchEvent, encodeWatchEventFrame, readWatchFrames, type ProtoField,
 } from './index.ts';
 import { base64FromBytes, bytesFromBase64, utf8Encode } from './wire.ts';
 
@@ -63,6 +63,22 @@ describe("seed 004's stored my-replicaset (the oracle)", () => {
   it('decodes to what the JSON decoder makes of the same object (the model shape)', () => {
     const rs = decoded(seedBytes);
     expect(canonicalize('ReplicaSet', rs as unknown as KubeObject)).toEqual(rs);
+  });
+
+  it("is what the model's my-replicaset encodes to, given the seed's uid and times", () => {
+    const cluster = createCluster({ seed: 'codec-oracle' });
+    cluster.boot();
+    runScenario(cluster, scenarioById('my-replicaset')!);
+    const r = adminCall(cluster, 'GET', '/apis/apps/v1/namespaces/default/replicasets/my-replicaset');
+    expect(r.status).toBe(200);
+    const rs = (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as { metadata: Record<string, unknown> & { managedFields: { time: string }[] } };
+    const seed = decoded(seedBytes) as typeof rs;
+    // What differs in any run: the uid, the times; etcd stores no resourceVersion (its mod_revision is one).
+    rs.metadata.uid = seed.metadata.uid;
+    rs.metadata.creationTimestamp = seed.metadata.creationTimestamp;
+    rs.metadata.managedFields.forEach((m, i) => { m.time = seed.metadata.managedFields[i]!.time; });
+    delete rs.metadata.resourceVersion;
+    expect(base64FromBytes(encodeProtobuf(canonicalize('ReplicaSet', rs as unknown as KubeObject)))).toBe(mySeedReplicaSetBase64);
   });
 
   it('is described field by field with sizes that add up', () => {
@@ -171,6 +187,28 @@ describe('the encoding gogo-protobuf generates', () => {
     expect(hex(event)).toContain(hex(encodeProtobuf(cm)));
     const wrapped = decoded(encodeProtobuf({ kind: 'WatchEvent', apiVersion: 'meta.k8s.io/v1', type: 'DELETED', object: cm } as { kind: string; apiVersion: string }));
     expect(wrapped).toEqual({ kind: 'WatchEvent', apiVersion: 'meta.k8s.io/v1', type: 'DELETED', object: cm });
+  });
+
+  it('splits a watch stream into events, keeping an incomplete frame', () => {
+    const cm = (name: string) => ({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, creationTimestamp: null } });
+    const a = encodeWatchEventFrame('ADDED', cm('a'));
+    const b = encodeWatchEventFrame('MODIFIED', cm('b'));
+    const stream = new Uint8Array([...a, ...b]);
+    const cut = readWatchFrames(stream.subarray(0, a.length + 7));
+    expect(cut.events).toEqual([{ type: 'ADDED', object: cm('a') }]);
+    expect(cut.rest.length).toBe(7);
+    expect(readWatchFrames(stream)).toEqual({ events: [{ type: 'ADDED', object: cm('a') }, { type: 'MODIFIED', object: cm('b') }], rest: new Uint8Array() });
+    const bad = readWatchFrames(new Uint8Array([0, 0, 0, 2, 0x0a, 0x05]));
+    expect(bad.error).toBe('unexpected EOF');
+  });
+
+  it("fills a kind or version the body leaves out from the request's", () => {
+    const noKind = encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' } } as KubeObject);
+    // Rewrite the envelope's typeMeta to {apiVersion: "", kind: ""}.
+    const raw = noKind.subarray(4 + 17);
+    const bytes = new Uint8Array([0x6b, 0x38, 0x73, 0, 0x0a, 0x04, 0x0a, 0x00, 0x12, 0x00, ...raw]);
+    expect(decodeProtobuf(bytes)).toMatchObject({ ok: false, error: expect.stringContaining("Object 'Kind' is missing") });
+    expect(decodeProtobuf(bytes, { apiVersion: 'v1', kind: 'ConfigMap' })).toMatchObject({ ok: true, object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { name: 'a' } } });
   });
 
   it('refuses to encode a kind it does not know', () => {

@@ -84,6 +84,20 @@ export class BackWriter {
 
   /** A string's UTF-8 bytes (without length). */
   utf8(s: string): void {
+    // ASCII (nearly every Kubernetes string): one pass.
+    const len = s.length;
+    this.ensure(len);
+    const start = this.pos - len;
+    let i = 0;
+    for (; i < len; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      this.buf[start + i] = c;
+    }
+    if (i === len) {
+      this.pos = start;
+      return;
+    }
     const n = utf8Size(s);
     this.ensure(n);
     this.pos -= n;
@@ -154,15 +168,39 @@ export function utf8Encode(s: string): Uint8Array {
   return out;
 }
 
-/** UTF-8 bytes to a string; invalid sequences become U+FFFD (as Go's JSON encoder prints them). */
+// The host's UTF-8 decoder (browsers, workers and Node all have one; it is deterministic), strict: it
+// replaces an invalid sequence as a whole where Go replaces each invalid byte, so invalid input takes
+// the slow path. src/sim's type libraries leave it out, so it is declared here.
+declare const TextDecoder: (new (label: string, options: { fatal: boolean }) => { decode(input: Uint8Array): string }) | undefined;
+const hostDecoder = typeof TextDecoder === 'function' ? new TextDecoder('utf-8', { fatal: true }) : undefined;
+
+/**
+ * UTF-8 bytes to a string; each byte of an invalid sequence becomes U+FFFD (as Go's encoding/json
+ * prints a string holding invalid UTF-8).
+ */
 export function utf8Decode(b: Uint8Array, start = 0, end = b.length): string {
-  let ascii = true;
-  for (let i = start; i < end; i++) if (b[i]! >= 0x80) { ascii = false; break; }
-  if (ascii) {
+  if (end - start < 32) {
     let s = '';
-    for (let i = start; i < end; i += 4096) s += String.fromCharCode(...b.subarray(i, Math.min(end, i + 4096)));
-    return s;
+    let i = start;
+    for (; i < end; i++) {
+      const c = b[i]!;
+      if (c >= 0x80) break;
+      s += String.fromCharCode(c);
+    }
+    if (i === end) return s;
   }
+  if (hostDecoder !== undefined) {
+    try {
+      return hostDecoder.decode(b.subarray(start, end));
+    } catch {
+      // Invalid UTF-8: replaced byte by byte below.
+    }
+  }
+  return utf8DecodeSlow(b, start, end);
+}
+
+/** UTF-8 decoding with Go's replacement of invalid bytes (exported for tests). */
+export function utf8DecodeSlow(b: Uint8Array, start: number, end: number): string {
   const parts: number[] = [];
   let i = start;
   while (i < end) {
