@@ -27,7 +27,7 @@ interface Eviction {
 export function* handleEviction(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   const name = route.info.name;
-  const eviction = decodeBody(h.http, 'Eviction') as Eviction;
+  const eviction = decodeBody(h.http, 'Eviction', 'policy/v1') as Eviction;
   // Both policy/v1 and policy/v1beta1 Evictions are accepted (EvictionREST.AcceptsGroupVersion).
   const apiVersion = eviction.apiVersion ?? '';
   if (apiVersion !== '' && apiVersion !== 'policy/v1' && apiVersion !== 'policy/v1beta1') {

@@ -184,7 +184,7 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   const name = route.info.name;
   const sub = route.subresource?.name;
   if (sub === 'scale') {
-    const scale = decodeBody(h.http, 'Scale') as unknown as Scale;
+    const scale = decodeBody(h.http, 'Scale', 'autoscaling/v1') as unknown as Scale;
     const { object } = yield* store.update(ctx, name, (current) => withScale(current!, scale), { subresource: 'scale' });
     return respond(200, scaleOf(route.resource, object));
   }
@@ -336,7 +336,7 @@ export function* handleDeleteCollection(request: HandlerRequest): Co<HttpRespons
 // Models k8s pkg/registry/core/pod/storage/storage.go BindingREST.Create and assignPod.
 function* handleBinding(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
-  const binding = decodeBody(h.http, 'Binding') as unknown as Binding;
+  const binding = decodeBody(h.http, 'Binding', 'v1') as unknown as Binding;
   const name = route.info.name;
   if (binding.metadata?.name !== undefined && binding.metadata.name !== name) {
     throw newInvalid({ group: '', kind: 'Binding' }, binding.metadata.name, [fieldError.invalid(FieldPath.of('metadata', 'name'), binding.metadata.name, 'name in URL does not match name in Binding')]);
@@ -481,7 +481,7 @@ function checkListOptions(query: Map<string, string>, resourceVersion: string, w
 
 function deleteOptions(h: HandlerRequest): DeleteOptions {
   const body = h.http.body;
-  const { kind: _kind, apiVersion: _apiVersion, ...fromBody } = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions') as DeleteOptions & { kind?: string; apiVersion?: string };
+  const { kind: _kind, apiVersion: _apiVersion, ...fromBody } = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions', 'meta.k8s.io/v1') as DeleteOptions & { kind?: string; apiVersion?: string };
   const q = h.query;
   const grace = q.get('gracePeriodSeconds');
   const policy = q.get('propagationPolicy');

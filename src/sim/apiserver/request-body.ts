@@ -82,14 +82,15 @@ export function summarizeData(bytes: Uint8Array, maxLength = 30): string {
 }
 
 /** Reads the body with the serializer its Content-Type names (415 for none), or throws the 400 a real apiserver gives. */
-export function readBody(request: HttpRequest, expectedKind: string): ReadBody {
+export function readBody(request: HttpRequest, expectedKind: string, defaultApiVersion?: string): ReadBody {
   const body = request.body;
   if (body === undefined || body === '') throw newBadRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
   if (typeof body === 'object' && !(body instanceof Uint8Array)) return { value: structuredCloneJson(body) as Record<string, unknown>, mediaType: jsonMediaType };
   const mediaType = negotiateInputMediaType(request.headers['content-type']);
   if (mediaType === protobufMediaType) {
     const bytes = bodyBytes(body);
-    const decoded = decodeProtobufBody(bytes);
+    // The URL's kind fills what the envelope leaves out (copyKindDefaults with the scope's default GVK).
+    const decoded = decodeProtobufBody(bytes, defaultApiVersion !== undefined ? { apiVersion: defaultApiVersion, kind: expectedKind } : undefined);
     if (!decoded.ok) throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): ${decoded.error} (${summarizeData(bytes)})`);
     return { value: decoded.object as unknown as Record<string, unknown>, mediaType };
   }
@@ -109,8 +110,8 @@ export function readBody(request: HttpRequest, expectedKind: string): ReadBody {
 }
 
 /** Decodes the body into a plain object, or throws the 415 or 400 a real apiserver gives. */
-export function decodeBody(request: HttpRequest, expectedKind: string): Record<string, unknown> {
-  return readBody(request, expectedKind).value;
+export function decodeBody(request: HttpRequest, expectedKind: string, defaultApiVersion?: string): Record<string, unknown> {
+  return readBody(request, expectedKind, defaultApiVersion).value;
 }
 
 /**
@@ -153,7 +154,7 @@ export function fieldValidationOf(query: Map<string, string>): FieldValidation {
  * Warn. (Protobuf carries no unknown or duplicate fields by construction.)
  */
 export function decodeObject(request: HttpRequest, r: ResourceInfo, fieldValidation: FieldValidation, kind = r.kind, apiVersion = apiVersionOf(r)): DecodedObject {
-  const body = readBody(request, kind);
+  const body = readBody(request, kind, apiVersion);
   const typed = asObjectOfResource(body.value, r, kind, apiVersion);
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;

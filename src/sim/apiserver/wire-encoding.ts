@@ -63,8 +63,8 @@ export function encodeWatchEvent(contentType: string | undefined, event: HttpWat
 }
 
 /** A protobuf request body decoded (never throws). */
-export function decodeProtobufBody(bytes: Uint8Array): { ok: true; object: KubeObject } | { ok: false; error: string } {
-  return decodeProtobuf(bytes);
+export function decodeProtobufBody(bytes: Uint8Array, defaults?: { readonly apiVersion: string; readonly kind: string }): { ok: true; object: KubeObject } | { ok: false; error: string } {
+  return decodeProtobuf(bytes, defaults);
 }
 
 /**
