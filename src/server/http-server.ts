@@ -116,7 +116,16 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
       sendResponse(res, response, pretty);
     },
     watchEvent: (event) => {
-      if (!res.destroyed) res.write(encodeWatchEvent(streamType, event));
+      if (res.destroyed) return;
+      let frame: string | Uint8Array;
+      try {
+        frame = encodeWatchEvent(streamType, event);
+      } catch {
+        // An event that cannot be encoded ends the stream, as a failed write does in watch.go.
+        res.destroy();
+        return;
+      }
+      res.write(frame);
     },
     watchEnd: () => {
       if (!res.destroyed) res.end();
@@ -130,7 +139,13 @@ async function handle(options: FrontOptions, req: IncomingMessage, res: ServerRe
 
 /** Writes an answer in the serializer its Content-Type names (JSON, YAML or protobuf bytes; text as is). */
 function sendResponse(res: ServerResponse, response: HttpResponse, pretty = false): void {
-  const body = encodeBody(response.headers['content-type'], response.body, pretty);
+  let body: string | Uint8Array;
+  try {
+    body = encodeBody(response.headers['content-type'], response.body, pretty);
+  } catch (err) {
+    response = { status: 500, headers: { 'content-type': 'application/json' }, body: internalError(`unable to encode the response: ${err instanceof Error ? err.message : String(err)}`) };
+    body = encodeBody('application/json', response.body);
+  }
   const headers = typeof response.body === 'string' ? response.headers : { 'content-type': 'application/json', ...response.headers };
   res.writeHead(response.status, { ...headers, 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length });
   res.end(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.length));

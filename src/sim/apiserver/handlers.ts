@@ -32,7 +32,8 @@ import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
 import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
 import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
-import { negotiateWatchMediaType, watchContentType } from './negotiation.ts';
+import { jsonMediaType, negotiateWatchMediaType, protobufMediaType, watchContentType, type NegotiatedMediaType } from './negotiation.ts';
+import { hasProtobufKind } from '../api/protobuf/index.ts';
 import { handleEviction } from './eviction.ts';
 import { StatusError } from '../api/errors.ts';
 import { toTable } from '../api/printers.ts';
@@ -118,7 +119,10 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   const timeoutSeconds = timeoutText !== '' ? Number(timeoutText) : minRequestTimeoutSeconds * (1 + ctx.rng.float());
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw newBadRequest(`invalid timeoutSeconds: ${timeoutText}`);
   const timeoutMs = timeoutSeconds * 1000;
-  const negotiated = negotiateWatchMediaType(h.http.headers.accept);
+  const asked = negotiateWatchMediaType(h.http.headers.accept);
+  // Deviation (as for other answers): a kind the protobuf codec cannot write streams as JSON.
+  const sentKind = asked.convert?.kind === 'PartialObjectMetadata' ? 'PartialObjectMetadata' : route.resource.kind;
+  const negotiated: NegotiatedMediaType = asked.mediaType === protobufMediaType && !hasProtobufKind(sentKind) ? { ...asked, mediaType: jsonMediaType } : asked;
   const table = negotiated.convert?.kind === 'Table' ? negotiated.convert : null;
   const partial = negotiated.convert?.kind === 'PartialObjectMetadata' ? negotiated.convert : null;
   // The first event encoded carries the Table's column definitions; every later one has none

@@ -222,6 +222,24 @@ describe('protobuf watch streams', () => {
   });
 });
 
+describe('metadata-only watches', () => {
+  it('as=PartialObjectMetadata streams metadata; asked in protobuf (which the codec cannot write for it) it streams JSON', () => {
+    const cluster = bootedCluster();
+    const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: 'watch=true&resourceVersion=0',
+      headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' },
+    });
+    cluster.engine.runUntilIdle();
+    call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: configMapJson('meta') });
+    const replies = cluster.user.received().filter((r) => r.requestId === request.id);
+    const opened = replies.find((r) => r.message.kind === httpKinds.response)!.message.payload as HttpResponse;
+    expect(opened.headers['content-type']).toBe('application/json');
+    const events = replies.filter((r) => r.message.kind === httpKinds.watchEvent).map((r) => r.message.payload as HttpWatchEvent);
+    expect(events.map((e) => e.object)).toContainEqual(expect.objectContaining({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'meta' }) }));
+    expect(events.every((e) => !('data' in (e.object as object)))).toBe(true);
+  });
+});
+
 describe('pods/eviction (kubectl drain)', () => {
   function runningPod(cluster: Cluster, name: string): Pod {
     call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }) });
