@@ -15,7 +15,7 @@ import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import type { HttpRequest } from './http.ts';
 import { copyJson } from '../api/json-copy.ts';
-import { utf8Decode } from '../etcd/bytes.ts';
+import { utf8Decode, utf8Encode } from '../etcd/bytes.ts';
 import { goQuote } from '../api/strconv.ts';
 import { jsonMediaType, negotiateInputMediaType, protobufMediaType, yamlMediaType, type MediaType } from './negotiation.ts';
 import { orderedStrictErrors, scanKeys } from './strict-json.ts';
@@ -81,6 +81,11 @@ export function summarizeData(bytes: Uint8Array, maxLength = 30): string {
   return hex + more;
 }
 
+/** summarizeData of a text body (its UTF-8 bytes; 64 characters are always more than the 30 bytes shown). */
+function summarizeText(text: string): string {
+  return summarizeData(utf8Encode(text.slice(0, 64)));
+}
+
 /** Reads the body with the serializer its Content-Type names (415 for none), or throws the 400 a real apiserver gives. */
 export function readBody(request: HttpRequest, expectedKind: string, defaultApiVersion?: string): ReadBody {
   const body = request.body;
@@ -100,10 +105,10 @@ export function readBody(request: HttpRequest, expectedKind: string, defaultApiV
     decoded = mediaType === yamlMediaType ? parseYaml(text, { uniqueKeys: false }) : JSON.parse(text);
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${detail}`);
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: ${detail} (${summarizeText(text)})`);
   }
   if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-    throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(decoded) ? 'array' : typeof decoded} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`);
+    throw newBadRequest(`the object provided is unrecognized (must be of type ${expectedKind}): couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(decoded) ? 'array' : typeof decoded} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" } (${summarizeText(text)})`);
   }
   const yamlDuplicates = mediaType === yamlMediaType ? yamlDuplicateKeys(text) : null;
   return { value: decoded as Record<string, unknown>, mediaType, ...(mediaType === jsonMediaType ? { text } : {}), ...(yamlDuplicates !== null ? { yamlDuplicates } : {}) };

@@ -51,6 +51,14 @@ describe('request bodies', () => {
     expect(call(cluster, 'GET', '/api/v1/namespaces/default/configmaps/plain').status).toBe(404);
   });
 
+  it('a body that does not parse names its first bytes as summarizeData does (text from `{`, hex otherwise)', () => {
+    const cluster = bootedCluster();
+    const broken = call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: '{"kind":' });
+    expect([broken.status, (broken.body as Status).message]).toEqual([400, expect.stringMatching(/^the object provided is unrecognized \(must be of type ConfigMap\): couldn't get version\/kind; json parse error: .+ \(\{"kind":\)$/)]);
+    const array = call(cluster, 'POST', '/api/v1/namespaces/default/configmaps', { body: '[1,2]' });
+    expect((array.body as Status).message).toMatch(/ \(5b312c325d\)$/);
+  });
+
   it('duplicate JSON fields: refused under Strict, warned under Warn (with unknown fields, in document order), silent under Ignore', () => {
     const cluster = bootedCluster();
     const dup = '{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"NAME","labels":{"x":"1","x":"2"}},"bogus":1,"data":{"a":"1","a":"2"}}';
