@@ -1,8 +1,10 @@
 // The Kubernetes-compatible HTTP front: node:http in, the simulated kube-apiserver behind. Each request
 // becomes one `http.request` in the simulation with its method, path, query, the headers the apiserver
-// reads and the body text; the simulated answer goes back unchanged (status, headers such as Warning
-// and Audit-Id, a JSON body). A watch is answered 200 with a chunked body of newline-delimited JSON
-// events and stays open until the apiserver ends it; a client that disconnects cancels it
+// reads and the body (text; a protobuf body as bytes); the simulated answer goes back with its
+// status and headers (Warning, Audit-Id), its body encoded as its Content-Type says (JSON, YAML or
+// Kubernetes protobuf: sim/apiserver/wire-encoding.ts). A watch is answered 200 with a chunked body of
+// events (JSON lines, or length-prefixed protobuf frames) and stays open until the apiserver ends it; a
+// client that disconnects cancels it
 // (`http.cancel`). The trace of the simulation streams as server-sent events at /podflow/trace.
 //
 // Before anything reaches the simulation the front applies kube-apiserver's limits (request-limits.ts: 3 MiB
@@ -27,6 +29,7 @@ import type { ClusterHost, Submission } from './cluster-host.ts';
 import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, readsBody, type RequestLimits } from './request-limits.ts';
 import { processMetricsText } from './process-metrics.ts';
 import { parseRequestTarget } from './request-path.ts';
+import { encodeBody, encodeWatchEvent, isPrettyPrint } from '../sim/apiserver/wire-encoding.ts';
 import { serveTrace } from './trace-stream.ts';
 import { serveUpgrades } from './pod-streams.ts';
 
@@ -170,6 +173,7 @@ async function handle(options: FrontOptions, limits: RequestLimits, req: Incomin
   // The deadline of a non-long-running request, body included (a watch clears it once it streams).
   let submission: Submission | null = null;
   let streaming = false;
+  let streamType: string | undefined;
   const deadline = setTimeout(() => {
     if (streaming || res.headersSent || res.destroyed) return;
     submission?.cancel();
@@ -218,15 +222,25 @@ async function handle(options: FrontOptions, limits: RequestLimits, req: Incomin
       }
       if (response.stream) {
         streaming = true;
+        streamType = response.headers['content-type'];
         clearTimeout(deadline);
         res.writeHead(response.status, { ...response.headers, 'cache-control': 'no-cache, private' });
         res.flushHeaders();
         return;
       }
-      sendResponse(res, response);
+      sendResponse(res, response, isPrettyPrint(request));
     },
     watchEvent: (event) => {
-      if (!res.destroyed) res.write(`${JSON.stringify(event)}\n`);
+      if (res.destroyed) return;
+      let frame: string | Uint8Array;
+      try {
+        frame = encodeWatchEvent(streamType, event);
+      } catch {
+        // An event that cannot be encoded ends the stream, as a failed write does in watch.go.
+        res.destroy();
+        return;
+      }
+      res.write(frame);
     },
     watchEnd: () => {
       if (!res.destroyed) res.end();
@@ -243,19 +257,22 @@ async function handle(options: FrontOptions, limits: RequestLimits, req: Incomin
   });
 }
 
-function sendResponse(res: ServerResponse, response: HttpResponse): void {
-  if (typeof response.body === 'string') {
-    res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
-    res.end(response.body);
-    return;
+/** Writes an answer in the serializer its Content-Type names (JSON, YAML or protobuf bytes; text as is). */
+function sendResponse(res: ServerResponse, response: HttpResponse, pretty = false): void {
+  let body: string | Uint8Array;
+  try {
+    body = encodeBody(response.headers['content-type'], response.body, pretty);
+  } catch (err) {
+    response = { status: 500, headers: { 'content-type': 'application/json' }, body: internalError(`unable to encode the response: ${err instanceof Error ? err.message : String(err)}`) };
+    body = encodeBody('application/json', response.body);
   }
-  sendJson(res, response.status, response.headers, response.body);
+  const headers = typeof response.body === 'string' ? response.headers : { 'content-type': 'application/json', ...response.headers };
+  res.writeHead(response.status, { ...headers, 'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length });
+  res.end(typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.length));
 }
 
 function sendJson(res: ServerResponse, status: number, headers: Readonly<Record<string, string>>, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  sendResponse(res, { status, headers: { 'content-type': 'application/json', ...headers }, body });
 }
 
 const timeoutStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Timeout: request did not complete within requested timeout - context deadline exceeded', reason: 'Timeout', details: {}, code: 504 };

@@ -16,6 +16,8 @@ import * as fc from 'fast-check';
 import { request as httpRequest, Agent } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { decodeProtobuf } from '../../src/sim/api/protobuf/index.ts';
 import { builtinTokens } from '../../src/sim/apiserver/filters/authentication.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
 
@@ -61,7 +63,22 @@ interface Answer {
   readonly contentType: string;
   readonly text: string;
   readonly aborted: boolean;
+  /** The body's bytes (protobuf answers are not text). */
+  readonly raw?: Buffer;
 }
+
+/** An answer's body decoded by its Content-Type, as kube-apiserver negotiated it: JSON, YAML or protobuf. */
+function decodeAnswer(a: Answer): unknown {
+  if (a.contentType.startsWith('application/vnd.kubernetes.protobuf')) {
+    const decoded = decodeProtobuf(new Uint8Array(a.raw ?? Buffer.alloc(0)));
+    if (!decoded.ok) throw new Error(decoded.error);
+    return decoded.object;
+  }
+  if (a.contentType.startsWith('application/yaml')) return parseYaml(a.text) as unknown;
+  return JSON.parse(a.text) as unknown;
+}
+
+const negotiatedTypes = ['application/json', 'application/yaml', 'application/vnd.kubernetes.protobuf'];
 
 const tokenHeader: Record<Token, string | undefined> = {
   admin: `Bearer ${builtinTokens.admin}`,
@@ -105,7 +122,10 @@ function send(r: FuzzRequest): Promise<Answer> {
     const req = httpRequest({ host: '127.0.0.1', port: server.front.port, method: r.method, path: r.path, headers, agent: r.abort || r.body.kind === 'big' ? false : agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (b: Buffer) => chunks.push(b));
-      res.on('end', () => done({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString(), aborted: false }));
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks);
+        done({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text: raw.toString(), raw, aborted: false });
+      });
       res.on('error', () => done({ status: 0, contentType: '', text: '', aborted: true }));
     });
     req.on('error', () => done({ status: 0, contentType: '', text: '', aborted: true }));
@@ -255,27 +275,29 @@ function malformed(r: FuzzRequest, a: Answer): string | null {
     // Go's answer to an unparsable request target (a bad %-escape), before any handler.
     if (a.status === 400 && plain && a.text === '400 Bad Request') return null;
     if (a.status === 500 && plain && /check failed\n$/.test(a.text)) return null;
-    if (!a.contentType.startsWith('application/json')) return `error ${a.status} as ${a.contentType}: ${a.text.slice(0, 200)}`;
+    if (!negotiatedTypes.some((t) => a.contentType.startsWith(t))) return `error ${a.status} as ${a.contentType}: ${a.text.slice(0, 200)}`;
     let parsed: unknown;
     try {
-      parsed = JSON.parse(a.text);
+      parsed = decodeAnswer(a);
     } catch {
-      return `error ${a.status} body is not JSON: ${a.text.slice(0, 200)}`;
+      return `error ${a.status} body is not ${a.contentType}: ${a.text.slice(0, 200)}`;
     }
     return isStatusFor(a.status, parsed) ? null : `error ${a.status} is not a Status: ${a.text.slice(0, 300)}`;
   }
   if (a.status < 200 || a.status >= 300) return `status ${a.status}`;
-  // A "." or ".." segment (plain or %2e-encoded) is never resolved into another collection.
-  if (/\/(\.|%2e){1,2}(\/|\?|$)/i.test(r.path.split('?')[0]!.replace(/\/+$/, '/')) && /"kind":"[A-Za-z]+List"/.test(a.text.slice(0, 200))) return `a dot segment reached a list: ${a.text.slice(0, 120)}`;
   if (plain || a.contentType.startsWith('text/event-stream')) return null;
-  if (a.contentType.startsWith('application/json') || a.contentType.startsWith('application/yaml') === false) {
+  let parsed: unknown = null;
+  if (negotiatedTypes.some((t) => a.contentType.startsWith(t))) {
     try {
-      const parsed = JSON.parse(a.text) as Record<string, unknown>;
-      if (typeof parsed !== 'object' || parsed === null) return `success body is not an object: ${a.text.slice(0, 200)}`;
+      parsed = decodeAnswer(a);
     } catch {
-      if (a.contentType.startsWith('application/json')) return `success body is not JSON: ${a.text.slice(0, 200)}`;
+      return `success body is not ${a.contentType}: ${a.text.slice(0, 200)}`;
     }
+    if (typeof parsed !== 'object' || parsed === null) return `success body is not an object: ${a.text.slice(0, 200)}`;
   }
+  // A "." or ".." segment (plain or %2e-encoded) is never resolved into another collection.
+  const kind = (parsed as { kind?: unknown } | null)?.kind;
+  if (/\/(\.|%2e){1,2}(\/|\?|$)/i.test(r.path.split('?')[0]!.replace(/\/+$/, '/')) && typeof kind === 'string' && /List$/.test(kind)) return `a dot segment reached a list: ${a.text.slice(0, 120)}`;
   return null;
 }
 

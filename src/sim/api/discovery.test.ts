@@ -23,11 +23,13 @@ describe('legacy discovery', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
       'configmaps', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
-      'pods', 'pods/attach', 'pods/binding', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status', 'serviceaccounts',
+      'pods', 'pods/attach', 'pods/binding', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status', 'serviceaccounts',
     ]);
     expect(list.resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });
     expect(list.resources.find((r) => r.name === 'pods/log')).toEqual({ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
     expect(list.resources.find((r) => r.name === 'pods/binding')).toEqual({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+    // kubectl drain looks for exactly this entry (CheckEvictionSupport) before it evicts instead of deleting.
+    expect(list.resources.find((r) => r.name === 'pods/eviction')).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     expect(list.resources.find((r) => r.name === 'pods')).toMatchObject({ shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' });
     expect(list.resources.find((r) => r.name === 'namespaces')!.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
     expect(apiResourceList('batch', 'v1')).toBeUndefined();

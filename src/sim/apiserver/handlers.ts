@@ -31,7 +31,11 @@ import type { GenericStore, RegistryContext } from './registry/generic-store.ts'
 import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
 import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
-import { tableFor, wantsTable } from './table.ts';
+import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
+import { jsonMediaType, negotiateWatchMediaType, protobufMediaType, watchContentType, type NegotiatedMediaType } from './negotiation.ts';
+import { hasProtobufKind } from '../api/protobuf/index.ts';
+import { handleEviction } from './eviction.ts';
+import { StatusError } from '../api/errors.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
 import { copyJson } from '../api/json-copy.ts';
@@ -54,7 +58,10 @@ export function* handleGet(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   const obj = yield* store.get(ctx, route.info.name, h.query.get('resourceVersion') ?? '');
   if (route.subresource?.name === 'scale') return respond(200, scaleOf(route.resource, obj));
-  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now));
+  const convert = conversionOf(h.http);
+  if (convert?.kind === 'Table') return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now, convert.version));
+  if (convert?.kind === 'PartialObjectMetadata') return respond(200, partialObjectMetadata(obj, convert.version));
+  if (convert?.kind === 'PartialObjectMetadataList') throw newNotAcceptable406(`you requested PartialObjectMetadataList, but the requested object is not a list (*${internalPackage(route.resource)}.${route.resource.kind})`);
   return respond(200, withTypeMeta(route.resource, obj));
 }
 
@@ -70,7 +77,10 @@ export function* handleList(h: HandlerRequest): Co<HttpResponse> {
     ...(list.continueToken ? { continue: list.continueToken } : {}),
     ...(list.remainingItemCount !== undefined ? { remainingItemCount: list.remainingItemCount } : {}),
   };
-  if (wantsTable(h.http)) return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now));
+  const convert = conversionOf(h.http);
+  if (convert?.kind === 'Table') return respond(200, tableFor(route.resource, list.items, metadata, query, ctx.epochMs + ctx.now, convert.version));
+  if (convert?.kind === 'PartialObjectMetadataList') return respond(200, partialObjectMetadataList(list.items, metadata, convert.version));
+  if (convert?.kind === 'PartialObjectMetadata') throw newNotAcceptable406(`you requested PartialObjectMetadata, but the requested object is a list (*${internalPackage(route.resource)}.${listKindOf(route.resource)})`);
   const body: List = { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata, items: list.items.map(withoutTypeMeta) };
   return respond(200, body);
 }
@@ -109,12 +119,25 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
   const timeoutSeconds = timeoutText !== '' ? Number(timeoutText) : minRequestTimeoutSeconds * (1 + ctx.rng.float());
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds < 0) throw newBadRequest(`invalid timeoutSeconds: ${timeoutText}`);
   const timeoutMs = timeoutSeconds * 1000;
-  const table = wantsTable(h.http);
+  const asked = negotiateWatchMediaType(h.http.headers.accept);
+  // Deviation (as for other answers): a kind the protobuf codec cannot write streams as JSON.
+  const sentKind = asked.convert?.kind === 'PartialObjectMetadata' ? 'PartialObjectMetadata' : route.resource.kind;
+  const negotiated: NegotiatedMediaType = asked.mediaType === protobufMediaType && !hasProtobufKind(sentKind) ? { ...asked, mediaType: jsonMediaType } : asked;
+  const table = negotiated.convert?.kind === 'Table' ? negotiated.convert : null;
+  const partial = negotiated.convert?.kind === 'PartialObjectMetadata' ? negotiated.convert : null;
+  // The first event encoded carries the Table's column definitions; every later one has none
+  // (watchEmbeddedEncoder flips TableOptions.NoHeaders after its first object, whatever its type).
+  let headersSent = false;
   const convert = (e: StorageWatchEvent): HttpWatchEvent => {
-    if (e.type === 'ERROR' || e.type === 'BOOKMARK') return { type: e.type, object: e.object };
-    if (!table) return { type: e.type, object: withTypeMeta(route.resource, e.object) };
-    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders: true });
-    return { type: e.type, object: 'kind' in t && t.kind === 'Table' ? t : e.object };
+    const noHeaders = headersSent;
+    headersSent = true;
+    if (e.type === 'ERROR') return { type: e.type, object: e.object };
+    if (partial) return { type: e.type, object: partialObjectMetadata(e.object, partial.version) };
+    // Deviation: a bookmark in a Table watch stays the bare object (kubectl never asks for bookmarks).
+    if (!table || e.type === 'BOOKMARK') return { type: e.type, object: withTypeMeta(route.resource, e.object) };
+    const t = toTable(route.resource, [e.object], {}, ctx.epochMs + (responder.now?.() ?? ctx.now), { includeObject: query.get('includeObject') ?? '', noHeaders });
+    if (!('kind' in t && t.kind === 'Table')) return { type: e.type, object: e.object };
+    return { type: e.type, object: table.version === 'v1' ? t : { ...t, apiVersion: `meta.k8s.io/${table.version}` } };
   };
   let opened = false;
   let endedEarly = false;
@@ -138,7 +161,7 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
     deadline: ctx.now + timeoutMs,
     ...(sendInitialEvents !== undefined ? { sendInitialEvents: sendInitialEvents === 'true' } : {}),
   }, sink);
-  responder.open(timeoutMs, { 'content-type': table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json' });
+  responder.open(timeoutMs, { 'content-type': watchContentType(negotiated.mediaType) });
   opened = true;
   for (const e of early) responder.event(e);
   responder.established(watch);
@@ -149,6 +172,7 @@ export function* handleCreate(request: HandlerRequest): Co<HttpResponse> {
   const h = withDryRun(request, 'CreateOptions');
   const { route, store, ctx } = h;
   if (route.subresource?.name === 'binding') return yield* handleBinding(h);
+  if (route.subresource?.name === 'eviction') return yield* handleEviction(h);
   if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
@@ -164,7 +188,7 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   const name = route.info.name;
   const sub = route.subresource?.name;
   if (sub === 'scale') {
-    const scale = decodeBody(h.http, 'Scale') as unknown as Scale;
+    const scale = decodeBody(h.http, 'Scale', 'autoscaling/v1') as unknown as Scale;
     const { object } = yield* store.update(ctx, name, (current) => withScale(current!, scale), { subresource: 'scale' });
     return respond(200, scaleOf(route.resource, object));
   }
@@ -321,7 +345,7 @@ export function* handleDeleteCollection(request: HandlerRequest): Co<HttpRespons
 // Models k8s pkg/registry/core/pod/storage/storage.go BindingREST.Create and assignPod.
 function* handleBinding(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
-  const binding = decodeBody(h.http, 'Binding') as unknown as Binding;
+  const binding = decodeBody(h.http, 'Binding', 'v1') as unknown as Binding;
   const name = route.info.name;
   if (binding.metadata?.name !== undefined && binding.metadata.name !== name) {
     throw newInvalid({ group: '', kind: 'Binding' }, binding.metadata.name, [fieldError.invalid(FieldPath.of('metadata', 'name'), binding.metadata.name, 'name in URL does not match name in Binding')]);
@@ -384,6 +408,16 @@ function withoutTypeMeta(obj: KubeObject): KubeObject {
 function withTypeMeta(r: ResourceInfo, obj: KubeObject): KubeObject {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
   return { kind: r.kind, apiVersion: apiVersionOf(r), ...rest } as KubeObject;
+}
+
+/** The package of a resource's internal Go type, as `%T` prints it (`*core.PodList`, `*apps.Deployment`). */
+function internalPackage(r: ResourceInfo): string {
+  return r.group === '' ? 'core' : r.group.split('.')[0]!;
+}
+
+/** errNotAcceptable with its own message (response.go's newNotAcceptableError). */
+function newNotAcceptable406(message: string): StatusError {
+  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
 }
 
 function checkNamespace(route: ResolvedRoute, obj: KubeObject): void {
@@ -456,7 +490,7 @@ function checkListOptions(query: Map<string, string>, resourceVersion: string, w
 
 function deleteOptions(h: HandlerRequest): DeleteOptions {
   const body = h.http.body;
-  const fromBody = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions') as DeleteOptions;
+  const { kind: _kind, apiVersion: _apiVersion, ...fromBody } = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions', 'meta.k8s.io/v1') as DeleteOptions & { kind?: string; apiVersion?: string };
   const q = h.query;
   const grace = q.get('gracePeriodSeconds');
   const policy = q.get('propagationPolicy');

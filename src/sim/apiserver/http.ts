@@ -4,11 +4,14 @@
 // `http.watchEvent` message carrying the same replyTo, until `http.watchEnd`; the client ends a watch early
 // with `http.cancel`. The Node server (src/server) maps real HTTP onto exactly these messages.
 //
-// Bodies: a request body is either the raw text a client put on the wire (JSON or YAML from kubectl or the
-// YAML editor: the apiserver decodes and may reject it) or an already-decoded plain object (what an
-// in-simulation client would have encoded; it skips the text round trip but gets the same validation).
+// Bodies: a request body is either what a client put on the wire — text (JSON or YAML from kubectl or the
+// YAML editor) or, with `Content-Type: application/vnd.kubernetes.protobuf`, bytes (a byte string, one
+// char per byte, as the Node server hands them over, or a Uint8Array); the apiserver decodes by
+// Content-Type (negotiation.ts) and may reject it — or an already-decoded plain object (what an
+// in-simulation client would have encoded; it skips the round trip but gets the same validation).
 // A response body is always a decoded plain object (an object, a List, a Table or a Status) or, for the
-// rare plain-text answers (429 from max-in-flight), a string.
+// rare plain-text answers (429 from max-in-flight), a string; its Content-Type says which serializer
+// the Node server writes it with (wire-encoding.ts: JSON, YAML or protobuf).
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -30,7 +33,7 @@ export interface HttpRequest {
   readonly query: string;
   /** Header names in lower case: `accept`, `content-type`, `user-agent`, `authorization`, `impersonate-user`. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string | object;
+  readonly body?: string | object | Uint8Array;
 }
 
 export interface HttpResponse {

@@ -617,14 +617,20 @@ describe('kube-apiserver: watch', () => {
     expect(streamOf(cluster, second).events).toHaveLength(0);
   });
 
-  it('sends one-row Tables without headers to kubectl get -w', () => {
+  it('sends one-row Tables to kubectl get -w: the first with the column definitions, the rest without', () => {
     const cluster = bootedCluster();
     const watch = watchFrom(cluster, '/api/v1/namespaces/default/pods', 'resourceVersion=0&watch=true', { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
     cluster.engine.runUntilIdle();
     call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' }, spec: { containers: [{ name: 'x', image: 'nginx' }] } } });
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', { body: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'db' }, spec: { containers: [{ name: 'x', image: 'nginx' }] } } });
     const { opened, events } = streamOf(cluster, watch);
-    expect(opened?.headers['content-type']).toBe('application/json;as=Table;v=v1;g=meta.k8s.io');
-    expect(events[0]!.object).toMatchObject({ kind: 'Table', columnDefinitions: null, rows: [{ cells: ['web', '0/1', 'Pending', '0', '0s', '<none>', '<none>', '<none>', '<none>'] }] });
+    // The stream's Content-Type is the serializer's (watch.go), not the Table's media type.
+    expect(opened?.headers['content-type']).toBe('application/json');
+    const first = events[0]!.object as unknown as { columnDefinitions: Array<{ name: string; priority: number }> | null };
+    expect(first).toMatchObject({ kind: 'Table', rows: [{ cells: ['web', '0/1', 'Pending', '0', '0s', '<none>', '<none>', '<none>', '<none>'] }] });
+    expect(first.columnDefinitions?.map((c) => c.name)).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'IP', 'Node', 'Nominated Node', 'Readiness Gates']);
+    const later = events.slice(1);
+    expect(later.length).toBeGreaterThan(0);
+    for (const e of later) expect(e.object).toMatchObject({ kind: 'Table', columnDefinitions: null });
   });
 });
-

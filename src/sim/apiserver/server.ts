@@ -33,6 +33,7 @@ import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResp
 import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
 import { handlePodStream, podStreamSubresources, type KubeletConnection } from './pod-streams.ts';
+import { withNegotiatedContentType } from './negotiation.ts';
 import { GenericStore, type RegistryContext } from './registry/generic-store.ts';
 import { strategyFor } from './registry/strategies.ts';
 import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } from './storage/cacher.ts';
@@ -427,6 +428,8 @@ export class KubeApiserver extends Component {
       if (user && info) this.recordAudit('ResponseStarted', auditID, http, info, user, { status: 200, headers: {}, body: null }, receivedAt);
       return;
     }
+    // Resource answers (and their errors) are encoded in the serializer the Accept header negotiates.
+    if (info?.isResourceRequest) response = withNegotiatedContentType(http, response);
     if (user && info) this.recordAudit('ResponseComplete', auditID, http, info, user, response, receivedAt);
     this.reply(request, httpKinds.response, { ...response, headers: { ...response.headers, 'audit-id': auditID } });
   }
