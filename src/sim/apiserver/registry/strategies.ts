@@ -7,11 +7,13 @@ import {
   nodeStrategy, roleBindingStrategy, roleStrategy, serviceAccountStrategy,
 } from './core.ts';
 import { podStatusStrategy, podStrategy } from './pods.ts';
+import { endpointSliceStrategy, endpointsStrategy, priorityClassStrategy, serviceStatusStrategy, serviceStrategy } from './services.ts';
 import type { StatusStrategy, Strategy } from './strategy.ts';
 
 const all: readonly Strategy[] = [
   podStrategy, deploymentStrategy, replicaSetStrategy, namespaceStrategy, nodeStrategy, eventStrategy, configMapStrategy,
   serviceAccountStrategy, leaseStrategy, roleStrategy, clusterRoleStrategy, roleBindingStrategy, clusterRoleBindingStrategy,
+  serviceStrategy, endpointsStrategy, endpointSliceStrategy, priorityClassStrategy,
 ];
 
 const byResource = new Map(all.map((s) => [`${s.resource.group}/${s.resource.resource}`, s]));
@@ -20,6 +22,7 @@ const statusStrategies = new Map<string, StatusStrategy>([
   ['/pods', podStatusStrategy],
   ['apps/deployments', deploymentStatusStrategy],
   ['apps/replicasets', replicaSetStatusStrategy],
+  ['/services', serviceStatusStrategy],
 ]);
 
 export function strategyFor(r: ResourceInfo): Strategy {
