@@ -190,7 +190,8 @@ describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
     expect(log[error + 1]).toBe(`GET resourceVersion=${lastRV}`);
     expect(log[error + 2]).toMatch(/^GET allowWatchBookmarks=true&resourceVersion=\d+&timeoutSeconds=T&watch=true$/);
     expect(Number(listRV)).toBeGreaterThan(Number(lastRV));
-    expect(events.reflector.listCount).toBe(2);
+    // Leases renewing move the revision on, so each later compaction can expire the events watch again.
+    expect(events.reflector.listCount).toBeGreaterThanOrEqual(2);
   });
 
   it('is deterministic: same seed, same trace, whatever the host clock and Math.random say', () => {
@@ -206,7 +207,7 @@ describe.skipIf(!watchServed)('pod informer against kube-apiserver', () => {
   });
 
   it('an informer whose list is forbidden retries on background timers and leaves the engine idle', () => {
-    const { cluster, component, client } = clientTestCluster('informer-forbidden');
+    const { cluster, component, client } = clientTestCluster('informer-forbidden', 'kube-controller-manager', builtinTokens.restricted);
     const events = new SharedInformerFactory(component.host, client).informerFor<Event>('events');
     events.run();
     expect(cluster.engine.runUntilIdle().reason).toBe('idle');
