@@ -168,11 +168,11 @@ export class StoredRangeAllocator {
   *update<T>(change: (bitmap: AllocationBitmap) => T, keep: (result: T) => boolean): Co<T> {
     let result!: T;
     const bitmap = this.bitmap;
-    const self = this;
     try {
       const stored = yield* this.storage.guaranteedUpdate(this.key, { ignoreNotFound: false }, function* (current: KubeObject) {
         const existing = current as RangeAllocation;
-        if ((existing.metadata.resourceVersion ?? '') !== self.lastResourceVersion) bitmap.restore(existing.data ?? '');
+        // The stored bitmap is the truth (another writer, or an earlier try of this update, may have changed it).
+        bitmap.restore(existing.data ?? '');
         result = change(bitmap);
         if (!keep(result)) throw new NoChange();
         return canonicalize('RangeAllocation', { ...existing, ...bitmap.snapshot() } as RangeAllocation);
@@ -185,12 +185,8 @@ export class StoredRangeAllocator {
   }
 }
 
+/** Thrown inside the update function when there is nothing to write (a bit already taken or already free). */
 class NoChange extends Error {}
-export { NoChange as RangeNoChange };
-
-export function isNoChange(err: unknown): boolean {
-  return err instanceof NoChange;
-}
 
 /** The ClusterIP allocator over `--service-cluster-ip-range`. */
 export class ClusterIPAllocator {
