@@ -68,6 +68,24 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(nodes.slice(1).map((r) => [r[0], r[1]])).toEqual([['node-1', 'Ready'], ['node-2', 'Ready'], ['node-3', 'Ready']]);
   });
 
+  test('a fresh 1.28 cluster: default and kube-root-ca.crt in every namespace, the kubernetes Service, cluster-info', async () => {
+    const sa = rows(ok(await k('get', 'sa', '-A')));
+    expect(sa.slice(1).map((r) => [r[0], r[1]])).toEqual([['default', 'default'], ['kube-node-lease', 'default'], ['kube-public', 'default'], ['kube-system', 'default']]);
+    const cm = rows(ok(await k('get', 'cm', '-A')));
+    expect(cm.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system'].map((ns) => [ns, 'kube-root-ca.crt', '1']));
+    const both = ok(await k('get', 'sa,cm', '-A'));
+    expect(both).toMatch(/^kube-system\s+serviceaccount\/default\s/m);
+    expect(both).toMatch(/^kube-system\s+configmap\/kube-root-ca\.crt\s+1\s/m);
+    const svc = ok(await k('get', 'svc,endpoints,endpointslices'));
+    expect(svc).toMatch(/^service\/kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP\s+\S+$/m);
+    expect(svc).toMatch(/^endpoints\/kubernetes\s+172\.18\.0\.1:6443\s+\S+$/m);
+    expect(svc).toMatch(/^endpointslice\.discovery\.k8s\.io\/kubernetes\s+IPv4\s+6443\s+172\.18\.0\.1\s+\S+$/m);
+    const pc = rows(ok(await k('get', 'priorityclasses')));
+    expect(pc.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual([['system-cluster-critical', '2000000000', 'false'], ['system-node-critical', '2000001000', 'false']]);
+    const info = ok(await k('cluster-info'));
+    expect(info).toMatch(/^Kubernetes control plane is running at https?:\/\/127\.0\.0\.1:\d+/m);
+  });
+
   test('get pods -w prints ADDED and MODIFIED lines while the nginx Deployment created with create -f starts its pod', async () => {
     let watching = false;
     const stop = env.server.host.onDelivery((m) => {
@@ -137,6 +155,25 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(names.filter((n) => /^pod\/nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/.test(n))).toHaveLength(1);
     expect(names).toContain('pod/user-service');
     expect(pods!.find((r) => r[0] === 'pod/user-service')!.slice(1, 3)).toEqual(['3/3', 'Running']);
+  });
+
+  test('expose deployment: a Service with a ClusterIP from the range, its Endpoints and EndpointSlice follow the ready Pod', async () => {
+    expect(ok(await k('expose', 'deployment', 'nginx-deployment', '--port=80'))).toBe('service/nginx-deployment exposed\n');
+    const svc = rows(ok(await k('get', 'svc', 'nginx-deployment', '-o', 'wide')));
+    expect(svc[0]).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR']);
+    expect(svc[1]![1]).toBe('ClusterIP');
+    expect(svc[1]![2]).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+    expect([svc[1]![3], svc[1]![4], svc[1]![6]]).toEqual(['<none>', '80/TCP', 'app=nginx']);
+    const podIP = ok(await k('get', 'pods', '-l', 'app=nginx', '-o', 'jsonpath={.items[0].status.podIP}'));
+    let ep = '';
+    for (let i = 0; i < 100 && !ep.includes(`${podIP}:80`); i++) {
+      ep = ok(await k('get', 'endpoints,endpointslices', '-l', 'app=nginx'));
+      if (!ep.includes(`${podIP}:80`)) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(ep).toMatch(new RegExp(`^endpoints/nginx-deployment\\s+${podIP.replaceAll('.', '\\.')}:80\\s`, 'm'));
+    expect(ep).toMatch(new RegExp(`^endpointslice\\.discovery\\.k8s\\.io/nginx-deployment-[a-z0-9]{5}\\s+IPv4\\s+80\\s+${podIP.replaceAll('.', '\\.')}\\s`, 'm'));
+    const dup = await k('expose', 'deployment', 'nginx-deployment', '--port=80');
+    expect([dup.code, dup.stderr]).toEqual([1, 'Error from server (AlreadyExists): services "nginx-deployment" already exists\n']);
   });
 
   test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {
@@ -347,6 +384,9 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
   });
 
   test('--as alice: the pod-reader may list pods, and is forbidden the rest', async () => {
+    // A fresh cluster gives alice nothing: the admin binds her a pod-reader Role in default first.
+    expect(ok(await k('create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods'))).toBe('role.rbac.authorization.k8s.io/pod-reader created\n');
+    expect(ok(await k('create', 'rolebinding', 'alice-pod-reader', '--role=pod-reader', '--user=alice'))).toBe('rolebinding.rbac.authorization.k8s.io/alice-pod-reader created\n');
     const pods = rows(ok(await k('--as', 'alice', 'get', 'pods', '-o', 'name')));
     expect(pods.flat()).toContain('pod/user-service');
     const deploys = await k('--as', 'alice', 'get', 'deployments');
