@@ -176,6 +176,24 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect([dup.code, dup.stderr]).toEqual([1, 'Error from server (AlreadyExists): services "nginx-deployment" already exists\n']);
   });
 
+  test('apply --prune deletes what the file no longer has; the default allowlist needs kinds Podflow does not serve', async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels:\n    prune: demo\ndata:\n  k: v\n`;
+    const first = join(env.dir, 'prune-1.yaml');
+    writeFileSync(first, `${cm('prune-a')}---\n${cm('prune-b')}`);
+    // kubectl's default allowlist maps every kind it names first (PersistentVolumeClaim, Secret, Job…).
+    const defaults = await k('apply', '--prune', '-l', 'prune=demo', '-f', first);
+    expect(defaults.code).toBe(1);
+    expect(defaults.stderr).toMatch(/^error: error retrieving RESTMappings to prune: invalid resource \/v1, Kind=PersistentVolumeClaim, Namespaced=true: no matches for kind "PersistentVolumeClaim" in version "v1"$/m);
+    const allow = ['--prune-allowlist=core/v1/ConfigMap', '--prune-allowlist=core/v1/Service', '--prune-allowlist=apps/v1/Deployment'];
+    const applied = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', first);
+    expect([applied.code, applied.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b unchanged\n']);
+    const second = join(env.dir, 'prune-2.yaml');
+    writeFileSync(second, cm('prune-a'));
+    const pruned = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', second);
+    expect([pruned.code, pruned.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b pruned\n']);
+    expect(rows(ok(await k('get', 'cm', '-l', 'prune=demo', '-o', 'name')))).toEqual([['configmap/prune-a']]);
+  });
+
   test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {
     const sorted = rows(ok(await k('get', 'pods', '--sort-by=.metadata.name', '-o', 'wide')));
     const names = sorted.slice(1).map((r) => r[0]!);
