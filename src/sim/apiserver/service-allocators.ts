@@ -23,26 +23,29 @@ export const rangeKeys = { serviceIPs: '/ranges/serviceips', nodePorts: '/ranges
 
 /** A bitmap over [0, max) with allocations preferred in [offset, max) (allocator.AllocationBitmap). */
 export class AllocationBitmap {
-  private bits = 0n;
+  /** Bit i is bit (i % 8) of bits[i >> 3]. */
+  private bits: Uint8Array;
   private count = 0;
 
-  constructor(readonly max: number, readonly rangeSpec: string, readonly offset: number) {}
+  constructor(readonly max: number, readonly rangeSpec: string, readonly offset: number) {
+    this.bits = new Uint8Array(Math.ceil(max / 8));
+  }
 
   has(i: number): boolean {
-    return ((this.bits >> BigInt(i)) & 1n) === 1n;
+    return i >= 0 && i < this.max && (this.bits[i >> 3]! & (1 << (i & 7))) !== 0;
   }
 
   /** Allocate: false when taken. */
   allocate(i: number): boolean {
     if (i < 0 || i >= this.max || this.has(i)) return false;
-    this.bits |= 1n << BigInt(i);
+    this.bits[i >> 3]! |= 1 << (i & 7);
     this.count++;
     return true;
   }
 
   release(i: number): void {
     if (!this.has(i)) return;
-    this.bits &= ~(1n << BigInt(i));
+    this.bits[i >> 3]! &= ~(1 << (i & 7));
     this.count--;
   }
 
@@ -70,26 +73,29 @@ export class AllocationBitmap {
 
   /** Snapshot: the range and the bitmap as big.Int.Bytes() (big-endian, no leading zeros; empty for 0), base64. */
   snapshot(): { range: string; data: string } {
-    return { range: this.rangeSpec, data: bigIntToBase64(this.bits) };
+    let top = this.bits.length - 1;
+    while (top >= 0 && this.bits[top] === 0) top--;
+    const bytes: number[] = [];
+    for (let i = top; i >= 0; i--) bytes.push(this.bits[i]!);
+    return { range: this.rangeSpec, data: bytesToBase64(bytes) };
   }
 
   restore(data: string): void {
-    this.bits = base64ToBigInt(data);
-    let n = 0;
-    for (let b = this.bits; b > 0n; b >>= 1n) if (b & 1n) n++;
-    this.count = n;
+    const bytes = base64ToBytes(data);
+    this.bits = new Uint8Array(Math.ceil(this.max / 8));
+    this.count = 0;
+    for (let k = 0; k < bytes.length; k++) {
+      const index = bytes.length - 1 - k;
+      if (index >= this.bits.length) continue;
+      this.bits[index] = bytes[k]!;
+      for (let v = bytes[k]!; v !== 0; v &= v - 1) this.count++;
+    }
   }
 }
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-/** big.Int.Bytes() (big-endian, no leading zeros, empty for 0) as standard base64, the JSON form of []byte. */
-export function bigIntToBase64(n: bigint): string {
-  if (n === 0n) return '';
-  let hex = n.toString(16);
-  if (hex.length % 2) hex = `0${hex}`;
-  const bytes: number[] = [];
-  for (let i = 0; i < hex.length; i += 2) bytes.push(parseInt(hex.slice(i, i + 2), 16));
+function bytesToBase64(bytes: readonly number[]): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const b = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
@@ -100,19 +106,32 @@ export function bigIntToBase64(n: bigint): string {
   return out;
 }
 
-export function base64ToBigInt(data: string): bigint {
-  const clean = data.replace(/=+$/, '');
-  let hex = '';
+function base64ToBytes(data: string): number[] {
+  const out: number[] = [];
   let acc = 0;
   let bits = 0;
-  for (const ch of clean) {
+  for (const ch of data.replace(/=+$/, '')) {
     acc = ((acc << 6) | alphabet.indexOf(ch)) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      hex += ((acc >> bits) & 255).toString(16).padStart(2, '0');
+      out.push((acc >> bits) & 255);
     }
   }
+  return out;
+}
+
+/** big.Int.Bytes() of `n` as standard base64, the JSON form of []byte. */
+export function bigIntToBase64(n: bigint): string {
+  const hex = n === 0n ? '' : n.toString(16);
+  const padded = hex.length % 2 ? `0${hex}` : hex;
+  const bytes: number[] = [];
+  for (let i = 0; i < padded.length; i += 2) bytes.push(parseInt(padded.slice(i, i + 2), 16));
+  return bytesToBase64(bytes);
+}
+
+export function base64ToBigInt(data: string): bigint {
+  const hex = base64ToBytes(data).map((b) => b.toString(16).padStart(2, '0')).join('');
   return hex === '' ? 0n : BigInt(`0x${hex}`);
 }
 
