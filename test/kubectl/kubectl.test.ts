@@ -164,14 +164,18 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(svc[1]![1]).toBe('ClusterIP');
     expect(svc[1]![2]).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
     expect([svc[1]![3], svc[1]![4], svc[1]![6]]).toEqual(['<none>', '80/TCP', 'app=nginx']);
-    const podIP = ok(await k('get', 'pods', '-l', 'app=nginx', '-o', 'jsonpath={.items[0].status.podIP}'));
+    // The Deployment's Pod (my-replicaset's Pods carry app=nginx too, so the Service selects them as well).
+    const podName = rows(ok(await k('get', 'pods', '-l', 'app=nginx', '-o', 'name'))).flat().find((n) => n.startsWith('pod/nginx-deployment-'))!;
+    const podIP = ok(await k('get', podName, '-o', 'jsonpath={.status.podIP}'));
+    expect(podIP).toMatch(/^10\.244\.\d+\.\d+$/);
     let ep = '';
-    for (let i = 0; i < 100 && !ep.includes(`${podIP}:80`); i++) {
-      ep = ok(await k('get', 'endpoints,endpointslices', '-l', 'app=nginx'));
-      if (!ep.includes(`${podIP}:80`)) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 40 && !ep.includes(`${podIP}:80`); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 200));
+      ep = ok(await k('get', 'endpoints', 'nginx-deployment'));
     }
-    expect(ep).toMatch(new RegExp(`^endpoints/nginx-deployment\\s+${podIP.replaceAll('.', '\\.')}:80\\s`, 'm'));
-    expect(ep).toMatch(new RegExp(`^endpointslice\\.discovery\\.k8s\\.io/nginx-deployment-[a-z0-9]{5}\\s+IPv4\\s+80\\s+${podIP.replaceAll('.', '\\.')}\\s`, 'm'));
+    expect(ep).toMatch(new RegExp(`^nginx-deployment\\s+\\S*${podIP.replaceAll('.', '\\.')}:80\\S*\\s`, 'm'));
+    const slices = ok(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=nginx-deployment'));
+    expect(slices).toMatch(new RegExp(`^nginx-deployment-[a-z0-9]{5}\\s+IPv4\\s+80\\s+\\S*${podIP.replaceAll('.', '\\.')}`, 'm'));
     const dup = await k('expose', 'deployment', 'nginx-deployment', '--port=80');
     expect([dup.code, dup.stderr]).toEqual([1, 'Error from server (AlreadyExists): services "nginx-deployment" already exists\n']);
   });
@@ -403,8 +407,12 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
 
   test('--as alice: the pod-reader may list pods, and is forbidden the rest', async () => {
     // A fresh cluster gives alice nothing: the admin binds her a pod-reader Role in default first.
-    expect(ok(await k('create', 'role', 'pod-reader', '--verb=get,list,watch', '--resource=pods'))).toBe('role.rbac.authorization.k8s.io/pod-reader created\n');
-    expect(ok(await k('create', 'rolebinding', 'alice-pod-reader', '--role=pod-reader', '--user=alice'))).toBe('rolebinding.rbac.authorization.k8s.io/alice-pod-reader created\n');
+    const rbac = join(env.dir, 'alice.yaml');
+    writeFileSync(rbac, [
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: pod-reader\nrules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [get, list, watch]\n',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: alice-pod-reader\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: pod-reader\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: alice\n',
+    ].join('---\n'));
+    expect(ok(await k('apply', '-f', rbac))).toBe('role.rbac.authorization.k8s.io/pod-reader created\nrolebinding.rbac.authorization.k8s.io/alice-pod-reader created\n');
     const pods = rows(ok(await k('--as', 'alice', 'get', 'pods', '-o', 'name')));
     expect(pods.flat()).toContain('pod/user-service');
     const deploys = await k('--as', 'alice', 'get', 'deployments');
