@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease } from './api/types/coordination.ts';
 import type { ConfigMap, Pod } from './api/types/core.ts';
-import type { KubeObject, Status } from './api/types/meta.ts';
+import type { Status } from './api/types/meta.ts';
 import type { Endpoints, EndpointSlice, RangeAllocation, Service } from './api/types/service.ts';
 import { bootstrapClusterRoleBindingNames, bootstrapClusterRoleNames } from './apiserver/bootstrap-policy.ts';
 import { builtinTokens } from './apiserver/filters/authentication.ts';
