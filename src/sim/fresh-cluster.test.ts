@@ -138,6 +138,30 @@ describe('a fresh cluster', () => {
   });
 });
 
+describe('leader election after a restart', () => {
+  it('a restarted kube-scheduler takes the Lease over only once the old holder\'s 15 s have run out', () => {
+    const cluster = booted('fresh-takeover');
+    const key = '/registry/leases/kube-system/kube-scheduler';
+    const before = stored<Lease>(cluster, key).spec!;
+    cluster.fault({ type: 'stop', component: 'kube-scheduler' });
+    cluster.engine.runFor(1_000);
+    const stoppedAt = cluster.engine.epochMs + cluster.engine.now;
+    cluster.fault({ type: 'start', component: 'kube-scheduler' });
+    cluster.engine.runFor(5_000);
+    // The new process has a new identity; the old one's lease has not expired yet.
+    expect(stored<Lease>(cluster, key).spec!.holderIdentity).toBe(before.holderIdentity);
+    expect(cluster.scheduler!.leaderElector!.isLeader).toBe(false);
+    cluster.engine.runFor(20_000);
+    const after = stored<Lease>(cluster, key).spec!;
+    expect(after.holderIdentity).not.toBe(before.holderIdentity);
+    expect(after.holderIdentity).toMatch(/^control-plane_/);
+    expect(after.leaseTransitions).toBe(1);
+    expect(Date.parse(after.acquireTime!)).toBeGreaterThanOrEqual(Date.parse(before.renewTime!) + 15_000);
+    expect(Date.parse(after.acquireTime!)).toBeGreaterThan(stoppedAt);
+    expect(cluster.scheduler!.leaderElector!.isLeader).toBe(true);
+  });
+});
+
 describe('Services', () => {
   it('allocates a ClusterIP from the upper range, releases it on delete, and keeps it immutable', () => {
     const cluster = booted('svc-alloc');
