@@ -4,6 +4,7 @@
 // NodePort allocation, Endpoints and EndpointSlices following ready Pods.
 
 import { describe, expect, it } from 'vitest';
+import { parseTimestamp } from './api/time.ts';
 import type { Lease } from './api/types/coordination.ts';
 import type { ConfigMap, Pod } from './api/types/core.ts';
 import type { Status } from './api/types/meta.ts';
@@ -156,8 +157,8 @@ describe('leader election after a restart', () => {
     expect(after.holderIdentity).not.toBe(before.holderIdentity);
     expect(after.holderIdentity).toMatch(/^control-plane_/);
     expect(after.leaseTransitions).toBe(1);
-    expect(Date.parse(after.acquireTime!)).toBeGreaterThanOrEqual(Date.parse(before.renewTime!) + 15_000);
-    expect(Date.parse(after.acquireTime!)).toBeGreaterThan(stoppedAt);
+    expect(parseTimestamp(after.acquireTime!)!).toBeGreaterThanOrEqual(parseTimestamp(before.renewTime!)! + 15_000);
+    expect(parseTimestamp(after.acquireTime!)!).toBeGreaterThan(stoppedAt);
     expect(cluster.scheduler!.leaderElector!.isLeader).toBe(true);
   });
 });
