@@ -546,6 +546,15 @@ const registryKeys: Tour = {
   steps: [{ do: 'scenario', id: 'nginx-deployment' }],
   stops: [
     {
+      id: 'event-lease',
+      title: { en: 'A lease for Events', zh: '为 Event 申请 lease' },
+      text: {
+        en: 'Before anything is created: as the cluster starts, its components record Events (the controllers\' LeaderElection, each Node\'s RegisteredNode). Events must disappear on their own after an hour (--event-ttl), so instead of one lease per Event, kube-apiserver grants one etcd lease with TTL = event TTL + 60 s and attaches the Events of the next minute to it.',
+        zh: '在创建任何对象之前：集群启动时，各组件就会记录 Event（控制器的 LeaderElection、每个 Node 的 RegisteredNode）。Event 需要在一小时后自动消失（--event-ttl），kube-apiserver 不为每个 Event 单独申请 lease，而是向 etcd 申请一个 TTL = Event TTL + 60 秒的 lease，把接下来一分钟内的 Event 都挂在它上面。',
+      },
+      match: { message: { kind: 'etcd.LeaseGrant', from: apiserver, to: 'etcd' } },
+    },
+    {
       id: 'create',
       title: { en: 'kubectl create -f nginx.yml', zh: 'kubectl create -f nginx.yml' },
       text: {
@@ -582,20 +591,11 @@ const registryKeys: Tour = {
       match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/pods/default/nginx-deployment-', write: 'create' } },
     },
     {
-      id: 'event-lease',
-      title: { en: 'A lease for Events', zh: '为 Event 申请 lease' },
-      text: {
-        en: 'Events must disappear on their own after an hour (--event-ttl). Instead of one lease per Event, kube-apiserver grants one etcd lease with TTL = event TTL + 60 s and attaches the Events of the next minute to it.',
-        zh: 'Event 需要在一小时后自动消失（--event-ttl）。kube-apiserver 不为每个 Event 单独申请 lease，而是向 etcd 申请一个 TTL = Event TTL + 60 秒的 lease，把接下来一分钟内的 Event 都挂在它上面。',
-      },
-      match: { message: { kind: 'etcd.LeaseGrant', from: apiserver, to: 'etcd' } },
-    },
-    {
       id: 'first-event',
       title: { en: 'An Event stored with the lease', zh: '带 lease 保存的 Event' },
       text: {
-        en: 'The first Event (ScalingReplicaSet, SuccessfulCreate …) is a create Txn like any other, but its put carries the lease ID. When the lease expires, etcd deletes every key attached to it.',
-        zh: '第一个 Event（ScalingReplicaSet、SuccessfulCreate……）和其他对象一样用创建 Txn 写入，只是 put 里带着 lease ID。lease 过期时，etcd 会删除挂在它上面的所有 key。',
+        en: 'The Deployment\'s first Event (ScalingReplicaSet, SuccessfulCreate …) is a create Txn like any other, but its put carries the ID of the lease granted at start. When the lease expires, etcd deletes every key attached to it.',
+        zh: 'Deployment 的第一个 Event（ScalingReplicaSet、SuccessfulCreate……）和其他对象一样用创建 Txn 写入，只是 put 里带着启动时申请的 lease ID。lease 过期时，etcd 会删除挂在它上面的所有 key。',
       },
       match: { message: { kind: 'etcd.Txn', to: 'etcd', path: '/registry/events/', write: 'create', includes: '"lease":' } },
     },

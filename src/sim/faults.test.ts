@@ -107,6 +107,9 @@ describe('faults', () => {
 
   it('a fault is a user action: its message has no cause and starts a chain', () => {
     const cluster = booted('fault-root');
+    // The scheduler starts watching once it leads, just before boot ends: let its watches age past the
+    // reflector's 1 s "very short watch" rule, so the drop is answered by a new watch at once.
+    cluster.engine.runFor(2_000);
     const message = cluster.fault({ type: 'dropWatches', component: 'kube-scheduler' });
     cluster.engine.runUntilIdle();
     expect(message.cause).toBeNull();

@@ -142,7 +142,8 @@ describe('SimHost insides', () => {
     host.handle({ type: 'runUntilIdle' });
     const after = latest();
     expect(etcdOf(after).revision).toBeGreaterThan(etcdOf(booted).revision);
-    expect(etcdOf(after).keys).toBe(etcdOf(booted).keys + 1);
+    // The Namespace, then kube-controller-manager's `default` ServiceAccount and `kube-root-ca.crt` in it.
+    expect(etcdOf(after).keys).toBe(etcdOf(booted).keys + 3);
 
     const count = events.length;
     host.handle({ type: 'stepBack', count: host.timeline.head - booted.step });

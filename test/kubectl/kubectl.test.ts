@@ -68,6 +68,24 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(nodes.slice(1).map((r) => [r[0], r[1]])).toEqual([['node-1', 'Ready'], ['node-2', 'Ready'], ['node-3', 'Ready']]);
   });
 
+  test('a fresh 1.28 cluster: default and kube-root-ca.crt in every namespace, the kubernetes Service, cluster-info', async () => {
+    const sa = rows(ok(await k('get', 'sa', '-A')));
+    expect(sa.slice(1).map((r) => [r[0], r[1]])).toEqual([['default', 'default'], ['kube-node-lease', 'default'], ['kube-public', 'default'], ['kube-system', 'default']]);
+    const cm = rows(ok(await k('get', 'cm', '-A')));
+    expect(cm.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system'].map((ns) => [ns, 'kube-root-ca.crt', '1']));
+    const both = ok(await k('get', 'sa,cm', '-A'));
+    expect(both).toMatch(/^kube-system\s+serviceaccount\/default\s/m);
+    expect(both).toMatch(/^kube-system\s+configmap\/kube-root-ca\.crt\s+1\s/m);
+    const svc = ok(await k('get', 'svc,endpoints,endpointslices'));
+    expect(svc).toMatch(/^service\/kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP\s+\S+$/m);
+    expect(svc).toMatch(/^endpoints\/kubernetes\s+172\.18\.0\.1:6443\s+\S+$/m);
+    expect(svc).toMatch(/^endpointslice\.discovery\.k8s\.io\/kubernetes\s+IPv4\s+6443\s+172\.18\.0\.1\s+\S+$/m);
+    const pc = rows(ok(await k('get', 'priorityclasses')));
+    expect(pc.slice(1).map((r) => [r[0], r[1], r[2]])).toEqual([['system-cluster-critical', '2000000000', 'false'], ['system-node-critical', '2000001000', 'false']]);
+    const info = ok(await k('cluster-info'));
+    expect(info).toMatch(/^Kubernetes control plane is running at https?:\/\/127\.0\.0\.1:\d+/m);
+  });
+
   test('get pods -w prints ADDED and MODIFIED lines while the nginx Deployment created with create -f starts its pod', async () => {
     let watching = false;
     const stop = env.server.host.onDelivery((m) => {
@@ -137,6 +155,47 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect(names.filter((n) => /^pod\/nginx-deployment-[a-z0-9]+-[a-z0-9]{5}$/.test(n))).toHaveLength(1);
     expect(names).toContain('pod/user-service');
     expect(pods!.find((r) => r[0] === 'pod/user-service')!.slice(1, 3)).toEqual(['3/3', 'Running']);
+  });
+
+  test('expose deployment: a Service with a ClusterIP from the range, its Endpoints and EndpointSlice follow the ready Pod', async () => {
+    expect(ok(await k('expose', 'deployment', 'nginx-deployment', '--port=80'))).toBe('service/nginx-deployment exposed\n');
+    const svc = rows(ok(await k('get', 'svc', 'nginx-deployment', '-o', 'wide')));
+    expect(svc[0]).toEqual(['NAME', 'TYPE', 'CLUSTER-IP', 'EXTERNAL-IP', 'PORT(S)', 'AGE', 'SELECTOR']);
+    expect(svc[1]![1]).toBe('ClusterIP');
+    expect(svc[1]![2]).toMatch(/^10\.(9[6-9]|10[0-9]|11[01])\.\d+\.\d+$/);
+    expect([svc[1]![3], svc[1]![4], svc[1]![6]]).toEqual(['<none>', '80/TCP', 'app=nginx']);
+    // The Deployment's Pod (my-replicaset's Pods carry app=nginx too, so the Service selects them as well).
+    const podName = rows(ok(await k('get', 'pods', '-l', 'app=nginx', '-o', 'name'))).flat().find((n) => n.startsWith('pod/nginx-deployment-'))!;
+    const podIP = ok(await k('get', podName, '-o', 'jsonpath={.status.podIP}'));
+    expect(podIP).toMatch(/^10\.244\.\d+\.\d+$/);
+    let ep = '';
+    for (let i = 0; i < 40 && !ep.includes(`${podIP}:80`); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, 200));
+      ep = ok(await k('get', 'endpoints', 'nginx-deployment'));
+    }
+    expect(ep).toMatch(new RegExp(`^nginx-deployment\\s+\\S*${podIP.replaceAll('.', '\\.')}:80\\S*\\s`, 'm'));
+    const slices = ok(await k('get', 'endpointslices', '-l', 'kubernetes.io/service-name=nginx-deployment'));
+    expect(slices).toMatch(new RegExp(`^nginx-deployment-[a-z0-9]{5}\\s+IPv4\\s+80\\s+\\S*${podIP.replaceAll('.', '\\.')}`, 'm'));
+    const dup = await k('expose', 'deployment', 'nginx-deployment', '--port=80');
+    expect([dup.code, dup.stderr]).toEqual([1, 'Error from server (AlreadyExists): services "nginx-deployment" already exists\n']);
+  });
+
+  test('apply --prune deletes what the file no longer has; the default allowlist needs kinds Podflow does not serve', async () => {
+    const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels:\n    prune: demo\ndata:\n  k: v\n`;
+    const first = join(env.dir, 'prune-1.yaml');
+    writeFileSync(first, `${cm('prune-a')}---\n${cm('prune-b')}`);
+    // kubectl's default allowlist maps every kind it names first (PersistentVolumeClaim, Secret, Job…).
+    const defaults = await k('apply', '--prune', '-l', 'prune=demo', '-f', first);
+    expect(defaults.code).toBe(1);
+    expect(defaults.stderr).toMatch(/^error: error retrieving RESTMappings to prune: invalid resource \/v1, Kind=PersistentVolumeClaim, Namespaced=true: no matches for kind "PersistentVolumeClaim" in version "v1"$/m);
+    const allow = ['--prune-allowlist=core/v1/ConfigMap', '--prune-allowlist=core/v1/Service', '--prune-allowlist=apps/v1/Deployment'];
+    const applied = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', first);
+    expect([applied.code, applied.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b unchanged\n']);
+    const second = join(env.dir, 'prune-2.yaml');
+    writeFileSync(second, cm('prune-a'));
+    const pruned = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', second);
+    expect([pruned.code, pruned.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b pruned\n']);
+    expect(rows(ok(await k('get', 'cm', '-l', 'prune=demo', '-o', 'name')))).toEqual([['configmap/prune-a']]);
   });
 
   test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {
@@ -347,6 +406,13 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
   });
 
   test('--as alice: the pod-reader may list pods, and is forbidden the rest', async () => {
+    // A fresh cluster gives alice nothing: the admin binds her a pod-reader Role in default first.
+    const rbac = join(env.dir, 'alice.yaml');
+    writeFileSync(rbac, [
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: pod-reader\nrules:\n- apiGroups: [""]\n  resources: [pods]\n  verbs: [get, list, watch]\n',
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata:\n  name: alice-pod-reader\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: Role\n  name: pod-reader\nsubjects:\n- apiGroup: rbac.authorization.k8s.io\n  kind: User\n  name: alice\n',
+    ].join('---\n'));
+    expect(ok(await k('apply', '-f', rbac))).toBe('role.rbac.authorization.k8s.io/pod-reader created\nrolebinding.rbac.authorization.k8s.io/alice-pod-reader created\n');
     const pods = rows(ok(await k('--as', 'alice', 'get', 'pods', '-o', 'name')));
     expect(pods.flat()).toContain('pod/user-service');
     const deploys = await k('--as', 'alice', 'get', 'deployments');

@@ -11,7 +11,7 @@ import { parseQuantity, quantityString, roundUpQuantity } from './quantity.ts';
 import type { GroupVersionKind } from './gvk.ts';
 import type {
   ClusterRoleBinding, Container, Deployment, HTTPGetAction, Namespace, Node, Pod, PodSpec, PodTemplateSpec, Probe,
-  ReplicaSet, ResourceList, RoleBinding, Subject, Volume,
+  ReplicaSet, ResourceList, RoleBinding, Subject, Volume, Service, Endpoints, EndpointSlice, PriorityClass,
 } from './types/index.ts';
 import type { KubeObject } from './types/meta.ts';
 
@@ -205,6 +205,22 @@ export function setBindingDefaults(b: RoleBinding | ClusterRoleBinding): void {
   defaultSubjects(b.subjects);
 }
 
+/** SetDefaults_Service and its ports: ClusterIP, SessionAffinity None, TCP, targetPort = port, traffic policies. */
+export function setServiceDefaults(svc: Service): void {
+  svc.spec ??= {};
+  const spec = svc.spec;
+  spec.sessionAffinity ||= 'None';
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  spec.type ||= 'ClusterIP';
+  for (const port of spec.ports ?? []) {
+    port.protocol ||= 'TCP';
+    if (port.targetPort === undefined || port.targetPort === 0 || port.targetPort === '') port.targetPort = port.port;
+  }
+  if ((spec.type === 'NodePort' || spec.type === 'LoadBalancer') && !spec.externalTrafficPolicy) spec.externalTrafficPolicy = 'Cluster';
+  if (spec.type !== 'ExternalName' && spec.internalTrafficPolicy === undefined) spec.internalTrafficPolicy = 'Cluster';
+  if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+}
+
 /** Applies the defaults of a kind, if it has any (most kinds without a function have none). */
 export function applyDefaults(gvk: GroupVersionKind, obj: KubeObject): void {
   const key = `${gvk.group}/${gvk.kind}`;
@@ -217,5 +233,16 @@ export function applyDefaults(gvk: GroupVersionKind, obj: KubeObject): void {
     case 'rbac.authorization.k8s.io/RoleBinding':
     case 'rbac.authorization.k8s.io/ClusterRoleBinding':
       setBindingDefaults(obj as RoleBinding); break;
+    case '/Service': setServiceDefaults(obj as Service); break;
+    case '/Endpoints':
+      for (const ss of (obj as Endpoints).subsets ?? []) for (const p of ss.ports ?? []) p.protocol ||= 'TCP';
+      break;
+    case 'discovery.k8s.io/EndpointSlice':
+      for (const p of (obj as EndpointSlice).ports ?? []) {
+        p.name ??= '';
+        p.protocol ??= 'TCP';
+      }
+      break;
+    case 'scheduling.k8s.io/PriorityClass': (obj as PriorityClass).preemptionPolicy ??= 'PreemptLowerPriority'; break;
   }
 }

@@ -6,7 +6,7 @@ describe('legacy discovery', () => {
     expect(JSON.stringify(legacyAPIVersions('127.0.0.1:6443'))).toBe(
       '{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1:6443"}]}');
     const groups = apiGroupList();
-    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'coordination.k8s.io']);
+    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
     expect(JSON.stringify(groups.groups[0])).toBe('{"name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}');
   });
 
@@ -22,11 +22,14 @@ describe('legacy discovery', () => {
   it('lists core resources as a 1.28 apiserver does', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
-      'configmaps', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
+      'configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
       'pods', 'pods/attach', 'pods/binding', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status', 'serviceaccounts',
+      'services', 'services/status',
     ]);
     expect(list.resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });
     expect(list.resources.find((r) => r.name === 'pods/log')).toEqual({ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
+    expect(list.resources.find((r) => r.name === 'services')).toMatchObject({ shortNames: ['svc'], categories: ['all'], storageVersionHash: '0/CO1lhkEBI=' });
+    expect(list.resources.find((r) => r.name === 'services')!.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
     expect(list.resources.find((r) => r.name === 'pods/binding')).toEqual({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
     // kubectl drain looks for exactly this entry (CheckEvictionSupport) before it evicts instead of deleting.
     expect(list.resources.find((r) => r.name === 'pods/eviction')).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });

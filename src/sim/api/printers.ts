@@ -14,7 +14,7 @@ import { apiVersionOf, type ResourceInfo } from './resources.ts';
 import { formatTimestamp, parseTimestamp } from './time.ts';
 import type {
   ClusterRoleBinding, ConfigMap, Container, ContainerStatus, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
-  RoleBinding, ServiceAccount,
+  RoleBinding, ServiceAccount, Service, Endpoints, EndpointSlice, PriorityClass,
 } from './types/index.ts';
 import type { KubeObject, ListMeta, Table, TableCell, TableColumnDefinition, TableRow, TableRowCondition } from './types/meta.ts';
 
@@ -51,6 +51,19 @@ const columns: Readonly<Record<string, readonly Column[]>> = {
   '/ConfigMap': [name, ['Data', 'string'], age],
   '/ServiceAccount': [name, ['Secrets', 'string'], age],
   'coordination.k8s.io/Lease': [name, ['Holder', 'string'], age],
+  '/Service': [
+    name, ['Type', 'string', 0, 'The type of the service.'], ['Cluster-IP', 'string', 0, 'The IP address of the service.'],
+    ['External-IP', 'string', 0, 'The external IP address of the service.'], ['Port(s)', 'string', 0, 'The ports that the service exposes.'], age,
+    ['Selector', 'string', 1, 'The label selector of the service.'],
+  ],
+  '/Endpoints': [name, ['Endpoints', 'string', 0, 'Endpoints of the service'], age],
+  'discovery.k8s.io/EndpointSlice': [
+    name, ['AddressType', 'string', 0, 'The address type of the EndpointSlice.'], ['Ports', 'string', 0, 'Ports that are contained within the EndpointSlice.'],
+    ['Endpoints', 'string', 0, 'Endpoints contained within the EndpointSlice.'], age,
+  ],
+  'scheduling.k8s.io/PriorityClass': [
+    name, ['Value', 'integer', 0, 'The value of the priority class.'], ['Global-Default', 'boolean', 0, 'The globalDefault field of the priority class.'], age,
+  ],
   'rbac.authorization.k8s.io/RoleBinding': [
     name, ['Role', 'string'], age, ['Users', 'string', 1, 'Users in the roleBinding'], ['Groups', 'string', 1, 'Groups in the roleBinding'],
     ['ServiceAccounts', 'string', 1, 'ServiceAccounts in the roleBinding'],
@@ -223,6 +236,73 @@ function bindingRow(b: RoleBinding | ClusterRoleBinding, nowMs: number): TableCe
   return [b.metadata.name ?? '', `${b.roleRef.kind}/${b.roleRef.name}`, since(b.metadata.creationTimestamp, nowMs), users.join(', '), groups.join(', '), sas.join(', ')];
 }
 
+/** printService: TYPE, CLUSTER-IP, EXTERNAL-IP (getServiceExternalIP), PORT(S) (makePortString), SELECTOR. */
+function serviceRow(svc: Service, nowMs: number): TableCell[] {
+  const spec = svc.spec ?? {};
+  const type = spec.type ?? '';
+  const clusterIP = (spec.clusterIPs ?? []).length > 0 ? spec.clusterIPs![0]! : '<none>';
+  const external = spec.externalIPs ?? [];
+  let externalIP: string;
+  switch (type) {
+    case 'ClusterIP': case 'NodePort': externalIP = external.length > 0 ? external.join(',') : '<none>'; break;
+    case 'LoadBalancer': {
+      const ingress = (svc.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter((x) => x !== '');
+      const all = [...ingress, ...external];
+      externalIP = all.length > 0 ? all.join(',') : '<pending>';
+      break;
+    }
+    case 'ExternalName': externalIP = spec.externalName ?? ''; break;
+    default: externalIP = '<unknown>';
+  }
+  const ports = (spec.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p.port}/${p.protocol ?? ''}`)).join(',');
+  const selector = Object.keys(spec.selector ?? {}).sort().map((k) => `${k}=${spec.selector![k]}`).join(',');
+  return [svc.metadata.name ?? '', type, clusterIP, externalIP, ports === '' ? '<none>' : ports, since(svc.metadata.creationTimestamp, nowMs), selector === '' ? '<none>' : selector];
+}
+
+/** formatEndpoints: up to 3 `ip:port` (or ip for port-less subsets), then ` + N more...`; `<none>` without subsets. */
+function formatEndpoints(ep: Endpoints): string {
+  const subsets = ep.subsets ?? [];
+  if (subsets.length === 0) return '<none>';
+  const list: string[] = [];
+  const max = 3;
+  let more = false;
+  let count = 0;
+  for (const ss of subsets) {
+    const addresses = ss.addresses ?? [];
+    if ((ss.ports ?? []).length === 0) {
+      count += addresses.length;
+      for (const a of addresses) {
+        if (list.length === max) {
+          more = true;
+          break;
+        }
+        list.push(a.ip);
+      }
+      continue;
+    }
+    for (const port of ss.ports ?? []) {
+      count += addresses.length;
+      for (const a of addresses) {
+        if (list.length === max) {
+          more = true;
+          break;
+        }
+        list.push(a.ip.includes(':') ? `[${a.ip}]:${port.port}` : `${a.ip}:${port.port}`);
+      }
+    }
+  }
+  const joined = list.join(',');
+  return more ? `${joined} + ${count - max} more...` : joined;
+}
+
+/** listWithMoreString: at most 3, then ` + N more...`; `<unset>` when empty. */
+function listWithMore(items: readonly string[]): string {
+  const max = 3;
+  const joined = items.slice(0, max).join(',');
+  if (items.length > max) return `${joined} + ${items.length - max} more...`;
+  return joined === '' ? '<unset>' : joined;
+}
+
 /** The cells (and row conditions) of one object, as the server computes them at `nowMs`. */
 export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): Pick<TableRow, 'cells' | 'conditions'> {
   const created = since(obj.metadata.creationTimestamp, nowMs);
@@ -253,6 +333,18 @@ export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): 
     }
     case '/ServiceAccount': return { cells: [n, ((obj as ServiceAccount).secrets ?? []).length, created] };
     case 'coordination.k8s.io/Lease': return { cells: [n, (obj as Lease).spec?.holderIdentity ?? '', created] };
+    case '/Service': return { cells: serviceRow(obj as Service, nowMs) };
+    case '/Endpoints': return { cells: [n, formatEndpoints(obj as Endpoints), created] };
+    case 'discovery.k8s.io/EndpointSlice': {
+      const slice = obj as EndpointSlice;
+      const ports = (slice.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name ?? '*'));
+      const addresses = (slice.endpoints ?? []).flatMap((e) => e.addresses);
+      return { cells: [n, slice.addressType, listWithMore(ports), listWithMore(addresses), created] };
+    }
+    case 'scheduling.k8s.io/PriorityClass': {
+      const pc = obj as PriorityClass;
+      return { cells: [n, pc.value, pc.globalDefault ?? false, created] };
+    }
     case 'rbac.authorization.k8s.io/RoleBinding': case 'rbac.authorization.k8s.io/ClusterRoleBinding':
       return { cells: bindingRow(obj as RoleBinding, nowMs) };
     default: {

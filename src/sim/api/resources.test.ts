@@ -28,7 +28,7 @@ describe('resource table', () => {
   });
 
   it('lists kubectl get all members by category', () => {
-    expect(servedResources.filter((r) => r.categories.includes('all')).map((r) => r.resource)).toEqual(['pods', 'deployments', 'replicasets']);
+    expect(servedResources.filter((r) => r.categories.includes('all')).map((r) => r.resource)).toEqual(['pods', 'services', 'deployments', 'replicasets']);
   });
 
   it('builds etcd keys as the registry does, nodes under minions', () => {

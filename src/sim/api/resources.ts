@@ -65,6 +65,7 @@ function review(group: string, kind: string, plural: string): ResourceInfo {
 /** Every served resource, in discovery order within a group-version (sorted by name). */
 export const servedResources: readonly ResourceInfo[] = [
   resource({ group: '', version: 'v1', kind: 'ConfigMap', resource: 'configmaps', singular: 'configmap', shortNames: ['cm'], namespaced: true, storageVersionHash: 'qFsyl6wFWjQ=' }),
+  resource({ group: '', version: 'v1', kind: 'Endpoints', resource: 'endpoints', singular: 'endpoints', shortNames: ['ep'], namespaced: true, storageResource: 'services/endpoints', storageVersionHash: 'fWeeMqaN/OA=' }),
   resource({ group: '', version: 'v1', kind: 'Event', resource: 'events', singular: 'event', shortNames: ['ev'], namespaced: true, storageVersionHash: 'r2yiGXH7wu8=' }),
   resource({
     group: '', version: 'v1', kind: 'Namespace', resource: 'namespaces', singular: 'namespace', shortNames: ['ns'], namespaced: false,
@@ -91,6 +92,10 @@ export const servedResources: readonly ResourceInfo[] = [
   }),
   resource({ group: '', version: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', singular: 'serviceaccount', shortNames: ['sa'], namespaced: true, storageVersionHash: 'pbx9ZvyFpBE=' }),
   resource({
+    group: '', version: 'v1', kind: 'Service', resource: 'services', singular: 'service', shortNames: ['svc'], namespaced: true, categories: ['all'],
+    verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: [status('', 'v1', 'Service')], storageResource: 'services/specs', storageVersionHash: '0/CO1lhkEBI=',
+  }),
+  resource({
     group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', singular: 'deployment', shortNames: ['deploy'], namespaced: true,
     categories: ['all'], subresources: [scale, status('apps', 'v1', 'Deployment')], storageVersionHash: '8aSe+NMegvE=',
   }),
@@ -103,10 +108,12 @@ export const servedResources: readonly ResourceInfo[] = [
   review(authorization, 'SelfSubjectRulesReview', 'selfsubjectrulesreviews'),
   review(authorization, 'SubjectAccessReview', 'subjectaccessreviews'),
   resource({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', resource: 'leases', singular: 'lease', namespaced: true, storageVersionHash: 'gqkMMb/YqFM=' }),
+  resource({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', resource: 'endpointslices', singular: 'endpointslice', namespaced: true, storageVersionHash: 'qgS0xkrxYAI=' }),
   resource({ group: rbac, version: 'v1', kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', singular: 'clusterrolebinding', namespaced: false, storageVersionHash: '48tpQ8gZHFc=' }),
   resource({ group: rbac, version: 'v1', kind: 'ClusterRole', resource: 'clusterroles', singular: 'clusterrole', namespaced: false, storageVersionHash: 'bYE5ZWDrJ44=' }),
   resource({ group: rbac, version: 'v1', kind: 'RoleBinding', resource: 'rolebindings', singular: 'rolebinding', namespaced: true, storageVersionHash: 'eGsCzGH6b1g=' }),
   resource({ group: rbac, version: 'v1', kind: 'Role', resource: 'roles', singular: 'role', namespaced: true, storageVersionHash: '7FuwZcIIItM=' }),
+  resource({ group: 'scheduling.k8s.io', version: 'v1', kind: 'PriorityClass', resource: 'priorityclasses', singular: 'priorityclass', shortNames: ['pc'], namespaced: false, storageVersionHash: '1QwjyaZjj3Y=' }),
 ];
 
 /** The served API groups in the order a 1.28 apiserver lists them in `/apis`; `''` is the core group at `/api`. */
@@ -116,7 +123,9 @@ export const servedGroups: readonly { readonly group: string; readonly versions:
   { group: authentication, versions: ['v1'] },
   { group: authorization, versions: ['v1'] },
   { group: rbac, versions: ['v1'] },
+  { group: 'scheduling.k8s.io', versions: ['v1'] },
   { group: 'coordination.k8s.io', versions: ['v1'] },
+  { group: 'discovery.k8s.io', versions: ['v1'] },
 ];
 
 /** The resources of one group-version, in discovery order. */

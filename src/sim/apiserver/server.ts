@@ -12,13 +12,20 @@ import { parseRequestInfo, resolveRoute, type RequestInfo, type ResolvedRoute } 
 import { formatMicroTimestamp } from '../api/time.ts';
 import type { Namespace } from '../api/types/core.ts';
 import type { KubeObject } from '../api/types/meta.ts';
+import type { Lease } from '../api/types/coordination.ts';
+import { applyDefaults } from '../api/defaults.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
 import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
 import type { EtcdReply } from '../etcd/index.ts';
 import { handleReview } from './auth-reviews.ts';
 import { AdmissionChain, type AdmissionContext } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
-import { bootstrapPolicy, systemNamespaces } from './bootstrap.ts';
+import {
+  bootstrapPolicy, defaultAdvertiseAddress, kubernetesEndpointSlice, kubernetesEndpoints, kubernetesService, systemNamespaces, systemPriorityClasses,
+} from './bootstrap.ts';
+import { apiserverIdentityLease, identityLeaseRenewInterval, identityLeaseTimer } from './identity-lease.ts';
+import { ClusterIPAllocator, StoredRangeAllocator, newNodePortBitmap, newServiceIPBitmap, rangeKeys, serviceClusterIPRange } from './service-allocators.ts';
+import { ServiceAllocations } from './service-rest.ts';
 import { AuditLog, type AuditEvent, type AuditStage } from './filters/audit.ts';
 import { authenticatedGroup, TokenAuthenticator, type UserInfo } from './filters/authentication.ts';
 import { defaultMaxInFlight, MaxInFlight, tooManyRequestsBody, type MaxInFlightLimits } from './filters/max-in-flight.ts';
@@ -63,6 +70,8 @@ export interface KubeApiserverOptions {
   readonly serverAddress?: string;
   /** `--etcd-compaction-interval`, ms (default 5 min; 0 turns the compactor off). */
   readonly compactionInterval?: number;
+  /** `--advertise-address`: the address in the `kubernetes` Endpoints and EndpointSlice. */
+  readonly advertiseAddress?: string;
 }
 
 /** The payload of every `apiserver.*` stage message: which request, which stage, what it decided. */
@@ -103,6 +112,11 @@ export class KubeApiserver extends Component {
   /** The namespace lister admission reads (kept current by every committed namespace write). */
   private readonly namespaces = new Map<string, Namespace>();
   private bootstrapped = false;
+  private readonly advertiseAddress: string;
+  /** The ClusterIP and NodePort allocators (their bitmaps live under /registry/ranges/). */
+  readonly serviceAllocations: ServiceAllocations;
+  /** The identity lease as last written, renewed every 10 s. */
+  private identityLease: KubeObject | null = null;
 
   constructor(options: KubeApiserverOptions = {}) {
     super(options.name ?? 'kube-apiserver');
@@ -125,6 +139,16 @@ export class KubeApiserver extends Component {
     });
     this.compactor = new Compactor(this.etcd);
     this.compactionInterval = options.compactionInterval ?? defaultCompactionInterval;
+    this.advertiseAddress = options.advertiseAddress ?? defaultAdvertiseAddress;
+    // The ranges are stored objects no REST resource serves: one etcd3 store, no watch cache.
+    const rangeNew = (): KubeObject => ({ kind: 'RangeAllocation', apiVersion: 'v1', metadata: {} });
+    const ranges = new Etcd3Store(this.etcd, () => this.now, new EtcdWatcher({
+      etcd: this.etcd, watches: this.etcdWatches, groupResource: { group: '', resource: 'serviceipallocations' }, newFunc: rangeNew,
+    }));
+    this.serviceAllocations = new ServiceAllocations(
+      new ClusterIPAllocator(serviceClusterIPRange, new StoredRangeAllocator(newServiceIPBitmap(), ranges, `${this.prefix}${rangeKeys.serviceIPs}`)),
+      new StoredRangeAllocator(newNodePortBitmap(), ranges, `${this.prefix}${rangeKeys.nodePorts}`),
+    );
   }
 
   /** An etcd request of the storage layer, observed for etcd_request_duration_seconds. */
@@ -168,22 +192,57 @@ export class KubeApiserver extends Component {
     } else if (message.kind === timerKind && (message.payload as TimerPayload).name === compactorTimer) {
       this.spawn(this.compactor.compactOnce());
       this.setTimer(this.compactionInterval, compactorTimer, null, { background: true });
+    } else if (message.kind === timerKind && (message.payload as TimerPayload).name === identityLeaseTimer) {
+      this.spawn(this.renewIdentityLease());
     }
   }
 
   private *bootstrap(): Co<void> {
     const system: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
+    const ctx = (namespace: string) => this.context(system, namespace, null, 'kube-apiserver');
     for (const name of systemNamespaces) {
-      yield* this.storeFor('', 'namespaces').create(this.context(system, '', null, 'kube-apiserver'), { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject);
+      const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject;
+      applyDefaults({ group: '', version: 'v1', kind: 'Namespace' }, ns);
+      yield* this.storeFor('', 'namespaces').create(ctx(''), ns);
     }
     for (const item of bootstrapPolicy()) {
-      yield* this.storeFor(item.group, item.resource).create(this.context(system, item.namespace, null, 'kube-apiserver'), item.object);
+      yield* this.storeFor(item.group, item.resource).create(ctx(item.namespace), item.object);
     }
+    for (const pc of systemPriorityClasses()) yield* this.storeFor('scheduling.k8s.io', 'priorityclasses').create(ctx(''), pc);
+    // The repair controllers' first pass creates the ranges; the kubernetesservice controller then
+    // creates the master Service (taking the range's first IP) and the reconciler its endpoints.
+    yield* this.serviceAllocations.ips.store.ensure();
+    yield* this.serviceAllocations.ports.ensure();
+    yield* this.storeFor('', 'services').create(ctx('default'), kubernetesService(this.serviceAllocations.ips.ipAt(0)));
+    yield* this.storeFor('', 'endpoints').create(ctx('default'), kubernetesEndpoints(this.advertiseAddress));
+    yield* this.storeFor('discovery.k8s.io', 'endpointslices').create(ctx('default'), kubernetesEndpointSlice(this.advertiseAddress));
+    yield* this.renewIdentityLease();
     // The watch caches list once the start-up objects are stored: each starts at the apiserver's
     // start-up revision, so a watch from an older resourceVersion (1 on a fresh server) gets 410
     // `too old resource version: 1 (N)`, as a real kube-apiserver's cache started on existing data.
     for (const cacher of this.cachers.values()) cacher.start();
     this.bootstrapped = true;
+  }
+
+  /** The identity lease controller: create kube-system/kube-apiserver-<hash>, then renew it every 10 s. */
+  private *renewIdentityLease(): Co<void> {
+    const system: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
+    const ctx = this.context(system, 'kube-system', null, 'kube-apiserver');
+    const renewTime = formatMicroTimestamp(this.engine.epochMs + this.now);
+    const store = this.storeFor('coordination.k8s.io', 'leases');
+    try {
+      if (this.identityLease === null) {
+        this.identityLease = yield* store.create(ctx, apiserverIdentityLease(`${this.rng.uuid()}`, renewTime));
+      } else {
+        const current = this.identityLease as Lease;
+        const { object } = yield* store.update(ctx, current.metadata.name ?? '', () => ({ ...current, spec: { ...current.spec, renewTime } }) as KubeObject);
+        this.identityLease = object;
+      }
+    } catch (err) {
+      if (!(err instanceof StatusError)) throw err;
+      this.identityLease = null;
+    }
+    this.setTimer(identityLeaseRenewInterval, identityLeaseTimer, null, { background: true });
   }
 
   private storeFor(group: string, resource: string): GenericStore {
@@ -192,7 +251,8 @@ export class KubeApiserver extends Component {
     if (!store) {
       const info = lookupResource(group, resource);
       if (!info) throw new Error(`no served resource ${key}`);
-      store = new GenericStore(strategyFor(info), this.storageOf(info), this.prefix, (res, obj, deleted) => this.observe(res, obj, deleted));
+      store = new GenericStore(strategyFor(info), this.storageOf(info), this.prefix, (res, obj, deleted) => this.observe(res, obj, deleted),
+        key === '/services' ? this.serviceAllocations.hooks() : {});
       this.stores.set(key, store);
     }
     return store;

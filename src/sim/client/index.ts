@@ -23,3 +23,4 @@ export {
   EventBroadcaster, EventCorrelator, eventCorrelation, eventName, EventRecorder, getReference,
   type CorrelateResult, type EventSource, type EventType,
 } from './event-recorder.ts';
+export { LeaderElector, leaderElectionDefaults, type LeaderElectionConfig } from './leader-election.ts';

@@ -4,10 +4,18 @@
 // after the controllers registered their handlers, WaitForCacheSync before workers) and apps.go
 // (startReplicaSetController, startDeploymentController: 5 workers each, --concurrent-*-syncs).
 //
-// Not modelled: leader election (one instance), the other controllers, protobuf.
+// Leader election first (the kube-system/kube-controller-manager Lease, client-go's elector), the
+// controllers once it leads: deployment, replicaset, garbage collector, node lifecycle, serviceaccount,
+// root-ca-cert-publisher, endpoints and endpointslice.
+// Not modelled: the other controllers, protobuf.
 
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { ClientComponent, EventBroadcaster, RestClient, SharedInformerFactory, controllerManagerResyncPeriod } from '../client/index.ts';
+import type { Lease } from '../api/types/coordination.ts';
+import { ClientComponent, EventBroadcaster, LeaderElector, RestClient, SharedInformerFactory, controllerManagerResyncPeriod } from '../client/index.ts';
+import { EndpointsController } from './endpoint/endpoints-controller.ts';
+import { EndpointSliceController } from './endpointslice/endpointslice-controller.ts';
+import { RootCACertPublisher } from './rootcacertpublisher/publisher.ts';
+import { ServiceAccountsController } from './serviceaccount/serviceaccounts-controller.ts';
 import { awaitReply, type Co, type Message } from '../engine/index.ts';
 import { DeploymentController } from './deployment/deployment-controller.ts';
 import { GarbageCollector } from './garbagecollector/garbage-collector.ts';
@@ -20,9 +28,15 @@ export const kubeControllerManagerName = 'kube-controller-manager';
 /** The message a controller sends itself to wait for a batch of concurrent requests (a goroutine WaitGroup). */
 export const joinKind = 'kcm.join';
 
-export type ControllerName = 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle' | 'namespace';
+export type ControllerName =
+  | 'deployment' | 'replicaset' | 'garbagecollector' | 'nodelifecycle' | 'namespace' | 'serviceaccount' | 'root-ca-cert-publisher' | 'endpoint' | 'endpointslice';
 
-export const allControllers: readonly ControllerName[] = ['deployment', 'replicaset', 'garbagecollector', 'nodelifecycle', 'namespace'];
+export const allControllers: readonly ControllerName[] = [
+  'deployment', 'replicaset', 'garbagecollector', 'nodelifecycle', 'namespace', 'serviceaccount', 'root-ca-cert-publisher', 'endpoint', 'endpointslice',
+];
+
+/** The control-plane host's name: the first half of the leader-election identities. */
+export const controlPlaneHostname = 'control-plane';
 
 export interface KubeControllerManagerOptions {
   readonly name?: string;
@@ -37,6 +51,8 @@ export interface KubeControllerManagerOptions {
   readonly namespaceWorkers?: number;
   /** Which controllers run (all by default). */
   readonly controllers?: readonly ControllerName[];
+  /** --leader-elect (true): wait for the kube-system/kube-controller-manager Lease before starting the controllers. */
+  readonly leaderElect?: boolean;
 }
 
 /** What a controller gets from the process that hosts it. */
@@ -64,6 +80,11 @@ export class KubeControllerManager extends ClientComponent {
   garbageCollector: GarbageCollector | undefined;
   nodeLifecycleController: NodeLifecycleController | undefined;
   namespaceController: NamespaceController | undefined;
+  serviceAccountsController: ServiceAccountsController | undefined;
+  rootCACertPublisher: RootCACertPublisher | undefined;
+  endpointsController: EndpointsController | undefined;
+  endpointSliceController: EndpointSliceController | undefined;
+  leaderElector: LeaderElector | undefined;
   private readonly joins = new Map<number, Join>();
   private started = false;
 
@@ -73,10 +94,24 @@ export class KubeControllerManager extends ClientComponent {
     this.broadcaster = new EventBroadcaster(this.host, this.client);
   }
 
-  /** Registers the controllers, starts the informers, and starts the workers once the caches synced. */
+  /** Elects itself leader, then registers the controllers, starts the informers, and starts the workers once the caches synced. */
   start(): void {
     if (this.started) return;
     this.started = true;
+    if (this.options.leaderElect === false) {
+      this.startControllers();
+      return;
+    }
+    this.leaderElector = new LeaderElector(this.host, {
+      namespace: 'kube-system', name: kubeControllerManagerName, identity: `${controlPlaneHostname}_${this.rng.uuid()}`,
+      leases: this.client.resource<Lease>('leases', 'coordination.k8s.io'),
+      recorder: this.broadcaster.newRecorder({ component: kubeControllerManagerName }),
+      onStartedLeading: () => this.startControllers(),
+    });
+    this.leaderElector.run();
+  }
+
+  private startControllers(): void {
     // ResyncPeriod: MinResyncPeriod (12 h) × [1, 2), drawn once per process; resyncs are background timers.
     this.informers = new SharedInformerFactory(this.host, this.client, { defaultResync: controllerManagerResyncPeriod(this.rng) });
     const context: ControllerContext = {
@@ -89,6 +124,10 @@ export class KubeControllerManager extends ClientComponent {
     if (enabled.includes('garbagecollector')) this.garbageCollector = new GarbageCollector(context);
     if (enabled.includes('nodelifecycle')) this.nodeLifecycleController = new NodeLifecycleController(context);
     if (enabled.includes('namespace')) this.namespaceController = new NamespaceController(context);
+    if (enabled.includes('serviceaccount')) this.serviceAccountsController = new ServiceAccountsController(context);
+    if (enabled.includes('root-ca-cert-publisher')) this.rootCACertPublisher = new RootCACertPublisher(context);
+    if (enabled.includes('endpoint')) this.endpointsController = new EndpointsController(context);
+    if (enabled.includes('endpointslice')) this.endpointSliceController = new EndpointSliceController(context);
     this.informers.start();
     this.informers.onSynced(() => {
       this.deploymentController?.run(this.options.deploymentWorkers ?? 5);
@@ -97,6 +136,12 @@ export class KubeControllerManager extends ClientComponent {
       // scheduler.UpdateWorkerSize (8) workers for the NoSchedule tainting pass.
       this.nodeLifecycleController?.run(8);
       this.namespaceController?.run(this.options.namespaceWorkers ?? 10);
+      // --concurrent-serviceaccount-token-syncs… the serviceaccount controller runs 1 worker, the publisher 1,
+      // --concurrent-endpoint-syncs 5, --concurrent-service-endpoint-syncs 5.
+      this.serviceAccountsController?.run(1);
+      this.rootCACertPublisher?.run(1);
+      this.endpointsController?.run(5);
+      this.endpointSliceController?.run(5);
     });
   }
 
@@ -109,6 +154,12 @@ export class KubeControllerManager extends ClientComponent {
     this.garbageCollector = undefined;
     this.nodeLifecycleController = undefined;
     this.namespaceController = undefined;
+    this.serviceAccountsController = undefined;
+    this.rootCACertPublisher = undefined;
+    this.endpointsController = undefined;
+    this.endpointSliceController = undefined;
+    this.leaderElector?.stop();
+    this.leaderElector = undefined;
     this.start();
   }
 

@@ -32,7 +32,8 @@ export interface ControllerTestCluster {
 export function controllerTestCluster(seed: string, options: KubeControllerManagerOptions = {}): ControllerTestCluster {
   const cluster = createCluster({ seed, components: { controllerManager: false, scheduler: false, kubelets: false } });
   cluster.engine.runUntilIdle();
-  const kcm = cluster.engine.add(new KubeControllerManager(options));
+  // A controller's tests leave leader election out (its own tests are in client/leader-election.test.ts).
+  const kcm = cluster.engine.add(new KubeControllerManager({ leaderElect: false, ...options }));
   cluster.engine.link(kubeControllerManagerName, 'kube-apiserver', { latency: 2 });
   kcm.start();
   cluster.engine.runUntilIdle();

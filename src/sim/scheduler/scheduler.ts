@@ -14,6 +14,8 @@
 import { isStatusError } from '../api/errors.ts';
 import { formatTimestamp } from '../api/time.ts';
 import type { Binding, Node, Pod } from '../api/types/core.ts';
+import type { Lease } from '../api/types/coordination.ts';
+import { LeaderElector } from '../client/leader-election.ts';
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import {
   ClientComponent, EventBroadcaster, metaNamespaceKey, RestClient, SharedInformerFactory,
@@ -21,6 +23,9 @@ import {
 } from '../client/index.ts';
 import type { Co, Duration, Message } from '../engine/index.ts';
 import { filterPlugins, scorePlugins, sumRequests, type FilterResult, type NodeInfo, type Resources } from './plugins.ts';
+
+/** The control-plane host's name: the first half of the leader-election identity. */
+const controlPlaneHostname = 'control-plane';
 
 export const defaultSchedulerName = 'default-scheduler';
 
@@ -137,6 +142,8 @@ export interface KubeSchedulerOptions {
    * quarter, as the trace drops records; a large benchmark sets it to bound memory.
    */
   readonly attemptLimit?: number;
+  /** --leader-elect (true): wait for the kube-system/kube-scheduler Lease before scheduling. */
+  readonly leaderElect?: boolean;
 }
 
 export class KubeScheduler extends ClientComponent {
@@ -159,11 +166,14 @@ export class KubeScheduler extends ClientComponent {
   private readonly nodePodSums = new Map<string, { count: number; requested: Resources; nonZeroRequested: Resources }>();
   /** nodesByName's cache: node names in key order and their permutation into name order. */
   private nodeOrder: { names: readonly string[]; order: readonly number[] } | null = null;
+  leaderElector: LeaderElector | undefined;
+  private readonly leaderElect: boolean;
 
   constructor(options: KubeSchedulerOptions = {}) {
     super(options.name ?? 'kube-scheduler');
     this.schedulerName = options.schedulerName ?? defaultSchedulerName;
     this.attemptLimit = options.attemptLimit ?? Number.POSITIVE_INFINITY;
+    this.leaderElect = options.leaderElect ?? true;
     this.client = new RestClient(this.host, options.token ?? builtinTokens.scheduler, 'kube-scheduler/v1.28.15 (linux/amd64) kubernetes/8418565/scheduler');
     this.recorder = new EventBroadcaster(this.host, this.client).newRecorder({ component: this.schedulerName });
     this.podsApi = this.client.resource<Pod>('pods');
@@ -190,7 +200,22 @@ export class KubeScheduler extends ClientComponent {
     this.start();
   }
 
+  /** Elects itself leader (kube-system/kube-scheduler), then starts its informers. */
   start(): void {
+    this.leaderElector?.stop();
+    if (this.leaderElect === false) {
+      this.startScheduling();
+      return;
+    }
+    this.leaderElector = new LeaderElector(this.host, {
+      namespace: 'kube-system', name: 'kube-scheduler', identity: `${controlPlaneHostname}_${this.rng.uuid()}`,
+      leases: this.client.resource<Lease>('leases', 'coordination.k8s.io'), recorder: this.recorder,
+      onStartedLeading: () => this.startScheduling(),
+    });
+    this.leaderElector.run();
+  }
+
+  private startScheduling(): void {
     this.pods.addEventHandler({
       onAdd: (pod) => this.podChanged(pod),
       onUpdate: (old, pod) => this.podChanged(pod, old),

@@ -52,13 +52,15 @@ describe('kubectl in the console', () => {
 
   it('get all lists the resources of the "all" category, each table with kind-prefixed names', () => {
     const { run } = setup();
-    expect(run('kubectl get all')).toMatchObject({ stdout: '', stderr: 'No resources found in default namespace.\n', exitCode: 0 });
+    // A fresh cluster's default namespace has the kubernetes Service.
+    expect(run('kubectl get all')).toMatchObject({ stderr: '', exitCode: 0 });
+    expect(run('kubectl get all').stdout).toMatch(/^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE\nservice\/kubernetes\s+ClusterIP\s+10\.96\.0\.1\s+<none>\s+443\/TCP\s+\S+\n$/);
     run('kubectl create -f -', nginx);
     const all = run('kubectl get all');
     expect(all.exitCode).toBe(0);
     const tables = all.stdout.trimEnd().split('\n\n');
-    expect(tables.map((t) => t.split('\n')[1]!.split('/')[0])).toEqual(['pod', 'deployment.apps', 'replicaset.apps']);
-    expect(tables[1]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/nginx-deployment\s+1\/1\s+1\s+1\s+/);
+    expect(tables.map((t) => t.split('\n')[1]!.split('/')[0])).toEqual(['pod', 'service', 'deployment.apps', 'replicaset.apps']);
+    expect(tables[2]).toMatch(/^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\ndeployment\.apps\/nginx-deployment\s+1\/1\s+1\s+1\s+/);
   });
 
   it('-o jsonpath prints a field of the object: the resourceVersion is the key\'s mod_revision', () => {

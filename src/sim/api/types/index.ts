@@ -5,3 +5,4 @@ export type * from './coordination.ts';
 export type * from './core.ts';
 export type * from './meta.ts';
 export type * from './rbac.ts';
+export type * from './service.ts';

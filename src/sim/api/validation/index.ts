@@ -12,6 +12,9 @@ import {
   validateNode, validateNodeUpdate, validateServiceAccount, validateServiceAccountUpdate,
 } from './core.ts';
 import { validateObjectMetaUpdate } from './meta.ts';
+import {
+  validateEndpoints, validateEndpointSlice, validatePriorityClass, validatePriorityClassUpdate, validateService, validateServiceUpdate,
+} from './service.ts';
 import { validatePodBinding, validatePodCreate, validatePodUpdate } from './pod.ts';
 import {
   validateClusterRole, validateClusterRoleBinding, validateClusterRoleBindingUpdate, validateClusterRoleUpdate, validateRole, validateRoleBinding,
@@ -36,6 +39,10 @@ const onCreate: Readonly<Record<string, CreateValidator>> = {
   'rbac.authorization.k8s.io/ClusterRole': validateClusterRole,
   'rbac.authorization.k8s.io/RoleBinding': validateRoleBinding,
   'rbac.authorization.k8s.io/ClusterRoleBinding': validateClusterRoleBinding,
+  '/Service': validateService,
+  '/Endpoints': validateEndpoints,
+  'discovery.k8s.io/EndpointSlice': validateEndpointSlice,
+  'scheduling.k8s.io/PriorityClass': validatePriorityClass,
 };
 
 const onUpdate: Readonly<Record<string, UpdateValidator>> = {
@@ -52,6 +59,10 @@ const onUpdate: Readonly<Record<string, UpdateValidator>> = {
   'rbac.authorization.k8s.io/ClusterRole': validateClusterRoleUpdate,
   'rbac.authorization.k8s.io/RoleBinding': validateRoleBindingUpdate,
   'rbac.authorization.k8s.io/ClusterRoleBinding': validateClusterRoleBindingUpdate,
+  '/Service': validateServiceUpdate,
+  '/Endpoints': (ep: never, old: never) => [...validateObjectMetaUpdate((ep as { metadata: never }).metadata, (old as { metadata: never }).metadata), ...validateEndpoints(ep)],
+  'discovery.k8s.io/EndpointSlice': (s: never, old: never) => [...validateObjectMetaUpdate((s as { metadata: never }).metadata, (old as { metadata: never }).metadata), ...validateEndpointSlice(s)],
+  'scheduling.k8s.io/PriorityClass': validatePriorityClassUpdate,
 };
 
 const onStatusUpdate: Readonly<Record<string, UpdateValidator>> = {

@@ -1,5 +1,5 @@
 // Authentication: who is asking. The simulated cluster has a fixed set of bearer tokens, one per
-// identity the real control plane uses, plus a restricted user for trying RBAC denials. A request with
+// identity the real control plane uses, plus a restricted user (`alice`, no bindings) for trying RBAC denials. A request with
 // no token is `system:anonymous` (anonymous auth is on by default); an unknown token is 401.
 // Impersonation (`kubectl --as`) happens after authentication and is itself authorized.
 // Models k8s.io/apiserver/pkg/endpoints/filters/authentication.go and impersonation.go, with a
@@ -26,9 +26,14 @@ export const builtinTokens = {
 
 export const builtinUsers = {
   admin: { name: 'kubernetes-admin', groups: [systemMasters, authenticatedGroup] },
-  controllerManager: { name: 'system:kube-controller-manager', groups: [authenticatedGroup] },
+  /**
+   * Deviation: the real kube-controller-manager runs each controller with its own service account's
+   * token (--use-service-account-credentials, bound to the system:controller:* roles). The model's one
+   * client stands for all of them, so it is in system:masters rather than switching identities.
+   */
+  controllerManager: { name: 'system:kube-controller-manager', groups: [systemMasters, authenticatedGroup] },
   scheduler: { name: 'system:kube-scheduler', groups: [authenticatedGroup] },
-  /** A user with only a pod-reader Role in `default`. */
+  /** A user with no roles of its own (system:basic-user, system:discovery and the public info only); scenarios bind it what they need. */
   restricted: { name: 'alice', groups: [authenticatedGroup] },
   kubelet: (node: string): UserInfo => ({ name: `system:node:${node}`, groups: ['system:nodes', authenticatedGroup] }),
 } as const;

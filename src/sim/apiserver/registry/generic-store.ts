@@ -48,6 +48,16 @@ export interface DeleteResult {
   readonly deleted: boolean;
 }
 
+/**
+ * Resource-specific work around the generic pipeline (genericregistry.Store's BeginCreate and AfterDelete):
+ * the Service REST allocates ClusterIPs and NodePorts before the create and releases them after a delete.
+ */
+export interface StoreHooks {
+  /** Runs after mutating admission, before PrepareForCreate and validation; the finish function learns whether the create was stored. */
+  beginCreate?(ctx: RegistryContext, obj: KubeObject): Co<(stored: boolean) => Co<void>>;
+  afterDelete?(ctx: RegistryContext, obj: KubeObject): Co<void>;
+}
+
 /** The registry's observer of committed writes (e.g. the RBAC authorizer's index). */
 export type CommitObserver = (resource: string, obj: KubeObject, deleted: boolean) => void;
 
@@ -57,6 +67,7 @@ export class GenericStore {
     private readonly storage: Storage,
     private readonly prefix: string,
     private readonly onCommit: CommitObserver = () => undefined,
+    private readonly hooks: StoreHooks = {},
   ) {}
 
   private get gr() {
@@ -72,9 +83,21 @@ export class GenericStore {
   }
 
   *create(ctx: RegistryContext, obj: KubeObject): Co<KubeObject> {
-    const s = this.strategy;
     this.recordWrite(ctx, obj, null, undefined);
     yield* this.admit(ctx, 'CREATE', obj, null, '');
+    const finish = this.hooks.beginCreate ? yield* this.hooks.beginCreate(ctx, obj) : null;
+    let stored = false;
+    try {
+      return yield* this.createAdmitted(ctx, obj, (created) => {
+        stored = created;
+      });
+    } finally {
+      if (finish) yield* finish(stored);
+    }
+  }
+
+  private *createAdmitted(ctx: RegistryContext, obj: KubeObject, onStored: (stored: boolean) => void): Co<KubeObject> {
+    const s = this.strategy;
     const generated = this.beforeCreate(ctx, obj);
     yield* this.strategyStage(ctx, 'PrepareForCreate, Validate, Canonicalize', obj);
     yield* this.validateAdmission(ctx, 'CREATE', obj, null, '');
@@ -82,6 +105,7 @@ export class GenericStore {
     try {
       if (ctx.dryRun) return yield* this.dryRunCreate(this.key(ctx.namespace, name), obj);
       const created = yield* this.storage.create(this.key(ctx.namespace, name), obj, s.ttlSeconds);
+      onStored(true);
       this.onCommit(s.resource.resource, created, false);
       return created;
     } catch (err) {
@@ -308,6 +332,7 @@ export class GenericStore {
     try {
       const deleted = yield* this.storage.delete(key, preconditions, (cur) => checkDeletePreconditions(s, name, cur, { ...requested, ...(preconditions ? { preconditions } : {}) }));
       this.onCommit(s.resource.resource, deleted, true);
+      if (this.hooks.afterDelete) yield* this.hooks.afterDelete(ctx, deleted);
       return { object: deleted, deleted: true };
     } catch (err) {
       if (ignoreNotFound && err instanceof StorageError && err.code === 'KeyNotFound') return { object: current, deleted: true };

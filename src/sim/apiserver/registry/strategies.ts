@@ -8,11 +8,13 @@ import {
 } from './core.ts';
 import { namespaceFinalizeStrategy, namespaceStatusStrategy } from './namespaces.ts';
 import { podStatusStrategy, podStrategy } from './pods.ts';
+import { endpointSliceStrategy, endpointsStrategy, priorityClassStrategy, serviceStatusStrategy, serviceStrategy } from './services.ts';
 import type { StatusStrategy, Strategy } from './strategy.ts';
 
 const all: readonly Strategy[] = [
   podStrategy, deploymentStrategy, replicaSetStrategy, namespaceStrategy, nodeStrategy, eventStrategy, configMapStrategy,
   serviceAccountStrategy, leaseStrategy, roleStrategy, clusterRoleStrategy, roleBindingStrategy, clusterRoleBindingStrategy,
+  serviceStrategy, endpointsStrategy, endpointSliceStrategy, priorityClassStrategy,
 ];
 
 const byResource = new Map(all.map((s) => [`${s.resource.group}/${s.resource.resource}`, s]));
@@ -22,6 +24,7 @@ const statusStrategies = new Map<string, StatusStrategy>([
   ['apps/deployments', deploymentStatusStrategy],
   ['apps/replicasets', replicaSetStatusStrategy],
   ['/namespaces', namespaceStatusStrategy],
+  ['/services', serviceStatusStrategy],
 ]);
 
 const finalizeStrategies = new Map<string, StatusStrategy>([

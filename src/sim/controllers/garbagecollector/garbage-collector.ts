@@ -28,7 +28,9 @@ import { beingDeleted, finalizerDeleteDependents, finalizerOrphanDependents, Gra
 export const garbageCollectorControllerName = 'garbage-collector-controller';
 
 /** The resources whose informers feed the graph: `[group, resource]`. */
-export const monitoredResources: readonly (readonly [string, string])[] = [['apps', 'deployments'], ['apps', 'replicasets'], ['', 'pods']];
+export const monitoredResources: readonly (readonly [string, string])[] = [
+  ['apps', 'deployments'], ['apps', 'replicasets'], ['', 'pods'], ['', 'services'], ['discovery.k8s.io', 'endpointslices'],
+];
 
 /** retry.DefaultBackoff: 4 steps from 10 ms, ×5 each (jitter 0.1 not modelled). */
 const conflictRetryDelays = [10, 50, 250];
