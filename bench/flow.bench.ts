@@ -11,6 +11,7 @@ import { createCluster } from '../src/sim/cluster.ts';
 import { StoryClassifier } from '../src/worker/story/classifier.ts';
 import { StoryRecord } from '../src/worker/story/record.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
+import { decodeStored } from '../src/sim/apiserver/storage/codec.ts';
 
 const replicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
@@ -70,7 +71,7 @@ function rollout(story: boolean): () => BenchFigure[] {
         peakHeap = Math.max(peakHeap, memory.heapUsed);
         peakRss = Math.max(peakRss, memory.rss);
         const kv = cluster.etcd.kv.range({ key: '/registry/deployments/default/web' }).kvs[0];
-        available = kv ? ((JSON.parse(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
+        available = kv ? ((decodeStored(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
         if (progress) process.stderr.write(`${((performance.now() - start) / 1000).toFixed(0)} s: ${available} available, ${cluster.engine.step - stepsBefore} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s\n`);
         if (performance.now() - start > maxSeconds * 1000) break;
       }

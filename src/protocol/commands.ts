@@ -7,6 +7,7 @@ import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts'
 import type { StepLevel, StepLevelCommand } from './story.ts';
 import type { TourLocateCommand } from './tours.ts';
 import type { TraceRangeCommand } from './trace-range.ts';
+import type { DescribeValueCommand } from './keyspace.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -208,7 +209,8 @@ export type Command =
   | RunUntilCommandDoneCommand
   | StepLevelCommand
   | TourLocateCommand
-  | TraceRangeCommand;
+  | TraceRangeCommand
+  | DescribeValueCommand;
 
 export type CommandType = Command['type'];
 

@@ -8,7 +8,7 @@ import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { InsidesEvent } from './insides.ts';
-import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
 import type { StoryEvent } from './story.ts';
@@ -76,6 +76,7 @@ export type WorkerEvent =
   | SimErrorEvent
   | KeyspaceDiffEvent
   | KeyspaceSnapshotEvent
+  | ValueDescriptionEvent
   | TimelineEvent
   | ProgressEvent
   | ClustersEvent

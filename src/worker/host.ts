@@ -28,7 +28,7 @@ import type { User } from '../sim/user/user.ts';
 import { consoleOf } from './console/console-of.ts';
 import type { AuditSource } from './console/logs.ts';
 import { errorLabel } from './error-markers.ts';
-import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
+import { describeValue, KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
@@ -366,6 +366,9 @@ export class SimHost {
         this.post(this.keyspace.at(command.revision));
         return;
       }
+      case 'describeValue':
+        this.post(describeValue(command));
+        return;
       case 'inspect':
         this.post(inspect(this.cluster, command.topics, { step: this.timelineState.position, ...this.timelineState.sample(this.timelineState.position) }));
         return;

@@ -7,6 +7,7 @@ import type { Message } from '../engine/index.ts';
 import { utf8Length, type EtcdReply, type TxnResponse } from '../etcd/index.ts';
 import { builtinTokens } from './filters/authentication.ts';
 import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from './http.ts';
+import { decodeStored } from './storage/codec.ts';
 
 // The seeds' Deployment (seeds/000: `kubectl create -f nginx.yaml`).
 const nginxDeployment = {
@@ -239,7 +240,7 @@ describe('kube-apiserver: what kubectl scale, set image and get send', () => {
   it('stores the canonical object: status {}, template creationTimestamp null, container resources {}', () => {
     const cluster = bootedCluster();
     call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
-    const stored = JSON.parse(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.value) as Deployment;
+    const stored = decodeStored(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.value) as Deployment;
     expect(stored.status).toEqual({});
     expect(stored.spec.template.metadata?.creationTimestamp).toBeNull();
     expect(stored.spec.template.spec!.containers[0]!.resources).toEqual({});
@@ -506,7 +507,7 @@ describe('kube-apiserver: bootstrap', () => {
     expect(keys).toContain('/registry/clusterroles/cluster-admin');
     expect(keys).toContain('/registry/clusterrolebindings/system:kube-scheduler');
     expect(keys).toContain('/registry/rolebindings/default/alice-pod-reader');
-    const ns = JSON.parse(cluster.etcd.kv.range({ key: '/registry/namespaces/default' }).kvs[0]!.value) as KubeObject & { status: unknown };
+    const ns = decodeStored(cluster.etcd.kv.range({ key: '/registry/namespaces/default' }).kvs[0]!.value) as KubeObject & { status: unknown };
     expect(ns.status).toEqual({ phase: 'Active' });
   });
 });

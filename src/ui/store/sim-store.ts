@@ -9,7 +9,7 @@ import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
 } from '../../protocol/index.ts';
-import type { InsidesEvent } from '../../protocol/index.ts';
+import type { InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
@@ -48,6 +48,8 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** The latest description of a stored value (the key details' byte views); null until asked. */
+  readonly valueDescription: ValueDescriptionEvent | null;
   /** The pods at the step shown, grouped by node for the graph. */
   readonly pods: PodsState;
   /** Console commands and their output, and the request logs. */
@@ -95,6 +97,7 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  valueDescription: null,
   pods: emptyPods,
   activity: emptyActivity,
   inspection: null,
@@ -124,6 +127,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        valueDescription: null,
         pods: emptyPods,
         activity: resetActivity(state.activity),
         inspection: null,
@@ -161,6 +165,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'valueDescription':
+      return { ...state, valueDescription: event };
     case 'pods': {
       const pods = applyPods(state.pods, event);
       return pods === state.pods ? state : { ...state, pods };
@@ -251,6 +257,8 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Asks the worker to describe a stored value (bytes, base64, decoded fields): `valueDescription`. */
+  describeValue(key: string, modRevision: number, value: string, previous: string | null): void;
   /** Runs a kubectl or etcdctl command line (`stdin`: what `-f -` reads); returns its id in `activity.entries`. */
   runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
   /** Ctrl-C for a running command. */
@@ -315,6 +323,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    describeValue: (key, modRevision, value, previous) => post({ type: 'describeValue', key, modRevision, value, previous }),
     runCommand: (line, options = {}) => {
       const [activity, id] = startCommand(store.getState().activity, line, options.origin ?? 'console');
       update((state) => ({ ...state, activity }));

@@ -9,6 +9,7 @@ import { scenarioById } from '../../sim/scenarios/catalog.ts';
 import { runScenario } from '../../sim/scenarios/runner.ts';
 import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, workloadFacts, type WorkloadFacts } from './objects.ts';
 import { StoryTap } from './record.ts';
+import { decodeStored } from '../../sim/apiserver/storage/codec.ts';
 
 interface Played {
   readonly cluster: Cluster;
@@ -47,7 +48,7 @@ interface StoredObject {
 }
 
 function json(kv: KeyValue): StoredObject {
-  return JSON.parse(kv.value) as StoredObject;
+  return decodeStored(kv.value) as StoredObject;
 }
 
 const hasCondition = (obj: StoredObject, type: string, status: string) => obj.status?.conditions?.some((c) => c.type === type && c.status === status) ?? false;
@@ -239,21 +240,23 @@ describe('the quick readers of stored updates agree with parsing the whole objec
     const previous = new Map<string, WorkloadFacts>();
     for (const kv of history(cluster, '/registry/')) {
       if (kv.createRevision === 0) continue;
-      const obj = JSON.parse(kv.value) as Record<string, unknown>;
+      const obj = decodeStored(kv.value) as unknown as Record<string, unknown>;
+      // The quick readers read JSON storage; the same object's JSON text stands for it here.
+      const text = JSON.stringify(obj);
       if (kv.key.startsWith('/registry/pods/')) {
-        const quick = quickPodFacts(kv.value);
+        const quick = quickPodFacts(text);
         if (quick === undefined) continue;
         quickPods++;
         expect({ ...quick, images: null }).toEqual({ ...podFacts(obj), images: null });
       } else if (kv.key.startsWith('/registry/minions/')) {
-        expect(quickNodeReady(kv.value)).toEqual(nodeReady(obj));
+        expect(quickNodeReady(text)).toEqual(nodeReady(obj));
       } else if (kv.key.startsWith('/registry/deployments/') || kv.key.startsWith('/registry/replicasets/')) {
         const full = workloadFacts(obj);
         const before = previous.get(kv.key);
         previous.set(kv.key, full);
         if (!before) continue;
         workloadUpdates++;
-        const quick = quickWorkloadFacts(kv.value, before);
+        const quick = quickWorkloadFacts(text, before);
         if (quick === undefined) {
           expect(full.generation !== before.generation || full.terminating !== before.terminating).toBe(true);
           continue;

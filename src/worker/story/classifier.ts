@@ -39,7 +39,8 @@
 
 import type { Milestone, MilestoneFacts, ObjectRef, StepLevel } from '../../protocol/index.ts';
 import type { Message } from '../../sim/engine/index.ts';
-import type { KeyValue } from '../../sim/etcd/index.ts';
+import { byteStringToUtf8, type KeyValue } from '../../sim/etcd/index.ts';
+import { decodeStored, isProtobufValue } from '../../sim/apiserver/storage/codec.ts';
 import type { KeyspaceSource } from '../keyspace.ts';
 import {
   bodyObject, kindOf, metadataOf, nodeReady, objectOfKey, objectOfPath, ownerOf, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, refOf,
@@ -361,13 +362,14 @@ export class StoryClassifier {
     const revision = kv.modRevision;
     // Updates are read from the stored text when they can be (objects.ts, quick readers); creations and
     // the rarer changes parse the object.
-    if (kv.version > 1 && before !== undefined) {
-      const quick = this.quickChange(key, kv.value, revision, before);
+    // (Values are etcd byte strings: JSON as its UTF-8 bytes, or Kubernetes protobuf, which is parsed.)
+    if (kv.version > 1 && before !== undefined && !isProtobufValue(kv.value)) {
+      const quick = this.quickChange(key, byteStringToUtf8(kv.value), revision, before);
       if (quick !== undefined) return quick;
     }
     let obj: Record<string, unknown> | null;
     try {
-      obj = bodyObject(JSON.parse(kv.value));
+      obj = bodyObject(decodeStored(kv.value));
     } catch {
       obj = null;
     }

@@ -1,25 +1,49 @@
-// How objects are stored: JSON text with metadata.resourceVersion removed (the real kube-apiserver
-// stores protobuf; the UI says so). On the way out the object's resourceVersion is the key's
-// mod_revision, as the etcd3 store's versioner sets it.
-// Models k8s.io/apiserver/pkg/storage/api_object_versioner.go and etcd3/store.go decode.
+// How objects are stored: kube-apiserver's storage codec. With `--storage-media-type` protobuf (the
+// default) the value is Kubernetes protobuf — `k8s\0` and a runtime.Unknown envelope around the
+// object's fields — and with json it is the object's JSON; either way without metadata.resourceVersion.
+// Reading recognizes the bytes (protobuf by its magic, JSON otherwise), as the apiserver's recognizing
+// decoder does, so a value reads back whatever media type wrote it. On the way out the object's
+// resourceVersion is the key's mod_revision, as the etcd3 store's versioner sets it. Values are etcd
+// byte strings (src/sim/etcd/bytes.ts).
+// Models k8s.io/apiserver/pkg/storage/api_object_versioner.go, etcd3/store.go decode and
+// k8s.io/apimachinery/pkg/runtime/serializer/recognizer (protobuf's RecognizesData: the `k8s\0` prefix).
 
 import type { KubeObject } from '../../api/types/meta.ts';
+import { decodeProtobuf, encodeProtobuf } from '../../api/protobuf/index.ts';
+import { bytesToByteString, byteStringToBytes, byteStringToUtf8, utf8ToByteString } from '../../etcd/bytes.ts';
 import { InvalidResourceVersion } from './errors.ts';
 import { copyJson } from '../../api/json-copy.ts';
 
-/** The bytes to store: the object without its resourceVersion (and without selfLink). */
-export function encodeObject(obj: KubeObject): string {
+/** kube-apiserver's `--storage-media-type`. */
+export type StorageMediaType = 'protobuf' | 'json';
+
+/** The magic every Kubernetes protobuf value starts with. */
+export const protobufMagic = 'k8s\0';
+
+function withoutResourceVersion(obj: KubeObject): KubeObject {
   const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata });
+  return { ...obj, metadata };
+}
+
+/** The bytes to store (a byte string): the object without its resourceVersion (and without selfLink). */
+export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'protobuf'): string {
+  const stored = withoutResourceVersion(obj);
+  if (mediaType === 'json') return utf8ToByteString(JSON.stringify(stored));
+  return bytesToByteString(encodeProtobuf(stored));
+}
+
+/** Whether a stored value is Kubernetes protobuf. */
+export function isProtobufValue(value: string): boolean {
+  return value.startsWith(protobufMagic);
 }
 
 /**
  * What decodeObject(encodeObject(obj), rev) will give once the revision is known, taken now by copying
- * instead of parsing the bytes again (copyJson gives exactly the JSON round trip): call `at(rev)` once.
+ * instead of decoding the bytes again (copyJson gives exactly the JSON round trip, and the protobuf
+ * round trip of a valid object gives the same object: storage.test.ts checks both): call `at(rev)` once.
  */
 export function storedCopy(obj: KubeObject): { at(modRevision: number): KubeObject } {
-  const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  const copy = copyJson({ ...obj, metadata });
+  const copy = copyJson(withoutResourceVersion(obj));
   return {
     at(modRevision) {
       copy.metadata = withResourceVersion(copy.metadata, String(modRevision));
@@ -28,10 +52,20 @@ export function storedCopy(obj: KubeObject): { at(modRevision: number): KubeObje
   };
 }
 
+/** The object a stored value holds; throws when the bytes are neither protobuf nor JSON of an object. */
+export function decodeStored(value: string): KubeObject {
+  if (isProtobufValue(value)) {
+    const decoded = decodeProtobuf(byteStringToBytes(value));
+    if (!decoded.ok) throw new Error(`unable to decode the stored protobuf value: ${decoded.error}`);
+    return decoded.object;
+  }
+  return JSON.parse(byteStringToUtf8(value)) as KubeObject;
+}
+
 /** The stored object, with resourceVersion set to the revision that last wrote it. */
 export function decodeObject(value: string, modRevision: number): KubeObject {
-  const obj = JSON.parse(value) as KubeObject;
-  obj.metadata = withResourceVersion(obj.metadata, String(modRevision));
+  const obj = decodeStored(value);
+  obj.metadata = withResourceVersion(obj.metadata ?? {}, String(modRevision));
   return obj;
 }
 

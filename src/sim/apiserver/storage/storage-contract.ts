@@ -12,6 +12,7 @@ import { utf8Length } from '../../etcd/index.ts';
 import { interpretStorageError, StorageError } from './errors.ts';
 import type { ListOptions, SelectionPredicate, Storage, StorageWatchEvent, StorageWatchSink, UpdateFunc, WatchOptions } from './interface.ts';
 import { StorageBench, type BenchResource } from './testing.ts';
+import { decodeStored } from './codec.ts';
 
 export const pods = { group: '', resource: 'pods' };
 
@@ -127,7 +128,7 @@ export function describeStorageContract(name: string, make: (bench: StorageBench
         const rev = bench.etcdServer.kv.range({ key: podKey('x') });
         expect(created.metadata.resourceVersion).toBe(String(rev.kvs[0]!.modRevision));
         expect(created.metadata.resourceVersion).toBe(String(rev.header.revision));
-        const stored = JSON.parse(rev.kvs[0]!.value) as KubeObject;
+        const stored = decodeStored(rev.kvs[0]!.value) as KubeObject;
         expect(stored.metadata.resourceVersion).toBeUndefined();
         const log = bench.etcdLog().slice(mark);
         expect(log).toHaveLength(1);
