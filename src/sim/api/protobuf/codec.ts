@@ -1,0 +1,501 @@
+// The Go-faithful part of the protobuf codec: how each Go type is written and read, as the
+// generated.pb.go files of k8s.io/api (gogo-protobuf, proto2, non-nullable embedded structs) do it.
+// - fields in field-number order; a non-pointer string, bool or number is always written (`tag 00` for
+//   the zero value), a pointer only when set, a non-pointer struct always (possibly empty);
+// - repeated fields element by element, scalars unpacked (decoding accepts packed too);
+// - maps as entries {key = 1, value = 2} sorted by key, both always written (a []byte value only when
+//   non-nil);
+// - []byte when non-nil; metav1.Time as Timestamp {seconds = 1, nanos = 2} with nanos 0, empty when
+//   zero; MicroTime likewise with nanos truncated to microseconds; Quantity as {string = 1} in
+//   canonical form; IntOrString as {type = 1, intVal = 2, strVal = 3}; FieldsV1 and RawExtension as
+//   {raw = 1} holding JSON bytes; authentication/authorization ExtraValue ([]string) as {items = 1}.
+// Decoding yields the JSON shape the model uses (JSON names, omitempty, what Go's JSON encoder would
+// write for the decoded struct); errors are the texts the generated Unmarshal returns.
+// Models k8s.io/api/*/generated.pb.go, k8s.io/apimachinery/pkg/apis/meta/v1/{generated.pb.go,
+// time_proto.go, micro_time_proto.go}, pkg/api/resource/quantity_proto.go, pkg/util/intstr.
+
+import { parseQuantity, quantityString } from '../quantity.ts';
+import type { TypeNode } from '../schema.ts';
+import { formatTimestamp, parseTimestamp } from '../time.ts';
+import { planOf, type Plan } from './plan.ts';
+import type { BackWriter} from './wire.ts';
+import {
+  base64FromBytes, bytesFromBase64, ProtoError, Reader, utf8Decode, wireBytes, wireEndGroup, wireFixed64, wireVarint,
+} from './wire.ts';
+
+/** Go's time.Time{}.Unix(): a zero Time read back from its Timestamp. */
+const zeroTimeSeconds = -62135596800;
+
+// ---------------------------------------------------------------------------------------------
+// Encoding
+
+type Obj = Readonly<Record<string, unknown>>;
+
+/** Writes a struct's fields (backwards: last field first). */
+export function writeStruct(w: BackWriter, plan: Plan, obj: Obj): void {
+  const fields = plan.fields;
+  for (let i = fields.length - 1; i >= 0; i--) {
+    const f = fields[i]!;
+    if (f.inline) {
+      const start = w.length;
+      writeStruct(w, planOf((f.type as { name: string }).name), obj);
+      w.uvarint(w.length - start);
+      w.tag(f.number, wireBytes);
+      continue;
+    }
+    writeField(w, f.number, f.type, obj[f.name]);
+  }
+}
+
+function writeField(w: BackWriter, number: number, t: TypeNode, v: unknown): void {
+  switch (t.kind) {
+    case 'pointer':
+      if (v === undefined || v === null) return;
+      writeField(w, number, t.elem, v);
+      return;
+    case 'list': {
+      if (!Array.isArray(v)) return;
+      for (let i = v.length - 1; i >= 0; i--) writeField(w, number, t.elem, v[i]);
+      return;
+    }
+    case 'map': {
+      if (v === undefined || v === null) return;
+      const m = v as Obj;
+      const keys = Object.keys(m).sort();
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!;
+        const start = w.length;
+        writeMapValue(w, t.elem, m[key]);
+        const keyStart = w.length;
+        w.utf8(key);
+        w.uvarint(w.length - keyStart);
+        w.byte(0x0a);
+        w.uvarint(w.length - start);
+        w.tag(number, wireBytes);
+      }
+      return;
+    }
+    case 'bytes': {
+      if (v === undefined || v === null) return;
+      const bytes = bytesFromBase64(String(v));
+      if (bytes === undefined) throw new Error(`protobuf: illegal base64 data ${JSON.stringify(v)}`);
+      w.raw(bytes);
+      w.uvarint(bytes.length);
+      w.tag(number, wireBytes);
+      return;
+    }
+    case 'string': {
+      const start = w.length;
+      if (v !== undefined && v !== null && v !== '') w.utf8(String(v));
+      w.uvarint(w.length - start);
+      w.tag(number, wireBytes);
+      return;
+    }
+    case 'bool':
+      w.byte(v === true ? 1 : 0);
+      w.tag(number, wireVarint);
+      return;
+    case 'int32': case 'int64':
+      w.varint(typeof v === 'number' ? v : 0);
+      w.tag(number, wireVarint);
+      return;
+    case 'float64':
+      w.double(typeof v === 'number' ? v : 0);
+      w.tag(number, wireFixed64);
+      return;
+    default: {
+      const start = w.length;
+      writeMessageValue(w, t, v);
+      w.uvarint(w.length - start);
+      w.tag(number, wireBytes);
+    }
+  }
+}
+
+/** A map entry's value (field 2) then nothing else: key is written by the caller. */
+function writeMapValue(w: BackWriter, t: TypeNode, v: unknown): void {
+  if (t.kind === 'bytes') {
+    if (v === undefined || v === null) return;
+  }
+  if (t.kind === 'list') {
+    // A named []string (ExtraValue) is a message {items = 1}, always written.
+    const start = w.length;
+    writeField(w, 1, t, v);
+    w.uvarint(w.length - start);
+    w.tag(2, wireBytes);
+    return;
+  }
+  writeField(w, 2, t, v);
+}
+
+/** The payload of a message-typed value: Time, MicroTime, Quantity, IntOrString, Raw or a struct. */
+function writeMessageValue(w: BackWriter, t: TypeNode, v: unknown): void {
+  switch (t.kind) {
+    case 'Time': case 'MicroTime': {
+      if (typeof v !== 'string') return; // zero time: empty message
+      const [seconds, nanos] = parseTime(v, t.kind === 'MicroTime');
+      w.varint(nanos);
+      w.tag(2, wireVarint);
+      w.varint(seconds);
+      w.tag(1, wireVarint);
+      return;
+    }
+    case 'Quantity': {
+      const text = v === undefined || v === null ? '0' : String(v);
+      const q = parseQuantity(text);
+      writeField(w, 1, { kind: 'string' }, q.ok ? quantityString(q.value) : text);
+      return;
+    }
+    case 'IntOrString': {
+      const isString = typeof v === 'string';
+      writeField(w, 3, { kind: 'string' }, isString ? v : '');
+      writeField(w, 2, { kind: 'int32' }, isString ? 0 : v);
+      writeField(w, 1, { kind: 'int64' }, isString ? 1 : 0);
+      return;
+    }
+    case 'Raw': {
+      if (v === undefined || v === null) return;
+      const start = w.length;
+      w.utf8(JSON.stringify(v));
+      w.uvarint(w.length - start);
+      w.tag(1, wireBytes);
+      return;
+    }
+    case 'struct':
+      writeStruct(w, planOf(t.name), v === undefined || v === null ? {} : (v as Obj));
+      return;
+    default:
+      throw new Error(`protobuf: cannot write ${t.kind} as a message`);
+  }
+}
+
+const timeRe = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/;
+
+/** [seconds, nanos] of an RFC 3339 timestamp; nanos only for MicroTime (truncated to microseconds). */
+function parseTime(s: string, micro: boolean): [number, number] {
+  const m = timeRe.exec(s);
+  const ms = m === null ? undefined : parseTimestamp(`${m[1]!}${m[3]!}`);
+  if (m === null || ms === undefined) throw new Error(`protobuf: bad timestamp ${JSON.stringify(s)}`);
+  const seconds = Math.floor(ms / 1000);
+  if (!micro || m[2] === undefined) return [seconds, 0];
+  return [seconds, Number((m[2] + '000000').slice(0, 6)) * 1000];
+}
+
+function formatTime(seconds: number, nanos: number, micro: boolean): string {
+  const whole = formatTimestamp(seconds * 1000);
+  if (!micro) return whole;
+  const micros = Math.floor(nanos / 1000);
+  return `${whole.slice(0, -1)}.${String(micros).padStart(6, '0')}Z`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/** The Go field name a wrong-wireType error names (`Name`, `GenerateName`). */
+const goField = (json: string): string => json.charAt(0).toUpperCase() + json.slice(1);
+
+/** Reads a message's fields into `into` (by JSON name), merging as proto Unmarshal merges. */
+export function readStruct(r: Reader, plan: Plan, into: Record<string, unknown>): void {
+  while (r.pos < r.end) {
+    const key = r.uvarint();
+    const number = Math.floor(key / 8);
+    const wire = key % 8;
+    if (wire === wireEndGroup) throw new ProtoError(`proto: ${plan.name}: wiretype end group for non-group`);
+    if (number <= 0) throw new ProtoError(`proto: ${plan.name}: illegal tag ${number} (wire type ${wire})`);
+    const f = plan.byNumber.get(number);
+    if (f === undefined) {
+      r.skip(wire);
+      continue;
+    }
+    if (f.inline) {
+      expectWire(wire, wireBytes, f.name);
+      const [start, end] = r.lengthDelimited();
+      readStruct(new Reader(r.buf, start, end), planOf((f.type as { name: string }).name), into);
+      continue;
+    }
+    readField(r, wire, f.name, f.type, into);
+  }
+}
+
+function expectWire(wire: number, expected: number, name: string): void {
+  if (wire !== expected) throw new ProtoError(`proto: wrong wireType = ${wire} for field ${goField(name)}`);
+}
+
+function readField(r: Reader, wire: number, name: string, t: TypeNode, into: Record<string, unknown>): void {
+  switch (t.kind) {
+    case 'pointer':
+      readField(r, wire, name, t.elem, into);
+      return;
+    case 'list': {
+      let list = into[name] as unknown[] | undefined;
+      if (list === undefined || list === null) into[name] = list = [];
+      const elem = t.elem;
+      if (wire === wireBytes && (elem.kind === 'int32' || elem.kind === 'int64' || elem.kind === 'bool')) {
+        // Packed: accepted as Go's generated Unmarshal accepts it.
+        const [start, end] = r.lengthDelimited();
+        const sub = new Reader(r.buf, start, end);
+        while (sub.pos < sub.end) list.push(readScalar(sub, elem.kind));
+        return;
+      }
+      const holder: Record<string, unknown> = {};
+      readField(r, wire, name, elem, holder);
+      list.push(holder[name]);
+      return;
+    }
+    case 'map': {
+      expectWire(wire, wireBytes, name);
+      const [start, end] = r.lengthDelimited();
+      let map = into[name] as Record<string, unknown> | undefined;
+      if (map === undefined || map === null) into[name] = map = {};
+      readMapEntry(new Reader(r.buf, start, end), t.elem, map);
+      return;
+    }
+    case 'bool': case 'int32': case 'int64':
+      expectWire(wire, wireVarint, name);
+      into[name] = readScalar(r, t.kind);
+      return;
+    case 'float64':
+      expectWire(wire, wireFixed64, name);
+      into[name] = r.double();
+      return;
+    case 'string': {
+      expectWire(wire, wireBytes, name);
+      const [start, end] = r.lengthDelimited();
+      into[name] = utf8Decode(r.buf, start, end);
+      return;
+    }
+    case 'bytes': {
+      expectWire(wire, wireBytes, name);
+      const [start, end] = r.lengthDelimited();
+      into[name] = base64FromBytes(r.buf, start, end);
+      return;
+    }
+    default: {
+      expectWire(wire, wireBytes, name);
+      const [start, end] = r.lengthDelimited();
+      const sub = new Reader(r.buf, start, end);
+      if (t.kind === 'struct') {
+        // A repeated occurrence of a message field merges into the first (proto merge semantics).
+        const prev = into[name];
+        const acc = typeof prev === 'object' && prev !== null && !Array.isArray(prev) && isPartial(prev) ? prev as Record<string, unknown> : partial();
+        readStruct(sub, planOf(t.name), acc);
+        into[name] = acc;
+        return;
+      }
+      into[name] = readMessageValue(sub, t);
+    }
+  }
+}
+
+// Structs are read into "partial" records (decoded fields only) and completed at the end, when the
+// zero values and omitempty of every level are applied.
+const partialMark = Symbol('partial');
+function partial(): Record<string, unknown> {
+  const p: Record<string | symbol, unknown> = {};
+  p[partialMark] = true;
+  return p as Record<string, unknown>;
+}
+function isPartial(v: object): boolean {
+  return (v as Record<symbol, unknown>)[partialMark] === true;
+}
+
+function readScalar(r: Reader, kind: 'bool' | 'int32' | 'int64'): number | boolean {
+  if (kind === 'bool') return r.uvarint() !== 0;
+  return kind === 'int32' ? r.int32() : r.int64();
+}
+
+function readMapEntry(r: Reader, elem: TypeNode, map: Record<string, unknown>): void {
+  let key = '';
+  const holder: Record<string, unknown> = {};
+  let hasValue = false;
+  while (r.pos < r.end) {
+    const tag = r.uvarint();
+    const number = Math.floor(tag / 8);
+    const wire = tag % 8;
+    if (number === 1) {
+      expectWire(wire, wireBytes, 'key');
+      const [start, end] = r.lengthDelimited();
+      key = utf8Decode(r.buf, start, end);
+    } else if (number === 2) {
+      hasValue = true;
+      if (elem.kind === 'list') {
+        expectWire(wire, wireBytes, 'value');
+        const [start, end] = r.lengthDelimited();
+        const items: Record<string, unknown> = {};
+        const sub = new Reader(r.buf, start, end);
+        while (sub.pos < sub.end) {
+          const t2 = sub.uvarint();
+          if (Math.floor(t2 / 8) === 1) readField(sub, t2 % 8, 'items', elem, items);
+          else sub.skip(t2 % 8);
+        }
+        holder.value = items.items ?? [];
+      } else readField(r, wire, 'value', elem, holder);
+    } else {
+      if (wire === wireEndGroup || number <= 0) throw new ProtoError(`proto: illegal tag ${number} (wire type ${wire})`);
+      r.skip(wire);
+    }
+  }
+  map[key] = hasValue ? holder.value : mapZero(elem);
+}
+
+/** A map value whose entry has no value field: Go's generated code starts from these. */
+function mapZero(t: TypeNode): unknown {
+  switch (t.kind) {
+    case 'string': return '';
+    case 'bytes': return '';
+    case 'Quantity': return '0';
+    case 'list': return [];
+    case 'struct': return partial();
+    default: return null;
+  }
+}
+
+function readMessageValue(r: Reader, t: TypeNode): unknown {
+  switch (t.kind) {
+    case 'Time': case 'MicroTime': {
+      if (r.pos === r.end) return null;
+      let seconds = 0;
+      let nanos = 0;
+      while (r.pos < r.end) {
+        const tag = r.uvarint();
+        const number = Math.floor(tag / 8);
+        const wire = tag % 8;
+        if (number === 1) { expectWire(wire, wireVarint, 'seconds'); seconds = r.int64(); }
+        else if (number === 2) { expectWire(wire, wireVarint, 'nanos'); nanos = r.int32(); }
+        else {
+          if (wire === wireEndGroup || number <= 0) throw new ProtoError(`proto: Timestamp: illegal tag ${number} (wire type ${wire})`);
+          r.skip(wire);
+        }
+      }
+      if (t.kind === 'Time') nanos = 0;
+      if (seconds === zeroTimeSeconds && nanos === 0) return null;
+      if (nanos < 0 || nanos >= 1e9 || Math.abs(seconds) > 253402300799) {
+        throw new ProtoError(`Time.MarshalJSON: year outside of range [0,9999]`);
+      }
+      return formatTime(seconds, nanos, t.kind === 'MicroTime');
+    }
+    case 'Quantity': {
+      let text = '';
+      let seen = false;
+      while (r.pos < r.end) {
+        const tag = r.uvarint();
+        if (Math.floor(tag / 8) === 1) {
+          expectWire(tag % 8, wireBytes, 'String_');
+          const [start, end] = r.lengthDelimited();
+          text = utf8Decode(r.buf, start, end);
+          seen = true;
+        } else {
+          if (tag % 8 === wireEndGroup || tag < 8) throw new ProtoError(`proto: Quantity: illegal tag ${Math.floor(tag / 8)} (wire type ${tag % 8})`);
+          r.skip(tag % 8);
+        }
+      }
+      if (!seen) return '0';
+      const q = parseQuantity(text);
+      if (!q.ok) throw new ProtoError(q.error);
+      return quantityString(q.value);
+    }
+    case 'IntOrString': {
+      let type = 0;
+      let intVal = 0;
+      let strVal = '';
+      while (r.pos < r.end) {
+        const tag = r.uvarint();
+        const number = Math.floor(tag / 8);
+        const wire = tag % 8;
+        if (number === 1) { expectWire(wire, wireVarint, 'Type'); type = r.int64(); }
+        else if (number === 2) { expectWire(wire, wireVarint, 'IntVal'); intVal = r.int32(); }
+        else if (number === 3) {
+          expectWire(wire, wireBytes, 'StrVal');
+          const [start, end] = r.lengthDelimited();
+          strVal = utf8Decode(r.buf, start, end);
+        } else {
+          if (wire === wireEndGroup || number <= 0) throw new ProtoError(`proto: IntOrString: illegal tag ${number} (wire type ${wire})`);
+          r.skip(wire);
+        }
+      }
+      if (type === 0) return intVal;
+      if (type === 1) return strVal;
+      throw new ProtoError('impossible IntOrString.Type');
+    }
+    case 'Raw': {
+      let raw: string | undefined;
+      while (r.pos < r.end) {
+        const tag = r.uvarint();
+        if (Math.floor(tag / 8) === 1) {
+          expectWire(tag % 8, wireBytes, 'Raw');
+          const [start, end] = r.lengthDelimited();
+          raw = utf8Decode(r.buf, start, end);
+        } else {
+          if (tag % 8 === wireEndGroup || tag < 8) throw new ProtoError(`proto: FieldsV1: illegal tag ${Math.floor(tag / 8)} (wire type ${tag % 8})`);
+          r.skip(tag % 8);
+        }
+      }
+      if (raw === undefined) return null;
+      try {
+        return JSON.parse(raw) as unknown;
+      } catch {
+        throw new ProtoError(`json: error calling MarshalJSON for type *v1.FieldsV1: invalid JSON ${JSON.stringify(raw.slice(0, 40))}`);
+      }
+    }
+    default:
+      throw new Error(`protobuf: cannot read ${t.kind} as a message`);
+  }
+}
+
+/** Completes a decoded struct: fields in struct order, zero values filled in, omitempty applied. */
+export function complete(plan: Plan, fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of plan.out) {
+    const raw = fields[f.json];
+    const v = raw === undefined ? zeroValue(f.type) : completeValue(f.type, raw);
+    if (f.omitempty && isEmptyValue(v, f.type)) continue;
+    out[f.json] = v;
+  }
+  return out;
+}
+
+function completeValue(t: TypeNode, v: unknown): unknown {
+  switch (t.kind) {
+    case 'pointer': return completeValue(t.elem, v);
+    case 'struct': return complete(planOf(t.name), v as Record<string, unknown>);
+    case 'list': {
+      const elem = t.elem;
+      if (elem.kind !== 'struct' && elem.kind !== 'list' && elem.kind !== 'map') return v;
+      return (v as unknown[]).map((x) => completeValue(elem, x));
+    }
+    case 'map': {
+      const m = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(m).sort()) out[key] = completeValue(t.elem, m[key]);
+      return out;
+    }
+    default: return v;
+  }
+}
+
+/** What Go's JSON encoder writes for a zero value of this type (nil slices, maps and pointers: null). */
+function zeroValue(t: TypeNode): unknown {
+  switch (t.kind) {
+    case 'string': return '';
+    case 'bool': return false;
+    case 'int32': case 'int64': case 'float64': case 'IntOrString': return 0;
+    case 'Quantity': return '0';
+    case 'struct': return complete(planOf(t.name), {});
+    default: return null;
+  }
+}
+
+/** encoding/json's isEmptyValue for omitempty (structs are never empty). */
+function isEmptyValue(v: unknown, t: TypeNode): boolean {
+  switch (t.kind) {
+    case 'pointer': case 'Raw': return v === null;
+    case 'list': case 'bytes': return v === null || (Array.isArray(v) && v.length === 0) || v === '';
+    case 'map': return v === null || Object.keys(v as object).length === 0;
+    case 'string': return v === '';
+    case 'bool': return v === false;
+    case 'int32': case 'int64': case 'float64': return v === 0;
+    default: return false;
+  }
+}
+
+export { ProtoError, Reader };
