@@ -15,6 +15,7 @@ import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, stor
 import { scenarioById, scenarios } from './catalog.ts';
 import { CauseIndex } from './causes.ts';
 import { runScenario } from './runner.ts';
+import { decodeStored } from '../apiserver/storage/codec.ts';
 
 function play(id: string, seed = id): { cluster: Cluster; requestIds: number[] } {
   const cluster = createCluster({ seed });
@@ -125,7 +126,7 @@ describe('seeds/004: kubectl create -f replicaset.yaml, steps 1–12 in causal o
       nodes.push(node);
       // Step 10: a GuaranteedUpdate Txn: compare mod_revision == the pod's current revision.
       const bind = t.first(binding, 'binding Txn', isTxnPut((k) => k === key, createdAt));
-      expect(JSON.parse(txn(bind).success![0]!.requestPut!.value!).spec.nodeName).toBe(node);
+      expect((decodeStored(txn(bind).success![0]!.requestPut!.value!) as Pod).spec!.nodeName).toBe(node);
       // Step 11, then step 12: the kubelet of that node sees the pod enter its spec.nodeName selection.
       const bindEvent = t.first(bind, 'etcd watch event of the binding', etcdEventFor(key));
       const toKubelet = t.first(bindEvent, `ADDED pod at kubelet/${node}`, (m) => watchEvent(`kubelet/${node}`, 'ADDED', 'Pod')(m)

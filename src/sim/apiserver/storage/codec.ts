@@ -9,7 +9,7 @@
 // k8s.io/apimachinery/pkg/runtime/serializer/recognizer (protobuf's RecognizesData: the `k8s\0` prefix).
 
 import type { KubeObject } from '../../api/types/meta.ts';
-import { decodeProtobuf, encodeProtobuf } from '../../api/protobuf/index.ts';
+import { decodeProtobuf, encodeProtobuf, hasProtobufKind } from '../../api/protobuf/index.ts';
 import { bytesToByteString, byteStringToBytes, byteStringToUtf8, utf8ToByteString } from '../../etcd/bytes.ts';
 import { InvalidResourceVersion } from './errors.ts';
 import { copyJson } from '../../api/json-copy.ts';
@@ -25,10 +25,13 @@ function withoutResourceVersion(obj: KubeObject): KubeObject {
   return { ...obj, metadata };
 }
 
-/** The bytes to store (a byte string): the object without its resourceVersion (and without selfLink). */
+/**
+ * The bytes to store (a byte string): the object without its resourceVersion (and without selfLink).
+ * Kinds without a protobuf encoding are stored as JSON, as kube-apiserver stores custom resources.
+ */
 export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'protobuf'): string {
   const stored = withoutResourceVersion(obj);
-  if (mediaType === 'json') return utf8ToByteString(JSON.stringify(stored));
+  if (mediaType === 'json' || !hasProtobufKind(obj.kind ?? '')) return utf8ToByteString(JSON.stringify(stored));
   return bytesToByteString(encodeProtobuf(stored));
 }
 
@@ -38,11 +41,13 @@ export function isProtobufValue(value: string): boolean {
 }
 
 /**
- * What decodeObject(encodeObject(obj), rev) will give once the revision is known, taken now by copying
- * instead of decoding the bytes again (copyJson gives exactly the JSON round trip, and the protobuf
- * round trip of a valid object gives the same object: storage.test.ts checks both): call `at(rev)` once.
+ * What decodeObject(value, rev) will give once the revision is known, for the `value` just encoded from
+ * `obj`: a JSON value is not parsed again but copied (copyJson gives exactly the JSON round trip); a
+ * protobuf value is decoded, since Go's structs normalize what they carry (an empty map is not encoded,
+ * a zero creationTimestamp comes back null), so the object returned is the one stored. Call `at(rev)` once.
  */
-export function storedCopy(obj: KubeObject): { at(modRevision: number): KubeObject } {
+export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: number): KubeObject } {
+  if (value !== undefined && isProtobufValue(value)) return { at: (modRevision) => decodeObject(value, modRevision) };
   const copy = copyJson(withoutResourceVersion(obj));
   return {
     at(modRevision) {

@@ -52,7 +52,7 @@ export class Etcd3Store implements Storage {
   *create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject> {
     if (obj.metadata.resourceVersion) throw new Error('resourceVersion should not be set on objects to be created');
     const value = encodeObject(obj, this.mediaType);
-    const stored = storedCopy(obj);
+    const stored = storedCopy(obj, value);
     const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
     const response = ok(key, yield* this.etcd.txn({
       compare: [{ target: 'MOD', key, modRevision: 0 }],
@@ -182,7 +182,7 @@ export class Etcd3Store implements Storage {
         }
         return decodeObject(state.data, state.rev);
       }
-      const stored = storedCopy(updated);
+      const stored = storedCopy(updated, data);
       const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
       const response = ok(key, yield* this.etcd.txn({
         compare: [{ target: 'MOD', key, modRevision: state.rev }],
