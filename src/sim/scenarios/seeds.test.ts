@@ -15,7 +15,9 @@ import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, stor
 import { scenarioById, scenarios } from './catalog.ts';
 import { CauseIndex } from './causes.ts';
 import { runScenario } from './runner.ts';
-import { decodeStored } from '../apiserver/storage/codec.ts';
+import { decodeStored, encodeObject } from '../apiserver/storage/codec.ts';
+import { prefixEnd } from '../etcd/bytes.ts';
+import type { KubeObject } from '../api/types/meta.ts';
 
 function play(id: string, seed = id): { cluster: Cluster; requestIds: number[] } {
   const cluster = createCluster({ seed });
@@ -197,6 +199,66 @@ describe('seeds/000: kubectl create -f nginx.yml, the etcd request-stats lines',
     expect(podsNotRunningAndReady(cluster)).toEqual([]);
     expect(convergenceProblems(cluster)).toEqual([]);
     expect(storedObjects<Pod>(cluster, 'pods')).toHaveLength(1);
+  });
+});
+
+/**
+ * seeds/000's value sizes, from the model's own objects. The article's cluster (2021) ran Kubernetes
+ * 1.17 or older, and three differences of the stored bytes between that version and 1.28 explain its
+ * sizes exactly for the Deployment and the ReplicaSet:
+ * - no managedFields: field tracking for every write came with 1.18;
+ * - ObjectMeta still had clusterName (field 15, removed in 1.25), an empty string gogo-protobuf writes
+ *   anyway: 2 bytes per ObjectMeta (the object's and its pod template's);
+ * and for the Event:
+ * - the legacy event recorder left reportingComponent empty (1.28's sets it from the source component),
+ *   and the involved Deployment's resourceVersion in a long-running cluster has 9 digits where ours has 2.
+ * The Pod, after the same changes, a 1.17 service-account token volume (`default-token-xxxxx`, a secret
+ * volume, instead of 1.28's projected `kube-api-access-xxxxx`) and no preemptionPolicy (not defaulted
+ * before 1.19), comes out 5 bytes larger than the article's: which fields of 1.28's Pod (it also carries
+ * priority 0, 3 bytes, and enableServiceLinks, 3 bytes) the article's cluster did not set is not known.
+ */
+describe('seeds/000: the stored values\' sizes', () => {
+  const { cluster } = play('nginx-deployment');
+  const stored = (prefix: string): KubeObject => {
+    const latest = cluster.etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix) }).kvs[0]!;
+    // The value as created (version 1), which the create's request-stats line describes.
+    const kv = cluster.etcd.kv.range({ key: latest.key, revision: latest.createRevision }).kvs[0]!;
+    expect(kv.value.startsWith('k8s\0')).toBe(true);
+    const obj = decodeStored(kv.value);
+    // What the request-stats line said is the stored value's size.
+    const line = cluster.engine.trace.all().map((m) => (m.payload as Partial<EtcdReply<TxnResponse>>).stats?.requestContent ?? '')
+      .find((c) => c.includes(`request_put:<key:"${kv.key}"`) && c.includes('mod_revision:0 '));
+    expect(line).toContain(`value_size:${encodeObject(obj).length} `);
+    return obj;
+  };
+  const clusterNameBytes = 2;
+  const seedEra = (obj: KubeObject): KubeObject => {
+    const copy = JSON.parse(JSON.stringify(obj)) as KubeObject;
+    delete copy.metadata.managedFields;
+    return copy;
+  };
+  const metas = (obj: KubeObject) => 1 + ((obj as { spec?: { template?: unknown } }).spec?.template ? 1 : 0);
+  const size = (obj: KubeObject) => encodeObject(obj).length + clusterNameBytes * metas(obj);
+
+  it('Deployment 421 and ReplicaSet 697 bytes, as the article\'s lines say', () => {
+    expect(size(seedEra(stored('/registry/deployments/default/nginx-deployment')))).toBe(421);
+    expect(size(seedEra(stored('/registry/replicasets/default/nginx-deployment-')))).toBe(697);
+  });
+
+  it('Event 369 bytes with the legacy recorder\'s empty reportingComponent and a 9-digit resourceVersion', () => {
+    const event = seedEra(stored('/registry/events/default/nginx-deployment.')) as KubeObject & { reportingComponent: string; involvedObject: { resourceVersion: string } };
+    event.reportingComponent = '';
+    event.involvedObject.resourceVersion = '1'.repeat(9);
+    expect(size(event)).toBe(369);
+  });
+
+  it('Pod 754 bytes + 5 with a 1.17 token volume and no preemptionPolicy', () => {
+    const pod = seedEra(stored('/registry/pods/default/nginx-deployment-')) as Pod;
+    expect(pod.spec!.serviceAccount).toBe('default');
+    pod.spec!.volumes = [{ name: 'default-token-abcde', secret: { secretName: 'default-token-abcde', defaultMode: 420 } }];
+    pod.spec!.containers[0]!.volumeMounts![0]!.name = 'default-token-abcde';
+    delete pod.spec!.preemptionPolicy;
+    expect(size(pod) - 754).toBe(5);
   });
 });
 

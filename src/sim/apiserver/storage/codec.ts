@@ -22,7 +22,44 @@ export const protobufMagic = 'k8s\0';
 
 function withoutResourceVersion(obj: KubeObject): KubeObject {
   const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  return { ...obj, metadata };
+  return withDeprecatedServiceAccount({ ...obj, metadata });
+}
+
+type PodSpecLike = { serviceAccountName?: string; serviceAccount?: string };
+
+/** A PodSpec with `serviceAccount` = `serviceAccountName`, placed after it as Go's v1 struct orders them. */
+function convertPodSpec(spec: PodSpecLike): PodSpecLike {
+  if (!spec.serviceAccountName || spec.serviceAccount === spec.serviceAccountName) return spec;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'serviceAccount') continue;
+    out[k] = v;
+    if (k === 'serviceAccountName') out.serviceAccount = v;
+  }
+  return out as PodSpecLike;
+}
+
+/**
+ * The conversion to the v1 storage version: a v1 PodSpec's deprecated `serviceAccount` is set from
+ * `serviceAccountName` (Convert_core_PodSpec_To_v1_PodSpec), so every stored Pod — and every pod
+ * template that names a service account — carries both, as a real 1.28 cluster's do.
+ * Models pkg/apis/core/v1/conversion.go (Convert_core_PodSpec_To_v1_PodSpec).
+ */
+function withDeprecatedServiceAccount(obj: KubeObject): KubeObject {
+  const o = obj as KubeObject & { spec?: PodSpecLike & { template?: { spec?: PodSpecLike } }; template?: { spec?: PodSpecLike } };
+  if (o.kind === 'Pod' && o.spec) {
+    const spec = convertPodSpec(o.spec);
+    return spec === o.spec ? obj : ({ ...o, spec } as KubeObject);
+  }
+  if (o.spec?.template?.spec) {
+    const spec = convertPodSpec(o.spec.template.spec);
+    return spec === o.spec.template.spec ? obj : ({ ...o, spec: { ...o.spec, template: { ...o.spec.template, spec } } } as KubeObject);
+  }
+  if (o.kind === 'PodTemplate' && o.template?.spec) {
+    const spec = convertPodSpec(o.template.spec);
+    return spec === o.template.spec ? obj : ({ ...o, template: { ...o.template, spec } } as KubeObject);
+  }
+  return obj;
 }
 
 /**
