@@ -16,7 +16,8 @@ import { scenarioById, scenarios } from './catalog.ts';
 import { CauseIndex } from './causes.ts';
 import { runScenario } from './runner.ts';
 import { decodeStored, encodeObject } from '../apiserver/storage/codec.ts';
-import { prefixEnd } from '../etcd/bytes.ts';
+import { base64Decode, prefixEnd } from '../etcd/bytes.ts';
+import { mySeedReplicaSetBase64 } from '../api/protobuf/fixtures/seed-004-replicaset.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 
 function play(id: string, seed = id): { cluster: Cluster; requestIds: number[] } {
@@ -259,6 +260,32 @@ describe('seeds/000: the stored values\' sizes', () => {
     pod.spec!.containers[0]!.volumeMounts![0]!.name = 'default-token-abcde';
     delete pod.spec!.preemptionPolicy;
     expect(size(pod) - 754).toBe(5);
+  });
+});
+
+describe('seeds/004: my-replicaset as stored (the etcdctl get -w json oracle)', () => {
+  it('is stored at version 5 as exactly the seed\'s 1,155 bytes once the seed\'s uid and times are applied', () => {
+    // The seed's cluster created it at 2024-08-14T14:40:10Z: the model's clock starts there.
+    const cluster = createCluster({ seed: 'my-replicaset', epochMs: Date.UTC(2024, 7, 14, 14, 40, 10) });
+    cluster.boot();
+    runScenario(cluster, scenarioById('my-replicaset')!);
+    const key = '/registry/replicasets/default/my-replicaset';
+    const latest = cluster.etcd.kv.range({ key }).kvs[0]!;
+    expect(latest.version).toBeGreaterThanOrEqual(5);
+    let v5: string | null = null;
+    cluster.etcd.store.backend.rangeRevisions(latest.createRevision, latest.modRevision + 1, (kv) => {
+      if (kv.key === key && kv.version === 5) v5 = kv.value;
+    });
+    const seedValue = base64Decode(mySeedReplicaSetBase64);
+    expect(v5).not.toBeNull();
+    expect(v5!.length).toBe(seedValue.length);
+    expect(seedValue.length).toBe(1155);
+    // What a run chooses itself: the uid, and the second the status update happened at.
+    const seed = decodeStored(seedValue);
+    const ours = decodeStored(v5!);
+    ours.metadata.uid = seed.metadata.uid!;
+    ours.metadata.managedFields = ours.metadata.managedFields!.map((m, i) => ({ ...m, time: seed.metadata.managedFields![i]!.time! }));
+    expect(encodeObject(ours)).toBe(seedValue);
   });
 });
 
