@@ -9,7 +9,7 @@ import type { Pod } from '../api/types/core.ts';
 import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
-import type { EtcdReply, TxnRequest, TxnResponse, WatchResponse } from '../etcd/index.ts';
+import type { EtcdReply, RangeRequest, TxnRequest, TxnResponse, WatchResponse } from '../etcd/index.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, storedObjects } from '../testing/invariants.ts';
 import { scenarioById, scenarios } from './catalog.ts';
@@ -17,6 +17,7 @@ import { CauseIndex } from './causes.ts';
 import { runScenario } from './runner.ts';
 import { decodeStored, encodeObject } from '../apiserver/storage/codec.ts';
 import { base64Decode, prefixEnd } from '../etcd/bytes.ts';
+import { parseEtcdctl, renderReply } from '../etcd/etcdctl.ts';
 import { mySeedReplicaSetBase64 } from '../api/protobuf/fixtures/seed-004-replicaset.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 
@@ -286,6 +287,24 @@ describe('seeds/004: my-replicaset as stored (the etcdctl get -w json oracle)', 
     ours.metadata.uid = seed.metadata.uid!;
     ours.metadata.managedFields = ours.metadata.managedFields!.map((m, i) => ({ ...m, time: seed.metadata.managedFields![i]!.time! }));
     expect(encodeObject(ours)).toBe(seedValue);
+  });
+});
+
+describe('seeds/004: etcdctl get … --write-out=json', () => {
+  it('prints the key and the protobuf value in base64, `azhzAAoV…` as the seed shows', () => {
+    const { cluster } = play('my-replicaset');
+    const cmd = parseEtcdctl('etcdctl get /registry/replicasets/default/my-replicaset --write-out=json');
+    if (cmd.type !== 'unary') throw new Error(cmd.type);
+    const response = cluster.etcd.kv.range(cmd.request as RangeRequest);
+    const out = JSON.parse(renderReply(cmd, { ok: true, response, stats: null, log: null, write: null }).stdout) as { kvs: Array<{ key: string; value: string; version: number }> };
+    expect(out.kvs[0]!.key).toBe('L3JlZ2lzdHJ5L3JlcGxpY2FzZXRzL2RlZmF1bHQvbXktcmVwbGljYXNldA==');
+    // k8s\0, then runtime.Unknown's typeMeta {apiVersion "apps/v1", kind "ReplicaSet"}: the seed's first 36 characters.
+    expect(out.kvs[0]!.value.slice(0, 36)).toBe(mySeedReplicaSetBase64.slice(0, 36));
+    expect(base64Decode(out.kvs[0]!.value)).toBe(response.kvs[0]!.value);
+    // The simple printer writes the raw bytes: the magic's NUL and the other control bytes shown as \xNN.
+    const simple = parseEtcdctl('etcdctl get /registry/replicasets/default/my-replicaset --print-value-only');
+    if (simple.type !== 'unary') throw new Error(simple.type);
+    expect(renderReply(simple, { ok: true, response, stats: null, log: null, write: null }).stdout).toMatch(/^k8s\\x00\n\\x15\n\\x07apps\/v1\\x12\nReplicaSet/);
   });
 });
 
