@@ -57,6 +57,8 @@ export interface ResetCommand {
   readonly seed: string | number;
   /** Worker nodes, node-1 … node-N (1 ≤ N ≤ maxNodes). */
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type` (default protobuf, as a real cluster's). */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 /**
@@ -134,6 +136,8 @@ export interface CreateClusterCommand {
   readonly name: string;
   readonly seed: string | number;
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type` (default protobuf). */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 /** Opens a saved cluster: restores its last persisted step (`progress`, `ready`, views, `timeline`). */

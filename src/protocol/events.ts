@@ -26,6 +26,8 @@ export interface ReadyEvent {
   readonly topology: Topology;
   /** Steps the cluster took to boot (system namespaces, RBAC policy) before the user could act. */
   readonly bootSteps: number;
+  /** How kube-apiserver stores objects in etcd (`--storage-media-type`); absent means protobuf. */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 export interface TraceBatchEvent {

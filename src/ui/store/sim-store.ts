@@ -19,6 +19,8 @@ export interface ClusterInfo {
   readonly seed: string | number;
   readonly nodes: number;
   readonly topology: Topology;
+  /** How kube-apiserver stores objects in etcd (`--storage-media-type`). */
+  readonly storageMediaType: 'protobuf' | 'json';
   /** Increases with every `ready`: a new cluster, drawn afresh. */
   readonly version: number;
 }
@@ -120,7 +122,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'ready':
       return {
         ...state,
-        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, version: (state.cluster?.version ?? 0) + 1 },
+        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', version: (state.cluster?.version ?? 0) + 1 },
         status: { ...initialStatus, speed: state.status.speed },
         recent: [],
         tokens: [],
@@ -279,7 +281,7 @@ export interface SimActions {
   fork(branch?: string | null): void;
   /** Saved clusters. */
   listClusters(): void;
-  createCluster(name: string, seed: string | number, nodes: number): void;
+  createCluster(name: string, seed: string | number, nodes: number, storageMediaType?: 'protobuf' | 'json'): void;
   openCluster(id: string): void;
   renameCluster(id: string, name: string): void;
   duplicateCluster(id: string, name: string): void;
@@ -343,7 +345,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     seekRevision: (revision) => post({ type: 'seekRevision', revision }),
     fork: (branch = null) => post({ type: 'fork', branch }),
     listClusters: () => post({ type: 'listClusters' }),
-    createCluster: (name, seed, nodes) => post({ type: 'createCluster', name, seed, nodes }),
+    createCluster: (name, seed, nodes, storageMediaType) => post({ type: 'createCluster', name, seed, nodes, ...(storageMediaType === 'json' ? { storageMediaType } : {}) }),
     openCluster: (id) => post({ type: 'openCluster', id }),
     renameCluster: (id, name) => post({ type: 'renameCluster', id, name }),
     duplicateCluster: (id, name) => post({ type: 'duplicateCluster', id, name }),
