@@ -267,7 +267,7 @@ describe('seeds/000: the stored values\' sizes', () => {
 describe('seeds/004: my-replicaset as stored (the etcdctl get -w json oracle)', () => {
   it('is stored at version 5 as exactly the seed\'s 1,155 bytes once the seed\'s uid and times are applied', () => {
     // The seed's cluster created it at 2024-08-14T14:40:10Z: the model's clock starts there.
-    const cluster = createCluster({ seed: 'my-replicaset', epochMs: Date.UTC(2024, 7, 14, 14, 40, 10) });
+    const cluster = createCluster({ seed: 'my-replicaset', epochMs: 1_723_646_410_000 /* 2024-08-14T14:40:10Z */ });
     cluster.boot();
     runScenario(cluster, scenarioById('my-replicaset')!);
     const key = '/registry/replicasets/default/my-replicaset';
