@@ -80,9 +80,11 @@ export interface ValueDescriptionEvent {
   /** As a terminal shows etcdctl's simple output: text as is, other bytes as `\xNN`. */
   readonly printed: string;
   readonly base64: string;
-  /** The decoded object as JSON (pretty), and the previous version's; null when not an object. */
+  /** The decoded object as JSON (pretty); null when not an object. */
   readonly json: string | null;
-  readonly previousJson: string | null;
+  /** What the change from the previous version compares: the decoded JSON, or the printed bytes of other values; null without a previous version. */
+  readonly previousText: string | null;
+  readonly text: string;
   /** The protobuf field tree, with each field's byte size; null for other media types. */
   readonly fields: readonly ValueField[] | null;
   /** Why the value could not be decoded, if it could not. */

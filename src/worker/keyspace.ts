@@ -134,6 +134,7 @@ export function describeValue(command: DescribeValueCommand): ValueDescriptionEv
   }
   return {
     type: 'valueDescription', key, modRevision, mediaType, size: value.length, printed: terminalText(value), base64: base64Encode(value),
-    json: current.json, previousJson: previous === null ? null : objectJson(previous).json, fields, error,
+    json: current.json, text: current.json ?? terminalText(value),
+    previousText: previous === null ? null : objectJson(previous).json ?? terminalText(previous), fields, error,
   };
 }

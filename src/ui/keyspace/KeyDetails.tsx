@@ -28,7 +28,7 @@ export function KeyDetails() {
     if (entry && key !== null) actions.describeValue(key, entry.modRevision, entry.value, previous?.value ?? null);
   }, [actions, key, entry, previous]);
   const description = described && entry && described.key === key && described.modRevision === entry.modRevision ? described : null;
-  const diff = useMemo(() => (description?.json && description.previousJson ? jsonDiff(description.previousJson, description.json) : null), [description]);
+  const diff = useMemo(() => (description && description.previousText !== null ? jsonDiff(description.previousText, description.text) : null), [description]);
   if (key === null) return <div className="key-details"><p className="hint">{t('details.select')}</p></div>;
   const number = (n: number) => n.toLocaleString(i18n.language === 'zh' ? 'zh-CN' : 'en-US');
   return (
@@ -70,7 +70,7 @@ export function KeyDetails() {
               </pre>
             </>
           ) : description === null ? null : (
-            <p className="hint">{entry.version === 1 ? t('details.firstVersion') : previous ? t('details.noObject') : t('details.unwatched')}</p>
+            <p className="hint">{entry.version === 1 ? t('details.firstVersion') : t('details.unwatched')}</p>
           )}
         </>
       )}
