@@ -4,7 +4,7 @@ import type { Pod } from '../api/types/core.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
-import { utf8Length, type EtcdReply, type TxnResponse } from '../etcd/index.ts';
+import type { EtcdReply, TxnResponse } from '../etcd/index.ts';
 import { builtinTokens } from './filters/authentication.ts';
 import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from './http.ts';
 import { decodeStored } from './storage/codec.ts';
@@ -90,7 +90,7 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
     const kv = cluster.etcd.kv.range({ key }).kvs[0]!;
     const txnReply = flow.find((m) => m.kind === 'etcd.TxnResponse')!.payload as EtcdReply<TxnResponse>;
     expect(txnReply.stats?.requestContent).toBe(
-      `compare:<target:MOD key:"${key}" mod_revision:0 > success:<request_put:<key:"${key}" value_size:${utf8Length(kv.value)} >> failure:<>`,
+      `compare:<target:MOD key:"${key}" mod_revision:0 > success:<request_put:<key:"${key}" value_size:${kv.value.length} >> failure:<>`,
     );
     expect(deployment.metadata.resourceVersion).toBe(String(kv.modRevision));
     expect(deployment.metadata.generation).toBe(1);
