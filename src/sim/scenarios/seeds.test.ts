@@ -159,7 +159,11 @@ const seedRequestContents = [
   'compare:<target:MOD key:"/registry/pods/default/nginx-deployment-756d9fd5f9-x6r6q" mod_revision:0 > success:<request_put:<key:"/registry/pods/default/nginx-deployment-756d9fd5f9-x6r6q" value_size:754 >> failure:<>',
 ];
 
-/** A request content with what a run chooses (names, sizes, lease ids) replaced by placeholders. */
+/**
+ * A request content with what a run chooses (names, lease ids) replaced by placeholders, and the value
+ * sizes, which differ between the article's Kubernetes 1.17 and 1.28: 'seeds/000: the stored values'
+ * sizes' below derives the article's sizes from the model's protobuf values.
+ */
 const shape = (content: string) => content
   .replace(/nginx-deployment-[456789bcdf]{1,10}-[a-z0-9]{5}/g, 'nginx-deployment-<hash>-<suffix>')
   .replace(/nginx-deployment-[456789bcdf]{1,10}/g, 'nginx-deployment-<hash>')
