@@ -10,6 +10,7 @@ import { runScenario } from '../../sim/scenarios/runner.ts';
 import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, workloadFacts, type WorkloadFacts } from './objects.ts';
 import { StoryTap } from './record.ts';
 import { decodeStored } from '../../sim/apiserver/storage/codec.ts';
+import { protobufNodeReady, protobufPodFacts, protobufWorkloadFacts } from './protobuf-facts.ts';
 
 interface Played {
   readonly cluster: Cluster;
@@ -235,6 +236,8 @@ describe('the quick readers of stored updates agree with parsing the whole objec
   it.each(['nginx-deployment', 'crash-loop', 'bad-rollout', 'node-down', 'unschedulable-pod', 'self-healing'])('in %s', (id) => {
     const { cluster } = play(id);
     let quickPods = 0;
+    let protobufPods = 0;
+    let protobufWorkloads = 0;
     let quickWorkloads = 0;
     let workloadUpdates = 0;
     const previous = new Map<string, WorkloadFacts>();
@@ -244,18 +247,30 @@ describe('the quick readers of stored updates agree with parsing the whole objec
       // The quick readers read JSON storage; the same object's JSON text stands for it here.
       const text = JSON.stringify(obj);
       if (kv.key.startsWith('/registry/pods/')) {
+        const fromBytes = protobufPodFacts(kv.value);
+        if (fromBytes !== undefined) {
+          protobufPods++;
+          expect({ ...fromBytes, images: null }).toEqual({ ...podFacts(obj), images: null });
+        }
         const quick = quickPodFacts(text);
         if (quick === undefined) continue;
         quickPods++;
         expect({ ...quick, images: null }).toEqual({ ...podFacts(obj), images: null });
       } else if (kv.key.startsWith('/registry/minions/')) {
         expect(quickNodeReady(text)).toEqual(nodeReady(obj));
+        const fromBytes = protobufNodeReady(kv.value);
+        if (fromBytes !== undefined) expect(fromBytes).toEqual(nodeReady(obj));
       } else if (kv.key.startsWith('/registry/deployments/') || kv.key.startsWith('/registry/replicasets/')) {
         const full = workloadFacts(obj);
         const before = previous.get(kv.key);
         previous.set(kv.key, full);
         if (!before) continue;
         workloadUpdates++;
+        const fromBytes = protobufWorkloadFacts(kv.value, before);
+        if (fromBytes !== undefined) {
+          protobufWorkloads++;
+          expect(fromBytes).toEqual(full);
+        }
         const quick = quickWorkloadFacts(text, before);
         if (quick === undefined) {
           expect(full.generation !== before.generation || full.terminating !== before.terminating).toBe(true);
@@ -268,5 +283,8 @@ describe('the quick readers of stored updates agree with parsing the whole objec
     expect(quickPods).toBeGreaterThan(0);
     // Most updates of a workload are status writes, read without parsing.
     expect(quickWorkloads).toBeGreaterThanOrEqual(workloadUpdates / 2);
+    // The protobuf readers (the default storage) read as many without decoding.
+    expect(protobufPods).toBeGreaterThanOrEqual(quickPods);
+    expect(protobufWorkloads).toBeGreaterThanOrEqual(quickWorkloads);
   });
 });
