@@ -29,10 +29,11 @@ export function KeyDetails() {
   }, [actions, key, entry, previous]);
   const description = described && entry && described.key === key && described.modRevision === entry.modRevision ? described : null;
   const diff = useMemo(() => (description && description.previousText !== null ? jsonDiff(description.previousText, description.text) : null), [description]);
-  if (key === null) return <div className="key-details"><p className="hint">{t('details.select')}</p></div>;
+  // The details scroll on their own: focusable, so a keyboard can scroll them.
+  if (key === null) return <div className="key-details" tabIndex={0} role="region" aria-label={t('details.region')}><p className="hint">{t('details.select')}</p></div>;
   const number = (n: number) => n.toLocaleString(i18n.language === 'zh' ? 'zh-CN' : 'en-US');
   return (
-    <div className="key-details" data-testid="key-details">
+    <div className="key-details" data-testid="key-details" tabIndex={0} role="region" aria-label={t('details.region')}>
       <h3 className="key-details-name"><code>{key}</code></h3>
       {!entry ? <p className="hint">{t('details.absent')}</p> : (
         <>
