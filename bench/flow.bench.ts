@@ -1,6 +1,7 @@
 // The whole flow at scale: one Deployment of N replicas on M nodes, fast-forwarded until every pod is
 // Running and the Deployment Available. Issue 5's goal is 10,000 replicas on 500 nodes at ≥ 2,000
-// pods/s; `PODFLOW_BENCH_REPLICAS` and `PODFLOW_BENCH_NODES` pick the size (default 1,000 on 50).
+// pods/s; `PODFLOW_BENCH_REPLICAS` and `PODFLOW_BENCH_NODES` pick the size (default 1,000 on 50), `PODFLOW_BENCH_STORAGE`
+// the storage media type (protobuf, the default, or json).
 // The 2-core machine is shared, so besides wall time the figures are given per second of this
 // process's CPU time (user + system), which a loaded machine disturbs far less.
 
@@ -11,6 +12,7 @@ import { createCluster } from '../src/sim/cluster.ts';
 import { StoryClassifier } from '../src/worker/story/classifier.ts';
 import { StoryRecord } from '../src/worker/story/record.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
+import { decodeStored } from '../src/sim/apiserver/storage/codec.ts';
 
 const replicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
@@ -18,6 +20,8 @@ const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
 /** `PODFLOW_BENCH_PROGRESS=1` prints progress to stderr after every virtual second. */
 const progress = process.env.PODFLOW_BENCH_PROGRESS === '1';
 const maxSeconds = Number(process.env.PODFLOW_BENCH_MAX_SECONDS ?? 600);
+/** kube-apiserver's --storage-media-type for the run: protobuf (the default) or json. */
+const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' : 'protobuf';
 
 /**
  * The rollout, timed. With `story` the worker's story classifier (src/worker/story/) is attached to the
@@ -26,7 +30,7 @@ const maxSeconds = Number(process.env.PODFLOW_BENCH_MAX_SECONDS ?? 600);
  */
 function rollout(story: boolean): () => BenchFigure[] {
   return () => {
-      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000,
+      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000, storageMediaType,
         // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
         // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
         ...(nodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * nodes, mutating: 2 * nodes } } } : {}) });
@@ -70,7 +74,7 @@ function rollout(story: boolean): () => BenchFigure[] {
         peakHeap = Math.max(peakHeap, memory.heapUsed);
         peakRss = Math.max(peakRss, memory.rss);
         const kv = cluster.etcd.kv.range({ key: '/registry/deployments/default/web' }).kvs[0];
-        available = kv ? ((JSON.parse(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
+        available = kv ? ((decodeStored(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
         if (progress) process.stderr.write(`${((performance.now() - start) / 1000).toFixed(0)} s: ${available} available, ${cluster.engine.step - stepsBefore} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s\n`);
         if (performance.now() - start > maxSeconds * 1000) break;
       }

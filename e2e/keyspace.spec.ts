@@ -30,8 +30,23 @@ test('the keyspace shows the created Deployment at its revision, and not before 
     await expect(row.getByTestId('key-mod-revision')).toHaveText(String(resourceVersion));
     await expect(row.getByTestId('key-version')).toHaveText('1');
     await row.click();
-    await expect(page.getByTestId('key-details')).toContainText('real cluster stores protobuf');
-    await expect(page.getByTestId('key-value')).toContainText('"name": "nginx-deployment"');
+    await expect(page.getByTestId('keyspace-media-type')).toHaveText('values: Kubernetes protobuf');
+    await expect(page.getByTestId('value-media-type')).toContainText('Kubernetes protobuf');
+  });
+
+  await test.step('the value three ways: decoded field by field, as etcdctl get prints it, as -w json prints it', async () => {
+    // Decoded (the default view): the runtime.Unknown envelope's fields, each with its size in bytes.
+    const fields = page.getByTestId('key-value-fields');
+    await expect(fields).toContainText('typeMeta');
+    await expect(fields).toContainText('raw');
+    await expect(fields).toContainText('"nginx-deployment"');
+    await expect(fields).toContainText(/\d+ B/);
+    await page.getByRole('tab', { name: 'etcdctl get' }).click();
+    await expect(page.getByTestId('key-value-printed')).toContainText('k8s\\x00');
+    await expect(page.getByTestId('key-value-printed')).toContainText('Deployment');
+    await page.getByRole('tab', { name: '-w json' }).click();
+    // k8s\0 + Unknown{typeMeta{apiVersion "apps/v1", kind "Deployment"}} in base64.
+    await expect(page.getByTestId('key-value-base64')).toContainText('"value": "azhzAAoV');
   });
 
   await test.step('at the revision before it, the key is not there', async () => {
@@ -91,6 +106,7 @@ test('a key put twice shows its version 2 and the diff from version 1', async ({
     const row = podflow.keyRow(key);
     await expect(row.getByTestId('key-version')).toHaveText('2');
     await row.click();
+    await expect(page.getByTestId('value-media-type')).toContainText('bytes');
     await expect(page.getByTestId('key-value')).toHaveText('world');
     await expect(page.getByTestId('key-diff')).toContainText('- hello');
     await expect(page.getByTestId('key-diff')).toContainText('+ world');

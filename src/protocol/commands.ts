@@ -7,6 +7,7 @@ import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts'
 import type { StepLevel, StepLevelCommand } from './story.ts';
 import type { TourLocateCommand } from './tours.ts';
 import type { TraceRangeCommand } from './trace-range.ts';
+import type { DescribeValueCommand } from './keyspace.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -56,6 +57,8 @@ export interface ResetCommand {
   readonly seed: string | number;
   /** Worker nodes, node-1 … node-N (1 ≤ N ≤ maxNodes). */
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type` (default protobuf, as a real cluster's). */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 /**
@@ -133,6 +136,8 @@ export interface CreateClusterCommand {
   readonly name: string;
   readonly seed: string | number;
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type` (default protobuf). */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 /** Opens a saved cluster: restores its last persisted step (`progress`, `ready`, views, `timeline`). */
@@ -208,7 +213,8 @@ export type Command =
   | RunUntilCommandDoneCommand
   | StepLevelCommand
   | TourLocateCommand
-  | TraceRangeCommand;
+  | TraceRangeCommand
+  | DescribeValueCommand;
 
 export type CommandType = Command['type'];
 

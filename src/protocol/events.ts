@@ -8,7 +8,7 @@ import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { InsidesEvent } from './insides.ts';
-import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
 import type { StoryEvent } from './story.ts';
@@ -26,6 +26,8 @@ export interface ReadyEvent {
   readonly topology: Topology;
   /** Steps the cluster took to boot (system namespaces, RBAC policy) before the user could act. */
   readonly bootSteps: number;
+  /** How kube-apiserver stores objects in etcd (`--storage-media-type`); absent means protobuf. */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 export interface TraceBatchEvent {
@@ -76,6 +78,7 @@ export type WorkerEvent =
   | SimErrorEvent
   | KeyspaceDiffEvent
   | KeyspaceSnapshotEvent
+  | ValueDescriptionEvent
   | TimelineEvent
   | ProgressEvent
   | ClustersEvent

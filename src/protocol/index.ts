@@ -14,7 +14,9 @@ export type {
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
-export type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from './keyspace.ts';
+export type {
+  DescribeValueCommand, KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
+} from './keyspace.ts';
 export type {
   ApiserverWatch, CauseChainCommand, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectCommand, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView,
   ObjectTable, OwnerRef, SchedulerAttempt, SchedulerNodeRecord, SchedulerPluginVerdict,

@@ -3,7 +3,10 @@
 // and answers `keyspaceAt` with a whole snapshot at a past revision (what etcd's own MVCC history
 // still holds: nothing below the compacted revision).
 
-/** One key as etcd stores it (mvccpb.KeyValue; the value is the stored string, JSON in this model). */
+/**
+ * One key as etcd stores it (mvccpb.KeyValue). Key and value are byte strings: one char per byte (0–255),
+ * so a value's size is its `.length`; values are Kubernetes protobuf (`k8s\0…`) or JSON's UTF-8 bytes.
+ */
 export interface KeyEntry {
   readonly key: string;
   readonly createRevision: number;
@@ -40,4 +43,50 @@ export interface KeyspaceSnapshotEvent {
   readonly compacted: boolean;
   readonly compactRevision: number;
   readonly entries: readonly KeyEntry[];
+}
+
+/** Asks the worker to describe a stored value (answered by a `valueDescription`). */
+export interface DescribeValueCommand {
+  readonly type: 'describeValue';
+  readonly key: string;
+  readonly modRevision: number;
+  /** The value, a byte string, and the previous version's (for the change), or null. */
+  readonly value: string;
+  readonly previous: string | null;
+}
+
+/** One field of a protobuf value as `auger`-like views show it: its path, number, wire type, byte offset and size. */
+export interface ValueField {
+  readonly path: string;
+  readonly number: number;
+  readonly name: string;
+  readonly wireType: number;
+  readonly offset: number;
+  /** Bytes the field takes, tag and length prefix included. */
+  readonly size: number;
+  readonly value?: string | number | boolean;
+  readonly children?: readonly ValueField[];
+}
+
+/** A stored value three ways: as `etcdctl get` prints it, as `-w json` prints it (base64), and decoded. */
+export interface ValueDescriptionEvent {
+  readonly type: 'valueDescription';
+  readonly key: string;
+  readonly modRevision: number;
+  /** What the bytes are: Kubernetes protobuf, JSON, or other bytes (e.g. an etcdctl put). */
+  readonly mediaType: 'protobuf' | 'json' | 'bytes';
+  /** Bytes. */
+  readonly size: number;
+  /** As a terminal shows etcdctl's simple output: text as is, other bytes as `\xNN`. */
+  readonly printed: string;
+  readonly base64: string;
+  /** The decoded object as JSON (pretty); null when not an object. */
+  readonly json: string | null;
+  /** What the change from the previous version compares: the decoded JSON, or the printed bytes of other values; null without a previous version. */
+  readonly previousText: string | null;
+  readonly text: string;
+  /** The protobuf field tree, with each field's byte size; null for other media types. */
+  readonly fields: readonly ValueField[] | null;
+  /** Why the value could not be decoded, if it could not. */
+  readonly error: string | null;
 }

@@ -16,6 +16,8 @@ export interface SavedClusterSummary {
   readonly name: string;
   readonly seed: string | number;
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type`; absent means protobuf. */
+  readonly storageMediaType?: 'protobuf' | 'json';
   readonly created: number;
   readonly updated: number;
   /** The newest step persisted. */

@@ -5,6 +5,7 @@ import type { Deployment } from './api/types/apps.ts';
 import type { Pod } from './api/types/core.ts';
 import { createCluster } from './cluster.ts';
 import { runTwiceWithPerturbedHost } from './testing/determinism.ts';
+import { decodeStored } from './apiserver/storage/codec.ts';
 
 // The seeds' nginx Deployment (seeds/000), through the whole control plane.
 const nginx = {
@@ -27,7 +28,7 @@ function bootAndCreate(seed: string) {
 describe('the whole flow: kubectl create deployment → running pod', () => {
   it('boots nodes and controllers, then the seeds\' nginx Deployment ends Available with its pod Running on a node', () => {
     const cluster = bootAndCreate('flow');
-    const get = (key: string) => JSON.parse(cluster.etcd.kv.range({ key }).kvs[0]!.value) as unknown;
+    const get = (key: string) => decodeStored(cluster.etcd.kv.range({ key }).kvs[0]!.value) as unknown;
     const keys = cluster.etcd.kv.range({ key: '/registry/', rangeEnd: '/registry0', keysOnly: true }).kvs.map((kv) => kv.key);
     expect(keys.filter((k) => k.startsWith('/registry/minions/'))).toEqual(['/registry/minions/node-1', '/registry/minions/node-2', '/registry/minions/node-3']);
     const rsKey = keys.find((k) => k.startsWith('/registry/replicasets/default/nginx-deployment-'))!;

@@ -6,6 +6,7 @@ import { createCluster, type Cluster } from './cluster.ts';
 import { stored } from './controllers/testing.ts';
 import { runTwiceWithPerturbedHost } from './testing/determinism.ts';
 import { adminCall } from './testing/http.ts';
+import { decodeStored } from './apiserver/storage/codec.ts';
 
 const deployment = (replicas: number, image = 'nginx:1.14.2') => ({
   apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
@@ -19,7 +20,7 @@ function booted(seed: string, replicas = 0, image?: string): Cluster {
   return cluster;
 }
 
-const node = (cluster: Cluster, name: string) => JSON.parse(cluster.etcd.kv.range({ key: `/registry/minions/${name}` }).kvs[0]!.value) as Node;
+const node = (cluster: Cluster, name: string) => decodeStored(cluster.etcd.kv.range({ key: `/registry/minions/${name}` }).kvs[0]!.value) as Node;
 const pods = (cluster: Cluster) => stored<Pod>(cluster, 'pods');
 const events = (cluster: Cluster, ns = 'default') => stored<Event>(cluster, 'events', ns);
 

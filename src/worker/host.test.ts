@@ -5,6 +5,7 @@ import { Component, Engine, type Message } from '../sim/engine/index.ts';
 import { User } from '../sim/user/user.ts';
 import { FakeClock } from './fake-clock.ts';
 import { defaultSpeed, SimHost, type ClusterSpec, type HostedCluster, type Pacing } from './host.ts';
+import { decodeStored } from '../sim/apiserver/storage/codec.ts';
 
 
 /** Stands in for etcd: answers every request with `<kind>.reply` echoing the payload. */
@@ -336,7 +337,7 @@ describe('SimHost with the real cluster', () => {
     expect(change).toMatchObject({ deleted: false, version: 1, createRevision: bootRevision + 1, modRevision: bootRevision + 1 });
     const txn = events.flatMap((e) => (e.type === 'traceBatch' ? e.records : [])).find((r) => r.kind === 'etcd.Txn');
     expect(change?.step).toBe(txn?.step);
-    expect(change?.deleted === false && JSON.parse(change.value)).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
+    expect(change?.deleted === false && decodeStored(change.value)).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
 
     events.length = 0;
     host.handle({ type: 'keyspaceAt', revision: bootRevision });

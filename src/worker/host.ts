@@ -28,7 +28,7 @@ import type { User } from '../sim/user/user.ts';
 import { consoleOf } from './console/console-of.ts';
 import type { AuditSource } from './console/logs.ts';
 import { errorLabel } from './error-markers.ts';
-import { KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
+import { describeValue, KeyspaceTracker, type KeyspaceSource } from './keyspace.ts';
 import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
@@ -67,6 +67,8 @@ export interface HostedCluster {
 export interface ClusterSpec {
   readonly seed: string | number;
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type`; absent means protobuf. */
+  readonly storageMediaType?: 'protobuf' | 'json';
 }
 
 /** Receives, after every report at the head, what a saved cluster must hold (see saved-clusters.ts). */
@@ -328,7 +330,7 @@ export class SimHost {
         const { seed, nodes } = command;
         checkSpec({ seed, nodes });
         this.stopPlayback();
-        this.start({ seed, nodes });
+        this.start({ seed, nodes, ...(command.storageMediaType === 'json' ? { storageMediaType: 'json' } : {}) });
         return;
       }
       case 'applyManifest':
@@ -366,6 +368,9 @@ export class SimHost {
         this.post(this.keyspace.at(command.revision));
         return;
       }
+      case 'describeValue':
+        this.post(describeValue(command));
+        return;
       case 'inspect':
         this.post(inspect(this.cluster, command.topics, { step: this.timelineState.position, ...this.timelineState.sample(this.timelineState.position) }));
         return;
@@ -475,7 +480,7 @@ export class SimHost {
     // With the boot steps known from the save, the saved view is shown before the cluster boots.
     const early = options.savedBootSteps !== undefined;
     if (!early) timeline.bootSteps = story.quietly(() => bootCluster(cluster));
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: options.savedBootSteps ?? timeline.bootSteps });
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: options.savedBootSteps ?? timeline.bootSteps, ...mediaTypeOf(spec) });
     options.showSaved?.();
     const pacing = this.pacing;
     function* bootThenReplay(): Generator<ReplayProgress, void> {
@@ -510,7 +515,7 @@ export class SimHost {
     this.insides.begin(cluster);
     const story = new StoryTap(cluster);
     timeline.bootSteps = story.quietly(() => bootCluster(cluster));
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps });
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps, ...mediaTypeOf(spec) });
     this.adopt(cluster, timeline, story);
     this.journalSink?.began(spec, timeline.bootSteps, 0, this);
   }
@@ -797,6 +802,11 @@ function recordDeliveries(cluster: HostedCluster, timeline: Timeline): void {
 export function sampleOf(cluster: HostedCluster): StepSample {
   const { engine } = cluster;
   return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0, sent: engine.lastMessageId };
+}
+
+/** The spec's storage media type when it is not the default (protobuf). */
+function mediaTypeOf(spec: ClusterSpec): { storageMediaType?: 'json' } {
+  return spec.storageMediaType === 'json' ? { storageMediaType: 'json' } : {};
 }
 
 function checkSpec({ seed, nodes }: ClusterSpec): void {

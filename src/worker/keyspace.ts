@@ -4,8 +4,12 @@
 // `keyspaceDiff`. Past revisions are answered from etcd's own MVCC history with a Range at that
 // revision, so nothing is copied here; below the compacted revision the answer is "compacted".
 
-import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from '../protocol/index.ts';
-import type { KeyValue, RangeRequest, RangeResponse } from '../sim/etcd/index.ts';
+import type {
+  DescribeValueCommand, KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
+} from '../protocol/index.ts';
+import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
+import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
+import { base64Encode, byteStringToBytes, terminalText, type KeyValue, type RangeRequest, type RangeResponse } from '../sim/etcd/index.ts';
 
 /** What the tracker reads of an etcd member (`EtcdServer` is one). */
 export interface KeyspaceSource {
@@ -89,4 +93,48 @@ function toChange(kv: KeyValue, step: number): KeyChange {
   // A tombstone (createRevision 0) is the key's deletion at modRevision.
   if (kv.createRevision === 0) return { key: kv.key, modRevision: kv.modRevision, deleted: true, step };
   return { ...toEntry(kv), deleted: false, step };
+}
+
+/** Pretty JSON of the object a stored value holds, or null with why. */
+function objectJson(value: string): { json: string | null; error: string | null } {
+  if (value === '') return { json: null, error: null };
+  try {
+    const obj = decodeStored(value);
+    if (typeof obj !== 'object' || obj === null) return { json: null, error: null };
+    return { json: JSON.stringify(obj, null, 2), error: null };
+  } catch (e) {
+    return { json: null, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function toField(f: ProtoField): ValueField {
+  return {
+    path: f.path, number: f.number, name: f.name, wireType: f.wireType, offset: f.offset, size: f.size,
+    ...(f.value !== undefined ? { value: f.value } : {}), ...(f.children ? { children: f.children.map(toField) } : {}),
+  };
+}
+
+/**
+ * A stored value as etcdctl prints it (simple and `-w json`), decoded, and — for protobuf — field by
+ * field with each field's byte size, as the `auger` tool shows etcd values.
+ */
+export function describeValue(command: DescribeValueCommand): ValueDescriptionEvent {
+  const { key, modRevision, value, previous } = command;
+  const protobuf = isProtobufValue(value);
+  const current = objectJson(value);
+  const mediaType = protobuf ? 'protobuf' : current.json !== null ? 'json' : 'bytes';
+  let fields: ValueField[] | null = null;
+  let error = mediaType === 'bytes' ? null : current.error;
+  if (protobuf) {
+    try {
+      fields = describeProtobuf(byteStringToBytes(value)).map(toField);
+    } catch (e) {
+      error ??= e instanceof Error ? e.message : String(e);
+    }
+  }
+  return {
+    type: 'valueDescription', key, modRevision, mediaType, size: value.length, printed: terminalText(value), base64: base64Encode(value),
+    json: current.json, text: current.json ?? terminalText(value),
+    previousText: previous === null ? null : objectJson(previous).json ?? terminalText(previous), fields, error,
+  };
 }

@@ -22,6 +22,8 @@ export interface ClusterRecord {
   readonly name: string;
   readonly seed: string | number;
   readonly nodes: number;
+  /** kube-apiserver's `--storage-media-type`; absent (older records too) means protobuf. */
+  readonly storageMediaType?: 'protobuf' | 'json';
   readonly created: number;
   readonly updated: number;
   readonly headStep: number;

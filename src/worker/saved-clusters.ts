@@ -134,7 +134,7 @@ export class SavedClusters implements HostJournal {
     this.needBase = true;
     this.pendingChanges = [];
     this.traceTail = host.headTail();
-    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes };
+    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes, ...withMediaType(host.spec) };
     this.flush();
   }
 
@@ -157,7 +157,7 @@ export class SavedClusters implements HostJournal {
         const name = checkName(command.name);
         this.run(command.type, async () => {
           await this.switchTo(null);
-          host.handle({ type: 'reset', seed: command.seed, nodes: command.nodes });
+          host.handle({ type: 'reset', seed: command.seed, nodes: command.nodes, ...withMediaType(command) });
           await this.saveCurrentAs(name);
         });
         return true;
@@ -267,7 +267,7 @@ export class SavedClusters implements HostJournal {
     this.traceTail = [...(loaded?.head?.traceTail ?? [])];
     this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
     this.restoring = true;
-    this.host.restore({ seed: record.seed, nodes: record.nodes }, log, record.headStep, {
+    this.host.restore({ seed: record.seed, nodes: record.nodes, ...withMediaType(record) }, log, record.headStep, {
       ...(loaded?.head && loaded.head.step > 0 ? { savedBootSteps: loaded.head.bootSteps } : {}),
       showSaved: () => this.showSaved(loaded),
       done: () => {
@@ -304,7 +304,7 @@ export class SavedClusters implements HostJournal {
     const release = await this.locks.acquire(id);
     await this.switchTo(release);
     const at = this.now();
-    this.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, created: at, updated: at, headStep: 0, commands: 0 };
+    this.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...withMediaType(this.host.spec), created: at, updated: at, headStep: 0, commands: 0 };
     this.saving = true;
     this.warning = null;
     this.persistedCommands = 0;
@@ -327,7 +327,7 @@ export class SavedClusters implements HostJournal {
       const [next] = await store.list();
       if (next) await this.openCluster(next.id);
       else {
-        this.host.handle({ type: 'reset', seed: this.host.spec.seed, nodes: this.host.spec.nodes });
+        this.host.handle({ type: 'reset', seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...withMediaType(this.host.spec) });
         await this.saveCurrentAs(await this.nextName());
       }
       return;
@@ -457,7 +457,9 @@ export class SavedClusters implements HostJournal {
 
   private async postClusters(list?: readonly ClusterRecord[]): Promise<void> {
     const clusters = list ?? (this.store ? await this.store.list() : []);
-    const summaries: SavedClusterSummary[] = clusters.map(({ id, name, seed, nodes, created, updated, headStep, commands }) => ({ id, name, seed, nodes, created, updated, headStep, commands }));
+    const summaries: SavedClusterSummary[] = clusters.map(({ id, name, seed, nodes, storageMediaType, created, updated, headStep, commands }) => ({
+      id, name, seed, nodes, ...withMediaType({ storageMediaType }), created, updated, headStep, commands,
+    }));
     this.host.emit({ type: 'clusters', clusters: summaries, openId: this.saving ? (this.open?.id ?? null) : null });
   }
 
@@ -490,4 +492,9 @@ function checkName(name: string): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A JSON storage media type, kept with the saved cluster (protobuf, the default, is left out). */
+function withMediaType(spec: { readonly storageMediaType?: 'protobuf' | 'json' }): { storageMediaType?: 'json' } {
+  return spec.storageMediaType === 'json' ? { storageMediaType: 'json' } : {};
 }

@@ -19,7 +19,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Component, Engine, type Message } from '../../src/sim/engine/index.ts';
-import { prefixEnd } from '../../src/sim/etcd/bytes.ts';
+import { prefixEnd, utf8ToByteString } from '../../src/sim/etcd/bytes.ts';
 import * as gw from '../../src/sim/etcd/gateway.ts';
 import type {
   Compare, CompareResult, CompareTarget, LeaseGrantResponse, RequestOp, SortOrder, SortTarget, TxnRequest, WatchRequest,
@@ -38,7 +38,9 @@ const opsPerRun = Number(process.env['ETCD_DIFF_OPS'] ?? 100);
 // ---------------------------------------------------------------------------------------------------
 // Plans: abstract operations, resolved against the simulation's state when they run.
 
-const names = ['a', 'a/b', 'a/c', 'b', 'b/x', 'c', 'ca', 'd', 'é', 'z'];
+// Keys and values are byte strings (one char per byte): text goes in as its UTF-8 bytes. 'p😀' and
+// 'p\uFF5E' sort in UTF-8 byte order (the emoji's F0 after EF), the reverse of their UTF-16 order.
+const names = ['a', 'a/b', 'a/c', 'b', 'b/x', 'c', 'ca', 'd', 'é', 'p😀', 'p\uFF5E', 'z'].map(utf8ToByteString);
 /** A revision pick: 0..1 maps onto [1, current + 1] (the last is a future revision). */
 type RevPick = number;
 type LeasePick = number; // 0..1 over the known leases, or unknown when ≥ 0.9
@@ -70,7 +72,7 @@ const endArb: fc.Arbitrary<EndPick> = fc.oneof(
   { arbitrary: fc.constant('gte' as const), weight: 1 },
   { arbitrary: keyArb, weight: 2 },
 );
-const valueArb = fc.constantFrom('', 'v1', 'v2', 'value-3', 'ü', 'x'.repeat(40));
+const valueArb = fc.constantFrom('', 'v1', 'v2', 'value-3', utf8ToByteString('ü'), 'k8s\0\n\x15\xff\x80', 'x'.repeat(40));
 const optRev = (arb: fc.Arbitrary<number>) => fc.option(arb, { freq: 4 });
 
 const rarely = fc.integer({ min: 0, max: 9 }).map((n) => n === 0);

@@ -4,9 +4,10 @@ import type { Pod } from '../api/types/core.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
-import { utf8Length, type EtcdReply, type TxnResponse } from '../etcd/index.ts';
+import type { EtcdReply, TxnResponse } from '../etcd/index.ts';
 import { builtinTokens } from './filters/authentication.ts';
 import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from './http.ts';
+import { decodeStored } from './storage/codec.ts';
 
 // The seeds' Deployment (seeds/000: `kubectl create -f nginx.yaml`).
 const nginxDeployment = {
@@ -89,7 +90,7 @@ describe('kube-apiserver: creating the seeds\' nginx Deployment', () => {
     const kv = cluster.etcd.kv.range({ key }).kvs[0]!;
     const txnReply = flow.find((m) => m.kind === 'etcd.TxnResponse')!.payload as EtcdReply<TxnResponse>;
     expect(txnReply.stats?.requestContent).toBe(
-      `compare:<target:MOD key:"${key}" mod_revision:0 > success:<request_put:<key:"${key}" value_size:${utf8Length(kv.value)} >> failure:<>`,
+      `compare:<target:MOD key:"${key}" mod_revision:0 > success:<request_put:<key:"${key}" value_size:${kv.value.length} >> failure:<>`,
     );
     expect(deployment.metadata.resourceVersion).toBe(String(kv.modRevision));
     expect(deployment.metadata.generation).toBe(1);
@@ -249,7 +250,7 @@ describe('kube-apiserver: what kubectl scale, set image and get send', () => {
   it('stores the canonical object: status {}, template creationTimestamp null, container resources {}', () => {
     const cluster = bootedCluster();
     call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment });
-    const stored = JSON.parse(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.value) as Deployment;
+    const stored = decodeStored(cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.value) as Deployment;
     expect(stored.status).toEqual({});
     expect(stored.spec.template.metadata?.creationTimestamp).toBeNull();
     expect(stored.spec.template.spec!.containers[0]!.resources).toEqual({});
@@ -526,7 +527,7 @@ describe('kube-apiserver: bootstrap', () => {
     expect(keys).toContain('/registry/services/specs/default/kubernetes');
     expect(keys).toContain('/registry/priorityclasses/system-node-critical');
     expect(keys.some((k) => k.startsWith('/registry/rolebindings/'))).toBe(false);
-    const ns = JSON.parse(cluster.etcd.kv.range({ key: '/registry/namespaces/default' }).kvs[0]!.value) as KubeObject & { status: unknown };
+    const ns = decodeStored(cluster.etcd.kv.range({ key: '/registry/namespaces/default' }).kvs[0]!.value) as KubeObject & { status: unknown };
     expect(ns.status).toEqual({ phase: 'Active' });
   });
 });

@@ -47,6 +47,7 @@ import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } f
 import type { WatchCacheWindow } from './storage/watch-cache.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
 import { etcdClientOver, type EtcdClient } from './storage/etcd-client.ts';
+import type { StorageMediaType } from './storage/codec.ts';
 import { EtcdWatchRouter } from './storage/etcd-watch-client.ts';
 import { EtcdWatcher } from './storage/etcd-watcher.ts';
 import { Etcd3Store } from './storage/etcd3-store.ts';
@@ -72,6 +73,8 @@ export interface KubeApiserverOptions {
   readonly compactionInterval?: number;
   /** `--advertise-address`: the address in the `kubernetes` Endpoints and EndpointSlice. */
   readonly advertiseAddress?: string;
+  /** `--storage-media-type`: how objects are written to etcd (default protobuf, as kube-apiserver's). */
+  readonly storageMediaType?: StorageMediaType;
 }
 
 /** The payload of every `apiserver.*` stage message: which request, which stage, what it decided. */
@@ -117,6 +120,7 @@ export class KubeApiserver extends Component {
   readonly serviceAllocations: ServiceAllocations;
   /** The identity lease as last written, renewed every 10 s. */
   private identityLease: KubeObject | null = null;
+  readonly storageMediaType: StorageMediaType;
 
   constructor(options: KubeApiserverOptions = {}) {
     super(options.name ?? 'kube-apiserver');
@@ -126,6 +130,7 @@ export class KubeApiserver extends Component {
     this.inFlight = new MaxInFlight(options.maxInFlight ?? defaultMaxInFlight);
     this.admission = new AdmissionChain(defaultAdmissionPlugins({ alwaysPullImages: options.alwaysPullImages ?? false }));
     this.stageDelay = options.stageDelay ?? 0;
+    this.storageMediaType = options.storageMediaType ?? 'protobuf';
     this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
     this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.timedEtcdCall<R>(kind, payload));
     this.etcdWatches = new EtcdWatchRouter(this.name, {
@@ -268,7 +273,8 @@ export class KubeApiserver extends Component {
     if (existing) return existing;
     const groupResource = { group: r.group, resource: r.resource };
     const newFunc = (): KubeObject => ({ kind: r.kind, apiVersion: apiVersionOf(r), metadata: {} });
-    const etcd3 = new Etcd3Store(this.etcd, () => this.now, new EtcdWatcher({ etcd: this.etcd, watches: this.etcdWatches, groupResource, newFunc }));
+    const etcd3 = new Etcd3Store(this.etcd, () => this.now, new EtcdWatcher({ etcd: this.etcd, watches: this.etcdWatches, groupResource, newFunc }),
+      this.storageMediaType);
     let storage: Storage = etcd3;
     if (!(r.group === '' && r.resource === 'events')) {
       const resourcePrefix = storageKey(this.prefix, r, undefined).replace(/\/$/, '');

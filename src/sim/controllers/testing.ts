@@ -10,12 +10,13 @@ import type { List } from '../api/types/meta.ts';
 import { KubeControllerManager, kubeControllerManagerName, type KubeControllerManagerOptions } from './kube-controller-manager.ts';
 import { getControllerOf } from './controller-utils.ts';
 import { formatTimestamp } from '../api/time.ts';
+import { decodeStored } from '../apiserver/storage/codec.ts';
 
 /** Objects of one resource read straight from etcd's store (no message, no trace step), for invariants. */
 export function stored<T>(cluster: Cluster, resource: string, namespace = 'default'): T[] {
   const prefix = `/registry/${resource}/${namespace}/`;
   const end = prefix.slice(0, -1) + '0';
-  return cluster.etcd.kv.range({ key: prefix, rangeEnd: end }).kvs.map((kv) => JSON.parse(kv.value) as T);
+  return cluster.etcd.kv.range({ key: prefix, rangeEnd: end }).kvs.map((kv) => decodeStored(kv.value) as T);
 }
 
 export interface ControllerTestCluster {

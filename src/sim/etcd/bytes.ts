@@ -1,24 +1,19 @@
-// Keys and values. etcd keys and values are byte strings; here they are JavaScript strings whose bytes
-// are their UTF-8 encoding. That is what every caller in the simulation has in hand (registry keys,
-// JSON-encoded objects), and for the ASCII keys Kubernetes uses it is exact:
-//
-// - Order: keys are compared with the native string comparison (UTF-16 code units). That equals
-//   etcd's byte-wise comparison of the UTF-8 encodings except between a character in U+E000–U+FFFF and
-//   a supplementary-plane character, which sort the other way round. Kubernetes keys are ASCII.
-// - Sizes (value_size, request and response sizes) are UTF-8 byte counts, as etcd counts bytes.
-// - Byte strings that are not valid UTF-8 cannot be represented; the gateway and etcdctl renderings
-//   encode to UTF-8 on the way out.
-// - `prefixEnd` increments the last code point instead of the last byte; over valid UTF-8 keys the
-//   resulting range holds exactly the keys etcd's byte-wise prefix end selects.
+// Keys and values are byte strings, as etcd has them: a JavaScript string with one char per byte
+// (every char code 0–255). Sizes are `.length`; order is the native string comparison, which over byte
+// strings is etcd's byte-wise comparison (`bytes.Compare`); `prefixEnd` increments the last byte as
+// clientv3 does. Text enters and leaves through `utf8ToByteString` / `byteStringToUtf8` (etcdctl's
+// arguments and printing, registry keys, JSON values); binary values (Kubernetes protobuf) through
+// `bytesToByteString` / `byteStringToBytes`. Registry keys are ASCII, so a registry key is its own byte
+// string.
 
-/** Byte-order comparison of two keys (see the module header for the one caveat). */
+/** Byte-order comparison of two byte strings (etcd's bytes.Compare). */
 export function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 const nonAscii = /[\u0080-\uffff]/;
 
-/** Number of bytes of the UTF-8 encoding of `s`. */
+/** Number of bytes of the UTF-8 encoding of the text `s`. */
 export function utf8Length(s: string): number {
   // The regex scan is several times faster than a charCodeAt loop, and most values are ASCII.
   if (!nonAscii.test(s)) return s.length;
@@ -69,7 +64,7 @@ export function utf8Encode(s: string): Uint8Array {
 }
 
 /** Decodes UTF-8 bytes (invalid sequences become U+FFFD). */
-export function utf8Decode(bytes: Uint8Array): string {
+export function utf8Decode(bytes: ArrayLike<number>): string {
   let s = '';
   for (let i = 0; i < bytes.length;) {
     const b = bytes[i]!;
@@ -86,6 +81,8 @@ export function utf8Decode(bytes: Uint8Array): string {
       if (cont === undefined || (cont & 0xc0) !== 0x80) ok = false;
       else c = (c << 6) | (cont & 0x3f);
     }
+    // Overlong encodings and surrogates are invalid UTF-8 too.
+    if (ok && ((extra === 2 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) || (extra === 3 && (c < 0x10000 || c > 0x10ffff)))) ok = false;
     if (!ok) { s += '\ufffd'; i++; continue; }
     s += String.fromCodePoint(c);
     i += extra + 1;
@@ -93,61 +90,126 @@ export function utf8Decode(bytes: Uint8Array): string {
   return s;
 }
 
+/** A byte string holding `bytes`. */
+export function bytesToByteString(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
+  return s;
+}
+
+/** The bytes of a byte string (char codes above 255 are a caller's bug; they keep their low byte). */
+export function byteStringToBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** The byte string of the UTF-8 encoding of the text `s` (ASCII text is its own byte string). */
+export function utf8ToByteString(s: string): string {
+  if (!nonAscii.test(s)) return s;
+  return bytesToByteString(utf8Encode(s));
+}
+
+/** The text a byte string holds as UTF-8 (invalid sequences become U+FFFD). */
+export function byteStringToUtf8(s: string): string {
+  if (!nonAscii.test(s)) return s;
+  return utf8Decode(byteStringToBytes(s));
+}
+
+/** Whether a byte string is valid UTF-8. */
+export function isUtf8(s: string): boolean {
+  if (!nonAscii.test(s)) return true;
+  return utf8ToByteString(byteStringToUtf8(s)) === s;
+}
+
 const base64Alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
-/** Standard base64 with padding of the UTF-8 bytes of `s`, as the gateway and etcdctl print bytes. */
+/** Standard base64 with padding of a byte string, as the gateway and etcdctl print bytes. */
 export function base64Encode(s: string): string {
-  const bytes = utf8Encode(s);
   let out = '';
   let i = 0;
-  for (; i + 2 < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | (bytes[i + 1]! << 8) | bytes[i + 2]!;
-    out += base64Alphabet[n >> 18]! + base64Alphabet[(n >> 12) & 63]! + base64Alphabet[(n >> 6) & 63]! + base64Alphabet[n & 63]!;
+  const n = s.length;
+  for (; i + 2 < n; i += 3) {
+    const v = ((s.charCodeAt(i) & 255) << 16) | ((s.charCodeAt(i + 1) & 255) << 8) | (s.charCodeAt(i + 2) & 255);
+    out += base64Alphabet[v >> 18]! + base64Alphabet[(v >> 12) & 63]! + base64Alphabet[(v >> 6) & 63]! + base64Alphabet[v & 63]!;
   }
-  if (i < bytes.length) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8);
-    out += base64Alphabet[n >> 18]! + base64Alphabet[(n >> 12) & 63]!;
-    out += i + 1 < bytes.length ? base64Alphabet[(n >> 6) & 63]! + '=' : '==';
+  if (i < n) {
+    const v = ((s.charCodeAt(i) & 255) << 16) | (i + 1 < n ? (s.charCodeAt(i + 1) & 255) << 8 : 0);
+    out += base64Alphabet[v >> 18]! + base64Alphabet[(v >> 12) & 63]!;
+    out += i + 1 < n ? base64Alphabet[(v >> 6) & 63]! + '=' : '==';
   }
   return out;
 }
 
-/** Decodes standard base64 (padding optional) to a string via UTF-8. Throws on bad input. */
+/** Decodes standard base64 (padding optional) to a byte string. Throws on bad input. */
 export function base64Decode(b64: string): string {
   const clean = b64.replace(/=+$/, '');
-  const bytes = new Uint8Array(Math.floor((clean.length * 3) / 4));
-  let o = 0;
+  let out = '';
   let acc = 0;
   let bits = 0;
   for (let i = 0; i < clean.length; i++) {
     const v = base64Alphabet.indexOf(clean[i]!);
     if (v < 0) throw new Error(`illegal base64 data at input byte ${i}`);
-    acc = (acc << 6) | v;
+    acc = ((acc << 6) | v) & 0xffffff;
     bits += 6;
     if (bits >= 8) {
       bits -= 8;
-      bytes[o++] = (acc >> bits) & 0xff;
+      out += String.fromCharCode((acc >> bits) & 0xff);
     }
   }
-  return utf8Decode(bytes.subarray(0, o));
+  return out;
 }
 
 /**
- * The end of the range of all keys with prefix `key` (clientv3 `GetPrefixRangeEnd`): the key with its
- * last code point incremented after dropping trailing maximal code points; `\0` (every key ≥ `key`)
- * when nothing is left. `/registry/pods/` → `/registry/pods0`.
+ * The end of the range of all keys with prefix `key` (clientv3 `GetPrefixRangeEnd`): the byte string
+ * with its last byte incremented after dropping trailing 0xff bytes; `\0` (every key ≥ `key`) when
+ * nothing is left. `/registry/pods/` → `/registry/pods0`.
  */
 export function prefixEnd(key: string): string {
-  const points = Array.from(key);
-  while (points.length > 0) {
-    const last = points[points.length - 1]!.codePointAt(0)!;
-    if (last < 0x10ffff) {
-      let next = last + 1;
-      if (next === 0xd800) next = 0xe000;
-      points[points.length - 1] = String.fromCodePoint(next);
-      return points.join('');
-    }
-    points.pop();
+  for (let i = key.length - 1; i >= 0; i--) {
+    const c = key.charCodeAt(i);
+    if (c < 0xff) return key.slice(0, i) + String.fromCharCode(c + 1);
   }
   return '\0';
+}
+
+/**
+ * A byte string as a terminal shows what etcdctl's simple printer writes (etcdctl 3.4 writes the raw
+ * bytes: `fmt.Println(string(kv.Value))`): valid UTF-8 text as it is, newlines and tabs as they are, and
+ * every other byte a terminal would not show (controls, DEL, bytes of invalid UTF-8) as `\xNN`, so that
+ * binary values such as Kubernetes protobuf are readable.
+ */
+export function terminalText(s: string): string {
+  let out = '';
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    const b = s.charCodeAt(i);
+    if (b >= 0x20 && b < 0x7f) {
+      let j = i + 1;
+      while (j < n) {
+        const c = s.charCodeAt(j);
+        if (c < 0x20 || c >= 0x7f) break;
+        j++;
+      }
+      out += s.slice(i, j);
+      i = j;
+      continue;
+    }
+    if (b === 0x0a || b === 0x09) { out += s[i]; i++; continue; }
+    const extra = b >= 0xc2 && b < 0xe0 ? 1 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xf0 && b < 0xf5 ? 3 : 0;
+    if (extra > 0 && i + extra < n) {
+      const text = byteStringToUtf8(s.slice(i, i + 1 + extra));
+      const cp = text.codePointAt(0)!;
+      // One valid character, not a C1 control.
+      if (text.length <= 2 && cp !== 0xfffd && cp >= 0xa0) {
+        out += text;
+        i += extra + 1;
+        continue;
+      }
+    }
+    out += '\\x' + b.toString(16).padStart(2, '0');
+    i++;
+  }
+  return out;
 }

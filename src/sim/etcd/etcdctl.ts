@@ -7,7 +7,7 @@
 // option handling (WithPrefix, WithFromKey, WithSort). The JSON printer is Go's encoding/json over the
 // response structs: int64 and uint64 as numbers, bytes as base64, `omitempty` on proto fields.
 
-import { base64Encode, prefixEnd } from './bytes.ts';
+import { base64Encode, byteStringToUtf8, prefixEnd, terminalText, utf8ToByteString } from './bytes.ts';
 import type { Event, KeyValue } from './kv.ts';
 import type {
   CompactionRequest, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantResponse, LeaseKeepAliveResponse,
@@ -112,7 +112,9 @@ export function parseEtcdctl(line: string | string[]): EtcdctlCommand {
   const { positional, values, bools } = parsed;
   const format = values.get('write-out') ?? 'simple';
   if (format !== 'simple' && format !== 'json') return err(`unsupported output format ${format} in the simulation`, 4);
-  const [command, ...args] = positional;
+  // Keys and values on the command line are text; etcd holds their UTF-8 bytes.
+  const [command, ...textArgs] = positional;
+  const args = textArgs.map(utf8ToByteString);
   const common = { format: format as OutputFormat, printValueOnly: bools.has('print-value-only'), keys: bools.has('keys') };
   const int = (name: string): number | null | 'bad' => {
     const v = values.get(name);
@@ -297,7 +299,8 @@ function jsonOf(command: string, resp: unknown): GoJson {
 }
 
 function kvLines(kv: KeyValue, valueOnly: boolean): string {
-  return valueOnly ? `${kv.value}\n` : `${kv.key}\n${kv.value}\n`;
+  const value = terminalText(kv.value);
+  return valueOnly ? `${value}\n` : `${terminalText(kv.key)}\n${value}\n`;
 }
 
 function simpleOf(command: string, resp: unknown, request: unknown, valueOnly: boolean, keys: boolean): string {
@@ -324,7 +327,7 @@ function simpleOf(command: string, resp: unknown, request: unknown, valueOnly: b
       const r = resp as LeaseTimeToLiveResponse;
       if (r.grantedTTL === 0 && r.TTL === -1) return `lease ${leaseHex(r.ID)} already expired\n`;
       let txt = `lease ${leaseHex(r.ID)} granted with TTL(${r.grantedTTL}s), remaining(${r.TTL}s)`;
-      if (keys) txt += `, attached keys([${r.keys.join(' ')}])`;
+      if (keys) txt += `, attached keys([${r.keys.map(byteStringToUtf8).join(' ')}])`;
       return `${txt}\n`;
     }
     case 'lease list': {

@@ -22,7 +22,10 @@ export {
 } from './errors.ts';
 export { noLease, type Event, type EventType, type KeyValue, type LeaseID } from './kv.ts';
 export type * from './rpc.ts';
-export { base64Decode, base64Encode, compareKeys, prefixEnd, utf8Length } from './bytes.ts';
+export {
+  base64Decode, base64Encode, byteStringToBytes, byteStringToUtf8, bytesToByteString, compareKeys, prefixEnd, terminalText, utf8Length,
+  utf8ToByteString,
+} from './bytes.ts';
 export { capnslogLine, txnRequestText, zapLine, type RequestStats, type RequestStatsContext } from './request-stats.ts';
 export type { EvaluatedCompare, TxnEvaluation, TxnResult } from './txn.ts';
 export { parseEtcdctl, renderReply, renderWatchResponse, splitArgs, type EtcdctlCommand, type EtcdctlOutput } from './etcdctl.ts';

@@ -3,7 +3,6 @@
 // set message field is encoded even when empty; a set oneof member is encoded even when zero.
 // Models the Size() methods of etcdserver/etcdserverpb/rpc.pb.go and mvcc/mvccpb/kv.pb.go.
 
-import { utf8Length } from './bytes.ts';
 import type { KeyValue, LeaseID } from './kv.ts';
 import type {
   Compare, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
@@ -49,7 +48,7 @@ const lease = (id: LeaseID | undefined): number => (id && id !== '0' ? 1 + cache
 const bool = (b: boolean | undefined): number => (b ? 2 : 0);
 function bytes(s: string | undefined, tagSize = 1): number {
   if (!s) return 0;
-  const l = utf8Length(s);
+  const l = s.length;
   return tagSize + varintSize(l) + l;
 }
 const message = (size: number, tagSize = 1): number => tagSize + varintSize(size) + size;
@@ -107,7 +106,7 @@ export function compareSize(c: Compare): number {
   if (c.version !== undefined) n += 1 + varintSize(c.version);
   else if (c.createRevision !== undefined) n += 1 + varintSize(c.createRevision);
   else if (c.modRevision !== undefined) n += 1 + varintSize(c.modRevision);
-  else if (c.value !== undefined) n += message(utf8Length(c.value));
+  else if (c.value !== undefined) n += message(c.value.length);
   else if (c.lease !== undefined) n += 1 + cachedDecimalSize(c.lease);
   return n + bytes(c.rangeEnd, 2);
 }

@@ -5,6 +5,7 @@ import {
   capnslogLine, goDuration, isoMillis, putStats, quoteBytes, rangeStats, txnRequestText, txnStats, zapLine,
 } from './request-stats.ts';
 import type { TxnRequest } from './rpc.ts';
+import { utf8ToByteString } from './bytes.ts';
 
 const createK1: TxnRequest = {
   compare: [{ key: 'k1', target: 'MOD', result: 'EQUAL', modRevision: 0 }],
@@ -58,7 +59,8 @@ describe('request stats', () => {
 
   it('quotes bytes as Go protobuf text does', () => {
     expect(quoteBytes('a"b\\c\n\t\0')).toBe('"a\\"b\\\\c\\n\\t\\000"');
-    expect(quoteBytes('é')).toBe('"\\303\\251"');
+    expect(quoteBytes(utf8ToByteString('é'))).toBe('"\\303\\251"');
+    expect(quoteBytes('k8s\0\xff')).toBe('"k8s\\000\\377"');
   });
 
   it('formats durations and instants as Go and zap do', () => {

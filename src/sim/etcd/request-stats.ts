@@ -7,7 +7,6 @@
 // `name:<…> `, zero scalars omitted except a set oneof member, bytes as Go-quoted byte strings).
 
 import { civilFromDays } from '../engine/time.ts';
-import { utf8Encode, utf8Length } from './bytes.ts';
 import {
   deleteRangeRequestSize, deleteRangeResponseSize, putRequestSize, putResponseSize, rangeRequestSize, rangeResponseSize,
   requestOpSize, txnResponseSize,
@@ -28,14 +27,11 @@ export interface RequestStats {
   readonly requestContent: string;
 }
 
-/** Go-quotes a byte string as protobuf text does: printable ASCII as is, else C escapes or \ooo. */
+/** Go-quotes a byte string (one char per byte) as protobuf text does: printable ASCII as is, else C escapes or \ooo. */
 export function quoteBytes(s: string): string {
   let out = '"';
-  let ascii = true;
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) { ascii = false; break; }
-  const codes: ArrayLike<number> = ascii ? { length: s.length } : utf8Encode(s);
-  for (let i = 0; i < codes.length; i++) {
-    const c = ascii ? s.charCodeAt(i) : codes[i]!;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
     switch (c) {
       case 0x0a: out += '\\n'; break;
       case 0x0d: out += '\\r'; break;
@@ -66,7 +62,7 @@ export function rangeRequestText(r: RangeRequest): string {
 
 /** loggablePutRequest: the value replaced by `value_size`. */
 export function putRequestText(r: PutRequest): string {
-  return bytesField('key', r.key) + intField('value_size', r.value ? utf8Length(r.value) : 0) + leaseField('lease', r.lease)
+  return bytesField('key', r.key) + intField('value_size', r.value ? r.value.length : 0) + leaseField('lease', r.lease)
     + boolField('prev_kv', r.prevKv) + boolField('ignore_value', r.ignoreValue) + boolField('ignore_lease', r.ignoreLease);
 }
 
@@ -80,7 +76,7 @@ export function compareText(c: Compare): string {
   if (c.version !== undefined) s += field('version', String(c.version));
   else if (c.createRevision !== undefined) s += field('create_revision', String(c.createRevision));
   else if (c.modRevision !== undefined) s += field('mod_revision', String(c.modRevision));
-  else if (c.value !== undefined) return s + intField('value_size', utf8Length(c.value)) + bytesField('range_end', c.rangeEnd);
+  else if (c.value !== undefined) return s + intField('value_size', c.value.length) + bytesField('range_end', c.rangeEnd);
   else if (c.lease !== undefined) s += field('lease', c.lease);
   return s + bytesField('range_end', c.rangeEnd);
 }

@@ -1,3 +1,4 @@
+import { firstEphemeralPort } from './remote.ts';
 import { describe, expect, it } from 'vitest';
 import { Component, Engine, traceHash, type Co, type Message } from '../engine/index.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
@@ -46,7 +47,7 @@ describe('EtcdServer', () => {
     expect(reply.response.succeeded).toBe(true);
     expect(reply.response.header).toEqual({ clusterId: '14841639068965178418', memberId: '10276657743932975437', revision: 2, raftTerm: 2 });
     expect(reply.stats!.requestContent).toBe('compare:<target:MOD key:"/registry/pods/default/x" mod_revision:0 > success:<request_put:<key:"/registry/pods/default/x" value_size:754 >> failure:<>');
-    expect(JSON.parse(reply.log!)).toMatchObject({ msg: 'request stats', remote: 'kube-apiserver', 'time spent': '500µs', 'start time': '2023-08-15T00:00:00.001Z' });
+    expect(JSON.parse(reply.log!)).toMatchObject({ msg: 'request stats', remote: `127.0.0.1:${firstEphemeralPort}`, 'time spent': '500µs', 'start time': '2023-08-15T00:00:00.001Z' });
     expect(reply.write).toMatchObject({
       revision: 2, changed: true, branch: 'success',
       compares: [{ compare: { target: 'MOD', key: '/registry/pods/default/x', modRevision: 0 }, actual: [], result: true }],
@@ -54,6 +55,35 @@ describe('EtcdServer', () => {
     });
     // The reply left after the write delay and travelled the link.
     expect(client.replies[0]?.deliverAt).toBe(2.5);
+  });
+
+  it('takes modelled time per request byte, and names each kube-apiserver storage\'s connection by ip:port', () => {
+    const engine = new Engine({ seed: 'etcd' });
+    engine.add(new EtcdServer('etcd', { writeDelay: 2.5, writeNsPerByte: 500, readDelay: 0.5, readNsPerByte: 11 }));
+    const client = engine.add(new Client('kube-apiserver'));
+    engine.link('etcd', 'kube-apiserver', { latency: 1 });
+    const replies: Array<EtcdReply<unknown>> = [];
+    client.run(function* (self) {
+      replies.push(yield* self.rpc('etcd.Txn', create('a', 700)));
+      replies.push(yield* self.rpc('etcd.Txn', create('b', 100)));
+      replies.push(yield* self.rpc('etcd.Range', { key: '/registry/pods/', rangeEnd: '/registry/pods0' }));
+      replies.push(yield* self.rpc('etcd.Range', { key: '/registry/deployments/default/x' }));
+      replies.push(yield* self.rpc('etcd.Range', { key: '/registry/pods/default/a' }));
+    });
+    engine.runUntilIdle();
+    const logs = replies.map((r) => JSON.parse(r.log!) as Record<string, string | number>);
+    // 2.5 ms + 0.5 µs per request byte: the larger create takes longer.
+    const spent = logs.map((l) => l['time spent']);
+    expect(spent[0]).toBe(`${(2_500_000 + (logs[0]!['request size'] as number) * 500) / 1e6}ms`);
+    expect(parseFloat(spent[0] as string)).toBeGreaterThan(parseFloat(spent[1] as string));
+    expect(spent[2]).toBe(`${(500_000 + (logs[2]!['response size'] as number) * 11) / 1000}µs`);
+    // One connection per storage: pods share one port, deployments have another; ts = start + spent.
+    expect(logs.map((l) => l.remote)).toEqual([
+      `127.0.0.1:${firstEphemeralPort}`, `127.0.0.1:${firstEphemeralPort}`, `127.0.0.1:${firstEphemeralPort}`,
+      `127.0.0.1:${firstEphemeralPort + 2}`, `127.0.0.1:${firstEphemeralPort}`,
+    ]);
+    expect(logs[0]!['start time']).toBe('2023-08-15T00:00:00.001Z');
+    expect(logs[0]!.ts).toBe('2023-08-15T00:00:00.003Z');
   });
 
   it('records the failure branch and the values the compare saw', () => {

@@ -45,6 +45,7 @@ import type {
   ResponseHeader, TxnRequest, TxnResponse, WatchRequest, WatchResponse,
 } from './rpc.ts';
 import { isTxnReadonly, type EvaluatedCompare, type TxnEvaluation } from './txn.ts';
+import { RemoteAddresses } from './remote.ts';
 import { WatchStream } from './watch-stream.ts';
 import { WatchableStore } from './watchable-store.ts';
 
@@ -134,10 +135,20 @@ export type EtcdReply<R> =
 
 export interface EtcdServerOptions {
   readonly identity?: ClusterIdentity;
-  /** Virtual processing time before a read's reply leaves, ms (default 0). */
+  /** Virtual processing time before a read's reply leaves, ms (default 0); plus `readNsPerByte` of the response. */
   readonly readDelay?: number;
-  /** Virtual processing time before a write's reply leaves (raft append + fsync), ms (default 0). */
+  /** Read time per byte of the response, ns (default 0). */
+  readonly readNsPerByte?: number;
+  /**
+   * Virtual time a write takes to apply — raft append, the backend commit (fsync) and the apply — before
+   * its reply leaves, ms (default 0); plus `writeNsPerByte` of the request. The request-stats line's
+   * `time spent` is this time.
+   */
   readonly writeDelay?: number;
+  /** Write time per byte of the request, ns (default 0). */
+  readonly writeNsPerByte?: number;
+  /** The clients' host, for the request-stats `remote` (default 127.0.0.1: kube-apiserver beside etcd). */
+  readonly clientHost?: string;
   /** Minimum lease TTL, s (default 2: ceil(1.5 × the 1 s election timeout)). */
   readonly minLeaseTTL?: number;
   /** `--experimental-watch-progress-notify-interval`, ms (default 10 min; at least 100 ms). */
@@ -153,6 +164,9 @@ export class EtcdServer extends Component {
   readonly identity: ClusterIdentity;
   private readonly readDelay: number;
   private readonly writeDelay: number;
+  private readonly readNsPerByte: number;
+  private readonly writeNsPerByte: number;
+  private readonly remotes: RemoteAddresses;
   private readonly progressInterval: number;
   private readonly syncInterval: number;
   private idGen: IdGenerator | null = null;
@@ -171,6 +185,9 @@ export class EtcdServer extends Component {
     this.kv = new KVServer(this.store, this.identity);
     this.readDelay = options.readDelay ?? 0;
     this.writeDelay = options.writeDelay ?? 0;
+    this.readNsPerByte = options.readNsPerByte ?? 0;
+    this.writeNsPerByte = options.writeNsPerByte ?? 0;
+    this.remotes = new RemoteAddresses('kube-apiserver', options.clientHost ?? '127.0.0.1');
     this.progressInterval = Math.max(options.progressNotifyInterval ?? 10 * minute, 100);
     this.syncInterval = options.watchSyncInterval ?? 100;
   }
@@ -239,7 +256,7 @@ export class EtcdServer extends Component {
     } catch (e) {
       error = toRpcError(e);
     }
-    this.answer(m, resp, error, rangeStats(m.payload, resp), null, this.readDelay);
+    this.answer(m, resp, error, rangeStats(m.payload, resp), null, 'read');
   }
 
   private servePut(m: Message<PutRequest>): void {
@@ -253,7 +270,7 @@ export class EtcdServer extends Component {
       error = toRpcError(e);
     }
     const write = resp && this.record(before, resp.header.revision, [], 'success', [{ requestPut: m.payload }], []);
-    this.answer(m, resp, error, putStats(m.payload, resp), write, this.writeDelay);
+    this.answer(m, resp, error, putStats(m.payload, resp), write, 'write');
   }
 
   private serveDeleteRange(m: Message<DeleteRangeRequest>): void {
@@ -267,7 +284,7 @@ export class EtcdServer extends Component {
       error = toRpcError(e);
     }
     const write = resp && this.record(before, resp.header.revision, [], 'success', [{ requestDeleteRange: m.payload }], []);
-    this.answer(m, resp, error, deleteRangeStats(m.payload, resp), write, this.writeDelay);
+    this.answer(m, resp, error, deleteRangeStats(m.payload, resp), write, 'write');
   }
 
   private serveTxn(m: Message<TxnRequest>): void {
@@ -289,7 +306,7 @@ export class EtcdServer extends Component {
     } catch (e) {
       error = toRpcError(e);
     }
-    this.answer(m, resp, error, txnStats(m.payload, resp), write, this.writeDelay);
+    this.answer(m, resp, error, txnStats(m.payload, resp), write, 'write');
   }
 
   private serveCompact(m: Message<CompactionRequest>): void {
@@ -301,7 +318,7 @@ export class EtcdServer extends Component {
     } catch (e) {
       error = toRpcError(e);
     }
-    this.answer(m, resp, error, genericStats('/etcdserverpb.KV/Compact'), null, this.writeDelay);
+    this.answer(m, resp, error, genericStats('/etcdserverpb.KV/Compact'), null, 'write');
   }
 
   private serveLeaseGrant(m: Message<LeaseGrantRequest>): void {
@@ -317,7 +334,7 @@ export class EtcdServer extends Component {
     } catch (e) {
       error = toRpcError(e);
     }
-    this.answer(m, resp, error, genericStats('/etcdserverpb.Lease/LeaseGrant'), null, this.writeDelay);
+    this.answer(m, resp, error, genericStats('/etcdserverpb.Lease/LeaseGrant'), null, 'write');
   }
 
   private serveLeaseRevoke(m: Message<LeaseRevokeRequest>): void {
@@ -333,7 +350,7 @@ export class EtcdServer extends Component {
     } catch (e) {
       error = toRpcError(e);
     }
-    this.answer(m, resp, error, genericStats('/etcdserverpb.Lease/LeaseRevoke'), write, this.writeDelay);
+    this.answer(m, resp, error, genericStats('/etcdserverpb.Lease/LeaseRevoke'), write, 'write');
   }
 
   /** An unknown lease is not an error: the reply carries TTL 0. */
@@ -358,13 +375,13 @@ export class EtcdServer extends Component {
         header: this.header(), ID: m.payload.ID, TTL: lease.remainingSeconds(this.now), grantedTTL: lease.ttl,
         keys: m.payload.keys ? lease.sortedKeys() : [],
       };
-    this.answer(m, resp, null, genericStats('/etcdserverpb.Lease/LeaseTimeToLive'), null, this.readDelay);
+    this.answer(m, resp, null, genericStats('/etcdserverpb.Lease/LeaseTimeToLive'), null, 'read');
   }
 
   private serveLeaseLeases(m: Message): void {
     this.ids().next();
     const resp: LeaseLeasesResponse = { header: this.header(), leases: this.lessor.leases().map((l) => ({ ID: l.id })) };
-    this.answer(m, resp, null, genericStats('/etcdserverpb.Lease/LeaseLeases'), null, this.readDelay);
+    this.answer(m, resp, null, genericStats('/etcdserverpb.Lease/LeaseLeases'), null, 'read');
   }
 
   private revoke(id: LeaseID): void {
@@ -486,8 +503,12 @@ export class EtcdServer extends Component {
     return { revision, changed, compares, branch, ops, nested, events };
   }
 
-  private answer<R>(m: Message, resp: R | null, error: RpcError | null, stats: RequestStats, write: WriteRecord | null, delay: number): void {
-    const log = zapLine(stats, { startMs: this.engine.epochMs + this.now, spentMs: delay, remote: m.from });
+  private answer<R>(m: Message, resp: R | null, error: RpcError | null, stats: RequestStats, write: WriteRecord | null, work: 'read' | 'write'): void {
+    // Reads take longer the more they return, writes the more they carry (whole nanoseconds, as Go's clock).
+    const base = work === 'read' ? this.readDelay : this.writeDelay;
+    const perByte = work === 'read' ? this.readNsPerByte * Math.max(stats.responseSize, 0) : this.writeNsPerByte * Math.max(stats.requestSize, 0);
+    const delay = Math.round((base + perByte / 1e6) * 1e6) / 1e6;
+    const log = zapLine(stats, { startMs: this.engine.epochMs + this.now, spentMs: delay, remote: this.remotes.of(m.from, m.kind, m.payload) });
     const payload: EtcdReply<R> = error !== null
       ? { ok: false, error, stats, log, write: null }
       : { ok: true, response: resp as R, stats, log, write };

@@ -6,6 +6,7 @@ import { createCluster, type Cluster } from '../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { adminCall } from '../testing/http.ts';
 import { goDuration, Kubelet, normalizeImage } from './kubelet.ts';
+import { decodeStored } from '../apiserver/storage/codec.ts';
 
 const call = adminCall;
 
@@ -134,11 +135,11 @@ describe('kubelet', () => {
     const whileWaiting = new Set<string>();
     cluster.engine.onDelivery(() => {
       const kv = cluster.etcd.kv.range({ key: '/registry/pods/default/crasher' }).kvs[0];
-      const cs = kv ? (JSON.parse(kv.value) as Pod).status?.containerStatuses?.[0] : undefined;
+      const cs = kv ? (decodeStored(kv.value) as Pod).status?.containerStatuses?.[0] : undefined;
       const message = cs?.state?.waiting?.message;
       if (message && seen.at(-1) !== message) seen.push(message);
       if (cs?.state?.waiting?.reason === 'CrashLoopBackOff') {
-        const status = (JSON.parse(kv!.value) as Pod).status!;
+        const status = (decodeStored(kv!.value) as Pod).status!;
         whileWaiting.add(`${status.phase} Ready=${status.conditions?.find((c) => c.type === 'Ready')?.status}`);
       }
       if (cs && cs.restartCount !== (restarts.at(-1)?.count ?? 0)) restarts.push({ count: cs.restartCount, at: cluster.engine.now });

@@ -9,12 +9,17 @@ import type { Pod } from '../api/types/core.ts';
 import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
-import type { EtcdReply, TxnRequest, TxnResponse, WatchResponse } from '../etcd/index.ts';
+import type { EtcdReply, RangeRequest, TxnRequest, TxnResponse, WatchResponse } from '../etcd/index.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, storedObjects } from '../testing/invariants.ts';
 import { scenarioById, scenarios } from './catalog.ts';
 import { CauseIndex } from './causes.ts';
 import { runScenario } from './runner.ts';
+import { decodeStored, encodeObject } from '../apiserver/storage/codec.ts';
+import { base64Decode, prefixEnd } from '../etcd/bytes.ts';
+import { parseEtcdctl, renderReply } from '../etcd/etcdctl.ts';
+import { mySeedReplicaSetBase64 } from '../api/protobuf/fixtures/seed-004-replicaset.ts';
+import type { KubeObject } from '../api/types/meta.ts';
 
 function play(id: string, seed = id): { cluster: Cluster; requestIds: number[] } {
   const cluster = createCluster({ seed });
@@ -125,7 +130,7 @@ describe('seeds/004: kubectl create -f replicaset.yaml, steps 1–12 in causal o
       nodes.push(node);
       // Step 10: a GuaranteedUpdate Txn: compare mod_revision == the pod's current revision.
       const bind = t.first(binding, 'binding Txn', isTxnPut((k) => k === key, createdAt));
-      expect(JSON.parse(txn(bind).success![0]!.requestPut!.value!).spec.nodeName).toBe(node);
+      expect((decodeStored(txn(bind).success![0]!.requestPut!.value!) as Pod).spec!.nodeName).toBe(node);
       // Step 11, then step 12: the kubelet of that node sees the pod enter its spec.nodeName selection.
       const bindEvent = t.first(bind, 'etcd watch event of the binding', etcdEventFor(key));
       const toKubelet = t.first(bindEvent, `ADDED pod at kubelet/${node}`, (m) => watchEvent(`kubelet/${node}`, 'ADDED', 'Pod')(m)
@@ -154,7 +159,11 @@ const seedRequestContents = [
   'compare:<target:MOD key:"/registry/pods/default/nginx-deployment-756d9fd5f9-x6r6q" mod_revision:0 > success:<request_put:<key:"/registry/pods/default/nginx-deployment-756d9fd5f9-x6r6q" value_size:754 >> failure:<>',
 ];
 
-/** A request content with what a run chooses (names, sizes, lease ids) replaced by placeholders. */
+/**
+ * A request content with what a run chooses (names, lease ids) replaced by placeholders, and the value
+ * sizes, which differ between the article's Kubernetes 1.17 and 1.28: 'seeds/000: the stored values'
+ * sizes' below derives the article's sizes from the model's protobuf values.
+ */
 const shape = (content: string) => content
   .replace(/nginx-deployment-[456789bcdf]{1,10}-[a-z0-9]{5}/g, 'nginx-deployment-<hash>-<suffix>')
   .replace(/nginx-deployment-[456789bcdf]{1,10}/g, 'nginx-deployment-<hash>')
@@ -196,6 +205,110 @@ describe('seeds/000: kubectl create -f nginx.yml, the etcd request-stats lines',
     expect(podsNotRunningAndReady(cluster)).toEqual([]);
     expect(convergenceProblems(cluster)).toEqual([]);
     expect(storedObjects<Pod>(cluster, 'pods')).toHaveLength(1);
+  });
+});
+
+/**
+ * seeds/000's value sizes, from the model's own objects. The article's cluster (2021) ran Kubernetes
+ * 1.17 or older, and three differences of the stored bytes between that version and 1.28 explain its
+ * sizes exactly for the Deployment and the ReplicaSet:
+ * - no managedFields: field tracking for every write came with 1.18;
+ * - ObjectMeta still had clusterName (field 15, removed in 1.25), an empty string gogo-protobuf writes
+ *   anyway: 2 bytes per ObjectMeta (the object's and its pod template's);
+ * and for the Event:
+ * - the legacy event recorder left reportingComponent empty (1.28's sets it from the source component),
+ *   and the involved Deployment's resourceVersion in a long-running cluster has 9 digits where ours has 2.
+ * The Pod, after the same changes, a 1.17 service-account token volume (`default-token-xxxxx`, a secret
+ * volume, instead of 1.28's projected `kube-api-access-xxxxx`) and no preemptionPolicy (not defaulted
+ * before 1.19), comes out 5 bytes larger than the article's: which fields of 1.28's Pod (it also carries
+ * priority 0, 3 bytes, and enableServiceLinks, 3 bytes) the article's cluster did not set is not known.
+ */
+describe('seeds/000: the stored values\' sizes', () => {
+  const { cluster } = play('nginx-deployment');
+  const stored = (prefix: string): KubeObject => {
+    const latest = cluster.etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix) }).kvs[0]!;
+    // The value as created (version 1), which the create's request-stats line describes.
+    const kv = cluster.etcd.kv.range({ key: latest.key, revision: latest.createRevision }).kvs[0]!;
+    expect(kv.value.startsWith('k8s\0')).toBe(true);
+    const obj = decodeStored(kv.value);
+    // What the request-stats line said is the stored value's size.
+    const line = cluster.engine.trace.all().map((m) => (m.payload as Partial<EtcdReply<TxnResponse>>).stats?.requestContent ?? '')
+      .find((c) => c.includes(`request_put:<key:"${kv.key}"`) && c.includes('mod_revision:0 '));
+    expect(line).toContain(`value_size:${encodeObject(obj).length} `);
+    return obj;
+  };
+  const clusterNameBytes = 2;
+  const seedEra = (obj: KubeObject): KubeObject => {
+    const copy = JSON.parse(JSON.stringify(obj)) as KubeObject;
+    delete copy.metadata.managedFields;
+    return copy;
+  };
+  const metas = (obj: KubeObject) => 1 + ((obj as { spec?: { template?: unknown } }).spec?.template ? 1 : 0);
+  const size = (obj: KubeObject) => encodeObject(obj).length + clusterNameBytes * metas(obj);
+
+  it('Deployment 421 and ReplicaSet 697 bytes, as the article\'s lines say', () => {
+    expect(size(seedEra(stored('/registry/deployments/default/nginx-deployment')))).toBe(421);
+    expect(size(seedEra(stored('/registry/replicasets/default/nginx-deployment-')))).toBe(697);
+  });
+
+  it('Event 369 bytes with the legacy recorder\'s empty reportingComponent and a 9-digit resourceVersion', () => {
+    const event = seedEra(stored('/registry/events/default/nginx-deployment.')) as KubeObject & { reportingComponent: string; involvedObject: { resourceVersion: string } };
+    event.reportingComponent = '';
+    event.involvedObject.resourceVersion = '1'.repeat(9);
+    expect(size(event)).toBe(369);
+  });
+
+  it('Pod 754 bytes + 5 with a 1.17 token volume and no preemptionPolicy', () => {
+    const pod = seedEra(stored('/registry/pods/default/nginx-deployment-')) as Pod;
+    expect(pod.spec!.serviceAccount).toBe('default');
+    pod.spec!.volumes = [{ name: 'default-token-abcde', secret: { secretName: 'default-token-abcde', defaultMode: 420 } }];
+    pod.spec!.containers[0]!.volumeMounts![0]!.name = 'default-token-abcde';
+    delete pod.spec!.preemptionPolicy;
+    expect(size(pod) - 754).toBe(5);
+  });
+});
+
+describe('seeds/004: my-replicaset as stored (the etcdctl get -w json oracle)', () => {
+  it('is stored at version 5 as exactly the seed\'s 1,155 bytes once the seed\'s uid and times are applied', () => {
+    // The seed's cluster created it at 2024-08-14T14:40:10Z: the model's clock starts there.
+    const cluster = createCluster({ seed: 'my-replicaset', epochMs: 1_723_646_410_000 /* 2024-08-14T14:40:10Z */ });
+    cluster.boot();
+    runScenario(cluster, scenarioById('my-replicaset')!);
+    const key = '/registry/replicasets/default/my-replicaset';
+    const latest = cluster.etcd.kv.range({ key }).kvs[0]!;
+    expect(latest.version).toBeGreaterThanOrEqual(5);
+    let v5: string | null = null;
+    cluster.etcd.store.backend.rangeRevisions(latest.createRevision, latest.modRevision + 1, (kv) => {
+      if (kv.key === key && kv.version === 5) v5 = kv.value;
+    });
+    const seedValue = base64Decode(mySeedReplicaSetBase64);
+    expect(v5).not.toBeNull();
+    expect(v5!.length).toBe(seedValue.length);
+    expect(seedValue.length).toBe(1155);
+    // What a run chooses itself: the uid, and the second the status update happened at.
+    const seed = decodeStored(seedValue);
+    const ours = decodeStored(v5!);
+    ours.metadata.uid = seed.metadata.uid!;
+    ours.metadata.managedFields = ours.metadata.managedFields!.map((m, i) => ({ ...m, time: seed.metadata.managedFields![i]!.time! }));
+    expect(encodeObject(ours)).toBe(seedValue);
+  });
+});
+
+describe('seeds/004: etcdctl get … --write-out=json', () => {
+  it('prints the key and the protobuf value in base64, `azhzAAoV…` as the seed shows', () => {
+    const { cluster } = play('my-replicaset');
+    const cmd = parseEtcdctl('etcdctl get /registry/replicasets/default/my-replicaset --write-out=json');
+    if (cmd.type !== 'unary') throw new Error(cmd.type);
+    const response = cluster.etcd.kv.range(cmd.request as RangeRequest);
+    const out = JSON.parse(renderReply(cmd, { ok: true, response, stats: null, log: null, write: null }).stdout) as { kvs: Array<{ key: string; value: string; version: number }> };
+    expect(out.kvs[0]!.key).toBe('L3JlZ2lzdHJ5L3JlcGxpY2FzZXRzL2RlZmF1bHQvbXktcmVwbGljYXNldA==');
+    // k8s\0, then runtime.Unknown's typeMeta {apiVersion "apps/v1", kind "ReplicaSet"}: the seed's first 36 characters.
+    expect(out.kvs[0]!.value.slice(0, 36)).toBe(mySeedReplicaSetBase64.slice(0, 36));
+    expect(base64Decode(out.kvs[0]!.value)).toBe(response.kvs[0]!.value);
+    // The simple printer writes the raw bytes: the magic's NUL and the other control bytes shown as \xNN.
+    const simple = parseEtcdctl('etcdctl get /registry/replicasets/default/my-replicaset --print-value-only');
+    if (simple.type !== 'unary') throw new Error(simple.type);
+    expect(renderReply(simple, { ok: true, response, stats: null, log: null, write: null }).stdout).toMatch(/^k8s\\x00\n\\x15\n\\x07apps\/v1\\x12\nReplicaSet/);
   });
 });
 

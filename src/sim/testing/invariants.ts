@@ -20,13 +20,14 @@ import { resourceForKind, storageKey } from '../api/resources.ts';
 import { httpKinds, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { getControllerOf } from '../controllers/controller-utils.ts';
+import { decodeStored } from '../apiserver/storage/codec.ts';
 
 const registry = '/registry';
 
 /** Objects of one resource straight from etcd's current state, across namespaces. */
 export function storedObjects<T>(cluster: Cluster, resource: string): T[] {
   const prefix = `${registry}/${resource}/`;
-  return cluster.etcd.kv.range({ key: prefix, rangeEnd: prefix.slice(0, -1) + '0' }).kvs.map((kv) => JSON.parse(kv.value) as T);
+  return cluster.etcd.kv.range({ key: prefix, rangeEnd: prefix.slice(0, -1) + '0' }).kvs.map((kv) => decodeStored(kv.value) as T);
 }
 
 const live = (p: Pod): boolean => !p.metadata.deletionTimestamp;
@@ -104,12 +105,12 @@ function checkObjectVersion(cluster: Cluster, obj: KubeObject, apiVersion: strin
     if (rv - 1 <= store.compactMainRev) return undefined;
     const [before] = cluster.etcd.kv.range({ key, revision: rv - 1 }).kvs;
     if (before === undefined) return `${key} arrived at resourceVersion ${rv}, but etcd has no such key at that revision or before`;
-    const last = JSON.parse(before.value) as KubeObject;
+    const last = decodeStored(before.value) as KubeObject;
     return last.metadata.uid === obj.metadata.uid ? undefined : `${key} deleted at ${rv} had uid ${last.metadata.uid}, the object received has ${obj.metadata.uid}`;
   }
   // A write at rv (for a DELETED event, possibly one that took the object out of the watcher's selection).
   if (kv.modRevision !== rv) return `${key} arrived with resourceVersion ${rv}, but its mod_revision at that revision is ${kv.modRevision}`;
-  const stored = JSON.parse(kv.value) as KubeObject;
+  const stored = decodeStored(kv.value) as KubeObject;
   if (stored.metadata.uid !== obj.metadata.uid) return `${key} at ${rv} has uid ${stored.metadata.uid}, the object received has ${obj.metadata.uid}`;
   return undefined;
 }

@@ -9,6 +9,7 @@ import type { TraceRecord } from '../../protocol/index.ts';
 import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { plainCaption } from './plain.ts';
+import { unknownOf } from './stored-bytes.ts';
 
 /** A message to caption: delivered, or still in flight (no step yet). */
 type Message = Omit<TraceRecord, 'step'>;
@@ -355,6 +356,8 @@ const rangeResponse: Captioner = (record) => {
  * would show every inner quote escaped), other text quoted; both clipped.
  */
 export function storedText(value: string): string {
+  const unknown = unknownOf(value);
+  if (unknown !== null) return `k8s\\0… (protobuf ${unknown.kind}, ${value.length} bytes)`;
   try {
     const decoded: unknown = JSON.parse(value);
     if (typeof decoded === 'object' && decoded !== null) return clip(JSON.stringify(decoded), 48);

@@ -10,6 +10,7 @@ import { headerRevision, txnKey } from './etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
+import { isProtobuf, podFromProtobuf } from './stored-bytes.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -168,7 +169,8 @@ function storedObject(owner: object, value: string | undefined): unknown {
   if (values.has(owner)) return values.get(owner);
   let decoded: unknown;
   try {
-    decoded = value && value.length < 200_000 && value.startsWith('{') ? JSON.parse(value) : undefined;
+    decoded = value && value.length < 200_000 && value.startsWith('{') ? JSON.parse(value)
+      : value && isProtobuf(value) ? podFromProtobuf(value) : undefined;
   } catch {
     decoded = undefined;
   }

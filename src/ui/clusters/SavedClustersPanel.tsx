@@ -15,6 +15,7 @@ export function SavedClustersPanel() {
   const cluster = useSim((state) => state.cluster);
   const actions = useSimActions();
   const [name, setName] = useState('');
+  const [mediaType, setMediaType] = useState<'protobuf' | 'json'>('protobuf');
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
 
   useEffect(() => {
@@ -33,7 +34,7 @@ export function SavedClustersPanel() {
     event.preventDefault();
     const trimmed = name.trim();
     if (trimmed === '' || !cluster) return;
-    actions.createCluster(trimmed, cluster.seed, cluster.nodes);
+    actions.createCluster(trimmed, cluster.seed, cluster.nodes, mediaType);
     setName('');
   };
 
@@ -66,7 +67,10 @@ export function SavedClustersPanel() {
                   {c.name}
                 </button>
               )}
-              <span className="cluster-meta">{t('meta', { step: c.headStep.toLocaleString('en-US'), count: c.commands, seed: String(c.seed) })}</span>
+              <span className="cluster-meta">
+                {t('meta', { step: c.headStep.toLocaleString('en-US'), count: c.commands, seed: String(c.seed) })}
+                {c.storageMediaType === 'json' ? ` · ${t('storedJson')}` : ''}
+              </span>
               <span className="cluster-actions">
                 <button type="button" className="link-button" onClick={() => setRenaming({ id: c.id, name: c.name })}>{t('rename')}</button>
                 <button type="button" className="link-button" onClick={() => actions.duplicateCluster(c.id, t('copyName', { name: c.name }))}>{t('duplicate')}</button>
@@ -89,6 +93,11 @@ export function SavedClustersPanel() {
       )}
       <form onSubmit={create} aria-label={t('newForm')}>
         <input aria-label={t('clusterName')} placeholder={t('clusterNamePlaceholder')} value={name} onChange={(e) => setName(e.target.value)} />
+        <select aria-label={t('storage')} title={t('storageHint')} value={mediaType} data-testid="storage-media-type"
+          onChange={(e) => setMediaType(e.target.value === 'json' ? 'json' : 'protobuf')}>
+          <option value="protobuf">{t('storageProtobuf')}</option>
+          <option value="json">{t('storageJson')}</option>
+        </select>
         <button type="submit" disabled={name.trim() === ''}>{t('new')}</button>
       </form>
       <label className="cluster-meta">

@@ -18,10 +18,12 @@ const rowHeight = 24;
 
 export function KeyspacePanel() {
   const { t } = useTranslation('keyspace');
+  const mediaType = useSim((state) => state.cluster?.storageMediaType ?? 'protobuf');
   return (
     <section className="keyspace" aria-labelledby="keyspace-heading" data-testid="keyspace">
       <div className="keyspace-toolbar">
         <h2 id="keyspace-heading">{t('heading')}</h2>
+        <span className="keyspace-media hint" data-testid="keyspace-media-type">{t(`storedAs.${mediaType}`)}</span>
         <RevisionPicker />
       </div>
       <div className="keyspace-body">

@@ -1,26 +1,17 @@
-// How a stored value reads: this model stores JSON (real clusters store protobuf), shown pretty-printed;
-// the change from the previous version as a line diff.
+// The change between two versions of a stored object, as a line diff of their decoded JSON (the worker
+// decodes protobuf and JSON values alike: `valueDescription`).
 
 import { diffLines } from 'diff';
-
-/** The value pretty-printed when it is JSON, else as stored. */
-export function decodeValue(value: string): { readonly text: string; readonly json: boolean } {
-  try {
-    return { text: JSON.stringify(JSON.parse(value), null, 2), json: true };
-  } catch {
-    return { text: value, json: false };
-  }
-}
 
 export interface DiffLine {
   readonly type: 'added' | 'removed' | 'same';
   readonly text: string;
 }
 
-/** Line diff from the previous decoded value to the current one. */
-export function valueDiff(previous: string, current: string): DiffLine[] {
+/** Line diff from the previous object's pretty JSON to the current one's. */
+export function jsonDiff(previous: string, current: string): DiffLine[] {
   const lines: DiffLine[] = [];
-  for (const part of diffLines(decodeValue(previous).text, decodeValue(current).text)) {
+  for (const part of diffLines(previous, current)) {
     const type = part.added ? 'added' : part.removed ? 'removed' : 'same';
     for (const text of part.value.replace(/\n$/, '').split('\n')) lines.push({ type, text });
   }

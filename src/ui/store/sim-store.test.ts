@@ -23,7 +23,7 @@ const ready: WorkerEvent = { type: 'ready', seed: 'podflow', nodes: 3, topology,
 describe('reduceWorkerEvent', () => {
   it('takes the cluster from ready and numbers each new cluster', () => {
     const once = reduceAll([ready]);
-    expect(once.cluster).toEqual({ seed: 'podflow', nodes: 3, topology, version: 1 });
+    expect(once.cluster).toEqual({ seed: 'podflow', nodes: 3, topology, storageMediaType: 'protobuf', version: 1 });
     expect(reduceAll([ready], once).cluster?.version).toBe(2);
   });
 

@@ -9,7 +9,7 @@ import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
 } from '../../protocol/index.ts';
-import type { InsidesEvent } from '../../protocol/index.ts';
+import type { InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
@@ -19,6 +19,8 @@ export interface ClusterInfo {
   readonly seed: string | number;
   readonly nodes: number;
   readonly topology: Topology;
+  /** How kube-apiserver stores objects in etcd (`--storage-media-type`). */
+  readonly storageMediaType: 'protobuf' | 'json';
   /** Increases with every `ready`: a new cluster, drawn afresh. */
   readonly version: number;
 }
@@ -48,6 +50,8 @@ export interface SimState {
   readonly selection: Selection | null;
   /** etcd's keyspace: live, and at a revision the user picked. */
   readonly keyspace: KeyspaceState;
+  /** The latest description of a stored value (the key details' byte views); null until asked. */
+  readonly valueDescription: ValueDescriptionEvent | null;
   /** The pods at the step shown, grouped by node for the graph. */
   readonly pods: PodsState;
   /** Console commands and their output, and the request logs. */
@@ -95,6 +99,7 @@ export const initialSimState: SimState = {
   noticeSeq: 0,
   selection: null,
   keyspace: emptyKeyspace,
+  valueDescription: null,
   pods: emptyPods,
   activity: emptyActivity,
   inspection: null,
@@ -117,13 +122,14 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'ready':
       return {
         ...state,
-        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, version: (state.cluster?.version ?? 0) + 1 },
+        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', version: (state.cluster?.version ?? 0) + 1 },
         status: { ...initialStatus, speed: state.status.speed },
         recent: [],
         tokens: [],
         omitted: 0,
         selection: null,
         keyspace: emptyKeyspace,
+        valueDescription: null,
         pods: emptyPods,
         activity: resetActivity(state.activity),
         inspection: null,
@@ -161,6 +167,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'valueDescription':
+      return { ...state, valueDescription: event };
     case 'pods': {
       const pods = applyPods(state.pods, event);
       return pods === state.pods ? state : { ...state, pods };
@@ -251,6 +259,8 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
+  /** Asks the worker to describe a stored value (bytes, base64, decoded fields): `valueDescription`. */
+  describeValue(key: string, modRevision: number, value: string, previous: string | null): void;
   /** Runs a kubectl or etcdctl command line (`stdin`: what `-f -` reads); returns its id in `activity.entries`. */
   runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
   /** Ctrl-C for a running command. */
@@ -271,7 +281,7 @@ export interface SimActions {
   fork(branch?: string | null): void;
   /** Saved clusters. */
   listClusters(): void;
-  createCluster(name: string, seed: string | number, nodes: number): void;
+  createCluster(name: string, seed: string | number, nodes: number, storageMediaType?: 'protobuf' | 'json'): void;
   openCluster(id: string): void;
   renameCluster(id: string, name: string): void;
   duplicateCluster(id: string, name: string): void;
@@ -315,6 +325,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
+    describeValue: (key, modRevision, value, previous) => post({ type: 'describeValue', key, modRevision, value, previous }),
     runCommand: (line, options = {}) => {
       const [activity, id] = startCommand(store.getState().activity, line, options.origin ?? 'console');
       update((state) => ({ ...state, activity }));
@@ -334,7 +345,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     seekRevision: (revision) => post({ type: 'seekRevision', revision }),
     fork: (branch = null) => post({ type: 'fork', branch }),
     listClusters: () => post({ type: 'listClusters' }),
-    createCluster: (name, seed, nodes) => post({ type: 'createCluster', name, seed, nodes }),
+    createCluster: (name, seed, nodes, storageMediaType) => post({ type: 'createCluster', name, seed, nodes, ...(storageMediaType === 'json' ? { storageMediaType } : {}) }),
     openCluster: (id) => post({ type: 'openCluster', id }),
     renameCluster: (id, name) => post({ type: 'renameCluster', id, name }),
     duplicateCluster: (id, name) => post({ type: 'duplicateCluster', id, name }),

@@ -10,6 +10,7 @@ import { createCluster } from '../../sim/cluster.ts';
 import { parseKubectl } from './kubectl-args.ts';
 import { kindName } from './kubectl-print.ts';
 import { ConsoleSession } from './session.ts';
+import { decodeStored } from '../../sim/apiserver/storage/codec.ts';
 
 const words = [
   'kubectl', 'etcdctl', 'get', 'describe', 'create', 'apply', 'replace', 'delete', 'scale', 'set', 'image', 'rollout', 'status',
@@ -154,12 +155,12 @@ describe('console session', () => {
         const stored = cluster.etcd.kv.range({ key }).kvs;
         if (reported) {
           expect(stored).toHaveLength(1);
-          const value = JSON.parse(stored[0]!.value) as { metadata: { name: string } };
+          const value = decodeStored(stored[0]!.value) as { metadata: { name: string } };
           expect(value.metadata.name).toBe(name);
         }
       }
       // Whatever was written is whole: every stored object in the namespaces touched decodes as JSON.
-      for (const kv of cluster.etcd.kv.range({ key: '/registry/', rangeEnd: '/registry0' }).kvs) expect(() => JSON.parse(kv.value)).not.toThrow();
+      for (const kv of cluster.etcd.kv.range({ key: '/registry/', rangeEnd: '/registry0' }).kvs) expect(() => decodeStored(kv.value)).not.toThrow();
     }), { numRuns: 400 });
   });
 });

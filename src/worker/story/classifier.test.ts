@@ -11,6 +11,8 @@ import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts,
 import { StoryTap } from './record.ts';
 import { builtinTokens } from '../../sim/apiserver/filters/authentication.ts';
 import { httpKinds, type HttpRequest } from '../../sim/apiserver/http.ts';
+import { decodeStored } from '../../sim/apiserver/storage/codec.ts';
+import { protobufNodeReady, protobufPodFacts, protobufWorkloadFacts } from './protobuf-facts.ts';
 
 interface Played {
   readonly cluster: Cluster;
@@ -49,7 +51,7 @@ interface StoredObject {
 }
 
 function json(kv: KeyValue): StoredObject {
-  return JSON.parse(kv.value) as StoredObject;
+  return decodeStored(kv.value) as StoredObject;
 }
 
 const hasCondition = (obj: StoredObject, type: string, status: string) => obj.status?.conditions?.some((c) => c.type === type && c.status === status) ?? false;
@@ -237,26 +239,42 @@ describe('the quick readers of stored updates agree with parsing the whole objec
   it.each(['nginx-deployment', 'crash-loop', 'bad-rollout', 'node-down', 'unschedulable-pod', 'self-healing'])('in %s', (id) => {
     const { cluster } = play(id);
     let quickPods = 0;
+    let protobufPods = 0;
+    let protobufWorkloads = 0;
     let quickWorkloads = 0;
     let workloadUpdates = 0;
     const previous = new Map<string, WorkloadFacts>();
     for (const kv of history(cluster, '/registry/')) {
       if (kv.createRevision === 0) continue;
-      const obj = JSON.parse(kv.value) as Record<string, unknown>;
+      const obj = decodeStored(kv.value) as unknown as Record<string, unknown>;
+      // The quick readers read JSON storage; the same object's JSON text stands for it here.
+      const text = JSON.stringify(obj);
       if (kv.key.startsWith('/registry/pods/')) {
-        const quick = quickPodFacts(kv.value);
+        const fromBytes = protobufPodFacts(kv.value);
+        if (fromBytes !== undefined) {
+          protobufPods++;
+          expect({ ...fromBytes, images: null }).toEqual({ ...podFacts(obj), images: null });
+        }
+        const quick = quickPodFacts(text);
         if (quick === undefined) continue;
         quickPods++;
         expect({ ...quick, images: null }).toEqual({ ...podFacts(obj), images: null });
       } else if (kv.key.startsWith('/registry/minions/')) {
-        expect(quickNodeReady(kv.value)).toEqual(nodeReady(obj));
+        expect(quickNodeReady(text)).toEqual(nodeReady(obj));
+        const fromBytes = protobufNodeReady(kv.value);
+        if (fromBytes !== undefined) expect(fromBytes).toEqual(nodeReady(obj));
       } else if (kv.key.startsWith('/registry/deployments/') || kv.key.startsWith('/registry/replicasets/')) {
         const full = workloadFacts(obj);
         const before = previous.get(kv.key);
         previous.set(kv.key, full);
         if (!before) continue;
         workloadUpdates++;
-        const quick = quickWorkloadFacts(kv.value, before);
+        const fromBytes = protobufWorkloadFacts(kv.value, before);
+        if (fromBytes !== undefined) {
+          protobufWorkloads++;
+          expect(fromBytes).toEqual(full);
+        }
+        const quick = quickWorkloadFacts(text, before);
         if (quick === undefined) {
           expect(full.generation !== before.generation || full.terminating !== before.terminating).toBe(true);
           continue;
@@ -268,6 +286,9 @@ describe('the quick readers of stored updates agree with parsing the whole objec
     expect(quickPods).toBeGreaterThan(0);
     // Most updates of a workload are status writes, read without parsing.
     expect(quickWorkloads).toBeGreaterThanOrEqual(workloadUpdates / 2);
+    // The protobuf readers (the default storage) read as many without decoding.
+    expect(protobufPods).toBeGreaterThanOrEqual(quickPods);
+    expect(protobufWorkloads).toBeGreaterThanOrEqual(quickWorkloads);
   });
 });
 

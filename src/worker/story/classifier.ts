@@ -39,7 +39,9 @@
 
 import type { Milestone, MilestoneFacts, ObjectRef, StepLevel } from '../../protocol/index.ts';
 import type { Message } from '../../sim/engine/index.ts';
-import type { KeyValue } from '../../sim/etcd/index.ts';
+import { byteStringToUtf8, type KeyValue } from '../../sim/etcd/index.ts';
+import { decodeStored, isProtobufValue } from '../../sim/apiserver/storage/codec.ts';
+import { protobufNodeReady, protobufPodFacts, protobufWorkloadFacts } from './protobuf-facts.ts';
 import type { KeyspaceSource } from '../keyspace.ts';
 import {
   bodyObject, kindOf, metadataOf, nodeReady, objectOfKey, objectOfPath, ownerOf, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, refOf,
@@ -347,7 +349,7 @@ export class StoryClassifier {
   }
 
   private quickChange(key: string, value: string, revision: number, before: Stored): Facts | null | undefined {
-    return quickChangeOf(key, value, revision, before, this.stored);
+    return quickChangeOf(key, value, revision, before, this.stored, jsonReaders);
   }
 
   private change(kv: KeyValue): Facts | null {
@@ -369,13 +371,16 @@ export class StoryClassifier {
     const revision = kv.modRevision;
     // Updates are read from the stored text when they can be (objects.ts, quick readers); creations and
     // the rarer changes parse the object.
+    // (Values are etcd byte strings: JSON as its UTF-8 bytes, or Kubernetes protobuf, which is parsed.)
     if (kv.version > 1 && before !== undefined) {
-      const quick = this.quickChange(key, kv.value, revision, before);
+      const quick = isProtobufValue(kv.value)
+        ? quickChangeOf(key, kv.value, revision, before, this.stored, protobufReaders)
+        : this.quickChange(key, byteStringToUtf8(kv.value), revision, before);
       if (quick !== undefined) return quick;
     }
     let obj: Record<string, unknown> | null;
     try {
-      obj = bodyObject(JSON.parse(kv.value));
+      obj = bodyObject(decodeStored(kv.value));
     } catch {
       obj = null;
     }
@@ -417,22 +422,32 @@ export class StoryClassifier {
 }
 
 /** A stored update's milestone (or null) read without parsing; undefined when the object must be parsed. */
-function quickChangeOf(key: string, value: string, revision: number, before: Stored, stored: Map<string, Stored>): Facts | null | undefined {
+/** The quick readers of one storage media type. */
+interface QuickReaders {
+  readonly pod: (value: string) => PodFacts | undefined;
+  readonly nodeReady: (value: string) => { readonly status: string; readonly message: string } | undefined;
+  readonly workload: (value: string, before: WorkloadFacts) => WorkloadFacts | undefined;
+}
+const jsonReaders: QuickReaders = { pod: quickPodFacts, nodeReady: quickNodeReady, workload: quickWorkloadFacts };
+const protobufReaders: QuickReaders = { pod: protobufPodFacts, nodeReady: protobufNodeReady, workload: protobufWorkloadFacts };
+
+function quickChangeOf(key: string, value: string, revision: number, before: Stored, stored: Map<string, Stored>,
+  readers: QuickReaders): Facts | null | undefined {
   if (before.kind === 'namespace') return before.terminating ? null : undefined;
   if (before.kind === 'pod') {
-    const facts = quickPodFacts(value);
+    const facts = readers.pod(value);
     if (facts === undefined) return undefined;
     stored.set(key, { kind: 'pod', facts });
     return podChange(objectOfKey(key, 'Pod')!, revision, before.facts, facts);
   }
   if (before.kind === 'node') {
-    const ready = quickNodeReady(value);
+    const ready = readers.nodeReady(value);
     if (ready === undefined) return undefined;
     stored.set(key, { kind: 'node', ready: ready.status });
     if (before.ready === 'True' && ready.status !== 'True') return { kind: 'eviction', object: objectOfKey(key, 'Node')!, node: objectOfKey(key)!.name, message: ready.message || `Ready ${ready.status}` };
     return null;
   }
-  const facts = quickWorkloadFacts(value, before.facts);
+  const facts = readers.workload(value, before.facts);
   if (facts === undefined) return undefined;
   stored.set(key, { kind: 'workload', objectKind: before.objectKind, facts });
   const was = before.facts;

@@ -1,25 +1,91 @@
-// How objects are stored: JSON text with metadata.resourceVersion removed (the real kube-apiserver
-// stores protobuf; the UI says so). On the way out the object's resourceVersion is the key's
-// mod_revision, as the etcd3 store's versioner sets it.
-// Models k8s.io/apiserver/pkg/storage/api_object_versioner.go and etcd3/store.go decode.
+// How objects are stored: kube-apiserver's storage codec. With `--storage-media-type` protobuf (the
+// default) the value is Kubernetes protobuf — `k8s\0` and a runtime.Unknown envelope around the
+// object's fields — and with json it is the object's JSON; either way without metadata.resourceVersion.
+// Reading recognizes the bytes (protobuf by its magic, JSON otherwise), as the apiserver's recognizing
+// decoder does, so a value reads back whatever media type wrote it. On the way out the object's
+// resourceVersion is the key's mod_revision, as the etcd3 store's versioner sets it. Values are etcd
+// byte strings (src/sim/etcd/bytes.ts).
+// Models k8s.io/apiserver/pkg/storage/api_object_versioner.go, etcd3/store.go decode and
+// k8s.io/apimachinery/pkg/runtime/serializer/recognizer (protobuf's RecognizesData: the `k8s\0` prefix).
 
 import type { KubeObject } from '../../api/types/meta.ts';
+import { decodeProtobuf, encodeProtobuf, hasProtobufKind } from '../../api/protobuf/index.ts';
+import { bytesToByteString, byteStringToBytes, byteStringToUtf8, utf8ToByteString } from '../../etcd/bytes.ts';
 import { InvalidResourceVersion } from './errors.ts';
 import { copyJson } from '../../api/json-copy.ts';
 
-/** The bytes to store: the object without its resourceVersion (and without selfLink). */
-export function encodeObject(obj: KubeObject): string {
+/** kube-apiserver's `--storage-media-type`. */
+export type StorageMediaType = 'protobuf' | 'json';
+
+/** The magic every Kubernetes protobuf value starts with. */
+export const protobufMagic = 'k8s\0';
+
+function withoutResourceVersion(obj: KubeObject): KubeObject {
   const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  return JSON.stringify({ ...obj, metadata });
+  return withDeprecatedServiceAccount({ ...obj, metadata });
+}
+
+type PodSpecLike = { serviceAccountName?: string; serviceAccount?: string };
+
+/** A PodSpec with `serviceAccount` = `serviceAccountName`, placed after it as Go's v1 struct orders them. */
+function convertPodSpec(spec: PodSpecLike): PodSpecLike {
+  if (!spec.serviceAccountName || spec.serviceAccount === spec.serviceAccountName) return spec;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'serviceAccount') continue;
+    out[k] = v;
+    if (k === 'serviceAccountName') out.serviceAccount = v;
+  }
+  return out as PodSpecLike;
 }
 
 /**
- * What decodeObject(encodeObject(obj), rev) will give once the revision is known, taken now by copying
- * instead of parsing the bytes again (copyJson gives exactly the JSON round trip): call `at(rev)` once.
+ * The conversion to the v1 storage version: a v1 PodSpec's deprecated `serviceAccount` is set from
+ * `serviceAccountName` (Convert_core_PodSpec_To_v1_PodSpec), so every stored Pod — and every pod
+ * template that names a service account — carries both, as a real 1.28 cluster's do.
+ * Models pkg/apis/core/v1/conversion.go (Convert_core_PodSpec_To_v1_PodSpec).
  */
-export function storedCopy(obj: KubeObject): { at(modRevision: number): KubeObject } {
-  const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  const copy = copyJson({ ...obj, metadata });
+function withDeprecatedServiceAccount(obj: KubeObject): KubeObject {
+  const o = obj as KubeObject & { spec?: PodSpecLike & { template?: { spec?: PodSpecLike } }; template?: { spec?: PodSpecLike } };
+  if (o.kind === 'Pod' && o.spec) {
+    const spec = convertPodSpec(o.spec);
+    return spec === o.spec ? obj : ({ ...o, spec } as KubeObject);
+  }
+  if (o.spec?.template?.spec) {
+    const spec = convertPodSpec(o.spec.template.spec);
+    return spec === o.spec.template.spec ? obj : ({ ...o, spec: { ...o.spec, template: { ...o.spec.template, spec } } } as KubeObject);
+  }
+  if (o.kind === 'PodTemplate' && o.template?.spec) {
+    const spec = convertPodSpec(o.template.spec);
+    return spec === o.template.spec ? obj : ({ ...o, template: { ...o.template, spec } } as KubeObject);
+  }
+  return obj;
+}
+
+/**
+ * The bytes to store (a byte string): the object without its resourceVersion (and without selfLink).
+ * Kinds without a protobuf encoding are stored as JSON, as kube-apiserver stores custom resources.
+ */
+export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'protobuf'): string {
+  const stored = withoutResourceVersion(obj);
+  if (mediaType === 'json' || !hasProtobufKind(obj.kind ?? '')) return utf8ToByteString(JSON.stringify(stored));
+  return bytesToByteString(encodeProtobuf(stored));
+}
+
+/** Whether a stored value is Kubernetes protobuf. */
+export function isProtobufValue(value: string): boolean {
+  return value.startsWith(protobufMagic);
+}
+
+/**
+ * What decodeObject(value, rev) will give once the revision is known, for the `value` just encoded from
+ * `obj`: a JSON value is not parsed again but copied (copyJson gives exactly the JSON round trip); a
+ * protobuf value is decoded, since Go's structs normalize what they carry (an empty map is not encoded,
+ * a zero creationTimestamp comes back null), so the object returned is the one stored. Call `at(rev)` once.
+ */
+export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: number): KubeObject } {
+  if (value !== undefined && isProtobufValue(value)) return { at: (modRevision) => decodeObject(value, modRevision) };
+  const copy = copyJson(withoutResourceVersion(obj));
   return {
     at(modRevision) {
       copy.metadata = withResourceVersion(copy.metadata, String(modRevision));
@@ -28,10 +94,20 @@ export function storedCopy(obj: KubeObject): { at(modRevision: number): KubeObje
   };
 }
 
+/** The object a stored value holds; throws when the bytes are neither protobuf nor JSON of an object. */
+export function decodeStored(value: string): KubeObject {
+  if (isProtobufValue(value)) {
+    const decoded = decodeProtobuf(byteStringToBytes(value));
+    if (!decoded.ok) throw new Error(`unable to decode the stored protobuf value: ${decoded.error}`);
+    return decoded.object;
+  }
+  return JSON.parse(byteStringToUtf8(value)) as KubeObject;
+}
+
 /** The stored object, with resourceVersion set to the revision that last wrote it. */
 export function decodeObject(value: string, modRevision: number): KubeObject {
-  const obj = JSON.parse(value) as KubeObject;
-  obj.metadata = withResourceVersion(obj.metadata, String(modRevision));
+  const obj = decodeStored(value);
+  obj.metadata = withResourceVersion(obj.metadata ?? {}, String(modRevision));
   return obj;
 }
 

@@ -2,7 +2,7 @@
 // where start is the next key relative to the list's key prefix.
 // Models k8s.io/apiserver/pkg/storage/continue.go (EncodeContinue, DecodeContinue).
 
-import { base64Decode, base64Encode } from '../../etcd/bytes.ts';
+import { base64Decode, base64Encode, byteStringToUtf8, utf8ToByteString } from '../../etcd/bytes.ts';
 
 export interface ContinuePosition {
   /** The full etcd key to resume from. */
@@ -56,14 +56,14 @@ function goJsonString(s: string): string {
 
 /** Go's base64.RawURLEncoding of the UTF-8 bytes of `s`. */
 export function base64UrlEncode(s: string): string {
-  return base64Encode(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return base64Encode(utf8ToByteString(s)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 /** Decodes RawURLEncoding (no padding) into a UTF-8 string; null when the input is not valid. */
 export function base64UrlDecode(token: string): string | null {
   if (token.length % 4 === 1 || /[^A-Za-z0-9_-]/.test(token)) return null;
   try {
-    return base64Decode(token.replace(/-/g, '+').replace(/_/g, '/'));
+    return byteStringToUtf8(base64Decode(token.replace(/-/g, '+').replace(/_/g, '/')));
   } catch {
     return null;
   }

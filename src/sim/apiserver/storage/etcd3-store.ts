@@ -18,7 +18,7 @@ import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co, Time } from '../../engine/index.ts';
 import { ErrGRPCCompacted } from '../../etcd/errors.ts';
 import { noLease, prefixEnd, type EtcdReply, type KeyValue, type LeaseID, type RangeRequest, type RangeResponse, type TxnResponse } from '../../etcd/index.ts';
-import { decodeObject, encodeObject, parseResourceVersion, storedCopy } from './codec.ts';
+import { decodeObject, encodeObject, parseResourceVersion, storedCopy, type StorageMediaType } from './codec.ts';
 import { decodeContinue, encodeContinue } from './continue-token.ts';
 import type { EtcdClient } from './etcd-client.ts';
 import type { EtcdWatcher } from './etcd-watcher.ts';
@@ -43,14 +43,16 @@ interface CurrentState {
 export class Etcd3Store implements Storage {
   readonly leaseManager: LeaseManager;
 
-  constructor(private readonly etcd: EtcdClient, now: () => Time, private readonly watcher?: EtcdWatcher) {
+  /** `mediaType`: how values are written (`--storage-media-type`); values of either type are read. */
+  constructor(private readonly etcd: EtcdClient, now: () => Time, private readonly watcher?: EtcdWatcher,
+    readonly mediaType: StorageMediaType = 'protobuf') {
     this.leaseManager = new LeaseManager(etcd, now);
   }
 
   *create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject> {
     if (obj.metadata.resourceVersion) throw new Error('resourceVersion should not be set on objects to be created');
-    const value = encodeObject(obj);
-    const stored = storedCopy(obj);
+    const value = encodeObject(obj, this.mediaType);
+    const stored = storedCopy(obj, value);
     const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
     const response = ok(key, yield* this.etcd.txn({
       compare: [{ target: 'MOD', key, modRevision: 0 }],
@@ -153,7 +155,7 @@ export class Etcd3Store implements Storage {
 
   *guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
     tryUpdate: UpdateFunc, ttlSeconds = 0, cachedExistingObject?: KubeObject): Co<KubeObject> {
-    let state = cachedExistingObject ? stateFromObject(cachedExistingObject) : yield* this.currentState(key, opts.ignoreNotFound);
+    let state = cachedExistingObject ? stateFromObject(cachedExistingObject, this.mediaType) : yield* this.currentState(key, opts.ignoreNotFound);
     let isCurrent = cachedExistingObject === undefined;
     for (;;) {
       const current = state.obj ?? emptyObject();
@@ -170,7 +172,7 @@ export class Etcd3Store implements Storage {
         if (state.rev === cachedRev) throw err;
         continue;
       }
-      const data = encodeObject(updated);
+      const data = encodeObject(updated, this.mediaType);
       if (state.obj && data === state.data) {
         // Nothing to write; with cached data, confirm against etcd first.
         if (!isCurrent) {
@@ -180,7 +182,7 @@ export class Etcd3Store implements Storage {
         }
         return decodeObject(state.data, state.rev);
       }
-      const stored = storedCopy(updated);
+      const stored = storedCopy(updated, data);
       const lease = ttlSeconds > 0 ? yield* this.leaseManager.getLease(ttlSeconds) : noLease;
       const response = ok(key, yield* this.etcd.txn({
         compare: [{ target: 'MOD', key, modRevision: state.rev }],
@@ -195,7 +197,7 @@ export class Etcd3Store implements Storage {
 
   *delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion,
     cachedExistingObject?: KubeObject): Co<KubeObject> {
-    let state = cachedExistingObject ? stateFromObject(cachedExistingObject) : yield* this.currentState(key, false);
+    let state = cachedExistingObject ? stateFromObject(cachedExistingObject, this.mediaType) : yield* this.currentState(key, false);
     let isCurrent = cachedExistingObject === undefined;
     for (;;) {
       const current = state.obj!;
@@ -248,8 +250,8 @@ function stateFromRange(key: string, txn: TxnResponse, ignoreNotFound: boolean):
 }
 
 /** The state a cached object stands for: its bytes as stored, at its resourceVersion. */
-function stateFromObject(obj: KubeObject): CurrentState {
-  return { obj, data: encodeObject(obj), rev: parseResourceVersion(obj.metadata.resourceVersion ?? '') };
+function stateFromObject(obj: KubeObject, mediaType: StorageMediaType): CurrentState {
+  return { obj, data: encodeObject(obj, mediaType), rev: parseResourceVersion(obj.metadata.resourceVersion ?? '') };
 }
 
 function stateFromKv(key: string, kv: KeyValue | undefined, ignoreNotFound: boolean): CurrentState {

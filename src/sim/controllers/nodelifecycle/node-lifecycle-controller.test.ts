@@ -5,9 +5,10 @@ import { createCluster } from '../../cluster.ts';
 import { adminCall } from '../../testing/http.ts';
 import { stored } from '../testing.ts';
 import { minTolerationTime } from './taint-manager.ts';
+import { decodeStored } from '../../apiserver/storage/codec.ts';
 
 const node = (cluster: ReturnType<typeof createCluster>, name: string) =>
-  JSON.parse(cluster.etcd.kv.range({ key: `/registry/minions/${name}` }).kvs[0]!.value) as Node;
+  decodeStored(cluster.etcd.kv.range({ key: `/registry/minions/${name}` }).kvs[0]!.value) as Node;
 
 describe('node lifecycle controller', () => {
   it('registers every node once (RegisteredNode events)', () => {
