@@ -17,6 +17,7 @@ import { AllocationBitmap, base64ToBigInt, bigIntToBase64, ipRange } from './api
 import { createCluster, type Cluster } from './cluster.ts';
 import { clusterCACertificate, rootCACertConfigMapName } from './controllers/rootcacertpublisher/publisher.ts';
 import { Rng } from './engine/index.ts';
+import { decodeStored } from './apiserver/storage/codec.ts';
 
 function booted(seed: string): Cluster {
   const cluster = createCluster({ seed });
@@ -37,7 +38,7 @@ function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown
 
 const keys = (cluster: Cluster, prefix = '/registry/') =>
   cluster.etcd.kv.range({ key: prefix, rangeEnd: prefix.replace(/\/$/, '0'), keysOnly: true }).kvs.map((kv) => kv.key);
-const stored = <T>(cluster: Cluster, key: string) => JSON.parse(cluster.etcd.kv.range({ key }).kvs[0]!.value) as T;
+const stored = <T>(cluster: Cluster, key: string) => decodeStored(cluster.etcd.kv.range({ key }).kvs[0]!.value) as T;
 const namespaces = ['default', 'kube-node-lease', 'kube-public', 'kube-system'];
 
 const deployment = {

@@ -25,19 +25,16 @@ const sar = '/apis/authorization.k8s.io/v1/subjectaccessreviews';
 const ssrr = '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews';
 const ssr = '/apis/authentication.k8s.io/v1/selfsubjectreviews';
 
-/** system:basic-user as the bootstrap policy has it (lets every authenticated user review itself). */
-function grantBasicUser(cluster: Cluster): void {
-  adminCall(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'test:basic-user' },
-    rules: [
-      { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'], verbs: ['create'] },
-      { apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'], verbs: ['create'] },
-    ],
+/** A fresh 1.28 cluster gives alice nothing but system:basic-user: bind her a pod-reader Role in default. */
+function grantPodReader(cluster: Cluster): void {
+  adminCall(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles', {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'pod-reader', namespace: 'default' },
+    rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }],
   });
-  adminCall(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRoleBinding', metadata: { name: 'test:basic-user' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'test:basic-user' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:authenticated' }],
+  adminCall(cluster, 'POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+    apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'alice-pod-reader', namespace: 'default' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'pod-reader' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
   });
 }
 
@@ -56,7 +53,7 @@ describe('access and identity reviews', () => {
 
   it('denies what RBAC does not grant and allows what a Role does, for the restricted user', () => {
     const cluster = booted();
-    grantBasicUser(cluster);
+    grantPodReader(cluster);
     const ask = (verb: string, resource: string, namespace = 'default'): unknown =>
       (post(cluster, ssar, { spec: { resourceAttributes: { namespace, verb, resource } } }, builtinTokens.restricted).body as { status: unknown }).status;
     expect(ask('list', 'pods')).toEqual({ allowed: true, reason: 'RBAC: allowed by RoleBinding "alice-pod-reader/default" of Role "pod-reader" to User "alice"' });
@@ -66,6 +63,8 @@ describe('access and identity reviews', () => {
 
   it('refuses a review without the basic-user rules (403) and an empty spec (422)', () => {
     const cluster = booted();
+    // The bootstrap binding of system:basic-user to every authenticated user is what lets alice review herself.
+    adminCall(cluster, 'DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:basic-user');
     expect(post(cluster, ssar, { spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } }, builtinTokens.restricted).status).toBe(403);
     const invalid = post(cluster, ssar, { spec: {} });
     expect(invalid.status).toBe(422);
@@ -77,6 +76,7 @@ describe('access and identity reviews', () => {
 
   it('answers a SubjectAccessReview for the user and groups it names', () => {
     const cluster = booted();
+    grantPodReader(cluster);
     const review = (spec: object): unknown => (post(cluster, sar, { spec }).body as { status: unknown }).status;
     expect(review({ user: 'alice', resourceAttributes: { namespace: 'default', verb: 'watch', resource: 'pods' } })).toMatchObject({ allowed: true });
     expect(review({ user: 'alice', resourceAttributes: { namespace: 'default', verb: 'delete', resource: 'pods' } })).toEqual({ allowed: false });
@@ -86,7 +86,7 @@ describe('access and identity reviews', () => {
 
   it('lists the rules RBAC grants in a namespace (SelfSubjectRulesReview)', () => {
     const cluster = booted();
-    grantBasicUser(cluster);
+    grantPodReader(cluster);
     const res = post(cluster, ssrr, { spec: { namespace: 'default' } }, builtinTokens.restricted);
     expect(res.status).toBe(201);
     const status = (res.body as { status: { resourceRules: unknown[]; nonResourceRules: { nonResourceURLs: string[] }[]; incomplete: boolean } }).status;

@@ -186,7 +186,9 @@ describe('responses in the negotiated serializer', () => {
     expect(yaml.headers['content-type']).toBe('application/yaml');
     expect(encodeBody(yaml.headers['content-type'], yaml.body)).toMatch(/^apiVersion: v1\ndata:\n {2}a: "1"\nkind: ConfigMap\nmetadata:\n/);
     const partial = call(cluster, 'GET', '/api/v1/namespaces/default/configmaps', { headers: { accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' } });
-    expect(partial.body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', items: [{ kind: 'PartialObjectMetadata', metadata: { name: 'cm' } }] });
+    expect(partial.body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' });
+    // cm, and the root-CA publisher's kube-root-ca.crt.
+    expect((partial.body as { items: { kind: string; metadata: { name: string } }[] }).items.map((i) => `${i.kind}/${i.metadata.name}`)).toEqual(['PartialObjectMetadata/cm', 'PartialObjectMetadata/kube-root-ca.crt']);
   });
 
   it('JSON is written as Go writes it: HTML-safe escapes and a trailing newline (indented for pretty, without)', () => {

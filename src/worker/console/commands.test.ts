@@ -1,6 +1,7 @@
 // The console's explain, auth can-i / whoami, get --sort-by, etcdctl endpoint health|status and its answer
 // to commands it does not model, against a whole simulated cluster.
 
+import { adminCall } from '../../sim/testing/http.ts';
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../../sim/cluster.ts';
 import { nginxDeploymentYaml as nginx } from '../../sim/scenarios/manifests.ts';
@@ -34,30 +35,30 @@ function setup(): { cluster: Cluster; run: (line: string, stdin?: string) => Res
   return { cluster, run };
 }
 
-const basicUser = `apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRole
+/** A fresh 1.28 cluster gives alice only system:basic-user: a pod-reader Role in default for her. */
+const podReader = `apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
 metadata:
-  name: test:basic-user
+  name: pod-reader
+  namespace: default
 rules:
-- apiGroups: ["authorization.k8s.io"]
-  resources: ["selfsubjectaccessreviews", "selfsubjectrulesreviews"]
-  verbs: ["create"]
-- apiGroups: ["authentication.k8s.io"]
-  resources: ["selfsubjectreviews"]
-  verbs: ["create"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
 ---
 apiVersion: rbac.authorization.k8s.io/v1
-kind: ClusterRoleBinding
+kind: RoleBinding
 metadata:
-  name: test:basic-user
+  name: alice-pod-reader
+  namespace: default
 roleRef:
   apiGroup: rbac.authorization.k8s.io
-  kind: ClusterRole
-  name: test:basic-user
+  kind: Role
+  name: pod-reader
 subjects:
 - apiGroup: rbac.authorization.k8s.io
-  kind: Group
-  name: system:authenticated
+  kind: User
+  name: alice
 `;
 
 describe('kubectl explain', () => {
@@ -99,7 +100,8 @@ describe('kubectl auth', () => {
   it('can-i answers yes (exit 0) or no (exit 1) with the SelfSubjectAccessReview the server decides', () => {
     const { run } = setup();
     expect(run('kubectl auth can-i create pods')).toEqual({ stdout: 'yes\n', stderr: '', exitCode: 0 });
-    run('kubectl create -f -', basicUser);
+    expect(run('kubectl auth can-i list pods --as alice')).toEqual({ stdout: 'no\n', stderr: '', exitCode: 1 });
+    run('kubectl create -f -', podReader);
     expect(run('kubectl auth can-i list pods --as alice')).toEqual({ stdout: 'yes\n', stderr: '', exitCode: 0 });
     expect(run('kubectl auth can-i delete pods --as alice')).toEqual({ stdout: 'no\n', stderr: '', exitCode: 1 });
     expect(run('kubectl auth can-i list pods --as alice -n kube-system')).toEqual({ stdout: 'no\n', stderr: '', exitCode: 1 });
@@ -110,10 +112,9 @@ describe('kubectl auth', () => {
     expect(run('kubectl auth can-i create').stderr).toContain('you must specify two arguments');
   });
 
-  it('can-i --list prints the rules table; without the basic-user rules the review is forbidden', () => {
-    const { run } = setup();
-    expect(run('kubectl auth can-i --list --as alice')).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('Error from server (Forbidden): selfsubjectrulesreviews.authorization.k8s.io is forbidden: User "alice" cannot create resource') });
-    run('kubectl create -f -', basicUser);
+  it('can-i --list prints the rules table; without the basic-user binding the review is forbidden', () => {
+    const { run, cluster } = setup();
+    run('kubectl create -f -', podReader);
     const list = run('kubectl auth can-i --list --as alice');
     expect(list.exitCode).toBe(0);
     const lines = list.stdout.split('\n');
@@ -123,6 +124,9 @@ describe('kubectl auth', () => {
     const admin = run('kubectl auth can-i --list').stdout.split('\n');
     expect(admin[1]).toMatch(/^\*\.\*\s+\[\]\s+\[\]\s+\[\*\]$/);
     expect(admin[2]).toMatch(/^\s+\[\*\]\s+\[\]\s+\[\*\]$/);
+    // The bootstrap binding of system:basic-user to every authenticated user is what lets alice review herself.
+    expect(adminCall(cluster, 'DELETE', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:basic-user').status).toBe(200);
+    expect(run('kubectl auth can-i --list --as alice')).toMatchObject({ exitCode: 1, stderr: expect.stringContaining('Error from server (Forbidden): selfsubjectrulesreviews.authorization.k8s.io is forbidden: User "alice" cannot create resource') });
   });
 
   it('breaks rules down, compacts simple ones and sorts them by their Go string, as kubectl does', () => {
@@ -146,7 +150,6 @@ describe('kubectl auth', () => {
   it('whoami prints the identity the server authenticated, impersonated too', () => {
     const { run } = setup();
     expect(run('kubectl auth whoami')).toEqual({ stdout: 'ATTRIBUTE   VALUE\nUsername    kubernetes-admin\nGroups      [system:masters system:authenticated]\n', stderr: '', exitCode: 0 });
-    run('kubectl create -f -', basicUser);
     expect(run('kubectl auth whoami --as alice').stdout).toBe('ATTRIBUTE   VALUE\nUsername    alice\nGroups      [system:authenticated]\n');
     expect(run('kubectl auth whoami -o yaml').stdout).toMatch(/^apiVersion: authentication.k8s.io\/v1\nkind: SelfSubjectReview\nmetadata:\n {2}creationTimestamp: "\d{4}-/);
   });

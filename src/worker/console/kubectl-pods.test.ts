@@ -81,8 +81,10 @@ describe('kubectl logs and exec in the console', () => {
   });
 
   it('runs a command with exec, with its exit code', () => {
-    const { run } = setup();
+    const { cluster, run } = setup();
     run('kubectl apply -f -', pod('web', '  - name: nginx\n    image: nginx:1.14.2\n'));
+    // Scheduled, pulled and started (the image pull takes its modelled time).
+    cluster.engine.runUntilIdle();
     expect(run('kubectl exec web -- hostname')).toMatchObject({ stdout: 'web\n', stderr: '', exitCode: 0 });
     expect(run('kubectl exec web -- ls /nope')).toMatchObject({ stderr: 'ls: cannot access \'/nope\': No such file or directory\ncommand terminated with exit code 2\n', exitCode: 2 });
     expect(run('kubectl exec -it web -- sh').stderr).toContain('interactive sessions (-i, -t) are not modelled');

@@ -14,8 +14,9 @@
 // Deviations: discovery is the aggregated `/api` and `/apis` (as client-go 1.28 asks for it), read on
 // every sync as upstream's discoverResourcesFn does; resources are walked in discovery order (upstream
 // ranges over a Go map, so its order varies from run to run); the metadata client's
-// PartialObjectMetadata lists are the typed lists of the model; the opCache of unsupported verbs is not
-// needed (every served resource supports deletecollection and list).
+// PartialObjectMetadata lists are the typed lists of the model; instead of the opCache of unsupported verbs
+// the controller reads `deletecollection` from discovery (and falls back on a 405), deleting item by item
+// where it is missing (Services).
 
 import { isStatusError } from '../../api/errors.ts';
 import { copyJson } from '../../api/json-copy.ts';
@@ -80,6 +81,8 @@ interface GVR {
   readonly group: string;
   readonly version: string;
   readonly resource: string;
+  /** Whether discovery lists `deletecollection` (Services, for one, do not: their items go one by one). */
+  readonly deleteCollection?: boolean;
 }
 
 /** `/v1, Resource=pods` (schema.GroupVersionResource's String). */
@@ -295,7 +298,7 @@ export class NamespaceController {
         if (!preferred) continue;
         for (const r of preferred.resources ?? []) {
           if (r.scope !== 'Namespaced' || !r.verbs.includes('delete')) continue;
-          out.push({ group: group.metadata?.name ?? '', version: preferred.version, resource: r.resource });
+          out.push({ group: group.metadata?.name ?? '', version: preferred.version, resource: r.resource, deleteCollection: r.verbs.includes('deletecollection') });
         }
       }
     }
@@ -355,7 +358,7 @@ export class NamespaceController {
     if (estimate > graceful.estimate) graceful.estimate = estimate;
     const info = lookupResource(gvr.group, gvr.resource);
     if (!info) return { finalizerEstimateSeconds: estimate, numRemaining: 0, finalizersToNumRemaining: new Map() };
-    yield* this.deleteCollection(info, namespace);
+    if (!(gvr.deleteCollection === true && (yield* this.deleteCollection(info, namespace)))) yield* this.deleteEachItem(info, namespace);
     const items = yield* this.listCollection(info, namespace);
     const finalizersToNumRemaining = new Map<string, number>();
     for (const item of items) for (const f of item.metadata.finalizers ?? []) finalizersToNumRemaining.set(f, (finalizersToNumRemaining.get(f) ?? 0) + 1);
@@ -369,12 +372,29 @@ export class NamespaceController {
     return { finalizerEstimateSeconds: estimate, numRemaining: items.length, finalizersToNumRemaining };
   }
 
-  /** DeleteCollection with propagationPolicy Background (the metadata client's). */
-  private *deleteCollection(info: ResourceInfo, namespace: string): Co<void> {
+  /**
+   * DeleteCollection with propagationPolicy Background (the metadata client's); false when the resource
+   * does not support it (405 MethodNotAllowed), so the caller deletes item by item.
+   */
+  private *deleteCollection(info: ResourceInfo, namespace: string): Co<boolean> {
     const path = this.ctx.client.resource(info.resource, info.group).path(namespace);
     const response = yield* this.ctx.client.request('DELETE', path, '', { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' });
-    if (response.status === 404) return;
+    if (response.status === 404) return true;
+    if (response.status === 405) return false;
     if (response.status < 200 || response.status > 299) throw errorFromResponse(response);
+    return true;
+  }
+
+  /** deleteEachItem: list, then DELETE each item with propagationPolicy Background (a 404 is fine). */
+  private *deleteEachItem(info: ResourceInfo, namespace: string): Co<void> {
+    const client = this.ctx.client.resource<KubeObject>(info.resource, info.group);
+    for (const item of yield* this.listCollection(info, namespace)) {
+      try {
+        yield* client.delete(namespace, item.metadata.name ?? '', { propagationPolicy: 'Background' });
+      } catch (err) {
+        if (!(isStatusError(err) && err.status.reason === 'NotFound')) throw err;
+      }
+    }
   }
 
   private *listCollection(info: ResourceInfo, namespace: string): Co<KubeObject[]> {
