@@ -40,7 +40,9 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
   });
 
   await test.step('etcd answers: the compare succeeded and the put made a revision', async () => {
-    const txnReply = podflow.token({ kind: 'etcd.TxnResponse', from: 'etcd', to: 'kube-apiserver' });
+    // Ours by the revision it made (a leader-election renewal's reply can be on screen beside it).
+    const revision = await podflow.keyRow(key).getByTestId('key-mod-revision').textContent();
+    const txnReply = podflow.token({ kind: 'etcd.TxnResponse', from: 'etcd', to: 'kube-apiserver', label: `succeeded, rev ${revision?.trim()}` });
     for (let i = 0; i < 10 && (await txnReply.count()) === 0; i++) await podflow.button('Step').click();
     await txnReply.click();
     await expect(technical).toContainText(new RegExp(`Txn compare mod_revision\\(${key}\\) == 0 succeeded → put, revision \\d+`));

@@ -4,7 +4,8 @@ import { expect, test } from './podflow.ts';
 // and admission run as steps, one etcd Txn stores the Deployment, and the 201 travels back.
 test('creating the seeds\' nginx Deployment goes through kube-apiserver to one etcd Txn', async ({ podflow, page }) => {
   const post = podflow.token({ kind: 'http.request', from: 'user', to: 'kube-apiserver' });
-  const txn = podflow.token({ kind: 'etcd.Txn', from: 'kube-apiserver', to: 'etcd' });
+  // Ours by its key (a leader-election renewal's Txn can be on screen beside it).
+  const txn = podflow.token({ kind: 'etcd.Txn', from: 'kube-apiserver', to: 'etcd', label: 'nginx-deployment' });
   const created = podflow.token({ kind: 'http.response', from: 'kube-apiserver', to: 'user' });
   const booted = await podflow.step();
   const background = await podflow.pendingCount();

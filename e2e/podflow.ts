@@ -7,6 +7,8 @@ export interface TokenQuery {
   readonly kind: string;
   readonly from: string;
   readonly to: string;
+  /** Text the token's accessible name contains (its label: a Txn's key, a reply's revision). */
+  readonly label?: string;
 }
 
 export class PodflowPage {
@@ -35,9 +37,12 @@ export class PodflowPage {
   }
 
   /** The token of a delivered message on its link (messages still in flight at the step shown are tokens too). */
-  token({ kind, from, to }: TokenQuery): Locator {
-    return this.page.getByTestId('token').and(this.page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"][data-delivered="true"]`));
+  /** A delivered token; `label`, when given, must be in its accessible name (a leader-election renewal's Txn can be on screen beside the user's). */
+  token({ kind, from, to, label }: TokenQuery): Locator {
+    const token = this.page.getByTestId('token').and(this.page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"][data-delivered="true"]`));
+    return label === undefined ? token : token.and(this.page.getByLabel(label));
   }
+
 
   /** The chip of a pod on the graph, by its name (on its node's kubelet, or by the scheduler while unbound). */
   podChip(name: string): Locator {

@@ -17,8 +17,9 @@ const seedSteps: ReadonlyArray<{ readonly n: number; readonly lit: readonly stri
   { n: 7, lit: ['etcd', 'kube-apiserver'], kind: 'etcd.WatchResponse', payload: '/registry/pods/default/my-replicaset-' },
   { n: 8, lit: ['kube-apiserver', 'kube-scheduler'], kind: 'http.watchEvent', payload: '"ADDED"' },
   { n: 9, lit: ['kube-scheduler', 'kube-apiserver'], kind: 'http.request', payload: '/binding' },
-  { n: 10, lit: ['kube-apiserver', 'etcd'], kind: 'etcd.Txn', payload: 'nodeName' },
-  { n: 11, lit: ['etcd', 'kube-apiserver'], kind: 'etcd.WatchResponse', payload: 'nodeName' },
+  // etcd holds protobuf: the bound Pod's bytes carry the node's name (spec.nodeName).
+  { n: 10, lit: ['kube-apiserver', 'etcd'], kind: 'etcd.Txn', payload: '·node-' },
+  { n: 11, lit: ['etcd', 'kube-apiserver'], kind: 'etcd.WatchResponse', payload: '·node-' },
   { n: 12, lit: ['kube-apiserver'], kind: 'http.watchEvent', payload: 'nodeName' },
 ];
 

@@ -12,7 +12,24 @@ export function formatSpeed(speed: number): string {
   return `${speed}×`;
 }
 
-/** A payload as indented JSON; `undefined` (no payload) as an em dash. */
+const protobufMagic = 'k8s\u0000';
+
+/**
+ * An etcd value that holds Kubernetes protobuf (a byte string, one char per byte, starting `k8s\0`), for
+ * reading in a payload: its size, then its bytes with the printable ASCII kept and every other byte shown
+ * as `·`, so names, images and node names stand out (the keyspace tab decodes it field by field).
+ */
+export function printableProtobuf(value: string): string {
+  let shown = '';
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    shown += c >= 0x20 && c < 0x7f ? value[i] : '·';
+  }
+  return `k8s protobuf, ${value.length} bytes: ${shown}`;
+}
+
+/** A payload as indented JSON; `undefined` (no payload) as an em dash. Protobuf values read as printableProtobuf. */
 export function formatPayload(payload: unknown): string {
-  return payload === undefined ? '—' : JSON.stringify(payload, null, 2);
+  if (payload === undefined) return '—';
+  return JSON.stringify(payload, (_key, v: unknown) => (typeof v === 'string' && v.startsWith(protobufMagic) ? printableProtobuf(v) : v), 2);
 }

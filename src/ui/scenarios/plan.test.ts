@@ -30,6 +30,7 @@ describe('a scenario step as user commands', () => {
   it('counts the objects someone created, not the ones the cluster boots with', () => {
     expect(workloadKeys([
       '/registry/namespaces/default', '/registry/clusterroles/admin', '/registry/minions/node-1', '/registry/leases/kube-node-lease/node-1',
+      '/registry/services/specs/default/kubernetes', '/registry/configmaps/default/kube-root-ca.crt',
     ])).toEqual([]);
     expect(workloadKeys(['/registry/namespaces/default', '/registry/pods/default/a', '/registry/replicasets/default/rs'])).toEqual(['/registry/pods/default/a', '/registry/replicasets/default/rs']);
   });
@@ -39,8 +40,10 @@ describe('a scenario step as user commands', () => {
       '/registry/clusterroles/admin', '/registry/deployments/default/web', '/registry/jobs/x/j', '/registry/minions/node-1',
       '/registry/pods/default/a', '/registry/pods/default/b', '/registry/pods/kube-system/c', '/registry/podsX/odd',
       '/registry/replicasets/default/rs', '/registry/services/endpoints/default/kubernetes', '/registry/services/specs/default/kubernetes',
+      '/registry/services/specs/default/web',
     ].sort();
     expect(workloadKeyCount(keys)).toBe(workloadKeys(keys).length);
+    // Not the kubernetes Service kube-apiserver creates at start.
     expect(workloadKeyCount(keys)).toBe(7);
     expect(workloadKeyCount([])).toBe(0);
   });

@@ -52,14 +52,21 @@ export const workloadPrefixes = [
   '/registry/daemonsets/', '/registry/statefulsets/', '/registry/jobs/',
 ] as const;
 
+/** What kube-apiserver creates for itself at start (the `kubernetes` Service): not someone's workload. */
+const bootstrapWorkloadKeys: ReadonlySet<string> = new Set(['/registry/services/specs/default/kubernetes']);
+
 /** How many of `sortedKeys` (in the keyspace's order) are workload keys: two binary searches per prefix. */
 export function workloadKeyCount(sortedKeys: readonly string[]): number {
   let count = 0;
   for (const prefix of workloadPrefixes) count += lowerBound(sortedKeys, prefixEnd(prefix)) - lowerBound(sortedKeys, prefix);
+  for (const key of bootstrapWorkloadKeys) {
+    const at = lowerBound(sortedKeys, key);
+    if (sortedKeys[at] === key) count--;
+  }
   return count;
 }
 
 /** The keys of objects someone already created (pods, ReplicaSets, Deployments …). */
 export function workloadKeys(keys: readonly string[]): string[] {
-  return keys.filter((k) => workloadPrefixes.some((p) => k.startsWith(p)));
+  return keys.filter((k) => workloadPrefixes.some((p) => k.startsWith(p)) && !bootstrapWorkloadKeys.has(k));
 }
