@@ -13,7 +13,7 @@ import { newBadRequest, type StatusError } from './errors.ts';
 import type { GroupVersionKind } from './gvk.ts';
 import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
-import { goTypeName, hasStruct, structField, structFields, type TypeNode } from './schema.ts';
+import { goTypeName, hasStruct, isEmptyValue, structField, structFields, type TypeNode } from './schema.ts';
 import { goQuote } from './strconv.ts';
 import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
@@ -203,19 +203,6 @@ function zeroValue(t: TypeNode): unknown {
     case 'Quantity': return '0';
     case 'struct': return new Decoder().struct({}, t.name, rootContext(t.name));
     default: return null;
-  }
-}
-
-/** encoding/json's isEmptyValue for `omitempty`; structs (Time, Quantity, IntOrString included) are never empty. */
-function isEmptyValue(v: unknown, t: TypeNode): boolean {
-  switch (t.kind) {
-    case 'pointer': case 'Raw': return v === null;
-    case 'list': case 'bytes': return v === null || (Array.isArray(v) && v.length === 0) || v === '';
-    case 'map': return v === null || Object.keys(v as object).length === 0;
-    case 'string': return v === '';
-    case 'bool': return v === false;
-    case 'int32': case 'int64': case 'float64': return v === 0;
-    default: return false;
   }
 }
 

@@ -89,3 +89,16 @@ export function goTypeName(t: TypeNode): string {
     default: return t.kind;
   }
 }
+
+/** encoding/json's isEmptyValue for `omitempty` (the JSON decoder and the protobuf codec both need it); structs (Time, Quantity, IntOrString included) are never empty. */
+export function isEmptyValue(v: unknown, t: TypeNode): boolean {
+  switch (t.kind) {
+    case 'pointer': case 'Raw': return v === null;
+    case 'list': case 'bytes': return v === null || (Array.isArray(v) && v.length === 0) || v === '';
+    case 'map': return v === null || Object.keys(v as object).length === 0;
+    case 'string': return v === '';
+    case 'bool': return v === false;
+    case 'int32': case 'int64': case 'float64': return v === 0;
+    default: return false;
+  }
+}

@@ -15,7 +15,7 @@
 // time_proto.go, micro_time_proto.go}, pkg/api/resource/quantity_proto.go, pkg/util/intstr.
 
 import { parseQuantity, quantityString } from '../quantity.ts';
-import type { TypeNode } from '../schema.ts';
+import { isEmptyValue, type TypeNode } from '../schema.ts';
 import { formatTimestamp, parseTimestamp } from '../time.ts';
 import { planOf, type Plan } from './plan.ts';
 import type { BackWriter} from './wire.ts';
@@ -512,19 +512,6 @@ function zeroValue(t: TypeNode): unknown {
     case 'Quantity': return '0';
     case 'struct': return complete(planOf(t.name), {});
     default: return null;
-  }
-}
-
-/** encoding/json's isEmptyValue for omitempty (structs are never empty). */
-function isEmptyValue(v: unknown, t: TypeNode): boolean {
-  switch (t.kind) {
-    case 'pointer': case 'Raw': return v === null;
-    case 'list': case 'bytes': return v === null || (Array.isArray(v) && v.length === 0) || v === '';
-    case 'map': return v === null || Object.keys(v as object).length === 0;
-    case 'string': return v === '';
-    case 'bool': return v === false;
-    case 'int32': case 'int64': case 'float64': return v === 0;
-    default: return false;
   }
 }
 
