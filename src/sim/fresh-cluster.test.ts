@@ -3,6 +3,7 @@
 // publisher, leader election, the apiserver's identity lease, Services with their ClusterIP and
 // NodePort allocation, Endpoints and EndpointSlices following ready Pods.
 
+import type { Event } from './api/types/core.ts';
 import { describe, expect, it } from 'vitest';
 import { parseTimestamp } from './api/time.ts';
 import type { Lease } from './api/types/coordination.ts';
@@ -137,6 +138,24 @@ describe('a fresh cluster', () => {
     expect(renewals.filter((m) => (m.payload as HttpRequest).method === 'GET')).toHaveLength(1);
     expect(renewals.filter((m) => (m.payload as HttpRequest).method === 'PUT').length).toBeGreaterThanOrEqual(9);
     expect(stored<Lease>(cluster, '/registry/leases/kube-system/kube-controller-manager').spec?.holderIdentity).toBe(kcm.spec?.holderIdentity);
+  });
+});
+
+describe('start-up events', () => {
+  it('each kubelet records its start about its Node, in the order a fresh node shows them', () => {
+    const cluster = booted('startup-events');
+    const events = (call(cluster, 'GET', '/api/v1/namespaces/default/events').body as { items: Event[] }).items
+      .filter((e) => e.involvedObject.kind === 'Node' && e.involvedObject.name === 'node-1' && e.source?.component === 'kubelet')
+      .sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+    expect(events.map((e) => `${e.reason}: ${e.message}`)).toEqual([
+      'Starting: Starting kubelet.',
+      'NodeHasSufficientMemory: Node node-1 status is now: NodeHasSufficientMemory',
+      'NodeHasNoDiskPressure: Node node-1 status is now: NodeHasNoDiskPressure',
+      'NodeHasSufficientPID: Node node-1 status is now: NodeHasSufficientPID',
+      'NodeAllocatableEnforced: Updated Node Allocatable limit across pods',
+      'NodeReady: Node node-1 status is now: NodeReady',
+    ]);
+    expect(events.every((e) => e.involvedObject.uid === 'node-1' && e.source?.host === 'node-1')).toBe(true);
   });
 });
 

@@ -28,7 +28,7 @@ import { isStatusError } from '../api/errors.ts';
 import { formatMicroTimestamp, formatTimestamp } from '../api/time.ts';
 import type { Container, ContainerStatus, Node, Pod, PodCondition, PodStatus, Probe } from '../api/types/core.ts';
 import type { Lease } from '../api/types/coordination.ts';
-import type { Status } from '../api/types/meta.ts';
+import type { KubeObject, Status } from '../api/types/meta.ts';
 import { builtinTokens } from '../apiserver/filters/authentication.ts';
 import {
   ClientComponent, DeletedFinalStateUnknown, EventBroadcaster, RestClient, SharedInformerFactory,
@@ -404,7 +404,18 @@ export class Kubelet extends ClientComponent {
   }
 
   private *run(): Co<void> {
+    // The node reference the kubelet's own events name (kubelet.go: nodeRef, UID = the node's name).
+    const nodeRef = { kind: 'Node', metadata: { name: this.node, uid: this.node } } as KubeObject;
+    // Models pkg/kubelet/kubelet.go Run (StartingKubelet) and kubelet_node_status.go / nodestatus setters
+    // (recordNodeStatusEvent: "Node %s status is now: %s"), cm's NodeAllocatableEnforced: the events a
+    // starting kubelet records, in the order a fresh node shows them.
+    this.recorder.event(nodeRef, 'Normal', 'Starting', 'Starting kubelet.');
     yield* this.registerNode();
+    for (const status of ['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID']) {
+      this.recorder.event(nodeRef, 'Normal', status, `Node ${this.node} status is now: ${status}`);
+    }
+    this.recorder.event(nodeRef, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    this.recorder.event(nodeRef, 'Normal', 'NodeReady', `Node ${this.node} status is now: NodeReady`);
     yield* this.renewLease();
     this.factory = new SharedInformerFactory(this.host, this.client);
     this.pods = this.factory.informerFor<Pod>('pods', '', { fieldSelector: `spec.nodeName=${this.node}` });

@@ -68,8 +68,9 @@ describe('probes', () => {
   it('keeps a container unready until its readiness probe passes after initialDelaySeconds', () => {
     const cluster = setup();
     const ready = watchReady(cluster, 'ready');
-    create(cluster, 'ready', { name: 'nginx', image: 'nginx:1.14.2', readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 5, periodSeconds: 3 } });
+    // Before the POST: the container starts after it (with spec.nodeName set, possibly before the 201 reaches us).
     const createdAt = cluster.engine.now;
+    create(cluster, 'ready', { name: 'nginx', image: 'nginx:1.14.2', readinessProbe: { httpGet: { path: '/', port: 80 }, initialDelaySeconds: 5, periodSeconds: 3 } });
     cluster.engine.runFor(4_000);
     const early = get(cluster, 'ready');
     expect(early.status?.phase).toBe('Running');
