@@ -114,6 +114,12 @@ export interface ClusterExportFile {
   readonly name: string;
   readonly seed: string | number;
   readonly nodes: number;
+  /**
+   * kube-apiserver's storage media type when it is not the default (protobuf): a JSON cluster's file says
+   * `"json"` so its import replays with the same encoding (and so the same value sizes); absent means protobuf,
+   * which keeps files written before the option readable.
+   */
+  readonly storageMediaType?: 'json';
   /** Wall-clock epoch ms when it was created. */
   readonly created: number;
   /** The step the cluster had reached (replay runs to here). */

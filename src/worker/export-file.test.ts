@@ -130,6 +130,51 @@ describe('import through the saved-cluster commands', () => {
     globalThis.indexedDB = new IDBFactory();
   });
 
+  it('a JSON-storage cluster exports as JSON and imports as JSON, by file and by link; protobuf stays the default', async () => {
+    const events: WorkerEvent[] = [];
+    const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });
+    let n = 0;
+    const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, now: () => 0, newId: () => `j${++n}`, openStore: () => ClusterStore.open() });
+    await saved.start();
+    const settle = async () => {
+      for (let i = 0; i < 10; i++) {
+        await saved.idle();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    };
+    const storedValue = (key: string) => host.keyspaceTracker?.at(host.timeline.revisionAt(host.timeline.head)).entries.find((e) => e.key === key)?.value;
+    const key = '/registry/configmaps/default/kept';
+    host.handle({ type: 'createCluster', name: 'as json', seed: 'json-export', nodes: 1, storageMediaType: 'json' });
+    await settle();
+    host.handle({ type: 'applyManifest', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\ndata: {a: "1"}' });
+    host.handle({ type: 'step', count: 15 });
+    await settle();
+    expect(storedValue(key)?.startsWith('{"kind":"ConfigMap"')).toBe(true);
+    const id = saved['open']?.id;
+    events.length = 0;
+    host.handle({ type: 'exportCluster', id: id! });
+    await settle();
+    const exported = events.find((e) => e.type === 'clusterExport');
+    if (exported?.type !== 'clusterExport') throw new Error('no export');
+    expect(JSON.parse(exported.json)).toMatchObject({ storageMediaType: 'json' });
+    for (const [source, text] of [['file', exported.json], ['link', exported.shareFragment!]] as const) {
+      events.length = 0;
+      host.handle({ type: 'importCluster', source, text });
+      await settle();
+      expect(events.find((e) => e.type === 'error')).toBeUndefined();
+      expect(events.find((e) => e.type === 'ready')).toMatchObject({ storageMediaType: 'json' });
+      expect(storedValue(key)?.startsWith('{"kind":"ConfigMap"')).toBe(true);
+    }
+    // A file without the field (a protobuf cluster's, or one written before the option) replays as protobuf.
+    const plain = JSON.parse(exported.json) as Record<string, unknown>;
+    delete plain.storageMediaType;
+    events.length = 0;
+    host.handle({ type: 'importCluster', source: 'file', text: JSON.stringify(plain) });
+    await settle();
+    expect(events.find((e) => e.type === 'ready')).not.toHaveProperty('storageMediaType');
+    expect(storedValue(key)?.startsWith('k8s\0')).toBe(true);
+  }, 60_000);
+
   it('fuzz: a mutated import is stored whole and opened, or refused leaving the saved clusters unchanged', async () => {
     const events: WorkerEvent[] = [];
     const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });

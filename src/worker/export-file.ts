@@ -22,8 +22,12 @@ export const importLimits = {
   stringLength: 1_000_000,
 } as const;
 
-export function exportFile(meta: { name: string; seed: string | number; nodes: number; created: number; headStep: number }, log: readonly LoggedCommand[]): ClusterExportFile {
-  return { format: clusterExportFormat, version: clusterExportVersion, ...meta, commands: log };
+export function exportFile(
+  meta: { name: string; seed: string | number; nodes: number; storageMediaType?: 'protobuf' | 'json'; created: number; headStep: number },
+  log: readonly LoggedCommand[],
+): ClusterExportFile {
+  const { storageMediaType, ...rest } = meta;
+  return { format: clusterExportFormat, version: clusterExportVersion, ...rest, ...(storageMediaType === 'json' ? { storageMediaType } : {}), commands: log };
 }
 
 /** Parses and validates an export file's text. */
@@ -42,7 +46,7 @@ export function parseExportFile(text: string): ClusterExportFile {
 /** Checks plain data against the export schema; returns a fresh, frozen-shape copy of it. */
 export function validateExport(data: unknown): ClusterExportFile {
   const root = record(data, 'the file');
-  onlyKeys(root, ['format', 'version', 'name', 'seed', 'nodes', 'created', 'headStep', 'commands'], 'the file');
+  onlyKeys(root, ['format', 'version', 'name', 'seed', 'nodes', 'storageMediaType', 'created', 'headStep', 'commands'], 'the file');
   if (root.format !== clusterExportFormat) throw new ImportError(`import: not a Podflow cluster (format must be "${clusterExportFormat}")`);
   if (root.version !== clusterExportVersion) throw new ImportError(`import: unsupported version ${JSON.stringify(root.version)} (this Podflow reads version ${clusterExportVersion})`);
   const name = text(root.name, 'name', importLimits.nameLength);
@@ -50,6 +54,10 @@ export function validateExport(data: unknown): ClusterExportFile {
   const seed = typeof root.seed === 'number' ? finite(root.seed, 'seed') : text(root.seed, 'seed', importLimits.seedLength);
   if (seed === '') throw new ImportError('import: seed must not be empty');
   const nodes = integer(root.nodes, 'nodes', 1, maxNodes);
+  if (root.storageMediaType !== undefined && root.storageMediaType !== 'json' && root.storageMediaType !== 'protobuf') {
+    throw new ImportError('import: storageMediaType must be "json" or "protobuf"');
+  }
+  const mediaType = root.storageMediaType === 'json' ? { storageMediaType: 'json' as const } : {};
   const created = integer(root.created, 'created', 0, 8.64e15);
   const headStep = integer(root.headStep, 'headStep', 0, importLimits.headStep);
   if (!Array.isArray(root.commands)) throw new ImportError('import: commands must be a list');
@@ -68,7 +76,7 @@ export function validateExport(data: unknown): ClusterExportFile {
     previous = { step, at };
     commands.push({ step, at, command: loggable(entry.command, `${where}.command`) });
   });
-  return { format: clusterExportFormat, version: clusterExportVersion, name, seed, nodes, created, headStep, commands };
+  return { format: clusterExportFormat, version: clusterExportVersion, name, seed, nodes, ...mediaType, created, headStep, commands };
 }
 
 function loggable(raw: unknown, where: string): LoggableCommand {

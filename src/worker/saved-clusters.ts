@@ -193,7 +193,7 @@ export class SavedClusters implements HostJournal {
         // Checked completely (schema, then a replay) before anything is stored.
         const file = command.source === 'link' ? parseShareFragment(command.text) : parseExportFile(command.text);
         try {
-          replayNow(this.buildCluster({ seed: file.seed, nodes: file.nodes }), file.commands, file.headStep);
+          replayNow(this.buildCluster({ seed: file.seed, nodes: file.nodes, ...withMediaType(file) }), file.commands, file.headStep);
         } catch (error) {
           throw new ImportError(`import: the commands do not replay to step ${file.headStep} (${messageOf(error)}); nothing was imported`);
         }
@@ -201,11 +201,14 @@ export class SavedClusters implements HostJournal {
           const store = this.store;
           if (!store || !this.saving) {
             await this.switchTo(null);
-            this.restoreInto({ id: '', name: file.name, seed: file.seed, nodes: file.nodes, created: file.created, updated: this.now(), headStep: file.headStep, commands: file.commands.length }, file.commands, null);
+            this.restoreInto({
+              id: '', name: file.name, seed: file.seed, nodes: file.nodes, ...withMediaType(file), created: file.created, updated: this.now(),
+              headStep: file.headStep, commands: file.commands.length,
+            }, file.commands, null);
             return;
           }
           const record: ClusterRecord = {
-            id: this.newId(), name: file.name, seed: file.seed, nodes: file.nodes, created: file.created, updated: this.now(),
+            id: this.newId(), name: file.name, seed: file.seed, nodes: file.nodes, ...withMediaType(file), created: file.created, updated: this.now(),
             headStep: file.headStep, commands: file.commands.length,
           };
           await store.save({
@@ -341,7 +344,7 @@ export class SavedClusters implements HostJournal {
     const loaded = await store.load(id);
     if (!loaded) throw new Error(`no saved cluster ${id}`);
     const { name, seed, nodes, created, headStep } = loaded.cluster;
-    const file = exportFile({ name, seed, nodes, created, headStep }, loaded.log);
+    const file = exportFile({ name, seed, nodes, ...withMediaType(loaded.cluster), created, headStep }, loaded.log);
     const fileName = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'cluster'}.podflow.json`;
     this.host.emit({ type: 'clusterExport', id, fileName, json: JSON.stringify(file, null, 1), shareFragment: shareFragment(file) });
   }
