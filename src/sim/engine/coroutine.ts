@@ -15,7 +15,9 @@ import type { Duration } from './time.ts';
 export type Effect =
   | { readonly type: 'reply'; readonly requestId: number; readonly timeout: Duration | null }
   | { readonly type: 'sleep'; readonly duration: Duration; readonly reason: SleepReason | null }
-  | { readonly type: 'delivery'; readonly messageId: number };
+  | { readonly type: 'delivery'; readonly messageId: number }
+  | { readonly type: 'wait'; readonly condition: Condition }
+  | { readonly type: 'broadcast'; readonly condition: Condition };
 
 /** A coroutine returning T. Write `yield*` in front of every helper call that returns one. */
 export type Co<T = void> = Generator<Effect, T, unknown>;
@@ -57,4 +59,24 @@ export interface SleepReason {
 /** Suspends for a virtual duration. The wake-up is a delivery of its own (a step in the trace), labelled with `reason`. */
 export function* sleep(duration: Duration, reason: SleepReason | null = null): Co<void> {
   yield { type: 'sleep', duration, reason };
+}
+
+/**
+ * What coroutines of one component wait on while another of its coroutines holds a lock across a request
+ * (a Go `sync.Mutex` held over an RPC): `waitOn` suspends until a `broadcast` on the same condition. The
+ * broadcaster goes on first, then the waiters in the order they began to wait, all within the broadcaster's
+ * step, as goroutines blocked on a mutex run once it is unlocked. A condition holds no state of its own.
+ */
+export class Condition {
+  constructor(readonly name: string) {}
+}
+
+/** Suspends until another coroutine broadcasts `condition`. */
+export function* waitOn(condition: Condition): Co<void> {
+  yield { type: 'wait', condition };
+}
+
+/** Wakes every coroutine waiting on `condition` (after this one has gone on to its next wait). */
+export function* broadcast(condition: Condition): Co<void> {
+  yield { type: 'broadcast', condition };
 }

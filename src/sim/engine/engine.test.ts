@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { Component } from './component.ts';
-import { awaitReply, timedOut, type Co } from './coroutine.ts';
+import { awaitReply, broadcast, Condition, timedOut, waitOn, type Co } from './coroutine.ts';
 import { Engine, InvariantError } from './engine.ts';
 import type { Message, TimerPayload } from './message.ts';
 import { syntheticLoad } from './synthetic-load.ts';
@@ -197,6 +197,35 @@ describe('Engine coroutines', () => {
     expect(a.received.map((m) => m.kind)).toEqual(['ask-self']);
     engine.runUntilIdle();
     expect(got).toEqual(['ask-self.reply']);
+  });
+
+  it('holds coroutines waiting on a condition until it is broadcast, then runs the broadcaster on and the waiters in order', () => {
+    const { engine, a, b } = twoProbes(5);
+    b.script = (self, m) => self.replyTo(m, 'granted');
+    const unlocked = new Condition('lock');
+    let held = false;
+    const log: string[] = [];
+    const worker = (name: string) => (function* () {
+      while (held) yield* waitOn(unlocked);
+      if (log.includes('granted')) {
+        log.push(`${name} reuses at ${a.now}`);
+        return;
+      }
+      held = true;
+      const reply = yield* a.ask('b');
+      log.push(String(reply?.payload));
+      held = false;
+      yield* broadcast(unlocked);
+      log.push(`${name} goes on at ${a.now}`);
+    })();
+    a.start(worker('first'));
+    a.start(worker('second'));
+    a.start(worker('third'));
+    expect(engine.suspendedCoroutines).toBe(3);
+    engine.runUntilIdle();
+    expect(log).toEqual(['granted', 'first goes on at 10', 'second reuses at 10', 'third reuses at 10']);
+    expect(b.received.filter((m) => m.kind === 'ask')).toHaveLength(1);
+    expect(engine.suspendedCoroutines).toBe(0);
   });
 
   it('wakes a sleeping coroutine after the virtual duration', () => {

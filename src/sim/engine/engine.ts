@@ -13,7 +13,7 @@
 // `suspendedCoroutines` tells a timeline when a snapshot may be taken.
 
 import type { Component } from './component.ts';
-import { timedOut, type Co, type Effect } from './coroutine.ts';
+import { timedOut, type Co, type Condition, type Effect } from './coroutine.ts';
 import { EventQueue } from './event-queue.ts';
 import { timerKind, type Message, type TimerPayload } from './message.ts';
 import { Rng } from './rng.ts';
@@ -97,6 +97,8 @@ export class Engine {
   private readonly components = new Map<string, Component>();
   private readonly links = new Map<string, Map<string, DirectedLink>>();
   private readonly waiters = new Map<number, Waiter>();
+  /** Coroutines waiting on a condition, in the order they began to wait. */
+  private readonly conditionWaiters = new Map<Condition, Waiter[]>();
   private readonly cancelled = new Set<number>();
   /** Timers not yet delivered, by id, so that they can be cancelled. */
   private readonly timers = new Map<number, Message>();
@@ -150,7 +152,9 @@ export class Engine {
   }
 
   get suspendedCoroutines(): number {
-    return new Set(this.waiters.values()).size;
+    let waiting = new Set(this.waiters.values()).size;
+    for (const list of this.conditionWaiters.values()) waiting += list.length;
+    return waiting;
   }
 
   /** True while coroutine `requestId` waits for a reply (for components that route unsolicited replies). */
@@ -188,6 +192,11 @@ export class Engine {
       if (waiter.component !== component) continue;
       this.waiters.delete(id);
       if (waiter.wakeId !== null) this.cancelTimer(waiter.wakeId);
+    }
+    for (const [condition, list] of [...this.conditionWaiters]) {
+      const kept = list.filter((waiter) => waiter.component !== component);
+      if (kept.length > 0) this.conditionWaiters.set(condition, kept);
+      else this.conditionWaiters.delete(condition);
     }
     for (const [id, timer] of [...this.timers]) if (timer.from === name) this.cancelTimer(id);
   }
@@ -423,6 +432,19 @@ export class Engine {
     const result = co.next(input);
     if (result.done) return;
     const effect: Effect = result.value;
+    if (effect.type === 'wait') {
+      const list = this.conditionWaiters.get(effect.condition) ?? [];
+      list.push({ component, co, resumeOn: 'reply', requestId: null, wakeId: null });
+      this.conditionWaiters.set(effect.condition, list);
+      return;
+    }
+    if (effect.type === 'broadcast') {
+      const woken = this.conditionWaiters.get(effect.condition) ?? [];
+      this.conditionWaiters.delete(effect.condition);
+      this.drive(component, co, undefined);
+      for (const waiter of woken) this.drive(waiter.component, waiter.co, undefined);
+      return;
+    }
     let requestId: number | null = null;
     let wakeId: number | null = null;
     const resumeOn = effect.type === 'delivery' ? 'delivery' : 'reply';

@@ -1,5 +1,5 @@
 export { Component } from './component.ts';
-export { awaitDelivery, awaitReply, sleep, timedOut, type Co, type Effect, type SleepReason, type TimedOut } from './coroutine.ts';
+export { awaitDelivery, awaitReply, broadcast, Condition, sleep, timedOut, waitOn, type Co, type Effect, type SleepReason, type TimedOut } from './coroutine.ts';
 export {
   Engine, InvariantError, wakeTimerName,
   type EngineOptions, type LinkOptions, type RunOptions, type RunResult, type RunStopReason, type SendOptions,

@@ -1,8 +1,10 @@
 // Leases for objects with a TTL (Events): one etcd lease is shared by every object written within a
-// reuse window, so an event burst costs one LeaseGrant per minute rather than one per event.
+// reuse window, so an event burst costs one LeaseGrant per minute rather than one per event. The manager's
+// mutex is held across the LeaseGrant, so writes that need a lease while one is being granted wait for it
+// and then reuse it: a burst of events (three kubelets starting at once) costs one grant, not one each.
 // Models k8s.io/apiserver/pkg/storage/etcd3/lease_manager.go (GetLease, getReuseDurationSecondsLocked).
 
-import type { Co, Time } from '../../engine/index.ts';
+import { broadcast, Condition, waitOn, type Co, type Time } from '../../engine/index.ts';
 import type { LeaseID } from '../../etcd/index.ts';
 import type { EtcdClient } from './etcd-client.ts';
 import { storageErrors } from './errors.ts';
@@ -26,6 +28,9 @@ export class LeaseManager {
   private prevLeaseId: LeaseID = '0';
   private prevExpiration: Time = 0;
   private attachedCount = 0;
+  /** True while a LeaseGrant is in flight (leaseMu held across it). */
+  private granting = false;
+  private readonly unlocked = new Condition('lease-manager');
 
   constructor(
     private readonly etcd: EtcdClient,
@@ -35,6 +40,7 @@ export class LeaseManager {
 
   /** A lease that outlives `ttlSeconds` from now: the previous one if it fits the window, else a new one. */
   *getLease(ttlSeconds: number): Co<LeaseID> {
+    while (this.granting) yield* waitOn(this.unlocked);
     const now = this.now();
     const reuse = Math.min(Math.trunc(this.config.reuseDurationPercent * ttlSeconds), this.config.reuseDurationSeconds);
     const valid = now + ttlSeconds * 1000 < this.prevExpiration;
@@ -43,11 +49,16 @@ export class LeaseManager {
     if (valid && sufficient && this.attachedCount <= this.config.maxObjectCount) return this.prevLeaseId;
 
     const ttl = ttlSeconds + reuse;
+    this.granting = true;
     const reply = yield* this.etcd.leaseGrant({ TTL: ttl });
+    this.granting = false;
+    if (reply.ok) {
+      this.prevLeaseId = reply.response.ID;
+      this.prevExpiration = now + ttl * 1000;
+      this.attachedCount = 1;
+    }
+    yield* broadcast(this.unlocked);
     if (!reply.ok) throw storageErrors.unreachable('', reply.error.message);
-    this.prevLeaseId = reply.response.ID;
-    this.prevExpiration = now + ttl * 1000;
-    this.attachedCount = 1;
     return reply.response.ID;
   }
 }
