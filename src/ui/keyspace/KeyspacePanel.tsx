@@ -23,12 +23,14 @@ export function KeyspacePanel() {
     <section className="keyspace" aria-labelledby="keyspace-heading" data-testid="keyspace">
       <div className="keyspace-toolbar">
         <h2 id="keyspace-heading">{t('heading')}</h2>
-        <span className="keyspace-media hint" data-testid="keyspace-media-type">{t(`storedAs.${mediaType}`)}</span>
         <RevisionPicker />
       </div>
       <div className="keyspace-body">
         <KeyList />
-        <KeyDetails />
+        <div className="keyspace-values">
+          <span className="keyspace-media hint" data-testid="keyspace-media-type">{t(`storedAs.${mediaType}`)}</span>
+          <KeyDetails />
+        </div>
       </div>
     </section>
   );

@@ -1,8 +1,9 @@
 // The dock: every view of the model's state and every way to act on it, one tab at a time (the ARIA tabs
 // pattern: arrow keys, Home and End move between tabs). Clicking a tab opens the dock; the toggle at the
-// end of the tab list closes it to the tab strip. The tabs themselves are one list (dock-tabs.tsx).
+// end of the tab list closes it to the tab strip. The tabs themselves are one list (dock-tabs.tsx), drawn
+// as one row that scrolls sideways when the dock is narrow.
 
-import { Suspense, useRef, type KeyboardEvent } from 'react';
+import { Suspense, useEffect, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import '../console/act.css';
 import { dockTabs } from './dock-tabs.tsx';
@@ -16,6 +17,16 @@ export function Dock() {
   const setOpen = useDock((dock) => dock.setOpen);
   const tab = dockTabs.some((d) => d.id === stored) ? stored : dockTabs[0]!.id;
   const refs = useRef<Array<HTMLButtonElement | null>>([]);
+  // The tab row scrolls sideways when it is wider than the dock: keep the tab on show in view, however it
+  // was chosen (a click, the keyboard, a tour stop).
+  const index = dockTabs.findIndex((d) => d.id === tab);
+  useEffect(() => {
+    const tabList = refs.current[index]?.parentElement;
+    const button = refs.current[index];
+    if (!tabList || !button) return;
+    if (button.offsetLeft < tabList.scrollLeft) tabList.scrollLeft = button.offsetLeft;
+    else if (button.offsetLeft + button.offsetWidth > tabList.scrollLeft + tabList.clientWidth) tabList.scrollLeft = button.offsetLeft + button.offsetWidth - tabList.clientWidth;
+  }, [index]);
   const onKeyDown = (event: KeyboardEvent, index: number) => {
     const last = dockTabs.length - 1;
     const next = event.key === 'ArrowRight' ? (index + 1) % dockTabs.length
