@@ -10,6 +10,7 @@
 //   --token T           require this bearer token (the kubeconfig carries it)
 //   --data-dir D        keep the seed and command log in D/cluster.jsonl and replay it on start
 //   --kubeconfig F      where to write the kubeconfig (default ./podflow.kubeconfig)
+//   --etcd-listen A     serve the model's etcd over etcd's v3 gRPC API at ip:port A (port 0 picks a free one)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     token: { type: 'string' },
     'data-dir': { type: 'string' },
     kubeconfig: { type: 'string' },
+    'etcd-listen': { type: 'string' },
   },
   strict: true,
 });
@@ -52,6 +54,7 @@ const server = await startPodflowServer({
   token: values.token ?? null,
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+  ...(values['etcd-listen'] !== undefined ? { etcdListen: values['etcd-listen'] } : {}),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
@@ -59,6 +62,7 @@ if (!loopback && values.token === undefined) {
 }
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+if (server.etcd) console.log(`Podflow etcd at ${server.etcd.address} (etcdctl --endpoints=${server.etcd.address} get / --prefix --keys-only)`);
 
 const shutdown = (): void => {
   void server.close().then(() => process.exit(0));
