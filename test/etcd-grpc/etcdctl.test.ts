@@ -99,6 +99,13 @@ const script: Step[] = [
   { args: 'watch --rev $B+5 key1 --prev-kv', watch: 1 },
   { args: 'put "" x' },
   { args: 'endpoint health' },
+  { args: 'alarm list' },
+  { args: 'user list' },
+  { args: 'role list' },
+  { args: 'user get root' },
+  { args: 'role get root' },
+  { args: 'auth enable' },
+  { args: 'auth disable' },
 ];
 
 /** Splits a step's arguments like a shell does for the quoted `""`. */

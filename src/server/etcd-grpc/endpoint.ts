@@ -9,11 +9,13 @@
 // responses are written as delivered, the stream is closed in the model when the call ends); each
 // LeaseKeepAlive request is one modelled keepalive and its reply one stream message.
 //
-// What is served outside the simulation, from the member's identity (the model has no membership or auth
-// store): Cluster.MemberList (the one member), Maintenance.Alarm's list (none raised), and the Auth reads of a member whose auth is off (no users, no
-// roles; `user get` and `role get` fail as etcd's do). Maintenance.Status is a serializable Range of `health`
-// in the model (as the console's `etcdctl endpoint status`); raft index and applied index print the store's
+// What is served outside the simulation, from the member's identity (the model has no membership, alarm or
+// auth store): Cluster.MemberList (the one member), Maintenance.Alarm's list (none raised), and the Auth calls
+// of a member whose auth is off (no users, no roles; `user get`, `role get` and `auth enable` fail as etcd's
+// do; adding users and roles is not modelled). Maintenance.Status is a serializable Range of `health` in the
+// model (as the console's `etcdctl endpoint status`); raft index and applied index print the store's
 // revision and the DB size is the console's estimate of bbolt's file. Everything else answers Unimplemented.
+// Watch requests with `fragment` are served whole (the model never splits a response).
 // Models etcdserver/api/v3rpc (grpc.go, key.go, watch.go, lease.go, member.go, maintenance.go, auth.go).
 
 import { fileURLToPath } from 'node:url';
@@ -195,6 +197,7 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
     UserGet: (_call: Call, callback: Callback) => callback(status(grpc.status.FAILED_PRECONDITION, 'etcdserver: user name not found')),
     RoleGet: (_call: Call, callback: Callback) => callback(status(grpc.status.FAILED_PRECONDITION, 'etcdserver: role name not found')),
     AuthDisable: (_call: Call, callback: Callback) => callback(null, { header: header() }),
+    AuthEnable: (_call: Call, callback: Callback) => callback(status(grpc.status.FAILED_PRECONDITION, 'etcdserver: root user does not exist')),
   });
 
   const port = await new Promise<number>((resolve, reject) => {
