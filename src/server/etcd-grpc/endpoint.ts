@@ -42,7 +42,8 @@ interface Services {
   readonly Auth: grpc.ServiceDefinition;
 }
 
-function loadServices(): Services {
+/** The etcd v3 services as grpc-js definitions (decoding options: see convert.ts). */
+export function loadServices(): Services {
   const definition = protoLoader.loadSync('etcd/etcdserver/etcdserverpb/rpc.proto', {
     includeDirs: [protoRoot], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true,
   });
