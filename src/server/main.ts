@@ -42,6 +42,13 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
   return n;
 }
 
+const etcdListen = values['etcd-listen'];
+const etcdListenAddress = etcdListen === undefined ? null : /^(\[[0-9a-fA-F:.]+\]|[^:]+):\d+$/.exec(etcdListen);
+if (etcdListen !== undefined && etcdListenAddress === null) {
+  console.error(`podflow apiserver: --etcd-listen must be ip:port, got "${etcdListen}"`);
+  process.exit(2);
+}
+
 const kubeconfig = resolve(values.kubeconfig ?? 'podflow.kubeconfig');
 const server = await startPodflowServer({
   ...defaultServerOptions,
@@ -54,11 +61,14 @@ const server = await startPodflowServer({
   token: values.token ?? null,
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
-  ...(values['etcd-listen'] !== undefined ? { etcdListen: values['etcd-listen'] } : {}),
+  ...(etcdListen !== undefined ? { etcdListen } : {}),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
   console.warn(`podflow apiserver: listening on ${values.address} without --token: anyone who can reach it acts as the cluster admin`);
+}
+if (etcdListenAddress && !['127.0.0.1', '[::1]', 'localhost'].includes(etcdListenAddress[1]!)) {
+  console.warn(`podflow apiserver: serving etcd on ${etcdListen} without authentication: anyone who can reach it reads and writes the cluster's etcd`);
 }
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);

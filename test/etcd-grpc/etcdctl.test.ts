@@ -40,7 +40,9 @@ function run(endpoint: string, args: readonly string[], options: { stdin?: strin
       resolve({ stdout, stderr, code: options.until ? null : code });
     });
     child.stdin.on('error', () => undefined);
-    child.stdin.end(options.stdin ?? '');
+    // An interactive watch reads its requests until EOF: its stdin stays open until it is interrupted.
+    if (options.until) child.stdin.write(options.stdin ?? '');
+    else child.stdin.end(options.stdin ?? '');
   });
 }
 
@@ -48,8 +50,8 @@ function run(endpoint: string, args: readonly string[], options: { stdin?: strin
 interface Step {
   readonly args: string;
   readonly stdin?: string;
-  /** For watches: how many events (PUT/DELETE lines or JSON responses' events) to wait for, or 'canceled'. */
-  readonly watch?: number | 'canceled';
+  /** For watches: how many events (PUT/DELETE lines or JSON responses' events) to wait for, 'canceled' or 'progress'. */
+  readonly watch?: number | 'canceled' | 'progress';
   /** Keep the lease ID this step prints as `$L`. */
   readonly grantsLease?: boolean;
 }
@@ -97,6 +99,7 @@ const script: Step[] = [
   { args: 'compaction $B+3' },
   { args: 'watch --rev $B+2 key1', watch: 'canceled' },
   { args: 'watch --rev $B+5 key1 --prev-kv', watch: 1 },
+  { args: 'watch -i', stdin: 'watch key1\nprogress\n', watch: 'progress' },
   { args: 'put "" x' },
   { args: 'endpoint health' },
   { args: 'alarm list' },
@@ -150,7 +153,7 @@ function normalise(text: string, endpoint: string, base: number, lease: string):
     .replaceAll(endpoint, '<endpoint>')
     .replace(/took = [0-9.]+[µnm]?s/g, 'took = <duration>')
     .replace(/remaining\(\d+s\)/g, 'remaining(<s>)')
-    .replace(/compacted revision (\d+)/g, (_, r: string) => `compacted revision $B+${Number(r) - base}`)
+    .replace(/(compacted revision|progress notify:) (\d+)/g, (_, what: string, r: string) => `${what} $B+${Number(r) - base}`)
     .replace(/(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])/g, (hex) => (lease !== '' && hex === lease ? '<lease>' : hex));
 }
 
@@ -169,7 +172,9 @@ async function transcript(endpoint: string): Promise<Transcript> {
     const result = await run(endpoint, args, {
       ...(step.stdin !== undefined ? { stdin: step.stdin } : {}),
       ...(watch === undefined ? {} : {
-        until: watch === 'canceled' ? (_out: string, err: string) => err.includes('canceled') : (out: string) => eventCount(out) >= watch,
+        until: watch === 'canceled' ? (_out: string, err: string) => err.includes('canceled')
+          : watch === 'progress' ? (out: string) => out.includes('progress notify')
+            : (out: string) => eventCount(out) >= watch,
       }),
     });
     if (step.grantsLease) lease = /lease ([0-9a-f]+) granted/.exec(result.stdout)?.[1] ?? '';
@@ -200,6 +205,7 @@ describe.skipIf(!etcdctl)('real etcdctl 3.4: the model etcd over gRPC answers as
     expect(byArgs(real, 'get key --prefix').stdout).toBe('key1\nv1c\nkey2\nv2\nkey3\nv3\n');
     expect(byArgs(real, 'get key1 --rev $B+2').stderr).toContain('etcdserver: mvcc: required revision has been compacted');
     expect(byArgs(real, 'watch --rev $B+1 --prev-kv key --prefix').stdout.split('\n').filter((l) => l === 'PUT' || l === 'DELETE')).toHaveLength(9);
+    expect(byArgs(real, 'watch -i').stdout).toBe('progress notify: $B+11\n');
     for (const [i, step] of real.steps.entries()) expect({ args: step.args, ...model.steps[i] }).toEqual({ ...step });
   }, 120_000);
 

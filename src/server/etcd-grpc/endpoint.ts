@@ -29,7 +29,7 @@ import * as convert from './convert.ts';
 import { etcdClientName } from './etcd-client.ts';
 
 /** etcdserver's version as `endpoint status` shows it. */
-export const etcdVersion = '3.4.23';
+const etcdVersion = '3.4.23';
 
 const protoRoot = fileURLToPath(new URL('../../../protos/etcd-v3.4.23', import.meta.url));
 
