@@ -79,6 +79,9 @@ const script: Step[] = [
   { args: 'txn -i', stdin: 'value("key1") = "v1c"\nmod("key2") > "0"\n\nput key4 v4\nget key1\n\nget key2\n\n' },
   { args: 'txn -w json', stdin: 'version("key1") = "5"\n\nput key5 v5\n\nput key6 v6\ndel key2\n\n' },
   { args: 'get key --prefix' },
+  { args: 'put key4 --ignore-value' },
+  { args: 'put nothing --ignore-value' },
+  { args: 'get key4 --consistency=s -w json' },
   { args: 'lease grant 100', grantsLease: true },
   { args: 'put leased1 l1 --lease=$L' },
   { args: 'put leased2 l2 --lease=$L -w json' },
@@ -90,14 +93,16 @@ const script: Step[] = [
   { args: 'lease timetolive $L' },
   { args: 'lease revoke $L' },
   { args: 'put leased3 l3 --lease=$L' },
-  { args: 'watch --rev $B+1 --prev-kv key --prefix', watch: 9 },
+  { args: 'watch --rev $B+1 --prev-kv key --prefix', watch: 10 },
   { args: 'watch -w json --rev $B+2 key1', watch: 2 },
   { args: 'watch --rev $B+1 leased --prefix', watch: 4 },
   { args: 'compaction $B+5' },
   { args: 'get key1 --rev $B+2' },
   { args: 'get key1 --rev $B+5' },
   { args: 'compaction $B+3' },
+  { args: 'compaction --physical $B+6' },
   { args: 'watch --rev $B+2 key1', watch: 'canceled' },
+  { args: 'del key --from-key --prev-kv -w json' },
   { args: 'watch --rev $B+5 key1 --prev-kv', watch: 1 },
   { args: 'watch -i', stdin: 'watch key1\nprogress\n', watch: 'progress' },
   { args: 'put "" x' },
@@ -204,8 +209,8 @@ describe.skipIf(!etcdctl)('real etcdctl 3.4: the model etcd over gRPC answers as
     const byArgs = (t: Transcript, args: string) => t.steps.find((s) => s.args === args)!;
     expect(byArgs(real, 'get key --prefix').stdout).toBe('key1\nv1c\nkey2\nv2\nkey3\nv3\n');
     expect(byArgs(real, 'get key1 --rev $B+2').stderr).toContain('etcdserver: mvcc: required revision has been compacted');
-    expect(byArgs(real, 'watch --rev $B+1 --prev-kv key --prefix').stdout.split('\n').filter((l) => l === 'PUT' || l === 'DELETE')).toHaveLength(9);
-    expect(byArgs(real, 'watch -i').stdout).toBe('progress notify: $B+11\n');
+    expect(byArgs(real, 'watch --rev $B+1 --prev-kv key --prefix').stdout.split('\n').filter((l) => l === 'PUT' || l === 'DELETE')).toHaveLength(10);
+    expect(byArgs(real, 'watch -i').stdout).toBe('progress notify: $B+13\n');
     for (const [i, step] of real.steps.entries()) expect({ args: step.args, ...model.steps[i] }).toEqual({ ...step });
   }, 120_000);
 
