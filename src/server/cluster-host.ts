@@ -11,7 +11,11 @@
 // clock's instant; work due later waits for the wall clock. Its objects therefore read 30 minutes old at
 // start, and up to 30 virtual minutes of work can be fast-forwarded before pacing catches up.
 //
-// Persistence: every request and cancel is logged with the virtual instant it entered the simulation.
+// etcd v3 calls from real gRPC clients (etcd-grpc/) enter the same way, as requests of the client's own
+// component (`etcd-client/<ip:port>`, added on first use); a reply to one is handed to the callback it was
+// submitted with, and everything delivered to a client (watch responses) reaches the delivery listeners.
+//
+// Persistence: every request, etcd call and cancel is logged with the virtual instant it entered the simulation.
 // A cluster is its seed plus that log: replaying the log on start (each entry injected at its instant)
 // rebuilds the same state, message for message, because the simulation is deterministic.
 
@@ -21,6 +25,7 @@ import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type H
 import { createCluster, type Cluster } from '../sim/cluster.ts';
 import type { Message } from '../sim/engine/index.ts';
 import type { UserReply } from '../sim/user/user.ts';
+import { etcdClient } from './etcd-grpc/etcd-client.ts';
 
 export interface HostOptions {
   readonly seed: string;
@@ -53,8 +58,16 @@ export interface ReplySink {
   streamData?(data: HttpStreamData): void;
 }
 
+/** An etcd v3 request (a message kind of src/sim/etcd/server.ts and its payload) from client component `client`. */
+export interface EtcdCall {
+  readonly client: string;
+  readonly kind: string;
+  readonly payload: unknown;
+}
+
 type LogEntry =
   | { readonly at: number; readonly request: HttpRequest }
+  | { readonly at: number; readonly etcd: EtcdCall }
   | { readonly at: number; readonly cancel: number };
 
 /** A protobuf request body in the log (JSON has no bytes): base64. */
@@ -115,6 +128,8 @@ export class ClusterHost {
   /** Fast-forward: queued work waits for the wall clock (no busy loop until it is due). */
   private waitingForWall = false;
   private readonly waiting: Pending[] = [];
+  private readonly waitingEtcd: Array<{ readonly call: EtcdCall; readonly onReply: ((reply: Message) => void) | null }> = [];
+  private readonly etcdReplies = new Map<number, (reply: Message) => void>();
   private readonly cancels: number[] = [];
   private readonly deliveryListeners = new Set<(message: Message) => void>();
   /** Requests replayed from the log at start. */
@@ -157,7 +172,7 @@ export class ClusterHost {
   /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
   private schedule(): void {
     if (!this.running || this.immediate) return;
-    const busy = this.waiting.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
+    const busy = this.waiting.length > 0 || this.waitingEtcd.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
     if (!busy && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -197,6 +212,15 @@ export class ClusterHost {
         }
       },
     };
+  }
+
+  /**
+   * Queues an etcd call; it enters the simulation at the next clean instant, as `submit`'s requests do.
+   * `onReply` gets the reply (`<kind>Response`; for `etcd.Watch`, the first WatchResponse it answers).
+   */
+  submitEtcd(call: EtcdCall, onReply: ((reply: Message) => void) | null): void {
+    this.waitingEtcd.push({ call, onReply });
+    this.schedule();
   }
 
   /** Called for every delivered message (the trace stream). */
@@ -246,6 +270,10 @@ export class ClusterHost {
       pending.id = this.inject({ at: engine.now, request: pending.request });
       this.sinks.set(pending.id, pending.sink);
     }
+    for (const { call, onReply } of this.waitingEtcd.splice(0)) {
+      const id = this.inject({ at: engine.now, etcd: call });
+      if (onReply) this.etcdReplies.set(id, onReply);
+    }
   }
 
   /** The wall clock as virtual time: the latest instant a fast-forwarded cluster may reach now. */
@@ -262,12 +290,27 @@ export class ClusterHost {
     const user = this.cluster.user;
     const message = 'request' in entry
       ? user.request<HttpRequest>('kube-apiserver', httpKinds.request, entry.request)
-      : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
+      : 'etcd' in entry
+        ? this.etcdClient(entry.etcd.client).request(entry.etcd.kind, entry.etcd.payload)
+        : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
     if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(toLogged(entry))}\n`);
     return message.id;
   }
 
+  /** A client connection's component, linked to etcd as the user's etcdctl is. */
+  private etcdClient(name: string): ReturnType<typeof etcdClient> {
+    const link = this.cluster.topology.links.find((l) => l.a === this.cluster.user.name && l.b === this.cluster.etcd.name);
+    return etcdClient(this.cluster.engine, name, { latency: link?.latency ?? 0, jitter: link?.jitter ?? 0 });
+  }
+
   private delivered(message: Message): void {
+    if (message.replyTo !== null) {
+      const onReply = this.etcdReplies.get(message.replyTo);
+      if (onReply) {
+        this.etcdReplies.delete(message.replyTo);
+        onReply(message);
+      }
+    }
     if (message.to === this.cluster.user.name && message.replyTo !== null) {
       // The user component keeps every reply for the browser's command output; here the replies are
       // handed on as they arrive, so its list is emptied to keep a long-running server's memory flat.
@@ -325,7 +368,7 @@ export class ClusterHost {
       }
       engine.run({ until: entry.at });
       this.inject(entry);
-      if ('request' in entry) requests++;
+      if (!('cancel' in entry)) requests++;
     }
     return requests;
   }

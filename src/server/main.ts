@@ -10,6 +10,7 @@
 //   --token T           require this bearer token (the kubeconfig carries it)
 //   --data-dir D        keep the seed and command log in D/cluster.jsonl and replay it on start
 //   --kubeconfig F      where to write the kubeconfig (default ./podflow.kubeconfig)
+//   --etcd-listen A     serve the model's etcd over etcd's v3 gRPC API at ip:port A (port 0 picks a free one)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +27,7 @@ const { values } = parseArgs({
     token: { type: 'string' },
     'data-dir': { type: 'string' },
     kubeconfig: { type: 'string' },
+    'etcd-listen': { type: 'string' },
   },
   strict: true,
 });
@@ -40,6 +42,13 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
   return n;
 }
 
+const etcdListen = values['etcd-listen'];
+const etcdListenAddress = etcdListen === undefined ? null : /^(\[[0-9a-fA-F:.]+\]|[^:]+):\d+$/.exec(etcdListen);
+if (etcdListen !== undefined && etcdListenAddress === null) {
+  console.error(`podflow apiserver: --etcd-listen must be ip:port, got "${etcdListen}"`);
+  process.exit(2);
+}
+
 const kubeconfig = resolve(values.kubeconfig ?? 'podflow.kubeconfig');
 const server = await startPodflowServer({
   ...defaultServerOptions,
@@ -52,13 +61,18 @@ const server = await startPodflowServer({
   token: values.token ?? null,
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+  ...(etcdListen !== undefined ? { etcdListen } : {}),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
   console.warn(`podflow apiserver: listening on ${values.address} without --token: anyone who can reach it acts as the cluster admin`);
 }
+if (etcdListenAddress && !['127.0.0.1', '[::1]', 'localhost'].includes(etcdListenAddress[1]!)) {
+  console.warn(`podflow apiserver: serving etcd on ${etcdListen} without authentication: anyone who can reach it reads and writes the cluster's etcd`);
+}
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+if (server.etcd) console.log(`Podflow etcd at ${server.etcd.address} (etcdctl --endpoints=${server.etcd.address} get / --prefix --keys-only)`);
 
 const shutdown = (): void => {
   void server.close().then(() => process.exit(0));

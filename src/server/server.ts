@@ -9,6 +9,7 @@ import { startFront, type RequestLogEntry, type RunningFront } from './http-serv
 import type { RequestLimits } from './request-limits.ts';
 import { kubeconfigFor } from './kubeconfig.ts';
 import { selfSignedCertificate } from './tls.ts';
+import { startEtcdEndpoint, type RunningEtcdEndpoint } from './etcd-grpc/endpoint.ts';
 
 export interface ServerOptions extends HostOptions {
   readonly address: string;
@@ -21,6 +22,8 @@ export interface ServerOptions extends HostOptions {
   readonly limits?: Partial<RequestLimits>;
   /** The request log (by default 5xx answers on stderr). */
   readonly log?: (entry: RequestLogEntry) => void;
+  /** Serve the model's etcd over etcd's v3 gRPC API at this `ip:port` (port 0 picks a free one). */
+  readonly etcdListen?: string;
 }
 
 export const defaultServerOptions: ServerOptions = {
@@ -33,6 +36,8 @@ export interface PodflowServer {
   readonly url: string;
   /** The token the kubeconfig carries. */
   readonly token: string;
+  /** The model's etcd endpoint, with `etcdListen`. */
+  readonly etcd: RunningEtcdEndpoint | null;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,7 @@ export async function startPodflowServer(options: ServerOptions): Promise<Podflo
   const tls = options.token !== null ? selfSignedCertificate(options.address, options.dataDir) : undefined;
   const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}),
     ...(options.limits ? { limits: options.limits } : {}), ...(options.log ? { log: options.log } : {}) });
+  const etcd = options.etcdListen !== undefined ? await startEtcdEndpoint({ host, listen: options.etcdListen }) : null;
   host.start();
   const shownAddress = options.address.includes(':') ? `[${options.address}]` : options.address === '0.0.0.0' ? '127.0.0.1' : options.address;
   const url = `${tls ? 'https' : 'http'}://${shownAddress}:${front.port}`;
@@ -50,8 +56,9 @@ export async function startPodflowServer(options: ServerOptions): Promise<Podflo
     writeFileSync(options.kubeconfig, kubeconfigFor(url, token, tls?.cert), { mode: 0o600 });
   }
   return {
-    host, front, url, token,
+    host, front, url, token, etcd,
     close: async () => {
+      await etcd?.close();
       host.stop();
       await front.close();
     },

@@ -11,6 +11,12 @@
 
 import type { RequestOp, TxnRequest } from './rpc.ts';
 
+/**
+ * Components named `etcd-client/<ip:port>` are real clients' connections (the gRPC endpoint of
+ * src/server/etcd-grpc): their address is their name's.
+ */
+export const etcdClientPrefix = 'etcd-client/';
+
 /** First port handed out; Linux picks ephemeral ports in 32768–60999. */
 export const firstEphemeralPort = 44_600;
 
@@ -45,6 +51,7 @@ export class RemoteAddresses {
 
   /** `ip:port` of the connection `from` sent a request of `kind` on. */
   of(from: string, kind: string, payload: unknown): string {
+    if (from.startsWith(etcdClientPrefix)) return from.slice(etcdClientPrefix.length);
     let connection = from;
     if (from === this.apiserver) {
       if (kind === 'etcd.LeaseGrant') connection += ' /registry/events';
