@@ -50,6 +50,45 @@ export function serveUpgrades(server: Server, options: UpgradeOptions): void {
   });
 }
 
+function simRequest(req: IncomingMessage, url: URL, headers: Record<string, string>): HttpRequest {
+  return {
+    method: (req.method ?? 'GET').toUpperCase() as HttpMethod,
+    path: url.pathname,
+    query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
+    headers,
+  };
+}
+
+/**
+ * A SPDY/3.1 upgrade (kubectl 1.29 and older; kubectl 1.30+ falls back to it when the WebSocket upgrade
+ * is refused) goes through the simulation like any other, so its errors are the real ones: a container
+ * that is not running is the kubelet's `container not found ("nginx")`, which kubectl prints as
+ * `error: unable to upgrade connection: container not found ("nginx")`. A successful answer would need
+ * the SPDY streams themselves, which are not modelled: 501.
+ */
+function refuseSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex): void {
+  let done = false;
+  const submission = options.host.submit(simRequest(req, url, headers), {
+    response: (response: HttpResponse) => {
+      if (done) return;
+      done = true;
+      if (response.stream || (response.status >= 200 && response.status < 300)) {
+        submission.cancel();
+        writeStatus(socket, 501, status(501, 'NotImplemented', 'SPDY/3.1 streams are not modelled in Podflow\'s server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later)'));
+        return;
+      }
+      writeStatus(socket, response.status, response.body, response.headers);
+    },
+    watchEvent: () => undefined,
+    streamData: () => undefined,
+    watchEnd: () => undefined,
+  });
+  socket.on('close', () => {
+    if (!done) submission.cancel();
+    done = true;
+  });
+}
+
 function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const url = new URL(req.url ?? '/', 'http://podflow.invalid');
   const headers: Record<string, string> = {};
@@ -68,17 +107,17 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
     headers.authorization = `Bearer ${builtinTokens.admin}`;
   }
   const websocket = (headers.upgrade ?? '').toLowerCase() === 'websocket';
+  const spdy = (headers.upgrade ?? '').toLowerCase() === 'spdy/3.1';
   const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  if (spdy) {
+    refuseSpdy(options, req, url, headers, socket);
+    return;
+  }
   if (!websocket || !channelProtocols.some((p) => offered.includes(p))) {
     writeStatus(socket, 501, status(501, 'NotImplemented', `${websocket ? `the WebSocket subprotocols ${JSON.stringify(offered)} are` : `${headers.upgrade ?? 'this'} upgrade is`} not modelled in Podflow's server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later); SPDY and port-forward are not`));
     return;
   }
-  const request: HttpRequest = {
-    method: (req.method ?? 'GET').toUpperCase() as HttpMethod,
-    path: url.pathname,
-    query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
-    headers,
-  };
+  const request = simRequest(req, url, headers);
   let ws: WebSocket | null = null;
   let closed = false;
   const pending: HttpStreamData[] = [];

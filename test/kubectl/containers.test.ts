@@ -147,4 +147,14 @@ describe.skipIf(!kubectl)('real kubectl: logs, exec, run to completion, probes',
     const table = ok(await k('get', 'pod', 'upper')).trim().split('\n').map((l) => l.split(/\s+/));
     expect(table[1]!.slice(0, 3)).toEqual(['upper', '0/1', 'InvalidImageName']);
   });
+
+  test('exec into a container that is not running, or a Pod with no node: the kubelet\'s and the apiserver\'s answers', async () => {
+    // kubectl 1.32 tries the WebSocket first; the refused upgrade (the kubelet's 404, passed through by the
+    // apiserver's upgrade-aware proxy) makes it fall back to SPDY, whose refusal it prints.
+    const notRunning = await k('exec', 'upper', '--', 'ls');
+    expect([notRunning.code, notRunning.stdout, notRunning.stderr]).toEqual([1, '', 'error: unable to upgrade connection: container not found ("c")\n']);
+    ok(await apply('nowhere', `${pod('nowhere', '  - name: c\n    image: nginx\n')}  nodeSelector:\n    podflow.example/none: "true"\n`));
+    const noNode = await k('exec', 'nowhere', '--', 'ls');
+    expect([noNode.code, noNode.stderr]).toEqual([1, 'Error from server (BadRequest): pod nowhere does not have a host assigned\n']);
+  });
 });

@@ -115,6 +115,10 @@ export function* handlePodStream(h: HandlerRequest, kubelet: KubeletConnection):
   if (response.status >= 200 && response.status < 300) {
     return response.stream ? { stream: response, kubeletRequestId: requestId, node } : { response };
   }
+  // An upgrade (exec, attach, port-forward) goes through the upgrade-aware proxy, which writes a backend answer
+  // other than 101 to the client as it is: the kubelet's `404 container not found ("nginx")`.
+  // Models k8s.io/apimachinery/pkg/util/proxy/upgradeaware.go (tryUpgrade).
+  if (sub !== 'log') return { response };
   // Models k8s.io/apiserver/pkg/registry/generic/rest/response_checker.go GenericHttpResponseChecker.Check.
   const bodyText = typeof response.body === 'string' ? response.body : '';
   if (response.status === 400) throw newBadRequest(bodyText);
