@@ -7,8 +7,10 @@
 // Models k8s.io/apimachinery/pkg/util/httpstream/wsstream (the channel protocol) and
 // k8s.io/apiserver/pkg/util/proxy (streamtranslator: WebSocket on the client side).
 //
-// Not modelled: SPDY/3.1 (kubectl 1.29 and older, and every kubectl's port-forward, which tunnels SPDY
-// inside a WebSocket): those upgrades are answered with a clear 501 Status; stdin and terminal resizes.
+// An exec with stdin is upgraded first and enters the simulation once the client closes stdin (see
+// execWithStdin). Not modelled: SPDY/3.1 streams (kubectl 1.29 and older, and every kubectl's port-forward,
+// which tunnels SPDY inside a WebSocket): a SPDY upgrade goes through the simulation for its errors, a
+// successful one is a clear 501 Status; interactive stdin and terminal resizes.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -89,6 +91,46 @@ function refuseSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, hea
   });
 }
 
+/** One binary WebSocket message: the channel byte, then the data (written as UTF-8 text). */
+function channelMessage(chunk: HttpStreamData): Buffer {
+  return Buffer.concat([Buffer.from([chunk.channel]), Buffer.from(chunk.data, 'utf8')]);
+}
+
+/**
+ * An exec with stdin (`kubectl cp` into a pod, `kubectl exec -i`): the WebSocket is upgraded at once, as a
+ * 1.30+ apiserver's stream translator does, and what arrives on channel 0 is kept until the client closes
+ * stdin (v5's CLOSE message, `[255, 0]`); then the exec enters the simulation with stdin as its body (a
+ * byte string) and its output streams back. An error answer becomes a Failure Status on channel 3.
+ */
+function execWithStdin(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer, request: HttpRequest): void {
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    const stdin: Buffer[] = [];
+    let submission: { cancel(): void } | null = null;
+    const send = (chunk: HttpStreamData) => {
+      if (ws.readyState === ws.OPEN) ws.send(channelMessage(chunk));
+    };
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => submission?.cancel());
+    ws.on('message', (data: Buffer) => {
+      if (submission !== null || data.length === 0) return;
+      if (data[0] === 0) stdin.push(data.subarray(1));
+      else if (data[0] === 255 && data[1] === 0) {
+        submission = options.host.submit({ ...request, body: Buffer.concat(stdin).toString('latin1') }, {
+          response: (response: HttpResponse) => {
+            if (response.stream) return;
+            const message = typeof response.body === 'string' ? response.body.trim() : JSON.stringify(response.body);
+            send({ channel: 3, data: JSON.stringify(status(response.status, '', message)) });
+            ws.close(1000);
+          },
+          watchEvent: () => undefined,
+          streamData: send,
+          watchEnd: () => ws.close(1000),
+        });
+      }
+    });
+  });
+}
+
 function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const url = new URL(req.url ?? '/', 'http://podflow.invalid');
   const headers: Record<string, string> = {};
@@ -118,13 +160,17 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
     return;
   }
   const request = simRequest(req, url, headers);
+  if (/(?:^|&)stdin=(?:true|1)(?:&|$)/.test(request.query)) {
+    execWithStdin(wss, options, req, socket, head, request);
+    return;
+  }
   let ws: WebSocket | null = null;
   let closed = false;
   const pending: HttpStreamData[] = [];
   let ended = false;
   const send = (chunk: HttpStreamData) => {
     if (!ws || ws.readyState !== ws.OPEN) return;
-    ws.send(Buffer.concat([Buffer.from([chunk.channel]), Buffer.from(chunk.data, 'utf8')]));
+    ws.send(channelMessage(chunk));
   };
   const submission = options.host.submit(request, {
     response: (response: HttpResponse) => {

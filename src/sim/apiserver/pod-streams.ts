@@ -102,7 +102,9 @@ export function* handlePodStream(h: HandlerRequest, kubelet: KubeletConnection):
     params = command.map((c) => ['command', c]);
     for (const [option, param] of Object.entries(streamParams)) if (query.get(option) === 'true' || query.get(option) === '1') params.push([param, '1']);
   }
-  const request: HttpRequest = { method, path, query: formatQuery(params), headers: { 'user-agent': 'kube-apiserver' } };
+  // An exec's stdin (collected by the front before the request enters the simulation) travels with it.
+  const stdin = sub === 'exec' && typeof http.body === 'string' ? { body: http.body } : {};
+  const request: HttpRequest = { method, path, query: formatQuery(params), headers: { 'user-agent': 'kube-apiserver' }, ...stdin };
   const answer = yield* kubelet.call(node, request);
   if ('error' in answer) {
     // ErrorToAPIStatus of a plain Go error: 500 with no reason, the error's text as the message.
