@@ -61,12 +61,12 @@ Commercial support is available at
 </html>
 `;
 
-/** The image's /etc/nginx/nginx.conf (nginx 1.21 and later). */
-const nginxConf = `
+/** The image's /etc/nginx/nginx.conf: `worker_processes auto` and `notice` in the images with entrypoint scripts (1.25+), `1` and `warn` before. */
+const nginxConf = (modern: boolean): string => `
 user  nginx;
-worker_processes  auto;
+worker_processes  ${modern ? 'auto' : '1'};
 
-error_log  /var/log/nginx/error.log notice;
+error_log  /var/log/nginx/error.log ${modern ? 'notice' : 'warn'};
 pid        /var/run/nginx.pid;
 
 
@@ -115,7 +115,7 @@ function nginx(tag: string, version: string, env: readonly (readonly [string, st
       '/usr/share/nginx/html': dir(['50x.html', 'index.html']),
       '/usr/share/nginx/html/index.html': nginxIndex,
       '/etc/nginx': dir(['conf.d', 'fastcgi_params', 'mime.types', 'modules', 'nginx.conf', 'scgi_params', 'uwsgi_params']),
-      '/etc/nginx/nginx.conf': nginxConf,
+      '/etc/nginx/nginx.conf': nginxConf(entrypointScripts),
     },
     sizeBytes: entrypointScripts ? 67_250_000 : 44_710_000,
   };
