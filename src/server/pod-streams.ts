@@ -7,8 +7,10 @@
 // Models k8s.io/apimachinery/pkg/util/httpstream/wsstream (the channel protocol) and
 // k8s.io/apiserver/pkg/util/proxy (streamtranslator: WebSocket on the client side).
 //
-// Not modelled: SPDY/3.1 (kubectl 1.29 and older, and every kubectl's port-forward, which tunnels SPDY
-// inside a WebSocket): those upgrades are answered with a clear 501 Status; stdin and terminal resizes.
+// An exec with stdin is upgraded first and enters the simulation once the client closes stdin (see
+// execWithStdin). Not modelled: SPDY/3.1 streams (kubectl 1.29 and older, and every kubectl's port-forward,
+// which tunnels SPDY inside a WebSocket): a SPDY upgrade goes through the simulation for its errors, a
+// successful one is a clear 501 Status; interactive stdin and terminal resizes.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -50,6 +52,85 @@ export function serveUpgrades(server: Server, options: UpgradeOptions): void {
   });
 }
 
+function simRequest(req: IncomingMessage, url: URL, headers: Record<string, string>): HttpRequest {
+  return {
+    method: (req.method ?? 'GET').toUpperCase() as HttpMethod,
+    path: url.pathname,
+    query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
+    headers,
+  };
+}
+
+/**
+ * A SPDY/3.1 upgrade (kubectl 1.29 and older; kubectl 1.30+ falls back to it when the WebSocket upgrade
+ * is refused) goes through the simulation like any other, so its errors are the real ones: a container
+ * that is not running is the kubelet's `container not found ("nginx")`, which kubectl prints as
+ * `error: unable to upgrade connection: container not found ("nginx")`. A successful answer would need
+ * the SPDY streams themselves, which are not modelled: 501.
+ */
+function refuseSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex): void {
+  let done = false;
+  const submission = options.host.submit(simRequest(req, url, headers), {
+    response: (response: HttpResponse) => {
+      if (done) return;
+      done = true;
+      if (response.stream || (response.status >= 200 && response.status < 300)) {
+        submission.cancel();
+        writeStatus(socket, 501, status(501, 'NotImplemented', 'SPDY/3.1 streams are not modelled in Podflow\'s server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later)'));
+        return;
+      }
+      writeStatus(socket, response.status, response.body, response.headers);
+    },
+    watchEvent: () => undefined,
+    streamData: () => undefined,
+    watchEnd: () => undefined,
+  });
+  socket.on('close', () => {
+    if (!done) submission.cancel();
+    done = true;
+  });
+}
+
+/** One binary WebSocket message: the channel byte, then the data (written as UTF-8 text). */
+function channelMessage(chunk: HttpStreamData): Buffer {
+  return Buffer.concat([Buffer.from([chunk.channel]), Buffer.from(chunk.data, 'utf8')]);
+}
+
+/**
+ * An exec with stdin (`kubectl cp` into a pod, `kubectl exec -i`): the WebSocket is upgraded at once, as a
+ * 1.30+ apiserver's stream translator does, and what arrives on channel 0 is kept until the client closes
+ * stdin (v5's CLOSE message, `[255, 0]`); then the exec enters the simulation with stdin as its body (a
+ * byte string) and its output streams back. An error answer becomes a Failure Status on channel 3.
+ */
+function execWithStdin(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer, request: HttpRequest): void {
+  wss.handleUpgrade(req, socket, head, (ws) => {
+    const stdin: Buffer[] = [];
+    let submission: { cancel(): void } | null = null;
+    const send = (chunk: HttpStreamData) => {
+      if (ws.readyState === ws.OPEN) ws.send(channelMessage(chunk));
+    };
+    ws.on('error', () => ws.terminate());
+    ws.on('close', () => submission?.cancel());
+    ws.on('message', (data: Buffer) => {
+      if (submission !== null || data.length === 0) return;
+      if (data[0] === 0) stdin.push(data.subarray(1));
+      else if (data[0] === 255 && data[1] === 0) {
+        submission = options.host.submit({ ...request, body: Buffer.concat(stdin).toString('latin1') }, {
+          response: (response: HttpResponse) => {
+            if (response.stream) return;
+            const message = typeof response.body === 'string' ? response.body.trim() : JSON.stringify(response.body);
+            send({ channel: 3, data: JSON.stringify(status(response.status, '', message)) });
+            ws.close(1000);
+          },
+          watchEvent: () => undefined,
+          streamData: send,
+          watchEnd: () => ws.close(1000),
+        });
+      }
+    });
+  });
+}
+
 function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const url = new URL(req.url ?? '/', 'http://podflow.invalid');
   const headers: Record<string, string> = {};
@@ -68,24 +149,28 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
     headers.authorization = `Bearer ${builtinTokens.admin}`;
   }
   const websocket = (headers.upgrade ?? '').toLowerCase() === 'websocket';
+  const spdy = (headers.upgrade ?? '').toLowerCase() === 'spdy/3.1';
   const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
+  if (spdy) {
+    refuseSpdy(options, req, url, headers, socket);
+    return;
+  }
   if (!websocket || !channelProtocols.some((p) => offered.includes(p))) {
     writeStatus(socket, 501, status(501, 'NotImplemented', `${websocket ? `the WebSocket subprotocols ${JSON.stringify(offered)} are` : `${headers.upgrade ?? 'this'} upgrade is`} not modelled in Podflow's server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later); SPDY and port-forward are not`));
     return;
   }
-  const request: HttpRequest = {
-    method: (req.method ?? 'GET').toUpperCase() as HttpMethod,
-    path: url.pathname,
-    query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
-    headers,
-  };
+  const request = simRequest(req, url, headers);
+  if (/(?:^|&)stdin=(?:true|1)(?:&|$)/.test(request.query)) {
+    execWithStdin(wss, options, req, socket, head, request);
+    return;
+  }
   let ws: WebSocket | null = null;
   let closed = false;
   const pending: HttpStreamData[] = [];
   let ended = false;
   const send = (chunk: HttpStreamData) => {
     if (!ws || ws.readyState !== ws.OPEN) return;
-    ws.send(Buffer.concat([Buffer.from([chunk.channel]), Buffer.from(chunk.data, 'utf8')]));
+    ws.send(channelMessage(chunk));
   };
   const submission = options.host.submit(request, {
     response: (response: HttpResponse) => {

@@ -4,7 +4,7 @@
 // containers do over time (a sleep, a probe period) follows the wall clock, so the steps wait on
 // conditions (polling kubectl), never on fixed sleeps. Skipped, with a message, without kubectl.
 
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
@@ -146,5 +146,29 @@ describe.skipIf(!kubectl)('real kubectl: logs, exec, run to completion, probes',
     expect(reason).toBe('InvalidImageName');
     const table = ok(await k('get', 'pod', 'upper')).trim().split('\n').map((l) => l.split(/\s+/));
     expect(table[1]!.slice(0, 3)).toEqual(['upper', '0/1', 'InvalidImageName']);
+  });
+
+  test('cp copies a file out of a container (tar cf - through exec) and into one (tar xf - with stdin over channel 0)', async () => {
+    const out = await k('cp', 'web:/etc/nginx/nginx.conf', 'nginx.conf');
+    expect(out.code).toBe(0);
+    // GNU tar's note goes to the exec's stderr; kubectl may exit before it has copied it.
+    expect(`${out.stdout}${out.stderr}`).toMatch(/^(tar: Removing leading `\/' from member names\n)?$/);
+    const conf = readFileSync(join(env.dir, 'nginx.conf'), 'utf8');
+    expect(conf.split('\n').slice(0, 6)).toEqual(['', 'user  nginx;', 'worker_processes  auto;', '', 'error_log  /var/log/nginx/error.log notice;', 'pid        /var/run/nginx.pid;']);
+    expect(conf).toContain('    include /etc/nginx/conf.d/*.conf;\n}\n');
+    writeFileSync(join(env.dir, 'greeting.txt'), 'hello from the host\nsecond line ✓\n');
+    expect(await k('cp', 'greeting.txt', 'web:/tmp/greeting.txt')).toMatchObject({ code: 0, stderr: '' });
+    expect(ok(await k('exec', 'web', '--', 'cat', '/tmp/greeting.txt'))).toBe('hello from the host\nsecond line ✓\n');
+    expect(ok(await k('exec', 'web', '--', 'ls', '/tmp'))).toBe('greeting.txt\n');
+  });
+
+  test('exec into a container that is not running, or a Pod with no node: the kubelet\'s and the apiserver\'s answers', async () => {
+    // kubectl 1.32 tries the WebSocket first; the refused upgrade (the kubelet's 404, passed through by the
+    // apiserver's upgrade-aware proxy) makes it fall back to SPDY, whose refusal it prints.
+    const notRunning = await k('exec', 'upper', '--', 'ls');
+    expect([notRunning.code, notRunning.stdout, notRunning.stderr]).toEqual([1, '', 'error: unable to upgrade connection: container not found ("c")\n']);
+    ok(await apply('nowhere', `${pod('nowhere', '  - name: c\n    image: nginx\n')}  nodeSelector:\n    podflow.example/none: "true"\n`));
+    const noNode = await k('exec', 'nowhere', '--', 'ls');
+    expect([noNode.code, noNode.stderr]).toEqual([1, 'Error from server (BadRequest): pod nowhere does not have a host assigned\n']);
   });
 });

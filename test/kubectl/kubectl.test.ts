@@ -180,22 +180,83 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     expect([dup.code, dup.stderr]).toEqual([1, 'Error from server (AlreadyExists): services "nginx-deployment" already exists\n']);
   });
 
-  test('apply --prune deletes what the file no longer has; the default allowlist needs kinds Podflow does not serve', async () => {
+  test('apply --prune with kubectl\'s default allowlist (every kind it names is served) and with an explicit one', async () => {
     const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  labels:\n    prune: demo\ndata:\n  k: v\n`;
+    const secret = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: prune-s\n  labels:\n    prune: demo\nstringData:\n  password: hunter2\n';
+    // kubectl 1.32 warns (klog, on stderr) whenever the default allowlist is used.
+    const pruneWarning = /^W\d{4} [\d:.]+\s+\d+ prune\.go:\d+\] Deprecated: kubectl apply will no longer prune non-namespaced resources by default when used with the --namespace flag in a future release\. To preserve the current behaviour, list the resources you want to target explicitly in the --prune-allowlist flag\.\n$/;
     const first = join(env.dir, 'prune-1.yaml');
-    writeFileSync(first, `${cm('prune-a')}---\n${cm('prune-b')}`);
-    // kubectl's default allowlist maps every kind it names first (PersistentVolumeClaim, Secret, Job…).
-    const defaults = await k('apply', '--prune', '-l', 'prune=demo', '-f', first);
-    expect(defaults.code).toBe(1);
-    expect(defaults.stderr).toMatch(/^error: error retrieving RESTMappings to prune: invalid resource \/v1, Kind=PersistentVolumeClaim, Namespaced=true: no matches for kind "PersistentVolumeClaim" in version "v1"$/m);
-    const allow = ['--prune-allowlist=core/v1/ConfigMap', '--prune-allowlist=core/v1/Service', '--prune-allowlist=apps/v1/Deployment'];
-    const applied = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', first);
-    expect([applied.code, applied.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b unchanged\n']);
+    writeFileSync(first, `${cm('prune-a')}---\n${cm('prune-b')}---\n${secret}`);
+    const created = await k('apply', '--prune', '-l', 'prune=demo', '-f', first);
+    expect([created.code, created.stdout]).toEqual([0, 'configmap/prune-a created\nconfigmap/prune-b created\nsecret/prune-s created\n']);
+    expect(created.stderr).toMatch(pruneWarning);
+    // The stored Secret has stringData merged into data, so a re-apply always patches stringData back in.
+    expect(ok(await k('get', 'secret', 'prune-s', '-o', 'jsonpath={.data.password} {.stringData}'))).toBe('aHVudGVyMg== ');
     const second = join(env.dir, 'prune-2.yaml');
     writeFileSync(second, cm('prune-a'));
-    const pruned = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', second);
-    expect([pruned.code, pruned.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b pruned\n']);
+    const pruned = await k('apply', '--prune', '-l', 'prune=demo', '-f', second);
+    expect([pruned.code, pruned.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b pruned\nsecret/prune-s pruned\n']);
+    expect(pruned.stderr).toMatch(pruneWarning);
+    const allow = ['--prune-allowlist=core/v1/ConfigMap', '--prune-allowlist=core/v1/Service', '--prune-allowlist=apps/v1/Deployment'];
+    writeFileSync(first, `${cm('prune-a')}---\n${cm('prune-b')}`);
+    const applied = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', first);
+    expect([applied.code, applied.stdout, applied.stderr]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b created\n', '']);
+    const again = await k('apply', '--prune', ...allow, '-l', 'prune=demo', '-f', second);
+    expect([again.code, again.stdout]).toEqual([0, 'configmap/prune-a unchanged\nconfigmap/prune-b pruned\n']);
     expect(rows(ok(await k('get', 'cm', '-l', 'prune=demo', '-o', 'name')))).toEqual([['configmap/prune-a']]);
+  });
+
+  test('the allowlist kinds without controllers: create, get as a 1.28 server prints them, validate, delete', async () => {
+    expect(ok(await k('create', 'job', 'hello', '--image=busybox', '--', 'echo', 'hi'))).toBe('job.batch/hello created\n');
+    expect(ok(await k('create', 'cronjob', 'tick', '--image=busybox', '--schedule=*/5 * * * *', '--', 'date'))).toBe('cronjob.batch/tick created\n');
+    expect(ok(await k('create', 'ingress', 'web', '--rule=foo.com/bar=svc1:8080', '--class=nginx'))).toBe('ingress.networking.k8s.io/web created\n');
+    expect(ok(await k('create', 'secret', 'generic', 's1', '--from-literal=a=b'))).toBe('secret/s1 created\n');
+    const workloads = join(env.dir, 'workloads.yaml');
+    writeFileSync(workloads, [
+      'apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: web}\nspec:\n  serviceName: web\n  replicas: 2\n  selector: {matchLabels: {app: web}}\n'
+        + '  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: nginx, image: "nginx:1.25"}]}\n',
+      'apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\nspec:\n  selector: {matchLabels: {app: agent}}\n'
+        + '  template:\n    metadata: {labels: {app: agent}}\n    spec: {containers: [{name: a, image: busybox}]}\n',
+      'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n',
+      'apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\nspec: {capacity: {storage: 5Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /data}}\n',
+      'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc1}\nspec:\n  replicas: 2\n  template:\n    metadata: {labels: {app: rc1}}\n'
+        + '    spec: {containers: [{name: nginx, image: nginx}]}\n',
+    ].join('---\n'));
+    expect(ok(await k('apply', '-f', workloads))).toBe('statefulset.apps/web created\ndaemonset.apps/agent created\npersistentvolumeclaim/data created\n'
+      + 'persistentvolume/pv1 created\nreplicationcontroller/rc1 created\n');
+    // No Job, StatefulSet, DaemonSet or ReplicationController controller runs: counts stay at 0.
+    expect(rows(ok(await k('get', 'job', 'hello')))).toEqual([['NAME', 'COMPLETIONS', 'DURATION', 'AGE'], ['hello', '0/1', expect.stringMatching(/^\d+s$/)]]);
+    expect(rows(ok(await k('get', 'cronjob', 'tick')))).toEqual([
+      ['NAME', 'SCHEDULE', 'SUSPEND', 'ACTIVE', 'LAST', 'SCHEDULE', 'AGE'], ['tick', '*/5', '*', '*', '*', '*', 'False', '0', '<none>', expect.stringMatching(/^\d+s$/)],
+    ]);
+    expect(rows(ok(await k('get', 'ingress', 'web')))).toEqual([['NAME', 'CLASS', 'HOSTS', 'ADDRESS', 'PORTS', 'AGE'], ['web', 'nginx', 'foo.com', '80', expect.stringMatching(/^\d+s$/)]]);
+    expect(rows(ok(await k('get', 'secret', 's1')))).toEqual([['NAME', 'TYPE', 'DATA', 'AGE'], ['s1', 'Opaque', '1', expect.stringMatching(/^\d+s$/)]]);
+    expect(rows(ok(await k('get', 'sts', 'web', '-o', 'wide')))).toEqual([['NAME', 'READY', 'AGE', 'CONTAINERS', 'IMAGES'], ['web', '0/2', expect.stringMatching(/^\d+s$/), 'nginx', 'nginx:1.25']]);
+    expect(rows(ok(await k('get', 'ds', 'agent'))).at(-1)!.slice(0, 7)).toEqual(['agent', '0', '0', '0', '0', '0', '<none>']);
+    expect(rows(ok(await k('get', 'pv', 'pv1'))).at(-1)!.slice(0, 5)).toEqual(['pv1', '5Gi', 'RWO', 'Retain', expect.stringMatching(/^\d+s$/)]);
+    expect(rows(ok(await k('get', 'rc', 'rc1', '-o', 'wide'))).at(-1)).toEqual(['rc1', '2', '0', '0', expect.stringMatching(/^\d+s$/), 'nginx', 'nginx', 'app=rc1']);
+    // What the server set: the Job's generated selector and labels, the defaults, the DaemonSet's template generation.
+    const job = JSON.parse(ok(await k('get', 'job', 'hello', '-o', 'json'))) as { metadata: { uid: string }; spec: Record<string, unknown> & { template: { metadata: { labels: Record<string, string> } } } };
+    expect(job.spec).toMatchObject({ backoffLimit: 6, completionMode: 'NonIndexed', completions: 1, parallelism: 1, suspend: false, selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': job.metadata.uid } } });
+    expect(job.spec.template.metadata.labels).toEqual({
+      'batch.kubernetes.io/controller-uid': job.metadata.uid, 'batch.kubernetes.io/job-name': 'hello', 'controller-uid': job.metadata.uid, 'job-name': 'hello',
+    });
+    expect(ok(await k('get', 'ds', 'agent', '-o', 'jsonpath={.metadata.annotations.deprecated\\.daemonset\\.template\\.generation} {.spec.updateStrategy.rollingUpdate}')))
+      .toBe('1 {"maxSurge":0,"maxUnavailable":1}');
+    expect(ok(await k('get', 'sts', 'web', '-o', 'jsonpath={.spec.podManagementPolicy} {.spec.persistentVolumeClaimRetentionPolicy.whenDeleted} {.status}')))
+      .toBe('OrderedReady Retain {"availableReplicas":0,"replicas":0}');
+    const badJob = join(env.dir, 'bad-job.yaml');
+    writeFileSync(badJob, 'apiVersion: batch/v1\nkind: Job\nmetadata: {name: bad}\nspec:\n  template:\n    spec: {containers: [{name: a, image: busybox}]}\n');
+    const refused = await k('apply', '-f', badJob);
+    expect([refused.code, refused.stderr]).toEqual([1, 'The Job "bad" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"\n']);
+    const badClaim = join(env.dir, 'bad-pvc.yaml');
+    writeFileSync(badClaim, 'apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: bad}\nspec: {}\n');
+    const claim = await k('apply', '-f', badClaim);
+    expect([claim.code, claim.stderr]).toEqual([1, 'The PersistentVolumeClaim "bad" is invalid: \n* spec.accessModes: Required value: at least 1 access mode is required\n* spec.resources[storage]: Required value\n']);
+    expect(ok(await k('delete', 'job', 'hello'))).toBe('job.batch "hello" deleted\n');
+    expect(ok(await k('delete', '-f', workloads))).toBe('statefulset.apps "web" deleted\ndaemonset.apps "agent" deleted\npersistentvolumeclaim "data" deleted\n'
+      + 'persistentvolume "pv1" deleted\nreplicationcontroller "rc1" deleted\n');
+    expect(ok(await k('delete', 'cronjob/tick', 'ingress/web', 'secret/s1'))).toBe('cronjob.batch "tick" deleted\ningress.networking.k8s.io "web" deleted\nsecret "s1" deleted\n');
   });
 
   test('--sort-by asks for includeObject=Object and sorts the server\'s rows by the embedded objects', async () => {

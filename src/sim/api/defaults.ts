@@ -4,7 +4,7 @@
 // Priority's `priority: 0` and `preemptionPolicy`) and registry strategies (status clearing,
 // generation, the namespace `kubernetes` finalizer) come later in the request and are not here.
 // Models k8s pkg/apis/core/v1/defaults.go and zz_generated.defaults.go, pkg/apis/apps/v1/defaults.go,
-// pkg/apis/rbac/v1/defaults.go.
+// pkg/apis/rbac/v1/defaults.go, pkg/apis/batch/v1/defaults.go.
 
 import { parseImageName } from './image.ts';
 import { parseQuantity, quantityString, roundUpQuantity } from './quantity.ts';
@@ -12,6 +12,7 @@ import type { GroupVersionKind } from './gvk.ts';
 import type {
   ClusterRoleBinding, Container, Deployment, HTTPGetAction, Namespace, Node, Pod, PodSpec, PodTemplateSpec, Probe,
   ReplicaSet, ResourceList, RoleBinding, Subject, Volume, Service, Endpoints, EndpointSlice, PriorityClass,
+  CronJob, DaemonSet, Job, JobSpec, PersistentVolume, PersistentVolumeClaim, ReplicationController, Secret, StatefulSet,
 } from './types/index.ts';
 import type { KubeObject } from './types/meta.ts';
 
@@ -221,6 +222,102 @@ export function setServiceDefaults(svc: Service): void {
   if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
 }
 
+/** SetDefaults_PersistentVolumeClaim(Spec): phase Pending, volumeMode Filesystem. */
+function setPersistentVolumeClaimDefaults(pvc: PersistentVolumeClaim): void {
+  pvc.spec ??= {};
+  pvc.spec.volumeMode ??= 'Filesystem';
+  pvc.status ??= {};
+  pvc.status.phase ||= 'Pending';
+}
+
+/** SetDefaults_PersistentVolume: reclaim policy Retain, volumeMode Filesystem, phase Pending; a hostPath's type "". */
+function setPersistentVolumeDefaults(pv: PersistentVolume): void {
+  pv.spec ??= {};
+  pv.spec.persistentVolumeReclaimPolicy ||= 'Retain';
+  pv.spec.volumeMode ??= 'Filesystem';
+  const hostPath = pv.spec['hostPath'] as { type?: string } | undefined;
+  if (hostPath !== undefined) hostPath.type ??= '';
+  pv.status ??= {};
+  pv.status.phase ||= 'Pending';
+}
+
+/** SetDefaults_ReplicationController: selector and labels from the template's labels, replicas 1. */
+function setReplicationControllerDefaults(rc: ReplicationController): void {
+  rc.spec ??= {};
+  const labels = rc.spec.template?.metadata?.labels;
+  if (labels !== undefined) {
+    if (Object.keys(rc.spec.selector ?? {}).length === 0) rc.spec.selector = { ...labels };
+    if (Object.keys(rc.metadata.labels ?? {}).length === 0) rc.metadata.labels = { ...labels };
+  }
+  rc.spec.replicas ??= 1;
+  if (rc.spec.template !== undefined) defaultTemplate(rc.spec.template);
+}
+
+/** SetDefaults_DaemonSet: RollingUpdate with maxUnavailable 1 and maxSurge 0, history 10. */
+function setDaemonSetDefaults(ds: DaemonSet): void {
+  const spec = ds.spec;
+  spec.updateStrategy ??= {};
+  spec.updateStrategy.type ||= 'RollingUpdate';
+  if (spec.updateStrategy.type === 'RollingUpdate') {
+    spec.updateStrategy.rollingUpdate ??= {};
+    spec.updateStrategy.rollingUpdate.maxUnavailable ??= 1;
+    spec.updateStrategy.rollingUpdate.maxSurge ??= 0;
+  }
+  spec.revisionHistoryLimit ??= 10;
+  spec.template ??= {};
+  defaultTemplate(spec.template);
+}
+
+/**
+ * SetDefaults_StatefulSet: OrderedReady, RollingUpdate with partition 0, replicas 1, history 10, the
+ * PVC retention policy Retain/Retain (StatefulSetAutoDeletePVC, beta and on in 1.28); each claim template
+ * gets a PVC's defaults.
+ */
+function setStatefulSetDefaults(sts: StatefulSet): void {
+  const spec = sts.spec;
+  spec.podManagementPolicy ||= 'OrderedReady';
+  spec.updateStrategy ??= {};
+  spec.updateStrategy.type ||= 'RollingUpdate';
+  if (spec.updateStrategy.type === 'RollingUpdate') {
+    spec.updateStrategy.rollingUpdate ??= {};
+    spec.updateStrategy.rollingUpdate.partition ??= 0;
+  }
+  spec.persistentVolumeClaimRetentionPolicy ??= {};
+  spec.persistentVolumeClaimRetentionPolicy.whenDeleted ||= 'Retain';
+  spec.persistentVolumeClaimRetentionPolicy.whenScaled ||= 'Retain';
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
+  spec.template ??= {};
+  defaultTemplate(spec.template);
+  for (const claim of spec.volumeClaimTemplates ?? []) setPersistentVolumeClaimDefaults(claim);
+}
+
+/**
+ * SetDefaults_Job: completions and parallelism 1 when both are unset, parallelism 1, backoffLimit 6
+ * (MaxInt32 with backoffLimitPerIndex), completionMode NonIndexed, suspend false.
+ */
+function setJobSpecDefaults(spec: JobSpec): void {
+  if (spec.completions === undefined && spec.parallelism === undefined) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= spec.backoffLimitPerIndex === undefined ? 6 : 2147483647;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+}
+
+/** SetDefaults_CronJob: Allow, not suspended, history limits 3 and 1; the job template's pod defaults. */
+function setCronJobDefaults(cj: CronJob): void {
+  const spec = cj.spec;
+  spec.concurrencyPolicy ||= 'Allow';
+  spec.suspend ??= false;
+  spec.successfulJobsHistoryLimit ??= 3;
+  spec.failedJobsHistoryLimit ??= 1;
+  const template = spec.jobTemplate.spec?.template;
+  if (template !== undefined) defaultTemplate(template);
+}
+
 /** Applies the defaults of a kind, if it has any (most kinds without a function have none). */
 export function applyDefaults(gvk: GroupVersionKind, obj: KubeObject): void {
   const key = `${gvk.group}/${gvk.kind}`;
@@ -243,6 +340,21 @@ export function applyDefaults(gvk: GroupVersionKind, obj: KubeObject): void {
         p.protocol ??= 'TCP';
       }
       break;
+    case '/Secret': (obj as Secret).type ||= 'Opaque'; break;
+    case '/PersistentVolumeClaim': setPersistentVolumeClaimDefaults(obj as PersistentVolumeClaim); break;
+    case '/PersistentVolume': setPersistentVolumeDefaults(obj as PersistentVolume); break;
+    case '/ReplicationController': setReplicationControllerDefaults(obj as ReplicationController); break;
+    case 'apps/DaemonSet': setDaemonSetDefaults(obj as DaemonSet); break;
+    case 'apps/StatefulSet': setStatefulSetDefaults(obj as StatefulSet); break;
+    case 'batch/Job': {
+      const job = obj as Job;
+      job.spec ??= { template: {} };
+      setJobSpecDefaults(job.spec);
+      job.spec.template ??= {};
+      defaultTemplate(job.spec.template);
+      break;
+    }
+    case 'batch/CronJob': (obj as CronJob).spec ??= { schedule: '', jobTemplate: {} }; setCronJobDefaults(obj as CronJob); break;
     case 'scheduling.k8s.io/PriorityClass': (obj as PriorityClass).preemptionPolicy ??= 'PreemptLowerPriority'; break;
   }
 }

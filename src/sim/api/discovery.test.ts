@@ -6,14 +6,18 @@ describe('legacy discovery', () => {
     expect(JSON.stringify(legacyAPIVersions('127.0.0.1:6443'))).toBe(
       '{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[{"clientCIDR":"0.0.0.0/0","serverAddress":"127.0.0.1:6443"}]}');
     const groups = apiGroupList();
-    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'authentication.k8s.io', 'authorization.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
+    expect(groups.groups.map((g) => g.name)).toEqual(['apps', 'authentication.k8s.io', 'authorization.k8s.io', 'batch', 'networking.k8s.io', 'rbac.authorization.k8s.io', 'scheduling.k8s.io', 'coordination.k8s.io', 'discovery.k8s.io']);
     expect(JSON.stringify(groups.groups[0])).toBe('{"name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}');
   });
 
   it('lists apps/v1 resources with subresources, Scale with its own group and version', () => {
     const list = apiResourceList('apps', 'v1')!;
     expect(list.groupVersion).toBe('apps/v1');
-    expect(JSON.stringify(list.resources.slice(0, 3))).toBe(
+    expect(list.resources.map((r) => r.name)).toEqual([
+      'daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'replicasets', 'replicasets/scale', 'replicasets/status',
+      'statefulsets', 'statefulsets/scale', 'statefulsets/status',
+    ]);
+    expect(JSON.stringify(list.resources.slice(2, 5))).toBe(
       '[{"name":"deployments","singularName":"deployment","namespaced":true,"kind":"Deployment","verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["deploy"],"categories":["all"],"storageVersionHash":"8aSe+NMegvE="},'
       + '{"name":"deployments/scale","singularName":"","namespaced":true,"group":"autoscaling","version":"v1","kind":"Scale","verbs":["get","patch","update"]},'
       + '{"name":"deployments/status","singularName":"","namespaced":true,"kind":"Deployment","verbs":["get","patch","update"]}]');
@@ -23,7 +27,9 @@ describe('legacy discovery', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
       'configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
-      'pods', 'pods/attach', 'pods/binding', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status', 'serviceaccounts',
+      'persistentvolumeclaims', 'persistentvolumeclaims/status', 'persistentvolumes', 'persistentvolumes/status',
+      'pods', 'pods/attach', 'pods/binding', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status',
+      'replicationcontrollers', 'replicationcontrollers/scale', 'replicationcontrollers/status', 'secrets', 'serviceaccounts',
       'services', 'services/status',
     ]);
     expect(list.resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });
@@ -35,7 +41,13 @@ describe('legacy discovery', () => {
     expect(list.resources.find((r) => r.name === 'pods/eviction')).toEqual({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     expect(list.resources.find((r) => r.name === 'pods')).toMatchObject({ shortNames: ['po'], categories: ['all'], storageVersionHash: 'xPOwRZ+Yhw8=' });
     expect(list.resources.find((r) => r.name === 'namespaces')!.verbs).toEqual(['create', 'delete', 'get', 'list', 'patch', 'update', 'watch']);
-    expect(apiResourceList('batch', 'v1')).toBeUndefined();
+    expect(list.resources.find((r) => r.name === 'secrets')).toEqual({
+      name: 'secrets', singularName: 'secret', namespaced: true, kind: 'Secret', verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+      storageVersionHash: 'S6u1pOWzb84=',
+    });
+    expect(apiResourceList('batch', 'v1')!.resources.map((r) => r.name)).toEqual(['cronjobs', 'cronjobs/status', 'jobs', 'jobs/status']);
+    expect(apiResourceList('networking.k8s.io', 'v1')!.resources.find((r) => r.name === 'ingresses')).toMatchObject({ shortNames: ['ing'], storageVersionHash: '39NQlfNR+bo=' });
+    expect(apiResourceList('storage.k8s.io', 'v1')).toBeUndefined();
   });
 });
 
@@ -45,7 +57,7 @@ describe('aggregated discovery', () => {
     expect(apis.apiVersion).toBe('apidiscovery.k8s.io/v2');
     const apps = apis.items[0]!;
     expect(apps.metadata).toEqual({ name: 'apps', creationTimestamp: null });
-    expect(JSON.stringify(apps.versions[0]!.resources[0])).toBe(
+    expect(JSON.stringify(apps.versions[0]!.resources[1])).toBe(
       '{"resource":"deployments","responseKind":{"group":"apps","version":"v1","kind":"Deployment"},"scope":"Namespaced","singularResource":"deployment",'
       + '"verbs":["create","delete","deletecollection","get","list","patch","update","watch"],"shortNames":["deploy"],"categories":["all"],'
       + '"subresources":[{"subresource":"scale","responseKind":{"group":"autoscaling","version":"v1","kind":"Scale"},"verbs":["get","patch","update"]},'

@@ -55,7 +55,7 @@ describe('parseManifest', () => {
     ['metadata: {name: p}\n', 'error validating "f.yaml": error validating data: [apiVersion not set, kind not set]; if you choose to ignore these errors, turn validation off with --validate=false'],
     ['apiVersion: a/b/c\nkind: Pod\n', 'error validating "f.yaml": error validating data: unexpected GroupVersion string: a/b/c; if you choose to ignore these errors, turn validation off with --validate=false'],
     ['apiVersion: apps/v1beta1\nkind: Deployment\nmetadata: {name: nginx}\n', 'resource mapping not found for name: "nginx" namespace: "" from "f.yaml": no matches for kind "Deployment" in version "apps/v1beta1"\nensure CRDs are installed first'],
-    ['apiVersion: v1\nkind: ReplicationController\nmetadata: {name: s, namespace: x}\n', 'resource mapping not found for name: "s" namespace: "x" from "f.yaml": no matches for kind "ReplicationController" in version "v1"\nensure CRDs are installed first'],
+    ['apiVersion: v1\nkind: LimitRange\nmetadata: {name: s, namespace: x}\n', 'resource mapping not found for name: "s" namespace: "x" from "f.yaml": no matches for kind "LimitRange" in version "v1"\nensure CRDs are installed first'],
     ['- a\n- b\n', 'error validating "f.yaml": error validating data: invalid object to validate; if you choose to ignore these errors, turn validation off with --validate=false'],
   ])('reports %j as kubectl does', (text, message) => {
     const m = parseManifest(text, 'f.yaml');

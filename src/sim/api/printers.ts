@@ -14,7 +14,8 @@ import { apiVersionOf, type ResourceInfo } from './resources.ts';
 import { formatTimestamp, parseTimestamp } from './time.ts';
 import type {
   ClusterRoleBinding, ConfigMap, Container, ContainerStatus, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
-  RoleBinding, ServiceAccount, Service, Endpoints, EndpointSlice, PriorityClass,
+  RoleBinding, ServiceAccount, Service, Endpoints, EndpointSlice, PriorityClass, CronJob, DaemonSet, Ingress, Job, LabelSelector,
+  PersistentVolume, PersistentVolumeClaim, ReplicationController, Secret, StatefulSet,
 } from './types/index.ts';
 import type { KubeObject, ListMeta, Table, TableCell, TableColumnDefinition, TableRow, TableRowCondition } from './types/meta.ts';
 
@@ -22,6 +23,10 @@ type Column = readonly [name: string, type: string, priority?: 0 | 1, descriptio
 
 const name: Column = ['Name', 'string', 0, '', 'name'];
 const age: Column = ['Age', 'string'];
+
+const templateColumns: readonly Column[] = [
+  ['Containers', 'string', 1, 'Names of each container in the template.'], ['Images', 'string', 1, 'Images referenced by each container in the template.'],
+];
 
 const columns: Readonly<Record<string, readonly Column[]>> = {
   '/Pod': [
@@ -64,6 +69,31 @@ const columns: Readonly<Record<string, readonly Column[]>> = {
   'scheduling.k8s.io/PriorityClass': [
     name, ['Value', 'integer', 0, 'The value of the priority class.'], ['Global-Default', 'boolean', 0, 'The globalDefault field of the priority class.'], age,
   ],
+  '/Secret': [name, ['Type', 'string'], ['Data', 'string'], age],
+  '/PersistentVolumeClaim': [
+    name, ['Status', 'string'], ['Volume', 'string'], ['Capacity', 'string'], ['Access Modes', 'string'], ['StorageClass', 'string'], age,
+    ['VolumeMode', 'string', 1],
+  ],
+  '/PersistentVolume': [
+    name, ['Capacity', 'string'], ['Access Modes', 'string'], ['Reclaim Policy', 'string'], ['Status', 'string'], ['Claim', 'string'],
+    ['StorageClass', 'string'], ['Reason', 'string'], age, ['VolumeMode', 'string', 1],
+  ],
+  '/ReplicationController': [
+    name, ['Desired', 'integer'], ['Current', 'integer'], ['Ready', 'integer'], age, ...templateColumns, ['Selector', 'string', 1],
+  ],
+  'apps/DaemonSet': [
+    name, ['Desired', 'integer'], ['Current', 'integer'], ['Ready', 'integer'], ['Up-to-date', 'integer'], ['Available', 'integer'],
+    ['Node Selector', 'string'], age, ...templateColumns, ['Selector', 'string', 1],
+  ],
+  'apps/StatefulSet': [name, ['Ready', 'string', 0, 'Number of the pod with ready state'], age, ...templateColumns],
+  'batch/Job': [
+    name, ['Completions', 'string'], ['Duration', 'string', 0, 'Time required to complete the job.'], age, ...templateColumns, ['Selector', 'string', 1],
+  ],
+  'batch/CronJob': [
+    name, ['Schedule', 'string'], ['Suspend', 'boolean'], ['Active', 'integer'], ['Last Schedule', 'string'], age, ...templateColumns,
+    ['Selector', 'string', 1],
+  ],
+  'networking.k8s.io/Ingress': [name, ['Class', 'string'], ['Hosts', 'string'], ['Address', 'string'], ['Ports', 'string'], age],
   'rbac.authorization.k8s.io/RoleBinding': [
     name, ['Role', 'string'], age, ['Users', 'string', 1, 'Users in the roleBinding'], ['Groups', 'string', 1, 'Groups in the roleBinding'],
     ['ServiceAccounts', 'string', 1, 'ServiceAccounts in the roleBinding'],
@@ -303,6 +333,67 @@ function listWithMore(items: readonly string[]): string {
   return joined === '' ? '<unset>' : joined;
 }
 
+/** labels.FormatLabels: `k=v` pairs sorted by key, `<none>` when empty. */
+function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
+  const pairs = Object.keys(labels ?? {}).sort().map((k) => `${k}=${labels![k]}`);
+  return pairs.length === 0 ? '<none>' : pairs.join(',');
+}
+
+/** GetAccessModesAsString: RWO, ROX, RWX, RWOP in that order, each once. */
+function accessModesString(modes: readonly string[] | undefined): string {
+  const short: ReadonlyArray<readonly [string, string]> = [['ReadWriteOnce', 'RWO'], ['ReadOnlyMany', 'ROX'], ['ReadWriteMany', 'RWX'], ['ReadWriteOncePod', 'RWOP']];
+  return short.filter(([mode]) => (modes ?? []).includes(mode)).map(([, s]) => s).join(',');
+}
+
+function selectorString(selector: LabelSelector | null | undefined): string {
+  const parsed = labelSelectorAsSelector(selector);
+  return parsed.ok ? labelSelectorString(parsed.value) : '<invalid>';
+}
+
+/** printPersistentVolumeClaim: capacity and access modes from status once bound to a volume. */
+function claimRow(pvc: PersistentVolumeClaim, created: string): TableCell[] {
+  const bound = Boolean(pvc.spec?.volumeName);
+  const phase = pvc.metadata.deletionTimestamp ? 'Terminating' : pvc.status?.phase ?? '';
+  const storageClass = pvc.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? pvc.spec?.storageClassName ?? '';
+  return [pvc.metadata.name ?? '', phase, pvc.spec?.volumeName ?? '', bound ? pvc.status?.capacity?.['storage'] ?? '0' : '',
+    bound ? accessModesString(pvc.status?.accessModes) : '', storageClass, created, pvc.spec?.volumeMode ?? '<unset>'];
+}
+
+function volumeRow(pv: PersistentVolume, created: string): TableCell[] {
+  const s = pv.spec ?? {};
+  const claim = s.claimRef === undefined ? '' : `${s.claimRef.namespace ?? ''}/${s.claimRef.name ?? ''}`;
+  const storageClass = pv.metadata.annotations?.['volume.beta.kubernetes.io/storage-class'] ?? s.storageClassName ?? '';
+  return [pv.metadata.name ?? '', s.capacity?.['storage'] ?? '0', accessModesString(s.accessModes), s.persistentVolumeReclaimPolicy ?? '',
+    pv.metadata.deletionTimestamp ? 'Terminating' : pv.status?.phase ?? '', claim, storageClass, pv.status?.reason ?? '', created, s.volumeMode ?? '<unset>'];
+}
+
+/** printJob: COMPLETIONS (`n/c`, `n/1 of p`), DURATION from start to completion (or now). */
+function jobRow(job: Job, created: string, nowMs: number): TableCell[] {
+  const succeeded = job.status?.succeeded ?? 0;
+  const parallelism = job.spec.parallelism ?? 0;
+  const completions = job.spec.completions !== undefined ? `${succeeded}/${job.spec.completions}`
+    : parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+  const start = job.status?.startTime ? parseTimestamp(job.status.startTime) : undefined;
+  const end = job.status?.completionTime ? parseTimestamp(job.status.completionTime) : undefined;
+  const duration = start === undefined ? '' : humanDuration((end ?? nowMs) - start);
+  return [job.metadata.name ?? '', completions, duration, created, ...containerCells(job.spec.template?.spec?.containers), selectorString(job.spec.selector)];
+}
+
+/** printIngress: CLASS, HOSTS (3 then ` + N more...`, `*` when none), ADDRESS, PORTS (80, plus 443 with TLS). */
+function ingressRow(ing: Ingress, created: string): TableCell[] {
+  const rules = ing.spec?.rules ?? [];
+  const hosts: string[] = [];
+  let more = false;
+  for (const rule of rules) {
+    if (hosts.length === 3) more = true;
+    if (!more && rule.host) hosts.push(rule.host);
+  }
+  const hostsCell = hosts.length === 0 ? '*' : more ? `${hosts.join(',')} + ${rules.length - 3} more...` : hosts.join(',');
+  let address = (ing.status?.loadBalancer?.ingress ?? []).map((i) => i.ip || i.hostname || '').filter((a) => a !== '').join(',');
+  if (address.length > 16) address = `${address.slice(0, 13)}...`;
+  return [ing.metadata.name ?? '', ing.spec?.ingressClassName ?? '<none>', hostsCell, address, (ing.spec?.tls ?? []).length > 0 ? '80, 443' : '80', created];
+}
+
 /** The cells (and row conditions) of one object, as the server computes them at `nowMs`. */
 export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): Pick<TableRow, 'cells' | 'conditions'> {
   const created = since(obj.metadata.creationTimestamp, nowMs);
@@ -347,6 +438,43 @@ export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): 
     }
     case 'rbac.authorization.k8s.io/RoleBinding': case 'rbac.authorization.k8s.io/ClusterRoleBinding':
       return { cells: bindingRow(obj as RoleBinding, nowMs) };
+    case '/Secret': {
+      const secret = obj as Secret;
+      return { cells: [n, secret.type ?? '', Object.keys(secret.data ?? {}).length, created] };
+    }
+    case '/PersistentVolumeClaim': return { cells: claimRow(obj as PersistentVolumeClaim, created) };
+    case '/PersistentVolume': return { cells: volumeRow(obj as PersistentVolume, created) };
+    case '/ReplicationController': {
+      const rc = obj as ReplicationController;
+      return {
+        cells: [n, rc.spec?.replicas ?? 0, rc.status?.replicas ?? 0, rc.status?.readyReplicas ?? 0, created,
+          ...containerCells(rc.spec?.template?.spec?.containers), formatLabels(rc.spec?.selector)],
+      };
+    }
+    case 'apps/DaemonSet': {
+      const ds = obj as DaemonSet;
+      const st = ds.status;
+      return {
+        cells: [n, st?.desiredNumberScheduled ?? 0, st?.currentNumberScheduled ?? 0, st?.numberReady ?? 0, st?.updatedNumberScheduled ?? 0,
+          st?.numberAvailable ?? 0, formatLabels(ds.spec.template?.spec?.nodeSelector), created, ...containerCells(ds.spec.template?.spec?.containers),
+          selectorString(ds.spec.selector)],
+      };
+    }
+    case 'apps/StatefulSet': {
+      const sts = obj as StatefulSet;
+      return { cells: [n, `${sts.status?.readyReplicas ?? 0}/${sts.spec.replicas ?? 0}`, created, ...containerCells(sts.spec.template?.spec?.containers)] };
+    }
+    case 'batch/Job': return { cells: jobRow(obj as Job, created, nowMs) };
+    case 'batch/CronJob': {
+      const cj = obj as CronJob;
+      const last = cj.status?.lastScheduleTime ? since(cj.status.lastScheduleTime, nowMs) : '<none>';
+      const suspend = cj.spec.suspend === undefined ? '<unset>' : cj.spec.suspend ? 'True' : 'False';
+      return {
+        cells: [n, cj.spec.schedule, suspend, (cj.status?.active ?? []).length, last, created,
+          ...containerCells(cj.spec.jobTemplate.spec?.template?.spec?.containers), formatLabelSelector(cj.spec.jobTemplate.spec?.selector)],
+      };
+    }
+    case 'networking.k8s.io/Ingress': return { cells: ingressRow(obj as Ingress, created) };
     default: {
       const t = obj.metadata.creationTimestamp ? parseTimestamp(obj.metadata.creationTimestamp) : undefined;
       return { cells: [n, t === undefined ? '0001-01-01T00:00:00Z' : formatTimestamp(t)] };

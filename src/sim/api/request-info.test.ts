@@ -74,7 +74,7 @@ describe('resolveRoute', () => {
   });
 
   it.each([
-    ['GET', '/apis/batch/v1/namespaces/default/jobs'],
+    ['GET', '/apis/storage.k8s.io/v1/storageclasses'],
     ['GET', '/apis/apps/v2/namespaces/default/deployments'],
     ['GET', '/api/apps/v1/deployments'],
     ['GET', '/healthz'],

@@ -28,7 +28,9 @@ describe('resource table', () => {
   });
 
   it('lists kubectl get all members by category', () => {
-    expect(servedResources.filter((r) => r.categories.includes('all')).map((r) => r.resource)).toEqual(['pods', 'services', 'deployments', 'replicasets']);
+    expect(servedResources.filter((r) => r.categories.includes('all')).map((r) => r.resource)).toEqual([
+      'pods', 'replicationcontrollers', 'services', 'daemonsets', 'deployments', 'replicasets', 'statefulsets', 'cronjobs', 'jobs',
+    ]);
   });
 
   it('builds etcd keys as the registry does, nodes under minions', () => {

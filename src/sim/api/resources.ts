@@ -78,6 +78,14 @@ export const servedResources: readonly ResourceInfo[] = [
     subresources: [status('', 'v1', 'Node')], storageResource: 'minions', storageVersionHash: 'XwShjMxG9Fs=',
   }),
   resource({
+    group: '', version: 'v1', kind: 'PersistentVolumeClaim', resource: 'persistentvolumeclaims', singular: 'persistentvolumeclaim', shortNames: ['pvc'],
+    namespaced: true, subresources: [status('', 'v1', 'PersistentVolumeClaim')], storageVersionHash: 'QWTyNDq0dC4=',
+  }),
+  resource({
+    group: '', version: 'v1', kind: 'PersistentVolume', resource: 'persistentvolumes', singular: 'persistentvolume', shortNames: ['pv'],
+    namespaced: false, subresources: [status('', 'v1', 'PersistentVolume')], storageVersionHash: 'HN/zwEC+JgM=',
+  }),
+  resource({
     group: '', version: 'v1', kind: 'Pod', resource: 'pods', singular: 'pod', shortNames: ['po'], namespaced: true, categories: ['all'],
     subresources: [
       { name: 'attach', kind: { group: '', version: 'v1', kind: 'PodAttachOptions' }, verbs: ['create', 'get'] },
@@ -90,10 +98,20 @@ export const servedResources: readonly ResourceInfo[] = [
     ],
     storageVersionHash: 'xPOwRZ+Yhw8=',
   }),
+  resource({
+    group: '', version: 'v1', kind: 'ReplicationController', resource: 'replicationcontrollers', singular: 'replicationcontroller', shortNames: ['rc'],
+    namespaced: true, categories: ['all'], subresources: [scale, status('', 'v1', 'ReplicationController')], storageResource: 'controllers',
+    storageVersionHash: 'Jond2If31h0=',
+  }),
+  resource({ group: '', version: 'v1', kind: 'Secret', resource: 'secrets', singular: 'secret', namespaced: true, storageVersionHash: 'S6u1pOWzb84=' }),
   resource({ group: '', version: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', singular: 'serviceaccount', shortNames: ['sa'], namespaced: true, storageVersionHash: 'pbx9ZvyFpBE=' }),
   resource({
     group: '', version: 'v1', kind: 'Service', resource: 'services', singular: 'service', shortNames: ['svc'], namespaced: true, categories: ['all'],
     verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], subresources: [status('', 'v1', 'Service')], storageResource: 'services/specs', storageVersionHash: '0/CO1lhkEBI=',
+  }),
+  resource({
+    group: 'apps', version: 'v1', kind: 'DaemonSet', resource: 'daemonsets', singular: 'daemonset', shortNames: ['ds'], namespaced: true,
+    categories: ['all'], subresources: [status('apps', 'v1', 'DaemonSet')], storageVersionHash: 'dd7pWHUlMKQ=',
   }),
   resource({
     group: 'apps', version: 'v1', kind: 'Deployment', resource: 'deployments', singular: 'deployment', shortNames: ['deploy'], namespaced: true,
@@ -103,10 +121,26 @@ export const servedResources: readonly ResourceInfo[] = [
     group: 'apps', version: 'v1', kind: 'ReplicaSet', resource: 'replicasets', singular: 'replicaset', shortNames: ['rs'], namespaced: true,
     categories: ['all'], subresources: [scale, status('apps', 'v1', 'ReplicaSet')], storageVersionHash: 'P1RzHs8/mWQ=',
   }),
+  resource({
+    group: 'apps', version: 'v1', kind: 'StatefulSet', resource: 'statefulsets', singular: 'statefulset', shortNames: ['sts'], namespaced: true,
+    categories: ['all'], subresources: [scale, status('apps', 'v1', 'StatefulSet')], storageVersionHash: 'H+vl74LkKdo=',
+  }),
   review(authentication, 'SelfSubjectReview', 'selfsubjectreviews'),
   review(authorization, 'SelfSubjectAccessReview', 'selfsubjectaccessreviews'),
   review(authorization, 'SelfSubjectRulesReview', 'selfsubjectrulesreviews'),
   review(authorization, 'SubjectAccessReview', 'subjectaccessreviews'),
+  resource({
+    group: 'batch', version: 'v1', kind: 'CronJob', resource: 'cronjobs', singular: 'cronjob', shortNames: ['cj'], namespaced: true,
+    categories: ['all'], subresources: [status('batch', 'v1', 'CronJob')], storageVersionHash: 'sd5LIXh4Fjs=',
+  }),
+  resource({
+    group: 'batch', version: 'v1', kind: 'Job', resource: 'jobs', singular: 'job', namespaced: true,
+    categories: ['all'], subresources: [status('batch', 'v1', 'Job')], storageVersionHash: 'mudhfqk/qZY=',
+  }),
+  resource({
+    group: 'networking.k8s.io', version: 'v1', kind: 'Ingress', resource: 'ingresses', singular: 'ingress', shortNames: ['ing'], namespaced: true,
+    subresources: [status('networking.k8s.io', 'v1', 'Ingress')], storageResource: 'ingress', storageVersionHash: '39NQlfNR+bo=',
+  }),
   resource({ group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', resource: 'leases', singular: 'lease', namespaced: true, storageVersionHash: 'gqkMMb/YqFM=' }),
   resource({ group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice', resource: 'endpointslices', singular: 'endpointslice', namespaced: true, storageVersionHash: 'qgS0xkrxYAI=' }),
   resource({ group: rbac, version: 'v1', kind: 'ClusterRoleBinding', resource: 'clusterrolebindings', singular: 'clusterrolebinding', namespaced: false, storageVersionHash: '48tpQ8gZHFc=' }),
@@ -122,6 +156,8 @@ export const servedGroups: readonly { readonly group: string; readonly versions:
   { group: 'apps', versions: ['v1'] },
   { group: authentication, versions: ['v1'] },
   { group: authorization, versions: ['v1'] },
+  { group: 'batch', versions: ['v1'] },
+  { group: 'networking.k8s.io', versions: ['v1'] },
   { group: rbac, versions: ['v1'] },
   { group: 'scheduling.k8s.io', versions: ['v1'] },
   { group: 'coordination.k8s.io', versions: ['v1'] },

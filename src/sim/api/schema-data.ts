@@ -3,7 +3,7 @@
 // Decoding uses it to find unknown fields and type mismatches, to canonicalize objects the way a Go
 // decode/encode round trip does, and to merge strategic patches.
 // Data transcribed from the Go struct definitions (JSON and patch tags) of k8s.io/api v0.28
-// (core/v1, apps/v1, autoscaling/v1, coordination/v1, rbac/v1, authorization/v1, authentication/v1) and k8s.io/apimachinery v0.28
+// (core/v1, apps/v1, autoscaling/v1, batch/v1, coordination/v1, networking/v1, rbac/v1, authorization/v1, authentication/v1) and k8s.io/apimachinery v0.28
 // pkg/apis/meta/v1; every struct reachable from a served kind is listed.
 //
 // Type notation: `string`, `bool`, `int32`, `int64`, `float64`; `Time` (metav1.Time, seconds),
@@ -41,6 +41,12 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['readOnly', '*bool', 'o'],
     ['kind', '*string', 'o'],
   ],
+  AzureFilePersistentVolumeSource: [
+    ['secretName', 'string'],
+    ['shareName', 'string'],
+    ['readOnly', 'bool', 'o'],
+    ['secretNamespace', '*string'],
+  ],
   AzureFileVolumeSource: [
     ['secretName', 'string'],
     ['shareName', 'string'],
@@ -50,6 +56,18 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['...', 'TypeMeta'],
     ['metadata', 'ObjectMeta', 'o'],
     ['target', 'ObjectReference'],
+  ],
+  CSIPersistentVolumeSource: [
+    ['driver', 'string'],
+    ['volumeHandle', 'string'],
+    ['readOnly', 'bool', 'o'],
+    ['fsType', 'string', 'o'],
+    ['volumeAttributes', 'map[string]string', 'o'],
+    ['controllerPublishSecretRef', '*SecretReference', 'o'],
+    ['nodeStageSecretRef', '*SecretReference', 'o'],
+    ['nodePublishSecretRef', '*SecretReference', 'o'],
+    ['controllerExpandSecretRef', '*SecretReference', 'o'],
+    ['nodeExpandSecretRef', '*SecretReference', 'o'],
   ],
   CSIVolumeSource: [
     ['driver', 'string'],
@@ -62,6 +80,14 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['add', '[]string', 'o'],
     ['drop', '[]string', 'o'],
   ],
+  CephFSPersistentVolumeSource: [
+    ['monitors', '[]string'],
+    ['path', 'string', 'o'],
+    ['user', 'string', 'o'],
+    ['secretFile', 'string', 'o'],
+    ['secretRef', '*SecretReference', 'o'],
+    ['readOnly', 'bool', 'o'],
+  ],
   CephFSVolumeSource: [
     ['monitors', '[]string'],
     ['path', 'string', 'o'],
@@ -69,6 +95,12 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['secretFile', 'string', 'o'],
     ['secretRef', '*LocalObjectReference', 'o'],
     ['readOnly', 'bool', 'o'],
+  ],
+  CinderPersistentVolumeSource: [
+    ['volumeID', 'string'],
+    ['fsType', 'string', 'o'],
+    ['readOnly', 'bool', 'o'],
+    ['secretRef', '*SecretReference', 'o'],
   ],
   CinderVolumeSource: [
     ['volumeID', 'string'],
@@ -201,8 +233,65 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['allocatedResources', 'map[string]Quantity', 'o'],
     ['resources', '*ResourceRequirements', 'o'],
   ],
+  CronJob: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'CronJobSpec', 'o'],
+    ['status', 'CronJobStatus', 'o'],
+  ],
+  CronJobSpec: [
+    ['schedule', 'string'],
+    ['timeZone', '*string', 'o'],
+    ['startingDeadlineSeconds', '*int64', 'o'],
+    ['concurrencyPolicy', 'string', 'o'],
+    ['suspend', '*bool', 'o'],
+    ['jobTemplate', 'JobTemplateSpec'],
+    ['successfulJobsHistoryLimit', '*int32', 'o'],
+    ['failedJobsHistoryLimit', '*int32', 'o'],
+  ],
+  CronJobStatus: [
+    ['active', '[]ObjectReference', 'o'],
+    ['lastScheduleTime', '*Time', 'o'],
+    ['lastSuccessfulTime', '*Time', 'o'],
+  ],
   DaemonEndpoint: [
     ['Port', 'int32'],
+  ],
+  DaemonSet: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'DaemonSetSpec', 'o'],
+    ['status', 'DaemonSetStatus', 'o'],
+  ],
+  DaemonSetCondition: [
+    ['type', 'string'],
+    ['status', 'string'],
+    ['lastTransitionTime', 'Time', 'o'],
+    ['reason', 'string', 'o'],
+    ['message', 'string', 'o'],
+  ],
+  DaemonSetSpec: [
+    ['selector', '*LabelSelector'],
+    ['template', 'PodTemplateSpec'],
+    ['updateStrategy', 'DaemonSetUpdateStrategy', 'o'],
+    ['minReadySeconds', 'int32', 'o'],
+    ['revisionHistoryLimit', '*int32', 'o'],
+  ],
+  DaemonSetStatus: [
+    ['currentNumberScheduled', 'int32'],
+    ['numberMisscheduled', 'int32'],
+    ['desiredNumberScheduled', 'int32'],
+    ['numberReady', 'int32'],
+    ['observedGeneration', 'int64', 'o'],
+    ['updatedNumberScheduled', 'int32', 'o'],
+    ['numberAvailable', 'int32', 'o'],
+    ['numberUnavailable', 'int32', 'o'],
+    ['collisionCount', '*int32', 'o'],
+    ['conditions', '[]DaemonSetCondition', 'o', 'merge', 'type'],
+  ],
+  DaemonSetUpdateStrategy: [
+    ['type', 'string', 'o'],
+    ['rollingUpdate', '*RollingUpdateDaemonSet', 'o'],
   ],
   DeleteOptions: [
     ['...', 'TypeMeta'],
@@ -352,6 +441,13 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['readOnly', 'bool', 'o'],
     ['wwids', '[]string', 'o'],
   ],
+  FlexPersistentVolumeSource: [
+    ['driver', 'string'],
+    ['fsType', 'string', 'o'],
+    ['secretRef', '*SecretReference', 'o'],
+    ['readOnly', 'bool', 'o'],
+    ['options', 'map[string]string', 'o'],
+  ],
   FlexVolumeSource: [
     ['driver', 'string'],
     ['fsType', 'string', 'o'],
@@ -378,6 +474,12 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['revision', 'string', 'o'],
     ['directory', 'string', 'o'],
   ],
+  GlusterfsPersistentVolumeSource: [
+    ['endpoints', 'string'],
+    ['path', 'string'],
+    ['readOnly', 'bool', 'o'],
+    ['endpointsNamespace', '*string', 'o'],
+  ],
   GlusterfsVolumeSource: [
     ['endpoints', 'string'],
     ['path', 'string'],
@@ -394,6 +496,14 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['name', 'string'],
     ['value', 'string'],
   ],
+  HTTPIngressPath: [
+    ['path', 'string', 'o'],
+    ['pathType', '*string'],
+    ['backend', 'IngressBackend'],
+  ],
+  HTTPIngressRuleValue: [
+    ['paths', '[]HTTPIngressPath'],
+  ],
   HostAlias: [
     ['ip', 'string', 'o'],
     ['hostnames', '[]string', 'o'],
@@ -404,6 +514,19 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
   HostPathVolumeSource: [
     ['path', 'string'],
     ['type', '*string', 'o'],
+  ],
+  ISCSIPersistentVolumeSource: [
+    ['targetPortal', 'string'],
+    ['iqn', 'string'],
+    ['lun', 'int32'],
+    ['iscsiInterface', 'string', 'o'],
+    ['fsType', 'string', 'o'],
+    ['readOnly', 'bool', 'o'],
+    ['portals', '[]string', 'o'],
+    ['chapAuthDiscovery', 'bool', 'o'],
+    ['chapAuthSession', 'bool', 'o'],
+    ['secretRef', '*SecretReference', 'o'],
+    ['initiatorName', '*string', 'o'],
   ],
   ISCSIVolumeSource: [
     ['targetPortal', 'string'],
@@ -417,6 +540,100 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['chapAuthSession', 'bool', 'o'],
     ['secretRef', '*LocalObjectReference', 'o'],
     ['initiatorName', '*string', 'o'],
+  ],
+  Ingress: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'IngressSpec', 'o'],
+    ['status', 'IngressStatus', 'o'],
+  ],
+  IngressBackend: [
+    ['service', '*IngressServiceBackend', 'o'],
+    ['resource', '*TypedLocalObjectReference', 'o'],
+  ],
+  IngressLoadBalancerIngress: [
+    ['ip', 'string', 'o'],
+    ['hostname', 'string', 'o'],
+    ['ports', '[]IngressPortStatus', 'o'],
+  ],
+  IngressLoadBalancerStatus: [
+    ['ingress', '[]IngressLoadBalancerIngress', 'o'],
+  ],
+  IngressPortStatus: [
+    ['port', 'int32'],
+    ['protocol', 'string'],
+    ['error', '*string', 'o'],
+  ],
+  IngressRule: [
+    ['host', 'string', 'o'],
+    ['...', 'IngressRuleValue'],
+  ],
+  IngressRuleValue: [
+    ['http', '*HTTPIngressRuleValue', 'o'],
+  ],
+  IngressServiceBackend: [
+    ['name', 'string'],
+    ['port', 'ServiceBackendPort', 'o'],
+  ],
+  IngressSpec: [
+    ['ingressClassName', '*string', 'o'],
+    ['defaultBackend', '*IngressBackend', 'o'],
+    ['tls', '[]IngressTLS', 'o'],
+    ['rules', '[]IngressRule', 'o'],
+  ],
+  IngressStatus: [
+    ['loadBalancer', 'IngressLoadBalancerStatus', 'o'],
+  ],
+  IngressTLS: [
+    ['hosts', '[]string', 'o'],
+    ['secretName', 'string', 'o'],
+  ],
+  Job: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'JobSpec', 'o'],
+    ['status', 'JobStatus', 'o'],
+  ],
+  JobCondition: [
+    ['type', 'string'],
+    ['status', 'string'],
+    ['lastProbeTime', 'Time', 'o'],
+    ['lastTransitionTime', 'Time', 'o'],
+    ['reason', 'string', 'o'],
+    ['message', 'string', 'o'],
+  ],
+  JobSpec: [
+    ['parallelism', '*int32', 'o'],
+    ['completions', '*int32', 'o'],
+    ['activeDeadlineSeconds', '*int64', 'o'],
+    ['podFailurePolicy', '*PodFailurePolicy', 'o'],
+    ['backoffLimit', '*int32', 'o'],
+    ['backoffLimitPerIndex', '*int32', 'o'],
+    ['maxFailedIndexes', '*int32', 'o'],
+    ['selector', '*LabelSelector', 'o'],
+    ['manualSelector', '*bool', 'o'],
+    ['template', 'PodTemplateSpec'],
+    ['ttlSecondsAfterFinished', '*int32', 'o'],
+    ['completionMode', '*string', 'o'],
+    ['suspend', '*bool', 'o'],
+    ['podReplacementPolicy', '*string', 'o'],
+  ],
+  JobStatus: [
+    ['conditions', '[]JobCondition', 'o', 'merge', 'type'],
+    ['startTime', '*Time', 'o'],
+    ['completionTime', '*Time', 'o'],
+    ['active', 'int32', 'o'],
+    ['succeeded', 'int32', 'o'],
+    ['failed', 'int32', 'o'],
+    ['terminating', '*int32', 'o'],
+    ['completedIndexes', 'string', 'o'],
+    ['failedIndexes', '*string', 'o'],
+    ['uncountedTerminatedPods', '*UncountedTerminatedPods', 'o'],
+    ['ready', '*int32', 'o'],
+  ],
+  JobTemplateSpec: [
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'JobSpec', 'o'],
   ],
   KeyToPath: [
     ['key', 'string'],
@@ -461,6 +678,10 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
   ],
   LocalObjectReference: [
     ['name', 'string', 'o'],
+  ],
+  LocalVolumeSource: [
+    ['path', 'string'],
+    ['fsType', '*string', 'o'],
   ],
   ManagedFieldsEntry: [
     ['manager', 'string', 'o'],
@@ -622,6 +843,26 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['controller', '*bool', 'o'],
     ['blockOwnerDeletion', '*bool', 'o'],
   ],
+  PersistentVolume: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'PersistentVolumeSpec', 'o'],
+    ['status', 'PersistentVolumeStatus', 'o'],
+  ],
+  PersistentVolumeClaim: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'PersistentVolumeClaimSpec', 'o'],
+    ['status', 'PersistentVolumeClaimStatus', 'o'],
+  ],
+  PersistentVolumeClaimCondition: [
+    ['type', 'string'],
+    ['status', 'string'],
+    ['lastProbeTime', 'Time', 'o'],
+    ['lastTransitionTime', 'Time', 'o'],
+    ['reason', 'string', 'o'],
+    ['message', 'string', 'o'],
+  ],
   PersistentVolumeClaimSpec: [
     ['accessModes', '[]string', 'o'],
     ['selector', '*LabelSelector', 'o'],
@@ -632,6 +873,14 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['dataSource', '*TypedLocalObjectReference', 'o'],
     ['dataSourceRef', '*TypedObjectReference', 'o'],
   ],
+  PersistentVolumeClaimStatus: [
+    ['phase', 'string', 'o'],
+    ['accessModes', '[]string', 'o'],
+    ['capacity', 'map[string]Quantity', 'o'],
+    ['conditions', '[]PersistentVolumeClaimCondition', 'o', 'merge', 'type'],
+    ['allocatedResources', 'map[string]Quantity', 'o'],
+    ['allocatedResourceStatuses', 'map[string]string', 'o'],
+  ],
   PersistentVolumeClaimTemplate: [
     ['metadata', 'ObjectMeta', 'o'],
     ['spec', 'PersistentVolumeClaimSpec'],
@@ -639,6 +888,47 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
   PersistentVolumeClaimVolumeSource: [
     ['claimName', 'string'],
     ['readOnly', 'bool', 'o'],
+  ],
+  PersistentVolumeSource: [
+    ['gcePersistentDisk', '*GCEPersistentDiskVolumeSource', 'o'],
+    ['awsElasticBlockStore', '*AWSElasticBlockStoreVolumeSource', 'o'],
+    ['hostPath', '*HostPathVolumeSource', 'o'],
+    ['glusterfs', '*GlusterfsPersistentVolumeSource', 'o'],
+    ['nfs', '*NFSVolumeSource', 'o'],
+    ['rbd', '*RBDPersistentVolumeSource', 'o'],
+    ['iscsi', '*ISCSIPersistentVolumeSource', 'o'],
+    ['cinder', '*CinderPersistentVolumeSource', 'o'],
+    ['cephfs', '*CephFSPersistentVolumeSource', 'o'],
+    ['fc', '*FCVolumeSource', 'o'],
+    ['flocker', '*FlockerVolumeSource', 'o'],
+    ['flexVolume', '*FlexPersistentVolumeSource', 'o'],
+    ['azureFile', '*AzureFilePersistentVolumeSource', 'o'],
+    ['vsphereVolume', '*VsphereVirtualDiskVolumeSource', 'o'],
+    ['quobyte', '*QuobyteVolumeSource', 'o'],
+    ['azureDisk', '*AzureDiskVolumeSource', 'o'],
+    ['photonPersistentDisk', '*PhotonPersistentDiskVolumeSource', 'o'],
+    ['portworxVolume', '*PortworxVolumeSource', 'o'],
+    ['scaleIO', '*ScaleIOPersistentVolumeSource', 'o'],
+    ['local', '*LocalVolumeSource', 'o'],
+    ['storageos', '*StorageOSPersistentVolumeSource', 'o'],
+    ['csi', '*CSIPersistentVolumeSource', 'o'],
+  ],
+  PersistentVolumeSpec: [
+    ['capacity', 'map[string]Quantity', 'o'],
+    ['...', 'PersistentVolumeSource'],
+    ['accessModes', '[]string', 'o'],
+    ['claimRef', '*ObjectReference', 'o'],
+    ['persistentVolumeReclaimPolicy', 'string', 'o'],
+    ['storageClassName', 'string', 'o'],
+    ['mountOptions', '[]string', 'o'],
+    ['volumeMode', '*string', 'o'],
+    ['nodeAffinity', '*VolumeNodeAffinity', 'o'],
+  ],
+  PersistentVolumeStatus: [
+    ['phase', 'string', 'o'],
+    ['message', 'string', 'o'],
+    ['reason', 'string', 'o'],
+    ['lastPhaseTransitionTime', '*Time', 'o'],
   ],
   PhotonPersistentDiskVolumeSource: [
     ['pdID', 'string'],
@@ -680,6 +970,23 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
   PodDNSConfigOption: [
     ['name', 'string', 'o'],
     ['value', '*string', 'o'],
+  ],
+  PodFailurePolicy: [
+    ['rules', '[]PodFailurePolicyRule'],
+  ],
+  PodFailurePolicyOnExitCodesRequirement: [
+    ['containerName', '*string'],
+    ['operator', 'string'],
+    ['values', '[]int32'],
+  ],
+  PodFailurePolicyOnPodConditionsPattern: [
+    ['type', 'string'],
+    ['status', 'string'],
+  ],
+  PodFailurePolicyRule: [
+    ['action', 'string'],
+    ['onExitCodes', '*PodFailurePolicyOnExitCodesRequirement'],
+    ['onPodConditions', '[]PodFailurePolicyOnPodConditionsPattern'],
   ],
   PodIP: [
     ['ip', 'string', 'o'],
@@ -822,6 +1129,16 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['group', 'string', 'o'],
     ['tenant', 'string', 'o'],
   ],
+  RBDPersistentVolumeSource: [
+    ['monitors', '[]string'],
+    ['image', 'string'],
+    ['fsType', 'string', 'o'],
+    ['pool', 'string', 'o'],
+    ['user', 'string', 'o'],
+    ['keyring', 'string', 'o'],
+    ['secretRef', '*SecretReference', 'o'],
+    ['readOnly', 'bool', 'o'],
+  ],
   RBDVolumeSource: [
     ['monitors', '[]string'],
     ['image', 'string'],
@@ -858,6 +1175,33 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['availableReplicas', 'int32', 'o'],
     ['observedGeneration', 'int64', 'o'],
     ['conditions', '[]ReplicaSetCondition', 'o', 'merge', 'type'],
+  ],
+  ReplicationController: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'ReplicationControllerSpec', 'o'],
+    ['status', 'ReplicationControllerStatus', 'o'],
+  ],
+  ReplicationControllerCondition: [
+    ['type', 'string'],
+    ['status', 'string'],
+    ['lastTransitionTime', 'Time', 'o'],
+    ['reason', 'string', 'o'],
+    ['message', 'string', 'o'],
+  ],
+  ReplicationControllerSpec: [
+    ['replicas', '*int32', 'o'],
+    ['minReadySeconds', 'int32', 'o'],
+    ['selector', 'map[string]string', 'o'],
+    ['template', '*PodTemplateSpec', 'o'],
+  ],
+  ReplicationControllerStatus: [
+    ['replicas', 'int32'],
+    ['fullyLabeledReplicas', 'int32', 'o'],
+    ['readyReplicas', 'int32', 'o'],
+    ['availableReplicas', 'int32', 'o'],
+    ['observedGeneration', 'int64', 'o'],
+    ['conditions', '[]ReplicationControllerCondition', 'o', 'merge', 'type'],
   ],
   ResourceAttributes: [
     ['namespace', 'string', 'o'],
@@ -903,9 +1247,17 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['kind', 'string'],
     ['name', 'string'],
   ],
+  RollingUpdateDaemonSet: [
+    ['maxUnavailable', '*IntOrString', 'o'],
+    ['maxSurge', '*IntOrString', 'o'],
+  ],
   RollingUpdateDeployment: [
     ['maxUnavailable', '*IntOrString', 'o'],
     ['maxSurge', '*IntOrString', 'o'],
+  ],
+  RollingUpdateStatefulSetStrategy: [
+    ['partition', '*int32', 'o'],
+    ['maxUnavailable', '*IntOrString', 'o'],
   ],
   SELinuxOptions: [
     ['user', 'string', 'o'],
@@ -918,6 +1270,18 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['metadata', 'ObjectMeta', 'o'],
     ['spec', 'ScaleSpec', 'o'],
     ['status', 'ScaleStatus', 'o'],
+  ],
+  ScaleIOPersistentVolumeSource: [
+    ['gateway', 'string'],
+    ['system', 'string'],
+    ['secretRef', '*SecretReference'],
+    ['sslEnabled', 'bool', 'o'],
+    ['protectionDomain', 'string', 'o'],
+    ['storagePool', 'string', 'o'],
+    ['storageMode', 'string', 'o'],
+    ['volumeName', 'string', 'o'],
+    ['fsType', 'string', 'o'],
+    ['readOnly', 'bool', 'o'],
   ],
   ScaleIOVolumeSource: [
     ['gateway', 'string'],
@@ -942,6 +1306,14 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['type', 'string'],
     ['localhostProfile', '*string', 'o'],
   ],
+  Secret: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['immutable', '*bool', 'o'],
+    ['data', 'map[string]bytes', 'o'],
+    ['stringData', 'map[string]string', 'o'],
+    ['type', 'string', 'o'],
+  ],
   SecretEnvSource: [
     ['...', 'LocalObjectReference'],
     ['optional', '*bool', 'o'],
@@ -955,6 +1327,10 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['...', 'LocalObjectReference'],
     ['items', '[]KeyToPath', 'o'],
     ['optional', '*bool', 'o'],
+  ],
+  SecretReference: [
+    ['name', 'string', 'o'],
+    ['namespace', 'string', 'o'],
   ],
   SecretVolumeSource: [
     ['secretName', 'string', 'o'],
@@ -1014,6 +1390,59 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['expirationSeconds', '*int64', 'o'],
     ['path', 'string'],
   ],
+  ServiceBackendPort: [
+    ['name', 'string', 'o'],
+    ['number', 'int32', 'o'],
+  ],
+  StatefulSet: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['spec', 'StatefulSetSpec', 'o'],
+    ['status', 'StatefulSetStatus', 'o'],
+  ],
+  StatefulSetCondition: [
+    ['type', 'string'],
+    ['status', 'string'],
+    ['lastTransitionTime', 'Time', 'o'],
+    ['reason', 'string', 'o'],
+    ['message', 'string', 'o'],
+  ],
+  StatefulSetOrdinals: [
+    ['start', 'int32', 'o'],
+  ],
+  StatefulSetPersistentVolumeClaimRetentionPolicy: [
+    ['whenDeleted', 'string', 'o'],
+    ['whenScaled', 'string', 'o'],
+  ],
+  StatefulSetSpec: [
+    ['replicas', '*int32', 'o'],
+    ['selector', '*LabelSelector'],
+    ['template', 'PodTemplateSpec'],
+    ['volumeClaimTemplates', '[]PersistentVolumeClaim', 'o'],
+    ['serviceName', 'string'],
+    ['podManagementPolicy', 'string', 'o'],
+    ['updateStrategy', 'StatefulSetUpdateStrategy', 'o'],
+    ['revisionHistoryLimit', '*int32', 'o'],
+    ['minReadySeconds', 'int32', 'o'],
+    ['persistentVolumeClaimRetentionPolicy', '*StatefulSetPersistentVolumeClaimRetentionPolicy', 'o'],
+    ['ordinals', '*StatefulSetOrdinals', 'o'],
+  ],
+  StatefulSetStatus: [
+    ['observedGeneration', 'int64', 'o'],
+    ['replicas', 'int32'],
+    ['readyReplicas', 'int32', 'o'],
+    ['currentReplicas', 'int32', 'o'],
+    ['updatedReplicas', 'int32', 'o'],
+    ['currentRevision', 'string', 'o'],
+    ['updateRevision', 'string', 'o'],
+    ['collisionCount', '*int32', 'o'],
+    ['conditions', '[]StatefulSetCondition', 'o', 'merge', 'type'],
+    ['availableReplicas', 'int32'],
+  ],
+  StatefulSetUpdateStrategy: [
+    ['type', 'string', 'o'],
+    ['rollingUpdate', '*RollingUpdateStatefulSetStrategy', 'o'],
+  ],
   Status: [
     ['...', 'TypeMeta'],
     ['metadata', 'ListMeta', 'o'],
@@ -1035,6 +1464,13 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['uid', 'string', 'o'],
     ['causes', '[]StatusCause', 'o'],
     ['retryAfterSeconds', 'int32', 'o'],
+  ],
+  StorageOSPersistentVolumeSource: [
+    ['volumeName', 'string', 'o'],
+    ['volumeNamespace', 'string', 'o'],
+    ['fsType', 'string', 'o'],
+    ['readOnly', 'bool', 'o'],
+    ['secretRef', '*ObjectReference', 'o'],
   ],
   StorageOSVolumeSource: [
     ['volumeName', 'string', 'o'],
@@ -1121,6 +1557,10 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['name', 'string'],
     ['namespace', '*string', 'o'],
   ],
+  UncountedTerminatedPods: [
+    ['succeeded', '[]string', 'o'],
+    ['failed', '[]string', 'o'],
+  ],
   UserInfo: [
     ['username', 'string', 'o'],
     ['uid', 'string', 'o'],
@@ -1142,6 +1582,9 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['subPath', 'string', 'o'],
     ['mountPropagation', '*string', 'o'],
     ['subPathExpr', 'string', 'o'],
+  ],
+  VolumeNodeAffinity: [
+    ['required', '*NodeSelector', 'o'],
   ],
   VolumeProjection: [
     ['secret', '*SecretProjection', 'o'],

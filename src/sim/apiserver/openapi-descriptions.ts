@@ -14,6 +14,17 @@ export const descriptions: Readonly<Record<string, string>> = {
   '*.apiVersion': `APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: ${conventions}#resources`,
   '*.kind': `Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: ${conventions}#types-kinds`,
 
+  // The kinds served for kubectl's default prune allowlist (type descriptions only).
+  Secret: 'Secret holds secret data of a certain type. The total bytes of the values in the Data field must be less than MaxSecretSize bytes.',
+  PersistentVolumeClaim: "PersistentVolumeClaim is a user's request for and claim to a persistent volume",
+  PersistentVolume: 'PersistentVolume (PV) is a storage resource provisioned by an administrator. It is analogous to a node. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes',
+  ReplicationController: 'ReplicationController represents the configuration of a replication controller.',
+  DaemonSet: 'DaemonSet represents the configuration of a daemon set.',
+  StatefulSet: 'StatefulSet represents a set of pods with consistent identities. Identities are defined as:\n  - Network: A single stable DNS and hostname.\n  - Storage: As many VolumeClaims as requested.\n\nThe StatefulSet guarantees that a given network identity will always map to the same storage identity.',
+  Job: 'Job represents the configuration of a single job.',
+  CronJob: 'CronJob represents the configuration of a single cron job.',
+  Ingress: 'Ingress is a collection of rules that allow inbound connections to reach the endpoints defined by a backend. An Ingress can be configured to give services externally-reachable urls, load balance traffic, terminate SSL, offer name based virtual hosting etc.',
+
   // meta/v1
   ObjectMeta: 'ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.',
   'ObjectMeta.name': `Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Cannot be updated. More info: ${names}#names`,

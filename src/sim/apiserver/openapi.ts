@@ -51,7 +51,9 @@ function schemaName(r: { group: string; version: string; kind: string }): string
 
 const metaStructs = new Set(['ObjectMeta', 'ListMeta', 'LabelSelector', 'LabelSelectorRequirement', 'OwnerReference', 'ManagedFieldsEntry', 'Status', 'StatusDetails', 'StatusCause', 'DeleteOptions', 'Preconditions', 'Time', 'MicroTime']);
 const structPackages: ReadonlyArray<readonly [RegExp, string]> = [
-  [/^(Deployment|ReplicaSet|RollingUpdateDeployment|StatefulSet|DaemonSet|ControllerRevision)/, 'io.k8s.api.apps.v1'],
+  [/^(Deployment|ReplicaSet|RollingUpdateDeployment|StatefulSet|DaemonSet|ControllerRevision|RollingUpdateDaemonSet|RollingUpdateStatefulSetStrategy)/, 'io.k8s.api.apps.v1'],
+  [/^(Job|JobSpec|JobStatus|JobCondition|JobTemplateSpec|CronJob|CronJobSpec|CronJobStatus|PodFailurePolicy\w*|UncountedTerminatedPods)$/, 'io.k8s.api.batch.v1'],
+  [/^(Ingress\w*|HTTPIngress\w*|ServiceBackendPort)$/, 'io.k8s.api.networking.v1'],
   [/^Scale(Spec|Status)?$/, 'io.k8s.api.autoscaling.v1'],
   [/^Lease(Spec)?$/, 'io.k8s.api.coordination.v1'],
   [/^(ClusterRole|ClusterRoleBinding|Role|RoleBinding|PolicyRule|Subject|RoleRef|AggregationRule)$/, 'io.k8s.api.rbac.v1'],

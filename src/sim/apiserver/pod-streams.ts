@@ -102,7 +102,9 @@ export function* handlePodStream(h: HandlerRequest, kubelet: KubeletConnection):
     params = command.map((c) => ['command', c]);
     for (const [option, param] of Object.entries(streamParams)) if (query.get(option) === 'true' || query.get(option) === '1') params.push([param, '1']);
   }
-  const request: HttpRequest = { method, path, query: formatQuery(params), headers: { 'user-agent': 'kube-apiserver' } };
+  // An exec's stdin (collected by the front before the request enters the simulation) travels with it.
+  const stdin = sub === 'exec' && typeof http.body === 'string' ? { body: http.body } : {};
+  const request: HttpRequest = { method, path, query: formatQuery(params), headers: { 'user-agent': 'kube-apiserver' }, ...stdin };
   const answer = yield* kubelet.call(node, request);
   if ('error' in answer) {
     // ErrorToAPIStatus of a plain Go error: 500 with no reason, the error's text as the message.
@@ -115,6 +117,10 @@ export function* handlePodStream(h: HandlerRequest, kubelet: KubeletConnection):
   if (response.status >= 200 && response.status < 300) {
     return response.stream ? { stream: response, kubeletRequestId: requestId, node } : { response };
   }
+  // An upgrade (exec, attach, port-forward) goes through the upgrade-aware proxy, which writes a backend answer
+  // other than 101 to the client as it is: the kubelet's `404 container not found ("nginx")`.
+  // Models k8s.io/apimachinery/pkg/util/proxy/upgradeaware.go (tryUpgrade).
+  if (sub !== 'log') return { response };
   // Models k8s.io/apiserver/pkg/registry/generic/rest/response_checker.go GenericHttpResponseChecker.Check.
   const bodyText = typeof response.body === 'string' ? response.body : '';
   if (response.status === 400) throw newBadRequest(bodyText);

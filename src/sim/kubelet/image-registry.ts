@@ -61,6 +61,41 @@ Commercial support is available at
 </html>
 `;
 
+/** The image's /etc/nginx/nginx.conf: `worker_processes auto` and `notice` in the images with entrypoint scripts (1.25+), `1` and `warn` before. */
+const nginxConf = (modern: boolean): string => `
+user  nginx;
+worker_processes  ${modern ? 'auto' : '1'};
+
+error_log  /var/log/nginx/error.log ${modern ? 'notice' : 'warn'};
+pid        /var/run/nginx.pid;
+
+
+events {
+    worker_connections  1024;
+}
+
+
+http {
+    include       /etc/nginx/mime.types;
+    default_type  application/octet-stream;
+
+    log_format  main  '$remote_addr - $remote_user [$time_local] "$request" '
+                      '$status $body_bytes_sent "$http_referer" '
+                      '"$http_user_agent" "$http_x_forwarded_for"';
+
+    access_log  /var/log/nginx/access.log  main;
+
+    sendfile        on;
+    #tcp_nopush     on;
+
+    keepalive_timeout  65;
+
+    #gzip  on;
+
+    include /etc/nginx/conf.d/*.conf;
+}
+`;
+
 const debianRoot = ['bin', 'boot', 'dev', 'etc', 'home', 'lib', 'lib64', 'media', 'mnt', 'opt', 'proc', 'root', 'run', 'sbin', 'srv', 'sys', 'tmp', 'usr', 'var'];
 const busyboxRoot = ['bin', 'dev', 'etc', 'home', 'lib', 'lib64', 'proc', 'root', 'sys', 'tmp', 'usr', 'var'];
 
@@ -80,6 +115,7 @@ function nginx(tag: string, version: string, env: readonly (readonly [string, st
       '/usr/share/nginx/html': dir(['50x.html', 'index.html']),
       '/usr/share/nginx/html/index.html': nginxIndex,
       '/etc/nginx': dir(['conf.d', 'fastcgi_params', 'mime.types', 'modules', 'nginx.conf', 'scgi_params', 'uwsgi_params']),
+      '/etc/nginx/nginx.conf': nginxConf(entrypointScripts),
     },
     sizeBytes: entrypointScripts ? 67_250_000 : 44_710_000,
   };

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageCatalog } from './image-registry.ts';
+import { utf8ToByteString } from '../etcd/bytes.ts';
+import { readTar, writeTar } from './tar.ts';
 import { containerArgv, execute, runMain, shellWords, type ContainerContext, type ProgramStep } from './programs.ts';
 
 const busybox = imageCatalog.find((i) => i.repository === 'docker.io/library/busybox' && i.tag === '1.36')!;
@@ -21,6 +23,37 @@ function steps(argv: string[], n = 50, c = ctx()): { steps: ProgramStep[]; exit?
   }
   return { steps: out };
 }
+
+describe('tar and test, as kubectl cp runs them', () => {
+  const nginx125 = imageCatalog.find((i) => i.repository === 'docker.io/library/nginx' && i.tag.startsWith('1.25'))!;
+
+  it('tar cf - writes the files (leading / removed, GNU tar\'s note on stderr); a missing path fails with exit 2', () => {
+    const c = ctx(nginx125);
+    const r = execute(['tar', 'cf', '-', '/etc/nginx/nginx.conf'], c);
+    expect([r.exitCode, r.stderr]).toEqual([0, "tar: Removing leading `/' from member names\n"]);
+    const entries = readTar(utf8ToByteString(r.stdout));
+    expect('error' in entries ? entries : entries.map((e) => [e.name, e.type, e.content.split('\n')[1]])).toEqual([['etc/nginx/nginx.conf', 'file', 'user  nginx;']]);
+    const dir = readTar(utf8ToByteString(execute(['tar', 'cf', '-', '/usr/share/nginx/html'], c).stdout));
+    expect('error' in dir ? dir : dir.map((e) => e.name)).toEqual(['usr/share/nginx/html/', 'usr/share/nginx/html/index.html']);
+    expect(execute(['tar', 'cf', '-', '/nope'], c)).toMatchObject({
+      exitCode: 2, stderr: "tar: Removing leading `/' from member names\ntar: /nope: Cannot stat: No such file or directory\ntar: Exiting with failure status due to previous errors\n",
+    });
+  });
+
+  it('tar -xmf - -C DIR writes stdin\'s files into the container; test -d/-f answer from the files', () => {
+    const c = ctx(nginx125);
+    const archive = utf8ToByteString(writeTar([{ name: 'file', type: 'file', mode: 0o644, mtime: 0, content: 'hello ✓\n' }]));
+    expect(execute(['test', '-d', '/tmp/file'], c).exitCode).toBe(1);
+    expect(execute(['tar', '-xmf', '-', '-C', '/tmp'], { ...c, stdin: archive })).toMatchObject({ exitCode: 0, stderr: '' });
+    expect(execute(['cat', '/tmp/file'], c).stdout).toBe('hello ✓\n');
+    expect(execute(['test', '-f', '/tmp/file'], c).exitCode).toBe(0);
+    expect(execute(['test', '-d', '/tmp'], c).exitCode).toBe(0);
+    expect(execute(['tar', 'xf', '-', '-C', '/nope'], { ...c, stdin: archive })).toMatchObject({ exitCode: 2, stderr: 'tar: /nope: Cannot open: No such file or directory\ntar: Error is not recoverable: exiting now\n' });
+    expect(execute(['tar', 'xf', '-', '-C', '/tmp'], { ...c, stdin: 'garbage' })).toMatchObject({
+      exitCode: 2, stderr: 'tar: This does not look like a tar archive\ntar: Exiting with failure status due to previous errors\n',
+    });
+  });
+});
 
 describe('programs', () => {
   it('splits words as sh does', () => {

@@ -8,7 +8,8 @@
 // pkg/kubelet/kubelet_pods.go (GetKubeletContainerLogs, validateContainerLogStatus).
 //
 // Not modelled: the CRI streaming server the real kubelet hands exec/attach/port-forward to (its
-// redirect or proxy), stdin and TTYs (an exec runs to its end with no input), port-forward's data.
+// redirect or proxy), TTYs, interactive stdin (an exec's stdin arrives whole, with the request, and the
+// command runs to its end on it), port-forward's data.
 
 import type { ContainerPort, ContainerStatus, Pod } from '../api/types/core.ts';
 import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd } from '../apiserver/http.ts';
@@ -159,7 +160,8 @@ export class KubeletServer {
       return;
     }
     const command = parseQueryAll(request.payload.query, 'command');
-    const result = execute(command, c.context());
+    const body = request.payload.body;
+    const result = execute(command, typeof body === 'string' ? { ...c.context(), stdin: body } : c.context());
     const respond = () => {
       this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
       if (result.stdout !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stdout, data: result.stdout });
@@ -190,7 +192,8 @@ export class KubeletServer {
       return;
     }
     const served = p.spec.containers.some((c) => this.host.container(namespace, pod, c.name)?.server?.port === port);
-    if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+    // The port is a query parameter only for WebSocket clients; over SPDY each stream names its port.
+    if (query.has('port') && (!Number.isInteger(port) || port <= 0 || port > 65535)) {
       this.host.reply(request, httpKinds.response, badRequest(`invalid port "${query.get('port') ?? ''}"`));
       return;
     }

@@ -20,6 +20,7 @@ import { formatQuery } from '../apiserver/http.ts';
 import { parseManifest } from '../api/manifest.ts';
 import { sortedJSON } from '../api/strategic-merge-diff.ts';
 import { findResource, type ResourceInfo } from '../api/resources.ts';
+import { escapePath } from '../api/url-path.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import type { PodSpec } from '../api/types/core.ts';
 import type { PropagationPolicy } from './scenario.ts';
@@ -97,7 +98,7 @@ export function collectionPath(r: ResourceInfo, ns: string | null = namespace): 
 
 /** The item path of a named object (the namespace is ignored for cluster-scoped resources). */
 export function itemPath(r: ResourceInfo, ns: string, name: string): string {
-  return `${collectionPath(r, ns)}/${encodeURIComponent(name)}`;
+  return `${collectionPath(r, ns)}/${escapePath(name)}`;
 }
 
 /**

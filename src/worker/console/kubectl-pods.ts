@@ -10,6 +10,7 @@
 import { splitArgs } from '../../sim/etcd/etcdctl.ts';
 import { httpKinds, type HttpResponse, type HttpStreamData } from '../../sim/apiserver/http.ts';
 import type { Pod } from '../../sim/api/types/core.ts';
+import { escapePath } from '../../sim/api/url-path.ts';
 import type { Status } from '../../sim/api/types/meta.ts';
 import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
 import { klogLine, send, type CommandIO } from './http.ts';
@@ -114,7 +115,7 @@ function query(params: readonly (readonly [string, string])[]): string {
 /** Runs `kubectl logs` or `kubectl exec`; returns the exit code, or null while a stream stays open (never: it waits). */
 export function* runPodCommand(io: CommandIO, cmd: PodCommand): Co<number> {
   if (io.verbosity >= 6) io.err(klogLine(io, 'loader.go:395', 'Config loaded from file:  /root/.kube/config'));
-  const podPath = `/api/v1/namespaces/${cmd.namespace}/pods/${encodeURIComponent(cmd.pod)}`;
+  const podPath = `/api/v1/namespaces/${cmd.namespace}/pods/${escapePath(cmd.pod)}`;
   const { response: got } = yield* send(io, { method: 'GET', path: podPath, accept: 'application/json, */*' });
   if (got.status !== 200) {
     io.err(statusErrorText(statusOf(got), got.status, `pods "${cmd.pod}" not found`));

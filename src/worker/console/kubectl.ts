@@ -11,6 +11,7 @@
 
 import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
 import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
+import { escapePath } from '../../sim/api/url-path.ts';
 import type { KubeObject, Status, Table, TableColumnDefinition } from '../../sim/api/types/meta.ts';
 import type { HttpResponse } from '../../sim/apiserver/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
@@ -57,7 +58,7 @@ function collectionPath(r: ResourceInfo, namespace: string | null): string {
 }
 
 function itemPath(r: ResourceInfo, namespace: string, name: string): string {
-  return `${collectionPath(r, namespace)}/${encodeURIComponent(name)}`;
+  return `${collectionPath(r, namespace)}/${escapePath(name)}`;
 }
 
 /** url.Values.Encode: keys sorted, values query-escaped. */
@@ -422,7 +423,7 @@ function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
       if (isError(response)) { exit = fail(io, response, '', `error when creating "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} created\n`);
     } else if (cmd.verb === 'replace') {
-      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(withNamespace(m.object, namespace))}\n` });
+      const { response } = yield* send(io, { method: 'PUT', path: `${collection}/${escapePath(name)}`, query: 'fieldManager=kubectl-replace&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(withNamespace(m.object, namespace))}\n` });
       if (isError(response)) { exit = fail(io, response, '', `error when replacing "${sourceName(cmd)}"`); reportProblems(io, m, response); continue; }
       io.out(`${label} replaced\n`);
     } else {
@@ -434,7 +435,7 @@ function* fromManifest(io: KubectlIO, cmd: KubectlInvocation): Co<number> {
 
 function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, name: string, collection: string, label: string, source: string): Co<number> {
   const modified = modifiedConfiguration(m.object as unknown as Obj, namespace);
-  const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${encodeURIComponent(name)}`, accept: 'application/json' });
+  const { response: current } = yield* send(io, { method: 'GET', path: `${collection}/${escapePath(name)}`, accept: 'application/json' });
   if (current.status === 404) {
     const { response } = yield* send(io, { method: 'POST', path: collection, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/json', body: `${sortedJSON(modified)}\n` });
     if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when creating "${source}"`); }
@@ -452,7 +453,7 @@ function* applyOne(io: KubectlIO, m: ManifestObject, namespace: string | null, n
     io.out(`${label} unchanged\n`);
     return 0;
   }
-  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${encodeURIComponent(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: sortedJSON(patch) });
+  const { response } = yield* send(io, { method: 'PATCH', path: `${collection}/${escapePath(name)}`, query: 'fieldManager=kubectl-client-side-apply&fieldValidation=Strict', accept: 'application/json', contentType: 'application/strategic-merge-patch+json', body: sortedJSON(patch) });
   if (isError(response)) { reportProblems(io, m, response); return fail(io, response, '', `error when applying patch:\n${JSON.stringify(patch)}\n\nto:\nResource: "${m.resource.group}/${m.resource.version}, Resource=${m.resource.resource}", GroupVersionKind: "${m.gvk.group}/${m.gvk.version}, Kind=${m.gvk.kind}"\nName: "${name}", Namespace: "${namespace ?? ''}"\nfor: "${source}"`); }
   io.out(`${label} configured\n`);
   return 0;

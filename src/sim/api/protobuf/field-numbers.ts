@@ -6,9 +6,11 @@
 // k8s.io/api/core/v1
 // k8s.io/api/apps/v1
 // k8s.io/api/autoscaling/v1
+// k8s.io/api/batch/v1
 // k8s.io/api/coordination/v1
 // k8s.io/api/rbac/v1
 // k8s.io/api/discovery/v1
+// k8s.io/api/networking/v1
 // k8s.io/api/scheduling/v1
 // k8s.io/api/policy/v1
 // k8s.io/api/authorization/v1
@@ -71,6 +73,10 @@ export const fieldNumbers: Readonly<Record<string, Readonly<Record<string, numbe
   ControllerRevision: { metadata: 1, data: 2, revision: 3 },
   ControllerRevisionList: { metadata: 1, items: 2 },
   CreateOptions: { dryRun: 1, fieldManager: 3, fieldValidation: 4 },
+  CronJob: { metadata: 1, spec: 2, status: 3 },
+  CronJobList: { metadata: 1, items: 2 },
+  CronJobSpec: { schedule: 1, timeZone: 8, startingDeadlineSeconds: 2, concurrencyPolicy: 3, suspend: 4, jobTemplate: 5, successfulJobsHistoryLimit: 6, failedJobsHistoryLimit: 7 },
+  CronJobStatus: { active: 1, lastScheduleTime: 4, lastSuccessfulTime: 5 },
   CrossVersionObjectReference: { kind: 1, name: 2, apiVersion: 3 },
   DaemonEndpoint: { Port: 1 },
   DaemonSet: { metadata: 1, spec: 2, status: 3 },
@@ -136,6 +142,8 @@ export const fieldNumbers: Readonly<Record<string, Readonly<Record<string, numbe
   GroupVersionResource: { group: 1, version: 2, resource: 3 },
   HTTPGetAction: { path: 1, port: 2, host: 3, scheme: 4, httpHeaders: 5 },
   HTTPHeader: { name: 1, value: 2 },
+  HTTPIngressPath: { path: 1, pathType: 3, backend: 2 },
+  HTTPIngressRuleValue: { paths: 1 },
   HorizontalPodAutoscaler: { metadata: 1, spec: 2, status: 3 },
   HorizontalPodAutoscalerCondition: { type: 1, status: 2, lastTransitionTime: 3, reason: 4, message: 5 },
   HorizontalPodAutoscalerList: { metadata: 1, items: 2 },
@@ -146,7 +154,25 @@ export const fieldNumbers: Readonly<Record<string, Readonly<Record<string, numbe
   HostPathVolumeSource: { path: 1, type: 2 },
   ISCSIPersistentVolumeSource: { targetPortal: 1, iqn: 2, lun: 3, iscsiInterface: 4, fsType: 5, readOnly: 6, portals: 7, chapAuthDiscovery: 8, chapAuthSession: 11, secretRef: 10, initiatorName: 12 },
   ISCSIVolumeSource: { targetPortal: 1, iqn: 2, lun: 3, iscsiInterface: 4, fsType: 5, readOnly: 6, portals: 7, chapAuthDiscovery: 8, chapAuthSession: 11, secretRef: 10, initiatorName: 12 },
+  Ingress: { metadata: 1, spec: 2, status: 3 },
+  IngressBackend: { service: 4, resource: 3 },
+  IngressList: { metadata: 1, items: 2 },
+  IngressLoadBalancerIngress: { ip: 1, hostname: 2, ports: 4 },
+  IngressLoadBalancerStatus: { ingress: 1 },
+  IngressPortStatus: { port: 1, protocol: 2, error: 3 },
+  IngressRule: { host: 1, ingressRuleValue: 2 },
+  IngressRuleValue: { http: 1 },
+  IngressServiceBackend: { name: 1, port: 2 },
+  IngressSpec: { ingressClassName: 4, defaultBackend: 1, tls: 2, rules: 3 },
+  IngressStatus: { loadBalancer: 1 },
+  IngressTLS: { hosts: 1, secretName: 2 },
   IntOrString: { type: 1, intVal: 2, strVal: 3 },
+  Job: { metadata: 1, spec: 2, status: 3 },
+  JobCondition: { type: 1, status: 2, lastProbeTime: 3, lastTransitionTime: 4, reason: 5, message: 6 },
+  JobList: { metadata: 1, items: 2 },
+  JobSpec: { parallelism: 1, completions: 2, activeDeadlineSeconds: 3, podFailurePolicy: 11, backoffLimit: 7, backoffLimitPerIndex: 12, maxFailedIndexes: 13, selector: 4, manualSelector: 5, template: 6, ttlSecondsAfterFinished: 8, completionMode: 9, suspend: 10, podReplacementPolicy: 14 },
+  JobStatus: { conditions: 1, startTime: 2, completionTime: 3, active: 4, succeeded: 5, failed: 6, terminating: 11, completedIndexes: 7, failedIndexes: 10, uncountedTerminatedPods: 8, ready: 9 },
+  JobTemplateSpec: { metadata: 1, spec: 2 },
   KeyToPath: { key: 1, path: 2, mode: 3 },
   LabelSelector: { matchLabels: 1, matchExpressions: 2 },
   LabelSelectorRequirement: { key: 1, operator: 2, values: 3 },
@@ -231,6 +257,10 @@ export const fieldNumbers: Readonly<Record<string, Readonly<Record<string, numbe
   PodDisruptionBudgetSpec: { minAvailable: 1, selector: 2, maxUnavailable: 3, unhealthyPodEvictionPolicy: 4 },
   PodDisruptionBudgetStatus: { observedGeneration: 1, disruptedPods: 2, disruptionsAllowed: 3, currentHealthy: 4, desiredHealthy: 5, expectedPods: 6, conditions: 7 },
   PodExecOptions: { stdin: 1, stdout: 2, stderr: 3, tty: 4, container: 5, command: 6 },
+  PodFailurePolicy: { rules: 1 },
+  PodFailurePolicyOnExitCodesRequirement: { containerName: 1, operator: 2, values: 3 },
+  PodFailurePolicyOnPodConditionsPattern: { type: 1, status: 2 },
+  PodFailurePolicyRule: { action: 1, onExitCodes: 2, onPodConditions: 3 },
   PodIP: { ip: 1 },
   PodList: { metadata: 1, items: 2 },
   PodLogOptions: { container: 1, follow: 2, previous: 3, sinceSeconds: 4, sinceTime: 5, timestamps: 6, tailLines: 7, limitBytes: 8, insecureSkipTLSVerifyBackend: 9 },
@@ -328,6 +358,7 @@ export const fieldNumbers: Readonly<Record<string, Readonly<Record<string, numbe
   ServiceAccount: { metadata: 1, secrets: 2, imagePullSecrets: 3, automountServiceAccountToken: 4 },
   ServiceAccountList: { metadata: 1, items: 2 },
   ServiceAccountTokenProjection: { audience: 1, expirationSeconds: 2, path: 3 },
+  ServiceBackendPort: { name: 1, number: 2 },
   ServiceList: { metadata: 1, items: 2 },
   ServicePort: { name: 1, protocol: 2, appProtocol: 6, port: 3, targetPort: 4, nodePort: 5 },
   ServiceProxyOptions: { path: 1 },
@@ -371,6 +402,7 @@ export const fieldNumbers: Readonly<Record<string, Readonly<Record<string, numbe
   TypeMeta: { kind: 1, apiVersion: 2 },
   TypedLocalObjectReference: { apiGroup: 1, kind: 2, name: 3 },
   TypedObjectReference: { apiGroup: 1, kind: 2, name: 3, namespace: 4 },
+  UncountedTerminatedPods: { succeeded: 1, failed: 2 },
   Unknown: { typeMeta: 1, raw: 2, contentEncoding: 3, contentType: 4 },
   UpdateOptions: { dryRun: 1, fieldManager: 2, fieldValidation: 3 },
   UserInfo: { username: 1, uid: 2, groups: 3, extra: 4 },

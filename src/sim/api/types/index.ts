@@ -6,3 +6,4 @@ export type * from './core.ts';
 export type * from './meta.ts';
 export type * from './rbac.ts';
 export type * from './service.ts';
+export type * from './workloads.ts';

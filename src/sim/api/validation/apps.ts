@@ -15,21 +15,22 @@ import { validatePodTemplateSpec } from './pod.ts';
 export const validateDeploymentName: NameValidator = nameIsDNSSubdomain;
 export const validateReplicaSetName: NameValidator = nameIsDNSSubdomain;
 
-function nonNegative(value: number | undefined, path: FieldPath): FieldError[] {
+export function nonNegative(value: number | undefined, path: FieldPath): FieldError[] {
   return (value ?? 0) < 0 ? [fieldError.invalid(path, value ?? 0, isNegativeErrorMsg)] : [];
 }
 
-function validateSelector(selector: LabelSelector | null | undefined, path: FieldPath): FieldError[] {
+/** A required, non-empty selector (`empty selector is invalid for deployment`, `… for daemonset`, `… for statefulset`). */
+export function validateSelector(selector: LabelSelector | null | undefined, path: FieldPath, kind = 'deployment'): FieldError[] {
   if (selector === null || selector === undefined) return [fieldError.required(path)];
   const errs = validateLabelSelector(selector, path);
   if (Object.keys(selector.matchLabels ?? {}).length + (selector.matchExpressions ?? []).length === 0) {
-    errs.push(fieldError.invalid(path, goLabelSelector(selector), 'empty selector is invalid for deployment'));
+    errs.push(fieldError.invalid(path, goLabelSelector(selector), `empty selector is invalid for ${kind}`));
   }
   return errs;
 }
 
-/** ValidatePodTemplateSpecForReplicaSet. */
-function validateTemplateForReplicaSet(template: PodTemplateSpec | undefined, selector: LabelSelector | null | undefined, path: FieldPath, selectorPath: FieldPath): FieldError[] {
+/** ValidatePodTemplateSpecForReplicaSet (also the DaemonSet's and StatefulSet's template checks). */
+export function validateTemplateForReplicaSet(template: PodTemplateSpec | undefined, selector: LabelSelector | null | undefined, path: FieldPath, selectorPath: FieldPath): FieldError[] {
   const errs: FieldError[] = [];
   const parsed = labelSelectorAsSelector(selector);
   if (!parsed.ok) return [fieldError.invalid(selectorPath, selector ? goLabelSelector(selector) : null, 'invalid label selector')];

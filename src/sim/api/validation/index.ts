@@ -13,6 +13,11 @@ import {
 } from './core.ts';
 import { validateObjectMetaUpdate } from './meta.ts';
 import {
+  validateCronJob, validateCronJobUpdate, validateDaemonSet, validateDaemonSetUpdate, validateIngress, validateIngressUpdate, validateJob, validateJobUpdate,
+  validatePersistentVolume, validatePersistentVolumeClaim, validatePersistentVolumeClaimUpdate, validatePersistentVolumeUpdate, validateReplicationController,
+  validateReplicationControllerUpdate, validateSecret, validateSecretUpdate, validateStatefulSet, validateStatefulSetUpdate,
+} from './workloads.ts';
+import {
   validateEndpoints, validateEndpointSlice, validatePriorityClass, validatePriorityClassUpdate, validateService, validateServiceUpdate,
 } from './service.ts';
 import { validatePodBinding, validatePodCreate, validatePodUpdate } from './pod.ts';
@@ -43,6 +48,15 @@ const onCreate: Readonly<Record<string, CreateValidator>> = {
   '/Endpoints': validateEndpoints,
   'discovery.k8s.io/EndpointSlice': validateEndpointSlice,
   'scheduling.k8s.io/PriorityClass': validatePriorityClass,
+  '/Secret': validateSecret,
+  '/PersistentVolumeClaim': validatePersistentVolumeClaim,
+  '/PersistentVolume': validatePersistentVolume,
+  '/ReplicationController': validateReplicationController,
+  'apps/DaemonSet': validateDaemonSet,
+  'apps/StatefulSet': validateStatefulSet,
+  'batch/Job': validateJob,
+  'batch/CronJob': validateCronJob,
+  'networking.k8s.io/Ingress': validateIngress,
 };
 
 const onUpdate: Readonly<Record<string, UpdateValidator>> = {
@@ -63,6 +77,15 @@ const onUpdate: Readonly<Record<string, UpdateValidator>> = {
   '/Endpoints': (ep: never, old: never) => [...validateObjectMetaUpdate((ep as { metadata: never }).metadata, (old as { metadata: never }).metadata), ...validateEndpoints(ep)],
   'discovery.k8s.io/EndpointSlice': (s: never, old: never) => [...validateObjectMetaUpdate((s as { metadata: never }).metadata, (old as { metadata: never }).metadata), ...validateEndpointSlice(s)],
   'scheduling.k8s.io/PriorityClass': validatePriorityClassUpdate,
+  '/Secret': validateSecretUpdate,
+  '/PersistentVolumeClaim': validatePersistentVolumeClaimUpdate,
+  '/PersistentVolume': validatePersistentVolumeUpdate,
+  '/ReplicationController': validateReplicationControllerUpdate,
+  'apps/DaemonSet': validateDaemonSetUpdate,
+  'apps/StatefulSet': validateStatefulSetUpdate,
+  'batch/Job': validateJobUpdate,
+  'batch/CronJob': validateCronJobUpdate,
+  'networking.k8s.io/Ingress': validateIngressUpdate,
 };
 
 const onStatusUpdate: Readonly<Record<string, UpdateValidator>> = {

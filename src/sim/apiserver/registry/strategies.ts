@@ -10,11 +10,16 @@ import { namespaceFinalizeStrategy, namespaceStatusStrategy } from './namespaces
 import { podStatusStrategy, podStrategy } from './pods.ts';
 import { endpointSliceStrategy, endpointsStrategy, priorityClassStrategy, serviceStatusStrategy, serviceStrategy } from './services.ts';
 import type { StatusStrategy, Strategy } from './strategy.ts';
+import {
+  cronJobStrategy, daemonSetStrategy, ingressStrategy, jobStrategy, persistentVolumeClaimStrategy, persistentVolumeStrategy, replicationControllerStrategy,
+  secretStrategy, statefulSetStrategy, workloadStatusStrategies,
+} from './workloads.ts';
 
 const all: readonly Strategy[] = [
   podStrategy, deploymentStrategy, replicaSetStrategy, namespaceStrategy, nodeStrategy, eventStrategy, configMapStrategy,
   serviceAccountStrategy, leaseStrategy, roleStrategy, clusterRoleStrategy, roleBindingStrategy, clusterRoleBindingStrategy,
-  serviceStrategy, endpointsStrategy, endpointSliceStrategy, priorityClassStrategy,
+  serviceStrategy, endpointsStrategy, endpointSliceStrategy, priorityClassStrategy, secretStrategy, persistentVolumeClaimStrategy,
+  persistentVolumeStrategy, replicationControllerStrategy, daemonSetStrategy, statefulSetStrategy, jobStrategy, cronJobStrategy, ingressStrategy,
 ];
 
 const byResource = new Map(all.map((s) => [`${s.resource.group}/${s.resource.resource}`, s]));
@@ -25,6 +30,7 @@ const statusStrategies = new Map<string, StatusStrategy>([
   ['apps/replicasets', replicaSetStatusStrategy],
   ['/namespaces', namespaceStatusStrategy],
   ['/services', serviceStatusStrategy],
+  ...workloadStatusStrategies,
 ]);
 
 const finalizeStrategies = new Map<string, StatusStrategy>([
