@@ -22,8 +22,8 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
-import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/apiserver/http.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
+import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/wire/http.ts';
 import type { Duplex } from 'node:stream';
 import type { ClusterHost, Submission } from './cluster-host.ts';
 import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, readsBody, type RequestLimits } from './request-limits.ts';

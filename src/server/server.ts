@@ -3,7 +3,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
 import { ClusterHost, type HostOptions } from './cluster-host.ts';
 import { startFront, type RequestLogEntry, type RunningFront } from './http-server.ts';
 import type { RequestLimits } from './request-limits.ts';

@@ -5,7 +5,7 @@
 // kubelet's lease get-or-create, the garbage collector's owner check); a Txn whose compare failed (it
 // takes its failure branch); a watch that ends normally.
 
-import type { HttpResponse, HttpWatchEvent } from '../sim/apiserver/http.ts';
+import type { HttpResponse, HttpWatchEvent } from '../sim/wire/http.ts';
 import type { Message } from '../sim/engine/index.ts';
 import type { EtcdReply, WatchStreamError, WatchStreamResponse } from '../sim/etcd/index.ts';
 

@@ -3,8 +3,8 @@
 // same step, so both go through this one function.
 
 import type { LoggableCommand } from '../protocol/index.ts';
-import { httpKinds, type HttpRequest } from '../sim/apiserver/http.ts';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { httpKinds, type HttpRequest } from '../sim/wire/http.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
 import { resourceForKind } from '../sim/api/resources.ts';
 import { componentNames } from '../sim/cluster.ts';
 import type { Fault } from '../sim/cluster.ts';

@@ -14,7 +14,7 @@ import type { GroupVersionKind } from './gvk.ts';
 import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
 import { goTypeName, hasStruct, isEmptyValue, structField, structFields, type TypeNode } from './schema.ts';
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
 

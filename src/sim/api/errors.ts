@@ -7,7 +7,7 @@
 
 import { aggregateFieldErrors, fieldErrorBody, type FieldError } from './field.ts';
 import { groupKindString, groupResourceString, type GroupKind, type GroupResource } from './gvk.ts';
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 import type { Status, StatusCause, StatusDetails, StatusReason } from './types/meta.ts';
 
 /** An error whose whole meaning is a metav1.Status (failure). `message` is the Status message. */

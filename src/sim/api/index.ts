@@ -24,7 +24,7 @@ export * from './resources.ts';
 export * from './result.ts';
 export { goTypeName, hasStruct, parseType, structField, structFields, type SchemaField, type TypeNode } from './schema.ts';
 export * from './strategic-merge-patch.ts';
-export * from './strconv.ts';
+export * from '../go/strconv.ts';
 export * from './time.ts';
 export * from './validation/index.ts';
 export * from './validation/meta.ts';

@@ -7,7 +7,7 @@
 // and k8s.io/apiserver/pkg/endpoints/handlers/rest.go (RequestScope.AllowsConversion).
 
 import { newNotAcceptable, newUnsupportedMediaType } from '../api/errors.ts';
-import type { HttpRequest, HttpResponse } from './http.ts';
+import type { HttpRequest, HttpResponse } from '../wire/http.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
 
 export const jsonMediaType = 'application/json';

@@ -8,7 +8,7 @@
 import { toTable } from '../api/printers.ts';
 import type { ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, ListMeta, Table } from '../api/types/meta.ts';
-import type { HttpRequest } from './http.ts';
+import type { HttpRequest } from '../wire/http.ts';
 import { negotiateMediaType, type Conversion } from './negotiation.ts';
 
 /** The conversion the Accept header negotiates for a resource endpoint, if any. */

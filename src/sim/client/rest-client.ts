@@ -13,7 +13,8 @@ import { newGenericServerResponse, StatusError } from '../api/errors.ts';
 import { apiVersionOf, lookupResource, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import type { Co } from '../engine/index.ts';
-import { formatQuery, httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { formatQuery } from '../go/url.ts';
 import type { ClientHost, WatchSink } from './client-component.ts';
 
 /** The kube-apiserver component every client talks to. */

@@ -14,9 +14,9 @@
 // Models k8s.io/kubectl/pkg/cmd/{create,scale,set/set_image,delete}.go and cmd/util/helpers.go
 // (StandardErrorMessage).
 
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../apiserver/http.ts';
-import { formatQuery } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../wire/http.ts';
+import { formatQuery } from '../go/url.ts';
 import { parseManifest } from '../api/manifest.ts';
 import { sortedJSON } from '../api/strategic-merge-diff.ts';
 import { findResource, type ResourceInfo } from '../api/resources.ts';

@@ -10,7 +10,7 @@
 // later ones reuse the connection, and the statistics' DNS, dial and TLS times are 0 ms.
 
 import { kubectlHeaders, kubectlUserAgent, tableAccept, type KubectlRequestSpec } from '../../sim/scenarios/kubectl.ts';
-import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../../sim/apiserver/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../../sim/wire/http.ts';
 import { awaitReply, type Co, type Engine, type Message } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
 import { statusText } from './kubectl-print.ts';

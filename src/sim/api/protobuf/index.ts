@@ -5,7 +5,7 @@
 // Models k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Serializer, RawSerializer)
 // and pkg/runtime/types_proto.go (Unknown.NestedMarshalTo).
 
-import { goQuote } from '../strconv.ts';
+import { goQuote } from '../../go/strconv.ts';
 import type { KubeObject, WatchEventType } from '../types/meta.ts';
 import { complete, readStruct, writeStruct } from './codec.ts';
 import { hasProtobufKind, isRegistered } from './kinds.ts';

@@ -4,7 +4,7 @@
 // Models k8s.io/apimachinery/pkg/util/validation/validation.go, pkg/api/validation/generic.go and
 // pkg/api/validation/path/name.go.
 
-import { utf8Length } from '../strconv.ts';
+import { utf8Length } from '../../go/strconv.ts';
 
 /** `must be no more than N characters`. */
 export function maxLenError(length: number): string {

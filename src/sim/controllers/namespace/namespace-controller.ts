@@ -25,7 +25,7 @@ import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
 import type { Namespace, NamespaceCondition, Pod } from '../../api/types/core.ts';
 import type { KubeObject, List } from '../../api/types/meta.ts';
 import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
-import { httpKinds, type HttpResponse } from '../../apiserver/http.ts';
+import { httpKinds, type HttpResponse } from '../../wire/http.ts';
 import {
   apiserverName, errorFromResponse, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, RateLimitingQueue, runWorkers,
   type ResourceClient, type SharedIndexInformer, type TimerHandle,
