@@ -30,6 +30,7 @@ import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, reads
 import { processMetricsText } from './process-metrics.ts';
 import { parseRequestTarget } from './request-path.ts';
 import { encodeBody, encodeWatchEvent, isPrettyPrint } from '../sim/apiserver/wire-encoding.ts';
+import { protobufMediaType } from '../sim/apiserver/negotiation.ts';
 import { serveTrace } from './trace-stream.ts';
 import { serveUpgrades } from './pod-streams.ts';
 
@@ -61,7 +62,6 @@ export interface RequestLogEntry {
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Request headers the simulated apiserver reads. */
 const forwarded = ['accept', 'content-type', 'user-agent', 'authorization', 'impersonate-user', 'impersonate-group'];
-const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 export interface RunningFront {
   readonly server: Server;

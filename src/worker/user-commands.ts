@@ -10,6 +10,7 @@ import { componentNames } from '../sim/cluster.ts';
 import type { Fault } from '../sim/cluster.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
+import { kubectlUserAgent } from '../sim/scenarios/kubectl.ts';
 import { consoleOf, type ConsoleCluster } from './console/console-of.ts';
 import { parseManifest, type ManifestObject } from './manifest.ts';
 
@@ -82,7 +83,7 @@ function createRequest(m: ManifestObject): HttpRequest {
       authorization: `Bearer ${builtinTokens.admin}`,
       accept: 'application/json',
       'content-type': 'application/json',
-      'user-agent': 'kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef',
+      'user-agent': kubectlUserAgent,
     },
     body: JSON.stringify(m.object),
   };

@@ -98,8 +98,6 @@ export interface FieldError {
   readonly detail: string;
 }
 
-export type FieldErrorList = FieldError[];
-
 function make(type: FieldErrorType, path: FieldPath, badValue: BadValue | undefined, detail: string): FieldError {
   return { type, field: path.toString(), badValue, detail };
 }

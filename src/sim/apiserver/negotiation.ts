@@ -145,11 +145,6 @@ function acceptOptions(clause: AcceptClause, mediaType: MediaType, endpoint: End
   return { mediaType, convert, pretty };
 }
 
-/** The Table conversion, when the negotiated type asks for one (`as=Table;g=meta.k8s.io;v=v1|v1beta1`). */
-export function tableConversion(n: NegotiatedMediaType): Conversion | null {
-  return n.convert?.kind === 'Table' ? n.convert : null;
-}
-
 /**
  * The media type a watch streams in: negotiated as for any answer, then refused with 406 (listing the
  * stream types) when that serializer cannot stream (YAML).

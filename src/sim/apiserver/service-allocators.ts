@@ -153,8 +153,6 @@ function formatIPv4(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
 
-export type AllocateError = { readonly kind: 'taken' } | { readonly kind: 'out-of-range' } | { readonly kind: 'full' };
-
 /** An allocator whose state lives in etcd (allocator/storage.Etcd over a bitmap). */
 export class StoredRangeAllocator {
   private lastResourceVersion = '';

@@ -16,10 +16,6 @@ export function conversionOf(request: HttpRequest): Conversion | null {
   return negotiateMediaType(request.headers.accept).convert;
 }
 
-export function wantsTable(request: HttpRequest): boolean {
-  return conversionOf(request)?.kind === 'Table';
-}
-
 /** The Table for `items`; `nowMs` is the wall-clock instant AGE is measured from. */
 export function tableFor(r: ResourceInfo, items: readonly KubeObject[], listMeta: ListMeta, query: Map<string, string>, nowMs: number, version = 'v1', noHeaders = false): Table {
   const table = toTable(r, items, listMeta, nowMs, { includeObject: query.get('includeObject') ?? '', noHeaders });

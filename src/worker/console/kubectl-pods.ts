@@ -15,9 +15,6 @@ import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
 import { klogLine, send, type CommandIO } from './http.ts';
 import { statusErrorText } from './kubectl-print.ts';
 
-/** The console's kubectl verbs this file runs. */
-export const podVerbs: readonly string[] = ['logs', 'exec'];
-
 interface PodCommand {
   readonly verb: 'logs' | 'exec';
   readonly namespace: string;

@@ -21,7 +21,6 @@ import type { Co } from '../../engine/index.ts';
 import { isPodReady } from '../controller-utils.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
-export const endpointsControllerName = 'endpoint-controller';
 export const lastChangeTriggerTimeAnnotation = 'endpoints.kubernetes.io/last-change-trigger-time';
 export const headlessServiceLabel = 'service.kubernetes.io/headless';
 

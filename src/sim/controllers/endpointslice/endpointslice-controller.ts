@@ -23,7 +23,6 @@ import {
 } from '../endpoint/endpoints-controller.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
-export const endpointSliceControllerName = 'endpointslice-controller';
 export const serviceNameLabel = 'kubernetes.io/service-name';
 export const managedByLabel = 'endpointslice.kubernetes.io/managed-by';
 export const managedByValue = 'endpointslice-controller.k8s.io';

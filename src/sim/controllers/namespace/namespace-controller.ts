@@ -33,8 +33,6 @@ import {
 import { second, type Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
-export const namespaceControllerName = 'namespace-controller';
-
 /** namespaceDeletionGracePeriod: lets admission's caches see the deletion before content is removed. */
 export const namespaceDeletionGracePeriod = 5 * second;
 
