@@ -38,7 +38,7 @@ export interface PodflowServer {
 
 export async function startPodflowServer(options: ServerOptions): Promise<PodflowServer> {
   const host = new ClusterHost(options);
-  const tls = options.token !== null ? selfSignedCertificate(options.address, options.dataDir) : undefined;
+  const tls = options.token !== null ? await selfSignedCertificate(options.address, options.dataDir) : undefined;
   const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}),
     ...(options.limits ? { limits: options.limits } : {}), ...(options.log ? { log: options.log } : {}) });
   host.start();
