@@ -19,7 +19,7 @@ import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../wire/http.ts'
 import { formatQuery } from '../go/url.ts';
 import { parseManifest } from '../api/manifest.ts';
 import { sortedJSON } from '../api/strategic-merge-diff.ts';
-import { findResource, type ResourceInfo } from '../api/resources.ts';
+import { collectionPath as resourceCollectionPath, findResource, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import type { PodSpec } from '../api/types/core.ts';
 import type { PropagationPolicy } from './scenario.ts';
@@ -91,8 +91,7 @@ function request(method: HttpRequest['method'], path: string, query: string, acc
 
 /** `/api/v1/namespaces/default/pods`, `/apis/apps/v1/deployments` (all namespaces: `namespace` null), `/api/v1/nodes`. */
 export function collectionPath(r: ResourceInfo, ns: string | null = namespace): string {
-  const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  return `${base}${r.namespaced && ns !== null ? `/namespaces/${ns}` : ''}/${r.resource}`;
+  return resourceCollectionPath(r, ns);
 }
 
 /** The item path of a named object (the namespace is ignored for cluster-scoped resources). */
