@@ -1,5 +1,10 @@
 // Predicates on JSON-shaped data (what a decoded object, patch or manifest is), shared by the model and its hosts.
 
+/** A JSON object: not null, not an array. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Go's reflect.DeepEqual on JSON-shaped data (key order does not matter). */
 // Models k8s.io/apimachinery/pkg/api/equality (Semantic.DeepEqual) for the values the model stores.
 export function deepEqual(a: unknown, b: unknown): boolean {
