@@ -196,7 +196,11 @@ class Decoder {
 
 /** The encoding of a Go zero value of this type. */
 function zero(t: TypeNode): unknown {
-  return zeroValue(t, (name) => new Decoder().struct({}, name, rootContext(name)));
+  return zeroValue(t, zeroStruct);
+}
+
+function zeroStruct(name: string): unknown {
+  return new Decoder().struct({}, name, rootContext(name));
 }
 
 /**

@@ -505,7 +505,11 @@ function completeValue(t: TypeNode, v: unknown): unknown {
 
 /** What Go's JSON encoder writes for a zero value of this type (nil slices, maps and pointers: null). */
 function zero(t: TypeNode): unknown {
-  return zeroValue(t, (name) => complete(planOf(name), {}));
+  return zeroValue(t, zeroStruct);
+}
+
+function zeroStruct(name: string): unknown {
+  return complete(planOf(name), {});
 }
 
 export { ProtoError, Reader };
