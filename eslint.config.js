@@ -11,6 +11,23 @@ const nondeterministicGlobals = [
   'localStorage', 'sessionStorage', 'Worker', 'fetch', 'process',
 ].map((name) => ({ name, message: 'src/sim is deterministic: use the engine clock, timers and seeded RNG.' }));
 
+// What src/sim may import from packages: no UI framework, no storage, no Node built-ins.
+const simPackagePatterns = [
+  { group: ['react', 'react-*', 'react/*', '@xyflow/*', 'motion', 'motion/*', 'zustand', 'zustand/*', 'idb', 'idb/*'], message: 'src/sim knows no UI framework or storage.' },
+  { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads'], message: 'src/sim runs in browser and Node alike.' },
+];
+
+// The layers: ui → protocol ← worker → sim, and server → sim. One pattern per layer names what it may not
+// import (test/lint/layers.test.ts proves each one refuses a wrong import).
+const layer = {
+  sim: { group: ['**/ui/**', '**/worker/**', '**/protocol/**', '**/server/**'], message: 'Dependencies point one way: sim depends on nothing.' },
+  protocol: { group: ['**/ui/**', '**/worker/**', '**/sim/**', '**/server/**'], message: 'src/protocol is the contract: it imports no layer.' },
+  worker: { group: ['**/ui/**', '**/server/**'], message: 'The worker hosts the sim for the UI: it imports src/protocol and src/sim only.' },
+  workerTest: { group: ['**/server/**', '**/ui/**/*.tsx'], message: 'Worker tests may use the UI\'s pure helpers, never its components or the server.' },
+  server: { group: ['**/ui/**', '**/worker/**'], message: 'The server hosts the sim: it imports src/sim (and src/protocol) only.' },
+  ui: { group: ['**/sim/**', '**/worker/**', '**/server/**'], message: 'The UI talks to the worker through src/protocol only.' },
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-results/', 'playwright-report/', 'bench/results/'] },
   js.configs.recommended,
@@ -31,18 +48,41 @@ export default tseslint.config(
       'no-restricted-properties': ['error',
         { object: 'Math', property: 'random', message: 'Use the engine\'s seeded Rng.' },
         { object: 'globalThis', message: 'src/sim may not reach host globals.' }],
+      'no-restricted-imports': ['error', { patterns: [...simPackagePatterns, layer.sim] }],
+    },
+  },
+  {
+    // Models k8s.io/client-go standing apart from k8s.io/apiserver: clients (client-go and the components
+    // built on it) share only the wire types and credentials (src/sim/wire) and the api vocabulary.
+    files: ['src/sim/client/**/*.ts', 'src/sim/controllers/**/*.ts', 'src/sim/scheduler/**/*.ts', 'src/sim/kubelet/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/testing.ts'],
+    rules: {
       'no-restricted-imports': ['error', {
-        patterns: [
-          { group: ['react', 'react-*', 'react/*', '@xyflow/*', 'motion', 'motion/*', 'zustand', 'zustand/*', 'idb', 'idb/*'], message: 'src/sim knows no UI framework or storage.' },
-          { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads'], message: 'src/sim runs in browser and Node alike.' },
-          { group: ['**/ui/**', '**/worker/**', '**/protocol/**', '**/server/**'], message: 'Dependencies point one way: sim depends on nothing.' },
-        ],
+        patterns: [...simPackagePatterns, layer.sim,
+          { group: ['**/apiserver/**', '**/apiserver/*'], message: 'Clients stand alone: they share src/sim/wire with kube-apiserver, never its code.' }],
       }],
     },
   },
   {
     files: ['src/sim/**/*.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer.protocol] }] },
+  },
+  {
+    files: ['src/worker/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer.worker] }] },
+  },
+  {
+    // Tests of the worker drive the UI's pure plan and label helpers against the real worker.
+    files: ['src/worker/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer.workerTest] }] },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer.server] }] },
   },
   {
     files: ['src/ui/**/*.{ts,tsx}'],
@@ -52,7 +92,7 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/sim/**', '**/worker/**'], message: 'The UI talks to the worker through src/protocol only.' },
+          layer.ui,
           { group: ['idb', 'idb/*'], message: 'Only src/worker/persistence.ts imports idb.' },
         ],
       }],

@@ -2,8 +2,8 @@
 // 10 of 10,000 makes kube-apiserver read and decode every pod from etcd when the request has no
 // resourceVersion (a quorum read), while `resourceVersion=0` is served from the watch cache.
 
-import { builtinTokens } from '../src/sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../src/sim/apiserver/http.ts';
+import { builtinTokens } from '../src/sim/wire/credentials.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../src/sim/wire/http.ts';
 import { createCluster, type Cluster } from '../src/sim/cluster.ts';
 import type { EtcdReply, RangeResponse } from '../src/sim/etcd/index.ts';
 import type { Benchmark } from './harness.ts';

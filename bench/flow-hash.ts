@@ -12,8 +12,8 @@
 // 10 s more of background work.
 
 import { createHash } from 'node:crypto';
-import { builtinTokens } from '../src/sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest } from '../src/sim/apiserver/http.ts';
+import { builtinTokens } from '../src/sim/wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest } from '../src/sim/wire/http.ts';
 import { createCluster } from '../src/sim/cluster.ts';
 
 const replicas = Number(process.env.PODFLOW_HASH_REPLICAS ?? 300);

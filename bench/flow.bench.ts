@@ -5,8 +5,8 @@
 // The 2-core machine is shared, so besides wall time the figures are given per second of this
 // process's CPU time (user + system), which a loaded machine disturbs far less.
 
-import { builtinTokens } from '../src/sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest } from '../src/sim/apiserver/http.ts';
+import { builtinTokens } from '../src/sim/wire/credentials.ts';
+import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
 import type { Deployment } from '../src/sim/api/types/apps.ts';
 import { createCluster } from '../src/sim/cluster.ts';
 import { StoryClassifier } from '../src/worker/story/classifier.ts';

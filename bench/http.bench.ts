@@ -6,11 +6,12 @@
 // nothing is kept per request beyond the trace's bounded record). The server runs in fast-forward in this
 // process, as in the kubectl tests.
 
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../src/server/server.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
+import { call, percentile, watchLines } from './http-client.ts';
 
 const writers = 20;
 const watchers = 100;
@@ -19,18 +20,6 @@ const pods = 100;
 const rounds = 3;
 // The server's default; PODFLOW_BENCH_TRACE_LIMIT=10000 shows the heap without the trace's share.
 const traceLimit = Number(process.env.PODFLOW_BENCH_TRACE_LIMIT ?? 200_000);
-
-function call(server: PodflowServer, agent: Agent, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: server.front.port, path, method, agent, headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (b: Buffer) => chunks.push(b));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    });
-    req.on('error', reject);
-    req.end(body ? JSON.stringify(body) : undefined);
-  });
-}
 
 interface Watcher {
   /** ADDED events per name. */
@@ -41,39 +30,19 @@ interface Watcher {
   close(): void;
 }
 
-function watch(server: PodflowServer, agent: Agent, resource: string, resourceVersion: string, prefix: string): Promise<Watcher> {
-  return new Promise((resolve, reject) => {
-    const w: Watcher = { added: new Map(), outOfOrder: 0, events: 0, close: () => undefined };
-    let last = 0;
-    const req = request({ host: '127.0.0.1', port: server.front.port, path: `/api/v1/namespaces/default/${resource}?watch=true&resourceVersion=${resourceVersion}`, agent, headers: { accept: 'application/json' } }, (res) => {
-      let buffer = '';
-      res.on('data', (b: Buffer) => {
-        buffer += b.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) {
-          const event = JSON.parse(line) as { type: string; object: { metadata: { name: string; resourceVersion: string } } };
-          if (!event.object.metadata.name.startsWith(prefix)) continue;
-          w.events++;
-          const rv = Number(event.object.metadata.resourceVersion);
-          if (rv <= last) w.outOfOrder++;
-          last = rv;
-          if (event.type === 'ADDED') w.added.set(event.object.metadata.name, (w.added.get(event.object.metadata.name) ?? 0) + 1);
-        }
-      });
-      res.on('error', () => undefined);
-      w.close = () => req.destroy();
-      resolve(w);
-    });
-    req.on('error', (err) => {
-      if (!req.destroyed) reject(err);
-    });
-    req.end();
+async function watch(server: PodflowServer, agent: Agent, resource: string, resourceVersion: string, prefix: string): Promise<Watcher> {
+  let last = 0;
+  const w: Watcher = { added: new Map(), outOfOrder: 0, events: 0, close: () => undefined };
+  const stream = await watchLines(server, agent, `/api/v1/namespaces/default/${resource}?watch=true&resourceVersion=${resourceVersion}`, (event) => {
+    if (!event.object.metadata.name.startsWith(prefix)) return;
+    w.events++;
+    const rv = Number(event.object.metadata.resourceVersion);
+    if (rv <= last) w.outOfOrder++;
+    last = rv;
+    if (event.type === 'ADDED') w.added.set(event.object.metadata.name, (w.added.get(event.object.metadata.name) ?? 0) + 1);
   });
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  w.close = stream.close;
+  return w;
 }
 
 const configMap = (name: string, i: number) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { i: String(i) } });

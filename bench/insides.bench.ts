@@ -4,8 +4,8 @@
 // up a past step's insides (what a seek or step back costs the worker). `PODFLOW_BENCH_REPLICAS` and
 // `PODFLOW_BENCH_NODES` pick the size (default 1,000 replicas on 50 nodes, as the flow bench).
 
-import { builtinTokens } from '../src/sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest } from '../src/sim/apiserver/http.ts';
+import { builtinTokens } from '../src/sim/wire/credentials.ts';
+import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
 import { createCluster } from '../src/sim/cluster.ts';
 import { InsidesRecorder } from '../src/worker/insides.ts';
 import type { Benchmark } from './harness.ts';

@@ -4,27 +4,14 @@
 // ADDED event in resourceVersion order (events lost or out of order, summed over the watchers).
 // The server runs in fast-forward in this process, as in the kubectl tests, after 20 warm-up creates.
 
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../src/server/server.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
+import { call, percentile, watchLines } from './http-client.ts';
 
 const watchers = 50;
 const creates = 200;
 const inFlight = 20;
-
-function call(server: PodflowServer, agent: Agent, method: string, path: string, body?: unknown): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(`${server.url}${path}`, { method, agent, headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let text = '';
-      res.on('data', (b: Buffer) => {
-        text += b.toString();
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body ? JSON.stringify(body) : undefined);
-  });
-}
 
 interface Watcher {
   readonly names: string[];
@@ -32,35 +19,15 @@ interface Watcher {
   close(): void;
 }
 
-function watch(server: PodflowServer, agent: Agent, resourceVersion: string): Promise<Watcher> {
-  return new Promise((resolve, reject) => {
-    const names: string[] = [];
-    const versions: number[] = [];
-    const req = request(`${server.url}/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${resourceVersion}`, { agent, headers: { accept: 'application/json' } }, (res) => {
-      let buffer = '';
-      res.on('data', (b: Buffer) => {
-        buffer += b.toString();
-        const lines = buffer.split('\n');
-        buffer = lines.pop()!;
-        for (const line of lines) {
-          const event = JSON.parse(line) as { type: string; object: { metadata: { name: string; resourceVersion: string } } };
-          if (event.type !== 'ADDED') continue;
-          names.push(event.object.metadata.name);
-          versions.push(Number(event.object.metadata.resourceVersion));
-        }
-      });
-      res.on('error', () => undefined);
-      resolve({ names, versions, close: () => req.destroy() });
-    });
-    req.on('error', (err) => {
-      if (!req.destroyed) reject(err);
-    });
-    req.end();
+async function watch(server: PodflowServer, agent: Agent, resourceVersion: string): Promise<Watcher> {
+  const names: string[] = [];
+  const versions: number[] = [];
+  const stream = await watchLines(server, agent, `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${resourceVersion}`, (event) => {
+    if (event.type !== 'ADDED') return;
+    names.push(event.object.metadata.name);
+    versions.push(Number(event.object.metadata.resourceVersion));
   });
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+  return { names, versions, close: stream.close };
 }
 
 async function run(): Promise<BenchFigure[]> {

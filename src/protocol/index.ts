@@ -1,16 +1,9 @@
 // The contract between the UI and the simulation worker: typed commands (UI → worker) and events
 // (worker → UI), all plain structured-clone-safe data. The UI depends on this module only.
 
-export type {
-  ApplyManifestCommand, Command, KeyspaceAtCommand, CommandType, PauseCommand, PlayCommand, ResetCommand, RunUntilIdleCommand,
-  SetSpeedCommand, StepCommand, UserRequestCommand, StepBackCommand, SeekCommand, SeekRevisionCommand, ForkCommand,
-  ListClustersCommand, CreateClusterCommand, OpenClusterCommand, RenameClusterCommand, DuplicateClusterCommand,
-  DeleteClusterCommand, ExportClusterCommand, ImportClusterCommand,
-} from './commands.ts';
+export type { Command, CommandType } from './commands.ts';
 export { maxNodes } from './commands.ts';
-export type {
-  PlaybackMode, ReadyEvent, SimErrorEvent, SimStatus, StatusEvent, TraceBatchEvent, WorkerEvent, WorkerMessage,
-} from './events.ts';
+export type { SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
@@ -18,34 +11,31 @@ export type {
   DescribeValueCommand, KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
 } from './keyspace.ts';
 export type {
-  ApiserverWatch, CauseChainCommand, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectCommand, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView,
-  ObjectTable, OwnerRef, SchedulerAttempt, SchedulerNodeRecord, SchedulerPluginVerdict,
+  ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic,
+  ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt,
 } from './inspect.ts';
 export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
 export { timelineMarkerLimit } from './timeline.ts';
 export type {
-  ClusterExportEvent, ClusterExportFile, ClustersEvent, LoggableCommand, LoggedCommand, PersistenceEvent, PersistenceMode,
+  ClusterExportEvent, ClusterExportFile, ClustersEvent, LoggableCommand, LoggedCommand, PersistenceEvent,
   PersistenceWarning, PersistenceWarningCode, SavedClusterSummary,
 } from './saved-clusters.ts';
 export {
   clusterExportFormat, clusterExportVersion, importMaxBytes, shareFragmentKey, shareLinkMaxLength,
 } from './saved-clusters.ts';
-export type {
-  ConsoleInterruptCommand, ConsoleOutputEvent, ConsoleRunCommand, FaultCommand, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem,
-} from './console.ts';
-export { logTailLimit } from './console.ts';
+export type { ConsoleOutputEvent, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem } from './console.ts';
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
 export { flightLimit } from './graph.ts';
 export type {
-  ApiserverInsides, ComponentInsides, ContainerStepView, ControllerInsides, ControllerManagerInsides, ControllerName, EtcdInsides, EtcdWriteView,
+  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdWriteView,
   InsidesEvent, KubeletInsides, SchedulerInsides, WatchCacheInsides,
 } from './insides.ts';
-export type {
-  AdvanceCommand, LocalizedTextView, RunUntilCommandDoneCommand, ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView,
-} from './scenarios.ts';
-export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StepLevelCommand, StoryEvent } from './story.ts';
+export type { ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView } from './scenarios.ts';
+export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StoryEvent } from './story.ts';
 export { failureMilestones, isFailureMilestone, milestoneLimit, stepLevelRank, stepLevels } from './story.ts';
-export type { LocatedStop, MessageMatcher, MilestoneMatcher, StopMatcher, Tour, TourLocateCommand, TourStep, TourStop, TourStopsEvent, TourText } from './tours.ts';
+export type { LocatedStop, Tour, TourStopsEvent } from './tours.ts';
 export { locateStops, tourById, tours, tourTrace } from './tours.ts';
 export type { TraceRangeCommand, TraceRangeEvent } from './trace-range.ts';
 export { traceRangeLimit } from './trace-range.ts';
+export { isFailedStatus, isFlowFailure } from './failures.ts';
+export { firstBytes, isProtobuf, protoFields, unknownFields, type ProtoFields } from './protobuf-reader.ts';

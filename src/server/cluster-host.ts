@@ -21,7 +21,7 @@
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/apiserver/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { createCluster, type Cluster } from '../sim/cluster.ts';
 import type { Message } from '../sim/engine/index.ts';
 import type { UserReply } from '../sim/user/user.ts';

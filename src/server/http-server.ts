@@ -22,14 +22,15 @@
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
-import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/apiserver/http.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
+import type { HttpMethod, HttpRequest, HttpResponse } from '../sim/wire/http.ts';
 import type { Duplex } from 'node:stream';
 import type { ClusterHost, Submission } from './cluster-host.ts';
 import { defaultRequestLimits, discardRest, goPlainError, readLimitedBody, readsBody, type RequestLimits } from './request-limits.ts';
 import { processMetricsText } from './process-metrics.ts';
 import { parseRequestTarget } from './request-path.ts';
 import { encodeBody, encodeWatchEvent, isPrettyPrint } from '../sim/apiserver/wire-encoding.ts';
+import { protobufMediaType } from '../sim/apiserver/negotiation.ts';
 import { serveTrace } from './trace-stream.ts';
 import { serveUpgrades } from './pod-streams.ts';
 
@@ -61,7 +62,6 @@ export interface RequestLogEntry {
 const methods: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** Request headers the simulated apiserver reads. */
 const forwarded = ['accept', 'content-type', 'user-agent', 'authorization', 'impersonate-user', 'impersonate-group'];
-const protobufMediaType = 'application/vnd.kubernetes.protobuf';
 
 export interface RunningFront {
   readonly server: Server;

@@ -15,8 +15,8 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
-import type { HttpMethod, HttpRequest, HttpResponse, HttpStreamData } from '../sim/apiserver/http.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
+import type { HttpMethod, HttpRequest, HttpResponse, HttpStreamData } from '../sim/wire/http.ts';
 import type { ClusterHost } from './cluster-host.ts';
 
 export interface UpgradeOptions {

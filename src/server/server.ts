@@ -3,7 +3,7 @@
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
 import { ClusterHost, type HostOptions } from './cluster-host.ts';
 import { startFront, type RequestLogEntry, type RunningFront } from './http-server.ts';
 import type { RequestLimits } from './request-limits.ts';
@@ -43,7 +43,7 @@ export interface PodflowServer {
 
 export async function startPodflowServer(options: ServerOptions): Promise<PodflowServer> {
   const host = new ClusterHost(options);
-  const tls = options.token !== null ? selfSignedCertificate(options.address, options.dataDir) : undefined;
+  const tls = options.token !== null ? await selfSignedCertificate(options.address, options.dataDir) : undefined;
   const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}),
     ...(options.limits ? { limits: options.limits } : {}), ...(options.log ? { log: options.log } : {}) });
   const etcd = options.etcdListen !== undefined ? await startEtcdEndpoint({ host, listen: options.etcdListen }) : null;

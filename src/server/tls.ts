@@ -1,33 +1,46 @@
 // A self-signed certificate for the HTTPS listener. kubectl sends a bearer token only over TLS, so a
-// server started with `--token` listens on HTTPS with a certificate made here by the openssl command
-// line (valid for the listen address, 127.0.0.1 and localhost); the kubeconfig trusts exactly it.
+// server started with `--token` listens on HTTPS with a certificate made here (the selfsigned package,
+// Node's WebCrypto underneath): an EC P-256 key, CN podflow-apiserver, valid for a year for the listen
+// address, 127.0.0.1 and localhost, its own CA (basicConstraints CA:TRUE, keyUsage digitalSignature and
+// keyCertSign, extendedKeyUsage serverAuth) so that the kubeconfig can trust exactly it.
 
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
+import { generate } from 'selfsigned';
 
 export interface TlsMaterial {
   readonly cert: string;
   readonly key: string;
 }
 
-/** Reuses `dir/tls.{crt,key}` when present (dir given), else makes a new pair there or in a temp dir. */
-export function selfSignedCertificate(address: string, dir?: string): TlsMaterial {
+/** The subjectAltName entries: 127.0.0.1, localhost and the listen address (an IP or a DNS name) when it is another. */
+function subjectAltNames(address: string): Array<{ type: 2; value: string } | { type: 7; ip: string }> {
+  const extra = address !== '127.0.0.1' && address !== '0.0.0.0' ? [isIP(address) ? { type: 7 as const, ip: address } : { type: 2 as const, value: address }] : [];
+  return [{ type: 7, ip: '127.0.0.1' }, { type: 2, value: 'localhost' }, ...extra];
+}
+
+/** Reuses `dir/tls.{crt,key}` when present (dir given), else makes a new pair (and keeps it in dir when given). */
+export async function selfSignedCertificate(address: string, dir?: string): Promise<TlsMaterial> {
   if (dir && existsSync(join(dir, 'tls.crt')) && existsSync(join(dir, 'tls.key'))) {
     return { cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8') };
   }
-  const work = dir ?? mkdtempSync(join(tmpdir(), 'podflow-tls-'));
-  const isIp = /^[\d.]+$/.test(address) || address.includes(':');
-  const san = ['IP:127.0.0.1', 'DNS:localhost', ...(address !== '127.0.0.1' && address !== '0.0.0.0' ? [isIp ? `IP:${address}` : `DNS:${address}`] : [])];
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '365',
-    '-subj', '/CN=podflow-apiserver', '-addext', `subjectAltName=${san.join(',')}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,digitalSignature,keyCertSign',
-    '-addext', 'extendedKeyUsage=serverAuth',
-    '-keyout', join(work, 'tls.key'), '-out', join(work, 'tls.crt'),
-  ], { stdio: 'ignore' });
-  const material = { cert: readFileSync(join(work, 'tls.crt'), 'utf8'), key: readFileSync(join(work, 'tls.key'), 'utf8') };
-  if (!dir) rmSync(work, { recursive: true, force: true });
+  const pems = await generate([{ name: 'commonName', value: 'podflow-apiserver' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', digitalSignature: true, keyCertSign: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: subjectAltNames(address) },
+    ],
+  });
+  const material = { cert: pems.cert, key: pems.private };
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'tls.crt'), material.cert);
+    writeFileSync(join(dir, 'tls.key'), material.key, { mode: 0o600 });
+  }
   return material;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { builtinTokens } from './apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest } from './apiserver/http.ts';
+import { builtinTokens } from './wire/credentials.ts';
+import { httpKinds, type HttpRequest } from './wire/http.ts';
 import type { Deployment } from './api/types/apps.ts';
 import type { Pod } from './api/types/core.ts';
 import { createCluster } from './cluster.ts';

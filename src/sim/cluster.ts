@@ -18,7 +18,7 @@ import { User, userComponentName } from './user/user.ts';
 import { clusterFaults, injectFault, type ClusterFaults, type Fault } from './faults.ts';
 import type { Message } from './engine/index.ts';
 
-export { defaultCrash, faultKind, type ClusterFaults, type Fault } from './faults.ts';
+export type { ClusterFaults, Fault } from './faults.ts';
 
 export type ComponentRole =
   | 'user'

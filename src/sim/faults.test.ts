@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Node, Pod } from './api/types/core.ts';
-import type { HttpRequest } from './apiserver/http.ts';
+import type { HttpRequest } from './wire/http.ts';
 import type { WatchStreamRequest, WatchStreamResponse } from './etcd/index.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 import { stored } from './controllers/testing.ts';

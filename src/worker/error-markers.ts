@@ -2,10 +2,11 @@
 // ≥ 400, e.g. a controller's 409 Conflict, a 403 or a 429), a watch's ERROR event (410 Expired), an etcd
 // RPC that failed, a watch etcd canceled because its revision was compacted, and a broken watch stream.
 // Not marked: 404 Not Found, which is how clients learn that something is absent in the normal flow (the
-// kubelet's lease get-or-create, the garbage collector's owner check); a Txn whose compare failed (it
+// kubelet's lease get-or-create, the garbage collector's owner check; src/protocol/failures.ts); a Txn whose compare failed (it
 // takes its failure branch); a watch that ends normally.
 
-import type { HttpResponse, HttpWatchEvent } from '../sim/apiserver/http.ts';
+import { isFlowFailure } from '../protocol/index.ts';
+import type { HttpResponse, HttpWatchEvent } from '../sim/wire/http.ts';
 import type { Message } from '../sim/engine/index.ts';
 import type { EtcdReply, WatchStreamError, WatchStreamResponse } from '../sim/etcd/index.ts';
 
@@ -21,7 +22,7 @@ export function errorLabel(message: Message): string | null {
   switch (message.kind) {
     case 'http.response': {
       const response = message.payload as HttpResponse;
-      if (response.status < 400 || response.status === 404) return null;
+      if (!isFlowFailure(response.status)) return null;
       const body = (typeof response.body === 'object' && response.body !== null ? response.body : {}) as StatusLike;
       const text = typeof response.body === 'string' ? response.body.trim() : body.message ?? '';
       return shorten(`${message.to}: ${response.status}${body.reason ? ` ${body.reason}` : ''}${text ? `: ${text}` : ''}`);

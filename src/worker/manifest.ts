@@ -3,6 +3,7 @@
 // defaulting and validation belong to kube-apiserver.
 
 import { parseAllDocuments } from 'yaml';
+import { isObject } from '../sim/api/json.ts';
 
 export interface ManifestObject {
   readonly apiVersion: string;
@@ -25,8 +26,8 @@ export function parseManifest(text: string): ManifestObject[] {
     if (yamlError) throw new ManifestError(`${where}: ${yamlError.message}`);
     const value: unknown = doc.toJS();
     if (value === null || value === undefined) return;
-    if (!isRecord(value)) throw new ManifestError(`${where}: expected a mapping (a Kubernetes object)`);
-    const metadata = isRecord(value.metadata) ? value.metadata : {};
+    if (!isObject(value)) throw new ManifestError(`${where}: expected a mapping (a Kubernetes object)`);
+    const metadata = isObject(value.metadata) ? value.metadata : {};
     const { apiVersion, kind } = value;
     const { name, namespace } = metadata;
     if (typeof apiVersion !== 'string' || apiVersion === '') throw new ManifestError(`${where}: apiVersion not set`);
@@ -36,8 +37,4 @@ export function parseManifest(text: string): ManifestObject[] {
   });
   if (objects.length === 0) throw new ManifestError('no objects in the manifest');
   return objects;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../sim/cluster.ts';
-import { httpKinds } from '../sim/apiserver/http.ts';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
+import { httpKinds } from '../sim/wire/http.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
 import { causeChain, inspect } from './queries.ts';
 
 const nginx = {

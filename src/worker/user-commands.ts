@@ -3,13 +3,14 @@
 // same step, so both go through this one function.
 
 import type { LoggableCommand } from '../protocol/index.ts';
-import { httpKinds, type HttpRequest } from '../sim/apiserver/http.ts';
-import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
-import { resourceForKind } from '../sim/api/resources.ts';
+import { httpKinds, type HttpRequest } from '../sim/wire/http.ts';
+import { builtinTokens } from '../sim/wire/credentials.ts';
+import { collectionPath, resourceForKind } from '../sim/api/resources.ts';
 import { componentNames } from '../sim/cluster.ts';
 import type { Fault } from '../sim/cluster.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
+import { kubectlUserAgent } from '../sim/scenarios/kubectl.ts';
 import { consoleOf, type ConsoleCluster } from './console/console-of.ts';
 import { parseManifest, type ManifestObject } from './manifest.ts';
 
@@ -72,17 +73,15 @@ function createRequest(m: ManifestObject): HttpRequest {
   const [group, version] = slash < 0 ? ['', m.apiVersion] : [m.apiVersion.slice(0, slash), m.apiVersion.slice(slash + 1)];
   const resource = resourceForKind({ group, version, kind: m.kind });
   if (!resource) throw new Error(`error: resource mapping not found for name: "${m.name}" namespace: "${m.namespace ?? ''}" from "manifest": no matches for kind "${m.kind}" in version "${m.apiVersion}"`);
-  const base = group === '' ? '/api/v1' : `/apis/${group}/${version}`;
-  const scope = resource.namespaced ? `/namespaces/${m.namespace ?? 'default'}` : '';
   return {
     method: 'POST',
-    path: `${base}${scope}/${resource.resource}`,
+    path: collectionPath(resource, m.namespace ?? 'default'),
     query: 'fieldManager=kubectl-create&fieldValidation=Strict',
     headers: {
       authorization: `Bearer ${builtinTokens.admin}`,
       accept: 'application/json',
       'content-type': 'application/json',
-      'user-agent': 'kubectl/v1.28.15 (linux/amd64) kubernetes/841856557ef',
+      'user-agent': kubectlUserAgent,
     },
     body: JSON.stringify(m.object),
   };

@@ -8,8 +8,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../src/protocol/index.ts';
-import { builtinTokens } from '../../src/sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest } from '../../src/sim/apiserver/http.ts';
+import { builtinTokens } from '../../src/sim/wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest } from '../../src/sim/wire/http.ts';
 import { createCluster, type Cluster } from '../../src/sim/cluster.ts';
 import type { Message } from '../../src/sim/engine/index.ts';
 import { etcdKinds } from '../../src/sim/etcd/index.ts';

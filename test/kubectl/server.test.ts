@@ -181,7 +181,7 @@ describe('the Podflow apiserver over HTTP', () => {
     const dataDir = tempDir();
     const server = await start({ token: 's3cret', dataDir });
     expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
-    const ca = selfSignedCertificate('127.0.0.1', dataDir).cert;
+    const ca = (await selfSignedCertificate('127.0.0.1', dataDir)).cert;
     const get = (token: string | null): Promise<number> => new Promise((resolve, reject) => {
       const req = httpsRequest(`${server.url}/api/v1/namespaces`, { ca, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
         res.resume();

@@ -18,7 +18,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { decodeProtobuf } from '../../src/sim/api/protobuf/index.ts';
-import { builtinTokens } from '../../src/sim/apiserver/filters/authentication.ts';
+import { builtinTokens } from '../../src/sim/wire/credentials.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
 
 const runs = Number(process.env.PODFLOW_FUZZ_RUNS ?? 2_000);

@@ -8,7 +8,7 @@ import { request as httpRequest } from 'node:http';
 import { PassThrough } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { HttpRequest } from '../../src/sim/apiserver/http.ts';
+import type { HttpRequest } from '../../src/sim/wire/http.ts';
 import type { RequestLogEntry } from '../../src/server/http-server.ts';
 import { readLimitedBody } from '../../src/server/request-limits.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer, type ServerOptions } from '../../src/server/server.ts';

@@ -13,8 +13,8 @@ import { newBadRequest, type StatusError } from './errors.ts';
 import type { GroupVersionKind } from './gvk.ts';
 import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
-import { goTypeName, hasStruct, isEmptyValue, structField, structFields, type TypeNode } from './schema.ts';
-import { goQuote } from './strconv.ts';
+import { goTypeName, hasStruct, isEmptyValue, structField, structFields, zeroValue, type TypeNode } from './schema.ts';
+import { goQuote } from '../go/strconv.ts';
 import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
 
@@ -156,13 +156,13 @@ class Decoder {
       }
       case 'list': {
         if (!Array.isArray(value)) this.typeError(value, t, ctx);
-        return value.map((item, i) => this.value(item, t.elem, { struct: ctx.struct, parent: ctx, step: String(i), isField: false }) ?? zeroValue(t.elem));
+        return value.map((item, i) => this.value(item, t.elem, { struct: ctx.struct, parent: ctx, step: String(i), isField: false }) ?? zero(t.elem));
       }
       case 'map': {
         if (typeof value !== 'object' || Array.isArray(value)) this.typeError(value, t, ctx);
         const out: Record<string, unknown> = {};
         for (const key of Object.keys(value).sort()) {
-          out[key] = this.value((value as Record<string, unknown>)[key], t.elem, { struct: ctx.struct, parent: ctx, step: key, isField: false }) ?? zeroValue(t.elem);
+          out[key] = this.value((value as Record<string, unknown>)[key], t.elem, { struct: ctx.struct, parent: ctx, step: key, isField: false }) ?? zero(t.elem);
         }
         return out;
       }
@@ -186,7 +186,7 @@ class Decoder {
     }
     const out: Record<string, unknown> = {};
     for (const f of fields) {
-      const v = decoded.has(f.json) && decoded.get(f.json) !== undefined ? decoded.get(f.json) : zeroValue(f.type);
+      const v = decoded.has(f.json) && decoded.get(f.json) !== undefined ? decoded.get(f.json) : zero(f.type);
       if (f.omitempty && isEmptyValue(v, f.type)) continue;
       out[f.json] = v;
     }
@@ -195,15 +195,12 @@ class Decoder {
 }
 
 /** The encoding of a Go zero value of this type. */
-function zeroValue(t: TypeNode): unknown {
-  switch (t.kind) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'int32': case 'int64': case 'float64': case 'IntOrString': return 0;
-    case 'Quantity': return '0';
-    case 'struct': return new Decoder().struct({}, t.name, rootContext(t.name));
-    default: return null;
-  }
+function zero(t: TypeNode): unknown {
+  return zeroValue(t, zeroStruct);
+}
+
+function zeroStruct(name: string): unknown {
+  return new Decoder().struct({}, name, rootContext(name));
 }
 
 /**
@@ -215,7 +212,7 @@ export function decodeStruct(structName: string, value: unknown): Result<Decoded
   const decoder = new Decoder();
   try {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      if (value === null) return ok({ object: zeroValue({ kind: 'struct', name: structName }) as Record<string, unknown>, unknownFields: [] });
+      if (value === null) return ok({ object: zero({ kind: 'struct', name: structName }) as Record<string, unknown>, unknownFields: [] });
       throw new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type v1.${structName}`);
     }
     const object = decoder.struct(value as Record<string, unknown>, structName, rootContext(structName));

@@ -7,7 +7,7 @@
 
 import { aggregateFieldErrors, fieldErrorBody, type FieldError } from './field.ts';
 import { groupKindString, groupResourceString, type GroupKind, type GroupResource } from './gvk.ts';
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 import type { Status, StatusCause, StatusDetails, StatusReason } from './types/meta.ts';
 
 /** An error whose whole meaning is a metav1.Status (failure). `message` is the Status message. */
@@ -148,16 +148,6 @@ export function newDeletePreconditionConflict(gk: GroupKind, name: string, preco
   return newConflict({ group: gk.group, resource: gk.kind }, name, why);
 }
 
-/** 409 server-side apply conflict: no name or kind in details, only causes. */
-export function newApplyConflict(causes: StatusCause[], message: string): StatusError {
-  return failure(409, 'Conflict', message, { causes });
-}
-
-/** 410 reason Gone (deprecated upstream in favour of Expired). */
-export function newGone(message: string): StatusError {
-  return failure(410, 'Gone', message);
-}
-
 /** 410 reason Expired. */
 export function newResourceExpired(message: string): StatusError {
   return failure(410, 'Expired', message);
@@ -212,16 +202,6 @@ export function newBadRequest(message: string): StatusError {
 /** 429 with `details.retryAfterSeconds` (details always present, even when 0). */
 export function newTooManyRequests(message: string, retryAfterSeconds: number): StatusError {
   return failure(429, 'TooManyRequests', message, details({ retryAfterSeconds }));
-}
-
-/** 429 `Too many requests: <message>`, without details. */
-export function newTooManyRequestsError(message: string): StatusError {
-  return failure(429, 'TooManyRequests', `Too many requests: ${message}`);
-}
-
-/** 503 with the message as given. */
-export function newServiceUnavailable(message: string): StatusError {
-  return failure(503, 'ServiceUnavailable', message);
 }
 
 /** 405 `<verb> is not supported on resources of kind "pods"`. */

@@ -3,7 +3,7 @@
 // `metadata.labels[app]`); an error renders as `<field>: <type text>[: <value>][: <detail>]`.
 // Models k8s.io/apimachinery/pkg/util/validation/field/path.go and errors.go.
 
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 
 /** A path from an object's root to one field. Immutable: every step returns a new path. */
 export class FieldPath {
@@ -97,8 +97,6 @@ export interface FieldError {
   readonly badValue: BadValue | undefined;
   readonly detail: string;
 }
-
-export type FieldErrorList = FieldError[];
 
 function make(type: FieldErrorType, path: FieldPath, badValue: BadValue | undefined, detail: string): FieldError {
   return { type, field: path.toString(), badValue, detail };

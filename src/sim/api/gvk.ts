@@ -20,10 +20,6 @@ export interface GroupVersionKind extends GroupVersion {
   readonly kind: string;
 }
 
-export interface GroupVersionResource extends GroupVersion {
-  readonly resource: string;
-}
-
 /** `pods`, `deployments.apps`: how error messages name a resource. */
 export function groupResourceString(gr: GroupResource): string {
   return gr.group === '' ? gr.resource : `${gr.resource}.${gr.group}`;
@@ -32,11 +28,6 @@ export function groupResourceString(gr: GroupResource): string {
 /** `Pod`, `Deployment.apps`: how Invalid errors name a kind. */
 export function groupKindString(gk: GroupKind): string {
   return gk.group === '' ? gk.kind : `${gk.kind}.${gk.group}`;
-}
-
-/** `v1`, `apps/v1`: the apiVersion field. */
-export function groupVersionString(gv: GroupVersion): string {
-  return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
 }
 
 /**

@@ -5,7 +5,7 @@
 // grammar (ParseNormalizedNamed: docker.io and library/ are implied).
 
 import { fail, ok, type Result } from './result.ts';
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 
 export interface ImageName {
   /** Fully qualified repository: `docker.io/library/nginx`. */

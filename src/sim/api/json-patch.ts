@@ -8,6 +8,7 @@
 
 import { newBadRequest, newGenericServerResponse, newRequestEntityTooLarge, type StatusError } from './errors.ts';
 import { copyJson } from './json-copy.ts';
+import { isObject } from './json.ts';
 
 type Container = unknown[] | Record<string, unknown>;
 
@@ -31,8 +32,6 @@ function atoi(s: string): number {
   if (!/^[+-]?\d+$/.test(s) || Math.abs(Number(s)) > 2 ** 63) throw new PatchError(`strconv.Atoi: parsing ${JSON.stringify(s)}: invalid syntax`);
   return Number(s);
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The container holding the last path segment, and that segment; undefined when a parent is missing. */
 function findObject(doc: Container, path: string): [Container, string] | undefined {

@@ -7,7 +7,7 @@
 
 import { aggregateFieldErrors, FieldPath, fieldError, fieldErrorString, goStringSlice, type FieldError, type GoSyntax } from './field.ts';
 import { fail, ok, type Result } from './result.ts';
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 import type { LabelSelector, LabelSelectorRequirement } from './types/meta.ts';
 import { isQualifiedName, isValidLabelValue } from './validation/names.ts';
 

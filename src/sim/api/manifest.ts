@@ -12,7 +12,7 @@ import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, visit, type Doc
 import { decodeStruct } from './decode.ts';
 import { parseGroupVersion, type GroupVersionKind } from './gvk.ts';
 import { resourceForKind, type ResourceInfo } from './resources.ts';
-import { goQuote } from './strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 import type { KubeObject } from './types/meta.ts';
 
 export interface SourcePosition {

@@ -482,8 +482,6 @@ export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): 
   }
 }
 
-export type IncludeObject = 'Object' | 'Metadata' | 'None' | '';
-
 export interface TableOptions {
   /** What each row carries: the full object, PartialObjectMetadata (the default), or nothing. */
   readonly includeObject?: string;

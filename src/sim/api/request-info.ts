@@ -6,8 +6,7 @@
 // Models k8s.io/apiserver/pkg/endpoints/request/requestinfo.go (RequestInfoFactory.NewRequestInfo),
 // pkg/server/handler.go (director, go-restful service errors) and pkg/endpoints/installer.go (routes).
 
-import type { StatusError } from './errors.ts';
-import { newGenericServerResponse, newNotFound } from './errors.ts';
+import { newGenericServerResponse } from './errors.ts';
 import { parseFieldSelector, requiresExactFieldMatch } from './fields.ts';
 import { lookupResource, servedGroups, type ResourceInfo, type SubresourceInfo } from './resources.ts';
 import type { Status } from './types/meta.ts';
@@ -157,8 +156,3 @@ const collectionVerbs: readonly string[] = ['list', 'watch', 'create', 'deleteco
 const collectionReadVerbs: readonly string[] = ['list', 'watch'];
 const itemVerbs: readonly string[] = ['get', 'watch', 'update', 'patch', 'delete'];
 const subresourceVerbs: readonly string[] = ['get', 'update', 'patch', 'create'];
-
-/** The NotFound for a named object that does not exist (`pods "x" not found`). */
-export function objectNotFound(route: ResolvedRoute): StatusError {
-  return newNotFound({ group: route.resource.group, resource: route.resource.resource }, route.info.name);
-}

@@ -206,6 +206,17 @@ export function apiVersionOf(r: { readonly group: string; readonly version: stri
   return r.group === '' ? r.version : `${r.group}/${r.version}`;
 }
 
+/**
+ * The REST path of a collection: `/api/v1/namespaces/default/pods`, `/apis/apps/v1/deployments` (a
+ * namespaced resource across all namespaces: `namespace` null), `/api/v1/nodes` (cluster-scoped: the
+ * namespace is ignored).
+ */
+// Models k8s.io/client-go/rest/request.go (Request.URL: prefix, namespace segment, resource).
+export function collectionPath(r: Pick<ResourceInfo, 'group' | 'version' | 'resource' | 'namespaced'>, namespace: string | null): string {
+  const root = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
+  return `${root}${r.namespaced && namespace !== null ? `/namespaces/${namespace}` : ''}/${r.resource}`;
+}
+
 /** `PodList`, `DeploymentList`. */
 export function listKindOf(r: ResourceInfo): string {
   return `${r.kind}List`;

@@ -90,6 +90,22 @@ export function goTypeName(t: TypeNode): string {
   }
 }
 
+/**
+ * What encoding/json writes for the Go zero value of a type (nil slices, maps and pointers: null); a
+ * struct's zero value is the struct with its own zero fields, which `zeroStruct` builds for the caller's
+ * shape (the JSON decoder and the protobuf codec both need it).
+ */
+export function zeroValue(t: TypeNode, zeroStruct: (name: string) => unknown): unknown {
+  switch (t.kind) {
+    case 'string': return '';
+    case 'bool': return false;
+    case 'int32': case 'int64': case 'float64': case 'IntOrString': return 0;
+    case 'Quantity': return '0';
+    case 'struct': return zeroStruct(t.name);
+    default: return null;
+  }
+}
+
 /** encoding/json's isEmptyValue for `omitempty` (the JSON decoder and the protobuf codec both need it); structs (Time, Quantity, IntOrString included) are never empty. */
 export function isEmptyValue(v: unknown, t: TypeNode): boolean {
   switch (t.kind) {

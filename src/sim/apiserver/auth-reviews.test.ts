@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
-import { builtinTokens } from './filters/authentication.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from './http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { adminCall } from '../testing/http.ts';
 
 function booted(): Cluster {

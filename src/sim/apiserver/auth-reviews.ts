@@ -14,7 +14,7 @@ import { formatTimestamp } from '../api/time.ts';
 import type { PolicyRule } from '../api/types/rbac.ts';
 import type { UserInfo } from './filters/authentication.ts';
 import type { RbacIndex } from './filters/rbac.ts';
-import type { HttpRequest, HttpResponse } from './http.ts';
+import type { HttpRequest, HttpResponse } from '../wire/http.ts';
 import { decodeObject, fieldValidationOf, warningHeader } from './request-body.ts';
 
 export interface ResourceAttributes {

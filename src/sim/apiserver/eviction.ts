@@ -11,7 +11,7 @@ import { formatTimestamp } from '../api/time.ts';
 import type { Pod, PodCondition } from '../api/types/core.ts';
 import type { Co } from '../engine/index.ts';
 import type { HandlerRequest } from './handlers.ts';
-import type { HttpResponse } from './http.ts';
+import type { HttpResponse } from '../wire/http.ts';
 import { statusStrategyFor } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
 import { decodeBody } from './request-body.ts';

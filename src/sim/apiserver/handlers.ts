@@ -22,7 +22,7 @@ import type { KubeObject, List } from '../api/types/meta.ts';
 import { formatTimestamp } from '../api/time.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import type { Co } from '../engine/index.ts';
-import type { HttpRequest, HttpResponse, HttpWatchEvent } from './http.ts';
+import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../wire/http.ts';
 import { asObjectOfResource, decodeBody, decodeObject, fieldValidationOf, warningHeader } from './request-body.ts';
 import { applyConfiguration } from './fieldmanager/apply.ts';
 import { appliedByServerSideApply } from './fieldmanager/field-manager.ts';

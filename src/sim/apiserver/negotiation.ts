@@ -7,7 +7,7 @@
 // and k8s.io/apiserver/pkg/endpoints/handlers/rest.go (RequestScope.AllowsConversion).
 
 import { newNotAcceptable, newUnsupportedMediaType } from '../api/errors.ts';
-import type { HttpRequest, HttpResponse } from './http.ts';
+import type { HttpRequest, HttpResponse } from '../wire/http.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
 
 export const jsonMediaType = 'application/json';
@@ -143,11 +143,6 @@ function acceptOptions(clause: AcceptClause, mediaType: MediaType, endpoint: End
   }
   if (convert && !endpoint.allowsConversion(convert, mediaType)) return null;
   return { mediaType, convert, pretty };
-}
-
-/** The Table conversion, when the negotiated type asks for one (`as=Table;g=meta.k8s.io;v=v1|v1beta1`). */
-export function tableConversion(n: NegotiatedMediaType): Conversion | null {
-  return n.convert?.kind === 'Table' ? n.convert : null;
 }
 
 /**

@@ -14,7 +14,7 @@
 import {
   aggregatedDiscovery, aggregatedDiscoveryContentType, apiGroupList, apiResourceList, legacyAPIVersions, type AggregatedDiscoveryVersion,
 } from '../api/discovery.ts';
-import type { HttpRequest, HttpResponse } from './http.ts';
+import type { HttpRequest, HttpResponse } from '../wire/http.ts';
 import { serveOpenAPI } from './openapi.ts';
 
 export const serverVersion = {

@@ -13,7 +13,7 @@
 // (components.schemas, allOf-wrapped references) and the operations
 // k8s.io/apiserver/pkg/endpoints/installer.go registers per resource.
 
-import { resourcesOf, servedGroups, servedResources, type ResourceInfo, type Verb } from '../api/resources.ts';
+import { collectionPath, resourcesOf, servedGroups, servedResources, type ResourceInfo, type Verb } from '../api/resources.ts';
 import { hasStruct, structFields, type SchemaField, type TypeNode } from '../api/schema.ts';
 import { fnv1a32 } from '../engine/index.ts';
 import { describeSchema } from './openapi-descriptions.ts';
@@ -176,8 +176,7 @@ function operation(r: ResourceInfo, verb: string, action: string, parameters: re
 
 /** The paths of one resource: collection, item and subresources, with the operations its verbs allow. */
 function resourcePaths(r: ResourceInfo): Record<string, unknown> {
-  const prefix = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  const collection = r.namespaced ? `${prefix}/namespaces/{namespace}/${r.resource}` : `${prefix}/${r.resource}`;
+  const collection = collectionPath(r, '{namespace}');
   const item = `${collection}/{name}`;
   const scope = [path('name', `name of the ${r.kind}`), ...(r.namespaced ? [path('namespace', 'object name and auth scope, such as for teams and projects')] : []), pretty];
   const has = (v: Verb): boolean => r.verbs.includes(v);

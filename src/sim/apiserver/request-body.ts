@@ -13,10 +13,10 @@ import { decodeErrorStatus, decodeForRequest, decodeStruct, type FieldValidation
 import { newBadRequest } from '../api/errors.ts';
 import { apiVersionOf, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject } from '../api/types/meta.ts';
-import type { HttpRequest } from './http.ts';
+import type { HttpRequest } from '../wire/http.ts';
 import { copyJson } from '../api/json-copy.ts';
 import { utf8Decode, utf8Encode } from '../etcd/bytes.ts';
-import { goQuote } from '../api/strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 import { jsonMediaType, negotiateInputMediaType, protobufMediaType, yamlMediaType, type MediaType } from './negotiation.ts';
 import { orderedStrictErrors, scanKeys } from './strict-json.ts';
 import { decodeProtobufBody } from './wire-encoding.ts';

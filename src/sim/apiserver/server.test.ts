@@ -5,8 +5,8 @@ import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
 import type { EtcdReply, TxnResponse } from '../etcd/index.ts';
-import { builtinTokens } from './filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from './http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { decodeStored } from './storage/codec.ts';
 
 // The seeds' Deployment (seeds/000: `kubectl create -f nginx.yaml`).

@@ -36,7 +36,8 @@ import {
   handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, handleWatch, respond,
   type HandlerRequest, type WatchResponder,
 } from './handlers.ts';
-import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from './http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
+import { parseQuery } from '../go/url.ts';
 import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
 import { handlePodStream, podStreamSubresources, type KubeletConnection } from './pod-streams.ts';

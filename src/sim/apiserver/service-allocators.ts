@@ -10,6 +10,7 @@
 // seeded RNG, not math/rand.
 
 import { canonicalize } from '../api/decode.ts';
+import { base64FromBytes } from '../api/protobuf/wire.ts';
 import type { RangeAllocation } from '../api/types/service.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import type { Co, Rng } from '../engine/index.ts';
@@ -77,7 +78,7 @@ export class AllocationBitmap {
     while (top >= 0 && this.bits[top] === 0) top--;
     const bytes: number[] = [];
     for (let i = top; i >= 0; i--) bytes.push(this.bits[i]!);
-    return { range: this.rangeSpec, data: bytesToBase64(bytes) };
+    return { range: this.rangeSpec, data: base64FromBytes(Uint8Array.from(bytes)) };
   }
 
   restore(data: string): void {
@@ -94,17 +95,6 @@ export class AllocationBitmap {
 }
 
 const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function bytesToBase64(bytes: readonly number[]): string {
-  let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const b = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    out += alphabet[b >> 18]! + alphabet[(b >> 12) & 63]!;
-    out += i + 1 < bytes.length ? alphabet[(b >> 6) & 63]! : '=';
-    out += i + 2 < bytes.length ? alphabet[b & 63]! : '=';
-  }
-  return out;
-}
 
 function base64ToBytes(data: string): number[] {
   const out: number[] = [];
@@ -127,7 +117,7 @@ export function bigIntToBase64(n: bigint): string {
   const padded = hex.length % 2 ? `0${hex}` : hex;
   const bytes: number[] = [];
   for (let i = 0; i < padded.length; i += 2) bytes.push(parseInt(padded.slice(i, i + 2), 16));
-  return bytesToBase64(bytes);
+  return base64FromBytes(Uint8Array.from(bytes));
 }
 
 export function base64ToBigInt(data: string): bigint {
@@ -152,8 +142,6 @@ function parseIPv4(ip: string): number | null {
 function formatIPv4(n: number): string {
   return [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255].join('.');
 }
-
-export type AllocateError = { readonly kind: 'taken' } | { readonly kind: 'out-of-range' } | { readonly kind: 'full' };
 
 /** An allocator whose state lives in etcd (allocator/storage.Etcd over a bitmap). */
 export class StoredRangeAllocator {

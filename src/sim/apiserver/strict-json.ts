@@ -6,7 +6,7 @@
 // Models sigs.k8s.io/json/internal/golang/encoding/json (decode.go object(): checkDuplicateField;
 // kubernetes_patch.go: strictFieldStack paths `a.b[0].c`, strictError "duplicate field %q").
 
-import { goQuote } from '../api/strconv.ts';
+import { goQuote } from '../go/strconv.ts';
 
 export interface KeyScan {
   /** Every key path with the position (in document order) of its first occurrence. */

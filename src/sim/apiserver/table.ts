@@ -8,16 +8,12 @@
 import { toTable } from '../api/printers.ts';
 import type { ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, ListMeta, Table } from '../api/types/meta.ts';
-import type { HttpRequest } from './http.ts';
+import type { HttpRequest } from '../wire/http.ts';
 import { negotiateMediaType, type Conversion } from './negotiation.ts';
 
 /** The conversion the Accept header negotiates for a resource endpoint, if any. */
 export function conversionOf(request: HttpRequest): Conversion | null {
   return negotiateMediaType(request.headers.accept).convert;
-}
-
-export function wantsTable(request: HttpRequest): boolean {
-  return conversionOf(request)?.kind === 'Table';
 }
 
 /** The Table for `items`; `nowMs` is the wall-clock instant AGE is measured from. */

@@ -14,8 +14,8 @@ import { stringify as stringifyYaml } from 'yaml';
 import { decodeProtobuf, encodeProtobuf, encodeWatchEventFrame } from '../api/protobuf/index.ts';
 import type { KubeObject } from '../api/types/meta.ts';
 import { utf8Decode } from '../etcd/bytes.ts';
-import type { HttpRequest, HttpWatchEvent } from './http.ts';
-import { parseQuery } from './http.ts';
+import type { HttpRequest, HttpWatchEvent } from '../wire/http.ts';
+import { parseQuery } from '../go/url.ts';
 import { parseMediaType, protobufMediaType, yamlMediaType } from './negotiation.ts';
 
 /** Bytes for protobuf, text for everything else. */

@@ -7,8 +7,8 @@ import { decodeProtobuf, encodeProtobuf } from '../api/protobuf/index.ts';
 import type { Pod } from '../api/types/core.ts';
 import type { KubeObject, Status } from '../api/types/meta.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
-import { builtinTokens } from './filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpWatchEvent } from './http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import { decodeWatchFrames, encodeBody, encodeWatchEvent, goJson } from './wire-encoding.ts';
 
 function bootedCluster(): Cluster {

@@ -8,7 +8,7 @@
 // within the delivery that woke it; every request it makes is a message of its own in the trace.
 
 import { Component, timerKind, type Co, type Duration, type Message, type Rng, type SleepReason, type Time } from '../engine/index.ts';
-import { httpKinds, type HttpWatchEnd, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
 import { apiserverName } from './rest-client.ts';
 
 /** Receives the messages of one open watch (the request's `http.watchEvent`s and its `http.watchEnd`). */

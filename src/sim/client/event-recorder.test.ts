@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
-import type { HttpRequest } from '../apiserver/http.ts';
+import type { HttpRequest } from '../wire/http.ts';
 import { formatTimestamp } from '../api/time.ts';
 import { EventBroadcaster, EventCorrelator, eventName, getReference, unixNanos } from './event-recorder.ts';
 import { clientTestCluster } from './testing.ts';

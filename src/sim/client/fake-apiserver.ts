@@ -3,7 +3,8 @@
 // Lists are answered by `onList`; watches open a stream the test drives with `emit` and `end`.
 
 import { Component, type Message } from '../engine/index.ts';
-import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
+import { parseQuery } from '../go/url.ts';
 import { apiserverName } from './rest-client.ts';
 
 export interface OpenWatch {

@@ -4,8 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { apiserverName, defaultUserAgent } from './rest-client.ts';
 import type { Co } from '../engine/index.ts';

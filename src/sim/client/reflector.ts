@@ -27,7 +27,7 @@
 
 import { isStatusError, StatusError } from '../api/errors.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
-import type { HttpWatchEvent } from '../apiserver/http.ts';
+import type { HttpWatchEvent } from '../wire/http.ts';
 import type { Co, Duration } from '../engine/index.ts';
 import { minute, second } from '../engine/index.ts';
 import { ExponentialBackoffManager, reflectorBackoff } from './backoff.ts';

@@ -4,11 +4,11 @@ import { isStatusError } from '../api/errors.ts';
 import type { Deployment } from '../api/types/apps.ts';
 import type { Pod } from '../api/types/core.ts';
 import type { Status } from '../api/types/meta.ts';
-import type { HttpRequest } from '../apiserver/http.ts';
+import type { HttpRequest } from '../wire/http.ts';
 import { defaultUserAgent, encodeListOptions, errorFromResponse } from './rest-client.ts';
 import { clientTestCluster } from './testing.ts';
 import { createCluster } from '../cluster.ts';
-import type { HttpResponse } from '../apiserver/http.ts';
+import type { HttpResponse } from '../wire/http.ts';
 
 const pod = (name: string, labels: Record<string, string> = { app: 'web' }): Pod => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default', labels },

@@ -10,10 +10,11 @@
 // (the flowcontrol token bucket) and request timeouts.
 
 import { newGenericServerResponse, StatusError } from '../api/errors.ts';
-import { apiVersionOf, lookupResource, type ResourceInfo } from '../api/resources.ts';
+import { collectionPath, lookupResource, type ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import type { Co } from '../engine/index.ts';
-import { formatQuery, httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { formatQuery } from '../go/url.ts';
 import type { ClientHost, WatchSink } from './client-component.ts';
 
 /** The kube-apiserver component every client talks to. */
@@ -143,10 +144,8 @@ export class ResourceClient<T extends KubeObject> {
 
   /** `/api/v1/namespaces/default/pods[/name[/sub]]`; no namespace segment for all namespaces or cluster scope. */
   path(namespace: string | undefined, name?: string, subresource?: string): string {
-    const root = this.info.group === '' ? `/api/${this.info.version}` : `/apis/${apiVersionOf(this.info)}`;
-    const ns = this.info.namespaced && namespace ? `/namespaces/${namespace}` : '';
     const tail = name === undefined ? '' : `/${name}${subresource ? `/${subresource}` : ''}`;
-    return `${root}${ns}/${this.info.resource}${tail}`;
+    return `${collectionPath(this.info, namespace || null)}${tail}`;
   }
 
   *get(namespace: string | undefined, name: string, options: { resourceVersion?: string } = {}): Co<T> {

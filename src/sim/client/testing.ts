@@ -1,7 +1,7 @@
 // Test support: a booted cluster with one client component linked to kube-apiserver, and a way to run
 // a coroutine on that component to completion. Used by the client library's tests only.
 
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { builtinTokens } from '../wire/credentials.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Co, Message } from '../engine/index.ts';
 import { ClientComponent } from './client-component.ts';

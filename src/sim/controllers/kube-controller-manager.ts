@@ -9,7 +9,7 @@
 // root-ca-cert-publisher, endpoints and endpointslice.
 // Not modelled: the other controllers, protobuf.
 
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { builtinTokens } from '../wire/credentials.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import { ClientComponent, EventBroadcaster, LeaderElector, RestClient, SharedInformerFactory, controllerManagerResyncPeriod } from '../client/index.ts';
 import { EndpointsController } from './endpoint/endpoints-controller.ts';

@@ -1,8 +1,8 @@
 // Test support for the controllers: a booted cluster with kube-controller-manager linked to
 // kube-apiserver, requests as the admin user, and invariants checked after every step.
 
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Pod } from '../api/types/core.ts';
 import type { Deployment, ReplicaSet } from '../api/types/apps.ts';

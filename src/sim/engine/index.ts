@@ -1,11 +1,7 @@
 export { Component } from './component.ts';
-export { awaitDelivery, awaitReply, broadcast, Condition, sleep, timedOut, waitOn, type Co, type Effect, type SleepReason, type TimedOut } from './coroutine.ts';
-export {
-  Engine, InvariantError, wakeTimerName,
-  type EngineOptions, type LinkOptions, type RunOptions, type RunResult, type RunStopReason, type SendOptions,
-} from './engine.ts';
-export { EventQueue } from './event-queue.ts';
+export { awaitReply, broadcast, Condition, sleep, timedOut, waitOn, type Co, type SleepReason } from './coroutine.ts';
+export { Engine } from './engine.ts';
 export { timerKind, type Message, type TimerPayload } from './message.ts';
-export { fnv1a32, nameSuffixAlphabet, Rng, type RngState } from './rng.ts';
-export { civilFromDays, defaultEpochMs, hour, millisecond, minute, roundToMicros, second, type Duration, type Time } from './time.ts';
+export { fnv1a32, nameSuffixAlphabet, Rng } from './rng.ts';
+export { hour, minute, roundToMicros, second, type Duration, type Time } from './time.ts';
 export { Trace, traceHash } from './trace.ts';

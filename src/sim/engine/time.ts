@@ -7,7 +7,6 @@ export type Time = number;
 /** A span of virtual milliseconds. */
 export type Duration = number;
 
-export const millisecond: Duration = 1;
 export const second: Duration = 1000;
 export const minute: Duration = 60 * second;
 export const hour: Duration = 60 * minute;

@@ -6,7 +6,7 @@
 
 import { compareKeys } from './bytes.ts';
 import { EtcdError, ErrGRPCKeyNotFound } from './errors.ts';
-import { goSortArray } from './go-sort.ts';
+import { goSortArray } from '../go/sort.ts';
 import type { StoreTxnRead, StoreTxnWrite } from './kv-store-txn.ts';
 import { noLease, type KeyValue } from './kv.ts';
 import type { DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, ResponseHeader } from './rpc.ts';

@@ -2,7 +2,7 @@
 // IDs replaced by the simulated cluster's).
 import { describe, expect, it } from 'vitest';
 import { Component, Engine, type Message } from '../engine/index.ts';
-import { parseEtcdctl, renderReply, renderWatchResponse, splitArgs, type EtcdctlOutput } from './etcdctl.ts';
+import { parseEtcdctl, renderReply, renderWatchResponse, type EtcdctlOutput } from './etcdctl.ts';
 import type { EtcdReply, WatchStreamResponse } from './server.ts';
 import { EtcdServer } from './server.ts';
 
@@ -44,10 +44,6 @@ function setup(): { engine: Engine; shell: Shell; run: (line: string) => Etcdctl
 const ids = '"cluster_id":14841639068965178418,"member_id":10276657743932975437';
 
 describe('etcdctl', () => {
-  it('splits a command line like a shell', () => {
-    expect(splitArgs(`put k "a b" --lease=1f ''`)).toEqual(['put', 'k', 'a b', '--lease=1f', '']);
-  });
-
   it('prints get, put, del and compaction as etcdctl 3.4 does', () => {
     const { run } = setup();
     expect(run('put foo bar').stdout).toBe('OK\n');

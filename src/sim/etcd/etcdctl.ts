@@ -15,6 +15,7 @@ import type {
   SortOrder, SortTarget, WatchCreateRequest, WatchResponse,
 } from './rpc.ts';
 import type { EtcdReply } from './server.ts';
+import { splitArgs } from '../go/shell.ts';
 
 export type OutputFormat = 'simple' | 'json';
 
@@ -36,31 +37,6 @@ export interface EtcdctlOutput {
   readonly stdout: string;
   readonly stderr: string;
   readonly exitCode: number;
-}
-
-/** Splits a command line like a shell: whitespace-separated, with '…' and "…" quoting. */
-export function splitArgs(line: string): string[] {
-  const args: string[] = [];
-  let cur = '';
-  let quote: string | null = null;
-  let has = false;
-  for (const ch of line) {
-    if (quote !== null) {
-      if (ch === quote) quote = null;
-      else cur += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      has = true;
-    } else if (/\s/.test(ch)) {
-      if (has || cur) args.push(cur);
-      cur = '';
-      has = false;
-    } else {
-      cur += ch;
-    }
-  }
-  if (has || cur) args.push(cur);
-  return args;
 }
 
 const hexToDecimal = (hex: string): string | null => (/^[0-9a-fA-F]+$/.test(hex) ? BigInt(`0x${hex}`).toString() : null);

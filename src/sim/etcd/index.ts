@@ -28,5 +28,5 @@ export {
 } from './bytes.ts';
 export { capnslogLine, txnRequestText, zapLine, type RequestStats, type RequestStatsContext } from './request-stats.ts';
 export type { EvaluatedCompare, TxnEvaluation, TxnResult } from './txn.ts';
-export { parseEtcdctl, renderReply, renderWatchResponse, splitArgs, type EtcdctlCommand, type EtcdctlOutput } from './etcdctl.ts';
+export { parseEtcdctl, renderReply, renderWatchResponse, type EtcdctlCommand, type EtcdctlOutput } from './etcdctl.ts';
 export * as gatewayJson from './gateway.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Container, Event, Pod } from '../api/types/core.ts';
 import { parseTimestamp } from '../api/time.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpStreamData } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpStreamData } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
 import { adminCall } from '../testing/http.ts';

@@ -168,11 +168,6 @@ export const imageServers: Readonly<Record<string, ImageServer>> = {
   'docker.io/library/user': { kind: 'tcp', port: 10086, product: 'app' },
 };
 
-/** The catalog as `repository:tag` lines, for the user to read. */
-export function catalogReferences(): string[] {
-  return imageCatalog.map((i) => `${i.repository}:${i.tag}`);
-}
-
 /** applyDefaultImageTag: the reference with `:latest` when it has neither tag nor digest, or the kubelet's error. */
 // Models pkg/kubelet/images/image_manager.go applyDefaultImageTag (dockerref.ParseNormalizedNamed).
 export function applyDefaultImageTag(image: string): { ok: true; repository: string; tag: string } | { ok: false; message: string } {

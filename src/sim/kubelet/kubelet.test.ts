@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Node, Pod } from '../api/types/core.ts';
 import type { Lease } from '../api/types/coordination.ts';
-import { httpKinds, type HttpRequest } from '../apiserver/http.ts';
+import { httpKinds, type HttpRequest } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { adminCall } from '../testing/http.ts';

@@ -29,7 +29,7 @@ import { formatMicroTimestamp, formatTimestamp } from '../api/time.ts';
 import type { Container, ContainerStatus, Node, Pod, PodCondition, PodStatus, Probe } from '../api/types/core.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import type { KubeObject, Status } from '../api/types/meta.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { builtinTokens } from '../wire/credentials.ts';
 import {
   ClientComponent, DeletedFinalStateUnknown, EventBroadcaster, RestClient, SharedInformerFactory,
   type EventRecorder, type ResourceClient, type SharedIndexInformer,

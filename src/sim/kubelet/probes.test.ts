@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Container, Event, Pod } from '../api/types/core.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpRequest } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { adminCall } from '../testing/http.ts';
 import { Kubelet } from './kubelet.ts';

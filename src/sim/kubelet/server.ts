@@ -12,7 +12,8 @@
 // command runs to its end on it), port-forward's data.
 
 import type { ContainerPort, ContainerStatus, Pod } from '../api/types/core.ts';
-import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd } from '../apiserver/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd } from '../wire/http.ts';
+import { parseQuery } from '../go/url.ts';
 import type { Message } from '../engine/index.ts';
 import type { TimerHandle } from '../client/client-component.ts';
 import { formatLine, type ContainerLog, type LogOptions } from './container-log.ts';

@@ -9,8 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Event } from '../api/types/core.ts';
 import type { Status } from '../api/types/meta.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest, type HttpWatchEvent } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpRequest, type HttpWatchEvent } from '../wire/http.ts';
 import { createCluster } from '../cluster.ts';
 import { SharedInformerFactory } from '../client/index.ts';
 import { RestClient } from '../client/rest-client.ts';

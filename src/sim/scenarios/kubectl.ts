@@ -14,12 +14,12 @@
 // Models k8s.io/kubectl/pkg/cmd/{create,scale,set/set_image,delete}.go and cmd/util/helpers.go
 // (StandardErrorMessage).
 
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../apiserver/http.ts';
-import { formatQuery } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import type { HttpRequest, HttpResponse, HttpWatchEvent } from '../wire/http.ts';
+import { formatQuery } from '../go/url.ts';
 import { parseManifest } from '../api/manifest.ts';
 import { sortedJSON } from '../api/strategic-merge-diff.ts';
-import { findResource, type ResourceInfo } from '../api/resources.ts';
+import { collectionPath as resourceCollectionPath, findResource, type ResourceInfo } from '../api/resources.ts';
 import { escapePath } from '../api/url-path.ts';
 import type { KubeObject, List, Status } from '../api/types/meta.ts';
 import type { PodSpec } from '../api/types/core.ts';
@@ -92,8 +92,7 @@ function request(method: HttpRequest['method'], path: string, query: string, acc
 
 /** `/api/v1/namespaces/default/pods`, `/apis/apps/v1/deployments` (all namespaces: `namespace` null), `/api/v1/nodes`. */
 export function collectionPath(r: ResourceInfo, ns: string | null = namespace): string {
-  const base = r.group === '' ? `/api/${r.version}` : `/apis/${r.group}/${r.version}`;
-  return `${base}${r.namespaced && ns !== null ? `/namespaces/${ns}` : ''}/${r.resource}`;
+  return resourceCollectionPath(r, ns);
 }
 
 /** The item path of a named object (the namespace is ignored for cluster-scoped resources). */

@@ -2,7 +2,7 @@
 // command fails, in kubectl's words.
 
 import { describe, expect, it } from 'vitest';
-import { httpKinds, type HttpRequest } from '../apiserver/http.ts';
+import { httpKinds, type HttpRequest } from '../wire/http.ts';
 import { createCluster } from '../cluster.ts';
 import { nginxDeploymentYaml } from './manifests.ts';
 import { ScenarioRunner } from './runner.ts';

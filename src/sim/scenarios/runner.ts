@@ -8,7 +8,7 @@
 //   - the worker, which owns playback: `begin()` starts the next step and returns it, `busy` says whether
 //     its kubectl command still waits for answers; playback steps are the worker's to carry out.
 
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { minute, type Duration, type Message } from '../engine/index.ts';
 import { create, deleteObject, deleteOnePod, setImage, scale, type KubectlCommand, type KubectlInput } from './kubectl.ts';

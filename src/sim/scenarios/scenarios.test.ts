@@ -7,7 +7,7 @@ import { parseManifest } from '../api/manifest.ts';
 import { parseTimestamp } from '../api/time.ts';
 import type { Deployment, ReplicaSet } from '../api/types/apps.ts';
 import type { Event, Node, Pod } from '../api/types/core.ts';
-import { httpKinds, type HttpRequest, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpRequest, type HttpWatchEvent } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { addClusterInvariants, convergenceProblems, podsNotRunningAndReady, storedObjects, type OwnershipOptions } from '../testing/invariants.ts';
 import { getControllerOf } from '../controllers/controller-utils.ts';

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReplicaSet } from '../api/types/apps.ts';
 import type { Pod } from '../api/types/core.ts';
-import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import type { Message } from '../engine/index.ts';
 import type { EtcdReply, RangeRequest, TxnRequest, TxnResponse, WatchResponse } from '../etcd/index.ts';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
 import type { List } from '../api/types/meta.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { adminCall } from '../testing/http.ts';

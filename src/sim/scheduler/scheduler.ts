@@ -16,7 +16,7 @@ import { formatTimestamp } from '../api/time.ts';
 import type { Binding, Node, Pod } from '../api/types/core.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import { LeaderElector } from '../client/leader-election.ts';
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
+import { builtinTokens } from '../wire/credentials.ts';
 import {
   ClientComponent, EventBroadcaster, metaNamespaceKey, RestClient, SharedInformerFactory,
   type EventRecorder, type Indexer, type ResourceClient, type SharedIndexInformer,

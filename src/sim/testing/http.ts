@@ -1,7 +1,7 @@
 // Requests as the cluster's admin, for tests: send one, run until idle, return kube-apiserver's answer.
 
-import { builtinTokens } from '../apiserver/filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../apiserver/http.ts';
+import { builtinTokens } from '../wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
 
 export function adminCall(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {

@@ -17,7 +17,7 @@ import type { Pod } from '../api/types/core.ts';
 import type { KubeObject, List } from '../api/types/meta.ts';
 import { parseGroupVersion } from '../api/gvk.ts';
 import { resourceForKind, storageKey } from '../api/resources.ts';
-import { httpKinds, type HttpResponse, type HttpWatchEvent } from '../apiserver/http.ts';
+import { httpKinds, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { getControllerOf } from '../controllers/controller-utils.ts';
 import { decodeStored } from '../apiserver/storage/codec.ts';

@@ -4,13 +4,13 @@
 // node-2"), objects by kind and name, and says what the step is for. Pure and cheap: it runs for every
 // rendered token, so payload bodies are read once per record (a WeakMap keyed by the record).
 
-import type { TraceRecord } from '../../protocol/index.ts';
+import { isProtobuf, type TraceRecord } from '../../protocol/index.ts';
 import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
-import { isProtobuf, podFromProtobuf } from './stored-bytes.ts';
+import { podFromProtobuf } from './stored-bytes.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 

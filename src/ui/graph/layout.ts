@@ -47,11 +47,6 @@ export function kubeletsPerRow(count: number): number {
   return Math.max(3, Math.ceil(Math.sqrt(count)));
 }
 
-/** Whether the role's box shows pod chips: a kubelet its node's pods, kube-scheduler the unbound ones. */
-export function showsPods(role: ComponentRole): boolean {
-  return role === 'kubelet' || role === 'kube-scheduler';
-}
-
 export interface ComponentNodeData extends Record<string, unknown> {
   readonly component: ComponentView;
   readonly title: string;
@@ -101,7 +96,6 @@ function kubeletBox(index: number, count: number): Box {
     height: kubelet.height,
   };
 }
-
 
 export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]; edges: LinkEdgeType[] } {
   const kubelets = topology.components.filter((c) => c.role === 'kubelet');

@@ -4,7 +4,7 @@
 // responses by event type, key and revision, apiserver watch events by type, object and resourceVersion
 // (ERROR red), compaction notices and broken watch streams red. The full payload is one click away.
 
-import type { TraceRecord } from '../../protocol/index.ts';
+import { isFailedStatus, type TraceRecord } from '../../protocol/index.ts';
 import { comparesText, headerRevision, rangeText, txnKey } from '../captions/etcd-text.ts';
 import { child, clip, count, fields, flag, list, text } from '../captions/payload.ts';
 
@@ -36,7 +36,7 @@ export function tokenLabel(record: Pick<TraceRecord, 'kind' | 'payload'>): Token
     case 'http.response': {
       const status = count(p, 'status') ?? 0;
       const reason = text(child(p, 'body'), 'reason');
-      return status >= 400 ? bad(`${status}${reason ? ` ${reason}` : ''}`) : ok(String(status));
+      return isFailedStatus(status) ? bad(`${status}${reason ? ` ${reason}` : ''}`) : ok(String(status));
     }
     case 'http.watchEvent': {
       const type = text(p, 'type') ?? '?';

@@ -67,8 +67,3 @@ export function scenarioTextsIn(language: Language): ScenarioTexts {
   }
   return texts;
 }
-
-export const scenarioTexts: Record<Language, ScenarioTexts> = {
-  get en() { return scenarioTextsIn('en'); },
-  get zh() { return scenarioTextsIn('zh'); },
-};

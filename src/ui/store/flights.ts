@@ -23,8 +23,3 @@ export function applyFlights(tokens: readonly Flight[], event: FlightsEvent): re
   result.push(...event.added);
   return result.sort((a, b) => a.id - b.id);
 }
-
-/** A token's message has been delivered by the step shown. */
-export function delivered(flight: Pick<Flight, 'step'>): boolean {
-  return flight.step !== null;
-}

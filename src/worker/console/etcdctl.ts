@@ -6,7 +6,7 @@ import { etcdKinds, type EtcdReply, type WatchStreamResponse } from '../../sim/e
 import { parseEtcdctl, renderReply, renderWatchResponse, type EtcdctlCommand } from '../../sim/etcd/etcdctl.ts';
 import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
 import type { CommandIO } from './http.ts';
-import { splitArgs } from '../../sim/etcd/etcdctl.ts';
+import { splitArgs } from '../../sim/go/shell.ts';
 import { runEndpoint, type EtcdMemberView } from './etcdctl-endpoint.ts';
 
 export const etcdComponent = 'etcd';

@@ -9,8 +9,8 @@
 // Deviation: the simulation has no TLS or DNS; the first request of a command dials (`HTTP Trace: Dial`),
 // later ones reuse the connection, and the statistics' DNS, dial and TLS times are 0 ms.
 
-import { kubectlHeaders, kubectlUserAgent, tableAccept, type KubectlRequestSpec } from '../../sim/scenarios/kubectl.ts';
-import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../../sim/apiserver/http.ts';
+import { kubectlHeaders, tableAccept, type KubectlRequestSpec } from '../../sim/scenarios/kubectl.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../../sim/wire/http.ts';
 import { awaitReply, type Co, type Engine, type Message } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
 import { statusText } from './kubectl-print.ts';
@@ -18,7 +18,7 @@ import { statusText } from './kubectl-print.ts';
 export const apiserverComponent = 'kube-apiserver';
 /** The apiserver URL in log lines (the simulation has no sockets; kubeadm's default address). */
 export const serverURL = 'https://127.0.0.1:6443';
-export { kubectlUserAgent, tableAccept };
+export { tableAccept };
 const pid = 12345;
 const bodyLogLimit = 1024;
 

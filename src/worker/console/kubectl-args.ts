@@ -5,7 +5,7 @@
 // `-fvalue`, grouped boolean shorthands) and the texts of cobra's errors
 // (`error: unknown flag: --foo`, `error: unknown shorthand flag: 'x' in -x`).
 
-import { splitArgs } from '../../sim/etcd/etcdctl.ts';
+import { splitArgs } from '../../sim/go/shell.ts';
 
 export type KubectlVerb =
   | 'get' | 'describe' | 'create' | 'apply' | 'replace' | 'delete' | 'scale' | 'set image'

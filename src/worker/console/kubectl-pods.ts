@@ -7,17 +7,14 @@
 // Not modelled: interactive sessions (`-i`, `-t`: stdin and terminals), `logs` of other objects than pods
 // (`deploy/x` picks a pod in real kubectl), `--all-containers`, `--since`.
 
-import { splitArgs } from '../../sim/etcd/etcdctl.ts';
-import { httpKinds, type HttpResponse, type HttpStreamData } from '../../sim/apiserver/http.ts';
+import { splitArgs } from '../../sim/go/shell.ts';
+import { httpKinds, type HttpResponse, type HttpStreamData } from '../../sim/wire/http.ts';
 import type { Pod } from '../../sim/api/types/core.ts';
 import { escapePath } from '../../sim/api/url-path.ts';
 import type { Status } from '../../sim/api/types/meta.ts';
 import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
 import { klogLine, send, type CommandIO } from './http.ts';
 import { statusErrorText } from './kubectl-print.ts';
-
-/** The console's kubectl verbs this file runs. */
-export const podVerbs: readonly string[] = ['logs', 'exec'];
 
 interface PodCommand {
   readonly verb: 'logs' | 'exec';

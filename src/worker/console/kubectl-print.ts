@@ -70,11 +70,6 @@ export function kindName(r: ResourceInfo): string {
   return r.group === '' ? r.kind.toLowerCase() : `${r.kind.toLowerCase()}.${r.group}`;
 }
 
-/** `deployments.apps "nginx"`, `pods "x"`: the qualified name in the apiserver's messages. */
-export function qualifiedResource(r: ResourceInfo): string {
-  return r.group === '' ? r.resource : `${r.resource}.${r.group}`;
-}
-
 /**
  * The object as `-o yaml|json` prints it: apiVersion and kind filled in first, and managedFields left
  * out (`--show-managed-fields=false`, kubectl's default since 1.21).

@@ -13,7 +13,7 @@ import { parseManifest, type ManifestObject } from '../../sim/api/manifest.ts';
 import { findResource, servedResources, type ResourceInfo } from '../../sim/api/resources.ts';
 import { escapePath } from '../../sim/api/url-path.ts';
 import type { KubeObject, Status, Table, TableColumnDefinition } from '../../sim/api/types/meta.ts';
-import type { HttpResponse } from '../../sim/apiserver/http.ts';
+import type { HttpResponse } from '../../sim/wire/http.ts';
 import type { Co } from '../../sim/engine/index.ts';
 import type { ManifestProblem } from '../../protocol/console.ts';
 import { lastApplied, modifiedConfiguration, threeWayMergePatch, type JSONMap } from './apply-patch.ts';

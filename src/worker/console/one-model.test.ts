@@ -3,7 +3,7 @@
 // create also reads the OpenAPI documents first (its validation); the scenarios leave those out.
 
 import { describe, expect, it } from 'vitest';
-import { httpKinds, type HttpRequest } from '../../sim/apiserver/http.ts';
+import { httpKinds, type HttpRequest } from '../../sim/wire/http.ts';
 import { createCluster, type Cluster } from '../../sim/cluster.ts';
 import { nginxDeploymentYaml } from '../../sim/scenarios/manifests.ts';
 import { commandLine, ScenarioRunner } from '../../sim/scenarios/runner.ts';

@@ -15,7 +15,7 @@ import { parseKubectl } from './kubectl-args.ts';
 import { runKubectl, type KubectlIO } from './kubectl.ts';
 import { parsePodCommand, runPodCommand } from './kubectl-pods.ts';
 import { runCrane } from './crane.ts';
-import { splitArgs } from '../../sim/etcd/etcdctl.ts';
+import { splitArgs } from '../../sim/go/shell.ts';
 import type { LogCollector } from './logs.ts';
 
 interface Running {

@@ -9,8 +9,8 @@ import { scenarioById } from '../../sim/scenarios/catalog.ts';
 import { runScenario } from '../../sim/scenarios/runner.ts';
 import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, workloadFacts, type WorkloadFacts } from './objects.ts';
 import { StoryTap } from './record.ts';
-import { builtinTokens } from '../../sim/apiserver/filters/authentication.ts';
-import { httpKinds, type HttpRequest } from '../../sim/apiserver/http.ts';
+import { builtinTokens } from '../../sim/wire/credentials.ts';
+import { httpKinds, type HttpRequest } from '../../sim/wire/http.ts';
 import { decodeStored } from '../../sim/apiserver/storage/codec.ts';
 import { protobufNodeReady, protobufPodFacts, protobufWorkloadFacts } from './protobuf-facts.ts';
 

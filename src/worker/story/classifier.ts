@@ -37,7 +37,7 @@
 // and cancels, and every etcd.* message are 'request'; everything else (kube-apiserver's filter-chain
 // stages and watch-cache waits, timers, bookmarks, controller bookkeeping) is 'internal'.
 
-import type { Milestone, MilestoneFacts, ObjectRef, StepLevel } from '../../protocol/index.ts';
+import { isFlowFailure, type Milestone, type MilestoneFacts, type ObjectRef, type StepLevel } from '../../protocol/index.ts';
 import type { Message } from '../../sim/engine/index.ts';
 import { byteStringToUtf8, type KeyValue } from '../../sim/etcd/index.ts';
 import { decodeStored, isProtobufValue } from '../../sim/apiserver/storage/codec.ts';
@@ -214,7 +214,7 @@ export class StoryClassifier {
     if (res.status === 410) {
       return { facts: { kind: 'relist', client: message.to, resource: open ? resourceOfPath(open.path) : '', message: text }, components };
     }
-    if (message.to === user && res.status !== 404) {
+    if (message.to === user && isFlowFailure(res.status)) {
       return { facts: { kind: 'requestFailed', client: user, status: res.status, reason, message: text }, components };
     }
     return null;

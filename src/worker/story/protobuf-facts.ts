@@ -1,6 +1,6 @@
 // The quick readers of objects.ts for protobuf values (kube-apiserver's default storage): a stored
-// update's facts read from the few fields that carry them, without decoding the whole object. Values are
-// etcd byte strings: `k8s\0` + runtime.Unknown {typeMeta = 1, raw = 2}. Like the JSON readers they answer
+// update's facts read from the few fields that carry them (src/protocol/protobuf-reader.ts), without
+// decoding the whole object. Like the JSON readers they answer
 // undefined whenever they cannot be sure (a back-off, a disruption, an Unschedulable condition, a
 // generation change), and the caller decodes the object.
 // Field numbers from k8s.io/api generated.proto (core/v1, apps/v1) and apimachinery meta/v1: ObjectMeta
@@ -9,64 +9,19 @@
 // conditions 6; ReplicaSetStatus readyReplicas 4; NodeStatus conditions 4; every condition type 1,
 // status 2, and reason / message 5 / 6 (Pod, Node) or 4 / 5 (Deployment).
 
+import { firstBytes as first, protoFields, unknownFields, type ProtoFields } from '../../protocol/index.ts';
 import type { PodFacts, WorkloadFacts } from './objects.ts';
 
-interface Fields {
-  /** Length-delimited payloads by field number, in order. */
-  readonly bytes: Map<number, string[]>;
-  /** Varints by field number (the last one). */
-  readonly varints: Map<number, number>;
-}
-
-function fields(s: string): Fields | null {
-  const bytes = new Map<number, string[]>();
-  const varints = new Map<number, number>();
-  let i = 0;
-  const varint = (): number | null => {
-    let v = 0;
-    let mul = 1;
-    for (let n = 0; n < 10; n++) {
-      if (i >= s.length) return null;
-      const b = s.charCodeAt(i++);
-      v += (b & 0x7f) * mul;
-      if (b < 0x80) return v;
-      mul *= 128;
-    }
-    return null;
-  };
-  while (i < s.length) {
-    const tag = varint();
-    if (tag === null) return null;
-    const wire = tag % 8;
-    const number = Math.floor(tag / 8);
-    if (wire === 0) {
-      const v = varint();
-      if (v === null) return null;
-      varints.set(number, v);
-    } else if (wire === 2) {
-      const len = varint();
-      if (len === null || i + len > s.length) return null;
-      const list = bytes.get(number);
-      if (list) list.push(s.slice(i, i + len));
-      else bytes.set(number, [s.slice(i, i + len)]);
-      i += len;
-    } else if (wire === 1) i += 8;
-    else if (wire === 5) i += 4;
-    else return null;
-  }
-  return { bytes, varints };
-}
-
-const first = (f: Fields | null, n: number): string | undefined => f?.bytes.get(n)?.[0];
-
-/** The object's message (Unknown.raw) split into metadata, spec and status; null if not protobuf. */
-function parts(value: string): { metadata: Fields | null; spec: string | undefined; status: Fields | null } | null {
-  if (!value.startsWith('k8s\0')) return null;
-  const raw = first(fields(value.slice(4)), 2);
-  if (raw === undefined) return null;
-  const obj = fields(raw);
+/** The object's message (Unknown.raw) split into metadata, spec and status, and its TypeMeta; null if not protobuf. */
+function parts(value: string): { typeMeta: string | undefined; metadata: ProtoFields | null; spec: string | undefined; status: ProtoFields | null } | null {
+  const unknown = unknownFields(value);
+  if (unknown === null) return null;
+  const obj = protoFields(unknown.raw);
   if (obj === null) return null;
-  return { metadata: fields(first(obj, 1) ?? ''), spec: first(obj, 2), status: fields(first(obj, 3) ?? '') };
+  return {
+    typeMeta: unknown.typeMeta,
+    metadata: protoFields(first(obj, 1) ?? ''), spec: first(obj, 2), status: protoFields(first(obj, 3) ?? ''),
+  };
 }
 
 /** Text of a (short, ASCII) string field; the values read here are names, phases and condition words. */
@@ -77,7 +32,7 @@ interface Condition { readonly status: string; readonly reason: string; readonly
 /** The condition of `type` among `list`, null when absent, undefined when unreadable. */
 function condition(list: readonly string[] | undefined, type: string, reasonField: number, messageField: number): Condition | null | undefined {
   for (const c of list ?? []) {
-    const f = fields(c);
+    const f = protoFields(c);
     if (f === null) return undefined;
     if (first(f, 1) !== type) continue;
     const status = text(first(f, 2));
@@ -98,7 +53,7 @@ export function protobufPodFacts(value: string): PodFacts | undefined {
   if (p === null || p.metadata === null || p.status === null) return undefined;
   const ready = condition(p.status.bytes.get(2), 'Ready', 5, 6);
   if (ready === undefined) return undefined;
-  const node = text(first(fields(p.spec ?? ''), 10));
+  const node = text(first(protoFields(p.spec ?? ''), 10));
   const phase = text(first(p.status, 1));
   return {
     node: node || null,
@@ -117,7 +72,7 @@ export function protobufWorkloadFacts(value: string, before: WorkloadFacts): Wor
   if (p === null || p.metadata === null || p.status === null) return undefined;
   if ((p.metadata.varints.get(7) ?? 0) !== before.generation) return undefined;
   if (p.metadata.bytes.has(9) !== before.terminating) return undefined;
-  const kind = text(first(fields(first(fields(value.slice(4)), 1) ?? ''), 2));
+  const kind = text(first(protoFields(p.typeMeta ?? ''), 2));
   if (kind !== 'Deployment' && kind !== 'ReplicaSet') return undefined;
   const available = kind === 'Deployment' ? condition(p.status.bytes.get(6), 'Available', 4, 5) : null;
   if (available === undefined) return undefined;

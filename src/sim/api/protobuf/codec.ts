@@ -15,7 +15,7 @@
 // time_proto.go, micro_time_proto.go}, pkg/api/resource/quantity_proto.go, pkg/util/intstr.
 
 import { parseQuantity, quantityString } from '../quantity.ts';
-import { isEmptyValue, type TypeNode } from '../schema.ts';
+import { isEmptyValue, zeroValue, type TypeNode } from '../schema.ts';
 import { formatTimestamp, parseTimestamp } from '../time.ts';
 import { planOf, type Plan } from './plan.ts';
 import type { BackWriter} from './wire.ts';
@@ -477,7 +477,7 @@ export function complete(plan: Plan, fields: Readonly<Record<string, unknown>>):
   const out: Record<string, unknown> = {};
   for (const f of plan.out) {
     const raw = fields[f.json];
-    const v = raw === undefined ? zeroValue(f.type) : completeValue(f.type, raw);
+    const v = raw === undefined ? zero(f.type) : completeValue(f.type, raw);
     if (f.omitempty && isEmptyValue(v, f.type)) continue;
     out[f.json] = v;
   }
@@ -504,15 +504,12 @@ function completeValue(t: TypeNode, v: unknown): unknown {
 }
 
 /** What Go's JSON encoder writes for a zero value of this type (nil slices, maps and pointers: null). */
-function zeroValue(t: TypeNode): unknown {
-  switch (t.kind) {
-    case 'string': return '';
-    case 'bool': return false;
-    case 'int32': case 'int64': case 'float64': case 'IntOrString': return 0;
-    case 'Quantity': return '0';
-    case 'struct': return complete(planOf(t.name), {});
-    default: return null;
-  }
+function zero(t: TypeNode): unknown {
+  return zeroValue(t, zeroStruct);
+}
+
+function zeroStruct(name: string): unknown {
+  return complete(planOf(name), {});
 }
 
 export { ProtoError, Reader };

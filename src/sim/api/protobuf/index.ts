@@ -5,7 +5,7 @@
 // Models k8s.io/apimachinery/pkg/runtime/serializer/protobuf/protobuf.go (Serializer, RawSerializer)
 // and pkg/runtime/types_proto.go (Unknown.NestedMarshalTo).
 
-import { goQuote } from '../strconv.ts';
+import { goQuote } from '../../go/strconv.ts';
 import type { KubeObject, WatchEventType } from '../types/meta.ts';
 import { complete, readStruct, writeStruct } from './codec.ts';
 import { hasProtobufKind, isRegistered } from './kinds.ts';
@@ -14,9 +14,6 @@ import { BackWriter, ProtoError, Reader, utf8Decode, wireBytes, wireEndGroup } f
 
 export { describeProtobuf, type ProtoField } from './describe.ts';
 
-export const protobufMediaType = 'application/vnd.kubernetes.protobuf';
-/** The stream media type (watch): frames of a 4-byte big-endian length and a WatchEvent message. */
-export const protobufStreamMediaType = 'application/vnd.kubernetes.protobuf;stream=watch';
 /** `k8s\0`. */
 export const protobufPrefix: Uint8Array = new Uint8Array([0x6b, 0x38, 0x73, 0x00]);
 

@@ -108,12 +108,6 @@ export interface Status {
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
-/** One event of a watch stream: `{"type":"ADDED","object":{…}}`; ERROR events carry a Status. */
-export interface WatchEvent<T = KubeObject> {
-  type: WatchEventType;
-  object: T | Status;
-}
-
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
 export interface LabelSelectorRequirement {
@@ -187,9 +181,4 @@ export interface Table {
   /** `null` when headers were not asked for (watch events after the first). */
   columnDefinitions: TableColumnDefinition[] | null;
   rows: TableRow[];
-}
-
-export interface PartialObjectMetadata extends KubeObject {
-  kind: 'PartialObjectMetadata';
-  apiVersion: 'meta.k8s.io/v1';
 }

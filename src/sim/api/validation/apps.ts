@@ -177,8 +177,3 @@ function validateReplicaSetStatus(status: ReplicaSetStatus, path: FieldPath): Fi
 export function validateReplicaSetStatusUpdate(rs: ReplicaSet, old: ReplicaSet): FieldError[] {
   return [...validateObjectMetaUpdate(rs.metadata, old.metadata), ...validateReplicaSetStatus(rs.status ?? { replicas: 0 }, FieldPath.of('status'))];
 }
-
-/** autoscaling/v1 Scale writes: `spec.replicas` must be ≥ 0. */
-export function validateScale(replicas: number | undefined): FieldError[] {
-  return nonNegative(replicas, FieldPath.of('spec', 'replicas'));
-}

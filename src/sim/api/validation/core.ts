@@ -8,7 +8,7 @@
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
 import { validateLabelName } from '../labels.ts';
 import { parseQuantity, quantityString } from '../quantity.ts';
-import { goQuote, utf8Length } from '../strconv.ts';
+import { goQuote, utf8Length } from '../../go/strconv.ts';
 import type { ConfigMap, Event, Lease, Namespace, Node, ServiceAccount, Taint } from '../types/index.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './meta.ts';
 import { isConfigMapKey, isDNS1123Subdomain, isNegativeErrorMsg, isValidLabelValue, nameIsDNSSubdomain, validateNamespaceName } from './names.ts';

@@ -2,7 +2,7 @@
 // such as `Invalid value: map[string]string{"app":"web"}: `selector` does not match template `labels``
 // read as upstream prints them.
 
-import { goQuote } from '../strconv.ts';
+import { goQuote } from '../../go/strconv.ts';
 import type { GoSyntax } from '../field.ts';
 import type { IntOrString } from '../types/core.ts';
 import type { LabelSelector, OwnerReference } from '../types/meta.ts';

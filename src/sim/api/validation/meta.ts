@@ -6,7 +6,7 @@
 
 import { FieldPath, fieldError, goStringSlice, type FieldError } from '../field.ts';
 import { validateLabels } from '../labels.ts';
-import { utf8Length } from '../strconv.ts';
+import { utf8Length } from '../../go/strconv.ts';
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../types/meta.ts';
 import { goOwnerReference } from './go-values.ts';
 import { fieldImmutableErrorMsg, isNegativeErrorMsg, isQualifiedName, validateNamespaceName, type NameValidator } from './names.ts';

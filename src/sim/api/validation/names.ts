@@ -4,7 +4,7 @@
 // Models k8s.io/apimachinery/pkg/util/validation/validation.go, pkg/api/validation/generic.go and
 // pkg/api/validation/path/name.go.
 
-import { utf8Length } from '../strconv.ts';
+import { utf8Length } from '../../go/strconv.ts';
 
 /** `must be no more than N characters`. */
 export function maxLenError(length: number): string {
@@ -115,20 +115,9 @@ export function isDNS1035Label(value: string): string[] {
   return errs;
 }
 
-const cIdentifierFmt = '[A-Za-z_][A-Za-z0-9_]*';
-const identifierErrMsg = "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'";
-
-export function isCIdentifier(value: string): string[] {
-  return new RegExp(`^${cIdentifierFmt}$`).test(value) ? [] : [regexError(identifierErrMsg, cIdentifierFmt, 'my_name', 'MY_NAME', 'MyName')];
-}
-
 /** A non-zero TCP/UDP port. */
 export function isValidPortNum(port: number): string[] {
   return port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
-}
-
-export function isInRange(value: number, min: number, max: number): string[] {
-  return value >= min && value <= max ? [] : [inclusiveRangeError(min, max)];
 }
 
 /** An IANA_SVC_NAME: ≤ 15 chars of `[-a-z0-9]`, at least one letter, no `--`, no leading/trailing `-`. */
@@ -219,7 +208,7 @@ function maskTrailingDash(name: string): string {
 }
 
 export const nameIsDNSSubdomain: NameValidator = (name, prefix) => isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
-export const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
+const nameIsDNSLabel: NameValidator = (name, prefix) => isDNS1123Label(prefix ? maskTrailingDash(name) : name);
 export const nameIsDNS1035Label: NameValidator = (name, prefix) => isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 
 /** Names usable as a URL path segment (RBAC objects, and the check every name also passes). */

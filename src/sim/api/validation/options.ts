@@ -6,7 +6,7 @@
 
 import { newInvalid, type StatusError } from '../errors.ts';
 import { FieldPath, fieldError, goStringSlice, type FieldError } from '../field.ts';
-import { utf8Length } from '../strconv.ts';
+import { utf8Length } from '../../go/strconv.ts';
 import type { DeleteOptions } from '../types/meta.ts';
 
 export interface ListOptionsInput {

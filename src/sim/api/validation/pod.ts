@@ -9,7 +9,7 @@
 
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
 import { validateLabelName, validateLabels } from '../labels.ts';
-import { goQuote } from '../strconv.ts';
+import { goQuote } from '../../go/strconv.ts';
 import { compareQuantities, parseQuantity, quantityMilliValue, quantityString, type Quantity } from '../quantity.ts';
 import type {
   Affinity, Binding, Container, IntOrString, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec, Probe, ResourceRequirements,

@@ -16,6 +16,7 @@ import { newBadRequest, StatusError } from '../../api/errors.ts';
 import { structField, type TypeNode } from '../../api/schema.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../api/types/meta.ts';
 import { fromFieldsV1, listMapKeys, setLists, subtract, toFieldsV1, type FieldSetNode } from './field-set.ts';
+import { isObject } from '../../api/json.ts';
 
 export interface ApplyRequest {
   readonly kind: string;
@@ -31,10 +32,6 @@ export interface ApplyRequest {
 }
 
 type Json = Record<string, unknown>;
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Ownable part of an object: no type meta, no system metadata, no status. */
 const systemMeta = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'];

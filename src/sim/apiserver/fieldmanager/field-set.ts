@@ -9,6 +9,7 @@
 // the list-map keys of the 1.28 OpenAPI schema.
 
 import { structField, type TypeNode } from '../../api/schema.ts';
+import { isObject } from '../../api/json.ts';
 
 export interface FieldSetNode {
   member: boolean;
@@ -49,10 +50,6 @@ const atomicStructs = new Set(['LabelSelector', 'NodeSelector', 'ObjectReference
 
 function isAbsent(v: unknown): boolean {
   return v === undefined;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

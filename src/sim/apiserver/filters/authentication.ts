@@ -3,7 +3,10 @@
 // no token is `system:anonymous` (anonymous auth is on by default); an unknown token is 401.
 // Impersonation (`kubectl --as`) happens after authentication and is itself authorized.
 // Models k8s.io/apiserver/pkg/endpoints/filters/authentication.go and impersonation.go, with a
-// static token authenticator (k8s.io/apiserver/pkg/authentication/token/tokenfile).
+// static token authenticator (k8s.io/apiserver/pkg/authentication/token/tokenfile) over the cluster's
+// credentials (src/sim/wire/credentials.ts).
+
+import { builtinTokens } from '../../wire/credentials.ts';
 
 export interface UserInfo {
   readonly name: string;
@@ -14,15 +17,6 @@ export const systemMasters = 'system:masters';
 export const authenticatedGroup = 'system:authenticated';
 
 export const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-
-/** The identities built into every simulated cluster and their tokens. */
-export const builtinTokens = {
-  admin: 'podflow-admin-token',
-  controllerManager: 'podflow-kube-controller-manager-token',
-  scheduler: 'podflow-kube-scheduler-token',
-  restricted: 'podflow-alice-token',
-  kubelet: (node: string) => `podflow-kubelet-${node}-token`,
-} as const;
 
 export const builtinUsers = {
   admin: { name: 'kubernetes-admin', groups: [systemMasters, authenticatedGroup] },

@@ -9,7 +9,8 @@ import { fieldError, FieldPath, type FieldError } from '../../api/field.ts';
 import type { LabelSelector } from '../../api/types/meta.ts';
 import { goLabelSelector } from '../../api/validation/go-values.ts';
 import { validateStatusUpdate, validateUpdate } from '../../api/validation/index.ts';
-import { deepEqual, resourceInfo, strategy } from './base.ts';
+import { deepEqual } from '../../api/json.ts';
+import { resourceInfo, strategy } from './base.ts';
 
 /**
  * apps/v1 may not change `spec.selector` (apivalidation.ValidateImmutableField in the strategies'

@@ -40,24 +40,3 @@ function replaceContents(obj: KubeObject, next: KubeObject): void {
   for (const key of Object.keys(target)) delete target[key];
   Object.assign(target, next);
 }
-
-/** Go's reflect.DeepEqual on JSON-shaped data (key order does not matter). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-  const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
-}
-
-/** Reads a top-level field of an object known only as KubeObject. */
-export function field<T>(obj: KubeObject, name: string): T | undefined {
-  return (obj as unknown as Record<string, T | undefined>)[name];
-}
-
-export function setField(obj: KubeObject, name: string, value: unknown): void {
-  (obj as unknown as Record<string, unknown>)[name] = value;
-}

@@ -8,8 +8,8 @@ import type { Pod } from '../../api/types/core.ts';
 import type { List, Status } from '../../api/types/meta.ts';
 import { parseTimestamp } from '../../api/time.ts';
 import { createCluster, type Cluster } from '../../cluster.ts';
-import { builtinTokens } from '../filters/authentication.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../http.ts';
+import { builtinTokens } from '../../wire/credentials.ts';
+import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../../wire/http.ts';
 
 function booted(seed: string): Cluster {
   const cluster = createCluster({ seed });

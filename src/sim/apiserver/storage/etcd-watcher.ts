@@ -19,7 +19,7 @@
 import { expiredMessages, newInternalError, newInvalid, newResourceExpired, type StatusError } from '../../api/errors.ts';
 import { FieldPath, fieldError } from '../../api/field.ts';
 import type { GroupResource } from '../../api/gvk.ts';
-import { goQuote } from '../../api/strconv.ts';
+import { goQuote } from '../../go/strconv.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co } from '../../engine/index.ts';
 import { ErrGRPCFutureRev, prefixEnd, type Event, type WatchResponse } from '../../etcd/index.ts';

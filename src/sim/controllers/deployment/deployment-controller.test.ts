@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../../api/types/core.ts';
 import type { Deployment, ReplicaSet } from '../../api/types/apps.ts';
-import { httpKinds, type HttpRequest } from '../../apiserver/http.ts';
+import { httpKinds, type HttpRequest } from '../../wire/http.ts';
 import type { Message } from '../../engine/index.ts';
 import { runTwiceWithPerturbedHost } from '../../testing/determinism.ts';
 import { controllerTestCluster, podsOwnedByExistingReplicaSets, stored } from '../testing.ts';

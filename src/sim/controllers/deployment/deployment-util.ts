@@ -106,11 +106,6 @@ function computeWithoutHash(template: PodTemplateSpec | undefined): string {
   return canonicalDump(copy);
 }
 
-/** EqualIgnoreHash: templates equal once the pod-template-hash label is dropped. */
-export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
-  return withoutHash(a) === withoutHash(b);
-}
-
 const creationTime = (rs: ReplicaSet) => parseTimestamp(rs.metadata.creationTimestamp ?? '') ?? 0;
 
 /** ReplicaSetsByCreationTimestamp: oldest first, ties by name. */

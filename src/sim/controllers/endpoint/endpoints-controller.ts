@@ -13,7 +13,7 @@ import { isStatusError } from '../../api/errors.ts';
 import { matchesLabels, selectorFromSet } from '../../api/labels.ts';
 import type { Pod } from '../../api/types/core.ts';
 import type { EndpointAddress, EndpointPort, Endpoints, EndpointSubset, Service, ServicePort } from '../../api/types/service.ts';
-import { deepEqual } from '../../apiserver/registry/base.ts';
+import { deepEqual } from '../../api/json.ts';
 import {
   DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, splitMetaNamespaceKey, type ResourceClient, type SharedIndexInformer,
 } from '../../client/index.ts';
@@ -21,7 +21,6 @@ import type { Co } from '../../engine/index.ts';
 import { isPodReady } from '../controller-utils.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
-export const endpointsControllerName = 'endpoint-controller';
 export const lastChangeTriggerTimeAnnotation = 'endpoints.kubernetes.io/last-change-trigger-time';
 export const headlessServiceLabel = 'service.kubernetes.io/headless';
 

@@ -12,7 +12,7 @@
 import { isStatusError } from '../../api/errors.ts';
 import type { Pod } from '../../api/types/core.ts';
 import type { EndpointSlice, Service, SliceEndpoint, SlicePort } from '../../api/types/service.ts';
-import { deepEqual } from '../../apiserver/registry/base.ts';
+import { deepEqual } from '../../api/json.ts';
 import {
   DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, splitMetaNamespaceKey, type ResourceClient, type SharedIndexInformer,
 } from '../../client/index.ts';
@@ -23,7 +23,6 @@ import {
 } from '../endpoint/endpoints-controller.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
-export const endpointSliceControllerName = 'endpointslice-controller';
 export const serviceNameLabel = 'kubernetes.io/service-name';
 export const managedByLabel = 'endpointslice.kubernetes.io/managed-by';
 export const managedByValue = 'endpointslice-controller.k8s.io';

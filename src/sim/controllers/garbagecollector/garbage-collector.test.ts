@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Deployment, ReplicaSet } from '../../api/types/apps.ts';
 import type { Pod } from '../../api/types/core.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
-import type { HttpRequest } from '../../apiserver/http.ts';
+import type { HttpRequest } from '../../wire/http.ts';
 import { createCluster, type Cluster } from '../../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../../testing/determinism.ts';
 import { adminCall } from '../../testing/http.ts';

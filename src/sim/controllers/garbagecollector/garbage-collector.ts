@@ -25,8 +25,6 @@ import type { ControllerContext } from '../kube-controller-manager.ts';
 import { coordinatesKey, identityString, type GraphNode, type ObjectIdentity } from './graph.ts';
 import { beingDeleted, finalizerDeleteDependents, finalizerOrphanDependents, GraphBuilder, hasFinalizer } from './graph-builder.ts';
 
-export const garbageCollectorControllerName = 'garbage-collector-controller';
-
 /** The resources whose informers feed the graph: `[group, resource]`. */
 export const monitoredResources: readonly (readonly [string, string])[] = [
   ['apps', 'deployments'], ['apps', 'replicasets'], ['', 'pods'], ['', 'services'], ['discovery.k8s.io', 'endpointslices'],

@@ -25,15 +25,13 @@ import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
 import type { Namespace, NamespaceCondition, Pod } from '../../api/types/core.ts';
 import type { KubeObject, List } from '../../api/types/meta.ts';
 import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
-import { httpKinds, type HttpResponse } from '../../apiserver/http.ts';
+import { httpKinds, type HttpResponse } from '../../wire/http.ts';
 import {
   apiserverName, errorFromResponse, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, RateLimitingQueue, runWorkers,
   type ResourceClient, type SharedIndexInformer, type TimerHandle,
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
-
-export const namespaceControllerName = 'namespace-controller';
 
 /** namespaceDeletionGracePeriod: lets admission's caches see the deletion before content is removed. */
 export const namespaceDeletionGracePeriod = 5 * second;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../../api/types/core.ts';
 import type { ReplicaSet } from '../../api/types/apps.ts';
-import { httpKinds, type HttpRequest } from '../../apiserver/http.ts';
+import { httpKinds, type HttpRequest } from '../../wire/http.ts';
 import { runTwiceWithPerturbedHost } from '../../testing/determinism.ts';
 import { controllerTestCluster, podsOwnedByExistingReplicaSets, stored } from '../testing.ts';
 

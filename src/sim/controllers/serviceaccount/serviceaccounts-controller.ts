@@ -10,7 +10,6 @@ import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, type ResourceC
 import type { Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
-export const serviceAccountControllerName = 'serviceaccount-controller';
 export const defaultServiceAccountNames: readonly string[] = ['default'];
 
 export class ServiceAccountsController {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatQuery, parseQuery } from './http.ts';
+import { formatQuery, parseQuery } from './url.ts';
 
 describe('query strings', () => {
   it('encodes like client-go: sorted keys, Go query escaping', () => {

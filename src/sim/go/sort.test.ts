@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { goSortArray } from './go-sort.ts';
+import { goSortArray } from './sort.ts';
 
 describe('goSort (Go 1.19 sort.Sort)', () => {
   it('sorts any array of values with many ties', () => {
