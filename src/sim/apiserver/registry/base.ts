@@ -40,3 +40,12 @@ function replaceContents(obj: KubeObject, next: KubeObject): void {
   for (const key of Object.keys(target)) delete target[key];
   Object.assign(target, next);
 }
+
+/** Reads a top-level field of an object known only as KubeObject. */
+export function field<T>(obj: KubeObject, name: string): T | undefined {
+  return (obj as unknown as Record<string, T | undefined>)[name];
+}
+
+export function setField(obj: KubeObject, name: string, value: unknown): void {
+  (obj as unknown as Record<string, unknown>)[name] = value;
+}

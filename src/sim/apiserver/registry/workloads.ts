@@ -13,7 +13,8 @@ import type { DaemonSet, Job, Secret } from '../../api/types/index.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import { validateCreate, validateStatusUpdate } from '../../api/validation/index.ts';
 import { base64Encode, utf8ToByteString } from '../../etcd/bytes.ts';
-import { deepEqual, field, resourceInfo, setField, strategy } from './base.ts';
+import { deepEqual } from '../../api/json.ts';
+import { field, resourceInfo, setField, strategy } from './base.ts';
 import type { StatusStrategy } from './strategy.ts';
 
 /** Status cleared (Go's zero value; canonicalization writes its non-omitempty fields) and generation 1. */
