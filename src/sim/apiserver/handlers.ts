@@ -1,23 +1,20 @@
 // The REST handlers behind the filter chain: one function per verb, turning a routed request into
 // registry calls and the registry's answer into an HTTP response (object, List, Table or Status).
-// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, delete.go, rest.go)
-// and, for the subresources, k8s pkg/registry/core/pod/storage (BindingREST) and
-// pkg/registry/apps/deployment/storage (ScaleREST).
+// A subresource is served by its own REST storage (registry/rest.ts: pod-storage.ts, deployment-storage.ts),
+// reached through the same verbs.
+// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, delete.go, rest.go).
 
 import { decodeForRequest } from '../api/decode.ts';
-import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
+import { newBadRequest, newInvalid, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
 import { applyJSONPatch, jsonPatchErrorStatus } from '../api/json-patch.ts';
 import { applyMergePatch } from '../api/merge-patch.ts';
 import { applyStrategicMergePatch, strategicMergeErrorStatus } from '../api/strategic-merge-patch.ts';
 import { newOptionsInvalid, validateListOptions } from '../api/validation/options.ts';
 import { fieldError, FieldPath, goStringSlice } from '../api/field.ts';
 import { convertFieldSelector, everythingFields, parseFieldSelector, selectableFields } from '../api/fields.ts';
-import { everything, formatLabelSelector, parseLabelSelector } from '../api/labels.ts';
+import { everything, parseLabelSelector } from '../api/labels.ts';
 import { apiVersionOf, groupResourceOf, listKindOf, type ResourceInfo } from '../api/resources.ts';
 import type { ResolvedRoute } from '../api/request-info.ts';
-import type { Deployment, ReplicaSet } from '../api/types/apps.ts';
-import type { Scale } from '../api/types/autoscaling.ts';
-import type { Binding, Pod } from '../api/types/core.ts';
 import type { KubeObject, List } from '../api/types/meta.ts';
 import { formatTimestamp } from '../api/time.ts';
 import { applyDefaults } from '../api/defaults.ts';
@@ -28,13 +25,13 @@ import { applyConfiguration } from './fieldmanager/apply.ts';
 import { appliedByServerSideApply } from './fieldmanager/field-manager.ts';
 import { parse as parseYaml } from 'yaml';
 import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
-import { statusStrategyFor } from './registry/strategies.ts';
+import type { SubresourceREST } from './registry/rest.ts';
+import { subresourceREST } from './registry/strategies.ts';
 import type { DeleteOptions } from './registry/strategy.ts';
 import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
 import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
 import { jsonMediaType, negotiateWatchMediaType, protobufMediaType, watchContentType, type NegotiatedMediaType } from './negotiation.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
-import { handleEviction } from './eviction.ts';
 import { StatusError } from '../api/errors.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
@@ -54,10 +51,17 @@ export function respond(status: number, body: unknown, headers: Record<string, s
   return { status, headers, body };
 }
 
+/** The REST storage of the routed subresource, if the request names one the registry serves. */
+function subresourceOf(route: ResolvedRoute): SubresourceREST | undefined {
+  return route.subresource ? subresourceREST(route.resource, route.subresource.name) : undefined;
+}
+
 export function* handleGet(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
-  const obj = yield* store.get(ctx, route.info.name, h.query.get('resourceVersion') ?? '');
-  if (route.subresource?.name === 'scale') return respond(200, scaleOf(route.resource, obj));
+  const resourceVersion = h.query.get('resourceVersion') ?? '';
+  const rest = subresourceOf(route);
+  if (rest?.get) return respond(200, yield* rest.get(store, ctx, route.info.name, resourceVersion));
+  const obj = yield* store.get(ctx, route.info.name, resourceVersion);
   const convert = conversionOf(h.http);
   if (convert?.kind === 'Table') return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now, convert.version));
   if (convert?.kind === 'PartialObjectMetadata') return respond(200, partialObjectMetadata(obj, convert.version));
@@ -171,9 +175,12 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
 export function* handleCreate(request: HandlerRequest): Co<HttpResponse> {
   const h = withDryRun(request, 'CreateOptions');
   const { route, store, ctx } = h;
-  if (route.subresource?.name === 'binding') return yield* handleBinding(h);
-  if (route.subresource?.name === 'eviction') return yield* handleEviction(h);
-  if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
+  if (route.subresource) {
+    const create = subresourceOf(route)?.create;
+    if (!create) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
+    const body = decodeBody(h.http, route.subresource.kind.kind, apiVersionOf(route.subresource.kind));
+    return respond(201, yield* create(store, ctx, route.info.name, body));
+  }
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
@@ -187,10 +194,10 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   const name = route.info.name;
   const sub = route.subresource?.name;
-  if (sub === 'scale') {
-    const scale = decodeBody(h.http, 'Scale', 'autoscaling/v1') as unknown as Scale;
-    const { object } = yield* store.update(ctx, name, (current) => withScale(current!, scale), { subresource: 'scale' });
-    return respond(200, scaleOf(route.resource, object));
+  const rest = subresourceOf(route);
+  if (rest?.update && route.subresource) {
+    const body = decodeBody(h.http, route.subresource.kind.kind, apiVersionOf(route.subresource.kind)) as unknown as KubeObject;
+    return respond(200, yield* rest.update(store, ctx, name, () => body));
   }
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
@@ -199,7 +206,7 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   }
   obj.metadata.name = name;
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
-  const status = sub === 'status' || sub === 'finalize' ? statusStrategyFor(route.resource, sub) : undefined;
+  const status = rest?.updateStrategy;
   const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
@@ -252,14 +259,12 @@ export function* handlePatch(request: HandlerRequest): Co<HttpResponse> {
     if (!r.ok) throw strategicMergeErrorStatus(r);
     return r.value;
   };
-  if (sub === 'scale') {
-    const { object } = yield* store.update(ctx, route.info.name, (current) => {
-      const scale = apply(scaleOf(route.resource, current!) as unknown as Record<string, unknown>, 'Scale') as unknown as Scale;
-      return withScale(current!, scale);
-    }, { subresource: 'scale' });
-    return respond(200, scaleOf(route.resource, object));
+  const rest = subresourceOf(route);
+  if (rest?.update && route.subresource) {
+    const kind = route.subresource.kind.kind;
+    return respond(200, yield* rest.update(store, ctx, route.info.name, (current) => apply(current as unknown as Record<string, unknown>, kind) as unknown as KubeObject));
   }
-  const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
+  const status = rest?.updateStrategy;
   const { object } = yield* store.update(ctx, route.info.name, (current) => {
     const patched = apply(withTypeMeta(route.resource, current!) as unknown as Record<string, unknown>, route.resource.kind);
     const decoded = decodeForRequest(gvk, patched, fieldValidation);
@@ -340,58 +345,6 @@ export function* handleDeleteCollection(request: HandlerRequest): Co<HttpRespons
     items.push(withoutTypeMeta(result.object));
   }
   return respond(200, { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata: { resourceVersion: String(list.resourceVersion) }, items });
-}
-
-// Models k8s pkg/registry/core/pod/storage/storage.go BindingREST.Create and assignPod.
-function* handleBinding(h: HandlerRequest): Co<HttpResponse> {
-  const { route, store, ctx } = h;
-  const binding = decodeBody(h.http, 'Binding', 'v1') as unknown as Binding;
-  const name = route.info.name;
-  if (binding.metadata?.name !== undefined && binding.metadata.name !== name) {
-    throw newInvalid({ group: '', kind: 'Binding' }, binding.metadata.name, [fieldError.invalid(FieldPath.of('metadata', 'name'), binding.metadata.name, 'name in URL does not match name in Binding')]);
-  }
-  const target = binding.target?.name ?? '';
-  if (binding.target?.kind !== undefined && binding.target.kind !== '' && binding.target.kind !== 'Node') {
-    throw newInvalid({ group: '', kind: 'Binding' }, name, [fieldError.notSupported(FieldPath.of('target', 'kind'), binding.target.kind, ['Node', '<empty>'])]);
-  }
-  if (target === '') throw newInvalid({ group: '', kind: 'Binding' }, name, [fieldError.required(FieldPath.of('target', 'name'), '')]);
-  yield* store.update(ctx, name, (current) => {
-    const pod = current as Pod;
-    pod.spec ??= { containers: [] };
-    if (pod.metadata.deletionTimestamp !== undefined) throw newConflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    if (pod.spec.nodeName) throw newConflict({ group: '', resource: 'pods' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
-    pod.spec.nodeName = target;
-    const conditions = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
-    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(ctx.epochMs + ctx.now) });
-    pod.status = { ...pod.status, conditions };
-    if (binding.metadata?.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
-    return pod;
-  }, { status: { prepareForUpdate: () => undefined, validateUpdate: () => [] }, subresource: 'binding' });
-  return respond(201, successStatus(undefined, 201));
-}
-
-/** The workload with the Scale's replicas; the Scale's resourceVersion, when set, is the optimistic lock. */
-function withScale(obj: KubeObject, scale: Scale): KubeObject {
-  const rv = scale.metadata?.resourceVersion;
-  if (rv) obj.metadata.resourceVersion = rv;
-  const workload = obj as Deployment;
-  workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
-  return obj;
-}
-
-function scaleOf(_r: ResourceInfo, obj: KubeObject): Scale {
-  const workload = obj as Deployment | ReplicaSet;
-  const selector = formatLabelSelector(workload.spec?.selector);
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: {
-      name: obj.metadata.name ?? '', namespace: obj.metadata.namespace ?? '', uid: obj.metadata.uid ?? '',
-      resourceVersion: obj.metadata.resourceVersion ?? '', creationTimestamp: obj.metadata.creationTimestamp ?? null,
-    },
-    spec: { replicas: workload.spec?.replicas ?? 0 },
-    status: { replicas: workload.status?.replicas ?? 0, ...(selector ? { selector } : {}) },
-  } as Scale;
 }
 
 /**
