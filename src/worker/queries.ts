@@ -14,7 +14,7 @@ import type { KubeObject } from '../sim/api/types/meta.ts';
 import { decodeObject } from '../sim/apiserver/storage/codec.ts';
 import { httpKinds, parseQuery, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../sim/apiserver/http.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
-import type { AttemptRecord } from '../sim/scheduler/scheduler.ts';
+import type { AttemptRecord } from '../sim/scheduler/index.ts';
 import type { KeyspaceSource } from './keyspace.ts';
 
 /** What the queries read of a cluster (`Cluster` from src/sim/cluster.ts has all of it). */
