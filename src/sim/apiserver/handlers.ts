@@ -2,18 +2,15 @@
 // registry calls and the registry's answer into an HTTP response (object, List, Table or Status).
 // A subresource is served by its own REST storage (registry/rest.ts: pod-storage.ts, deployment-storage.ts),
 // reached through the same verbs.
-// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, delete.go, rest.go).
+// What every verb shares (type meta, options, dry run) is request-scope.ts.
+// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, patch.go, delete.go, watch.go).
 
 import { decodeForRequest } from '../api/decode.ts';
-import { newBadRequest, newInvalid, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
+import { newBadRequest, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
 import { applyJSONPatch, jsonPatchErrorStatus } from '../api/json-patch.ts';
 import { applyMergePatch } from '../api/merge-patch.ts';
 import { applyStrategicMergePatch, strategicMergeErrorStatus } from '../api/strategic-merge-patch.ts';
-import { newOptionsInvalid, validateListOptions } from '../api/validation/options.ts';
-import { fieldError, FieldPath, goStringSlice } from '../api/field.ts';
-import { convertFieldSelector, everythingFields, parseFieldSelector, selectableFields } from '../api/fields.ts';
-import { everything, parseLabelSelector } from '../api/labels.ts';
-import { apiVersionOf, groupResourceOf, listKindOf, type ResourceInfo } from '../api/resources.ts';
+import { apiVersionOf, groupResourceOf, listKindOf } from '../api/resources.ts';
 import type { ResolvedRoute } from '../api/request-info.ts';
 import type { KubeObject, List } from '../api/types/meta.ts';
 import { formatTimestamp } from '../api/time.ts';
@@ -27,12 +24,14 @@ import { parse as parseYaml } from 'yaml';
 import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
 import type { SubresourceREST } from './registry/rest.ts';
 import { subresourceREST } from './registry/strategies.ts';
-import type { DeleteOptions } from './registry/strategy.ts';
-import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
+import {
+  checkListOptions, checkNamespace, deleteOptions, internalPackage, newNotAcceptable406, selectionPredicate, wipeSystemFields,
+  withDryRun, withoutTypeMeta, withTypeMeta,
+} from './request-scope.ts';
+import type { Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
 import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
 import { jsonMediaType, negotiateWatchMediaType, protobufMediaType, watchContentType, type NegotiatedMediaType } from './negotiation.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
-import { StatusError } from '../api/errors.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
 import { copyJson } from '../api/json-copy.ts';
@@ -326,7 +325,7 @@ function* handleApply(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDelete(request: HandlerRequest): Co<HttpResponse> {
-  const options = deleteOptions(request);
+  const options = deleteOptions(request.http, request.query);
   const h = withDryRun(request, 'DeleteOptions', options.dryRun);
   const { route, store, ctx } = h;
   const result = yield* store.delete(ctx, route.info.name, options);
@@ -335,7 +334,7 @@ export function* handleDelete(request: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDeleteCollection(request: HandlerRequest): Co<HttpResponse> {
-  const options = deleteOptions(request);
+  const options = deleteOptions(request.http, request.query);
   const h = withDryRun(request, 'DeleteOptions', options.dryRun);
   const { route, store, ctx, query } = h;
   const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
@@ -345,121 +344,4 @@ export function* handleDeleteCollection(request: HandlerRequest): Co<HttpRespons
     items.push(withoutTypeMeta(result.object));
   }
   return respond(200, { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata: { resourceVersion: String(list.resourceVersion) }, items });
-}
-
-/**
- * List items carry no kind and apiVersion: the real apiserver encodes a typed list, whose items' TypeMeta
- * is empty (`kubectl get --raw /api/v1/pods` shows items without them; watch events' objects have them).
- */
-function withoutTypeMeta(obj: KubeObject): KubeObject {
-  if (obj.kind === undefined && obj.apiVersion === undefined) return obj;
-  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
-  return rest as KubeObject;
-}
-
-/** Responses carry kind and apiVersion (list items do not, as in the real apiserver). */
-function withTypeMeta(r: ResourceInfo, obj: KubeObject): KubeObject {
-  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
-  return { kind: r.kind, apiVersion: apiVersionOf(r), ...rest } as KubeObject;
-}
-
-/** The package of a resource's internal Go type, as `%T` prints it (`*core.PodList`, `*apps.Deployment`). */
-function internalPackage(r: ResourceInfo): string {
-  return r.group === '' ? 'core' : r.group.split('.')[0]!;
-}
-
-/** errNotAcceptable with its own message (response.go's newNotAcceptableError). */
-function newNotAcceptable406(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
-}
-
-function checkNamespace(route: ResolvedRoute, obj: KubeObject): void {
-  const ns = obj.metadata.namespace;
-  if (route.resource.namespaced && ns !== undefined && ns !== '' && ns !== route.info.namespace) {
-    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-}
-
-/** Fields a client may not set on create (rest.FillObjectMetaSystemFields and WipeObjectMetaSystemFields). */
-function wipeSystemFields(obj: KubeObject): void {
-  const meta = obj.metadata;
-  delete meta.creationTimestamp;
-  delete meta.uid;
-  delete meta.deletionTimestamp;
-  delete meta.deletionGracePeriodSeconds;
-  delete meta.selfLink;
-}
-
-/**
- * `?dryRun=All` (kubectl --dry-run=server, kubectl diff): the request goes through admission, the
- * strategies and validation as usual, and the registry skips the write (RegistryContext.dryRun). Any
- * other value is 422, as ValidateDryRun answers it.
- * Models k8s.io/apimachinery/pkg/apis/meta/internalversion/validation (ValidateDryRun via
- * Validate{Create,Update,Patch,Delete}Options).
- */
-function withDryRun(h: HandlerRequest, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', fromBody: readonly string[] = []): HandlerRequest {
-  const query = h.query.get('dryRun');
-  const dryRun = [...fromBody, ...(query !== undefined && query !== '' ? [query] : [])];
-  if (dryRun.length === 0) return h;
-  if (dryRun.some((v) => v !== 'All')) {
-    throw newInvalid({ group: 'meta.k8s.io', kind: options }, '',
-      [fieldError.notSupported(FieldPath.of('dryRun'), goStringSlice(dryRun), ['All'])]);
-  }
-  return { ...h, ctx: { ...h.ctx, dryRun: true } };
-}
-
-function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {
-  const labelText = query.get('labelSelector') ?? '';
-  const label = labelText === '' ? everything : unwrap(parseLabelSelector(labelText));
-  const fieldText = query.get('fieldSelector') ?? '';
-  const field = fieldText === '' ? everythingFields : unwrap(convertFieldSelector(r, unwrap(parseFieldSelector(fieldText))));
-  const limitText = query.get('limit') ?? '';
-  const limit = limitText === '' ? 0 : Number(limitText);
-  if (!Number.isInteger(limit)) throw newBadRequest(`invalid limit: ${limitText}`);
-  return {
-    label,
-    field,
-    limit: Math.max(0, limit),
-    continueToken: query.get('continue') ?? '',
-    getAttrs: (obj) => ({ labels: obj.metadata.labels ?? {}, fields: selectableFields(r, obj) }),
-  };
-}
-
-function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!r.ok) throw newBadRequest(r.error);
-  return r.value;
-}
-
-function checkListOptions(query: Map<string, string>, resourceVersion: string, watch: boolean): ResourceVersionMatch {
-  const resourceVersionMatch = query.get('resourceVersionMatch') ?? '';
-  const sendInitialEvents = query.get('sendInitialEvents');
-  const errs = validateListOptions({
-    watch, resourceVersion, resourceVersionMatch, continue: query.get('continue') ?? '',
-    ...(sendInitialEvents !== undefined ? { sendInitialEvents: sendInitialEvents === 'true' } : {}),
-  });
-  if (errs.length > 0) throw newOptionsInvalid('ListOptions', errs);
-  return resourceVersionMatch as ResourceVersionMatch;
-}
-
-function deleteOptions(h: HandlerRequest): DeleteOptions {
-  const body = h.http.body;
-  const { kind: _kind, apiVersion: _apiVersion, ...fromBody } = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions', 'meta.k8s.io/v1') as DeleteOptions & { kind?: string; apiVersion?: string };
-  const q = h.query;
-  const grace = q.get('gracePeriodSeconds');
-  const policy = q.get('propagationPolicy');
-  const options: DeleteOptions = {
-    ...fromBody,
-    ...(grace !== undefined && grace !== '' ? { gracePeriodSeconds: Number(grace) } : {}),
-    ...(policy !== undefined && policy !== '' ? { propagationPolicy: policy as DeleteOptions['propagationPolicy'] & string } : {}),
-  };
-  // Models k8s.io/apimachinery/pkg/apis/meta/internalversion/validation ValidateDeleteOptions.
-  const errs = [];
-  if (options.orphanDependents !== undefined && options.orphanDependents !== null && options.propagationPolicy !== undefined && options.propagationPolicy !== null) {
-    errs.push(fieldError.invalid(FieldPath.of('propagationPolicy'), options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
-  }
-  if (options.propagationPolicy !== undefined && options.propagationPolicy !== null && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
-    errs.push(fieldError.notSupported(FieldPath.of('propagationPolicy'), options.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
-  }
-  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
-  return options;
 }

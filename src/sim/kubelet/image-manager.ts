@@ -14,7 +14,7 @@ import type { PodWorker, RunningContainer } from './pod-workers.ts';
 import { runtimeDurations, type ImageService } from './runtime-service.ts';
 
 /** What the image manager calls back: a status write after each failure, the pod's sync after back-off. */
-export interface ImageManagerHost {
+interface ImageManagerHost {
   patchStatus(pod: Pod, w: PodWorker): Co<void>;
   /** Whether the pod's worker is still the kubelet's. */
   isCurrent(w: PodWorker): boolean;

@@ -22,7 +22,7 @@ import type { SimulatedRuntime } from './simulated-runtime.ts';
 import type { StatusManager } from './status-manager.ts';
 
 /** The kubelet's parts the runtime manager drives. */
-export interface RuntimeManagerParts {
+interface RuntimeManagerParts {
   readonly runtime: SimulatedRuntime;
   readonly imageManager: ImageManager;
   readonly statusManager: StatusManager;

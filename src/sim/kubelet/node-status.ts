@@ -14,7 +14,7 @@ import type { Co } from '../engine/index.ts';
 import type { ImageService } from './runtime-service.ts';
 import { normalizeImage } from './simulated-runtime.ts';
 
-export interface NodeStatusOptions {
+interface NodeStatusOptions {
   readonly node: string;
   /** The node's index (1-based): its pod CIDR `10.244.<index-1>.0/24` and InternalIP `172.18.0.<index+1>`. */
   readonly index: number;

@@ -14,7 +14,7 @@ import type { ImageConfig, ImageServer } from './image-registry.ts';
 import type { ProbeWorker } from './prober-manager.ts';
 import { runtimeDurations } from './runtime-service.ts';
 
-export interface Termination {
+interface Termination {
   exitCode: number;
   reason: string;
   startedAt: string | null;
@@ -66,7 +66,7 @@ export interface RunningContainer {
 }
 
 /** One entry of flowcontrol.Backoff: the current back-off and the time of the event that set it. */
-export interface BackoffEntry {
+interface BackoffEntry {
   backoff: Duration;
   lastUpdate: number;
 }

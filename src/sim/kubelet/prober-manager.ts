@@ -25,7 +25,7 @@ export interface ProbeWorker {
 const probeTypes = { startup: 'Startup', liveness: 'Liveness', readiness: 'Readiness' } as const;
 
 /** What the prober reads and calls back. */
-export interface ProberHost {
+interface ProberHost {
   /** Where a probe of the container connects and what it runs in. */
   probeTarget(w: PodWorker, c: RunningContainer): ProbeTarget;
   isCurrent(w: PodWorker): boolean;

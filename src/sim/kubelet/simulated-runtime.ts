@@ -51,14 +51,14 @@ function envOf(pod: Pod, c: RunningContainer): [string, string][] {
 }
 
 /** What the runtime tells the kubelet, and asks it. */
-export interface RuntimeEvents {
+interface RuntimeEvents {
   /** A container's process ended with `exitCode` (PLEG ContainerDied); `instance` is the run that ended. */
   containerDied(pod: Pod, w: PodWorker, c: RunningContainer, exitCode: number, instance: number): Co<void>;
   /** Whether the pod's worker is still the kubelet's (a removed pod's processes stop at their next step). */
   isCurrent(w: PodWorker): boolean;
 }
 
-export interface SimulatedRuntimeOptions {
+interface SimulatedRuntimeOptions {
   /** The node's index (1-based): pod IPs are `10.244.<index-1>.<n>`. */
   readonly index: number;
   /** The node's cpu count as the programs see it (`nproc`). */

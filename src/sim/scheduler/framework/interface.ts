@@ -64,16 +64,16 @@ export interface ScorePlugin extends Plugin {
   normalizeScore?(state: CycleState, raw: readonly number[]): number[];
 }
 
-export interface ReservePlugin extends Plugin {
+interface ReservePlugin extends Plugin {
   reserve(state: CycleState, pod: Pod, nodeName: string): PluginFailure;
   unreserve(state: CycleState, pod: Pod, nodeName: string): void;
 }
 
-export interface PermitPlugin extends Plugin {
+interface PermitPlugin extends Plugin {
   permit(state: CycleState, pod: Pod, nodeName: string): PluginFailure;
 }
 
-export interface PreBindPlugin extends Plugin {
+interface PreBindPlugin extends Plugin {
   preBind(state: CycleState, pod: Pod, nodeName: string): Co<PluginFailure>;
 }
 
@@ -82,7 +82,7 @@ export interface BindPlugin extends Plugin {
 }
 
 /** A Score plugin with its weight in the profile. */
-export interface WeightedScorePlugin {
+interface WeightedScorePlugin {
   readonly plugin: ScorePlugin;
   readonly weight: number;
 }

@@ -12,7 +12,7 @@ import type { CycleState, FilterResult, PluginFailure, Plugins, ScorePlugin } fr
 import type { NodeInfo } from './types.ts';
 
 /** One Score plugin's scores of the feasible nodes, in their order. */
-export interface PluginScores {
+interface PluginScores {
   readonly plugin: ScorePlugin;
   readonly weight: number;
   readonly raw: readonly number[];
@@ -20,7 +20,7 @@ export interface PluginScores {
 }
 
 /** The Filter plugin a node failed at (its place in the profile) and its verdict. */
-export interface FilterFailure {
+interface FilterFailure {
   readonly index: number;
   readonly result: FilterResult;
 }
