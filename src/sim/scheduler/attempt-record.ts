@@ -2,7 +2,8 @@
 // feasible node's raw, normalized and weighted scores, the node selected, the FitError message and
 // whether the binding succeeded; the UI's scheduler tab and the attempts hash read them. Attempts are
 // appended, never overwritten (a record is replaced only to mark its binding's outcome).
-// Not upstream: kube-scheduler logs these decisions at high verbosity only.
+// Models what schedule_one.go decides (framework.Diagnosis's NodeToStatusMap, prioritizeNodes'
+// NodePluginScores), which kube-scheduler itself only logs at high verbosity.
 
 /** One plugin's verdict on one node in one attempt. */
 export interface PluginRecord {
