@@ -15,7 +15,7 @@ import { decodeObject } from '../sim/apiserver/storage/codec.ts';
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { parseQuery } from '../sim/go/url.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
-import type { AttemptRecord } from '../sim/scheduler/scheduler.ts';
+import type { AttemptRecord } from '../sim/scheduler/index.ts';
 import type { KeyspaceSource } from './keyspace.ts';
 
 /** What the queries read of a cluster (`Cluster` from src/sim/cluster.ts has all of it). */

@@ -1,23 +1,17 @@
 // The REST handlers behind the filter chain: one function per verb, turning a routed request into
 // registry calls and the registry's answer into an HTTP response (object, List, Table or Status).
-// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, delete.go, rest.go)
-// and, for the subresources, k8s pkg/registry/core/pod/storage (BindingREST) and
-// pkg/registry/apps/deployment/storage (ScaleREST).
+// A subresource is served by its own REST storage (registry/rest.ts: pod-storage.ts, deployment-storage.ts),
+// reached through the same verbs.
+// What every verb shares (type meta, options, dry run) is request-scope.ts.
+// Models k8s.io/apiserver/pkg/endpoints/handlers (get.go, create.go, update.go, patch.go, delete.go, watch.go).
 
 import { decodeForRequest } from '../api/decode.ts';
-import { newBadRequest, newConflict, newInvalid, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
+import { newBadRequest, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
 import { applyJSONPatch, jsonPatchErrorStatus } from '../api/json-patch.ts';
 import { applyMergePatch } from '../api/merge-patch.ts';
 import { applyStrategicMergePatch, strategicMergeErrorStatus } from '../api/strategic-merge-patch.ts';
-import { newOptionsInvalid, validateListOptions } from '../api/validation/options.ts';
-import { fieldError, FieldPath, goStringSlice } from '../api/field.ts';
-import { convertFieldSelector, everythingFields, parseFieldSelector, selectableFields } from '../api/fields.ts';
-import { everything, formatLabelSelector, parseLabelSelector } from '../api/labels.ts';
-import { apiVersionOf, groupResourceOf, listKindOf, type ResourceInfo } from '../api/resources.ts';
+import { apiVersionOf, groupResourceOf, listKindOf } from '../api/resources.ts';
 import type { ResolvedRoute } from '../api/request-info.ts';
-import type { Deployment, ReplicaSet } from '../api/types/apps.ts';
-import type { Scale } from '../api/types/autoscaling.ts';
-import type { Binding, Pod } from '../api/types/core.ts';
 import type { KubeObject, List } from '../api/types/meta.ts';
 import { formatTimestamp } from '../api/time.ts';
 import { applyDefaults } from '../api/defaults.ts';
@@ -28,14 +22,16 @@ import { applyConfiguration } from './fieldmanager/apply.ts';
 import { appliedByServerSideApply } from './fieldmanager/field-manager.ts';
 import { parse as parseYaml } from 'yaml';
 import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
-import { statusStrategyFor } from './registry/strategies.ts';
-import type { DeleteOptions } from './registry/strategy.ts';
-import type { ResourceVersionMatch, SelectionPredicate, Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
+import type { SubresourceREST } from './registry/rest.ts';
+import { subresourceREST } from './registry/strategies.ts';
+import {
+  checkListOptions, checkNamespace, deleteOptions, internalPackage, newNotAcceptable406, selectionPredicate, wipeSystemFields,
+  withDryRun, withoutTypeMeta, withTypeMeta,
+} from './request-scope.ts';
+import type { Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from './storage/interface.ts';
 import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
 import { jsonMediaType, negotiateWatchMediaType, protobufMediaType, watchContentType, type NegotiatedMediaType } from './negotiation.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
-import { handleEviction } from './eviction.ts';
-import { StatusError } from '../api/errors.ts';
 import { toTable } from '../api/printers.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
 import { copyJson } from '../api/json-copy.ts';
@@ -54,10 +50,17 @@ export function respond(status: number, body: unknown, headers: Record<string, s
   return { status, headers, body };
 }
 
+/** The REST storage of the routed subresource, if the request names one the registry serves. */
+function subresourceOf(route: ResolvedRoute): SubresourceREST | undefined {
+  return route.subresource ? subresourceREST(route.resource, route.subresource.name) : undefined;
+}
+
 export function* handleGet(h: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
-  const obj = yield* store.get(ctx, route.info.name, h.query.get('resourceVersion') ?? '');
-  if (route.subresource?.name === 'scale') return respond(200, scaleOf(route.resource, obj));
+  const resourceVersion = h.query.get('resourceVersion') ?? '';
+  const rest = subresourceOf(route);
+  if (rest?.get) return respond(200, yield* rest.get(store, ctx, route.info.name, resourceVersion));
+  const obj = yield* store.get(ctx, route.info.name, resourceVersion);
   const convert = conversionOf(h.http);
   if (convert?.kind === 'Table') return respond(200, tableFor(route.resource, [obj], { resourceVersion: obj.metadata.resourceVersion ?? '' }, h.query, ctx.epochMs + ctx.now, convert.version));
   if (convert?.kind === 'PartialObjectMetadata') return respond(200, partialObjectMetadata(obj, convert.version));
@@ -171,9 +174,12 @@ export function* handleWatch(h: HandlerRequest, storage: Storage, responder: Wat
 export function* handleCreate(request: HandlerRequest): Co<HttpResponse> {
   const h = withDryRun(request, 'CreateOptions');
   const { route, store, ctx } = h;
-  if (route.subresource?.name === 'binding') return yield* handleBinding(h);
-  if (route.subresource?.name === 'eviction') return yield* handleEviction(h);
-  if (route.subresource) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
+  if (route.subresource) {
+    const create = subresourceOf(route)?.create;
+    if (!create) throw newMethodNotSupported(groupResourceOf(route.resource), 'create');
+    const body = decodeBody(h.http, route.subresource.kind.kind, apiVersionOf(route.subresource.kind));
+    return respond(201, yield* create(store, ctx, route.info.name, body));
+  }
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
@@ -187,10 +193,10 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   const { route, store, ctx } = h;
   const name = route.info.name;
   const sub = route.subresource?.name;
-  if (sub === 'scale') {
-    const scale = decodeBody(h.http, 'Scale', 'autoscaling/v1') as unknown as Scale;
-    const { object } = yield* store.update(ctx, name, (current) => withScale(current!, scale), { subresource: 'scale' });
-    return respond(200, scaleOf(route.resource, object));
+  const rest = subresourceOf(route);
+  if (rest?.update && route.subresource) {
+    const body = decodeBody(h.http, route.subresource.kind.kind, apiVersionOf(route.subresource.kind)) as unknown as KubeObject;
+    return respond(200, yield* rest.update(store, ctx, name, () => body));
   }
   const { object: obj, warnings } = decodeObject(h.http, route.resource, fieldValidationOf(h.query));
   checkNamespace(route, obj);
@@ -199,7 +205,7 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   }
   obj.metadata.name = name;
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
-  const status = sub === 'status' || sub === 'finalize' ? statusStrategyFor(route.resource, sub) : undefined;
+  const status = rest?.updateStrategy;
   const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
@@ -252,14 +258,12 @@ export function* handlePatch(request: HandlerRequest): Co<HttpResponse> {
     if (!r.ok) throw strategicMergeErrorStatus(r);
     return r.value;
   };
-  if (sub === 'scale') {
-    const { object } = yield* store.update(ctx, route.info.name, (current) => {
-      const scale = apply(scaleOf(route.resource, current!) as unknown as Record<string, unknown>, 'Scale') as unknown as Scale;
-      return withScale(current!, scale);
-    }, { subresource: 'scale' });
-    return respond(200, scaleOf(route.resource, object));
+  const rest = subresourceOf(route);
+  if (rest?.update && route.subresource) {
+    const kind = route.subresource.kind.kind;
+    return respond(200, yield* rest.update(store, ctx, route.info.name, (current) => apply(current as unknown as Record<string, unknown>, kind) as unknown as KubeObject));
   }
-  const status = sub === 'status' ? statusStrategyFor(route.resource) : undefined;
+  const status = rest?.updateStrategy;
   const { object } = yield* store.update(ctx, route.info.name, (current) => {
     const patched = apply(withTypeMeta(route.resource, current!) as unknown as Record<string, unknown>, route.resource.kind);
     const decoded = decodeForRequest(gvk, patched, fieldValidation);
@@ -321,7 +325,7 @@ function* handleApply(h: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDelete(request: HandlerRequest): Co<HttpResponse> {
-  const options = deleteOptions(request);
+  const options = deleteOptions(request.http, request.query);
   const h = withDryRun(request, 'DeleteOptions', options.dryRun);
   const { route, store, ctx } = h;
   const result = yield* store.delete(ctx, route.info.name, options);
@@ -330,7 +334,7 @@ export function* handleDelete(request: HandlerRequest): Co<HttpResponse> {
 }
 
 export function* handleDeleteCollection(request: HandlerRequest): Co<HttpResponse> {
-  const options = deleteOptions(request);
+  const options = deleteOptions(request.http, request.query);
   const h = withDryRun(request, 'DeleteOptions', options.dryRun);
   const { route, store, ctx, query } = h;
   const list = yield* store.list(ctx, { resourceVersion: '', resourceVersionMatch: '', predicate: selectionPredicate(route.resource, query) });
@@ -340,173 +344,4 @@ export function* handleDeleteCollection(request: HandlerRequest): Co<HttpRespons
     items.push(withoutTypeMeta(result.object));
   }
   return respond(200, { kind: listKindOf(route.resource), apiVersion: apiVersionOf(route.resource), metadata: { resourceVersion: String(list.resourceVersion) }, items });
-}
-
-// Models k8s pkg/registry/core/pod/storage/storage.go BindingREST.Create and assignPod.
-function* handleBinding(h: HandlerRequest): Co<HttpResponse> {
-  const { route, store, ctx } = h;
-  const binding = decodeBody(h.http, 'Binding', 'v1') as unknown as Binding;
-  const name = route.info.name;
-  if (binding.metadata?.name !== undefined && binding.metadata.name !== name) {
-    throw newInvalid({ group: '', kind: 'Binding' }, binding.metadata.name, [fieldError.invalid(FieldPath.of('metadata', 'name'), binding.metadata.name, 'name in URL does not match name in Binding')]);
-  }
-  const target = binding.target?.name ?? '';
-  if (binding.target?.kind !== undefined && binding.target.kind !== '' && binding.target.kind !== 'Node') {
-    throw newInvalid({ group: '', kind: 'Binding' }, name, [fieldError.notSupported(FieldPath.of('target', 'kind'), binding.target.kind, ['Node', '<empty>'])]);
-  }
-  if (target === '') throw newInvalid({ group: '', kind: 'Binding' }, name, [fieldError.required(FieldPath.of('target', 'name'), '')]);
-  yield* store.update(ctx, name, (current) => {
-    const pod = current as Pod;
-    pod.spec ??= { containers: [] };
-    if (pod.metadata.deletionTimestamp !== undefined) throw newConflict({ group: '', resource: 'pods' }, name, `pod ${name} is being deleted, cannot be assigned to a host`);
-    if (pod.spec.nodeName) throw newConflict({ group: '', resource: 'pods' }, name, `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
-    pod.spec.nodeName = target;
-    const conditions = (pod.status?.conditions ?? []).filter((c) => c.type !== 'PodScheduled');
-    conditions.push({ type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: formatTimestamp(ctx.epochMs + ctx.now) });
-    pod.status = { ...pod.status, conditions };
-    if (binding.metadata?.annotations) pod.metadata.annotations = { ...pod.metadata.annotations, ...binding.metadata.annotations };
-    return pod;
-  }, { status: { prepareForUpdate: () => undefined, validateUpdate: () => [] }, subresource: 'binding' });
-  return respond(201, successStatus(undefined, 201));
-}
-
-/** The workload with the Scale's replicas; the Scale's resourceVersion, when set, is the optimistic lock. */
-function withScale(obj: KubeObject, scale: Scale): KubeObject {
-  const rv = scale.metadata?.resourceVersion;
-  if (rv) obj.metadata.resourceVersion = rv;
-  const workload = obj as Deployment;
-  workload.spec = { ...workload.spec, replicas: scale.spec?.replicas ?? 0 } as Deployment['spec'];
-  return obj;
-}
-
-function scaleOf(_r: ResourceInfo, obj: KubeObject): Scale {
-  const workload = obj as Deployment | ReplicaSet;
-  const selector = formatLabelSelector(workload.spec?.selector);
-  return {
-    kind: 'Scale',
-    apiVersion: 'autoscaling/v1',
-    metadata: {
-      name: obj.metadata.name ?? '', namespace: obj.metadata.namespace ?? '', uid: obj.metadata.uid ?? '',
-      resourceVersion: obj.metadata.resourceVersion ?? '', creationTimestamp: obj.metadata.creationTimestamp ?? null,
-    },
-    spec: { replicas: workload.spec?.replicas ?? 0 },
-    status: { replicas: workload.status?.replicas ?? 0, ...(selector ? { selector } : {}) },
-  } as Scale;
-}
-
-/**
- * List items carry no kind and apiVersion: the real apiserver encodes a typed list, whose items' TypeMeta
- * is empty (`kubectl get --raw /api/v1/pods` shows items without them; watch events' objects have them).
- */
-function withoutTypeMeta(obj: KubeObject): KubeObject {
-  if (obj.kind === undefined && obj.apiVersion === undefined) return obj;
-  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
-  return rest as KubeObject;
-}
-
-/** Responses carry kind and apiVersion (list items do not, as in the real apiserver). */
-function withTypeMeta(r: ResourceInfo, obj: KubeObject): KubeObject {
-  const { kind: _kind, apiVersion: _apiVersion, ...rest } = obj;
-  return { kind: r.kind, apiVersion: apiVersionOf(r), ...rest } as KubeObject;
-}
-
-/** The package of a resource's internal Go type, as `%T` prints it (`*core.PodList`, `*apps.Deployment`). */
-function internalPackage(r: ResourceInfo): string {
-  return r.group === '' ? 'core' : r.group.split('.')[0]!;
-}
-
-/** errNotAcceptable with its own message (response.go's newNotAcceptableError). */
-function newNotAcceptable406(message: string): StatusError {
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'NotAcceptable', code: 406 });
-}
-
-function checkNamespace(route: ResolvedRoute, obj: KubeObject): void {
-  const ns = obj.metadata.namespace;
-  if (route.resource.namespaced && ns !== undefined && ns !== '' && ns !== route.info.namespace) {
-    throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
-  }
-}
-
-/** Fields a client may not set on create (rest.FillObjectMetaSystemFields and WipeObjectMetaSystemFields). */
-function wipeSystemFields(obj: KubeObject): void {
-  const meta = obj.metadata;
-  delete meta.creationTimestamp;
-  delete meta.uid;
-  delete meta.deletionTimestamp;
-  delete meta.deletionGracePeriodSeconds;
-  delete meta.selfLink;
-}
-
-/**
- * `?dryRun=All` (kubectl --dry-run=server, kubectl diff): the request goes through admission, the
- * strategies and validation as usual, and the registry skips the write (RegistryContext.dryRun). Any
- * other value is 422, as ValidateDryRun answers it.
- * Models k8s.io/apimachinery/pkg/apis/meta/internalversion/validation (ValidateDryRun via
- * Validate{Create,Update,Patch,Delete}Options).
- */
-function withDryRun(h: HandlerRequest, options: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions' | 'DeleteOptions', fromBody: readonly string[] = []): HandlerRequest {
-  const query = h.query.get('dryRun');
-  const dryRun = [...fromBody, ...(query !== undefined && query !== '' ? [query] : [])];
-  if (dryRun.length === 0) return h;
-  if (dryRun.some((v) => v !== 'All')) {
-    throw newInvalid({ group: 'meta.k8s.io', kind: options }, '',
-      [fieldError.notSupported(FieldPath.of('dryRun'), goStringSlice(dryRun), ['All'])]);
-  }
-  return { ...h, ctx: { ...h.ctx, dryRun: true } };
-}
-
-function selectionPredicate(r: ResourceInfo, query: Map<string, string>): SelectionPredicate {
-  const labelText = query.get('labelSelector') ?? '';
-  const label = labelText === '' ? everything : unwrap(parseLabelSelector(labelText));
-  const fieldText = query.get('fieldSelector') ?? '';
-  const field = fieldText === '' ? everythingFields : unwrap(convertFieldSelector(r, unwrap(parseFieldSelector(fieldText))));
-  const limitText = query.get('limit') ?? '';
-  const limit = limitText === '' ? 0 : Number(limitText);
-  if (!Number.isInteger(limit)) throw newBadRequest(`invalid limit: ${limitText}`);
-  return {
-    label,
-    field,
-    limit: Math.max(0, limit),
-    continueToken: query.get('continue') ?? '',
-    getAttrs: (obj) => ({ labels: obj.metadata.labels ?? {}, fields: selectableFields(r, obj) }),
-  };
-}
-
-function unwrap<T>(r: { ok: true; value: T } | { ok: false; error: string }): T {
-  if (!r.ok) throw newBadRequest(r.error);
-  return r.value;
-}
-
-function checkListOptions(query: Map<string, string>, resourceVersion: string, watch: boolean): ResourceVersionMatch {
-  const resourceVersionMatch = query.get('resourceVersionMatch') ?? '';
-  const sendInitialEvents = query.get('sendInitialEvents');
-  const errs = validateListOptions({
-    watch, resourceVersion, resourceVersionMatch, continue: query.get('continue') ?? '',
-    ...(sendInitialEvents !== undefined ? { sendInitialEvents: sendInitialEvents === 'true' } : {}),
-  });
-  if (errs.length > 0) throw newOptionsInvalid('ListOptions', errs);
-  return resourceVersionMatch as ResourceVersionMatch;
-}
-
-function deleteOptions(h: HandlerRequest): DeleteOptions {
-  const body = h.http.body;
-  const { kind: _kind, apiVersion: _apiVersion, ...fromBody } = body === undefined || body === '' ? {} : decodeBody(h.http, 'DeleteOptions', 'meta.k8s.io/v1') as DeleteOptions & { kind?: string; apiVersion?: string };
-  const q = h.query;
-  const grace = q.get('gracePeriodSeconds');
-  const policy = q.get('propagationPolicy');
-  const options: DeleteOptions = {
-    ...fromBody,
-    ...(grace !== undefined && grace !== '' ? { gracePeriodSeconds: Number(grace) } : {}),
-    ...(policy !== undefined && policy !== '' ? { propagationPolicy: policy as DeleteOptions['propagationPolicy'] & string } : {}),
-  };
-  // Models k8s.io/apimachinery/pkg/apis/meta/internalversion/validation ValidateDeleteOptions.
-  const errs = [];
-  if (options.orphanDependents !== undefined && options.orphanDependents !== null && options.propagationPolicy !== undefined && options.propagationPolicy !== null) {
-    errs.push(fieldError.invalid(FieldPath.of('propagationPolicy'), options.propagationPolicy, 'orphanDependents and deletionPropagation cannot be both set'));
-  }
-  if (options.propagationPolicy !== undefined && options.propagationPolicy !== null && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
-    errs.push(fieldError.notSupported(FieldPath.of('propagationPolicy'), options.propagationPolicy, ['Foreground', 'Background', 'Orphan', 'nil']));
-  }
-  if (errs.length > 0) throw newInvalid({ group: 'meta.k8s.io', kind: 'DeleteOptions' }, '', errs);
-  return options;
 }

@@ -1,3 +1,4 @@
-// The kubelet (one per node) and its simulated container runtime.
+// The kubelet (one per node): pod workers, status manager, runtime manager over a CRI-shaped simulated
+// runtime, prober, node status and node lease.
 
-export { Kubelet } from './kubelet.ts';
+export { Kubelet, type KubeletOptions } from './kubelet.ts';

@@ -5,7 +5,9 @@ import { httpKinds, type HttpRequest } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { adminCall } from '../testing/http.ts';
-import { goDuration, Kubelet, normalizeImage } from './kubelet.ts';
+import { goDuration } from './format.ts';
+import { Kubelet } from './kubelet.ts';
+import { normalizeImage } from './simulated-runtime.ts';
 import { decodeStored } from '../apiserver/storage/codec.ts';
 
 const call = adminCall;

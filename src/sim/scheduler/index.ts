@@ -1,7 +1,7 @@
-// kube-scheduler: the component, its queue and attempt records, and the default plugins.
+// kube-scheduler: the component, its scheduling queue, cache, framework with the default plugins, and
+// its attempt records.
 
-export {
-  defaultSchedulerName, fitErrorMessage, isPodUpdated, KubeScheduler, queueDurations,
-  type AttemptRecord, type KubeSchedulerOptions, type NodeRecord, type PluginRecord, type ScoreRecord,
-} from './scheduler.ts';
-export { filterPlugins, podRequests, scorePlugins, tolerates, type FilterPlugin, type FilterResult, type NodeInfo, type ScorePlugin } from './plugins.ts';
+export { defaultSchedulerName, KubeScheduler, type KubeSchedulerOptions } from './scheduler.ts';
+export type { AttemptRecord, NodeRecord, PluginRecord, ScoreRecord } from './attempt-record.ts';
+export type { Plugins } from './framework/interface.ts';
+export { tolerates } from './framework/plugins/tainttoleration.ts';

@@ -7,11 +7,14 @@ import { createCluster, type Cluster } from '../cluster.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
 import { adminCall } from '../testing/http.ts';
 import { Kubelet } from '../kubelet/kubelet.ts';
-import { fitErrorMessage, KubeScheduler } from './scheduler.ts';
+import { fitErrorMessage } from './framework/fit-error.ts';
+import { CycleState } from './framework/interface.ts';
+import { defaultPreemption } from './framework/plugins/defaultpreemption.ts';
+import { KubeScheduler, type KubeSchedulerOptions } from './scheduler.ts';
 
 const call = adminCall;
 
-function setup(seed = 'scheduler') {
+function setup(seed = 'scheduler', options: KubeSchedulerOptions = {}) {
   const cluster = createCluster({ seed, components: { controllerManager: false, scheduler: false, kubelets: false } });
   cluster.engine.runUntilIdle();
   const kubelets = ['node-1', 'node-2', 'node-3'].map((node) => {
@@ -21,7 +24,7 @@ function setup(seed = 'scheduler') {
     return k;
   });
   cluster.engine.runUntilIdle();
-  const scheduler = cluster.engine.add(new KubeScheduler());
+  const scheduler = cluster.engine.add(new KubeScheduler(options));
   cluster.engine.link('kube-scheduler', 'kube-apiserver', { latency: 2 });
   scheduler.start();
   addBindingInvariants(cluster, kubelets);
@@ -83,13 +86,44 @@ function checkInvariants(cluster: Cluster, boundTo: Map<string, string>): void {
 }
 
 describe('kube-scheduler', () => {
-  it('formats FitError like the real scheduler', () => {
-    expect(fitErrorMessage(3, [
+  it('formats FitError with DefaultPreemption\'s PostFilter message like the real scheduler', () => {
+    const failures = [
       { reasons: ['node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }'], unresolvable: true },
       { reasons: ['Insufficient cpu'], unresolvable: false },
       { reasons: ['Insufficient cpu'], unresolvable: false },
-    ])).toBe('0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. '
+    ];
+    const postFilter = defaultPreemption.postFilter(new CycleState(), pod('p'), 3, failures);
+    expect(fitErrorMessage(3, failures, postFilter)).toBe('0/3 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 Insufficient cpu. '
       + 'preemption: 0/3 nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption victims found for incoming pod..');
+  });
+
+  it('runs a profile\'s Reserve and Permit plugins on the selected node; a Permit rejection unreserves and is a FailedScheduling', () => {
+    const calls: string[] = [];
+    const { cluster, scheduler } = setup('scheduler-permit', {
+      plugins: (defaults) => ({
+        ...defaults,
+        reserve: [{
+          name: 'Recorder',
+          reserve: (_state, p, node) => { calls.push(`reserve ${p.metadata.name} ${node}`); return null; },
+          unreserve: (_state, p, node) => { calls.push(`unreserve ${p.metadata.name} ${node}`); },
+        }],
+        permit: [{
+          name: 'OnlyAllowed',
+          permit: (_state, p) => (p.metadata.labels?.['allowed'] === 'true' ? null : { code: 'Unschedulable', message: 'rejected by OnlyAllowed' }),
+        }],
+      }),
+    });
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', pod('denied'));
+    call(cluster, 'POST', '/api/v1/namespaces/default/pods', { ...pod('allowed'), metadata: { name: 'allowed', namespace: 'default', labels: { allowed: 'true' } } });
+    cluster.engine.runUntilIdle();
+    const denied = scheduler.attempts.find((a) => a.pod === 'default/denied')!;
+    expect(denied).toMatchObject({ message: 'rejected by OnlyAllowed', bound: false });
+    expect(calls.slice(0, 2)).toEqual([`reserve denied ${denied.selected}`, `unreserve denied ${denied.selected}`]);
+    expect(getPod(cluster, 'denied').spec.nodeName).toBeUndefined();
+    expect(events(cluster, 'denied').map((e) => [e.reason, e.message])).toEqual([['FailedScheduling', 'rejected by OnlyAllowed']]);
+    expect(getPod(cluster, 'allowed').spec.nodeName).toBe(scheduler.attempts.find((a) => a.pod === 'default/allowed')!.selected);
+    expect(calls).toContain(`reserve allowed ${getPod(cluster, 'allowed').spec.nodeName}`);
+    expect(calls).not.toContain(`unreserve allowed ${getPod(cluster, 'allowed').spec.nodeName}`);
   });
 
   it('binds a pod created by the admin; the kubelet runs it to Running and Ready', () => {

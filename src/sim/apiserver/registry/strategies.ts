@@ -1,15 +1,18 @@
-// Which strategy serves which resource, and which subresources have a status strategy.
+// Which strategy serves which resource, and which REST storage serves each of its subresources.
 
 import type { ResourceInfo } from '../../api/resources.ts';
-import { deploymentStatusStrategy, deploymentStrategy, replicaSetStatusStrategy, replicaSetStrategy } from './apps.ts';
+import { deploymentStrategy, replicaSetStrategy } from './apps.ts';
 import {
   clusterRoleBindingStrategy, clusterRoleStrategy, configMapStrategy, eventStrategy, leaseStrategy, namespaceStrategy,
   nodeStrategy, roleBindingStrategy, roleStrategy, serviceAccountStrategy,
 } from './core.ts';
 import { namespaceFinalizeStrategy, namespaceStatusStrategy } from './namespaces.ts';
-import { podStatusStrategy, podStrategy } from './pods.ts';
+import { deploymentSubresources, replicaSetSubresources, scaleREST } from './deployment-storage.ts';
+import { podSubresources } from './pod-storage.ts';
+import { podStrategy } from './pods.ts';
+import { statusREST, type SubresourceREST } from './rest.ts';
 import { endpointSliceStrategy, endpointsStrategy, priorityClassStrategy, serviceStatusStrategy, serviceStrategy } from './services.ts';
-import type { StatusStrategy, Strategy } from './strategy.ts';
+import type { Strategy } from './strategy.ts';
 import {
   cronJobStrategy, daemonSetStrategy, ingressStrategy, jobStrategy, persistentVolumeClaimStrategy, persistentVolumeStrategy, replicationControllerStrategy,
   secretStrategy, statefulSetStrategy, workloadStatusStrategies,
@@ -24,17 +27,20 @@ const all: readonly Strategy[] = [
 
 const byResource = new Map(all.map((s) => [`${s.resource.group}/${s.resource.resource}`, s]));
 
-const statusStrategies = new Map<string, StatusStrategy>([
-  ['/pods', podStatusStrategy],
-  ['apps/deployments', deploymentStatusStrategy],
-  ['apps/replicasets', replicaSetStatusStrategy],
-  ['/namespaces', namespaceStatusStrategy],
-  ['/services', serviceStatusStrategy],
-  ...workloadStatusStrategies,
-]);
+/** The kinds served without a controller that have a scale subresource in 1.28. */
+const scalable = new Set(['/replicationcontrollers', 'apps/statefulsets']);
 
-const finalizeStrategies = new Map<string, StatusStrategy>([
-  ['/namespaces', namespaceFinalizeStrategy],
+/** Per resource, its subresources' REST storage by name (nodes/status is the node store as it is). */
+const subresources = new Map<string, ReadonlyMap<string, SubresourceREST>>([
+  ['/pods', podSubresources],
+  ['apps/deployments', deploymentSubresources],
+  ['apps/replicasets', replicaSetSubresources],
+  ['/namespaces', new Map([['status', statusREST(namespaceStatusStrategy)], ['finalize', statusREST(namespaceFinalizeStrategy)]])],
+  ['/services', new Map([['status', statusREST(serviceStatusStrategy)]])],
+  ...workloadStatusStrategies.map(([resource, status]) => [
+    resource,
+    new Map<string, SubresourceREST>([['status', statusREST(status)], ...(scalable.has(resource) ? [['scale', scaleREST] as const] : [])]),
+  ] as const),
 ]);
 
 export function strategyFor(r: ResourceInfo): Strategy {
@@ -43,6 +49,6 @@ export function strategyFor(r: ResourceInfo): Strategy {
   return s;
 }
 
-export function statusStrategyFor(r: ResourceInfo, subresource = 'status'): StatusStrategy | undefined {
-  return (subresource === 'finalize' ? finalizeStrategies : statusStrategies).get(`${r.group}/${r.resource}`);
+export function subresourceREST(r: ResourceInfo, subresource: string): SubresourceREST | undefined {
+  return subresources.get(`${r.group}/${r.resource}`)?.get(subresource);
 }

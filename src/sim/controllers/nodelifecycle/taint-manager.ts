@@ -15,7 +15,7 @@ import { formatTimestamp } from '../../api/time.ts';
 import { isStatusError } from '../../api/errors.ts';
 import type { ClientHost, EventRecorder, ResourceClient, SharedIndexInformer, TimerHandle } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
-import { tolerates } from '../../scheduler/plugins.ts';
+import { tolerates } from '../../scheduler/index.ts';
 
 export const taintManagerFieldManager = 'TaintManager';
 

@@ -6,15 +6,14 @@
 // canIgnorePDB, shouldEnforceResourceVersion, addConditionAndDeletePod with PodDisruptionConditions, on
 // by default in 1.28) and create.go's Status code (a Success Status without a code gets 201).
 
-import { newBadRequest, newConflict, successStatus } from '../api/errors.ts';
-import { formatTimestamp } from '../api/time.ts';
-import type { Pod, PodCondition } from '../api/types/core.ts';
-import type { Co } from '../engine/index.ts';
-import type { HandlerRequest } from './handlers.ts';
-import type { HttpResponse } from '../wire/http.ts';
-import { statusStrategyFor } from './registry/strategies.ts';
-import type { DeleteOptions } from './registry/strategy.ts';
-import { decodeBody } from './request-body.ts';
+import { newBadRequest, newConflict, successStatus } from '../../api/errors.ts';
+import { formatTimestamp } from '../../api/time.ts';
+import type { Pod, PodCondition } from '../../api/types/core.ts';
+import type { Status } from '../../api/types/meta.ts';
+import type { Co } from '../../engine/index.ts';
+import type { GenericStore, RegistryContext } from './generic-store.ts';
+import { podStatusStrategy } from './pods.ts';
+import type { DeleteOptions } from './strategy.ts';
 
 interface Eviction {
   readonly apiVersion?: string;
@@ -23,11 +22,9 @@ interface Eviction {
   readonly deleteOptions?: DeleteOptions & { readonly kind?: string; readonly apiVersion?: string };
 }
 
-/** POST …/pods/<name>/eviction. `h.ctx.dryRun` is the request's `?dryRun=All`. */
-export function* handleEviction(h: HandlerRequest): Co<HttpResponse> {
-  const { route, store, ctx } = h;
-  const name = route.info.name;
-  const eviction = decodeBody(h.http, 'Eviction', 'policy/v1') as Eviction;
+/** EvictionREST.Create: POST …/pods/<name>/eviction. `ctx.dryRun` is the request's `?dryRun=All`. */
+export function* createEviction(store: GenericStore, ctx: RegistryContext, name: string, body: Record<string, unknown>): Co<Status> {
+  const eviction = body as Eviction;
   // Both policy/v1 and policy/v1beta1 Evictions are accepted (EvictionREST.AcceptsGroupVersion).
   const apiVersion = eviction.apiVersion ?? '';
   if (apiVersion !== '' && apiVersion !== 'policy/v1' && apiVersion !== 'policy/v1beta1') {
@@ -37,7 +34,7 @@ export function* handleEviction(h: HandlerRequest): Co<HttpResponse> {
     throw newBadRequest(`${eviction.kind ?? ''} in version "${apiVersion.split('/').at(-1) ?? ''}" cannot be handled as a Eviction: no kind "${eviction.kind ?? ''}" is registered for version "${apiVersion}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }
   const namespace = eviction.metadata?.namespace ?? '';
-  if (namespace !== '' && namespace !== route.info.namespace) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
+  if (namespace !== '' && namespace !== ctx.namespace) throw newBadRequest('the namespace of the provided object does not match the namespace sent on the request');
   if ((eviction.metadata?.name ?? '') !== name) throw newBadRequest('name in URL does not match name in Eviction object');
 
   // propagateDryRun: the request's dryRun and the Eviction's DeleteOptions.dryRun must agree.
@@ -63,7 +60,6 @@ export function* handleEviction(h: HandlerRequest): Co<HttpResponse> {
 
   // addConditionAndDeletePod: the DisruptionTarget condition first (not on a dry run), then the delete.
   if (!dryRun) {
-    const status = statusStrategyFor(route.resource);
     const { object } = yield* store.update({ ...evictionCtx, fieldManager: '' }, name, (current) => {
       const latest = current as Pod;
       const p = options.preconditions;
@@ -78,14 +74,14 @@ export function* handleEviction(h: HandlerRequest): Co<HttpResponse> {
         reason: 'EvictionByEvictionAPI', message: 'Eviction API: evicting',
       } as PodCondition);
       return latest;
-    }, { ...(status ? { status } : {}), subresource: 'status' });
+    }, { status: podStatusStrategy, subresource: 'status' });
     if (options.preconditions?.resourceVersion !== undefined) {
       // Bump the precondition: this request made the pod's newest version itself.
       options = { ...options, preconditions: { ...options.preconditions, resourceVersion: object.metadata.resourceVersion ?? '' } };
     }
   }
   yield* store.delete(evictionCtx, name, options);
-  return { status: 201, headers: { 'content-type': 'application/json' }, body: successStatus(undefined, 201) };
+  return successStatus(undefined, 201);
 }
 
 /** Terminal, pending or already deleting pods are evicted without looking at PodDisruptionBudgets. */

@@ -1,0 +1,88 @@
+// The scheduler cache: the nodes and the pods assigned to them, from the informers, plus the pods this
+// scheduler has assumed on a node (bound, or being bound, but not yet seen assigned). Each cycle reads a
+// snapshot of it: every node in name order with its pods counted and their requests summed.
+// Models pkg/scheduler/internal/cache/cache.go (AssumePod, ForgetPod, AddPod confirming an assumed pod,
+// RemovePod, UpdateSnapshot) and snapshot.go (NodeInfoList).
+//
+// Not modelled: the assumed pods' expiry (a pod stays assumed until the informer shows it assigned or
+// deleted, or its binding fails). The cache reads the pod informer's index instead of keeping its own
+// copy of the assigned pods; the per-node sums are kept until a pod of that node changes.
+
+import type { Node, Pod } from '../../../api/types/core.ts';
+import type { SharedIndexInformer } from '../../../client/index.ts';
+import { sumRequests, type NodeInfo, type Resources } from '../../framework/types.ts';
+import { CachedNodeInfo, nodeNameIndex } from './snapshot.ts';
+
+interface PodSums {
+  readonly count: number;
+  readonly requested: Resources;
+  readonly nonZeroRequested: Resources;
+}
+
+export class SchedulerCache {
+  /** Pods bound by this scheduler that the informer has not shown assigned yet, by `namespace/name`. */
+  private readonly assumed = new Map<string, Pod>();
+  /** Per node name: the informer's assigned pods counted and their requests summed, until one of them changes. */
+  private readonly nodePodSums = new Map<string, PodSums>();
+  /** nodesByName's cache: node names in key order and their permutation into name order. */
+  private nodeOrder: { names: readonly string[]; order: readonly number[] } | null = null;
+
+  constructor(private readonly pods: SharedIndexInformer<Pod>, private readonly nodes: SharedIndexInformer<Node>) {
+    pods.indexer.addIndexer(nodeNameIndex, (p) => (p.spec.nodeName ? [p.spec.nodeName] : []));
+    pods.indexer.onIndexChange(nodeNameIndex, (node) => this.nodePodSums.delete(node));
+  }
+
+  /** AssumePod: the pod counts on its node from now on, before the informer shows it there. */
+  assumePod(key: string, pod: Pod): void {
+    this.assumed.set(key, pod);
+  }
+
+  /** ForgetPod (its binding failed), or AddPod and RemovePod (the informer shows it assigned, or gone). */
+  forgetPod(key: string): void {
+    this.assumed.delete(key);
+  }
+
+  /** UpdateSnapshot + NodeInfoList: each node with its pods (assigned, then assumed), in name order. */
+  snapshot(): NodeInfo[] {
+    const assumedByNode = new Map<string, Pod[]>();
+    for (const [key, p] of this.assumed) {
+      const [ns, n] = key.split('/') as [string, string];
+      if (!p.spec.nodeName || this.pods.get(ns, n)?.spec.nodeName) continue;
+      const list = assumedByNode.get(p.spec.nodeName) ?? [];
+      list.push(p);
+      assumedByNode.set(p.spec.nodeName, list);
+    }
+    const podsIndex = this.pods.indexer;
+    return this.nodesByName().map((node) => {
+      const name = node.metadata.name ?? '';
+      const assumed = assumedByNode.get(name);
+      const sums = this.podSums(name);
+      return new CachedNodeInfo(node, podsIndex, assumed, sums.count + (assumed?.length ?? 0),
+        assumed ? sumRequests(assumed, false, sums.requested) : sums.requested,
+        assumed ? sumRequests(assumed, true, sums.nonZeroRequested) : sums.nonZeroRequested);
+    });
+  }
+
+  private podSums(node: string): PodSums {
+    let sums = this.nodePodSums.get(node);
+    if (sums === undefined) {
+      const pods = node === '' ? [] : this.pods.indexer.byIndex(nodeNameIndex, node);
+      sums = { count: pods.length, requested: sumRequests(pods, false), nonZeroRequested: sumRequests(pods, true) };
+      this.nodePodSums.set(node, sums);
+    }
+    return sums;
+  }
+
+  /** The nodes in name order; the order is sorted again only when the set of nodes changes. */
+  private nodesByName(): Node[] {
+    const nodes = this.nodes.list();
+    const names = nodes.map((n) => n.metadata.name ?? '');
+    const cached = this.nodeOrder;
+    if (cached === null || cached.names.length !== names.length || cached.names.some((n, i) => n !== names[i])) {
+      const order = names.map((_, i) => i).sort((a, b) => names[a]!.localeCompare(names[b]!));
+      this.nodeOrder = { names, order };
+      return order.map((i) => nodes[i]!);
+    }
+    return cached.order.map((i) => nodes[i]!);
+  }
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { Pod } from '../../../api/types/core.ts';
+import { queueDurations, SchedulingQueue } from './scheduling-queue.ts';
+
+/** A clock whose timers fire when `advance` passes them, in time order. */
+function fakeClock() {
+  const timers: { at: number; name: string; fire: () => void }[] = [];
+  const clock = {
+    now: 0,
+    after(delay: number, name: string, fire: () => void) {
+      timers.push({ at: clock.now + delay, name, fire });
+      return { cancel: () => undefined };
+    },
+    advance(ms: number) {
+      const until = clock.now + ms;
+      for (;;) {
+        timers.sort((a, b) => a.at - b.at);
+        const next = timers[0];
+        if (!next || next.at > until) break;
+        timers.shift();
+        clock.now = next.at;
+        next.fire();
+      }
+      clock.now = until;
+    },
+    timers,
+  };
+  return clock;
+}
+
+const pod = (labels: Record<string, string> = {}, status: Pod['status'] = {}): Pod => ({
+  metadata: { name: 'p', namespace: 'default', labels }, spec: { containers: [] }, status,
+});
+
+describe('SchedulingQueue', () => {
+  it('moves a pod through activeQ, in flight, unschedulablePods, podBackoffQ and back, as scheduling_queue.go does', () => {
+    const clock = fakeClock();
+    let activations = 0;
+    const queue = new SchedulingQueue(clock, () => activations++);
+    queue.update('default/p', pod(), undefined);
+    expect(activations).toBe(1);
+    expect(queue.pendingPods()).toEqual({ active: 1, backoff: 0, unschedulable: 0, scheduling: null });
+
+    const popped = queue.pop()!;
+    expect(popped).toMatchObject({ key: 'default/p', info: { attempts: 1, state: 'inflight' } });
+    expect(queue.pop()).toBeUndefined();
+    expect(queue.pendingPods().scheduling).toBe('default/p');
+
+    // The first failure backs off 1 s; a status-only update does not move it, a node event does.
+    queue.addUnschedulableIfNotPresent('default/p', popped.info, true);
+    expect(queue.pendingPods()).toMatchObject({ unschedulable: 1 });
+    queue.update('default/p', pod({}, { phase: 'Pending' }), pod());
+    expect(queue.pendingPods()).toMatchObject({ unschedulable: 1 });
+    queue.moveAllToActiveOrBackoffQueue();
+    expect(queue.pendingPods()).toMatchObject({ backoff: 1 });
+    clock.advance(queueDurations.initialBackoff);
+    expect(queue.pendingPods()).toMatchObject({ active: 1 });
+    expect(activations).toBe(2);
+
+    // The second failure backs off 2 s; with nothing moving it, the 5 min flush does.
+    const again = queue.pop()!;
+    expect(again.info.attempts).toBe(2);
+    queue.addUnschedulableIfNotPresent('default/p', again.info, true);
+    clock.advance(queueDurations.unschedulableFlush - 1);
+    expect(queue.pendingPods()).toMatchObject({ unschedulable: 1 });
+    clock.advance(1);
+    expect(queue.pendingPods()).toMatchObject({ active: 1 });
+
+    // A spec or label change moves it at once once its back-off is over; a deleted pod is never popped.
+    const third = queue.pop()!;
+    queue.addUnschedulableIfNotPresent('default/p', third.info, true);
+    clock.advance(queueDurations.maxBackoff);
+    queue.update('default/p', pod({ tier: 'web' }), pod());
+    expect(queue.pendingPods()).toMatchObject({ active: 1 });
+    queue.delete('default/p');
+    expect(queue.pop()).toBeUndefined();
+  });
+
+  it('sends a pod whose binding failed back through back-off without waiting for a change', () => {
+    const clock = fakeClock();
+    const queue = new SchedulingQueue(clock, () => undefined);
+    queue.update('default/p', pod(), undefined);
+    const popped = queue.pop()!;
+    queue.addUnschedulableIfNotPresent('default/p', popped.info, false);
+    expect(queue.pendingPods()).toMatchObject({ backoff: 1, unschedulable: 0 });
+    expect(clock.timers.map((t) => t.name)).toEqual(['scheduler-flush-unschedulable', 'scheduler-backoff']);
+    clock.advance(queueDurations.initialBackoff);
+    expect(queue.pop()?.info.attempts).toBe(2);
+  });
+});

@@ -1,0 +1,154 @@
+// kube-scheduler's scheduling queue: every unassigned pod this scheduler is responsible for is in one of
+// activeQ (waiting to be popped, first in first out), podBackoffQ (waiting out its back-off),
+// unschedulablePods (failed; waiting for a cluster change or the 5 min flush), or in flight (popped,
+// being scheduled or bound).
+//
+//   new pod ──▶ activeQ ──pop──▶ in flight ──bound──▶ (gone)
+//                 ▲                 │ failed
+//                 │                 ▼
+//   backoff ends  podBackoffQ ◀── unschedulablePods ── a node added or changed, the pod updated,
+//                 (or activeQ at once if its back-off is over)          or 5 min without an attempt
+//
+// Back-off doubles per attempt from 1 s to at most 10 s; a binding error goes back at once (through
+// back-off), without waiting for a change.
+// Models pkg/scheduler/internal/queue/scheduling_queue.go (PriorityQueue: Add, Update, Delete, Pop,
+// AddUnschedulableIfNotPresent, MoveAllToActiveOrBackoffQueue, flushUnschedulablePodsLeftover,
+// calculateBackoffDuration, isPodUpdated, PendingPods).
+//
+// Not modelled: priority order in activeQ (every pod has the same priority: first in, first out), the
+// queueing hints that pick which pods an event moves (every change moves every unschedulable pod), and
+// the gated pods' own queue (a gated pod is not added).
+
+import type { Pod } from '../../../api/types/core.ts';
+import type { ClientHost } from '../../../client/index.ts';
+import type { Duration } from '../../../engine/index.ts';
+
+export const queueDurations = {
+  initialBackoff: 1000,
+  maxBackoff: 10_000,
+  unschedulableFlush: 5 * 60_000,
+} as const;
+
+/** framework.QueuedPodInfo: how often the pod was tried, until when it backs off, and where it is. */
+export interface QueuedPodInfo {
+  attempts: number;
+  backoffUntil: number;
+  state: 'active' | 'backoff' | 'unschedulable' | 'inflight';
+}
+
+/**
+ * Models scheduling_queue.go isPodUpdated: an update moves an unschedulable pod only if something other
+ * than its resourceVersion, generation, managedFields or status changed (so the scheduler's own
+ * PodScheduled=False patch does not retry the pod).
+ */
+export function isPodUpdated(old: Pod, pod: Pod): boolean {
+  const strip = (p: Pod) => {
+    const { resourceVersion: _rv, generation: _g, managedFields: _mf, ...metadata } = p.metadata;
+    return JSON.stringify({ metadata, spec: p.spec });
+  };
+  return strip(old) !== strip(pod);
+}
+
+export class SchedulingQueue {
+  /** Every queued pod by `namespace/name`, in whichever of the queues it is. */
+  private readonly pods = new Map<string, QueuedPodInfo>();
+  /** activeQ's order: keys whose pod may have left activeQ since are skipped by pop. */
+  private readonly activeQ: string[] = [];
+
+  /** `onActive` runs whenever a pod enters activeQ (the scheduling loop waits for it). */
+  constructor(private readonly clock: Pick<ClientHost, 'now' | 'after'>, private readonly onActive: () => void) {}
+
+  /**
+   * Add and Update: a new pod enters activeQ; an unschedulable one moves when the update changed more
+   * than its status (an Add of a pod already queued has no old object: it moves).
+   */
+  update(key: string, pod: Pod, old: Pod | undefined): void {
+    const q = this.pods.get(key);
+    if (!q) {
+      this.pods.set(key, { attempts: 0, backoffUntil: 0, state: 'active' });
+      this.activate(key);
+    } else if (q.state === 'unschedulable' && (!old || isPodUpdated(old, pod))) {
+      this.requeue(key, q);
+    }
+  }
+
+  /** Delete, and Done for a bound pod: it leaves whichever queue it is in. */
+  delete(key: string): void {
+    this.pods.delete(key);
+  }
+
+  /** A node was added or changed: every unschedulable pod may fit now. */
+  moveAllToActiveOrBackoffQueue(): void {
+    for (const [key, q] of this.pods) if (q.state === 'unschedulable') this.requeue(key, q);
+  }
+
+  /** The next pod of activeQ, now in flight with one more attempt; undefined when activeQ is empty. */
+  pop(): { readonly key: string; readonly info: QueuedPodInfo } | undefined {
+    for (let key = this.activeQ.shift(); key !== undefined; key = this.activeQ.shift()) {
+      const info = this.pods.get(key);
+      if (!info || info.state !== 'active') continue;
+      info.state = 'inflight';
+      info.attempts++;
+      return { key, info };
+    }
+    return undefined;
+  }
+
+  /**
+   * A scheduling attempt failed: the pod backs off for 1 s doubled per attempt (at most 10 s) and waits
+   * in unschedulablePods, flushed after 5 min if nothing moved it; `unschedulable` false (an error, not
+   * a fit failure) sends it on through back-off at once.
+   */
+  addUnschedulableIfNotPresent(key: string, q: QueuedPodInfo, unschedulable: boolean): void {
+    const backoff: Duration = Math.min(queueDurations.initialBackoff * 2 ** (q.attempts - 1), queueDurations.maxBackoff);
+    q.backoffUntil = this.clock.now + backoff;
+    q.state = 'unschedulable';
+    const attempts = q.attempts;
+    this.clock.after(queueDurations.unschedulableFlush, 'scheduler-flush-unschedulable', () => {
+      if (this.pods.get(key) === q && q.state === 'unschedulable' && q.attempts === attempts) this.requeue(key, q);
+    }, { background: true });
+    if (!unschedulable) this.requeue(key, q);
+  }
+
+  /** PendingPods: the queues' lengths and the pod in flight (`namespace/name`, null for none). */
+  pendingPods(): { active: number; backoff: number; unschedulable: number; scheduling: string | null } {
+    let active = 0;
+    let backoff = 0;
+    let unschedulable = 0;
+    let scheduling: string | null = null;
+    for (const [key, q] of this.pods) {
+      if (q.state === 'active') active++;
+      else if (q.state === 'backoff') backoff++;
+      else if (q.state === 'unschedulable') unschedulable++;
+      else scheduling = key;
+    }
+    return { active, backoff, unschedulable, scheduling };
+  }
+
+  /** A restarted scheduler's queue starts empty. */
+  clear(): void {
+    this.pods.clear();
+    this.activeQ.length = 0;
+  }
+
+  /** Unschedulable → podBackoffQ (until its back-off ends) → activeQ. */
+  private requeue(key: string, q: QueuedPodInfo): void {
+    if (q.backoffUntil <= this.clock.now) {
+      q.state = 'active';
+      this.activate(key);
+      return;
+    }
+    q.state = 'backoff';
+    this.clock.after(q.backoffUntil - this.clock.now, 'scheduler-backoff', () => {
+      if (this.pods.get(key) === q && q.state === 'backoff') {
+        q.state = 'active';
+        this.activate(key);
+      }
+    }, { background: true });
+  }
+
+  private activate(key: string): void {
+    this.activeQ.push(key);
+    this.onActive();
+  }
+}

@@ -1,0 +1,153 @@
+// One pod through kube-scheduler: the scheduling cycle (snapshot, PreFilter and Filter on every node,
+// PostFilter when none fits, PreScore, Score and NormalizeScore on the feasible ones, selectHost, assume,
+// Reserve, Permit), then the binding cycle (PreBind, Bind), each step recorded in the attempt log; a
+// failure records FailedScheduling, sets PodScheduled=False and puts the pod back in the queue.
+// Models pkg/scheduler/schedule_one.go (scheduleOne, schedulingCycle, bindingCycle, schedulePod,
+// findNodesThatFitPod, prioritizeNodes, selectHost, assume, handleSchedulingFailure).
+//
+// Not modelled: percentageOfNodesToScore (all nodes are filtered and scored; fine below 100 nodes), and
+// the shortcut that skips scoring when one node is feasible (its scores are recorded too).
+
+import { isStatusError } from '../api/errors.ts';
+import { formatTimestamp } from '../api/time.ts';
+import type { Pod } from '../api/types/core.ts';
+import type { ClientHost, EventRecorder, ResourceClient } from '../client/index.ts';
+import type { Co } from '../engine/index.ts';
+import type { AttemptLog, AttemptRecord, NodeRecord, PluginRecord, ScoreRecord } from './attempt-record.ts';
+import { fitErrorMessage } from './framework/fit-error.ts';
+import { CycleState, type FilterPlugin, type FilterResult, type PluginFailure } from './framework/interface.ts';
+import type { Framework } from './framework/runtime.ts';
+import type { NodeInfo } from './framework/types.ts';
+import type { SchedulerCache } from './internal/cache/cache.ts';
+import type { QueuedPodInfo, SchedulingQueue } from './internal/queue/scheduling-queue.ts';
+
+/** What scheduling one pod reads and changes: the scheduler's queue, cache, profile and clients. */
+export interface SchedulerParts {
+  readonly host: ClientHost;
+  readonly queue: SchedulingQueue;
+  readonly cache: SchedulerCache;
+  readonly framework: Framework;
+  readonly attemptLog: AttemptLog;
+  readonly recorder: EventRecorder;
+  /** The pods client the PodScheduled=False status patch goes through. */
+  readonly podsApi: ResourceClient<Pod>;
+}
+
+/** Every Filter plugin's record when it passes, in order: shared by all records (they are read-only). */
+const passRecordsOf = new WeakMap<readonly FilterPlugin[], readonly PluginRecord[]>();
+
+function passRecords(filters: readonly FilterPlugin[]): readonly PluginRecord[] {
+  let records = passRecordsOf.get(filters);
+  if (records === undefined) {
+    records = Object.freeze(filters.map((p) => Object.freeze({ plugin: p.name, pass: true, reasons: Object.freeze([]) })));
+    passRecordsOf.set(filters, records);
+  }
+  return records;
+}
+
+export function* scheduleOne(s: SchedulerParts, key: string, pod: Pod, q: QueuedPodInfo): Co<void> {
+  const { framework, host } = s;
+  const state = new CycleState();
+  const infos = s.cache.snapshot();
+
+  // findNodesThatFitPod: PreFilter once, then each node through the Filter plugins.
+  framework.runPreFilterPlugins(state, pod);
+  const filters = framework.plugins.filter;
+  const passed = passRecords(filters);
+  const records: NodeRecord[] = [];
+  /** For each record, its node's place among the feasible ones (-1 if filtered out). */
+  const feasibleIndex: number[] = [];
+  const failures: FilterResult[] = [];
+  const feasible: NodeInfo[] = [];
+  for (const info of infos) {
+    const failed = framework.runFilterPlugins(state, pod, info);
+    // The passing plugins' records are shared (frozen): most nodes pass every filter.
+    const nodeFilters = failed
+      ? [...passed.slice(0, failed.index), { plugin: filters[failed.index]!.name, pass: false, reasons: failed.result.reasons }]
+      : passed;
+    if (failed) failures.push(failed.result);
+    else feasible.push(info);
+    feasibleIndex.push(failed ? -1 : feasible.length - 1);
+    records.push({ node: info.node.metadata.name ?? '', filters: nodeFilters, feasible: !failed, scores: [], finalScore: null });
+  }
+
+  if (feasible.length === 0) {
+    const message = fitErrorMessage(infos.length, failures, framework.runPostFilterPlugins(state, pod, infos.length, failures));
+    s.attemptLog.record({ pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: host.now, nodes: records, selected: null, message, bound: false });
+    yield* handleSchedulingFailure(s, key, pod, q, message);
+    return;
+  }
+
+  // prioritizeNodes: each plugin scores every feasible node, normalizes, and is weighted.
+  // Totals and score records by place among the feasible nodes (node names are unique).
+  const totals = feasible.map(() => 0);
+  const scoreRecords = feasible.map((): ScoreRecord[] => []);
+  const skip = framework.runPreScorePlugins(state, pod, feasible, infos);
+  for (const { plugin, weight, raw, normalized } of framework.runScorePlugins(state, pod, feasible, skip)) {
+    for (let i = 0; i < feasible.length; i++) {
+      totals[i] = totals[i]! + normalized[i]! * weight;
+      scoreRecords[i]!.push({ plugin: plugin.name, weight, raw: raw[i]!, normalized: normalized[i]! });
+    }
+  }
+  const selected = selectHost(host, feasible, totals);
+  const nodes = records.map((r, j) => (r.feasible ? { ...r, scores: scoreRecords[feasibleIndex[j]!]!, finalScore: totals[feasibleIndex[j]!]! } : r));
+  const record: AttemptRecord = { pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: host.now, nodes, selected, message: '', bound: false };
+  s.attemptLog.record(record);
+
+  // assume, Reserve and Permit; then the binding cycle: PreBind and Bind.
+  s.cache.assumePod(key, { ...pod, spec: { ...pod.spec, nodeName: selected } });
+  const failure: PluginFailure = framework.runReservePluginsReserve(state, pod, selected)
+    ?? framework.runPermitPlugins(state, pod, selected)
+    ?? (yield* framework.runPreBindPlugins(state, pod, selected))
+    ?? (yield* framework.runBindPlugins(state, pod, selected));
+  if (failure) {
+    s.cache.forgetPod(key);
+    framework.runReservePluginsUnreserve(state, pod, selected);
+    s.attemptLog.replace(record, { ...record, message: failure.message });
+    yield* handleSchedulingFailure(s, key, pod, q, failure.message, failure.code === 'Unschedulable');
+    return;
+  }
+  s.attemptLog.replace(record, { ...record, bound: true });
+  s.queue.delete(key);
+  s.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} to ${selected}`);
+}
+
+/** selectHost: the highest total; ties broken uniformly at random (reservoir sampling). */
+function selectHost(host: ClientHost, feasible: readonly NodeInfo[], totals: readonly number[]): string {
+  let selected = '';
+  let best = -Infinity;
+  let ties = 0;
+  for (let i = 0; i < feasible.length; i++) {
+    const n = feasible[i]!.node.metadata.name ?? '';
+    const total = totals[i]!;
+    if (total > best) {
+      best = total;
+      selected = n;
+      ties = 1;
+    } else if (total === best) {
+      ties++;
+      if (host.rng.int(ties) === 0) selected = n;
+    }
+  }
+  return selected;
+}
+
+// Models schedule_one.go handleSchedulingFailure: back to the queue, the FailedScheduling event, and
+// PodScheduled=False with the message (not written again when it is already the pod's condition).
+function* handleSchedulingFailure(s: SchedulerParts, key: string, pod: Pod, q: QueuedPodInfo, message: string, unschedulable = true): Co<void> {
+  s.queue.addUnschedulableIfNotPresent(key, q, unschedulable);
+  s.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+  const condition = {
+    type: 'PodScheduled', status: 'False', lastProbeTime: null,
+    lastTransitionTime: formatTimestamp(s.host.epochMs + s.host.now),
+    reason: 'Unschedulable', message,
+  };
+  const current = pod.status?.conditions?.find((c) => c.type === 'PodScheduled');
+  if (current && current.status === 'False' && current.reason === 'Unschedulable' && current.message === message) return;
+  try {
+    yield* s.podsApi.patch(pod.metadata.namespace, pod.metadata.name ?? '', 'application/strategic-merge-patch+json',
+      { status: { conditions: [condition] } }, { subresource: 'status' });
+  } catch (err) {
+    if (!isStatusError(err)) throw err;
+  }
+}
