@@ -1,7 +1,7 @@
 export { Component } from './component.ts';
 export { awaitDelivery, awaitReply, sleep, timedOut, type Co, type Effect, type SleepReason, type TimedOut } from './coroutine.ts';
 export {
-  Engine, InvariantError, wakeTimerName,
+  Engine, InvariantError, wakeTimerName, type Reservation,
   type EngineOptions, type LinkOptions, type RunOptions, type RunResult, type RunStopReason, type SendOptions,
 } from './engine.ts';
 export { EventQueue } from './event-queue.ts';
