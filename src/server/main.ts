@@ -10,6 +10,9 @@
 //   --token T           require this bearer token (the kubeconfig carries it)
 //   --data-dir D        keep the seed and command log in D/cluster.jsonl and replay it on start
 //   --kubeconfig F      where to write the kubeconfig (default ./podflow.kubeconfig)
+//   --etcd-servers U    store in a real etcd (comma-separated client URLs, http://127.0.0.1:2379,…) instead of
+//                       the model's: the cluster lives there across restarts; virtual time follows the wall
+//                       clock and the run is not deterministic (no --data-dir, --fast-forward or --speed)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +29,7 @@ const { values } = parseArgs({
     token: { type: 'string' },
     'data-dir': { type: 'string' },
     kubeconfig: { type: 'string' },
+    'etcd-servers': { type: 'string' },
   },
   strict: true,
 });
@@ -40,6 +44,12 @@ function positiveNumber(name: string, text: string | undefined, fallback: number
   return n;
 }
 
+const etcdServers = values['etcd-servers']?.split(',').filter((u) => u.trim() !== '');
+if (etcdServers !== undefined && (values['data-dir'] !== undefined || values['fast-forward'] || values.speed !== undefined)) {
+  console.error('podflow apiserver: --etcd-servers keeps the cluster in etcd and runs in step with the wall clock: drop --data-dir, --fast-forward and --speed');
+  process.exit(2);
+}
+
 const kubeconfig = resolve(values.kubeconfig ?? 'podflow.kubeconfig');
 const server = await startPodflowServer({
   ...defaultServerOptions,
@@ -52,13 +62,15 @@ const server = await startPodflowServer({
   token: values.token ?? null,
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+  ...(etcdServers !== undefined ? { etcdServers } : {}),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
   console.warn(`podflow apiserver: listening on ${values.address} without --token: anyone who can reach it acts as the cluster admin`);
 }
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
-console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+const store = server.host.realEtcd ? ` on the real etcd at ${server.host.realEtcd.client.endpoints.join(',')} (not deterministic)` : '';
+console.log(`Podflow apiserver at ${server.url}${store}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
 
 const shutdown = (): void => {
   void server.close().then(() => process.exit(0));

@@ -145,7 +145,8 @@ export class Cluster<E extends Component = EtcdServer> {
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
     this.apiserver = this.engine.add(new KubeApiserver({
-      ...config.apiserver, storageMediaType: config.storageMediaType ?? 'protobuf', name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
+      ...config.apiserver, storageMediaType: config.storageMediaType ?? 'protobuf', name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames,
+      sharedEtcd: config.etcdMember !== undefined }));
     const wanted = { controllerManager: true, scheduler: true, kubelets: true, ...config.components };
     this.controllerManager = wanted.controllerManager ? this.engine.add(new KubeControllerManager({ name: componentNames.controllerManager })) : null;
     this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({
