@@ -142,7 +142,7 @@ export class ClusterHost {
       const endpoints = options.etcdServers;
       this.cluster = createCluster({
         seed: `${options.seed}/${this.epochMs}/${process.pid}`, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, epochMs: this.epochMs,
-        etcdMember: (name) => new RealEtcdMember(name, { endpoints }),
+        etcdMember: (name) => new RealEtcdMember(name, { endpoints }), apiserver: { sharedEtcd: true },
       });
       this.realEtcd = this.cluster.etcd as RealEtcdMember;
       this.realEtcd.onActivity = () => {

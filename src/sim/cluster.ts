@@ -75,8 +75,11 @@ export interface ClusterConfig<E extends Component = EtcdServer> {
    * off and add their own; a component left out is drawn as not modelled.
    */
   readonly components?: { readonly controllerManager?: boolean; readonly scheduler?: boolean; readonly kubelets?: boolean };
-  /** kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay. */
-  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix'>;
+  /**
+   * kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay;
+   * `sharedEtcd` for an etcd other apiservers write to.
+   */
+  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix' | 'sharedEtcd'>;
   /**
    * How kube-apiserver stores objects in etcd (`--storage-media-type`): Kubernetes protobuf, its
    * default, or JSON.
@@ -145,8 +148,7 @@ export class Cluster<E extends Component = EtcdServer> {
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
     this.apiserver = this.engine.add(new KubeApiserver({
-      ...config.apiserver, storageMediaType: config.storageMediaType ?? 'protobuf', name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames,
-      sharedEtcd: config.etcdMember !== undefined }));
+      ...config.apiserver, storageMediaType: config.storageMediaType ?? 'protobuf', name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
     const wanted = { controllerManager: true, scheduler: true, kubelets: true, ...config.components };
     this.controllerManager = wanted.controllerManager ? this.engine.add(new KubeControllerManager({ name: componentNames.controllerManager })) : null;
     this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({

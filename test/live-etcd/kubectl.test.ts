@@ -69,6 +69,8 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     expect(ok(await env.run(['delete', 'replicaset', 'my-replicaset']))).toBe('replicaset.apps "my-replicaset" deleted\n');
     await until('the ReplicaSet\'s pods gone', async () => allRunning(await podPhases(env!), 3));
     const before = await podPhases(env);
+    const leadersBefore = ok(await env.run(['get', 'leases', '-n', 'kube-system', 'kube-controller-manager', 'kube-scheduler',
+      '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.holderIdentity}/{.spec.leaseTransitions} {end}']));
 
     // Restart: a new apiserver (its own controllers, scheduler and kubelets) on the same etcd.
     await env.close();
@@ -77,7 +79,15 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     expect(ok(await env.run(['get', 'deployments']))).toMatch(/^nginx-deployment\s+3\/3\s+3\s+3\s/m);
     expect(ok(await env.run(['get', 'replicasets']))).not.toMatch(/my-replicaset/);
 
-    // A second apiserver process on the same etcd.
+    // A second apiserver process on the same etcd: its controller manager and scheduler stand by.
+    const holders = async () => ok(await env!.run(['get', 'leases', '-n', 'kube-system', 'kube-controller-manager', 'kube-scheduler',
+      '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.holderIdentity}/{.spec.leaseTransitions} {end}']));
+    await until('the restarted apiserver\'s controller manager and scheduler to lead', async () => {
+      const now = (await holders()).trim().split(' ');
+      const was = leadersBefore.trim().split(' ');
+      return now.length === 2 && now.every((lease) => !was.includes(lease));
+    });
+    const leaders = await holders();
     const kubeconfig = join(dir, 'second.kubeconfig');
     second = spawn(process.execPath, [join('node_modules', '.bin', 'tsx'), 'src/server/main.ts', '--port', '0', `--etcd-servers=${etcd.url}`, '--kubeconfig', kubeconfig],
       { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -103,5 +113,8 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     await until('the watch on the second apiserver to list the pods', async () => watched.split('\n').length > before.length);
     ok(await env.run(['run', 'through-first', '--image=nginx']));
     await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'));
+    await until('the new pod Running', async () => allRunning(await podPhases(env!), before.length + 1));
+    expect(await holders()).toBe(leaders);
+    expect((await podPhases(env)).filter((p) => !p.startsWith('through-first '))).toEqual(before);
   }, 300_000);
 });
