@@ -84,7 +84,7 @@ export function compactionRequestToProto(r: CompactionRequest): ProtoObject {
   return pick(r, ['revision', 'physical']);
 }
 
-export function watchCreateToProto(r: WatchCreateRequest): ProtoObject {
+function watchCreateToProto(r: WatchCreateRequest): ProtoObject {
   return pick(r, ['key', 'rangeEnd', 'startRevision', 'progressNotify', 'filters', 'prevKv', 'watchId', 'fragment'], ['key', 'rangeEnd']);
 }
 
@@ -95,7 +95,7 @@ export function watchRequestToProto(r: WatchRequest): ProtoObject {
   return {};
 }
 
-export function headerFromProto(h: unknown): ResponseHeader {
+function headerFromProto(h: unknown): ResponseHeader {
   const p = (h ?? {}) as ProtoObject;
   return { clusterId: String(p['clusterId'] ?? '0'), memberId: String(p['memberId'] ?? '0'), revision: int(p['revision']), raftTerm: int(p['raftTerm']) };
 }

@@ -249,11 +249,6 @@ export class RealEtcdMember extends Component {
     this.watchEventWaitMs = options.watchEventWaitMs ?? 2000;
   }
 
-  /** Requests sent to the real etcd and not yet answered, plus answers still due in the engine. */
-  get outstanding(): number {
-    return this.inFlight + this.queue.length + this.writes.size;
-  }
-
   receive(message: Message): void {
     const unary = unaryCalls[message.kind];
     if (unary !== undefined) return this.forward(message, unary);
