@@ -368,9 +368,12 @@ export class Engine {
 
   /** Delivers the next message. Returns it, or null when nothing is queued. */
   stepOnce(): Message | null {
-    const next = this.peekLive();
-    if (!next || this.blockedByReservation(next)) return null;
-    const message = this.popLive()!;
+    if (this.reserved.size > 0) {
+      const next = this.peekLive();
+      if (!next || this.blockedByReservation(next)) return null;
+    }
+    const message = this.popLive();
+    if (!message) return null;
     this.clock = message.deliverAt;
     if (!message.background) this.foreground--;
     if (message.kind === timerKind) this.timers.delete(message.id);
