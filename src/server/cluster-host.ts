@@ -23,7 +23,9 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { createCluster, type Cluster } from '../sim/cluster.ts';
-import type { Message } from '../sim/engine/index.ts';
+import type { Component, Message } from '../sim/engine/index.ts';
+import { EtcdServer } from '../sim/etcd/index.ts';
+import { RealEtcdMember } from './real-etcd/real-etcd-member.ts';
 import type { UserReply } from '../sim/user/user.ts';
 import { etcdClient } from './etcd-grpc/etcd-client.ts';
 
@@ -45,6 +47,13 @@ export interface HostOptions {
   readonly epochMs?: number;
   /** Fast-forward: how far before the wall clock the cluster's epoch starts (default 30 min). */
   readonly fastForwardLeadMs?: number;
+  /**
+   * `--etcd-servers`: kube-apiserver stores in this real etcd (its client URLs) instead of the model's. The
+   * cluster then lives in etcd, not in a command log (no `dataDir`); virtual time follows the wall clock
+   * (no fast-forward, speed 1); the engine's seed is mixed with the start instant and the process, since
+   * nothing about the run is reproducible and two servers on one etcd must not make the same uids.
+   */
+  readonly etcdServers?: readonly string[];
 }
 
 export const defaultFastForwardLeadMs = 30 * 60_000;
@@ -114,7 +123,9 @@ interface Pending {
 }
 
 export class ClusterHost {
-  readonly cluster: Cluster;
+  readonly cluster: Cluster<Component>;
+  /** The proxy to the real etcd (`etcdServers`), or null on the model's etcd. */
+  readonly realEtcd: RealEtcdMember | null;
   private readonly sinks = new Map<number, ReplySink>();
   private readonly logPath: string | null;
   private logging = false;
@@ -134,8 +145,30 @@ export class ClusterHost {
   private readonly deliveryListeners = new Set<(message: Message) => void>();
   /** Requests replayed from the log at start. */
   readonly replayed: number;
+  /** An answer of the real etcd entered the engine: run it at once. */
+  private woken = false;
+  private workloadsStarted = false;
 
   constructor(private readonly options: HostOptions) {
+    if (options.etcdServers !== undefined) {
+      if (options.dataDir !== undefined || options.fastForward || options.speed !== 1) throw new Error('a real etcd keeps the cluster: no data dir, fast-forward or speed');
+      this.logPath = null;
+      this.epochMs = options.epochMs ?? Date.now();
+      const endpoints = options.etcdServers;
+      this.cluster = createCluster({
+        seed: `${options.seed}/${this.epochMs}/${process.pid}`, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, epochMs: this.epochMs,
+        etcdMember: (name) => new RealEtcdMember(name, { endpoints }), apiserver: { sharedEtcd: true },
+      });
+      this.realEtcd = this.cluster.etcd as RealEtcdMember;
+      this.realEtcd.onActivity = () => {
+        this.woken = true;
+        this.schedule();
+      };
+      this.cluster.engine.onDelivery((m) => this.delivered(m));
+      this.replayed = 0;
+      return;
+    }
+    this.realEtcd = null;
     this.logPath = options.dataDir ? join(options.dataDir, 'cluster.jsonl') : null;
     const stored = this.storedHeader();
     const lead = options.fastForward ? options.fastForwardLeadMs ?? defaultFastForwardLeadMs : 0;
@@ -148,9 +181,21 @@ export class ClusterHost {
     });
     this.epochMs = this.cluster.engine.epochMs;
     this.cluster.boot();
+    this.workloadsStarted = true;
     this.cluster.engine.onDelivery((m) => this.delivered(m));
     this.replayed = this.replayLog(stored, epochMs);
     this.logging = this.logPath !== null;
+  }
+
+  /** The model's etcd, for views of its store; a cluster on a real etcd has none (throws). */
+  get modelEtcd(): EtcdServer {
+    if (!(this.cluster.etcd instanceof EtcdServer)) throw new Error('the cluster is stored in a real etcd: there is no model etcd to read');
+    return this.cluster.etcd;
+  }
+
+  /** True when the run is not reproducible from its seed and command log (a real etcd holds the cluster). */
+  get deterministic(): boolean {
+    return this.realEtcd === null;
   }
 
   /** Starts pacing: virtual time now moves with the wall clock. */
@@ -162,6 +207,7 @@ export class ClusterHost {
   }
 
   stop(): void {
+    this.realEtcd?.close();
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
@@ -172,7 +218,7 @@ export class ClusterHost {
   /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
   private schedule(): void {
     if (!this.running || this.immediate) return;
-    const busy = this.waiting.length > 0 || this.waitingEtcd.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
+    const busy = this.woken || this.waiting.length > 0 || this.waitingEtcd.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
     if (!busy && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -236,6 +282,12 @@ export class ClusterHost {
   private advance(): void {
     const engine = this.cluster.engine;
     let clean: boolean;
+    this.woken = false;
+    // On a real etcd, boot's second phase starts once the apiserver has bootstrapped (boot() runs both at once).
+    if (!this.workloadsStarted && this.cluster.apiserver.ready) {
+      this.workloadsStarted = true;
+      this.cluster.startWorkloads();
+    }
     this.waitingForWall = false;
     if (this.options.fastForward && !engine.idle) {
       // Foreground work at once, but never past the wall clock's instant.

@@ -11,6 +11,9 @@
 //   --data-dir D        keep the seed and command log in D/cluster.jsonl and replay it on start
 //   --kubeconfig F      where to write the kubeconfig (default ./podflow.kubeconfig)
 //   --etcd-listen A     serve the model's etcd over etcd's v3 gRPC API at ip:port A (port 0 picks a free one)
+//   --etcd-servers U    store in a real etcd (comma-separated client URLs, http://127.0.0.1:2379,…) instead of
+//                       the model's: the cluster lives there across restarts; virtual time follows the wall
+//                       clock and the run is not deterministic (no --data-dir, --fast-forward or --speed)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +31,7 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     kubeconfig: { type: 'string' },
     'etcd-listen': { type: 'string' },
+    'etcd-servers': { type: 'string' },
   },
   strict: true,
 });
@@ -48,6 +52,15 @@ if (etcdListen !== undefined && etcdListenAddress === null) {
   console.error(`podflow apiserver: --etcd-listen must be ip:port, got "${etcdListen}"`);
   process.exit(2);
 }
+const etcdServers = values['etcd-servers']?.split(',').filter((u) => u.trim() !== '');
+if (etcdServers !== undefined && (values['data-dir'] !== undefined || values['fast-forward'] || values.speed !== undefined)) {
+  console.error('podflow apiserver: --etcd-servers keeps the cluster in etcd and runs in step with the wall clock: drop --data-dir, --fast-forward and --speed');
+  process.exit(2);
+}
+if (etcdServers !== undefined && etcdListen !== undefined) {
+  console.error('podflow apiserver: --etcd-listen serves the model\'s etcd, and with --etcd-servers there is none: use the real etcd\'s own endpoint');
+  process.exit(2);
+}
 
 const kubeconfig = resolve(values.kubeconfig ?? 'podflow.kubeconfig');
 const server = await startPodflowServer({
@@ -62,6 +75,7 @@ const server = await startPodflowServer({
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
   ...(etcdListen !== undefined ? { etcdListen } : {}),
+  ...(etcdServers !== undefined ? { etcdServers } : {}),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
@@ -71,7 +85,8 @@ if (etcdListenAddress && !['127.0.0.1', '[::1]', 'localhost'].includes(etcdListe
   console.warn(`podflow apiserver: serving etcd on ${etcdListen} without authentication: anyone who can reach it reads and writes the cluster's etcd`);
 }
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
-console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+const store = server.host.realEtcd ? ` on the real etcd at ${server.host.realEtcd.client.endpoints.join(',')} (not deterministic)` : '';
+console.log(`Podflow apiserver at ${server.url}${store}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
 if (server.etcd) console.log(`Podflow etcd at ${server.etcd.address} (etcdctl --endpoints=${server.etcd.address} get / --prefix --keys-only)`);
 
 const shutdown = (): void => {

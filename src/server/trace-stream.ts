@@ -23,7 +23,8 @@ export function serveTrace(host: ClusterHost, url: URL, req: IncomingMessage, re
   const lastEventId = Number(req.headers['last-event-id'] ?? Number.NaN);
   const fromText = url.searchParams.get('from');
   const from = fromText !== null ? Number(fromText) : Number.isFinite(lastEventId) ? lastEventId + 1 : engine.step + 1;
-  res.write(`: podflow trace from step ${Math.max(from, engine.trace.firstStep)}\n\n`);
+  const realEtcd = host.deterministic ? '' : ' (not deterministic: the store is a real etcd)';
+  res.write(`: podflow trace from step ${Math.max(from, engine.trace.firstStep)}${realEtcd}\n\n`);
   const send = (step: number, m: Message): void => {
     if (kindPrefix !== '' && !m.kind.startsWith(kindPrefix)) return;
     const record = {

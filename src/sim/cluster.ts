@@ -8,7 +8,7 @@
 // ones wait for the apiserver's /healthz). `boot()` runs both; a cluster that is only run until idle has
 // the apiserver and etcd alone at work.
 
-import { Engine, type Duration } from './engine/index.ts';
+import { Engine, type Component, type Duration } from './engine/index.ts';
 import { KubeApiserver, type KubeApiserverOptions } from './apiserver/server.ts';
 import { KubeControllerManager } from './controllers/index.ts';
 import { Kubelet } from './kubelet/index.ts';
@@ -60,7 +60,7 @@ export interface LinkLatencies {
   readonly jitter: Duration;
 }
 
-export interface ClusterConfig {
+export interface ClusterConfig<E extends Component = EtcdServer> {
   readonly seed: string | number;
   /** Number of worker nodes (node-1 … node-N). */
   readonly nodes?: number;
@@ -75,8 +75,11 @@ export interface ClusterConfig {
    * off and add their own; a component left out is drawn as not modelled.
    */
   readonly components?: { readonly controllerManager?: boolean; readonly scheduler?: boolean; readonly kubelets?: boolean };
-  /** kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay. */
-  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix'>;
+  /**
+   * kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay;
+   * `sharedEtcd` for an etcd other apiservers write to.
+   */
+  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix' | 'sharedEtcd'>;
   /**
    * How kube-apiserver stores objects in etcd (`--storage-media-type`): Kubernetes protobuf, its
    * default, or JSON.
@@ -84,6 +87,11 @@ export interface ClusterConfig {
   readonly storageMediaType?: StorageMediaType;
   /** etcd's modelled request times (defaults: `defaultEtcdTiming`). */
   readonly etcd?: Partial<EtcdTiming>;
+  /**
+   * Builds the etcd member in place of the model's EtcdServer: a component with its message interface
+   * (etcd/server.ts), such as src/server/real-etcd's proxy to a real etcd.
+   */
+  readonly etcdMember?: (name: string) => E;
 }
 
 export type StorageMediaType = 'protobuf' | 'json';
@@ -116,10 +124,10 @@ export const componentNames = {
   kubelet: (node: string) => `kubelet/${node}`,
 } as const;
 
-export class Cluster {
+export class Cluster<E extends Component = EtcdServer> {
   readonly engine: Engine;
   readonly user: User;
-  readonly etcd: EtcdServer;
+  readonly etcd: E;
   readonly apiserver: KubeApiserver;
   readonly controllerManager: KubeControllerManager | null;
   readonly scheduler: KubeScheduler | null;
@@ -128,14 +136,14 @@ export class Cluster {
   /** Fault injection as verbs (faults.ts); each is a user action that takes effect when delivered. */
   readonly faults: ClusterFaults;
 
-  constructor(readonly config: ClusterConfig) {
+  constructor(readonly config: ClusterConfig<E>) {
     this.engine = new Engine({
       seed: config.seed,
       ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}),
       ...(config.epochMs !== undefined ? { epochMs: config.epochMs } : {}),
     });
     this.user = this.engine.add(new User());
-    this.etcd = this.engine.add(new EtcdServer(componentNames.etcd, { ...defaultEtcdTiming, ...config.etcd }));
+    this.etcd = this.engine.add(config.etcdMember?.(componentNames.etcd) ?? new EtcdServer(componentNames.etcd, { ...defaultEtcdTiming, ...config.etcd }) as Component as E);
 
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
@@ -179,11 +187,16 @@ export class Cluster {
    */
   boot(): number {
     this.engine.runUntilIdle();
+    this.startWorkloads();
+    this.engine.runUntilIdle();
+    return this.engine.step;
+  }
+
+  /** Boot's second phase: starts the kubelets, the scheduler and the controller manager. */
+  startWorkloads(): void {
     for (const kubelet of this.kubelets) kubelet.start();
     this.scheduler?.start();
     this.controllerManager?.start();
-    this.engine.runUntilIdle();
-    return this.engine.step;
   }
 
   /** Injects a fault (see faults.ts) as a user action; it takes effect when the engine delivers it. */
@@ -192,6 +205,8 @@ export class Cluster {
   }
 }
 
-export function createCluster(config: ClusterConfig): Cluster {
+export function createCluster<E extends Component>(config: ClusterConfig<E> & { readonly etcdMember: (name: string) => E }): Cluster<E>;
+export function createCluster(config: ClusterConfig): Cluster;
+export function createCluster<E extends Component>(config: ClusterConfig<E>): Cluster<E> {
   return new Cluster(config);
 }

@@ -22,8 +22,8 @@
 //   imageCrashes        containers of an image exit after some seconds with an exit code (CrashLoopBackOff)
 
 import type { Cluster } from './cluster.ts';
-import { etcdKinds } from './etcd/index.ts';
-import type { Message } from './engine/index.ts';
+import { EtcdServer, etcdKinds } from './etcd/index.ts';
+import type { Component, Message } from './engine/index.ts';
 
 export type Fault =
   | { readonly type: 'stop'; readonly component: string }
@@ -54,7 +54,7 @@ export interface ClusterFaults {
   crashImage(image: string, afterSeconds?: number, exitCode?: number): Message<Fault>;
 }
 
-export function clusterFaults(cluster: Cluster): ClusterFaults {
+export function clusterFaults(cluster: Cluster<Component>): ClusterFaults {
   const inject = (fault: Fault) => injectFault(cluster, fault);
   return {
     stop: (component) => inject({ type: 'stop', component }),
@@ -83,7 +83,7 @@ export function isRestartable(component: string): boolean {
 }
 
 /** Injects `fault`: queues the user command now; it takes effect when delivered (at once, no latency). */
-export function injectFault(cluster: Cluster, fault: Fault): Message<Fault> {
+export function injectFault(cluster: Cluster<Component>, fault: Fault): Message<Fault> {
   if ((fault.type === 'stop' || fault.type === 'start') && (!isRestartable(fault.component) || !cluster.engine.component(fault.component))) {
     throw new Error(`fault ${fault.type}: ${fault.component} is not a component that can be stopped and started`);
   }
@@ -91,13 +91,19 @@ export function injectFault(cluster: Cluster, fault: Fault): Message<Fault> {
   return cluster.user.command<Fault>(faultKind, fault, () => applyFault(cluster, fault));
 }
 
-function kubeletOf(cluster: Cluster, node: string) {
+function kubeletOf(cluster: Cluster<Component>, node: string) {
   const kubelet = cluster.kubelets.find((k) => k.node === node);
   if (!kubelet) throw new Error(`fault: no kubelet on node ${node}`);
   return kubelet;
 }
 
-function applyFault(cluster: Cluster, fault: Fault): void {
+/** The etcd faults act on the model's etcd; a cluster on a real etcd has none. */
+function modelEtcd(cluster: Cluster<Component>): EtcdServer {
+  if (!(cluster.etcd instanceof EtcdServer)) throw new Error(`${cluster.etcd.name} is not the model's etcd: etcd faults need it`);
+  return cluster.etcd;
+}
+
+function applyFault(cluster: Cluster<Component>, fault: Fault): void {
   const { engine } = cluster;
   switch (fault.type) {
     case 'stop':
@@ -116,10 +122,10 @@ function applyFault(cluster: Cluster, fault: Fault): void {
       engine.startComponent(kubeletOf(cluster, fault.node).name);
       return;
     case 'compactEtcd':
-      cluster.user.requestFromCommand(cluster.etcd.name, etcdKinds.compact, { revision: cluster.etcd.kv.store.rev() });
+      cluster.user.requestFromCommand(cluster.etcd.name, etcdKinds.compact, { revision: modelEtcd(cluster).kv.store.rev() });
       return;
     case 'breakEtcdWatches':
-      cluster.etcd.breakWatchStreams(cluster.apiserver.name);
+      modelEtcd(cluster).breakWatchStreams(cluster.apiserver.name);
       return;
     case 'dropWatches':
       cluster.apiserver.dropWatches(fault.component);

@@ -325,7 +325,7 @@ function bypass(r: FuzzRequest, a: Answer): string | null {
 
 /** The ConfigMaps, Secrets and RBAC objects in etcd: key → mod revision. */
 function stored(): Map<string, number> {
-  const kv = server.host.cluster.etcd.kv;
+  const kv = server.host.modelEtcd.kv;
   const out = new Map<string, number>();
   for (const prefix of ['/registry/configmaps/', '/registry/secrets/', '/registry/roles/', '/registry/rolebindings/', '/registry/clusterroles/', '/registry/clusterrolebindings/']) {
     for (const item of kv.range({ key: prefix, rangeEnd: `${prefix.slice(0, -1)}0` }).kvs) out.set(item.key, item.modRevision);

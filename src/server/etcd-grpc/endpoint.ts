@@ -84,7 +84,7 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
   const { host } = options;
   const services = loadServices();
   const server = new grpc.Server({ 'grpc.max_receive_message_length': -1, 'grpc.max_send_message_length': -1 });
-  const etcd = host.cluster.etcd;
+  const etcd = host.modelEtcd;
   let streams = 0;
   const streamPrefix = `grpc-${Date.now().toString(36)}-`;
 

@@ -62,6 +62,11 @@ export interface KubeApiserverOptions {
   readonly etcd?: string;
   /** `--etcd-prefix` (default `/registry`). */
   readonly etcdPrefix?: string;
+  /**
+   * Other kube-apiservers may write to this etcd (a real one): a namespace this server has not seen is
+   * read from storage before admission calls it missing. Off, the server's own writes are all there is.
+   */
+  readonly sharedEtcd?: boolean;
   /** Node names, for the kubelets' tokens. */
   readonly nodes?: readonly string[];
   readonly alwaysPullImages?: boolean;
@@ -104,6 +109,7 @@ export class KubeApiserver extends Component {
   /** The client request's id → the kubelet request's id, for a client's cancel. */
   private readonly relayOf = new Map<number, number>();
   private readonly etcdName: string;
+  private readonly shared: boolean;
   private readonly prefix: string;
   private readonly authenticator: TokenAuthenticator;
   private readonly inFlight: MaxInFlight;
@@ -126,6 +132,7 @@ export class KubeApiserver extends Component {
   constructor(options: KubeApiserverOptions = {}) {
     super(options.name ?? 'kube-apiserver');
     this.etcdName = options.etcd ?? 'etcd';
+    this.shared = options.sharedEtcd ?? false;
     this.prefix = options.etcdPrefix ?? '/registry';
     this.authenticator = new TokenAuthenticator(options.nodes ?? []);
     this.inFlight = new MaxInFlight(options.maxInFlight ?? defaultMaxInFlight);
@@ -209,25 +216,51 @@ export class KubeApiserver extends Component {
     for (const name of systemNamespaces) {
       const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject;
       applyDefaults({ group: '', version: 'v1', kind: 'Namespace' }, ns);
-      yield* this.storeFor('', 'namespaces').create(ctx(''), ns);
+      yield* this.ensureCreated('', 'namespaces', ctx(''), ns);
     }
     for (const item of bootstrapPolicy()) {
-      yield* this.storeFor(item.group, item.resource).create(ctx(item.namespace), item.object);
+      yield* this.ensureCreated(item.group, item.resource, ctx(item.namespace), item.object);
     }
-    for (const pc of systemPriorityClasses()) yield* this.storeFor('scheduling.k8s.io', 'priorityclasses').create(ctx(''), pc);
+    for (const pc of systemPriorityClasses()) yield* this.ensureCreated('scheduling.k8s.io', 'priorityclasses', ctx(''), pc);
     // The repair controllers' first pass creates the ranges; the kubernetesservice controller then
     // creates the master Service (taking the range's first IP) and the reconciler its endpoints.
     yield* this.serviceAllocations.ips.store.ensure();
     yield* this.serviceAllocations.ports.ensure();
-    yield* this.storeFor('', 'services').create(ctx('default'), kubernetesService(this.serviceAllocations.ips.ipAt(0)));
-    yield* this.storeFor('', 'endpoints').create(ctx('default'), kubernetesEndpoints(this.advertiseAddress));
-    yield* this.storeFor('discovery.k8s.io', 'endpointslices').create(ctx('default'), kubernetesEndpointSlice(this.advertiseAddress));
+    yield* this.ensureCreated('', 'services', ctx('default'), kubernetesService(this.serviceAllocations.ips.ipAt(0)));
+    yield* this.ensureCreated('', 'endpoints', ctx('default'), kubernetesEndpoints(this.advertiseAddress));
+    yield* this.ensureCreated('discovery.k8s.io', 'endpointslices', ctx('default'), kubernetesEndpointSlice(this.advertiseAddress));
     yield* this.renewIdentityLease();
     // The watch caches list once the start-up objects are stored: each starts at the apiserver's
     // start-up revision, so a watch from an older resourceVersion (1 on a fresh server) gets 410
     // `too old resource version: 1 (N)`, as a real kube-apiserver's cache started on existing data.
     for (const cacher of this.cachers.values()) cacher.start();
     this.bootstrapped = true;
+  }
+
+  /**
+   * A start-up object's create, where one that exists already is kept and read instead: a kube-apiserver
+   * started on an etcd that holds a cluster leaves its objects as they are (the bootstrap controllers
+   * create what is missing), and its namespace and RBAC views start from what is stored. On a shared etcd
+   * it reads first, as those controllers do (a create could fail otherwise, e.g. the kubernetes Service's
+   * cluster IP is taken by the Service itself).
+   */
+  private *ensureCreated(group: string, resource: string, ctx: RegistryContext, obj: KubeObject): Co<void> {
+    const store = this.storeFor(group, resource);
+    const name = obj.metadata.name ?? '';
+    if (this.shared) {
+      try {
+        this.observe(resource, yield* store.get(ctx, name, ''), false);
+        return;
+      } catch (err) {
+        if (!(err instanceof StatusError) || err.status.reason !== 'NotFound') throw err;
+      }
+    }
+    try {
+      yield* store.create(ctx, obj);
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.status.reason !== 'AlreadyExists') throw err;
+      this.observe(resource, yield* store.get(ctx, name, ''), false);
+    }
   }
 
   /** The identity lease controller: create kube-system/kube-apiserver-<hash>, then renew it every 10 s. */
@@ -432,8 +465,21 @@ export class KubeApiserver extends Component {
     };
   }
 
+  /**
+   * The namespace lister, and on a miss a live read (a namespace another kube-apiserver on the same
+   * etcd created). Models plugin/pkg/admission/namespace/lifecycle's live lookup.
+   */
   private *lookupNamespace(name: string): Co<Namespace | null> {
-    return this.namespaces.get(name) ?? null;
+    const known = this.namespaces.get(name);
+    if (known !== undefined || !this.shared) return known ?? null;
+    try {
+      const ns = (yield* this.storeFor('', 'namespaces').get(this.context({ name: 'system:apiserver', groups: ['system:masters'] }, '', null, 'kube-apiserver'), name, '')) as Namespace;
+      this.namespaces.set(name, ns);
+      return ns;
+    } catch (err) {
+      if (!(err instanceof StatusError) || err.status.reason !== 'NotFound') throw err;
+      return null;
+    }
   }
 
   private *visibleStage(requestId: number | null, stage: string, detail: Record<string, unknown>): Co<void> {

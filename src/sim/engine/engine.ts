@@ -8,6 +8,10 @@
 // a directed link is FIFO (as on a TCP stream): jitter may delay a message but never lets it overtake an
 // earlier one on the same link. A component's messages to itself (timers, wake-ups) have no latency.
 //
+// Reservations: a component that waits on the outside world (a real etcd over gRPC) reserves its reply
+// when the request is delivered; the engine delivers nothing ordered after an open reservation until the
+// reply is filled in, so the outside world's answer takes the place a modelled reply would have had.
+//
 // Snapshots: component state is the components' business; the engine's own state (clock, ids, queue,
 // RNG, links) is plain data. A coroutine suspended in the middle of a request cannot be serialized, so
 // `suspendedCoroutines` tells a timeline when a snapshot may be taken.
@@ -45,7 +49,8 @@ export interface SendOptions {
   readonly cause?: number | null;
 }
 
-export type RunStopReason = 'idle' | 'time' | 'max-steps' | 'empty';
+/** `reserved`: the next delivery would come after a reserved message that is not filled yet. */
+export type RunStopReason = 'idle' | 'time' | 'max-steps' | 'empty' | 'reserved';
 
 export interface RunResult {
   readonly steps: number;
@@ -61,6 +66,23 @@ export interface RunOptions {
 
 /** Name of the timer kind the engine uses to wake sleeping coroutines and time out waits. */
 export const wakeTimerName = 'engine.wake';
+
+/**
+ * A message whose id, route, cause and delivery time are fixed when it is reserved, and whose kind and
+ * payload are filled in later from outside the engine (the reply of a real server reached over I/O).
+ * Until it is filled or released, nothing ordered after it is delivered, so the order of deliveries is
+ * the one the message would have had if it had been sent at once.
+ */
+export interface Reservation {
+  readonly id: number;
+  readonly from: string;
+  readonly to: string;
+  readonly sentAt: Time;
+  readonly deliverAt: Time;
+  readonly cause: number | null;
+  readonly replyTo: number | null;
+  readonly background: boolean;
+}
 
 interface DirectedLink {
   readonly latency: Duration;
@@ -86,6 +108,14 @@ export class InvariantError extends Error {
   }
 }
 
+/** A routed message with its kind and payload, its fields in the order traces serialize them. */
+function withBody<P>(r: Reservation, kind: string, payload: P): Message<P> {
+  return {
+    id: r.id, from: r.from, to: r.to, kind, payload, sentAt: r.sentAt, deliverAt: r.deliverAt, cause: r.cause, replyTo: r.replyTo,
+    background: r.background,
+  };
+}
+
 export class Engine {
   readonly rng: Rng;
   readonly epochMs: number;
@@ -106,6 +136,8 @@ export class Engine {
   private current: Message | null = null;
   private readonly invariants: Array<{ name: string; check: () => string | undefined }> = [];
   private readonly deliveryListeners: Array<(message: Message) => void> = [];
+  /** Reserved messages not yet filled or released, by id. */
+  private readonly reserved = new Map<number, Reservation>();
   /** Components stopped by a fault: messages to them are traced but not delivered. */
   private readonly stopped = new Set<string>();
 
@@ -245,6 +277,45 @@ export class Engine {
   }
 
   send<P>(from: string, to: string, kind: string, payload: P, options?: SendOptions): Message<P> {
+    const message = withBody(this.route(from, to, kind, options), kind, payload);
+    if (!message.background) this.foreground++;
+    this.queue.push(message);
+    return message;
+  }
+
+  /**
+   * Reserves the message `from` would send to `to` now (its id, delivery time and cause are drawn as
+   * `send` draws them); `fill` queues it once its kind and payload are known, `release` gives it up.
+   * A foreground reservation keeps the engine from being idle.
+   */
+  reserve(from: string, to: string, options?: SendOptions): Reservation {
+    const reservation = this.route(from, to, 'a reserved message', options);
+    if (!reservation.background) this.foreground++;
+    this.reserved.set(reservation.id, reservation);
+    return reservation;
+  }
+
+  /** Queues a reserved message with its kind and payload (`fill` and `release` are each allowed once). */
+  fill<P>(reservation: Reservation, kind: string, payload: P): Message<P> {
+    if (!this.reserved.delete(reservation.id)) throw new Error(`reservation ${reservation.id} is not open`);
+    const message = withBody(reservation, kind, payload);
+    this.queue.push(message);
+    return message;
+  }
+
+  /** Gives up a reserved message: it is never delivered. */
+  release(reservation: Reservation): void {
+    if (!this.reserved.delete(reservation.id)) return;
+    if (!reservation.background) this.foreground--;
+  }
+
+  /** Reserved messages not yet filled or released. */
+  get reservations(): number {
+    return this.reserved.size;
+  }
+
+  /** The id, delivery time and cause of a message sent now (draws the link's jitter, keeps the link FIFO). */
+  private route(from: string, to: string, kind: string, options?: SendOptions): Reservation {
     let deliverAt: Time;
     if (from === to) {
       deliverAt = roundToMicros(this.clock + (options?.delay ?? 0));
@@ -259,21 +330,16 @@ export class Engine {
       deliverAt = at;
     }
     const current = this.current;
-    const message: Message<P> = {
+    return {
       id: this.nextId++,
       from,
       to,
-      kind,
-      payload,
       sentAt: this.clock,
       deliverAt,
       cause: options?.cause !== undefined ? options.cause : current ? current.id : null,
       replyTo: options?.replyTo ?? null,
       background: options?.background ?? (current ? current.background : false),
     };
-    if (!message.background) this.foreground++;
-    this.queue.push(message);
-    return message;
   }
 
   setTimer<D>(owner: string, delay: Duration, name: string, data: D, options?: SendOptions): Message<TimerPayload<D>> {
@@ -311,6 +377,10 @@ export class Engine {
 
   /** Delivers the next message. Returns it, or null when nothing is queued. */
   stepOnce(): Message | null {
+    if (this.reserved.size > 0) {
+      const next = this.peekLive();
+      if (!next || this.blockedByReservation(next)) return null;
+    }
     const message = this.popLive();
     if (!message) return null;
     this.clock = message.deliverAt;
@@ -340,6 +410,10 @@ export class Engine {
     for (;;) {
       if (steps >= maxSteps) return { steps, reason: 'max-steps' };
       const next = this.peekLive();
+      // A reservation next in order, and within the horizon, holds everything (and the clock) back.
+      if (this.reserved.size > 0 && (next === undefined || this.blockedByReservation(next)) && (until === undefined || this.reservedBefore(until))) {
+        return { steps, reason: 'reserved' };
+      }
       if (!next) {
         if (until !== undefined && until > this.clock) this.clock = until;
         return { steps, reason: until !== undefined ? 'time' : 'empty' };
@@ -363,7 +437,7 @@ export class Engine {
     let steps = 0;
     while (this.foreground > 0) {
       if (steps >= maxSteps) return { steps, reason: 'max-steps' };
-      if (!this.stepOnce()) return { steps, reason: 'empty' };
+      if (!this.stepOnce()) return { steps, reason: this.reserved.size > 0 ? 'reserved' : 'empty' };
       steps++;
     }
     return { steps, reason: 'idle' };
@@ -376,6 +450,21 @@ export class Engine {
       this.links.set(from, targets);
     }
     return targets;
+  }
+
+  /** True when an open reservation comes before `next` in (deliverAt, id) order. */
+  private blockedByReservation(next: Message): boolean {
+    if (this.reserved.size === 0) return false;
+    for (const r of this.reserved.values()) {
+      if (r.deliverAt < next.deliverAt || (r.deliverAt === next.deliverAt && r.id < next.id)) return true;
+    }
+    return false;
+  }
+
+  /** True when an open reservation is due at or before `time` (the clock may not pass it). */
+  private reservedBefore(time: Time): boolean {
+    for (const r of this.reserved.values()) if (r.deliverAt <= time) return true;
+    return false;
   }
 
   private popLive(): Message | undefined {

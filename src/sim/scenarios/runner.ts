@@ -10,7 +10,7 @@
 
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
-import { minute, type Duration, type Message } from '../engine/index.ts';
+import { minute, type Component, type Duration, type Message } from '../engine/index.ts';
 import { create, deleteObject, deleteOnePod, setImage, scale, type KubectlCommand, type KubectlInput } from './kubectl.ts';
 import type { Fault } from '../faults.ts';
 import type { Scenario, ScenarioStep } from './scenario.ts';
@@ -74,7 +74,7 @@ export class ScenarioRunner {
    * `maxCommandWait`: how long (virtual ms) `runStep` lets a kubectl command wait for its answers, e.g.
    * `kubectl delete` for an object held by a finalizer nobody removes (default 10 minutes).
    */
-  constructor(readonly cluster: Cluster, readonly scenario: Scenario, private readonly maxCommandWait: Duration = 10 * minute) {
+  constructor(readonly cluster: Cluster<Component>, readonly scenario: Scenario, private readonly maxCommandWait: Duration = 10 * minute) {
     this.stopListening = cluster.engine.onDelivery((m) => this.delivered(m));
   }
 

@@ -1,0 +1,120 @@
+// Real kubectl against Podflow's apiserver on a real etcd (`--etcd-servers`): create, scale and delete;
+// stop the server and start a new one on the same etcd, which finds every object where it was (pods still
+// Running, same names); then a second apiserver process on that etcd serves the same objects, and a watch
+// on it sees a pod created through the first. Skipped, with a message, without etcd or kubectl.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from '../kubectl/harness.ts';
+import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
+
+const kubectl = findKubectl();
+const etcdBinary = findEtcd();
+if (!kubectl || !etcdBinary) console.warn('test/live-etcd kubectl: SKIPPED, it needs both kubectl and etcd on PATH');
+
+const manifests = join(import.meta.dirname, '..', 'kubectl', 'manifests');
+
+/** Polls `check` (each call may run kubectl) until it returns true, or fails after `timeoutMs`. */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function ok(r: KubectlResult): string {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+/** `NAME STATUS` of every pod, sorted. */
+async function podPhases(env: KubectlEnv): Promise<string[]> {
+  const out = ok(await env.run(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}']));
+  return out.trim().split('\n').filter((l) => l !== '').sort();
+}
+
+const allRunning = (phases: string[], n: number) => phases.length === n && phases.every((p) => p.endsWith(' Running'));
+
+describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on a real etcd', () => {
+  let etcd: RealEtcd | null = null;
+  let env: KubectlEnv | null = null;
+  let second: ChildProcess | null = null;
+  let watch: ChildProcess | null = null;
+  const dir = mkdtempSync(join(tmpdir(), 'podflow-live-etcd-'));
+
+  afterAll(async () => {
+    watch?.kill();
+    second?.kill('SIGTERM');
+    await env?.close();
+    etcd?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('create, scale, delete; a restart finds everything; a second apiserver serves it and watches the first one\'s writes', async () => {
+    etcd = await RealEtcd.start(etcdBinary!);
+    const onEtcd = { fastForward: false, etcdServers: [etcd.url] };
+    env = await startKubectlEnv(kubectl!, onEtcd);
+    await until('three Ready nodes', async () => ((await env!.run(['get', 'nodes'])).stdout.match(/ Ready /g) ?? []).length === 3);
+
+    ok(await env.run(['create', '-f', join(manifests, 'nginx-deployment.yaml')]));
+    ok(await env.run(['create', '-f', join(manifests, 'replicaset.yaml')]));
+    await until('the Deployment\'s pod and the ReplicaSet\'s two pods Running', async () => allRunning(await podPhases(env!), 3));
+    expect(ok(await env.run(['scale', 'deployment/nginx-deployment', '--replicas=3']))).toBe('deployment.apps/nginx-deployment scaled\n');
+    await until('five pods Running', async () => allRunning(await podPhases(env!), 5));
+    expect(ok(await env.run(['delete', 'replicaset', 'my-replicaset']))).toBe('replicaset.apps "my-replicaset" deleted\n');
+    await until('the ReplicaSet\'s pods gone', async () => allRunning(await podPhases(env!), 3));
+    const before = await podPhases(env);
+    const leadersBefore = ok(await env.run(['get', 'leases', '-n', 'kube-system', 'kube-controller-manager', 'kube-scheduler',
+      '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.holderIdentity}/{.spec.leaseTransitions} {end}']));
+
+    // Restart: a new apiserver (its own controllers, scheduler and kubelets) on the same etcd.
+    await env.close();
+    env = await startKubectlEnv(kubectl!, onEtcd);
+    expect(await podPhases(env)).toEqual(before);
+    expect(ok(await env.run(['get', 'deployments']))).toMatch(/^nginx-deployment\s+3\/3\s+3\s+3\s/m);
+    expect(ok(await env.run(['get', 'replicasets']))).not.toMatch(/my-replicaset/);
+
+    // A second apiserver process on the same etcd: its controller manager and scheduler stand by.
+    const holders = async () => ok(await env!.run(['get', 'leases', '-n', 'kube-system', 'kube-controller-manager', 'kube-scheduler',
+      '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.holderIdentity}/{.spec.leaseTransitions} {end}']));
+    await until('the restarted apiserver\'s controller manager and scheduler to lead', async () => {
+      const now = (await holders()).trim().split(' ');
+      const was = leadersBefore.trim().split(' ');
+      return now.length === 2 && now.every((lease) => !was.includes(lease));
+    });
+    const leaders = await holders();
+    const kubeconfig = join(dir, 'second.kubeconfig');
+    second = spawn(process.execPath, [join('node_modules', '.bin', 'tsx'), 'src/server/main.ts', '--port', '0', `--etcd-servers=${etcd.url}`, '--kubeconfig', kubeconfig],
+      { stdio: ['ignore', 'pipe', 'pipe'] });
+    let banner = '';
+    second.stdout!.on('data', (chunk: Buffer) => (banner += chunk.toString()));
+    await until('the second apiserver\'s start line', async () => banner.includes('Podflow apiserver at'), 90_000);
+    expect(banner).toMatch(/on the real etcd at 127\.0\.0\.1:\d+ \(not deterministic\)/);
+    const secondEnv = { KUBECONFIG: kubeconfig };
+    const runSecond = (args: string[]) => new Promise<KubectlResult>((resolve) => {
+      const child = spawn(kubectl!, ['--cache-dir', join(dir, 'cache2'), ...args], { env: { ...process.env, ...secondEnv, HOME: dir } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
+    });
+    const secondPods = ok(await runSecond(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}']));
+    expect(secondPods.trim().split('\n').sort()).toEqual(before);
+
+    watch = spawn(kubectl!, ['--cache-dir', join(dir, 'cache2'), 'get', 'pods', '--watch', '-o', 'name'], { env: { ...process.env, ...secondEnv, HOME: dir } });
+    let watched = '';
+    watch.stdout!.on('data', (c: Buffer) => (watched += c.toString()));
+    await until('the watch on the second apiserver to list the pods', async () => watched.split('\n').length > before.length);
+    ok(await env.run(['run', 'through-first', '--image=nginx']));
+    await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'));
+    await until('the new pod Running', async () => allRunning(await podPhases(env!), before.length + 1));
+    expect(await holders()).toBe(leaders);
+    expect((await podPhases(env)).filter((p) => !p.startsWith('through-first '))).toEqual(before);
+  }, 300_000);
+});
