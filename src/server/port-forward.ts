@@ -18,7 +18,7 @@ import { portForwardChannel } from '../sim/kubelet/server.ts';
 import type { ClusterHost } from './cluster-host.ts';
 
 /** The SPDY sub-protocol served. */
-export const portForwardProtocol = 'portforward.k8s.io';
+const portForwardProtocol = 'portforward.k8s.io';
 
 /** The answer to an accepted upgrade. */
 export const switchingProtocols = `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: ${portForwardProtocol}\r\n\r\n`;

@@ -245,7 +245,7 @@ export class KubeletServer {
 export const portForwardChannel = { data: 0, error: 1, close: 255 } as const;
 
 /** The pod sandbox's id as containerd shows it (64 hex digits), derived from the pod's uid: a modelled id. */
-export function sandboxID(uid: string): string {
+function sandboxID(uid: string): string {
   let out = '';
   for (let round = 0; out.length < 64; round++) {
     let h = 0x811c9dc5 ^ round;
