@@ -8,9 +8,10 @@
 // k8s.io/apiserver/pkg/util/proxy (streamtranslator: WebSocket on the client side).
 //
 // An exec with stdin is upgraded first and enters the simulation once the client closes stdin (see
-// execWithStdin). Not modelled: SPDY/3.1 streams (kubectl 1.29 and older, and every kubectl's port-forward,
-// which tunnels SPDY inside a WebSocket): a SPDY upgrade goes through the simulation for its errors, a
-// successful one is a clear 501 Status; interactive stdin and terminal resizes.
+// execWithStdin). Port-forward is served over SPDY/3.1 (port-forward.ts); its WebSocket tunnel is refused
+// as a 1.28 apiserver refuses it, so kubectl falls back to SPDY. Not modelled: SPDY/3.1 exec and attach
+// (kubectl 1.29 and older; the upgrade goes through the simulation for its errors, a successful one is a
+// clear 501 Status); interactive stdin and terminal resizes.
 
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -18,6 +19,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { builtinTokens } from '../sim/wire/credentials.ts';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpStreamData } from '../sim/wire/http.ts';
 import type { ClusterHost } from './cluster-host.ts';
+import { servePortForward, switchingProtocols } from './port-forward.ts';
 
 export interface UpgradeOptions {
   readonly host: ClusterHost;
@@ -65,10 +67,53 @@ function simRequest(req: IncomingMessage, url: URL, headers: Record<string, stri
  * A SPDY/3.1 upgrade (kubectl 1.29 and older; kubectl 1.30+ falls back to it when the WebSocket upgrade
  * is refused) goes through the simulation like any other, so its errors are the real ones: a container
  * that is not running is the kubelet's `container not found ("nginx")`, which kubectl prints as
- * `error: unable to upgrade connection: container not found ("nginx")`. A successful answer would need
- * the SPDY streams themselves, which are not modelled: 501.
+ * `error: unable to upgrade connection: container not found ("nginx")`. An accepted port-forward is
+ * upgraded and its streams served (port-forward.ts); an accepted exec or attach would need SPDY's
+ * remotecommand streams, which are not modelled: 501.
  */
-function refuseSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex): void {
+function upgradeSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex, head: Buffer): void {
+  let done = false;
+  const request = simRequest(req, url, headers);
+  const portForward = isPortForward(url);
+  const submission = options.host.submit(request, {
+    response: (response: HttpResponse) => {
+      if (done) return;
+      done = true;
+      if (response.stream || (response.status >= 200 && response.status < 300)) {
+        submission.cancel();
+        if (portForward) {
+          socket.write(switchingProtocols);
+          if (head.length > 0) socket.unshift(head);
+          servePortForward(options.host, socket, request);
+          return;
+        }
+        writeStatus(socket, 501, status(501, 'NotImplemented', 'SPDY/3.1 streams are not modelled in Podflow\'s server for exec and attach: they are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later)'));
+        return;
+      }
+      writeStatus(socket, response.status, response.body, response.headers);
+    },
+    watchEvent: () => undefined,
+    streamData: () => undefined,
+    watchEnd: () => undefined,
+  });
+  socket.on('close', () => {
+    if (!done) submission.cancel();
+    done = true;
+  });
+}
+
+function isPortForward(url: URL): boolean {
+  return /^\/api\/v1\/namespaces\/[^/]+\/pods\/[^/]+\/portforward$/.test(url.pathname);
+}
+
+/**
+ * kubectl 1.30+ first asks for port-forward over WebSocket (`SPDY/3.1+portforward.k8s.io` tunnelled in
+ * its frames, without ports in the query). A 1.28 apiserver has no such handler: the request reaches the
+ * kubelet, whose port-forward options need the ports of a WebSocket client, and its 400 `query parameter
+ * "port" is required` comes back before any upgrade; kubectl takes that upgrade failure as the cue to fall
+ * back to SPDY/3.1. With ports in the query, the kubelet's WebSocket port-forward is not modelled: 501.
+ */
+function refuseWebSocketPortForward(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex): void {
   let done = false;
   const submission = options.host.submit(simRequest(req, url, headers), {
     response: (response: HttpResponse) => {
@@ -76,7 +121,7 @@ function refuseSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, hea
       done = true;
       if (response.stream || (response.status >= 200 && response.status < 300)) {
         submission.cancel();
-        writeStatus(socket, 501, status(501, 'NotImplemented', 'SPDY/3.1 streams are not modelled in Podflow\'s server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later)'));
+        writeStatus(socket, 501, status(501, 'NotImplemented', 'port-forward over WebSocket with ports in the query is not modelled in Podflow\'s server: port-forward is served over SPDY/3.1 (portforward.k8s.io)'));
         return;
       }
       writeStatus(socket, response.status, response.body, response.headers);
@@ -152,11 +197,15 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
   const spdy = (headers.upgrade ?? '').toLowerCase() === 'spdy/3.1';
   const offered = (headers['sec-websocket-protocol'] ?? '').split(',').map((p) => p.trim());
   if (spdy) {
-    refuseSpdy(options, req, url, headers, socket);
+    upgradeSpdy(options, req, url, headers, socket, head);
+    return;
+  }
+  if (websocket && isPortForward(url)) {
+    refuseWebSocketPortForward(options, req, url, headers, socket);
     return;
   }
   if (!websocket || !channelProtocols.some((p) => offered.includes(p))) {
-    writeStatus(socket, 501, status(501, 'NotImplemented', `${websocket ? `the WebSocket subprotocols ${JSON.stringify(offered)} are` : `${headers.upgrade ?? 'this'} upgrade is`} not modelled in Podflow's server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later); SPDY and port-forward are not`));
+    writeStatus(socket, 501, status(501, 'NotImplemented', `${websocket ? `the WebSocket subprotocols ${JSON.stringify(offered)} are` : `${headers.upgrade ?? 'this'} upgrade is`} not modelled in Podflow's server: exec and attach are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later), port-forward over SPDY/3.1`));
     return;
   }
   const request = simRequest(req, url, headers);
@@ -177,7 +226,7 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
       if (closed) return;
       if (!response.stream) {
         const code = response.status >= 200 && response.status < 300 ? 501 : response.status;
-        const body = code === response.status ? response.body : status(501, 'NotImplemented', 'port-forward is not modelled in Podflow\'s server');
+        const body = code === response.status ? response.body : status(501, 'NotImplemented', 'this stream is not modelled in Podflow\'s server');
         writeStatus(socket, code, body, response.headers);
         closed = true;
         return;

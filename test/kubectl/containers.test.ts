@@ -1,10 +1,12 @@
 // The real kubectl talking to containers through Podflow's apiserver and the simulated kubelets: logs
-// (with --tail, --timestamps, -c, --previous, -f), exec over WebSocket (v5.channel.k8s.io), a command that
+// (with --tail, --timestamps, -c, --previous, -f), exec over WebSocket (v5.channel.k8s.io), port-forward over
+// SPDY/3.1 (after kubectl's WebSocket attempt is refused), a command that
 // runs to completion, probes and their events, an invalid image. Pods start in fast-forward; what the
 // containers do over time (a sleep, a probe period) follows the wall clock, so the steps wait on
 // conditions (polling kubectl), never on fixed sleeps. Skipped, with a message, without kubectl.
 
 import { readFileSync, writeFileSync } from 'node:fs';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
@@ -22,6 +24,21 @@ function ok(r: KubectlResult): string {
   expect(r.stderr, r.stderr).toBe('');
   expect(r.code).toBe(0);
   return r.stdout;
+}
+
+/** One HTTP/1.1 GET on a fresh connection (`Connection: close`). */
+function httpGet(port: number, path: string): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent: false, headers: { 'user-agent': 'podflow-test', connection: 'close' } }, (res) => {
+      let body = '';
+      res.setEncoding('latin1');
+      res.on('data', (d: string) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }
 
 function apply(name: string, yaml: string): Promise<KubectlResult> {
@@ -118,10 +135,51 @@ describe.skipIf(!kubectl)('real kubectl: logs, exec, run to completion, probes',
     expect(out.split('\n').filter((l) => l !== '').slice(0, 2)).toEqual(['tick', 'tick']);
   });
 
-  test('port-forward is answered as not modelled', async () => {
-    const r = await k('port-forward', 'web', '18080:80');
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain('not modelled in Podflow');
+  test('port-forward: kubectl falls back to SPDY/3.1; nginx answers its page and a 404 through the forwarded port; a port nothing listens on fails as on a real cluster', async () => {
+    const pf = env.spawn(['port-forward', 'pod/web', ':80', ':8080']);
+    let out = '';
+    let err = '';
+    pf.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    pf.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise<number | null>((resolve) => pf.on('exit', (code) => resolve(code)));
+    for (let i = 0; i < 120 && out.split('\n').filter((l) => l.startsWith('Forwarding from 127.0.0.1:')).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    const local = (remote: number) => Number(new RegExp(`Forwarding from 127\\.0\\.0\\.1:(\\d+) -> ${remote}\\n`).exec(out)?.[1]);
+    expect(local(80), out + err).toBeGreaterThan(0);
+    expect(out).toMatch(/Forwarding from \[::1\]:\d+ -> 80\n/);
+
+    const page = await httpGet(local(80), '/');
+    expect(page.status).toBe(200);
+    expect(page.headers.server).toBe('nginx/1.25.3');
+    expect(page.headers['content-type']).toBe('text/html');
+    expect(page.body).toContain('<title>Welcome to nginx!</title>');
+    expect(Number(page.headers['content-length'])).toBe(Buffer.byteLength(page.body));
+    const missing = await httpGet(local(80), '/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toBe('<html>\r\n<head><title>404 Not Found</title></head>\r\n<body>\r\n<center><h1>404 Not Found</h1></center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n');
+    expect(out).toContain('Handling connection for');
+    // nginx logged both requests, from localhost inside the pod.
+    const log = ok(await k('logs', 'web', '--tail', '3'));
+    expect(log).toMatch(new RegExp(`^127\\.0\\.0\\.1 - - \\[[^\\]]+\\] "GET / HTTP/1\\.1" 200 ${page.body.length} "-" "podflow-test" "-"$`, 'm'));
+    expect(log).toMatch(/^127\.0\.0\.1 - - \[[^\]]+\] "GET \/nope HTTP\/1\.1" 404 153 "-" "podflow-test" "-"$/m);
+    expect(log).toMatch(/\[error\] 29#29: \*1 open\(\) "\/usr\/share\/nginx\/html\/nope" failed \(2: No such file or directory\)/);
+
+    // Nothing listens on 8080: the kubelet's error on the port's error stream; kubectl prints it and gives up.
+    await expect(httpGet(local(8080), '/')).rejects.toThrow();
+    expect(await exited).toBe(1);
+    expect(err).toMatch(/an error occurred forwarding \d+ -> 8080: error forwarding port 8080 to pod [0-9a-f]{64}, uid : failed to connect to localhost:8080 inside namespace \\"[0-9a-f]{64}\\", IPv4: dial tcp4 127\.0\.0\.1:8080: connect: connection refused IPv6 dial tcp6 \[::1\]:8080: connect: connection refused /);
+    expect(err).toContain('error: lost connection to pod');
+  });
+
+  test('port-forward ends cleanly when kubectl is stopped', async () => {
+    const pf = env.spawn(['port-forward', 'pod/web', ':80']);
+    let out = '';
+    pf.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => pf.on('exit', (code) => resolve(code)));
+    for (let i = 0; i < 120 && !out.includes('Forwarding from 127.0.0.1:'); i++) await new Promise((r) => setTimeout(r, 100));
+    const port = Number(/Forwarding from 127\.0\.0\.1:(\d+) -> 80/.exec(out)?.[1]);
+    expect((await httpGet(port, '/index.html')).status).toBe(200);
+    pf.kill('SIGINT');
+    expect(await exited).toBe(0);
   });
 
   test('a failing liveness probe: Unhealthy events with the kubelet\'s text, then the restart', async () => {

@@ -9,7 +9,8 @@
 // (LocationStreamer, GenericHttpResponseChecker; UpgradeAwareHandler's "Upgrade request required").
 //
 // Not modelled: the kubelet's TLS and the apiserver's kubelet client certificates; proxying the raw
-// upgraded connection (the kubelet answers an exec at once with its output and Status).
+// upgraded connection (the kubelet answers an exec at once with its output and Status; each chunk of a
+// port-forward's connection is one request through the apiserver, `ports` naming its port).
 
 import { newBadRequest, newInternalError, StatusError } from '../api/errors.ts';
 import { formatQuery } from '../go/url.ts';
@@ -102,9 +103,12 @@ export function* handlePodStream(h: HandlerRequest, kubelet: KubeletConnection):
     params = command.map((c) => ['command', c]);
     for (const [option, param] of Object.entries(streamParams)) if (query.get(option) === 'true' || query.get(option) === '1') params.push([param, '1']);
   }
-  // An exec's stdin (collected by the front before the request enters the simulation) travels with it.
-  const stdin = sub === 'exec' && typeof http.body === 'string' ? { body: http.body } : {};
-  const request: HttpRequest = { method, path, query: formatQuery(params), headers: { 'user-agent': 'kube-apiserver' }, ...stdin };
+  // An exec's stdin (collected by the front before the request enters the simulation) and the bytes a
+  // port-forward carries to its port travel with it; the kubelet tells a WebSocket port-forward by its upgrade.
+  const body = (sub === 'exec' || sub === 'portforward') && typeof http.body === 'string' ? { body: http.body } : {};
+  const headers: Record<string, string> = { 'user-agent': 'kube-apiserver' };
+  if (sub === 'portforward' && http.headers.upgrade !== undefined) headers.upgrade = http.headers.upgrade;
+  const request: HttpRequest = { method, path, query: formatQuery(params), headers, ...body };
   const answer = yield* kubelet.call(node, request);
   if ('error' in answer) {
     // ErrorToAPIStatus of a plain Go error: 500 with no reason, the error's text as the message.

@@ -195,6 +195,37 @@ describe('containers', () => {
     expect(cluster.engine.trace.all().some((m) => m.kind === httpKinds.cancel && m.to === 'kubelet/node-1')).toBe(true);
   });
 
+  it('port-forward goes kube-apiserver → kubelet: the SPDY upgrade is accepted, each chunk reaches nginx on its port, a port nothing listens on gets the runtime\'s refusal, a WebSocket without ports the kubelet\'s 400', () => {
+    const { cluster } = setup();
+    create(cluster, podOf('web', [{ name: 'nginx', image: 'nginx:1.25.3' }]));
+    cluster.engine.runFor(8_000);
+    const spdy = { connection: 'Upgrade', upgrade: 'SPDY/3.1', 'x-stream-protocol-version': 'portforward.k8s.io' };
+    const path = '/api/v1/namespaces/default/pods/web/portforward';
+    expect(answer(cluster, 'POST', path, '', spdy)).toMatchObject({ status: 200, body: '' });
+    const before = cluster.engine.trace.all().length;
+    const id = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      method: 'POST', path, query: 'ports=80', headers: { authorization: `Bearer ${builtinTokens.admin}`, ...spdy },
+      body: 'GET / HTTP/1.1\r\nHost: localhost:80\r\nConnection: close\r\n\r\n',
+    }).id;
+    cluster.engine.runFor(1_000);
+    const data = replies(cluster, id).filter((m) => m.kind === httpKinds.streamData).map((m) => m.payload as HttpStreamData);
+    expect(data[0]!.channel).toBe(0);
+    expect(data[0]!.data).toMatch(/^HTTP\/1\.1 200 OK\r\nServer: nginx\/1\.25\.3\r\n/);
+    expect(data[0]!.data).toContain('<h1>Welcome to nginx!</h1>');
+    expect(data[1]).toEqual({ channel: 255, data: '' });
+    expect(replies(cluster, id).at(-1)!.kind).toBe(httpKinds.watchEnd);
+    const toKubelet = cluster.engine.trace.all().slice(before).filter((m) => m.to === 'kubelet/node-1' && m.kind === httpKinds.request);
+    expect(toKubelet.map((m) => `${(m.payload as HttpRequest).path}?${(m.payload as HttpRequest).query}`)).toEqual(['/portForward/default/web?port=80']);
+    expect((logs(cluster, 'web').body as string).trim().split('\n').at(-1)).toMatch(/^127\.0\.0\.1 - - \[.*\] "GET \/ HTTP\/1\.1" 200 \d+ "-" "-" "-"$/);
+
+    const refused = send(cluster, 'POST', path, 'ports=8080', spdy);
+    cluster.engine.runFor(1_000);
+    const error = replies(cluster, refused).map((m) => m.payload as HttpStreamData).find((d) => d.channel === 1);
+    expect(error?.data).toMatch(/^error forwarding port 8080 to pod [0-9a-f]{64}, uid : failed to connect to localhost:8080 inside namespace "[0-9a-f]{64}", IPv4: dial tcp4 127\.0\.0\.1:8080: connect: connection refused IPv6 dial tcp6 \[::1\]:8080: connect: connection refused $/);
+
+    expect(answer(cluster, 'POST', path, '', { connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-protocol': 'SPDY/3.1+portforward.k8s.io' })).toMatchObject({ status: 400, body: 'query parameter "port" is required' });
+  });
+
   it('answers exec for the modelled commands, with the exit code in the final Status, and honestly for the rest', () => {
     const { cluster } = setup();
     create(cluster, podOf('web', [{ name: 'nginx', image: 'nginx:1.14.2', env: [{ name: 'GREETING', value: 'hi' }] }]));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { imageCatalog } from './image-registry.ts';
 import { utf8ToByteString } from '../etcd/bytes.ts';
 import { readTar, writeTar } from './tar.ts';
-import { containerArgv, execute, runMain, shellWords, type ContainerContext, type ProgramStep } from './programs.ts';
+import { containerArgv, execute, nginxHttp, runMain, shellWords, type ContainerContext, type ProgramStep } from './programs.ts';
 
 const busybox = imageCatalog.find((i) => i.repository === 'docker.io/library/busybox' && i.tag === '1.36')!;
 const nginx = imageCatalog.find((i) => i.repository === 'docker.io/library/nginx' && i.tag === '1.14.2')!;
@@ -99,5 +99,35 @@ describe('programs', () => {
     const idle = steps(['python3', 'app.py']);
     expect(idle.steps.at(-1)).toEqual({ kind: 'serve' });
     expect(idle.steps[0]).toMatchObject({ kind: 'print', stream: 'stderr', text: expect.stringContaining('the container runs idle') });
+  });
+});
+
+describe('nginx over a forwarded connection', () => {
+  const get = (path: string, extra = '') => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: curl/8.5.0\r\nAccept: */*\r\n${extra}\r\n`;
+
+  it('serves index.html for / with nginx\'s headers, keeps the connection open, and logs the request from localhost', () => {
+    const a = nginxHttp(get('/'), ctx(nginx), '127.0.0.1');
+    const [head = '', body] = a.output.split('\r\n\r\n');
+    expect(head.split('\r\n')).toEqual(['HTTP/1.1 200 OK', 'Server: nginx/1.14.2', 'Date: Thu, 01 Jan 1970 00:00:00 GMT', 'Content-Type: text/html',
+      `Content-Length: ${nginx.files['/usr/share/nginx/html/index.html']!.length}`, 'Connection: keep-alive', 'Accept-Ranges: bytes']);
+    expect(body).toBe(nginx.files['/usr/share/nginx/html/index.html']);
+    expect(a.close).toBe(false);
+    expect(a.log).toEqual([{ stream: 'stdout', text: `127.0.0.1 - - [01/Jan/1970:00:00:00 +0000] "GET / HTTP/1.1" 200 ${body!.length} "-" "curl/8.5.0" "-"\n` }]);
+  });
+
+  it('answers 404 with its CRLF page and an error-log line, 405 for other methods, HEAD without a body, several requests in order, none for an incomplete one', () => {
+    const missing = nginxHttp(get('/nope', 'Connection: close\r\n'), ctx(nginx), '127.0.0.1');
+    expect(missing.output).toContain('HTTP/1.1 404 Not Found\r\nServer: nginx/1.14.2\r\n');
+    expect(missing.output).toContain('Content-Length: 153\r\nConnection: close\r\n\r\n<html>\r\n<head><title>404 Not Found</title></head>\r\n');
+    expect(missing.close).toBe(true);
+    expect(missing.log[0]).toEqual({ stream: 'stderr', text: '1970/01/01 00:00:00 [error] 29#29: *1 open() "/usr/share/nginx/html/nope" failed (2: No such file or directory), client: 127.0.0.1, server: localhost, request: "GET /nope HTTP/1.1", host: "127.0.0.1:8080"\n' });
+    expect(nginxHttp('POST / HTTP/1.1\r\nHost: x\r\n\r\n', ctx(nginx), '127.0.0.1').output).toMatch(/^HTTP\/1\.1 405 Not Allowed\r\n/);
+    const head = nginxHttp('HEAD /index.html HTTP/1.1\r\nHost: x\r\n\r\n', ctx(nginx), '127.0.0.1').output;
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
+    expect(head).toContain(`Content-Length: ${nginx.files['/usr/share/nginx/html/index.html']!.length}`);
+    const two = nginxHttp(get('/') + get('/missing'), ctx(nginx), '127.0.0.1');
+    expect(two.output.match(/^HTTP\/1\.1 \d+/gm)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 404']);
+    expect(nginxHttp('GET / HTTP/1.1\r\nHost:', ctx(nginx), '127.0.0.1')).toEqual({ output: '', log: [], close: false });
+    expect(nginxHttp('GET / HTTP/1.0\r\n\r\n', ctx(nginx), '127.0.0.1').close).toBe(true);
   });
 });

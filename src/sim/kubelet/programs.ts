@@ -411,6 +411,73 @@ function* nginxServer(ctx: ContainerContext): Program {
   return 0;
 }
 
+/** What a server answers on a forwarded connection: bytes back, its log lines, and whether it closes the connection. */
+export interface ServedAnswer {
+  /** A byte string. */
+  readonly output: string;
+  readonly log: readonly { readonly stream: 'stdout' | 'stderr'; readonly text: string }[];
+  readonly close: boolean;
+}
+
+/** nginx's error page: its lines end in CRLF, the tail names the version. */
+// Models nginx's src/http/ngx_http_special_response.c (ngx_http_error_404_page, ngx_http_error_tail).
+function nginxErrorPage(status: string, version: string): string {
+  return `<html>\r\n<head><title>${status}</title></head>\r\n<body>\r\n<center><h1>${status}</h1></center>\r\n<hr><center>nginx/${version}</center>\r\n</body>\r\n</html>\r\n`;
+}
+
+/** `Sat, 28 Nov 2026 08:11:11 GMT`: the Date header. */
+function httpDate(ms: number): string {
+  const d = civil(ms);
+  return `${weekdays[d.weekday]!}, ${pad(d.day)} ${months[d.month - 1]!} ${d.year} ${pad(d.hour)}:${pad(d.minute)}:${pad(d.second)} GMT`;
+}
+
+/**
+ * nginx's answer to the bytes a client sent to port 80 (a byte string): each complete HTTP/1.x request in
+ * it is answered in order, GET and HEAD from the files under /usr/share/nginx/html (`/` is index.html, as
+ * the image's default.conf has it), other paths with nginx's 404 page, other methods with 405; an
+ * incomplete request gets no answer. `client` is the peer's address as nginx logs it. The connection stays
+ * open (keep-alive) unless the request asks to close it or is HTTP/1.0.
+ * Not modelled: request bodies, Last-Modified and ETag (the image's files have no modelled mtimes).
+ */
+// Models nginx's ngx_http_static_module (default.conf's `location /`) and its access and error logs.
+export function nginxHttp(input: string, ctx: ContainerContext, client: string): ServedAnswer {
+  let output = '';
+  const log: { stream: 'stdout' | 'stderr'; text: string }[] = [];
+  let rest = input;
+  let close = false;
+  for (let end = rest.indexOf('\r\n\r\n'); end >= 0 && !close; end = rest.indexOf('\r\n\r\n')) {
+    const [requestLine = '', ...headerLines] = rest.slice(0, end).split('\r\n');
+    rest = rest.slice(end + 4);
+    const headers = new Map(headerLines.map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const [method = '', target = '', protocol = ''] = requestLine.split(' ');
+    const connection = (headers.get('connection') ?? '').toLowerCase();
+    close = connection === 'close' || (protocol === 'HTTP/1.0' && connection !== 'keep-alive');
+    const path = target.split('?')[0]!;
+    const file = `/usr/share/nginx/html${path.endsWith('/') ? `${path}index.html` : path}`;
+    const content = ctx.files.get(file);
+    const now = ctx.now();
+    let status: string;
+    let body: string;
+    if (method !== 'GET' && method !== 'HEAD') {
+      status = '405 Not Allowed';
+      body = nginxErrorPage(status, ctx.image.version);
+    } else if (content === undefined) {
+      status = '404 Not Found';
+      body = nginxErrorPage(status, ctx.image.version);
+      log.push({ stream: 'stderr', text: `${nginxTime(now)} [error] 29#29: *1 open() "${file}" failed (2: No such file or directory), client: ${client}, server: localhost, request: "${requestLine}", host: "${headers.get('host') ?? ''}"\n` });
+    } else {
+      status = '200 OK';
+      body = content;
+    }
+    const head = [`HTTP/1.1 ${status}`, `Server: nginx/${ctx.image.version}`, `Date: ${httpDate(now)}`, 'Content-Type: text/html', `Content-Length: ${body.length}`,
+      `Connection: ${close ? 'close' : 'keep-alive'}`, ...(status === '200 OK' ? ['Accept-Ranges: bytes'] : [])];
+    const sent = method === 'HEAD' ? '' : body;
+    output += `${head.join('\r\n')}\r\n\r\n${sent}`;
+    log.push({ stream: 'stdout', text: `${client} - - [${nginxAccessTime(now)}] "${requestLine}" ${status.slice(0, 3)} ${sent.length} "${headers.get('referer') ?? '-'}" "${headers.get('user-agent') ?? '-'}" "-"\n` });
+  }
+  return { output, log, close };
+}
+
 function* redisServer(ctx: ContainerContext): Program {
   const d = civil(ctx.now());
   const t = `${pad(d.day)} ${months[d.month - 1]!} ${d.year} ${pad(d.hour)}:${pad(d.minute)}:${pad(d.second)}.${pad(d.ms, 3)}`;

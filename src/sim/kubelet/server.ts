@@ -9,7 +9,9 @@
 //
 // Not modelled: the CRI streaming server the real kubelet hands exec/attach/port-forward to (its
 // redirect or proxy), TTYs, interactive stdin (an exec's stdin arrives whole, with the request, and the
-// command runs to its end on it), port-forward's data.
+// command runs to its end on it). A port-forward's bytes arrive as one request per chunk the client sent
+// (`POST /portForward/…?port=80` with the chunk as its body); nginx answers HTTP, other servers accept and
+// answer nothing; WebSocket port-forward (with ports in the query) is not modelled.
 
 import type { ContainerPort, ContainerStatus, Pod } from '../api/types/core.ts';
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd } from '../wire/http.ts';
@@ -18,7 +20,7 @@ import type { Message } from '../engine/index.ts';
 import type { TimerHandle } from '../client/client-component.ts';
 import { formatLine, type ContainerLog, type LogOptions } from './container-log.ts';
 import type { ImageServer } from './image-registry.ts';
-import { execute, type ContainerContext } from './programs.ts';
+import { execute, nginxHttp, type ContainerContext } from './programs.ts';
 
 /** A container as the server sees it. */
 export interface ServedContainer {
@@ -185,24 +187,73 @@ export class KubeletServer {
     this.openStream(request, c.log, false, namespace, pod, container, streamChannel.stdout);
   }
 
+  // Models pkg/kubelet/server/server.go getPortForward and pkg/kubelet/cri/streaming/portforward
+  // (NewV4Options; httpstream.go's portForward, which writes an error to the port's error stream) with
+  // containerd's sandbox_portforward_linux.go (the dial inside the pod's network namespace).
   private portForward(request: Message<HttpRequest>, namespace: string, pod: string, query: Map<string, string>): void {
+    const http = request.payload;
+    // V4Options: a WebSocket client names its ports in the query; over SPDY each stream names its port.
+    if ((http.headers.upgrade ?? '').toLowerCase() === 'websocket' && !query.has('port')) {
+      this.host.reply(request, httpKinds.response, badRequest('query parameter "port" is required'));
+      return;
+    }
     const p = this.host.pod(namespace, pod);
-    const port = Number(query.get('port') ?? '');
     if (!p) {
-      this.host.reply(request, httpKinds.response, text(404, `pod not found ("${pod}")\n`));
+      this.host.reply(request, httpKinds.response, text(404, 'pod does not exist'));
       return;
     }
-    const served = p.spec.containers.some((c) => this.host.container(namespace, pod, c.name)?.server?.port === port);
-    // The port is a query parameter only for WebSocket clients; over SPDY each stream names its port.
-    if (query.has('port') && (!Number.isInteger(port) || port <= 0 || port > 65535)) {
-      this.host.reply(request, httpKinds.response, badRequest(`invalid port "${query.get('port') ?? ''}"`));
+    // The SPDY upgrade itself: the connection is accepted; its streams come later, each as a request with its port.
+    if (!query.has('port')) {
+      this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: '' });
       return;
     }
-    this.host.reply<HttpResponse>(request, httpKinds.response, {
-      status: 200, headers: textHeaders,
-      body: served ? `Forwarding to port ${port} of pod ${pod}\n` : `an error occurred forwarding ${port}: failed to connect to localhost:${port} inside namespace of pod ${pod}: connection refused\n`,
-    });
+    const portText = query.get('port') ?? '';
+    const port = Number(portText);
+    if (!/^[0-9]+$/.test(portText) || port > 65535) {
+      this.host.reply(request, httpKinds.response, badRequest(`unable to parse "${portText}" as a port: strconv.ParseUint: parsing ${JSON.stringify(portText)}: ${/^[0-9]+$/.test(portText) ? 'value out of range' : 'invalid syntax'}`));
+      return;
+    }
+    if (port < 1) {
+      this.host.reply(request, httpKinds.response, badRequest(`port "${portText}" must be > 0`));
+      return;
+    }
+    this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+    const listener = p.spec.containers.map((c) => this.host.container(namespace, pod, c.name)).find((c) => c?.running && c.server?.port === port);
+    if (!listener) {
+      const sandbox = sandboxID(p.metadata.uid ?? '');
+      const refused = (family: string, host: string) => `dial ${family} ${host}:${port}: connect: connection refused`;
+      this.host.reply<HttpStreamData>(request, httpKinds.streamData, {
+        channel: portForwardChannel.error,
+        data: `error forwarding port ${port} to pod ${sandbox}, uid : failed to connect to localhost:${port} inside namespace "${sandbox}", IPv4: ${refused('tcp4', '127.0.0.1')} IPv6 ${refused('tcp6', '[::1]')} `,
+      });
+      this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason: 'timeout' });
+      return;
+    }
+    const ctx = listener.context();
+    const answer = listener.server?.product === 'nginx' && typeof http.body === 'string' ? nginxHttp(http.body, ctx, '127.0.0.1') : null;
+    for (const line of answer?.log ?? []) listener.log.write(ctx.now(), line.stream, line.text);
+    if (answer && answer.output !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: portForwardChannel.data, data: answer.output });
+    // The server closed its end of the connection: the port's data stream ends.
+    if (answer?.close) this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: portForwardChannel.close, data: '' });
+    this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason: 'timeout' });
   }
+}
+
+/**
+ * The channels of a port-forward answer: the bytes the server sent, the error the kubelet writes to the
+ * port's error stream, and the server closing its end (an empty message).
+ */
+export const portForwardChannel = { data: 0, error: 1, close: 255 } as const;
+
+/** The pod sandbox's id as containerd shows it (64 hex digits), derived from the pod's uid: a modelled id. */
+function sandboxID(uid: string): string {
+  let out = '';
+  for (let round = 0; out.length < 64; round++) {
+    let h = 0x811c9dc5 ^ round;
+    for (let i = 0; i < uid.length; i++) h = Math.imul(h ^ uid.charCodeAt(i), 0x01000193) >>> 0;
+    out += h.toString(16).padStart(8, '0');
+  }
+  return out.slice(0, 64);
 }
 
 /** Every value of a repeated query parameter (`command=ls&command=-l`). */
