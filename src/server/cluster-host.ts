@@ -11,9 +11,15 @@
 // clock's instant; work due later waits for the wall clock. Its objects therefore read 30 minutes old at
 // start, and up to 30 virtual minutes of work can be fast-forwarded before pacing catches up.
 //
-// Persistence: every request and cancel is logged with the virtual instant it entered the simulation.
-// A cluster is its seed plus that log: replaying the log on start (each entry injected at its instant)
-// rebuilds the same state, message for message, because the simulation is deterministic.
+// Persistence: every request and cancel is logged with the virtual instant it entered the simulation,
+// and so is every command of an attached page (a console line, a manifest, a fault: the worker's
+// LoggableCommand, applied by the same applyUserCommand as the worker's replay). A cluster is its seed plus
+// that log: replaying the log on start (each entry injected at its instant) rebuilds the same state,
+// message for message, because the simulation is deterministic.
+//
+// Live (`live`): the page's host (src/worker/host.ts, driven by this pacing) records the timeline, the
+// story and what each component holds, from boot on, and reports to the attached pages (live.ts) every
+// `livePulseMs`.
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +27,9 @@ import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type H
 import { createCluster, type Cluster } from '../sim/cluster.ts';
 import type { Message } from '../sim/engine/index.ts';
 import type { UserReply } from '../sim/user/user.ts';
+import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
+import { SimHost } from '../worker/host.ts';
+import { applyUserCommand } from '../worker/user-commands.ts';
 
 export interface HostOptions {
   readonly seed: string;
@@ -40,7 +49,12 @@ export interface HostOptions {
   readonly epochMs?: number;
   /** Fast-forward: how far before the wall clock the cluster's epoch starts (default 30 min). */
   readonly fastForwardLeadMs?: number;
+  /** Host the page's view of the cluster (timeline, story, reporting) for attached pages. */
+  readonly live?: boolean;
 }
+
+/** Real ms between two reports to the attached pages. */
+export const livePulseMs = 33;
 
 export const defaultFastForwardLeadMs = 30 * 60_000;
 
@@ -55,7 +69,14 @@ export interface ReplySink {
 
 type LogEntry =
   | { readonly at: number; readonly request: HttpRequest }
-  | { readonly at: number; readonly cancel: number };
+  | { readonly at: number; readonly cancel: number }
+  | { readonly at: number; readonly command: LoggableCommand };
+
+/** A page's command waiting for a clean instant. */
+interface Act {
+  readonly command: LoggableCommand;
+  readonly apply: () => boolean;
+}
 
 /** A protobuf request body in the log (JSON has no bytes): base64. */
 interface LoggedBytes {
@@ -117,6 +138,11 @@ export class ClusterHost {
   private readonly waiting: Pending[] = [];
   private readonly cancels: number[] = [];
   private readonly deliveryListeners = new Set<(message: Message) => void>();
+  private readonly acts: Act[] = [];
+  /** The attached pages' host (null without `live`); its events go to `onLiveEvent` listeners. */
+  readonly live: SimHost | null;
+  private readonly liveListeners = new Set<(event: WorkerEvent) => void>();
+  private pulseTimer: NodeJS.Timeout | null = null;
   /** Requests replayed from the log at start. */
   readonly replayed: number;
 
@@ -132,7 +158,20 @@ export class ClusterHost {
       ...(epochMs !== undefined ? { epochMs } : {}),
     });
     this.epochMs = this.cluster.engine.epochMs;
-    this.cluster.boot();
+    const cluster = this.cluster;
+    // The live host builds nothing: it adopts this cluster and boots it, recording from step 0.
+    this.live = options.live
+      ? new SimHost({
+        post: (event) => {
+          for (const listener of this.liveListeners) listener(event);
+        },
+        clock: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+        initial: { seed: options.seed, nodes: options.nodes },
+        buildCluster: () => cluster,
+        driver: { act: (command, apply) => this.act(command, apply), speed: options.fastForward ? 1 : options.speed },
+      })
+      : null;
+    if (!this.live) this.cluster.boot();
     this.cluster.engine.onDelivery((m) => this.delivered(m));
     this.replayed = this.replayLog(stored, epochMs);
     this.logging = this.logPath !== null;
@@ -144,10 +183,14 @@ export class ClusterHost {
     this.virtualAnchor = this.cluster.engine.now;
     this.running = true;
     this.schedule();
+    const live = this.live;
+    if (live) this.pulseTimer = setInterval(() => live.pulse(), livePulseMs);
   }
 
   stop(): void {
     this.running = false;
+    if (this.pulseTimer) clearInterval(this.pulseTimer);
+    this.pulseTimer = null;
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.timer = null;
@@ -157,7 +200,7 @@ export class ClusterHost {
   /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
   private schedule(): void {
     if (!this.running || this.immediate) return;
-    const busy = this.waiting.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
+    const busy = this.waiting.length > 0 || this.cancels.length > 0 || this.acts.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
     if (!busy && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -197,6 +240,18 @@ export class ClusterHost {
         }
       },
     };
+  }
+
+  /** Runs a page's command at the next clean instant, as a request enters; logged once applied. */
+  private act(command: LoggableCommand, apply: () => boolean): void {
+    this.acts.push({ command, apply });
+    this.schedule();
+  }
+
+  /** Receives every event of the live host (see `live`). */
+  onLiveEvent(listener: (event: WorkerEvent) => void): () => void {
+    this.liveListeners.add(listener);
+    return () => this.liveListeners.delete(listener);
   }
 
   /** Called for every delivered message (the trace stream). */
@@ -246,6 +301,9 @@ export class ClusterHost {
       pending.id = this.inject({ at: engine.now, request: pending.request });
       this.sinks.set(pending.id, pending.sink);
     }
+    for (const { command, apply } of this.acts.splice(0)) {
+      if (apply()) this.writeLog({ at: engine.now, command });
+    }
   }
 
   /** The wall clock as virtual time: the latest instant a fast-forwarded cluster may reach now. */
@@ -258,13 +316,23 @@ export class ClusterHost {
     return this.epochMs + this.cluster.engine.now;
   }
 
-  private inject(entry: LogEntry): number {
+  private inject(entry: Exclude<LogEntry, { command: LoggableCommand }>): number {
     const user = this.cluster.user;
     const message = 'request' in entry
       ? user.request<HttpRequest>('kube-apiserver', httpKinds.request, entry.request)
       : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
-    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(toLogged(entry))}\n`);
+    this.writeLog(entry);
     return message.id;
+  }
+
+  private writeLog(entry: LogEntry): void {
+    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(toLogged(entry))}\n`);
+  }
+
+  /** A logged page command, applied again (through the live host, whose timeline logs it, when there is one). */
+  private replayCommand(command: LoggableCommand): void {
+    if (this.live) this.live.replayCommand(command);
+    else applyUserCommand(this.cluster, command);
   }
 
   private delivered(message: Message): void {
@@ -324,7 +392,8 @@ export class ClusterHost {
         break;
       }
       engine.run({ until: entry.at });
-      this.inject(entry);
+      if ('command' in entry) this.replayCommand(entry.command);
+      else this.inject(entry);
       if ('request' in entry) requests++;
     }
     return requests;

@@ -10,6 +10,8 @@
 //   --token T           require this bearer token (the kubeconfig carries it)
 //   --data-dir D        keep the seed and command log in D/cluster.jsonl and replay it on start
 //   --kubeconfig F      where to write the kubeconfig (default ./podflow.kubeconfig)
+//   --dist D            the built page to serve at /podflow/ (default ./dist, made by `npm run build`)
+//   --headless          serve kubectl only: no page, no live view (and none of its recording)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,6 +28,8 @@ const { values } = parseArgs({
     token: { type: 'string' },
     'data-dir': { type: 'string' },
     kubeconfig: { type: 'string' },
+    dist: { type: 'string' },
+    headless: { type: 'boolean' },
   },
   strict: true,
 });
@@ -52,13 +56,21 @@ const server = await startPodflowServer({
   token: values.token ?? null,
   kubeconfig,
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+  live: values.headless !== true,
+  distDir: resolve(values.dist ?? 'dist'),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
   console.warn(`podflow apiserver: listening on ${values.address} without --token: anyone who can reach it acts as the cluster admin`);
 }
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
-console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+// One URL: the page's when there is one (the kubeconfig holds the API's), the API's otherwise.
+if (server.pageUrl && server.live?.hasPage) {
+  console.log(`Podflow apiserver${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods; watch it live at ${server.pageUrl}`);
+} else {
+  console.log(`Podflow apiserver at ${server.url}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+  if (server.live) console.log(`podflow apiserver: no built page in ${resolve(values.dist ?? 'dist')}: run \`npm run build\` first to watch the cluster live in a browser`);
+}
 
 const shutdown = (): void => {
   void server.close().then(() => process.exit(0));

@@ -15,6 +15,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { builtinTokens } from '../sim/apiserver/filters/authentication.ts';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpStreamData } from '../sim/apiserver/http.ts';
+import { livePath } from '../protocol/wire.ts';
 import type { ClusterHost } from './cluster-host.ts';
 
 export interface UpgradeOptions {
@@ -52,6 +53,8 @@ export function serveUpgrades(server: Server, options: UpgradeOptions): void {
 
 function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const url = new URL(req.url ?? '/', 'http://podflow.invalid');
+  // The attached page's socket is live.ts's.
+  if (url.pathname === livePath) return;
   const headers: Record<string, string> = {};
   for (const name of ['accept', 'user-agent', 'authorization', 'impersonate-user', 'impersonate-group', 'connection', 'upgrade', 'sec-websocket-protocol', 'x-stream-protocol-version']) {
     const value = req.headers[name];

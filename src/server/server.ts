@@ -8,6 +8,7 @@ import { ClusterHost, type HostOptions } from './cluster-host.ts';
 import { startFront, type RequestLogEntry, type RunningFront } from './http-server.ts';
 import type { RequestLimits } from './request-limits.ts';
 import { kubeconfigFor } from './kubeconfig.ts';
+import { pagePath, startLive, type LiveFront } from './live.ts';
 import { selfSignedCertificate } from './tls.ts';
 
 export interface ServerOptions extends HostOptions {
@@ -21,10 +22,12 @@ export interface ServerOptions extends HostOptions {
   readonly limits?: Partial<RequestLimits>;
   /** The request log (by default 5xx answers on stderr). */
   readonly log?: (entry: RequestLogEntry) => void;
+  /** Where the built page is (default ./dist); with `live`, it is served at /podflow/. */
+  readonly distDir?: string;
 }
 
 export const defaultServerOptions: ServerOptions = {
-  seed: 'podflow', nodes: 3, fastForward: false, speed: 1, address: '127.0.0.1', port: 6443, token: null,
+  seed: 'podflow', nodes: 3, fastForward: false, speed: 1, address: '127.0.0.1', port: 6443, token: null, live: true,
 };
 
 export interface PodflowServer {
@@ -33,26 +36,33 @@ export interface PodflowServer {
   readonly url: string;
   /** The token the kubeconfig carries. */
   readonly token: string;
+  /** The attached pages' front (null without `live`). */
+  readonly live: LiveFront | null;
+  /** The page's URL (its token in the fragment with `--token`); null without `live`. */
+  readonly pageUrl: string | null;
   close(): Promise<void>;
 }
 
 export async function startPodflowServer(options: ServerOptions): Promise<PodflowServer> {
   const host = new ClusterHost(options);
   const tls = options.token !== null ? selfSignedCertificate(options.address, options.dataDir) : undefined;
+  const live = host.live ? startLive({ host, token: options.token, ...(options.distDir ? { distDir: options.distDir } : {}) }) : null;
   const front = await startFront({ host, address: options.address, port: options.port, token: options.token, ...(tls ? { tls } : {}),
-    ...(options.limits ? { limits: options.limits } : {}), ...(options.log ? { log: options.log } : {}) });
+    ...(options.limits ? { limits: options.limits } : {}), ...(options.log ? { log: options.log } : {}), ...(live ? { live } : {}) });
   host.start();
   const shownAddress = options.address.includes(':') ? `[${options.address}]` : options.address === '0.0.0.0' ? '127.0.0.1' : options.address;
   const url = `${tls ? 'https' : 'http'}://${shownAddress}:${front.port}`;
   const token = options.token ?? builtinTokens.admin;
+  const pageUrl = live ? `${url}${pagePath}${options.token !== null ? `#token=${encodeURIComponent(options.token)}` : ''}` : null;
   if (options.kubeconfig) {
     mkdirSync(dirname(options.kubeconfig), { recursive: true });
     writeFileSync(options.kubeconfig, kubeconfigFor(url, token, tls?.cert), { mode: 0o600 });
   }
   return {
-    host, front, url, token,
+    host, front, url, token, live, pageUrl,
     close: async () => {
       host.stop();
+      live?.close();
       await front.close();
     },
   };
