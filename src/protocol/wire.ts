@@ -11,7 +11,7 @@ export const liveTokenPrefix = 'podflow-token.';
 
 /** Close codes the server ends a page's connection with, and the page explains. */
 export const liveCloseCodes = {
-  /** `--token` mode and the page's token is missing or wrong. */
+  /** `--token` mode and the page's token is missing (reason `token missing`) or wrong (`token refused`). */
   badToken: 4401,
   /** The page fell too far behind (its socket buffered too much); it reconnects and starts afresh. */
   tooSlow: 4408,

@@ -191,7 +191,7 @@ export function startLive(options: LiveOptions): LiveFront {
         ? 'this server asks for a token (it was started with --token): enter it to attach'
         : 'the server refused the token: it is not the one the server was started with (--token)';
       socket.send(encodeWire({ type: 'error', command: null, message } satisfies WorkerEvent));
-      socket.close(liveCloseCodes.badToken, 'token refused');
+      socket.close(liveCloseCodes.badToken, token === undefined ? 'token missing' : 'token refused');
       return;
     }
     const page: Page = { socket, pending: [] };
