@@ -23,12 +23,12 @@ export function serverOrigin(input: string, base: string): string {
 }
 
 /** The WebSocket URL of the server at `origin`. */
-export function liveSocketUrl(origin: string): string {
+function liveSocketUrl(origin: string): string {
   return `${origin.replace(/^http/, 'ws')}${livePath}`;
 }
 
 /** A token as the subprotocol carries it (base64url of its UTF-8 bytes). */
-export function tokenProtocol(token: string): string {
+function tokenProtocol(token: string): string {
   let binary = '';
   for (const byte of new TextEncoder().encode(token)) binary += String.fromCharCode(byte);
   return `${liveTokenPrefix}${btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;

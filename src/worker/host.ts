@@ -103,7 +103,7 @@ export interface ClusterDriver {
 }
 
 /** The `error` message for a command a driven host does not carry out. */
-export function drivenRefusal(type: CommandType): string {
+function drivenRefusal(type: CommandType): string {
   return `${type} is not available while attached to a server: its cluster runs on the server's clock and serves real kubectl, so the page can watch it, step back through it and act on it, but not run, reset or rebuild it (go back to your in-browser cluster for that)`;
 }
 
