@@ -65,7 +65,7 @@ async function requestToToken(): Promise<number[]> {
       if (response.status !== 201) throw new Error(`create bench-${i}: ${response.status} ${await response.text()}`);
       const id = ids[i];
       if (id === undefined) throw new Error(`create bench-${i} was not seen entering the simulation`);
-      const handle = await page.waitForFunction((wanted) => (globalThis as unknown as { tokenSeen: Record<string, number> }).tokenSeen[String(wanted)], id, { timeout: 30_000 });
+      const handle = await page.waitForFunction((wanted) => (globalThis as unknown as { tokenSeen: Record<string, number> }).tokenSeen[String(wanted)] ?? 0, id, { timeout: 30_000 });
       latencies.push((await handle.jsonValue()) - sent);
     }
     return latencies;
