@@ -32,7 +32,7 @@ const wallNow = (): number => performance.timeOrigin + performance.now();
 
 async function requestToToken(): Promise<number[]> {
   if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
-  const server = await startPodflowServer({ ...defaultServerOptions, port: 0, nodes: 1, distDir: dist });
+  const server = await startPodflowServer({ ...defaultServerOptions, port: 0, nodes: 1, live: true, distDir: dist });
   // The ids of the POSTs of configmaps, in the order they entered the simulation.
   const ids: number[] = [];
   server.host.onDelivery((message) => {

@@ -77,7 +77,7 @@ describe('the worker protocol over a WebSocket', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'podflow-live-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><html><head><title>Podflow</title></head><body></body></html>');
-    server = await startPodflowServer({ ...defaultServerOptions, port: 0, fastForward: true, nodes: 1, distDir: dir });
+    server = await startPodflowServer({ ...defaultServerOptions, port: 0, fastForward: true, nodes: 1, live: true, distDir: dir });
   });
   afterAll(async () => {
     await server?.close();
@@ -150,7 +150,7 @@ describe('the worker protocol over a WebSocket', () => {
 describe('--token mode', () => {
   let server: PodflowServer;
   beforeAll(async () => {
-    server = await startPodflowServer({ ...defaultServerOptions, port: 0, fastForward: true, nodes: 1, token: 's3cret', distDir: join(tmpdir(), 'podflow-no-dist') });
+    server = await startPodflowServer({ ...defaultServerOptions, port: 0, fastForward: true, nodes: 1, live: true, token: 's3cret', distDir: join(tmpdir(), 'podflow-no-dist') });
   });
   afterAll(async () => {
     await server?.close();

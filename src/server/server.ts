@@ -27,7 +27,7 @@ export interface ServerOptions extends HostOptions {
 }
 
 export const defaultServerOptions: ServerOptions = {
-  seed: 'podflow', nodes: 3, fastForward: false, speed: 1, address: '127.0.0.1', port: 6443, token: null, live: true,
+  seed: 'podflow', nodes: 3, fastForward: false, speed: 1, address: '127.0.0.1', port: 6443, token: null,
 };
 
 export interface PodflowServer {
