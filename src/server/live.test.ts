@@ -130,10 +130,12 @@ describe('the worker protocol over a WebSocket', () => {
     // A question's answer goes to the page that asked; a refused command says why, to it alone.
     other.send({ type: 'inspect', topics: ['objects'] });
     await other.until((e) => e.type === 'inspection');
+    other.send({ type: 'keyspaceAt', revision: 2 });
+    expect(await other.until((e) => e.type === 'keyspaceSnapshot')).toMatchObject({ revision: 2, current: false });
     other.send({ type: 'reset', seed: 'x', nodes: 1 });
     const refused = await other.until((e) => e.type === 'error');
     expect(refused).toMatchObject({ command: 'reset', message: expect.stringContaining('not available while attached to a server') });
-    expect(page.events.some((e) => e.type === 'inspection' || e.type === 'error')).toBe(false);
+    expect(page.events.some((e) => e.type === 'inspection' || e.type === 'error' || (e.type === 'keyspaceSnapshot' && !e.current))).toBe(false);
 
     page.socket.close();
     other.socket.close();

@@ -149,7 +149,8 @@ export function startLive(options: LiveOptions): LiveFront {
       if (pages.has(owner.page)) queue(owner.page, { ...event, id: owner.id });
       return;
     }
-    if (asker && answers.has(event.type)) {
+    // A keyspace at a revision the page picked is an answer too; the current one is everyone's view.
+    if (asker && (answers.has(event.type) || (event.type === 'keyspaceSnapshot' && !event.current))) {
       queue(asker, event);
       return;
     }
@@ -162,13 +163,15 @@ export function startLive(options: LiveOptions): LiveFront {
       return;
     }
     if (command.type === 'consoleRun' || command.type === 'consoleInterrupt') {
-      let id = command.id;
+      let id: number | null = null;
       if (command.type === 'consoleRun') {
         id = nextConsoleId++;
         consoleIds.set(id, { page, id: command.id });
       } else {
         for (const [serverId, owner] of consoleIds) if (owner.page === page && owner.id === command.id) id = serverId;
       }
+      // Interrupting a command that is not running (or not this page's) does nothing.
+      if (id === null) return;
       command = { ...command, id };
     }
     asker = page;
