@@ -25,7 +25,8 @@ interface Started {
 /** Starts `npm run apiserver` (as its script runs it) and waits for the one URL it prints. */
 async function startServer(dir: string, flags: readonly string[]): Promise<Started> {
   const kubeconfig = join(dir, `kubeconfig-${flags.length}`);
-  const child = spawn('npx', ['tsx', 'src/server/main.ts', '--port', '0', '--nodes', '2', '--fast-forward', '--kubeconfig', kubeconfig, ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: npx, tsx and the server's node stop together (stopServer).
+  const child = spawn('npx', ['tsx', 'src/server/main.ts', '--port', '0', '--nodes', '2', '--fast-forward', '--kubeconfig', kubeconfig, ...flags], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -39,6 +40,11 @@ async function startServer(dir: string, flags: readonly string[]): Promise<Start
     child.once('exit', (code) => reject(new Error(`the server exited (${code}) before printing its URL:\n${output}`)));
   });
   return { process: child, url, kubeconfig };
+}
+
+/** Stops the server and the processes npx started for it. */
+function stopServer(started: Started | undefined): void {
+  if (started?.process.pid !== undefined) process.kill(-started.process.pid, 'SIGTERM');
 }
 
 function run(args: readonly string[], kubeconfig: string): Promise<string> {
@@ -76,7 +82,7 @@ test.describe('the page attached to npm run apiserver', () => {
     server = await startServer(dir, []);
   });
   test.afterAll(() => {
-    server?.process.kill('SIGTERM');
+    stopServer(server);
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -166,7 +172,7 @@ test.describe('a server started with --token', () => {
     server = await startServer(dir, ['--token', 'open-sesame']);
   });
   test.afterAll(() => {
-    server?.process.kill('SIGTERM');
+    stopServer(server);
     rmSync(dir, { recursive: true, force: true });
   });
 
