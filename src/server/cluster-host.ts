@@ -15,9 +15,15 @@
 // component (`etcd-client/<ip:port>`, added on first use); a reply to one is handed to the callback it was
 // submitted with, and everything delivered to a client (watch responses) reaches the delivery listeners.
 //
-// Persistence: every request, etcd call and cancel is logged with the virtual instant it entered the simulation.
-// A cluster is its seed plus that log: replaying the log on start (each entry injected at its instant)
-// rebuilds the same state, message for message, because the simulation is deterministic.
+// Persistence: every request, etcd call and cancel is logged with the virtual instant it entered the simulation,
+// and so is every command of an attached page (a console line, a manifest, a fault: the worker's
+// LoggableCommand, applied by the same applyUserCommand as the worker's replay). A cluster is its seed plus
+// that log: replaying the log on start (each entry injected at its instant) rebuilds the same state,
+// message for message, because the simulation is deterministic.
+//
+// Live (`live`): the page's host (src/worker/host.ts, driven by this pacing) records the timeline, the
+// story and what each component holds, from boot on, and reports to the attached pages (live.ts) every
+// `livePulseMs`.
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -28,6 +34,9 @@ import { EtcdServer } from '../sim/etcd/index.ts';
 import { RealEtcdMember } from './real-etcd/real-etcd-member.ts';
 import type { UserReply } from '../sim/user/user.ts';
 import { etcdClient } from './etcd-grpc/etcd-client.ts';
+import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
+import { SimHost } from '../worker/host.ts';
+import { applyUserCommand } from '../worker/user-commands.ts';
 
 export interface HostOptions {
   readonly seed: string;
@@ -54,7 +63,12 @@ export interface HostOptions {
    * nothing about the run is reproducible and two servers on one etcd must not make the same uids.
    */
   readonly etcdServers?: readonly string[];
+  /** Host the page's view of the cluster (timeline, story, reporting) for attached pages. */
+  readonly live?: boolean;
 }
+
+/** Real ms between two reports to the attached pages. */
+export const livePulseMs = 33;
 
 export const defaultFastForwardLeadMs = 30 * 60_000;
 
@@ -77,7 +91,14 @@ export interface EtcdCall {
 type LogEntry =
   | { readonly at: number; readonly request: HttpRequest }
   | { readonly at: number; readonly etcd: EtcdCall }
-  | { readonly at: number; readonly cancel: number };
+  | { readonly at: number; readonly cancel: number }
+  | { readonly at: number; readonly command: LoggableCommand };
+
+/** A page's command waiting for a clean instant. */
+interface Act {
+  readonly command: LoggableCommand;
+  readonly apply: () => boolean;
+}
 
 /** A protobuf request body in the log (JSON has no bytes): base64. */
 interface LoggedBytes {
@@ -124,6 +145,8 @@ interface Pending {
 
 export class ClusterHost {
   readonly cluster: Cluster<Component>;
+  /** The same cluster when its etcd is the model's (null on a real etcd): what page commands are applied to. */
+  private readonly model: Cluster | null;
   /** The proxy to the real etcd (`etcdServers`), or null on the model's etcd. */
   readonly realEtcd: RealEtcdMember | null;
   private readonly sinks = new Map<number, ReplySink>();
@@ -143,6 +166,11 @@ export class ClusterHost {
   private readonly etcdReplies = new Map<number, (reply: Message) => void>();
   private readonly cancels: number[] = [];
   private readonly deliveryListeners = new Set<(message: Message) => void>();
+  private readonly acts: Act[] = [];
+  /** The attached pages' host (null without `live`); its events go to `onLiveEvent` listeners. */
+  readonly live: SimHost | null;
+  private readonly liveListeners = new Set<(event: WorkerEvent) => void>();
+  private pulseTimer: NodeJS.Timeout | null = null;
   /** Requests replayed from the log at start. */
   readonly replayed: number;
   /** An answer of the real etcd entered the engine: run it at once. */
@@ -164,6 +192,8 @@ export class ClusterHost {
         this.woken = true;
         this.schedule();
       };
+      this.live = null;
+      this.model = null;
       this.cluster.engine.onDelivery((m) => this.delivered(m));
       this.replayed = 0;
       return;
@@ -173,14 +203,28 @@ export class ClusterHost {
     const stored = this.storedHeader();
     const lead = options.fastForward ? options.fastForwardLeadMs ?? defaultFastForwardLeadMs : 0;
     const epochMs = stored ? stored.epochMs : options.epochMs ?? Math.floor((Date.now() - lead) / 1000) * 1000;
-    this.cluster = createCluster({
+    const cluster = createCluster({
       seed: options.seed,
       nodes: options.nodes,
       traceLimit: options.traceLimit ?? 200_000,
       ...(epochMs !== undefined ? { epochMs } : {}),
     });
+    this.cluster = cluster;
+    this.model = cluster;
     this.epochMs = this.cluster.engine.epochMs;
-    this.cluster.boot();
+    // The live host builds nothing: it adopts this cluster and boots it, recording from step 0.
+    this.live = options.live
+      ? new SimHost({
+        post: (event) => {
+          for (const listener of this.liveListeners) listener(event);
+        },
+        clock: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+        initial: { seed: options.seed, nodes: options.nodes },
+        buildCluster: () => cluster,
+        driver: { act: (command, apply) => this.act(command, apply), speed: options.fastForward ? 1 : options.speed },
+      })
+      : null;
+    if (!this.live) this.cluster.boot();
     this.workloadsStarted = true;
     this.cluster.engine.onDelivery((m) => this.delivered(m));
     this.replayed = this.replayLog(stored, epochMs);
@@ -204,11 +248,15 @@ export class ClusterHost {
     this.virtualAnchor = this.cluster.engine.now;
     this.running = true;
     this.schedule();
+    const live = this.live;
+    if (live) this.pulseTimer = setInterval(() => live.pulse(), livePulseMs);
   }
 
   stop(): void {
     this.realEtcd?.close();
     this.running = false;
+    if (this.pulseTimer) clearInterval(this.pulseTimer);
+    this.pulseTimer = null;
     if (this.timer) clearTimeout(this.timer);
     if (this.immediate) clearImmediate(this.immediate);
     this.timer = null;
@@ -218,7 +266,7 @@ export class ClusterHost {
   /** The next tick: at once while requests wait or (fast-forward) work is queued, else after tickMs. */
   private schedule(): void {
     if (!this.running || this.immediate) return;
-    const busy = this.woken || this.waiting.length > 0 || this.waitingEtcd.length > 0 || this.cancels.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
+    const busy = this.woken || this.waiting.length > 0 || this.waitingEtcd.length > 0 || this.cancels.length > 0 || this.acts.length > 0 || (this.options.fastForward && !this.cluster.engine.idle && !this.waitingForWall);
     if (!busy && this.timer) return;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -267,6 +315,18 @@ export class ClusterHost {
   submitEtcd(call: EtcdCall, onReply: ((reply: Message) => void) | null): void {
     this.waitingEtcd.push({ call, onReply });
     this.schedule();
+  }
+
+  /** Runs a page's command at the next clean instant, as a request enters; logged once applied. */
+  private act(command: LoggableCommand, apply: () => boolean): void {
+    this.acts.push({ command, apply });
+    this.schedule();
+  }
+
+  /** Receives every event of the live host (see `live`). */
+  onLiveEvent(listener: (event: WorkerEvent) => void): () => void {
+    this.liveListeners.add(listener);
+    return () => this.liveListeners.delete(listener);
   }
 
   /** Called for every delivered message (the trace stream). */
@@ -326,6 +386,9 @@ export class ClusterHost {
       const id = this.inject({ at: engine.now, etcd: call });
       if (onReply) this.etcdReplies.set(id, onReply);
     }
+    for (const { command, apply } of this.acts.splice(0)) {
+      if (apply()) this.writeLog({ at: engine.now, command });
+    }
   }
 
   /** The wall clock as virtual time: the latest instant a fast-forwarded cluster may reach now. */
@@ -338,14 +401,14 @@ export class ClusterHost {
     return this.epochMs + this.cluster.engine.now;
   }
 
-  private inject(entry: LogEntry): number {
+  private inject(entry: Exclude<LogEntry, { command: LoggableCommand }>): number {
     const user = this.cluster.user;
     const message = 'request' in entry
       ? user.request<HttpRequest>('kube-apiserver', httpKinds.request, entry.request)
       : 'etcd' in entry
         ? this.etcdClient(entry.etcd.client).request(entry.etcd.kind, entry.etcd.payload)
         : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
-    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(toLogged(entry))}\n`);
+    this.writeLog(entry);
     return message.id;
   }
 
@@ -353,6 +416,16 @@ export class ClusterHost {
   private etcdClient(name: string): ReturnType<typeof etcdClient> {
     const link = this.cluster.topology.links.find((l) => l.a === this.cluster.user.name && l.b === this.cluster.etcd.name);
     return etcdClient(this.cluster.engine, name, { latency: link?.latency ?? 0, jitter: link?.jitter ?? 0 });
+  }
+
+  private writeLog(entry: LogEntry): void {
+    if (this.logging && this.logPath) appendFileSync(this.logPath, `${JSON.stringify(toLogged(entry))}\n`);
+  }
+
+  /** A logged page command, applied again (through the live host, whose timeline logs it, when there is one). */
+  private replayCommand(command: LoggableCommand): void {
+    if (this.live) this.live.replayCommand(command);
+    else if (this.model) applyUserCommand(this.model, command);
   }
 
   private delivered(message: Message): void {
@@ -419,8 +492,9 @@ export class ClusterHost {
         break;
       }
       engine.run({ until: entry.at });
-      this.inject(entry);
-      if (!('cancel' in entry)) requests++;
+      if ('command' in entry) this.replayCommand(entry.command);
+      else this.inject(entry);
+      if ('request' in entry || 'etcd' in entry) requests++;
     }
     return requests;
   }

@@ -33,6 +33,7 @@ import { encodeBody, encodeWatchEvent, isPrettyPrint } from '../sim/apiserver/wi
 import { protobufMediaType } from '../sim/apiserver/negotiation.ts';
 import { serveTrace } from './trace-stream.ts';
 import { serveUpgrades } from './pod-streams.ts';
+import type { LiveFront } from './live.ts';
 
 export interface FrontOptions {
   readonly host: ClusterHost;
@@ -46,6 +47,8 @@ export interface FrontOptions {
   readonly limits?: Partial<RequestLimits>;
   /** Every answered request, as kube-apiserver's httplog line has it; by default 5xx answers go to stderr. */
   readonly log?: (entry: RequestLogEntry) => void;
+  /** The attached page (live.ts): its files and its WebSocket, before the door (they need no bearer token). */
+  readonly live?: LiveFront;
 }
 
 /** One answered request (k8s.io/apiserver/pkg/server/httplog: verb, URI, status, user agent, latency). */
@@ -126,6 +129,8 @@ export async function startFront(options: FrontOptions): Promise<RunningFront> {
     server.listen(options.port, options.address, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
+  const live = options.live;
+  if (live) server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => live.upgrade(req, socket, head));
   serveUpgrades(server, options);
   return {
     server,
@@ -145,6 +150,10 @@ async function handle(options: FrontOptions, limits: RequestLimits, req: Incomin
     return;
   }
   const method = (req.method ?? 'GET').toUpperCase() as HttpMethod;
+  if (method === 'GET' && options.live?.serveFile(target.path, res)) {
+    req.resume();
+    return;
+  }
   const headers: Record<string, string> = {};
   for (const name of forwarded) {
     const value = req.headers[name];

@@ -14,6 +14,8 @@
 //   --etcd-servers U    store in a real etcd (comma-separated client URLs, http://127.0.0.1:2379,…) instead of
 //                       the model's: the cluster lives there across restarts; virtual time follows the wall
 //                       clock and the run is not deterministic (no --data-dir, --fast-forward or --speed)
+//   --dist D            the built page to serve at /podflow/ (default ./dist, made by `npm run build`)
+//   --headless          serve kubectl only: no page, no live view (and none of its recording)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -32,6 +34,8 @@ const { values } = parseArgs({
     kubeconfig: { type: 'string' },
     'etcd-listen': { type: 'string' },
     'etcd-servers': { type: 'string' },
+    dist: { type: 'string' },
+    headless: { type: 'boolean' },
   },
   strict: true,
 });
@@ -76,6 +80,8 @@ const server = await startPodflowServer({
   ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
   ...(etcdListen !== undefined ? { etcdListen } : {}),
   ...(etcdServers !== undefined ? { etcdServers } : {}),
+  live: values.headless !== true,
+  distDir: resolve(values.dist ?? 'dist'),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
 if (!loopback && values.token === undefined) {
@@ -86,7 +92,13 @@ if (etcdListenAddress && !['127.0.0.1', '[::1]', 'localhost'].includes(etcdListe
 }
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 const store = server.host.realEtcd ? ` on the real etcd at ${server.host.realEtcd.client.endpoints.join(',')} (not deterministic)` : '';
-console.log(`Podflow apiserver at ${server.url}${store}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+// One URL: the page's when there is one (the kubeconfig holds the API's), the API's otherwise.
+if (server.pageUrl && server.live?.hasPage) {
+  console.log(`Podflow apiserver${store}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods; watch it live at ${server.pageUrl}`);
+} else {
+  console.log(`Podflow apiserver at ${server.url}${store}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
+  if (server.live) console.log(`podflow apiserver: no built page in ${resolve(values.dist ?? 'dist')}: run \`npm run build\` first to watch the cluster live in a browser`);
+}
 if (server.etcd) console.log(`Podflow etcd at ${server.etcd.address} (etcdctl --endpoints=${server.etcd.address} get / --prefix --keys-only)`);
 
 const shutdown = (): void => {

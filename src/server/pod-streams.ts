@@ -18,6 +18,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { builtinTokens } from '../sim/wire/credentials.ts';
 import type { HttpMethod, HttpRequest, HttpResponse, HttpStreamData } from '../sim/wire/http.ts';
+import { livePath } from '../protocol/wire.ts';
 import type { ClusterHost } from './cluster-host.ts';
 import { servePortForward, switchingProtocols } from './port-forward.ts';
 
@@ -178,6 +179,8 @@ function execWithStdin(wss: WebSocketServer, options: UpgradeOptions, req: Incom
 
 function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMessage, socket: Duplex, head: Buffer): void {
   const url = new URL(req.url ?? '/', 'http://podflow.invalid');
+  // The attached page's socket is live.ts's.
+  if (url.pathname === livePath) return;
   const headers: Record<string, string> = {};
   for (const name of ['accept', 'user-agent', 'authorization', 'impersonate-user', 'impersonate-group', 'connection', 'upgrade', 'sec-websocket-protocol', 'x-stream-protocol-version']) {
     const value = req.headers[name];

@@ -13,7 +13,7 @@
 
 import type { Duplex } from 'node:stream';
 import transport, { type SpdyConnection, type SpdyStream } from 'spdy-transport';
-import type { HttpRequest, HttpResponse, HttpStreamData } from '../sim/apiserver/http.ts';
+import type { HttpRequest, HttpResponse, HttpStreamData } from '../sim/wire/http.ts';
 import { portForwardChannel } from '../sim/kubelet/server.ts';
 import type { ClusterHost } from './cluster-host.ts';
 

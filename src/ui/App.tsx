@@ -16,6 +16,7 @@ import { TrafficActions } from './controls/TrafficActions.tsx';
 import { ClusterGraph } from './graph/ClusterGraph.tsx';
 import { Dock } from './layout/Dock.tsx';
 import { LanguageSwitch } from './layout/LanguageSwitch.tsx';
+import { LiveControls, useAttached } from './live/LiveControls.tsx';
 import { ResetLayoutButton } from './layout/ResetLayoutButton.tsx';
 import { Workspace } from './layout/Workspace.tsx';
 import { MessageInspector } from './panels/MessageInspector.tsx';
@@ -43,6 +44,8 @@ function ClusterLabel() {
 export function App() {
   const { t } = useTranslation();
   usePlaybackShortcuts();
+  // Attached to a server, what would rebuild the cluster (tours, saved clusters) is hidden (live/).
+  const attached = useAttached();
   return (
     <PlayheadProvider>
       <div className="app">
@@ -50,8 +53,9 @@ export function App() {
           <h1>{t('appName')}</h1>
           <p className="tagline" title={t('tagline')}>{t('tagline')}</p>
           <ClusterLabel />
-          <StorageStatus />
-          <Suspense fallback={<TourPickerPlaceholder />}><TourControls /></Suspense>
+          <LiveControls />
+          {attached ? null : <StorageStatus />}
+          {attached ? null : <Suspense fallback={<TourPickerPlaceholder />}><TourControls /></Suspense>}
           <LanguageSwitch />
           <ThemeSwitch />
           <ResetLayoutButton />
@@ -67,7 +71,7 @@ export function App() {
               <StoryPanel />
               <TrafficActions />
               <MessageInspector />
-              <SavedClustersPanel />
+              {attached ? null : <SavedClustersPanel />}
             </>
           )}
           dock={<Dock />}

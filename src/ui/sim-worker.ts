@@ -1,28 +1,65 @@
-// The one place the UI creates the simulation worker. Worker events flow into the store; actions post
-// commands to the worker. A worker that dies (an uncaught error) is reported as crashed; restarting makes
-// a new worker, which reopens the saved cluster at its last persisted step.
+// The one place the UI creates the simulation worker, and where the page switches between its own cluster
+// (the worker) and a server's (sim-socket.ts): one store, one set of actions, the commands going to
+// whichever holds the cluster shown. Worker events flow into the store; a worker that dies (an uncaught
+// error) is reported as crashed; restarting makes a new worker, which reopens the saved cluster at its
+// last persisted step. A page served by `npm run apiserver` (its index.html carries the
+// `podflow-live` mark) attaches to that server at once, with the token of its `#token=` fragment.
 
-import type { WorkerMessage } from '../protocol/index.ts';
-import type { SimConnection } from './store/sim-context.ts';
-import { applyWorkerMessage, createSimActions, createSimStore, workerCrashed } from './store/sim-store.ts';
+import type { Command, WorkerMessage } from '../protocol/index.ts';
+import { connectServer, serverOrigin, type ServerTransport } from './sim-socket.ts';
+import type { SimConnection, SimLink } from './store/sim-context.ts';
+import { applyWorkerMessage, createSimActions, createSimStore, workerCrashed, type SimStore } from './store/sim-store.ts';
 
-export function connectSimWorker(): SimConnection {
-  const store = createSimStore();
-  const start = (): Worker => {
-    const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'podflow-sim' });
-    worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => applyWorkerMessage(store, event.data));
-    worker.addEventListener('error', (event) => {
-      worker.terminate();
-      store.setState((state) => workerCrashed(state, event.message || 'it could not start'), true);
-    });
-    return worker;
-  };
-  let worker = start();
-  const restart = () => {
+function startWorker(store: SimStore): Worker {
+  const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'podflow-sim' });
+  worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => applyWorkerMessage(store, event.data));
+  worker.addEventListener('error', (event) => {
     worker.terminate();
-    worker = start();
+    store.setState((state) => workerCrashed(state, event.message || 'it could not start'), true);
+  });
+  return worker;
+}
+
+/** The server this page was served by, and the token its address carries; null for the app's own page. */
+function servedBy(): { origin: string; token: string | null } | null {
+  if (typeof document === 'undefined' || !document.querySelector('meta[name="podflow-live"]')) return null;
+  const token = new URLSearchParams(location.hash.slice(1)).get('token');
+  return { origin: location.origin, token };
+}
+
+export function connectSim(): SimConnection {
+  const store = createSimStore();
+  let worker: Worker | null = null;
+  let server: ServerTransport | null = null;
+  const post = (command: Command) => {
+    if (server) server.post(command);
+    else worker?.postMessage(command);
   };
-  const connection = { store, actions: createSimActions(store, (command) => worker.postMessage(command), restart) };
+  const restart = () => {
+    worker?.terminate();
+    worker = server ? null : startWorker(store);
+  };
+  const link: SimLink = {
+    attach(url, token) {
+      const origin = serverOrigin(url, location.href);
+      worker?.terminate();
+      worker = null;
+      server?.close();
+      // What the worker said about saving and long tasks belongs to the in-browser cluster.
+      store.setState((state) => ({ ...state, persistence: null, savedClusters: null, progress: null, workerCrashed: null }), true);
+      server = connectServer(store, origin, token);
+    },
+    detach() {
+      server?.close();
+      server = null;
+      store.setState((state) => ({ ...state, server: null }), true);
+      worker ??= startWorker(store);
+    },
+  };
+  const attached = servedBy();
+  if (attached) link.attach(attached.origin, attached.token);
+  else worker = startWorker(store);
+  const connection = { store, actions: createSimActions(store, post, restart), link };
   // A scripting handle for end-to-end tests and the devtools console (`podflow.actions.seek(100)`).
   (globalThis as { podflow?: SimConnection }).podflow = connection;
   return connection;

@@ -366,3 +366,83 @@ describe('SimHost with the real cluster', () => {
     expect(events[0]).toMatchObject({ type: 'error', command: 'keyspaceAt' });
   });
 });
+
+describe('a driven host (the server runs the cluster, the host reports it)', () => {
+  function driven() {
+    const events: WorkerEvent[] = [];
+    const acts: Array<() => boolean> = [];
+    let cluster!: ReturnType<typeof echoCluster>;
+    const host = new SimHost({
+      post: (event) => events.push(structuredClone(event)),
+      clock: new FakeClock(),
+      initial: { seed: 'test', nodes: 1 },
+      buildCluster: (spec) => (cluster = echoCluster(spec)),
+      driver: { act: (_command, apply) => acts.push(apply), speed: 1 },
+    });
+    const put = (key: string) => cluster.user.request('etcd', 'etcd.Put', { key });
+    return { host, events, acts, cluster: () => cluster, put, drain: () => events.splice(0) };
+  }
+  const statusOf = (events: readonly WorkerEvent[]) => (events.filter((e) => e.type === 'status').at(-1) as { status: SimStatus }).status;
+
+  it('follows the head as the driver delivers; pause holds the view while the cluster goes on; play shows the head again', () => {
+    const { host, cluster, put, drain } = driven();
+    expect(statusOf(drain()).mode).toBe('playing');
+    put('a');
+    cluster().engine.runUntilIdle();
+    host.pulse();
+    const followed = drain();
+    expect(statusOf(followed).step).toBe(cluster().engine.step);
+    expect(followed.some((e) => e.type === 'traceBatch' && e.records.length === 2)).toBe(true);
+
+    host.handle({ type: 'pause' });
+    const held = statusOf(drain());
+    expect(held).toMatchObject({ mode: 'paused', step: 2 });
+    put('b');
+    cluster().engine.runUntilIdle();
+    host.pulse();
+    const whilePaused = drain();
+    // The head grew (the timeline says so); the view did not move, and nothing of the head was shipped.
+    expect(statusOf(whilePaused).step).toBe(2);
+    expect(whilePaused.some((e) => e.type === 'traceBatch')).toBe(false);
+    expect(whilePaused.find((e) => e.type === 'timeline')).toMatchObject({ position: 2, head: 4, live: false });
+
+    host.handle({ type: 'step', count: 1 });
+    expect(statusOf(drain())).toMatchObject({ mode: 'paused', step: 3 });
+    host.handle({ type: 'play' });
+    const again = drain();
+    expect(statusOf(again)).toMatchObject({ mode: 'playing', step: 4 });
+    expect(again.find((e) => e.type === 'traceBatch')).toMatchObject({ replace: true });
+  });
+
+  it('refuses what would run or rebuild the cluster, and hands user actions to the driver', () => {
+    const { host, acts, cluster, drain } = driven();
+    drain();
+    for (const command of [{ type: 'reset', seed: 'x', nodes: 1 }, { type: 'runUntilIdle' }, { type: 'setSpeed', speed: 2 }, { type: 'fork', branch: null }] as const) {
+      host.handle(command);
+      expect(drain().find((e) => e.type === 'error')).toMatchObject({ command: command.type, message: expect.stringContaining('not available while attached to a server') });
+    }
+    host.handle({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: 'k' } });
+    expect(cluster().engine.pending).toBe(0);
+    expect(acts).toHaveLength(1);
+    expect(acts[0]!()).toBe(true);
+    expect(cluster().engine.pending).toBe(1);
+    expect(host.timeline.log).toHaveLength(1);
+    host.handle({ type: 'userRequest', to: 'nowhere', kind: 'etcd.Put', payload: {} });
+    expect(acts[1]!()).toBe(false);
+    expect(drain().find((e) => e.type === 'error')).toMatchObject({ command: 'userRequest', message: 'no component named nowhere' });
+  });
+
+  it('gives a page that attaches the view from ready on, without disturbing the others', () => {
+    const { host, cluster, put, drain } = driven();
+    put('a');
+    cluster().engine.runUntilIdle();
+    host.pulse();
+    drain();
+    const snapshot = host.snapshot();
+    expect(snapshot.map((e) => e.type)).toEqual(['ready', 'story', 'traceBatch', 'flights', 'timeline', 'insides', 'status']);
+    expect(snapshot[2]).toMatchObject({ replace: true, omitted: 0 });
+    expect((snapshot[2] as TraceBatchEvent).records.map((r) => r.kind)).toEqual(['etcd.Put', 'etcd.Put.reply']);
+    host.pulse();
+    expect(drain().map((e) => e.type)).toEqual(['status']);
+  });
+});

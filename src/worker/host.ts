@@ -19,9 +19,12 @@
 // their step; looking at a past step is a view served from those records (timeline-view.ts), and a user
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
+// Driven. With a ClusterDriver (the server's wall-clock pacing, src/server/cluster-host.ts) the host runs
+// nothing itself: the same reporting, timeline and queries over a cluster someone else runs, and playback
+// commands move only the view (see ClusterDriver).
 
 import type { Command, CommandType, KeyspaceDiffEvent, TraceRangeCommand, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
-import { maxNodes, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
+import { maxNodes, milestoneLimit, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
@@ -34,7 +37,7 @@ import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
 import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
-import { withPods } from './pods.ts';
+import { podsOfSnapshot, withPods } from './pods.ts';
 import { FlightTracker, longestFlight } from './flights.ts';
 import { InsidesRecorder } from './insides.ts';
 import { locateTour } from './tour-locate.ts';
@@ -81,12 +84,37 @@ export interface HostJournal {
   command(command: Command, host: SimHost): boolean;
 }
 
+/**
+ * Whoever runs a driven host's cluster (the server, in step with the wall clock). The host then never
+ * runs the engine: `play` shows the head as it grows (live), `pause` holds the view at its step while the
+ * cluster goes on, `step` and `stepLevel` forward walk recorded steps up to the head, step back and seek
+ * work as ever over the recorded timeline; commands that would run, reset or rebuild the cluster are
+ * refused (`drivenRefusal`), and user actions are handed to the driver.
+ */
+export interface ClusterDriver {
+  /**
+   * Runs `apply` at the driver's next clean instant (every message due by then delivered). `apply` applies
+   * `command` as the user component and logs it on the timeline; it reports its own failure and returns
+   * whether the command was applied (only applied ones belong in the driver's log).
+   */
+  act(command: LoggableCommand, apply: () => boolean): void;
+  /** Virtual ms per real ms of the driver's pacing (the status's speed). */
+  readonly speed: number;
+}
+
+/** The `error` message for a command a driven host does not carry out. */
+function drivenRefusal(type: CommandType): string {
+  return `${type} is not available while attached to a server: its cluster runs on the server's clock and serves real kubectl, so the page can watch it, step back through it and act on it, but not run, reset or rebuild it (go back to your in-browser cluster for that)`;
+}
+
 export interface SimHostOptions {
   readonly post: (event: WorkerEvent) => void;
   readonly clock: HostClock;
   readonly initial?: ClusterSpec;
   readonly buildCluster?: (spec: ClusterSpec) => HostedCluster;
   readonly pacing?: Partial<Pacing>;
+  /** Someone else runs the cluster (see ClusterDriver); the host reports it when `pulse` is called. */
+  readonly driver?: ClusterDriver;
 }
 
 export interface Pacing {
@@ -165,6 +193,7 @@ export class SimHost {
   private storyTap!: StoryTap;
   /** Playing at a level coarser than 'internal': one unit per paced tick. */
   private playLevel: Exclude<StepLevel, 'internal'> | null = null;
+  private readonly driver: ClusterDriver | null;
 
   constructor(options: SimHostOptions) {
     const post = withPods(options.post);
@@ -176,8 +205,50 @@ export class SimHost {
     this.clock = options.clock;
     this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention }));
     this.pacing = { ...defaultPacing, ...options.pacing };
+    this.driver = options.driver ?? null;
+    if (this.driver) {
+      this.mode = 'playing';
+      this.speed = this.driver.speed;
+    }
     this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount });
     this.report();
+  }
+
+  /** A driven host: reports what the driver's cluster did since the last report (see ClusterDriver). */
+  pulse(): void {
+    this.report();
+  }
+
+  /** A driven host: applies a logged command again (the driver replaying its log at the command's instant). */
+  replayCommand(command: LoggableCommand): void {
+    this.applyLogged(command);
+  }
+
+  /**
+   * What a page that attaches now needs, from `ready` on: the view at the position shown, built afresh
+   * so that the pages attached before (and the deltas they are sent) are not disturbed.
+   */
+  snapshot(): WorkerEvent[] {
+    const timeline = this.timelineState;
+    const { position } = timeline;
+    const spec = this.clusterSpec;
+    const record = this.storyTap.record;
+    const events: WorkerEvent[] = [
+      { type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: this.cluster.topology, bootSteps: timeline.bootSteps, ...mediaTypeOf(spec) },
+      { type: 'story', replace: true, milestones: record.milestones.slice(-milestoneLimit) },
+      { type: 'traceBatch', ...this.view.tailAt(position), replace: true },
+    ];
+    if (this.keyspace) {
+      const keyspace = { ...this.keyspace.at(timeline.revisionAt(position)), current: true };
+      events.push(keyspace, podsOfSnapshot(keyspace));
+    }
+    const flights = new FlightTracker((step, message) => record.annotate(step, message)).report(this.cluster.engine, this.flightPosition());
+    if (flights) events.push(flights);
+    events.push(timeline.event(this.cluster.engine.trace.firstStep - 1));
+    const components = this.insides.at(position);
+    events.push({ type: 'insides', step: position, retained: components !== null, replace: true, components: components ?? {} });
+    events.push({ type: 'status', status: this.status() });
+    return events;
   }
 
   /** The open cluster's seed and node count. */
@@ -275,6 +346,7 @@ export class SimHost {
 
   private execute(command: Command): void {
     if (this.journalSink?.command(command, this)) return;
+    if (this.driver && this.executeDriven(command)) return;
     switch (command.type) {
       case 'step': {
         requirePositiveInteger('step count', command.count);
@@ -406,11 +478,66 @@ export class SimHost {
     }
   }
 
+  /** The playback commands of a driven host (see ClusterDriver); false for the commands it shares. */
+  private executeDriven(command: Command): boolean {
+    const timeline = this.timelineState;
+    switch (command.type) {
+      case 'play':
+        this.follow();
+        return true;
+      case 'pause':
+        this.stopPlayback();
+        return true;
+      case 'step':
+        requirePositiveInteger('step count', command.count);
+        this.stopPlayback();
+        this.view.forward(command.count);
+        return true;
+      case 'stepLevel': {
+        if (command.direction !== 'forward') return false;
+        if (!stepLevels.includes(command.level)) throw new RangeError(`level must be one of ${stepLevels.join(', ')}, got ${String(command.level)}`);
+        this.stopPlayback();
+        const next = this.storyTap.record.next(timeline.position, command.level, timeline.head);
+        this.view.forward((next ?? timeline.head) - timeline.position);
+        return true;
+      }
+      case 'setSpeed':
+      case 'runUntilIdle':
+      case 'advance':
+      case 'runUntilCommandDone':
+      case 'reset':
+      case 'fork':
+        throw new Error(drivenRefusal(command.type));
+      default:
+        return false;
+    }
+  }
+
+  /** A driven host shows the head again and follows it as it grows. */
+  private follow(): void {
+    this.mode = 'playing';
+    this.timelineState.held = false;
+    this.view.toHead();
+  }
+
   /**
    * Carries out a command that changes the simulation: at the head at once (and logs it); at a past step
-   * after forking there.
+   * after forking there. A driven host hands it to the driver and follows the cluster live to show it.
    */
   private userAction(command: LoggableCommand): void {
+    if (this.driver) {
+      this.follow();
+      this.driver.act(command, () => {
+        try {
+          this.applyLogged(command);
+          return true;
+        } catch (error) {
+          this.fail(command.type, error);
+          return false;
+        }
+      });
+      return;
+    }
     if (!this.timelineState.live) {
       this.stopPlayback();
       this.fork(() => this.applyLogged(command));
@@ -673,6 +800,8 @@ export class SimHost {
     this.timer = null;
     this.mode = 'paused';
     this.playLevel = null;
+    // A driven cluster goes on: the paused view holds its step.
+    if (this.driver) this.timelineState.held = true;
   }
 
   /**
@@ -738,8 +867,11 @@ export class SimHost {
   /** Flushes collected deliveries (if any), keyspace changes (if any), the timeline (if moved) and the status. */
   private report(): void {
     if (this.task) return;
+    const timeline = this.timelineState;
+    // A driven cluster's deliveries after a held view's step are the head's: the view serves them when it gets there.
+    const shown = timeline.live || !this.driver;
     const diff = this.keyspace?.flush() ?? null;
-    if (diff) this.post(diff);
+    if (diff && shown) this.post(diff);
     const console = consoleOf(this.cluster);
     for (const output of console.session.flush()) this.post(output);
     const logs = console.logs.flush();
@@ -748,12 +880,13 @@ export class SimHost {
     if (milestones.length > 0) this.post({ type: 'story', replace: false, milestones });
     let records: TraceRecord[] = [];
     if (this.delivered > 0) {
-      records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
-      this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
+      if (shown) {
+        records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
+        this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
+      }
       this.tail = [];
       this.delivered = 0;
     }
-    const timeline = this.timelineState;
     const flights = this.flights.report(this.cluster.engine, this.flightPosition(), this.mode !== 'playing' || this.playLevel !== null);
     if (flights) this.post(flights);
     const key = `${timeline.position}/${timeline.head}/${timeline.markerStamp}`;

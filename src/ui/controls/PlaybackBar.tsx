@@ -9,6 +9,7 @@ import { stepLevels, type StepLevel } from '../../protocol/index.ts';
 import { formatSpeed, formatVirtualTime } from '../format.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useAttached } from '../live/LiveControls.tsx';
 import { hasMilestoneBefore } from '../story/story.ts';
 import { stepAtLevel, stepMilestone } from './navigate.ts';
 import './controls.css';
@@ -53,6 +54,9 @@ function PlaybackControls() {
   const atStart = position === 0;
   const milestoneBefore = useSim((state) => hasMilestoneBefore(state.milestones, position));
   const options = speeds.includes(speed as (typeof speeds)[number]) ? speeds : [...speeds, speed].sort((x, y) => x - y);
+  // A server's cluster runs on the server's clock: no speed, no run until idle, no reset (live/).
+  const attached = useAttached();
+  const behind = useSim((state) => state.timeline !== null && state.timeline.position < state.timeline.head);
   return (
     <div className="playback-controls" role="toolbar" aria-label={t('playback')}>
       <LevelSwitch />
@@ -62,27 +66,31 @@ function PlaybackControls() {
       <button type="button" data-testid="step-back-button" onClick={() => stepAtLevel(actions, level, 'back')} disabled={atStart} aria-keyshortcuts="ArrowLeft" title={t('stepBackHint')}>
         {t('stepBack')}
       </button>
-      <button type="button" data-testid="step-button" onClick={() => stepAtLevel(actions, level, 'forward')} disabled={pending === 0} aria-keyshortcuts="ArrowRight" title={t('stepHint')}>
+      <button type="button" data-testid="step-button" onClick={() => stepAtLevel(actions, level, 'forward')} disabled={attached ? !behind : pending === 0} aria-keyshortcuts="ArrowRight" title={t('stepHint')}>
         {t('step')}
       </button>
-      <button type="button" className="milestone-button" data-testid="next-milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={pending === 0} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
+      <button type="button" className="milestone-button" data-testid="next-milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={attached ? !behind : pending === 0} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
         {t('nextMilestone')}<span aria-hidden="true"> ▶</span>
       </button>
       <button type="button" className="play-button" data-testid="play-button" onClick={() => actions.togglePlay(level)} aria-keyshortcuts="Space" title={t('playHint')}>
         {mode === 'playing' ? t('pause') : t('play')}
       </button>
-      <button type="button" onClick={actions.runUntilIdle} disabled={idle}>
-        {t('runUntilIdle')}
-      </button>
-      <label className="speed">
-        {t('speed')}
-        <select value={speed} onChange={(event) => actions.setSpeed(Number(event.target.value))}>
-          {options.map((option) => <option key={option} value={option}>{formatSpeed(option)}</option>)}
-        </select>
-      </label>
-      <button type="button" onClick={() => actions.reset()} title={t('resetHint')}>
-        {t('reset')}
-      </button>
+      {attached ? null : (
+        <>
+          <button type="button" onClick={actions.runUntilIdle} disabled={idle}>
+            {t('runUntilIdle')}
+          </button>
+          <label className="speed">
+            {t('speed')}
+            <select value={speed} onChange={(event) => actions.setSpeed(Number(event.target.value))}>
+              {options.map((option) => <option key={option} value={option}>{formatSpeed(option)}</option>)}
+            </select>
+          </label>
+          <button type="button" onClick={() => actions.reset()} title={t('resetHint')}>
+            {t('reset')}
+          </button>
+        </>
+      )}
     </div>
   );
 }

@@ -6,6 +6,7 @@
 // (the state views ask the worker for their data only then).
 
 import { Activity, lazy, type ReactNode } from 'react';
+import { OffWhileAttached } from '../live/LiveControls.tsx';
 
 // Each view is its own chunk, loaded when its tab first mounts (the Dock wraps them in Suspense): the
 // page's first JavaScript stays small, and the views arrive while the graph is already drawn.
@@ -39,7 +40,7 @@ export const dockTabs: readonly DockTab[] = [
   // The logs grow with every delivery: while their tab is hidden, React renders them only when idle.
   { id: 'logs', title: 'dock:tabs.logs', render: (shown) => <Activity mode={shown ? 'visible' : 'hidden'}><LogsPanel /></Activity>, keepMounted: true },
   { id: 'faults', title: 'dock:tabs.faults', render: () => <FaultsPanel />, keepMounted: true },
-  { id: 'scenarios', title: 'dock:tabs.scenarios', render: () => <ScenariosPanel />, keepMounted: true },
+  { id: 'scenarios', title: 'dock:tabs.scenarios', render: () => <OffWhileAttached reason="scenarios"><ScenariosPanel /></OffWhileAttached>, keepMounted: true },
   // The sequence diagram loads lazily and keeps its scroll place and fetched rows while hidden.
   { id: 'sequence', title: 'sequence:tab', render: (shown) => <Activity mode={shown ? 'visible' : 'hidden'}><SequencePanel /></Activity>, keepMounted: true },
 ];

@@ -30,6 +30,16 @@ export type Selection =
   /** A link, by its two components (in either order). */
   | { readonly type: 'link'; readonly a: string; readonly b: string };
 
+/** The page attached to a server (`npm run apiserver`) instead of its own in-browser cluster. */
+export interface ServerLink {
+  /** The server's address, as shown (its origin). */
+  readonly url: string;
+  /** Connecting (or reconnecting), open, closed (it reconnects), refused (a bad token: it does not retry). */
+  readonly state: 'connecting' | 'open' | 'closed' | 'refused';
+  /** Why it is refused or closed: the close reason (`token missing`, `token refused`, …); null when none was given. */
+  readonly reason: string | null;
+}
+
 export interface Notice {
   readonly id: number;
   readonly command: CommandType | null;
@@ -82,6 +92,8 @@ export interface SimState {
   readonly tourStops: TourStopsEvent | null;
   /** The newest answer to a `traceRange` query (the sequence view keeps its own cache of them). */
   readonly traceRange: TraceRangeEvent | null;
+  /** The server the page is attached to; null while it runs its own cluster in the worker. */
+  readonly server: ServerLink | null;
 }
 
 export const recentLimit = 500;
@@ -115,6 +127,7 @@ export const initialSimState: SimState = {
   insides: null,
   tourStops: null,
   traceRange: null,
+  server: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {

@@ -1,0 +1,188 @@
+// The page attached to `npm run apiserver`: the test starts the server (its own free port, fast-forward,
+// the built dist/), opens the one URL it prints, and runs the real kubectl from a terminal (a child
+// process). The page shows kubectl's request, etcd's Txn with its compare and the watch events in
+// order, the Pod reaching Running on the graph; pausing holds the view while kubectl is served; step back
+// shows the earlier state. A server started with --token refuses a wrong token with a clear message.
+// Skipped, with a message, without kubectl on PATH.
+
+import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+
+const kubectl = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'kubectl')).find((path) => existsSync(path)) ?? null;
+if (!kubectl) console.warn('e2e/live: kubectl is not on PATH; SKIPPED');
+
+interface Started {
+  readonly process: ChildProcess;
+  /** The URL the server printed for the page. */
+  readonly url: string;
+  readonly kubeconfig: string;
+}
+
+/** Starts `npm run apiserver` (as its script runs it) and waits for the one URL it prints. */
+async function startServer(dir: string, flags: readonly string[]): Promise<Started> {
+  const kubeconfig = join(dir, `kubeconfig-${flags.length}`);
+  // Its own process group: npx, tsx and the server's node stop together (stopServer).
+  const child = spawn('npx', ['tsx', 'src/server/main.ts', '--port', '0', '--nodes', '2', '--fast-forward', '--kubeconfig', kubeconfig, ...flags], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+      const match = /watch it live at (\S+)/.exec(output);
+      if (match) resolve(match[1]!);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+    });
+    child.once('exit', (code) => reject(new Error(`the server exited (${code}) before printing its URL:\n${output}`)));
+  });
+  return { process: child, url, kubeconfig };
+}
+
+/** Stops the server and the processes npx started for it. */
+function stopServer(started: Started | undefined): void {
+  if (started?.process.pid !== undefined) process.kill(-started.process.pid, 'SIGTERM');
+}
+
+function run(args: readonly string[], kubeconfig: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(kubectl!, ['--kubeconfig', kubeconfig, ...args], (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)));
+  });
+}
+
+const podYaml = `apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  containers:
+  - name: nginx
+    image: nginx:1.25
+    ports:
+    - containerPort: 80
+`;
+
+function token(page: Page, kind: string, from: string, to: string) {
+  return page.getByTestId('token').and(page.locator(`[data-kind="${kind}"][data-from="${from}"][data-to="${to}"][data-delivered="true"]`));
+}
+
+test.describe('the page attached to npm run apiserver', () => {
+  test.skip(!kubectl, 'kubectl is not on PATH');
+  test.use({ ignoreHTTPSErrors: true, viewport: { width: 1440, height: 900 } });
+  let dir: string;
+  let server: Started;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'podflow-live-e2e-'));
+    server = await startServer(dir, []);
+  });
+  test.afterAll(() => {
+    stopServer(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('real kubectl create: the request, the Txn with its compare, the watch events in order; the Pod Running; step back', async ({ page }) => {
+    await page.addInitScript(() => {
+      if (localStorage.getItem('podflow.prefs') === null) {
+        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'light', level: 'milestone' }, version: 1 }));
+      }
+    });
+    await page.goto(server.url);
+    const state = page.getByTestId('live-state');
+    await expect(state).toHaveText('Live');
+    await expect(page.getByTestId('live-badge')).toContainText(`Attached to ${new URL(server.url).host}`);
+    // What would rebuild the server's cluster is not offered.
+    await expect(page.getByRole('button', { name: 'Reset', exact: true })).toHaveCount(0);
+    await page.getByRole('tab', { name: 'Scenarios' }).click();
+    await expect(page.getByTestId('scenarios-off')).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('attached-1440x900.png') });
+
+    /** The steps of the request, its Txn and the scheduler's watch event. */
+    const steps: number[] = [];
+    await test.step('pause: the view holds while the server serves kubectl', async () => {
+      await page.getByTestId('play-button').click();
+      await expect(state).toHaveText('Paused');
+      const held = await page.getByTestId('step-counter').textContent();
+      writeFileSync(join(dir, 'web.yaml'), podYaml);
+      expect(await run(['create', '-f', join(dir, 'web.yaml')], server.kubeconfig)).toBe('pod/web created\n');
+      await expect.poll(async () => (await run(['get', 'pod', 'web', '-o', 'jsonpath={.status.phase}'], server.kubeconfig))).toBe('Running');
+      await expect(page.getByTestId('step-counter')).toHaveText(held!);
+      await expect(page.getByTestId('pod-chip').and(page.locator('[data-pod="web"]'))).toHaveCount(0);
+    });
+
+    await test.step('next milestone, one by one: the request reaches kube-apiserver, the Txn creates the Pod, a watch event tells the scheduler', async () => {
+      const next = page.getByTestId('next-milestone-button');
+      const caption = page.getByTestId('step-caption');
+      await next.click();
+      await expect(caption).toContainText('POST /api/v1/namespaces/default/pods');
+      await expect(token(page, 'http.request', 'user', 'kube-apiserver')).toBeVisible();
+      steps.push(Number(await page.getByTestId('step-counter').textContent()));
+
+      await next.click();
+      await expect(caption).toContainText('/registry/pods/default/web');
+      const write = page.getByTestId('etcd-write').and(page.locator('[data-key="/registry/pods/default/web"]'));
+      await expect(write).toContainText('mod_revision == 0');
+      await expect(token(page, 'etcd.Txn', 'kube-apiserver', 'etcd')).toBeVisible();
+      steps.push(Number(await page.getByTestId('step-counter').textContent()));
+
+      await next.click();
+      await expect(caption).toContainText('kube-scheduler');
+      await expect(token(page, 'http.watchEvent', 'kube-apiserver', 'kube-scheduler')).toBeVisible();
+      steps.push(Number(await page.getByTestId('step-counter').textContent()));
+      expect(steps).toEqual([...steps].sort((a, b) => a - b));
+      expect(new Set(steps).size).toBe(3);
+    });
+
+    await test.step('play: live again, the Pod is Running on node\'s kubelet; step back shows the earlier state', async () => {
+      await page.getByTestId('play-button').click();
+      await expect(state).toHaveText('Live');
+      const chip = page.getByTestId('pod-chip').and(page.locator('[data-pod="web"]'));
+      await expect(chip).toHaveAttribute('data-status', 'Running');
+      await page.screenshot({ path: test.info().outputPath('running-1440x900.png') });
+      await page.setViewportSize({ width: 1280, height: 720 });
+      await page.screenshot({ path: test.info().outputPath('running-1280x720.png') });
+      // Back to the Txn that created the Pod (through the page's scripting handle), then one step back:
+      // the step before it, when etcd did not hold the Pod yet.
+      await page.getByTestId('play-button').click();
+      await expect(state).toHaveText('Paused');
+      await page.evaluate((step) => (globalThis as unknown as { podflow: { actions: { seek(step: number): void } } }).podflow.actions.seek(step), steps[1]!);
+      await expect(page.getByTestId('step-counter')).toHaveText(String(steps[1]));
+      await expect(chip).toHaveAttribute('data-status', 'Pending');
+      await page.getByTestId('level-switch').getByRole('button', { name: 'All' }).click();
+      await page.getByTestId('step-back-button').click();
+      await expect(page.getByTestId('step-counter')).toHaveText(String(steps[1]! - 1));
+      await expect(chip).toHaveCount(0);
+    });
+  });
+});
+
+test.describe('a server started with --token', () => {
+  test.skip(!kubectl, 'kubectl is not on PATH');
+  test.use({ ignoreHTTPSErrors: true });
+  let dir: string;
+  let server: Started;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'podflow-live-e2e-'));
+    server = await startServer(dir, ['--token', 'open-sesame']);
+  });
+  test.afterAll(() => {
+    stopServer(server);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a wrong token is refused with a clear message; the right one attaches', async ({ page }) => {
+    expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/podflow\/#token=open-sesame$/);
+    await page.goto(server.url.replace('open-sesame', 'wrong'));
+    await expect(page.getByTestId('live-state')).toHaveText('Refused');
+    await expect(page.getByTestId('live-refusal')).toHaveText('The server refused the token: it is not the one the server was started with.');
+    await page.getByTestId('refused-token').fill('open-sesame');
+    await page.getByTestId('refused-form').getByRole('button', { name: 'Attach' }).click();
+    await expect(page.getByTestId('live-state')).toHaveText('Live');
+  });
+});
