@@ -17,14 +17,19 @@ const simPackagePatterns = [
   { group: ['node:*', 'fs', 'path', 'os', 'child_process', 'worker_threads'], message: 'src/sim runs in browser and Node alike.' },
 ];
 
-// The layers: ui → protocol ← worker → sim, and server → sim. One pattern per layer names what it may not
+// The layers: ui → protocol ← worker → sim, and server → sim (with the worker's host pieces). One pattern per layer names what it may not
 // import (test/lint/layers.test.ts proves each one refuses a wrong import).
 const layer = {
   sim: { group: ['**/ui/**', '**/worker/**', '**/protocol/**', '**/server/**'], message: 'Dependencies point one way: sim depends on nothing.' },
   protocol: { group: ['**/ui/**', '**/worker/**', '**/sim/**', '**/server/**'], message: 'src/protocol is the contract: it imports no layer.' },
   worker: { group: ['**/ui/**', '**/server/**'], message: 'The worker hosts the sim for the UI: it imports src/protocol and src/sim only.' },
   workerTest: { group: ['**/server/**', '**/ui/**/*.tsx'], message: 'Worker tests may use the UI\'s pure helpers, never its components or the server.' },
-  server: { group: ['**/ui/**', '**/worker/**'], message: 'The server hosts the sim: it imports src/sim (and src/protocol) only.' },
+  // The host pieces live once and run in both places (DESIGN.md §6): the server hosts the worker's SimHost for
+  // attached pages, but never the browser's bindings of it (the Worker entry, IndexedDB, saved clusters).
+  server: {
+    group: ['**/ui/**', '**/worker/sim.worker.ts', '**/worker/persistence.ts', '**/worker/saved-clusters.ts'],
+    message: 'The server hosts the sim and the worker\'s host pieces (src/worker/host.ts …), never the browser\'s bindings or the UI.',
+  },
   ui: { group: ['**/sim/**', '**/worker/**', '**/server/**'], message: 'The UI talks to the worker through src/protocol only.' },
 };
 

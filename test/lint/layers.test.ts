@@ -28,7 +28,8 @@ const wrong: ReadonlyArray<readonly [layer: string, file: string, specifier: str
   ['worker', 'src/worker/layer-probe.ts', '../ui/format.ts'],
   ['worker', 'src/worker/console/layer-probe.ts', '../../server/server.ts'],
   ['worker test', 'src/worker/layer-probe.test.ts', '../ui/App.tsx'],
-  ['server', 'src/server/layer-probe.ts', '../worker/host.ts'],
+  ['server', 'src/server/layer-probe.ts', '../worker/persistence.ts'],
+  ['server', 'src/server/layer-probe.ts', '../worker/sim.worker.ts'],
   ['server', 'src/server/layer-probe.ts', '../ui/format.ts'],
   ['ui', 'src/ui/graph/layer-probe.ts', '../../sim/cluster.ts'],
   ['ui', 'src/ui/layer-probe.tsx', '../worker/host.ts'],
@@ -36,6 +37,7 @@ const wrong: ReadonlyArray<readonly [layer: string, file: string, specifier: str
 ];
 
 const right: ReadonlyArray<readonly [layer: string, file: string, specifier: string]> = [
+  ['server', 'src/server/layer-probe.ts', '../worker/host.ts'],
   ['sim client', 'src/sim/client/layer-probe.ts', '../wire/http.ts'],
   ['sim scheduler', 'src/sim/scheduler/layer-probe.ts', '../wire/credentials.ts'],
   ['sim apiserver', 'src/sim/apiserver/layer-probe.ts', '../wire/http.ts'],
