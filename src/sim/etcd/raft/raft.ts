@@ -75,6 +75,17 @@ export class Raft {
     this.becomeFollower(this.term, none);
   }
 
+  /**
+   * A new cluster's first state (raft.StartNode's Bootstrap): one committed ConfChangeAddNode entry per
+   * member at term 1, and term 1; the first election then makes term 2.
+   */
+  bootstrap(ids: readonly number[]): void {
+    if (this.log.lastIndex !== 0) throw new Error('raft: bootstrap of a non-empty log');
+    this.log.append(ids.map((id, i) => ({ term: 1, index: i + 1, data: { type: 'ConfChangeAddNode', nodeID: id }, size: 16 })));
+    this.log.commitTo(ids.length);
+    this.becomeFollower(1, none);
+  }
+
   get hardState(): HardState {
     return { term: this.term, vote: this.vote, commit: this.log.committed };
   }
