@@ -11,7 +11,7 @@ import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
 import { isProtobuf, podFromProtobuf } from './stored-bytes.ts';
-import { etcdFaultCaption, raftKindPrefix, raftPlain, raftTimerReasons } from './raft.ts';
+import { etcdFaultCaption, raftKindPrefix, raftPlain, raftPlainKinds, raftTimerReasons } from './raft.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -924,4 +924,4 @@ const plains: Readonly<Record<string, Plain>> = {
 };
 
 /** The kinds with a plain caption of their own (the rest get a generic one). */
-export const plainKinds: ReadonlySet<string> = new Set(Object.keys(plains));
+export const plainKinds: ReadonlySet<string> = new Set([...Object.keys(plains), ...raftPlainKinds]);

@@ -37,9 +37,12 @@ const plainByType: Readonly<Record<string, (r: Record_) => Both>> = {
   MsgSnap: (r) => ({ en: `The leader ${r.from} sends ${r.to} a snapshot: the entries it lacks are already compacted`, zh: `leader ${r.from} 向 ${r.to} 发送快照：它缺的日志已被压缩` }),
 };
 
+/** The raft message kinds with a plain caption of their own. */
+export const raftPlainKinds: readonly string[] = Object.keys(plainByType).map((type) => raftKindPrefix + type);
+
 function granted(r: Record_, yes: Both, no: Both): Both {
   const w = flag(r.payload, 'reject') ? no : yes;
-  return { en: `${r.from} ${w.en}`, zh: `${r.from} ${w.zh}` };
+  return { en: `${r.from} answers the candidate ${r.to}: it ${w.en}`, zh: `${r.from} 回复候选者 ${r.to}：${w.zh}` };
 }
 
 /** The plain caption of a raft message. */

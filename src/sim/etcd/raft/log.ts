@@ -11,7 +11,7 @@
 import type { Entry, Snapshot } from './types.ts';
 
 /** What `term` returns for an index the snapshot has compacted away. */
-export const compacted = -1;
+const compacted = -1;
 
 export class RaftLog {
   private entries: Entry[] = [];

@@ -90,11 +90,6 @@ export class Raft {
     return { term: this.term, vote: this.vote, commit: this.log.committed };
   }
 
-  /** The leader's view of a follower's `match` (for tests and the page); undefined on a non-leader. */
-  progress(id: number): { readonly match: number; readonly next: number; readonly state: string } | undefined {
-    return this.state === 'StateLeader' ? this.prs.get(id) : undefined;
-  }
-
   takeMessages(): RaftMessage[] {
     const out = this.msgs;
     this.msgs = [];

@@ -26,16 +26,10 @@ export interface Snapshot {
   readonly data: unknown;
 }
 
-export const messageTypes = [
-  'MsgHup', 'MsgBeat', 'MsgProp', 'MsgApp', 'MsgAppResp', 'MsgVote', 'MsgVoteResp', 'MsgSnap', 'MsgHeartbeat',
-  'MsgHeartbeatResp', 'MsgCheckQuorum', 'MsgSnapStatus', 'MsgReadIndex', 'MsgReadIndexResp', 'MsgPreVote', 'MsgPreVoteResp',
-] as const;
-
-export type MessageType = typeof messageTypes[number];
-
-/** The types that travel between members (the others are local: a member steps them into itself). */
-export const networkMessageTypes: readonly MessageType[] = messageTypes.filter(
-  (t) => t !== 'MsgHup' && t !== 'MsgBeat' && t !== 'MsgCheckQuorum' && t !== 'MsgSnapStatus');
+/** MsgHup, MsgBeat, MsgCheckQuorum and MsgSnapStatus are local: a member steps them into itself. */
+export type MessageType =
+  | 'MsgHup' | 'MsgBeat' | 'MsgProp' | 'MsgApp' | 'MsgAppResp' | 'MsgVote' | 'MsgVoteResp' | 'MsgSnap' | 'MsgHeartbeat'
+  | 'MsgHeartbeatResp' | 'MsgCheckQuorum' | 'MsgSnapStatus' | 'MsgReadIndex' | 'MsgReadIndexResp' | 'MsgPreVote' | 'MsgPreVoteResp';
 
 export interface RaftMessage {
   readonly type: MessageType;
