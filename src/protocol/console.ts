@@ -86,7 +86,13 @@ export type FaultSpec =
   | { readonly type: 'dropWatches'; readonly component?: string }
   | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
   | { readonly type: 'imageUnpullable'; readonly image: string }
-  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number };
+  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number }
+  | { readonly type: 'etcdMemberStop'; readonly member: string }
+  | { readonly type: 'etcdMemberStart'; readonly member: string }
+  | { readonly type: 'etcdKillLeader' }
+  | { readonly type: 'etcdPartition'; readonly member: string }
+  | { readonly type: 'etcdHeal' }
+  | { readonly type: 'etcdSlowDisk'; readonly member: string; readonly fsyncMs: number };
 
 export interface FaultCommand {
   readonly type: 'fault';

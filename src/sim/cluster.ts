@@ -14,6 +14,7 @@ import { KubeControllerManager } from './controllers/index.ts';
 import { Kubelet } from './kubelet/index.ts';
 import { KubeScheduler } from './scheduler/index.ts';
 import { EtcdServer } from './etcd/index.ts';
+import { clusterMembers, defaultClusterToken, memberConfigs } from './etcd/cluster.ts';
 import { User, userComponentName } from './user/user.ts';
 import { clusterFaults, injectFault, type ClusterFaults, type Fault } from './faults.ts';
 import type { Message } from './engine/index.ts';
@@ -92,6 +93,11 @@ export interface ClusterConfig<E extends Component = EtcdServer> {
    * (etcd/server.ts), such as src/server/real-etcd's proxy to a real etcd.
    */
   readonly etcdMember?: (name: string) => E;
+  /**
+   * How many etcd members (default 1: one member named `etcd`, no raft traffic). With 3 or 5, members
+   * `etcd-1` … `etcd-N` run raft between them and kube-apiserver's `--etcd-servers` lists them all.
+   */
+  readonly etcdMembers?: 1 | 3 | 5;
 }
 
 export type StorageMediaType = 'protobuf' | 'json';
@@ -127,7 +133,10 @@ export const componentNames = {
 export class Cluster<E extends Component = EtcdServer> {
   readonly engine: Engine;
   readonly user: User;
+  /** The first etcd member (the only one by default). */
   readonly etcd: E;
+  /** Every etcd member, in `--etcd-servers` order. */
+  readonly etcdMembers: readonly E[];
   readonly apiserver: KubeApiserver;
   readonly controllerManager: KubeControllerManager | null;
   readonly scheduler: KubeScheduler | null;
@@ -143,12 +152,26 @@ export class Cluster<E extends Component = EtcdServer> {
       ...(config.epochMs !== undefined ? { epochMs: config.epochMs } : {}),
     });
     this.user = this.engine.add(new User());
-    this.etcd = this.engine.add(config.etcdMember?.(componentNames.etcd) ?? new EtcdServer(componentNames.etcd, { ...defaultEtcdTiming, ...config.etcd }) as Component as E);
+    const timing = { ...defaultEtcdTiming, ...config.etcd };
+    const memberCount = config.etcdMember ? 1 : config.etcdMembers ?? 1;
+    if (config.etcdMember) {
+      this.etcdMembers = [this.engine.add(config.etcdMember(componentNames.etcd))];
+    } else if (memberCount === 1) {
+      this.etcdMembers = [this.engine.add(new EtcdServer(componentNames.etcd, timing) as Component as E)];
+    } else {
+      const { clusterId, members } = clusterMembers(memberConfigs(memberCount), defaultClusterToken);
+      const peers = members.map((m, i) => ({ id: i + 1, component: m.name }));
+      this.etcdMembers = members.map((m, i) => this.engine.add(new EtcdServer(m.name, {
+        ...timing, identity: { clusterId, memberId: m.id, raftTerm: 0 }, raft: { id: i + 1, peers, seed: `${config.seed}/${m.name}` },
+      }) as Component as E));
+    }
+    this.etcd = this.etcdMembers[0]!;
+    const etcdNames = this.etcdMembers.map((m) => m.name);
 
     const latencies = { ...defaultLatencies, ...config.latencies };
     const nodeNames = Array.from({ length: config.nodes ?? defaultNodeCount }, (_, i) => `node-${i + 1}`);
     this.apiserver = this.engine.add(new KubeApiserver({
-      ...config.apiserver, storageMediaType: config.storageMediaType ?? 'protobuf', name: componentNames.apiserver, etcd: componentNames.etcd, nodes: nodeNames }));
+      ...config.apiserver, storageMediaType: config.storageMediaType ?? 'protobuf', name: componentNames.apiserver, etcdServers: etcdNames, nodes: nodeNames }));
     const wanted = { controllerManager: true, scheduler: true, kubelets: true, ...config.components };
     this.controllerManager = wanted.controllerManager ? this.engine.add(new KubeControllerManager({ name: componentNames.controllerManager })) : null;
     this.scheduler = wanted.scheduler ? this.engine.add(new KubeScheduler({
@@ -158,15 +181,17 @@ export class Cluster<E extends Component = EtcdServer> {
     const components: ComponentInfo[] = [
       { name: componentNames.user, role: 'user', modelled: true },
       { name: componentNames.apiserver, role: 'kube-apiserver', modelled: true },
-      { name: componentNames.etcd, role: 'etcd', modelled: true },
+      ...etcdNames.map((name): ComponentInfo => ({ name, role: 'etcd', modelled: true })),
       { name: componentNames.controllerManager, role: 'kube-controller-manager', modelled: wanted.controllerManager },
       { name: componentNames.scheduler, role: 'kube-scheduler', modelled: wanted.scheduler },
       ...nodeNames.map((node): ComponentInfo => ({ name: componentNames.kubelet(node), role: 'kubelet', node, modelled: wanted.kubelets })),
     ];
     const links: LinkInfo[] = [
       { a: componentNames.user, b: componentNames.apiserver, latency: latencies.user, jitter: latencies.jitter },
-      { a: componentNames.user, b: componentNames.etcd, latency: latencies.user, jitter: latencies.jitter },
-      { a: componentNames.apiserver, b: componentNames.etcd, latency: latencies.etcd, jitter: latencies.jitter },
+      ...etcdNames.map((name): LinkInfo => ({ a: componentNames.user, b: name, latency: latencies.user, jitter: latencies.jitter })),
+      ...etcdNames.map((name): LinkInfo => ({ a: componentNames.apiserver, b: name, latency: latencies.etcd, jitter: latencies.jitter })),
+      // The members' peer links (raft), without jitter: raft traffic draws nothing from the engine's RNG.
+      ...etcdNames.flatMap((a, i) => etcdNames.slice(i + 1).map((b): LinkInfo => ({ a, b, latency: latencies.etcd, jitter: 0 }))),
       { a: componentNames.controllerManager, b: componentNames.apiserver, latency: latencies.control, jitter: latencies.jitter },
       { a: componentNames.scheduler, b: componentNames.apiserver, latency: latencies.control, jitter: latencies.jitter },
       ...nodeNames.map((node): LinkInfo => ({ a: componentNames.kubelet(node), b: componentNames.apiserver, latency: latencies.control, jitter: latencies.jitter })),
@@ -177,6 +202,7 @@ export class Cluster<E extends Component = EtcdServer> {
     }
     this.topology = { components, links };
     this.faults = clusterFaults(this);
+    if (memberCount > 1) for (const member of this.etcdMembers) (member as Component as EtcdServer).startRaft();
     this.apiserver.start();
   }
 

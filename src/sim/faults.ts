@@ -20,6 +20,13 @@
 //   linkLatency         a link's one-way latency (and jitter) from now on
 //   imageUnpullable     pulls of an image fail on every node (ErrImagePull, then ImagePullBackOff)
 //   imageCrashes        containers of an image exit after some seconds with an exit code (CrashLoopBackOff)
+//   etcdMemberStop /    an etcd member's process (clusters of 3 or 5 members): stopped, its clients'
+//   etcdMemberStart     connections close and it refuses new ones; started, it comes back from its WAL
+//                       as a follower
+//   etcdKillLeader      stops whichever member leads when the fault is delivered
+//   etcdPartition /     a member cut off from the other members (clients still reach it); healed, every
+//   etcdHeal            member hears every other again
+//   etcdSlowDisk        a member's fsync takes this long from now on (0: back to normal)
 
 import type { Cluster } from './cluster.ts';
 import { EtcdServer, etcdKinds } from './etcd/index.ts';
@@ -35,7 +42,13 @@ export type Fault =
   | { readonly type: 'dropWatches'; readonly component?: string }
   | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
   | { readonly type: 'imageUnpullable'; readonly image: string }
-  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number };
+  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number }
+  | { readonly type: 'etcdMemberStop'; readonly member: string }
+  | { readonly type: 'etcdMemberStart'; readonly member: string }
+  | { readonly type: 'etcdKillLeader' }
+  | { readonly type: 'etcdPartition'; readonly member: string }
+  | { readonly type: 'etcdHeal' }
+  | { readonly type: 'etcdSlowDisk'; readonly member: string; readonly fsyncMs: number };
 
 /** What an image's containers do by default when made to crash: run 5 s, exit with code 1. */
 export const defaultCrash = { afterSeconds: 5, exitCode: 1 } as const;
@@ -52,6 +65,12 @@ export interface ClusterFaults {
   linkLatency(a: string, b: string, latency: number, jitter?: number): Message<Fault>;
   markImageUnpullable(image: string): Message<Fault>;
   crashImage(image: string, afterSeconds?: number, exitCode?: number): Message<Fault>;
+  stopEtcdMember(member: string): Message<Fault>;
+  startEtcdMember(member: string): Message<Fault>;
+  killEtcdLeader(): Message<Fault>;
+  partitionEtcdMember(member: string): Message<Fault>;
+  healEtcd(): Message<Fault>;
+  slowEtcdDisk(member: string, fsyncMs: number): Message<Fault>;
 }
 
 export function clusterFaults(cluster: Cluster<Component>): ClusterFaults {
@@ -68,6 +87,12 @@ export function clusterFaults(cluster: Cluster<Component>): ClusterFaults {
     markImageUnpullable: (image) => inject({ type: 'imageUnpullable', image }),
     crashImage: (image, afterSeconds = defaultCrash.afterSeconds, exitCode = defaultCrash.exitCode) =>
       inject({ type: 'imageCrashes', image, afterSeconds, exitCode }),
+    stopEtcdMember: (member) => inject({ type: 'etcdMemberStop', member }),
+    startEtcdMember: (member) => inject({ type: 'etcdMemberStart', member }),
+    killEtcdLeader: () => inject({ type: 'etcdKillLeader' }),
+    partitionEtcdMember: (member) => inject({ type: 'etcdPartition', member }),
+    healEtcd: () => inject({ type: 'etcdHeal' }),
+    slowEtcdDisk: (member, fsyncMs) => inject({ type: 'etcdSlowDisk', member, fsyncMs }),
   };
 }
 
@@ -88,6 +113,8 @@ export function injectFault(cluster: Cluster<Component>, fault: Fault): Message<
     throw new Error(`fault ${fault.type}: ${fault.component} is not a component that can be stopped and started`);
   }
   if (fault.type === 'nodeDown' || fault.type === 'nodeUp') kubeletOf(cluster, fault.node);
+  if (fault.type.startsWith('etcd') && cluster.etcdMembers.length === 1) throw new Error(`fault ${fault.type}: etcd is a single member`);
+  if ('member' in fault) memberOf(cluster, fault.member);
   return cluster.user.command<Fault>(faultKind, fault, () => applyFault(cluster, fault));
 }
 
@@ -101,6 +128,17 @@ function kubeletOf(cluster: Cluster<Component>, node: string) {
 function modelEtcd(cluster: Cluster<Component>): EtcdServer {
   if (!(cluster.etcd instanceof EtcdServer)) throw new Error(`${cluster.etcd.name} is not the model's etcd: etcd faults need it`);
   return cluster.etcd;
+}
+
+/** The model's etcd members (none on a real etcd, whose members are processes of their own). */
+function modelMembers(cluster: Cluster<Component>): EtcdServer[] {
+  return cluster.etcdMembers.filter((m): m is EtcdServer => m instanceof EtcdServer);
+}
+
+function memberOf(cluster: Cluster<Component>, member: string): EtcdServer {
+  const found = cluster.etcdMembers.find((m) => m.name === member);
+  if (!(found instanceof EtcdServer)) throw new Error(`fault: no etcd member ${member} of the model`);
+  return found;
 }
 
 function applyFault(cluster: Cluster<Component>, fault: Fault): void {
@@ -138,6 +176,30 @@ function applyFault(cluster: Cluster<Component>, fault: Fault): void {
       return;
     case 'imageCrashes':
       for (const kubelet of cluster.kubelets) kubelet.makeImageCrash(fault.image, { afterMs: fault.afterSeconds * 1000, exitCode: fault.exitCode });
+      return;
+    case 'etcdMemberStop':
+      memberOf(cluster, fault.member).crash();
+      return;
+    case 'etcdMemberStart':
+      memberOf(cluster, fault.member).restart();
+      return;
+    case 'etcdKillLeader':
+      modelMembers(cluster).find((m) => m.raft?.state === 'StateLeader')?.crash();
+      return;
+    case 'etcdPartition': {
+      const isolated = memberOf(cluster, fault.member);
+      for (const other of modelMembers(cluster)) {
+        if (other === isolated) continue;
+        other.unreachable.add(isolated.name);
+        isolated.unreachable.add(other.name);
+      }
+      return;
+    }
+    case 'etcdHeal':
+      for (const member of modelMembers(cluster)) member.unreachable.clear();
+      return;
+    case 'etcdSlowDisk':
+      memberOf(cluster, fault.member).setFsync(fault.fsyncMs);
       return;
   }
 }

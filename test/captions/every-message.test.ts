@@ -114,6 +114,11 @@ function walk(): Walk {
     containers.boot();
     containerRequests(containers);
   });
+  const members = createCluster({ seed: 'captions-members', etcdMembers: 3, components: { controllerManager: false, scheduler: false, kubelets: false } });
+  watchOne(members, () => {
+    members.engine.runUntilIdle();
+    memberFaults(members);
+  });
   return { variants };
 }
 
@@ -171,6 +176,34 @@ const faultTour: Scenario = {
     fault({ type: 'compactEtcd' }), fault({ type: 'breakEtcdWatches' }), { do: 'advance', ms: 5_000 }, { do: 'runUntilIdle' },
   ],
 };
+
+/** etcd as three members: reads and writes on followers, member faults, a quorum loss and its recovery. */
+function memberFaults(cluster: Cluster): void {
+  const follower = cluster.etcdMembers.find((m) => m.raft?.state === 'StateFollower')!.name;
+  const leader = () => cluster.etcdMembers.find((m) => m.raft?.state === 'StateLeader')!.name;
+  cluster.user.request(follower, etcdKinds.put, { key: '/demo/a', value: '1' });
+  cluster.user.request(follower, etcdKinds.range, { key: '/demo/a' });
+  cluster.engine.runUntilIdle();
+  cluster.faults.slowEtcdDisk(follower, 200);
+  cluster.user.request(leader(), etcdKinds.put, { key: '/demo/b', value: '2' });
+  cluster.engine.runFor(1_000);
+  cluster.faults.slowEtcdDisk(follower, 0);
+  cluster.faults.partitionEtcdMember(follower);
+  cluster.engine.runFor(3_000);
+  cluster.faults.healEtcd();
+  cluster.faults.killEtcdLeader();
+  cluster.engine.runFor(3_000);
+  const down = cluster.etcdMembers.find((m) => m.down)!.name;
+  cluster.faults.stopEtcdMember(leader());
+  cluster.engine.runFor(10);
+  const alone = cluster.etcdMembers.find((m) => !m.down)!.name;
+  cluster.user.request(alone, etcdKinds.put, { key: '/demo/c', value: '3' });
+  cluster.user.request(down, etcdKinds.range, { key: '/demo/a' });
+  cluster.engine.runFor(8_000);
+  for (const m of cluster.etcdMembers) cluster.faults.startEtcdMember(m.name);
+  cluster.engine.runFor(5_000);
+  cluster.engine.runUntilIdle();
+}
 
 /** What a console user can send beyond the scenarios: etcdctl, impersonation, reads at a resourceVersion, refusals. */
 function consoleRequests(cluster: Cluster): void {
@@ -233,11 +266,14 @@ describe('captions of every message the model sends', () => {
       'etcd.WatchStreamError', 'etcd.LeaseGrant', 'etcd.LeaseGrantResponse', 'etcd.Compact', 'etcd.CompactResponse', 'etcd.Put', 'etcd.PutResponse',
       'etcd.DeleteRange', 'etcd.DeleteRangeResponse', 'apiserver.impersonation', 'apiserver.waitForCache', 'apiserver.waitForCacheResponse',
       'user.fault', 'kcm.join', 'kcm.join.done', 'timer', 'etcd.LeaseRevoke', 'etcd.LeaseRevokeResponse', 'etcd.LeaseKeepAlive',
-      'etcd.LeaseKeepAliveResponse', 'etcd.LeaseTimeToLive', 'etcd.LeaseTimeToLiveResponse', 'etcd.LeaseLeases', 'etcd.LeaseLeasesResponse', 'etcd.WatchClose']) {
+      'etcd.LeaseKeepAliveResponse', 'etcd.LeaseTimeToLive', 'etcd.LeaseTimeToLiveResponse', 'etcd.LeaseLeases', 'etcd.LeaseLeasesResponse', 'etcd.WatchClose',
+      'etcd.raft.MsgPreVote', 'etcd.raft.MsgPreVoteResp', 'etcd.raft.MsgVote', 'etcd.raft.MsgVoteResp', 'etcd.raft.MsgApp', 'etcd.raft.MsgAppResp',
+      'etcd.raft.MsgHeartbeat', 'etcd.raft.MsgHeartbeatResp', 'etcd.raft.MsgProp', 'etcd.raft.MsgReadIndex', 'etcd.raft.MsgReadIndexResp']) {
       expect(kinds, kind).toContain(kind);
     }
     const faults = [...variants.keys()].filter((k) => k.startsWith('fault ')).map((k) => k.split(' ')[1]);
-    expect(new Set(faults)).toEqual(new Set(['stop', 'start', 'nodeDown', 'nodeUp', 'compactEtcd', 'breakEtcdWatches', 'dropWatches', 'linkLatency', 'imageUnpullable', 'imageCrashes']));
+    expect(new Set(faults)).toEqual(new Set(['stop', 'start', 'nodeDown', 'nodeUp', 'compactEtcd', 'breakEtcdWatches', 'dropWatches', 'linkLatency', 'imageUnpullable', 'imageCrashes',
+      'etcdMemberStop', 'etcdMemberStart', 'etcdKillLeader', 'etcdPartition', 'etcdHeal', 'etcdSlowDisk']));
     expect(variants.size).toBeGreaterThan(150);
   });
 

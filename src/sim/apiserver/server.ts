@@ -16,7 +16,7 @@ import type { Lease } from '../api/types/coordination.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
 import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
-import type { EtcdReply } from '../etcd/index.ts';
+import { etcdKinds, type EtcdReply } from '../etcd/index.ts';
 import { handleReview } from './auth-reviews.ts';
 import { AdmissionChain, type AdmissionContext } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
@@ -47,9 +47,10 @@ import { strategyFor } from './registry/strategies.ts';
 import { Cacher, cacherResourcePrefixOf, podNodeNameTrigger, type CacherHost } from './storage/cacher.ts';
 import type { WatchCacheWindow } from './storage/watch-cache.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
-import { etcdClientOver, type EtcdClient } from './storage/etcd-client.ts';
+import { etcdClientOver, EtcdEndpoints, etcdRetry, isSafeRetry, type EtcdClient } from './storage/etcd-client.ts';
 import type { StorageMediaType } from './storage/codec.ts';
 import { EtcdWatchRouter } from './storage/etcd-watch-client.ts';
+import { StorageError } from './storage/errors.ts';
 import { EtcdWatcher } from './storage/etcd-watcher.ts';
 import { Etcd3Store } from './storage/etcd3-store.ts';
 import type { Storage, StorageWatch } from './storage/interface.ts';
@@ -58,8 +59,8 @@ import type { WatchStreamRequest, WatchStreamResponse } from '../etcd/index.ts';
 
 export interface KubeApiserverOptions {
   readonly name?: string;
-  /** The etcd component to talk to. */
-  readonly etcd?: string;
+  /** `--etcd-servers`: the etcd members (components) to talk to (default: the one named `etcd`). */
+  readonly etcdServers?: readonly string[];
   /** `--etcd-prefix` (default `/registry`). */
   readonly etcdPrefix?: string;
   /**
@@ -108,8 +109,8 @@ export class KubeApiserver extends Component {
   private readonly relays = new Map<number, { readonly client: Message<HttpRequest>; readonly kubelet: string }>();
   /** The client request's id → the kubelet request's id, for a client's cancel. */
   private readonly relayOf = new Map<number, number>();
-  private readonly etcdName: string;
   private readonly shared: boolean;
+  private readonly etcdServers: EtcdEndpoints;
   private readonly prefix: string;
   private readonly authenticator: TokenAuthenticator;
   private readonly inFlight: MaxInFlight;
@@ -131,8 +132,8 @@ export class KubeApiserver extends Component {
 
   constructor(options: KubeApiserverOptions = {}) {
     super(options.name ?? 'kube-apiserver');
-    this.etcdName = options.etcd ?? 'etcd';
     this.shared = options.sharedEtcd ?? false;
+    this.etcdServers = new EtcdEndpoints(options.etcdServers ?? ['etcd']);
     this.prefix = options.etcdPrefix ?? '/registry';
     this.authenticator = new TokenAuthenticator(options.nodes ?? []);
     this.inFlight = new MaxInFlight(options.maxInFlight ?? defaultMaxInFlight);
@@ -142,9 +143,9 @@ export class KubeApiserver extends Component {
     this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
     this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.timedEtcdCall<R>(kind, payload));
     this.etcdWatches = new EtcdWatchRouter(this.name, {
-      call: (kind, payload) => this.call<WatchStreamResponse>(this.etcdName, kind, payload as WatchStreamRequest),
+      call: (kind, payload) => this.call<WatchStreamResponse>(this.etcdServers.pinned, kind, payload as WatchStreamRequest),
       send: (kind, payload) => {
-        this.send(this.etcdName, kind, payload);
+        this.send(this.etcdServers.pinned, kind, payload);
       },
       spawn: (co) => {
         this.spawn(co);
@@ -167,7 +168,15 @@ export class KubeApiserver extends Component {
   /** An etcd request of the storage layer, observed for etcd_request_duration_seconds. */
   private *timedEtcdCall<R>(kind: string, payload: unknown): Co<Message<EtcdReply<R>>> {
     const sent = this.now;
-    const reply = yield* this.call<EtcdReply<R>>(this.etcdName, kind, payload);
+    let reply: Message<EtcdReply<R>>;
+    for (let attempt = 1; ; attempt++) {
+      const endpoint = this.etcdServers.pinned;
+      reply = yield* this.call<EtcdReply<R>>(endpoint, kind, payload);
+      if (reply.payload.ok || reply.payload.error.codeName !== 'Unavailable') break;
+      this.etcdServers.failed(endpoint);
+      if (attempt === etcdRetry.maxAttempts || !isSafeRetry(kind, reply.payload.error)) break;
+      yield* this.sleep(etcdRetry.backoffMs, { reason: 'etcd-retry' });
+    }
     this.metrics.observeEtcd(kind, payload, this.now - sent);
     return reply;
   }
@@ -185,6 +194,8 @@ export class KubeApiserver extends Component {
   }
 
   receive(message: Message): void {
+    // A broken watch stream means the member (or the connection to it) failed: clientv3 moves on.
+    if (message.kind === etcdKinds.watchStreamError) this.etcdServers.failed(message.from);
     if (this.etcdWatches.route(message)) return;
     if (message.replyTo !== null && this.relays.has(message.replyTo) && (message.kind === httpKinds.streamData || message.kind === httpKinds.watchEnd)) {
       this.relayStream(message);
@@ -278,7 +289,8 @@ export class KubeApiserver extends Component {
         this.identityLease = object;
       }
     } catch (err) {
-      if (!(err instanceof StatusError)) throw err;
+      // An error answer or etcd unreachable: logged by the real controller, which tries again next period.
+      if (!(err instanceof StatusError) && !(err instanceof StorageError)) throw err;
       this.identityLease = null;
     }
     this.setTimer(identityLeaseRenewInterval, identityLeaseTimer, null, { background: true });

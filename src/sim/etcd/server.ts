@@ -20,10 +20,21 @@
 // expiry and is then revoked. Lease and progress timers are background work.
 //
 // Models the request path of etcdserver/api/v3rpc (key.go, lease.go, watch.go, interceptor.go) over
-// etcdserver/v3_server.go; raft is a single member that commits at once, so a write is applied when its
-// request is delivered.
+// etcdserver/v3_server.go. A single member (no `raft` option) commits at once, so a write is applied when
+// its request is delivered. A member of a cluster (`raft` option) hosts a raft node (raft/raft.ts): a
+// write is proposed (its entry carries the request message), applied by every member from the committed
+// log in order (etcdserver's apply loop), and answered by the member that proposed it once applied; a
+// linearizable Range (or read-only Txn) waits for a ReadIndex round, then for the member to have applied
+// that index; a serializable Range is served at once from the member's own store. Raft messages are
+// engine messages `etcd.raft.<type>` between the members; the raft tick is a 100 ms background timer.
+// A request not answered within etcd's request timeout (5 s + 2 × election timeout = 7 s) fails with
+// `etcdserver: request timed out` (or `…, possibly due to previous leader failure`; a linearizable read
+// whose leader changed fails with `etcdserver: leader changed`). Only the leader expires leases, and it
+// revokes them through the log. Not modelled in a cluster: snapshots of the MVCC store (etcd's snapshot
+// count is 100 000 entries), the batching of linearizable reads into one ReadIndex, keepalives forwarded
+// to the leader (a member renews its own lessor).
 
-import { Component, minute, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
+import { Component, minute, Rng, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
 import { defaultCluster, type ClusterIdentity } from './cluster.ts';
 import { EtcdError, ErrGRPCLeaseNotFound, toRpcError, type RpcError } from './errors.ts';
 import { deleteRangeRequestSize, putRequestSize, rangeRequestSize, txnRequestSize } from './proto-size.ts';
@@ -48,6 +59,9 @@ import { isTxnReadonly, type EvaluatedCompare, type TxnEvaluation } from './txn.
 import { RemoteAddresses } from './remote.ts';
 import { WatchStream } from './watch-stream.ts';
 import { WatchableStore } from './watchable-store.ts';
+import { etcdRaftDefaults, Raft, type RaftConfig } from './raft/raft.ts';
+import type { RaftLog } from './raft/log.ts';
+import type { HardState, RaftMessage } from './raft/types.ts';
 
 export const etcdKinds = {
   range: 'etcd.Range',
@@ -98,7 +112,63 @@ export const watchStreamTransportClosing = 'rpc error: code = Unavailable desc =
 /** `--max-request-bytes` default (1.5 MiB) and the gRPC allowance on top of it. */
 export const maxRequestBytes = defaultMaxRequestBytes;
 
-const timers = { watchSync: 'etcd.watch-sync', watchProgress: 'etcd.watch-progress', leaseExpiry: 'etcd.lease-expiry' } as const;
+const timers = {
+  watchSync: 'etcd.watch-sync', watchProgress: 'etcd.watch-progress', leaseExpiry: 'etcd.lease-expiry', raftTick: 'etcd.raft-tick',
+  requestTimeout: 'etcd.request-timeout',
+} as const;
+
+/** The kind of a raft message between members: `etcd.raft.MsgApp`, … */
+export const raftKindPrefix = 'etcd.raft.';
+
+/** etcd's ReqTimeout: 5 s plus two election timeouts (2 × 10 ticks × 100 ms). */
+export const requestTimeout = 5000 + 2 * etcdRaftDefaults.electionTick * etcdRaftDefaults.tickMs;
+
+/** etcdserver's errors a client sees when raft cannot answer (v3rpc/rpctypes/error.go). */
+export const ErrGRPCTimeout = Object.freeze({ code: 14, codeName: 'Unavailable', message: 'etcdserver: request timed out' } as const);
+export const ErrGRPCTimeoutDueToLeaderFail = Object.freeze({
+  code: 14, codeName: 'Unavailable', message: 'etcdserver: request timed out, possibly due to previous leader failure',
+} as const);
+export const ErrGRPCLeaderChanged = Object.freeze({ code: 14, codeName: 'Unavailable', message: 'etcdserver: leader changed' } as const);
+/** What a client's in-flight RPC gets when the member's process dies (gRPC's transport closes). */
+export const ErrTransportClosing = Object.freeze({ code: 14, codeName: 'Unavailable', message: 'transport is closing' } as const);
+/** What a client's RPC gets when the member's process is down (nothing listens on its port). */
+export const ErrConnectionRefused = Object.freeze({
+  code: 14, codeName: 'Unavailable', message: 'connection error: desc = "transport: Error while dialing dial tcp: connect: connection refused"',
+} as const);
+
+/** A member of an etcd cluster: its raft ID and the component that runs it. */
+export interface RaftPeer {
+  readonly id: number;
+  readonly component: string;
+}
+
+/** The `raft` option: this member's raft ID and every member (itself included). */
+export interface EtcdRaftOptions {
+  readonly id: number;
+  readonly peers: readonly RaftPeer[];
+  /** The disk's fsync time, ms: messages a step that wrote entries sends leave this much later (default 0). */
+  readonly fsync?: number;
+  /**
+   * Seed of the member's own RNG (its randomized election timeouts), so that raft draws nothing from the
+   * engine's RNG and the rest of the cluster (generated names, UIDs) is the same with any member count.
+   */
+  readonly seed: string;
+}
+
+/** What a proposal carries: the request to apply and the member that answers it. */
+interface Proposal {
+  readonly member: string;
+  readonly request: Message;
+}
+
+function isProposal(data: unknown): data is Proposal {
+  return data !== null && typeof data === 'object' && 'request' in data;
+}
+
+/** A lease the leader found expired, revoked through the log. */
+interface LeaseExpiry {
+  readonly leaseExpired: LeaseID;
+}
 
 /** The reply kind for a request kind: `etcd.Txn` → `etcd.TxnResponse`. */
 export function replyKind(requestKind: string): string {
@@ -153,6 +223,8 @@ export interface EtcdServerOptions {
   readonly minLeaseTTL?: number;
   /** `--experimental-watch-progress-notify-interval`, ms (default 10 min; at least 100 ms). */
   readonly progressNotifyInterval?: number;
+  /** A member of a cluster (absent: a single member without raft traffic). */
+  readonly raft?: EtcdRaftOptions;
   /** How often unsynced watchers are caught up, ms (default 100). */
   readonly watchSyncInterval?: number;
 }
@@ -175,10 +247,34 @@ export class EtcdServer extends Component {
   private syncTimer: Message | null = null;
   /** The request being handled, so a watch stream can answer it. */
   private handling: Message | null = null;
+  /** Cluster member: the raft node, null for a single member. */
+  raft: Raft | null = null;
+  private readonly raftOptions: EtcdRaftOptions | null;
+  private raftDisk: { log: RaftLog; hard: HardState } | null = null;
+  private fsync = 0;
+  private tickTimer: Message | null = null;
+  private readonly raftRng: Rng;
+  /** Peers this member's raft messages do not reach (a partition), by component. */
+  readonly unreachable = new Set<string>();
+  /** Proposed writes and linearizable reads waiting here, by request message id. */
+  private readonly waiting = new Map<number, { request: Message; at: number; timer: Message; readIndex: number | null }>();
+  /** Linearizable reads whose read index is known, waiting for the member to apply that far. */
+  private readonly confirmedReads = new Set<number>();
+  /** True while applying an entry another member proposed: nothing is answered. */
+  private silent = false;
+  /** Proposals made while no leader was known, in order. */
+  private blocked: Array<{ data: Proposal | LeaseExpiry; size: number }> = [];
+  private lastLead = 0;
+  /** When the current leader was elected (leadElectedTime) and when the previous one was lost. */
+  private leadElectedAt = 0;
 
   constructor(name = 'etcd', options: EtcdServerOptions = {}) {
     super(name);
-    this.identity = options.identity ?? defaultCluster;
+    const base = options.identity ?? defaultCluster;
+    const raftOf = (): Raft | null => this.raft;
+    // A member's header carries its raft node's current term.
+    this.identity = options.raft === undefined ? base
+      : { clusterId: base.clusterId, memberId: base.memberId, get raftTerm() { return raftOf()?.term ?? 0; } };
     this.lessor = new Lessor(options.minLeaseTTL ?? 2);
     this.store = new WatchableStore(this.lessor);
     this.store.onUnsynced = () => this.scheduleSync();
@@ -190,15 +286,270 @@ export class EtcdServer extends Component {
     this.remotes = new RemoteAddresses('kube-apiserver', options.clientHost ?? '127.0.0.1');
     this.progressInterval = Math.max(options.progressNotifyInterval ?? 10 * minute, 100);
     this.syncInterval = options.watchSyncInterval ?? 100;
+    this.raftOptions = options.raft ?? null;
+    this.fsync = this.raftOptions?.fsync ?? 0;
+    this.raftRng = new Rng(this.raftOptions?.seed ?? name);
+  }
+
+  /** Starts the raft node (a cluster member): the bootstrap entries, then the ticks. */
+  startRaft(): void {
+    const o = this.raftOptions;
+    if (o === null) throw new Error(`${this.name}: not a cluster member`);
+    this.raft = this.newRaft();
+    this.raft.bootstrap(o.peers.map((p) => p.id));
+    this.scheduleTick();
+  }
+
+  private newRaft(disk?: { log: RaftLog; hard: HardState }): Raft {
+    const o = this.raftOptions!;
+    const config: RaftConfig = { ...etcdRaftDefaults, id: o.id, peers: o.peers.map((p) => p.id), random: (n) => this.raftRng.int(n) };
+    return new Raft(config, disk?.log, disk?.hard);
+  }
+
+  /** The disk's fsync time from now on (a slow disk), ms. */
+  setFsync(ms: number): void {
+    this.fsync = ms;
+  }
+
+  /** True while the member's process is down (`crash` … `restart`). */
+  get down(): boolean {
+    return this.raftDisk !== null;
+  }
+
+  /**
+   * The member's process dies: raft state not on disk is lost, in-flight RPCs fail as their connection
+   * closes (`transport is closing`), watch streams break, timers stop. Until `restart`, every request
+   * is refused at once (the port is closed) and raft messages are lost.
+   */
+  crash(): void {
+    if (this.raft === null) return;
+    this.raftDisk = { log: this.raft.log, hard: this.raft.hardState };
+    this.raft = null;
+    for (const [id, w] of [...this.waiting]) {
+      this.waiting.delete(id);
+      this.cancelTimer(w.timer);
+      this.fail(w.request, ErrTransportClosing);
+    }
+    for (const client of new Set([...this.streams.values()].map((e) => e.client))) this.breakWatchStreams(client);
+    for (const timer of this.leaseTimers.values()) this.cancelTimer(timer);
+    this.leaseTimers.clear();
+    if (this.tickTimer !== null) this.cancelTimer(this.tickTimer);
+    this.tickTimer = null;
+    if (this.syncTimer !== null) this.cancelTimer(this.syncTimer);
+    this.syncTimer = null;
+    this.confirmedReads.clear();
+    this.lastLead = 0;
+    this.blocked = [];
+  }
+
+  /** The member starts again from its WAL: a follower with no leader, its term, vote, log and commit as written. */
+  restart(): void {
+    if (this.raftDisk === null) return;
+    this.raft = this.newRaft(this.raftDisk);
+    this.raftDisk = null;
+    this.scheduleTick();
+  }
+
+  private refuse(m: Message): void {
+    if (m.kind === timerKind || m.kind.startsWith(raftKindPrefix) || m.kind === etcdKinds.watchClose) return;
+    if (m.kind === etcdKinds.watch) {
+      this.send<WatchStreamError>(m.from, etcdKinds.watchStreamError, { stream: (m.payload as WatchStreamRequest).stream, error: ErrConnectionRefused.message });
+      return;
+    }
+    this.fail(m, ErrConnectionRefused);
   }
 
   receive(message: Message): void {
     this.handling = message;
     try {
-      this.dispatch(message);
+      if (this.down) this.refuse(message);
+      else if (this.raft === null || !this.routeRaft(message)) this.dispatch(message);
     } finally {
       this.handling = null;
     }
+  }
+
+  // --- cluster member: raft ---
+
+  /** Handles what a cluster member does differently; false for what it serves as a single member does. */
+  private routeRaft(m: Message): boolean {
+    const raft = this.raft!;
+    if (m.kind.startsWith(raftKindPrefix)) {
+      if (this.unreachable.has(m.from)) return true;
+      const before = raft.log.lastIndex;
+      raft.step(m.payload as RaftMessage);
+      this.flushRaft(raft.log.lastIndex !== before || m.kind === `${raftKindPrefix}MsgApp`);
+      return true;
+    }
+    switch (m.kind) {
+      case timerKind: {
+        const t = m.payload as TimerPayload;
+        if (t.name === timers.raftTick) {
+          raft.tick();
+          this.flushRaft(false);
+          this.scheduleTick();
+          return true;
+        }
+        if (t.name === timers.requestTimeout) {
+          this.timeOut(t.data as number);
+          return true;
+        }
+        if (t.name === timers.leaseExpiry) {
+          this.expireLease(t.data as LeaseID);
+          return true;
+        }
+        return false;
+      }
+      case etcdKinds.put: case etcdKinds.deleteRange: case etcdKinds.compact: case etcdKinds.leaseGrant: case etcdKinds.leaseRevoke:
+        this.propose(m);
+        return true;
+      case etcdKinds.txn:
+        if (isTxnReadonly(m.payload as TxnRequest)) this.readIndex(m);
+        else this.propose(m);
+        return true;
+      case etcdKinds.range:
+        if ((m.payload as RangeRequest).serializable) return false;
+        this.readIndex(m);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  private scheduleTick(): void {
+    this.tickTimer = this.setTimer(etcdRaftDefaults.tickMs, timers.raftTick, null, { background: true });
+  }
+
+  private wait(m: Message): void {
+    const timer = this.setTimer(requestTimeout, timers.requestTimeout, m.id);
+    this.waiting.set(m.id, { request: m, at: this.now, timer, readIndex: null });
+  }
+
+  private propose(m: Message): void {
+    let request = m;
+    // A lease's ID is chosen before the proposal, so every member grants the same one.
+    if (m.kind === etcdKinds.leaseGrant && ((m.payload as LeaseGrantRequest).ID ?? noLease) === noLease) {
+      request = { ...m, payload: { ...(m.payload as LeaseGrantRequest), ID: this.ids().nextLeaseId() } };
+    }
+    this.wait(m);
+    this.proposeEntry({ member: this.name, request }, JSON.stringify(request.payload).length);
+  }
+
+  /** Proposes now, or (no leader known: raft's proposal channel is closed) once a leader is known. */
+  private proposeEntry(data: Proposal | LeaseExpiry, size: number): void {
+    if (this.raft!.propose(data, size) !== null) this.blocked.push({ data, size });
+    this.flushRaft(true);
+  }
+
+  private readIndex(m: Message): void {
+    this.wait(m);
+    this.raft!.readIndex(String(m.id));
+    this.flushRaft(false);
+  }
+
+  private timeOut(id: number): void {
+    const w = this.waiting.get(id);
+    if (w === undefined) return;
+    this.waiting.delete(id);
+    this.blocked = this.blocked.filter((b) => !('request' in b.data) || b.data.request.id !== id);
+    // parseProposeCtxErr: a request that started while the previous leader was being replaced.
+    const lostAt = this.leadElectedAt - 2 * etcdRaftDefaults.electionTick * etcdRaftDefaults.tickMs;
+    const isWrite = !(w.request.kind === etcdKinds.range || (w.request.kind === etcdKinds.txn && isTxnReadonly(w.request.payload as TxnRequest)));
+    this.fail(w.request, isWrite && w.at > lostAt && w.at < this.leadElectedAt ? ErrGRPCTimeoutDueToLeaderFail : ErrGRPCTimeout);
+  }
+
+  private fail(request: Message, error: RpcError): void {
+    const payload: EtcdReply<never> = { ok: false, error, stats: null, log: null, write: null };
+    this.reply(request, replyKind(request.kind), payload);
+  }
+
+  /** What a raft step produced: leadership changes, entries to apply, read states, messages to send. */
+  private flushRaft(wrote: boolean): void {
+    const raft = this.raft!;
+    if (raft.lead !== this.lastLead) this.leaderChanged(raft.lead);
+    for (const e of raft.committedEntries()) {
+      if (isProposal(e.data)) this.applyProposal(e.data);
+      else if (e.data !== null && typeof e.data === 'object' && 'leaseExpired' in e.data) this.applyLeaseExpiry((e.data as LeaseExpiry).leaseExpired);
+      raft.appliedTo(e.index);
+    }
+    for (const rs of raft.takeReadStates()) {
+      const w = this.waiting.get(Number(rs.requestCtx));
+      if (w === undefined) continue;
+      w.readIndex = rs.index;
+      this.confirmedReads.add(w.request.id);
+    }
+    for (const id of [...this.confirmedReads]) {
+      const w = this.waiting.get(id);
+      if (w !== undefined && w.readIndex! > raft.log.applied) continue;
+      this.confirmedReads.delete(id);
+      if (w === undefined) continue;
+      this.waiting.delete(id);
+      this.cancelTimer(w.timer);
+      this.dispatch(w.request);
+    }
+    const delay = wrote ? this.fsync : 0;
+    const peers = this.raftOptions!.peers;
+    for (const msg of raft.takeMessages()) {
+      const to = peers.find((p) => p.id === msg.to)!.component;
+      if (this.unreachable.has(to)) continue;
+      // Replicating a client's request is foreground work, whatever step sends it (a tick may).
+      const foreground = msg.type === 'MsgApp' && msg.entries.some((e) => isProposal(e.data) && !e.data.request.background);
+      this.send<RaftMessage>(to, raftKindPrefix + msg.type, msg, { ...(delay > 0 ? { delay } : {}), ...(foreground ? { background: false } : {}) });
+    }
+  }
+
+  private leaderChanged(lead: number): void {
+    const wasLeader = this.lastLead === this.raftOptions!.id;
+    this.lastLead = lead;
+    if (lead !== 0) {
+      this.leadElectedAt = this.now;
+      const blocked = this.blocked;
+      this.blocked = [];
+      for (const b of blocked) if (this.raft!.propose(b.data, b.size) !== null) this.blocked.push(b);
+    }
+    // A linearizable read waiting for its read index fails with a retryable error (linearizableReadLoop).
+    for (const [id, w] of [...this.waiting]) {
+      if (w.readIndex !== null || !(w.request.kind === etcdKinds.range || w.request.kind === etcdKinds.txn)) continue;
+      if (w.request.kind === etcdKinds.txn && !isTxnReadonly(w.request.payload as TxnRequest)) continue;
+      this.waiting.delete(id);
+      this.cancelTimer(w.timer);
+      this.fail(w.request, ErrGRPCLeaderChanged);
+    }
+    if (lead === this.raftOptions!.id) {
+      // Promote: the new leader's lessor restarts every lease's TTL from now.
+      for (const lease of this.lessor.leases()) {
+        this.lessor.renew(lease.id, this.now);
+        this.scheduleExpiry(lease.id, this.lessor.lookup(lease.id)!.expiry);
+      }
+    } else if (wasLeader) {
+      for (const timer of this.leaseTimers.values()) this.cancelTimer(timer);
+      this.leaseTimers.clear();
+    }
+  }
+
+  private applyProposal(p: Proposal): void {
+    const mine = p.member === this.name && this.waiting.has(p.request.id);
+    if (mine) {
+      this.cancelTimer(this.waiting.get(p.request.id)!.timer);
+      this.waiting.delete(p.request.id);
+    }
+    this.silent = !mine;
+    try {
+      this.dispatch(p.request);
+    } finally {
+      this.silent = false;
+    }
+  }
+
+  private expireLease(id: LeaseID): void {
+    this.leaseTimers.delete(id);
+    const lease = this.lessor.lookup(id);
+    if (lease === undefined || lease.expiry > this.now || this.raft!.state !== 'StateLeader') return;
+    this.proposeEntry({ leaseExpired: id }, 16);
+  }
+
+  private applyLeaseExpiry(id: LeaseID): void {
+    if (this.lessor.lookup(id) !== undefined) this.revoke(id);
   }
 
   private dispatch(message: Message): void {
@@ -362,7 +713,7 @@ export class EtcdServer extends Component {
     }
     const resp: LeaseKeepAliveResponse = { header: this.header(), ID: m.payload.ID, TTL: ttl };
     const payload: EtcdReply<LeaseKeepAliveResponse> = { ok: true, response: resp, stats: null, log: null, write: null };
-    this.reply(m, replyKind(m.kind), payload);
+    if (!this.silent) this.reply(m, replyKind(m.kind), payload);
   }
 
   /** An unknown lease is not an error: TTL -1. */
@@ -393,6 +744,7 @@ export class EtcdServer extends Component {
   }
 
   private scheduleExpiry(id: LeaseID, expiry: number): void {
+    if (this.raft !== null && this.raft.state !== 'StateLeader') return;
     const old = this.leaseTimers.get(id);
     if (old !== undefined) this.cancelTimer(old);
     this.leaseTimers.set(id, this.setTimer(Math.max(0, expiry - this.now), timers.leaseExpiry, id, { background: true }));
@@ -504,6 +856,7 @@ export class EtcdServer extends Component {
   }
 
   private answer<R>(m: Message, resp: R | null, error: RpcError | null, stats: RequestStats, write: WriteRecord | null, work: 'read' | 'write'): void {
+    if (this.silent) return;
     // Reads take longer the more they return, writes the more they carry (whole nanoseconds, as Go's clock).
     const base = work === 'read' ? this.readDelay : this.writeDelay;
     const perByte = work === 'read' ? this.readNsPerByte * Math.max(stats.responseSize, 0) : this.writeNsPerByte * Math.max(stats.requestSize, 0);

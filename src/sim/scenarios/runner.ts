@@ -54,6 +54,10 @@ function faultLine(f: Fault): string {
     case 'linkLatency': return `# fault: latency ${f.a} ↔ ${f.b} ${f.latency} ms`;
     case 'imageUnpullable': return `# fault: image ${f.image} cannot be pulled`;
     case 'imageCrashes': return `# fault: containers of ${f.image} exit with code ${f.exitCode} after ${f.afterSeconds} s`;
+    case 'etcdMemberStop': case 'etcdMemberStart': case 'etcdPartition': return `# fault: ${f.type} ${f.member}`;
+    case 'etcdKillLeader': return '# fault: stop the etcd leader';
+    case 'etcdHeal': return '# fault: the etcd members hear each other again';
+    case 'etcdSlowDisk': return `# fault: etcd member ${f.member} fsync ${f.fsyncMs} ms`;
   }
 }
 

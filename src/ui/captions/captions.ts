@@ -10,6 +10,7 @@ import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd
 import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { plainCaption } from './plain.ts';
 import { unknownOf } from './stored-bytes.ts';
+import { etcdFaultCaption, raftKindPrefix, raftTechnical, raftTimerLabels } from './raft.ts';
 
 /** A message to caption: delivered, or still in flight (no step yet). */
 type Message = Omit<TraceRecord, 'step'>;
@@ -44,6 +45,7 @@ interface Both {
 type Captioner = (record: Message, context: CaptionContext) => Both;
 
 export function caption(record: Message, language: Language, context: CaptionContext = {}): string {
+  if (record.kind.startsWith(raftKindPrefix)) return raftTechnical(record)[language];
   const captioner = captioners[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic);
   return captioner(record, context)[language];
 }
@@ -89,7 +91,7 @@ const fault: Captioner = (record) => {
     }
     case 'imageUnpullable': return { en: `Fault: image ${image} cannot be pulled`, zh: `故障：镜像 ${image} 无法拉取` };
     case 'imageCrashes': return { en: `Fault: containers of ${image} crash`, zh: `故障：${image} 的容器会崩溃` };
-    default: return { en: `Fault: ${type}`, zh: `故障：${type}` };
+    default: return etcdFaultCaption(type, record.payload)?.technical ?? { en: `Fault: ${type}`, zh: `故障：${type}` };
   }
 };
 
@@ -522,6 +524,7 @@ const timerLabels: Readonly<Record<string, Both>> = {
   'etcd.watch-sync': { en: 'watch sync (unsynced watchers catch up)', zh: 'watch 同步（未同步的 watcher 追赶进度）' },
   'etcd.watch-progress': { en: 'watch progress notification', zh: 'watch 进度通知' },
   'etcd.lease-expiry': { en: 'lease expiry', zh: '租约到期' },
+  ...raftTimerLabels,
   'apiserver.cacherBookmarks': { en: 'watch cache bookmarks', zh: 'watch 缓存书签' },
   compactor: { en: 'etcd compaction (every 5 min)', zh: 'etcd 压缩（每 5 分钟）' },
   'watch-timeout': { en: 'watch timeout', zh: 'watch 超时' },
@@ -558,6 +561,7 @@ const reasonNames: Readonly<Record<string, Both>> = {
   'watch-cache-relist': { en: 'relist delay over', zh: '重新 list 前的等待结束' },
   'retry-after': { en: 'Retry-After wait over', zh: 'Retry-After 等待结束' },
   'conflict-retry': { en: 'conflict retry delay over', zh: '冲突重试前的等待结束' },
+  'etcd-retry': { en: 'etcd client retry back-off over (25 ms)', zh: 'etcd 客户端重试退避结束（25 毫秒）' },
   'eviction-retry': { en: 'eviction retry delay over', zh: '驱逐重试前的等待结束' },
 };
 

@@ -6,6 +6,7 @@
 import type { Milestone, ObjectRef } from '../../protocol/story.ts';
 import type { Language } from './captions.ts';
 import { zhSpacing } from './zh.ts';
+import { etcdFaultWords } from './raft.ts';
 
 export interface MilestoneText {
   /** A plain sentence: who did what to which object, on which node, at which etcd revision. */
@@ -110,6 +111,7 @@ const faultTypes: Readonly<Record<string, Both>> = {
   compactEtcd: { en: 'compact etcd', zh: '压缩 etcd' }, breakEtcdWatches: { en: "break kube-apiserver's etcd watch stream", zh: '断开 kube-apiserver 的 etcd watch 流' },
   dropWatches: { en: 'drop watches', zh: '断开 watch' }, linkLatency: { en: 'link latency', zh: '链路延迟' },
   imageUnpullable: { en: 'image cannot be pulled', zh: '镜像无法拉取' }, imageCrashes: { en: 'containers of an image crash', zh: '镜像的容器崩溃' },
+  ...etcdFaultWords,
 };
 
 function faultWords(summary: string): Both {

@@ -11,6 +11,7 @@ import { child, clip, count, fields, flag, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
 import { podFromProtobuf } from './stored-bytes.ts';
+import { etcdFaultCaption, raftKindPrefix, raftPlain, raftPlainKinds, raftTimerReasons } from './raft.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -42,7 +43,7 @@ const cache = new WeakMap<object, Cached>();
 export function plainCaption(record: Message, context: PlainContext = {}): Both {
   const cached = cache.get(record);
   if (cached && cached.request === context.request && cached.cause === context.cause) return cached.plain;
-  const made = (plains[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic))(record, context);
+  const made = record.kind.startsWith(raftKindPrefix) ? raftPlain(record) : (plains[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic))(record, context);
   const plain = { en: made.en, zh: zhSpacing(made.zh) };
   cache.set(record, { request: context.request, cause: context.cause, plain });
   return plain;
@@ -735,7 +736,7 @@ const fault: Plain = (record) => {
     }
     case 'imageUnpullable': return { en: `You make image ${image} impossible to pull: kubelets will report ErrImagePull, then back off`, zh: `你让镜像 ${image} 无法拉取：kubelet 会报告 ErrImagePull，然后退避重试` };
     case 'imageCrashes': return { en: `You make containers of ${image} crash soon after they start: kubelets restart them with growing back-off`, zh: `你让 ${image} 的容器启动后很快崩溃：kubelet 会以逐渐变长的退避时间重启它们` };
-    default: return { en: 'You inject a fault', zh: '你注入了一个故障' };
+    default: return etcdFaultCaption(type, record.payload)?.plain ?? { en: 'You inject a fault', zh: '你注入了一个故障' };
   }
 };
 
@@ -779,6 +780,7 @@ export const wakeReasons: Readonly<Record<string, (data: unknown) => Both>> = {
   'watch-cache-relist': (d) => ({ en: `waited a second after its etcd watch on ${text(d, 'resource') ?? ''} ended, and now lists again to rebuild the watch cache`, zh: `在 ${text(d, 'resource') ?? ''} 的 etcd watch 结束后等了一秒，现在重新 list 以重建 watch 缓存` }),
   'retry-after': () => ({ en: 'waited the Retry-After seconds of a 429 answer, and sends the request again', zh: '按 429 回复的 Retry-After 等待完毕，重新发送请求' }),
   'conflict-retry': () => ({ en: 'waited a moment after a 409 Conflict, and tries the update again with a fresh read', zh: '在 409 Conflict 之后稍等片刻，重新读取后再次尝试更新' }),
+  'etcd-retry': () => ({ en: 'waited 25 ms after etcd answered "unavailable", and sends the request again to the next etcd member', zh: 'etcd 回复"不可用"后等待 25 毫秒，把请求重新发给下一个 etcd 成员' }),
   'eviction-retry': (d) => ({ en: `waited a moment after a failed eviction of Pod ${podName(d)}, and tries again`, zh: `驱逐 Pod ${podName(d)} 失败后稍等片刻，再次尝试` }),
 };
 
@@ -792,6 +794,7 @@ export const timerReasons: Readonly<Record<string, Both>> = {
   'etcd.watch-sync': { en: 'etcd catches up watchers that are behind, sending them the events they missed from its history', zh: 'etcd 让落后的 watcher 追上进度：从历史里补发它们错过的事件' },
   'etcd.watch-progress': { en: 'etcd sends a progress notification: the watch is current up to its revision', zh: 'etcd 发送进度通知：watch 已同步到当前 revision' },
   'etcd.lease-expiry': { en: 'a lease expires: etcd deletes every key attached to it', zh: '租约到期：etcd 删除挂在它上面的所有键' },
+  ...raftTimerReasons,
   'apiserver.cacherBookmarks': { en: "kube-apiserver's watch cache sends bookmarks to its watchers, so they can resume from a recent resourceVersion", zh: 'kube-apiserver 的 watch 缓存向 watcher 发送书签，让它们能从较新的 resourceVersion 恢复' },
   compactor: { en: 'kube-apiserver compacts etcd, as it does every 5 minutes: old revisions are discarded', zh: 'kube-apiserver 压缩 etcd（每 5 分钟一次）：旧的 revision 被丢弃' },
   'watch-timeout': { en: 'a watch reaches its timeout: kube-apiserver will close it, and the client watches again', zh: '一个 watch 到达超时：kube-apiserver 将关闭它，客户端会重新 watch' },
@@ -921,4 +924,4 @@ const plains: Readonly<Record<string, Plain>> = {
 };
 
 /** The kinds with a plain caption of their own (the rest get a generic one). */
-export const plainKinds: ReadonlySet<string> = new Set(Object.keys(plains));
+export const plainKinds: ReadonlySet<string> = new Set([...Object.keys(plains), ...raftPlainKinds]);
