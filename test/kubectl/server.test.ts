@@ -169,7 +169,7 @@ describe('the Podflow apiserver over HTTP', () => {
 
   test('no credentials act as the admin; a simulated user\'s token is that user; an unknown token is 401', async () => {
     const server = await start();
-    expect((await call(server, 'GET', '/api/v1/namespaces/default/secrets')).status).toBe(404);
+    expect((await call(server, 'GET', '/api/v1/namespaces/default/secrets')).status).toBe(200);
     const alice = await call(server, 'GET', '/apis/apps/v1/namespaces/default/deployments', undefined, { authorization: 'Bearer podflow-alice-token' });
     expect(alice.status).toBe(403);
     expect(JSON.parse(alice.body)).toMatchObject({ reason: 'Forbidden', message: 'deployments.apps is forbidden: User "alice" cannot list resource "deployments" in API group "apps" in the namespace "default"' });

@@ -166,7 +166,18 @@ describe('get --sort-by', () => {
     expect(sorted.exitCode).toBe(0);
     const names = sorted.stdout.trim().split('\n').slice(1).map((l) => l.split(/\s+/)[0]!);
     expect(names).toHaveLength(3);
-    expect(names).toEqual([...names].sort());
+    // kubectl sorts strings naturally (sortorder.NaturalLess): runs of digits compare as numbers, so `…-5wz2n`
+    // comes before `…-57qlx`.
+    const chunks = (name: string) => name.match(/\d+|\D+/g)!.map((c) => (/^\d/.test(c) ? Number(c) : c));
+    const naturalLess = (a: string, b: string): number => {
+      const [x, y] = [chunks(a), chunks(b)];
+      for (let i = 0; i < Math.min(x.length, y.length); i++) {
+        if (x[i] === y[i]) continue;
+        return typeof x[i] === 'number' && typeof y[i] === 'number' ? (x[i] as number) - (y[i] as number) : String(x[i]) < String(y[i]) ? -1 : 1;
+      }
+      return x.length - y.length;
+    };
+    expect(names).toEqual([...names].sort(naturalLess));
     const last = cluster.engine.trace.all().filter((m) => m.kind === 'http.request').pop()!.payload as { query: string };
     expect(last.query).toBe('includeObject=Object');
     const byNode = run('kubectl get pods -o name --sort-by={.spec.nodeName}');
