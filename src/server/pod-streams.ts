@@ -73,33 +73,15 @@ function simRequest(req: IncomingMessage, url: URL, headers: Record<string, stri
  * remotecommand streams, which are not modelled: 501.
  */
 function upgradeSpdy(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex, head: Buffer): void {
-  let done = false;
   const request = simRequest(req, url, headers);
-  const portForward = isPortForward(url);
-  const submission = options.host.submit(request, {
-    response: (response: HttpResponse) => {
-      if (done) return;
-      done = true;
-      if (response.stream || (response.status >= 200 && response.status < 300)) {
-        submission.cancel();
-        if (portForward) {
-          socket.write(switchingProtocols);
-          if (head.length > 0) socket.unshift(head);
-          servePortForward(options.host, socket, request);
-          return;
-        }
-        writeStatus(socket, 501, status(501, 'NotImplemented', 'SPDY/3.1 streams are not modelled in Podflow\'s server for exec and attach: they are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later)'));
-        return;
-      }
-      writeStatus(socket, response.status, response.body, response.headers);
-    },
-    watchEvent: () => undefined,
-    streamData: () => undefined,
-    watchEnd: () => undefined,
-  });
-  socket.on('close', () => {
-    if (!done) submission.cancel();
-    done = true;
+  submitUpgrade(options, request, socket, () => {
+    if (isPortForward(url)) {
+      socket.write(switchingProtocols);
+      if (head.length > 0) socket.unshift(head);
+      servePortForward(options.host, socket, request);
+      return;
+    }
+    writeStatus(socket, 501, status(501, 'NotImplemented', 'SPDY/3.1 streams are not modelled in Podflow\'s server for exec and attach: they are served over WebSocket (v5.channel.k8s.io or v4.channel.k8s.io, kubectl 1.30 and later)'));
   });
 }
 
@@ -115,14 +97,25 @@ function isPortForward(url: URL): boolean {
  * back to SPDY/3.1. With ports in the query, the kubelet's WebSocket port-forward is not modelled: 501.
  */
 function refuseWebSocketPortForward(options: UpgradeOptions, req: IncomingMessage, url: URL, headers: Record<string, string>, socket: Duplex): void {
+  submitUpgrade(options, simRequest(req, url, headers), socket, () => {
+    writeStatus(socket, 501, status(501, 'NotImplemented', 'port-forward over WebSocket with ports in the query is not modelled in Podflow\'s server: port-forward is served over SPDY/3.1 (portforward.k8s.io)'));
+  });
+}
+
+/**
+ * Sends an upgrade request through the simulation and answers its socket once: `accepted` when the
+ * simulation's answer is a success (the request is then cancelled there: what follows is the server's),
+ * else that answer as it is. A socket closed first cancels the request.
+ */
+function submitUpgrade(options: UpgradeOptions, request: HttpRequest, socket: Duplex, accepted: () => void): void {
   let done = false;
-  const submission = options.host.submit(simRequest(req, url, headers), {
+  const submission = options.host.submit(request, {
     response: (response: HttpResponse) => {
       if (done) return;
       done = true;
       if (response.stream || (response.status >= 200 && response.status < 300)) {
         submission.cancel();
-        writeStatus(socket, 501, status(501, 'NotImplemented', 'port-forward over WebSocket with ports in the query is not modelled in Podflow\'s server: port-forward is served over SPDY/3.1 (portforward.k8s.io)'));
+        accepted();
         return;
       }
       writeStatus(socket, response.status, response.body, response.headers);
