@@ -79,6 +79,14 @@ for (const viewport of viewports) {
           expectReadableAndInside(await settled(page), name);
         });
       }
+      await test.step("the Send pane's Create button is in view without scrolling", async () => {
+        const create = page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' });
+        const side = await page.getByTestId('side-pane').boundingBox();
+        const button = await create.boundingBox();
+        expect(side && button, 'side pane and Create button boxes').toBeTruthy();
+        expect(button!.y + button!.height, 'Create button bottom within the side pane').toBeLessThanOrEqual(side!.y + side!.height + 0.5);
+        expect(button!.y + button!.height, 'Create button bottom within the window').toBeLessThanOrEqual(viewport.height);
+      });
       await test.step('the dock hidden', async () => {
         await page.getByRole('button', { name: 'Hide dock' }).click();
         await expect(page.getByTestId('dock')).toHaveAttribute('data-open', 'false');

@@ -34,17 +34,20 @@ function KubectlCreate() {
   return (
     <form className="kubectl-create" aria-label="kubectl create" onSubmit={onSubmit}>
       <code className="command">kubectl create -f -</code>
-      <label>
-        {t('preset')}
-        <select aria-label={t('preset')} onChange={(event) => setYaml(manifestPresets.find((p) => p.id === event.target.value)?.yaml ?? yaml)}>
-          {manifestPresets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
-        </select>
-      </label>
+      {/* Preset and Create share one row so the action stays in view when the column is short (1280×720). */}
+      <div className="kubectl-create-row">
+        <label>
+          {t('preset')}
+          <select aria-label={t('preset')} onChange={(event) => setYaml(manifestPresets.find((p) => p.id === event.target.value)?.yaml ?? yaml)}>
+            {manifestPresets.map((p) => <option key={p.id} value={p.id}>{p.label}</option>)}
+          </select>
+        </label>
+        <button type="submit">{t('create')}</button>
+      </div>
       <label>
         {t('manifest')}
         <textarea value={yaml} onChange={(event) => setYaml(event.target.value)} rows={8} spellCheck={false} />
       </label>
-      <button type="submit">{t('create')}</button>
     </form>
   );
 }

@@ -23,7 +23,7 @@ const sizes = {
   /** The right-hand column when the dock is stacked in it. */
   columnWidth: 520,
   dockBelow: '36%',
-  dockBeside: '52%',
+  dockBeside: '46%',
   /** The tab strip: one row below the graph, up to two in the narrower column. */
   collapsedBelow: 40,
   collapsedBeside: 72,
