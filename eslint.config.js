@@ -108,7 +108,7 @@ export default tseslint.config(
     languageOptions: { globals: globals.worker },
   },
   {
-    files: ['bench/**/*.ts', 'e2e/**/*.ts', 'src/server/**/*.ts', 'test/**/*.ts', '*.config.{ts,js}'],
+    files: ['bench/**/*.ts', 'scripts/**/*.ts', 'e2e/**/*.ts', 'src/server/**/*.ts', 'test/**/*.ts', '*.config.{ts,js}'],
     languageOptions: { globals: globals.node },
   },
 );

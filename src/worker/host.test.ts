@@ -137,7 +137,7 @@ describe('SimHost commands', () => {
     ['an empty seed', { type: 'reset', seed: '', nodes: 1 }, /seed must be a non-empty string/],
     ['a manifest of a kind nobody serves', { type: 'applyManifest', yaml: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}' },
       /no matches for kind "Widget" in version "example.com\/v1"/],
-    ['a manifest that is not YAML', { type: 'applyManifest', yaml: 'kind: [' }, /document 1: /],
+    ['a manifest that is not YAML', { type: 'applyManifest', yaml: 'kind: [' }, /error: error parsing STDIN: error converting YAML to JSON: /],
   ])('answers %s with an error naming the command, then the status', (_, command, message) => {
     const { send, drain } = setup();
     drain();

@@ -4,15 +4,13 @@
 
 import type { LoggableCommand } from '../protocol/index.ts';
 import { httpKinds, type HttpRequest } from '../sim/wire/http.ts';
-import { builtinTokens } from '../sim/wire/credentials.ts';
-import { collectionPath, resourceForKind } from '../sim/api/resources.ts';
+import { parseManifest } from '../sim/api/manifest.ts';
 import { componentNames } from '../sim/cluster.ts';
 import type { Fault } from '../sim/cluster.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
-import { kubectlUserAgent } from '../sim/scenarios/kubectl.ts';
+import { createRequest, kubectlHttpRequest } from '../sim/scenarios/kubectl.ts';
 import { consoleOf, type ConsoleCluster } from './console/console-of.ts';
-import { parseManifest, type ManifestObject } from './manifest.ts';
 
 export interface CommandTarget extends ConsoleCluster {
   readonly engine: Engine;
@@ -27,9 +25,9 @@ export function applyUserCommand(cluster: CommandTarget, command: LoggableComman
   const { engine, user, topology } = cluster;
   switch (command.type) {
     case 'applyManifest': {
-      // `kubectl create -f`: every document is parsed first (a bad one sends nothing), then each is
-      // POSTed to its collection as the admin user.
-      const requests = parseManifest(command.yaml).map(createRequest);
+      // `kubectl create -f -` with the editor's text: every document is parsed and checked first (a bad
+      // one sends nothing), then each object is POSTed to its collection as the admin user.
+      const requests = createRequests(command.yaml);
       for (const request of requests) user.request(componentNames.apiserver, httpKinds.request, request);
       return;
     }
@@ -59,30 +57,24 @@ export function describeUserCommand(command: LoggableCommand): string {
   if (command.type === 'consoleRun') return command.line;
   if (command.type === 'consoleInterrupt') return `^C (command ${command.id})`;
   if (command.type === 'fault') return `fault: ${Object.values(command.fault).join(' ')}`;
-  try {
-    const objects = parseManifest(command.yaml);
-    return `kubectl create -f (${objects.map((o) => `${o.kind} ${o.name}`).join(', ')})`;
-  } catch {
-    return 'kubectl create -f';
-  }
+  const { objects, errors } = parseManifest(command.yaml, manifestSource);
+  if (errors.length > 0 || objects.length === 0) return 'kubectl create -f';
+  return `kubectl create -f (${objects.map((o) => `${o.gvk.kind} ${o.object.metadata.name ?? o.object.metadata.generateName ?? ''}`).join(', ')})`;
 }
 
-/** The request `kubectl create -f` sends for one object (reference/kubectl-wire.md §3.5). */
-function createRequest(m: ManifestObject): HttpRequest {
-  const slash = m.apiVersion.indexOf('/');
-  const [group, version] = slash < 0 ? ['', m.apiVersion] : [m.apiVersion.slice(0, slash), m.apiVersion.slice(slash + 1)];
-  const resource = resourceForKind({ group, version, kind: m.kind });
-  if (!resource) throw new Error(`error: resource mapping not found for name: "${m.name}" namespace: "${m.namespace ?? ''}" from "manifest": no matches for kind "${m.kind}" in version "${m.apiVersion}"`);
-  return {
-    method: 'POST',
-    path: collectionPath(resource, m.namespace ?? 'default'),
-    query: 'fieldManager=kubectl-create&fieldValidation=Strict',
-    headers: {
-      authorization: `Bearer ${builtinTokens.admin}`,
-      accept: 'application/json',
-      'content-type': 'application/json',
-      'user-agent': kubectlUserAgent,
-    },
-    body: JSON.stringify(m.object),
-  };
+/** The name kubectl's errors give a manifest read from standard input. */
+const manifestSource = 'STDIN';
+
+/**
+ * The requests `kubectl create -f -` sends for a manifest (reference/kubectl-wire.md §3.5), built as the
+ * console's and the scenarios' kubectl build them; throws kubectl's error lines when it would send none.
+ */
+function createRequests(yaml: string): HttpRequest[] {
+  const { objects, errors } = parseManifest(yaml, manifestSource);
+  if (errors.length > 0) throw new Error(errors.map((e) => `error: ${e.message}`).join('\n'));
+  if (objects.length === 0) throw new Error('error: no objects passed to create');
+  return objects.map(({ object, resource }) => {
+    const namespace = resource.namespaced ? object.metadata.namespace ?? 'default' : null;
+    return kubectlHttpRequest(createRequest(resource, namespace, object));
+  });
 }

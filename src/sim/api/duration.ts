@@ -1,6 +1,9 @@
 // Human-readable ages as kubectl and the apiserver's Table printers show them: `5s`, `2m3s`, `5h`,
 // `3d`, `<invalid>` for timestamps in the future beyond clock skew.
-// Models k8s.io/apimachinery/pkg/util/duration/duration.go.
+// Models k8s.io/apimachinery/pkg/util/duration/duration.go and the printers' translateTimestampSince
+// (pkg/printers/internalversion/printers.go).
+
+import { parseTimestamp } from './time.ts';
 
 const trunc = Math.trunc;
 
@@ -46,4 +49,10 @@ export function shortHumanDuration(ms: number): string {
   if (hours < 24) return `${hours}h`;
   if (hours < 24 * 365) return `${trunc(hours / 24)}d`;
   return `${trunc(hours / 24 / 365)}y`;
+}
+
+/** translateTimestampSince: the age of a timestamp at `nowMs`, `<unknown>` when unset. */
+export function translateTimestampSince(timestamp: string | null | undefined, nowMs: number): string {
+  const t = timestamp ? parseTimestamp(timestamp) : undefined;
+  return t === undefined ? '<unknown>' : humanDuration(nowMs - t);
 }

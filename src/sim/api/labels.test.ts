@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { FieldPath } from './field.ts';
 import {
   formatLabels, formatLabelSelector, labelSelectorAsSelector, labelSelectorString, matchesLabels, parseLabelSelector,
-  requiresExactMatch, selectorFromSet, validateLabelSelector, type Selector,
+  requiresExactMatch, selectorFromSet, type Selector,
 } from './labels.ts';
+import { validateLabelSelector } from './validation/meta-v1.ts';
 
 function parse(s: string): Selector {
   const r = parseLabelSelector(s);

@@ -1,14 +1,15 @@
 // Label selectors: the string syntax of `?labelSelector=` and `kubectl -l` (`app=nginx,tier!=db`,
 // `env in (a,b)`, `!legacy`), matching against an object's labels, conversion from the LabelSelector
-// API type (matchLabels/matchExpressions) and its field validation. Parse errors are Kubernetes'
+// API type (matchLabels/matchExpressions). Parse errors are Kubernetes'
 // texts, e.g. `unable to parse requirement: found '(', expected: identifier`.
 // Models k8s.io/apimachinery/pkg/labels/selector.go and labels.go, pkg/apis/meta/v1/helpers.go
-// (LabelSelectorAsSelector, FormatLabelSelector) and pkg/apis/meta/v1/validation/validation.go.
+// (LabelSelectorAsSelector, FormatLabelSelector); the LabelSelector type's field validation is
+// validation/meta-v1.ts.
 
 import { aggregateFieldErrors, FieldPath, fieldError, fieldErrorString, goStringSlice, type FieldError, type GoSyntax } from './field.ts';
 import { fail, ok, type Result } from './result.ts';
 import { goQuote } from '../go/strconv.ts';
-import type { LabelSelector, LabelSelectorRequirement } from './types/meta.ts';
+import type { LabelSelector } from './types/meta.ts';
 import { isQualifiedName, isValidLabelValue } from './validation/names.ts';
 
 /** selection.Operator values. */
@@ -396,49 +397,4 @@ export function formatLabelSelector(ls: LabelSelector | null | undefined): strin
 export function formatLabels(labels: Readonly<Record<string, string>> | undefined): string {
   const text = Object.entries(labels ?? {}).map(([k, v]) => `${k}=${v}`).sort().join(',');
   return text === '' ? '<none>' : text;
-}
-
-// ---- Field validation of the API types --------------------------------------------------------
-
-/** A label key: a qualified name. */
-export function validateLabelName(name: string, path: FieldPath): FieldError[] {
-  return isQualifiedName(name).map((msg) => fieldError.invalid(path, name, msg));
-}
-
-/** `metadata.labels`: every key a qualified name, every value a label value (errors at the map's path). */
-export function validateLabels(labels: Readonly<Record<string, string>> | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  for (const [k, v] of Object.entries(labels ?? {})) {
-    errs.push(...validateLabelName(k, path));
-    for (const msg of isValidLabelValue(v)) errs.push(fieldError.invalid(path, v, msg));
-  }
-  return errs;
-}
-
-function validateLabelSelectorRequirement(sr: LabelSelectorRequirement, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = sr.values ?? [];
-  switch (sr.operator) {
-    case 'In': case 'NotIn':
-      if (values.length === 0) errs.push(fieldError.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists': case 'DoesNotExist':
-      if (values.length > 0) errs.push(fieldError.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    default:
-      errs.push(fieldError.invalid(path.child('operator'), sr.operator, 'not a valid selector operator'));
-  }
-  errs.push(...validateLabelName(sr.key, path.child('key')));
-  values.forEach((v, i) => {
-    for (const msg of isValidLabelValue(v)) errs.push(fieldError.invalid(path.child('values').index(i), v, msg));
-  });
-  return errs;
-}
-
-/** metav1validation.ValidateLabelSelector. */
-export function validateLabelSelector(ls: LabelSelector | null | undefined, path: FieldPath): FieldError[] {
-  if (ls === null || ls === undefined) return [];
-  const errs = validateLabels(ls.matchLabels, path.child('matchLabels'));
-  (ls.matchExpressions ?? []).forEach((expr, i) => errs.push(...validateLabelSelectorRequirement(expr, path.child('matchExpressions').index(i))));
-  return errs;
 }

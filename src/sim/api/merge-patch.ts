@@ -4,11 +4,10 @@
 // an array replaces the document, its nulls dropped.
 // Models github.com/evanphx/json-patch v4 merge.go (MergePatch), which kube-apiserver 1.28 uses.
 
+import { isObject } from './json.ts';
 import { fail, ok, type Result } from './result.ts';
 
 type JSONObject = Record<string, unknown>;
-
-const isObject = (v: unknown): v is JSONObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** `Invalid JSON Patch`: the 400 for a merge patch that is not an object or array. */
 export const errBadJSONPatch = 'Invalid JSON Patch';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyJSONPatch, jsonPatchErrorStatus } from './json-patch.ts';
 import { applyMergePatch } from './merge-patch.ts';
-import { applyStrategicMergePatch, strategicMergeErrorStatus } from './strategic-merge-patch.ts';
+import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
+import { strategicMergeErrorStatus } from './strategic-merge-meta.ts';
 
 type JSONMap = Record<string, unknown>;
 

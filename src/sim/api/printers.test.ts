@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultEpochMs } from '../engine/time.ts';
 import { isStatusError } from './errors.ts';
-import { tableColumns, tableRowCells, toTable } from './printers.ts';
+import { tableColumns, tableRowCells } from './printers.ts';
+import { toTable } from './table-convertor.ts';
 import { lookupResource, type ResourceInfo } from './resources.ts';
 import type { ConfigMap, ContainerStatus, Lease, Namespace, Pod, Table } from './types/index.ts';
 

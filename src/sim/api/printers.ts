@@ -1,23 +1,23 @@
 // Server-side Tables, what `kubectl get` prints: the columns kube-apiserver 1.28 defines per
 // resource (priority-1 columns are the `-o wide` ones; the server always fills them), the cells its
 // printers compute (pod STATUS reasoning, READY counts, AGE as a human duration from the simulated
-// now), and the row objects per includeObject. Resources without a printer get the default
-// NAME / CREATED AT table.
-// Models k8s pkg/printers/internalversion/printers.go, k8s.io/apiserver/pkg/registry/rest/table.go
-// (defaultTableConvertor) and pkg/endpoints/handlers/response.go (asTable). Column descriptions
-// drawn from API documentation are left empty; kubectl does not use them.
+// now). Resources without a printer get the default NAME / CREATED AT row. The pod's row is
+// print-pod.ts; the Table around the rows is table-convertor.ts.
+// Models k8s pkg/printers/internalversion/printers.go and k8s.io/apiserver/pkg/registry/rest/table.go
+// (defaultTableConvertor). Column descriptions drawn from API documentation are left empty; kubectl
+// does not use them.
 
-import { humanDuration } from './duration.ts';
-import { newBadRequest, type StatusError } from './errors.ts';
+import { humanDuration, translateTimestampSince } from './duration.ts';
 import { formatLabelSelector, labelSelectorAsSelector, labelSelectorString } from './labels.ts';
-import { apiVersionOf, type ResourceInfo } from './resources.ts';
+import { podRow } from './print-pod.ts';
+import type { ResourceInfo } from './resources.ts';
 import { formatTimestamp, parseTimestamp } from './time.ts';
 import type {
-  ClusterRoleBinding, ConfigMap, Container, ContainerStatus, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
+  ClusterRoleBinding, ConfigMap, Container, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
   RoleBinding, ServiceAccount, Service, Endpoints, EndpointSlice, PriorityClass, CronJob, DaemonSet, Ingress, Job, LabelSelector,
   PersistentVolume, PersistentVolumeClaim, ReplicationController, Secret, StatefulSet,
 } from './types/index.ts';
-import type { KubeObject, ListMeta, Table, TableCell, TableColumnDefinition, TableRow, TableRowCondition } from './types/meta.ts';
+import type { KubeObject, TableCell, TableColumnDefinition, TableRow } from './types/meta.ts';
 
 type Column = readonly [name: string, type: string, priority?: 0 | 1, description?: string, format?: string];
 
@@ -114,106 +114,6 @@ export function tableColumns(r: ResourceInfo): TableColumnDefinition[] {
   return (columns[kindKey(r)] ?? defaultColumns).map(([n, type, priority = 0, description = '', format = '']) => ({ name: n, type, format, description, priority }));
 }
 
-/** translateTimestampSince: the age of a timestamp at `nowMs`, `<unknown>` when unset. */
-function since(timestamp: string | null | undefined, nowMs: number): string {
-  const t = timestamp ? parseTimestamp(timestamp) : undefined;
-  return t === undefined ? '<unknown>' : humanDuration(nowMs - t);
-}
-
-const podSucceeded: TableRowCondition[] = [{ type: 'Completed', status: 'True', reason: 'Succeeded', message: 'The pod has completed successfully.' }];
-const podFailed: TableRowCondition[] = [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
-
-function finishedAt(s: ContainerStatus): number | undefined {
-  const f = s.lastState?.terminated?.finishedAt;
-  return f ? parseTimestamp(f) : undefined;
-}
-
-/** printPod: READY, STATUS (with upstream's reasoning over init and app containers), RESTARTS, wide columns. */
-function podRow(pod: Pod, nowMs: number): Pick<TableRow, 'cells' | 'conditions'> {
-  const spec = pod.spec;
-  const status = pod.status ?? {};
-  const isRestartable = (c: Container | undefined): boolean => c?.restartPolicy === 'Always';
-  const initByName = new Map((spec.initContainers ?? []).map((c) => [c.name, c]));
-  let restarts = 0;
-  let restartableInitRestarts = 0;
-  const totalContainers = spec.containers.length + (spec.initContainers ?? []).filter(isRestartable).length;
-  let readyContainers = 0;
-  let lastRestart: number | undefined;
-  let lastRestartableInitRestart: number | undefined;
-  const later = (a: number | undefined, b: number | undefined): number | undefined => (b !== undefined && (a === undefined || a < b) ? b : a);
-
-  let reason: string = status.reason || status.phase || '';
-  for (const c of status.conditions ?? []) if (c.type === 'PodScheduled' && c.reason === 'SchedulingGated') reason = 'SchedulingGated';
-
-  let initializing = false;
-  const initStatuses = status.initContainerStatuses ?? [];
-  for (let i = 0; i < initStatuses.length; i++) {
-    const c = initStatuses[i]!;
-    restarts += c.restartCount;
-    lastRestart = later(lastRestart, finishedAt(c));
-    const restartable = isRestartable(initByName.get(c.name));
-    if (restartable) {
-      restartableInitRestarts += c.restartCount;
-      lastRestartableInitRestart = later(lastRestartableInitRestart, finishedAt(c));
-    }
-    const terminated = c.state?.terminated;
-    const waiting = c.state?.waiting;
-    if (terminated !== undefined && terminated.exitCode === 0) continue;
-    if (restartable && c.started === true) {
-      if (c.ready) readyContainers++;
-      continue;
-    }
-    if (terminated !== undefined) {
-      reason = terminated.reason ? `Init:${terminated.reason}` : terminated.signal ? `Init:Signal:${terminated.signal}` : `Init:ExitCode:${terminated.exitCode}`;
-    } else if (waiting?.reason && waiting.reason !== 'PodInitializing') {
-      reason = `Init:${waiting.reason}`;
-    } else {
-      reason = `Init:${i}/${(spec.initContainers ?? []).length}`;
-    }
-    initializing = true;
-    break;
-  }
-
-  const initializedTrue = (status.conditions ?? []).find((c) => c.type === 'Initialized')?.status === 'True';
-  if (!initializing || initializedTrue) {
-    restarts = restartableInitRestarts;
-    lastRestart = lastRestartableInitRestart;
-    let hasRunning = false;
-    const statuses = status.containerStatuses ?? [];
-    for (let i = statuses.length - 1; i >= 0; i--) {
-      const c = statuses[i]!;
-      restarts += c.restartCount;
-      lastRestart = later(lastRestart, finishedAt(c));
-      const waiting = c.state?.waiting;
-      const terminated = c.state?.terminated;
-      if (waiting?.reason) reason = waiting.reason;
-      else if (terminated?.reason) reason = terminated.reason;
-      else if (terminated !== undefined) reason = terminated.signal ? `Signal:${terminated.signal}` : `ExitCode:${terminated.exitCode}`;
-      else if (c.ready && c.state?.running !== undefined) {
-        hasRunning = true;
-        readyContainers++;
-      }
-    }
-    if (reason === 'Completed' && hasRunning) {
-      reason = (status.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 'Running' : 'NotReady';
-    }
-  }
-  if (pod.metadata.deletionTimestamp !== undefined) reason = status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
-
-  const restartsText = restarts !== 0 && lastRestart !== undefined ? `${restarts} (${humanDuration(nowMs - lastRestart)} ago)` : String(restarts);
-  let readinessGates = '<none>';
-  if ((spec.readinessGates ?? []).length > 0) {
-    const trueGates = spec.readinessGates!.filter((g) => (status.conditions ?? []).find((c) => c.type === g.conditionType)?.status === 'True').length;
-    readinessGates = `${trueGates}/${spec.readinessGates!.length}`;
-  }
-  const cells: TableCell[] = [
-    pod.metadata.name ?? '', `${readyContainers}/${totalContainers}`, reason, restartsText, since(pod.metadata.creationTimestamp, nowMs),
-    status.podIPs?.[0]?.ip || '<none>', spec.nodeName || '<none>', status.nominatedNodeName || '<none>', readinessGates,
-  ];
-  const conditions = status.phase === 'Succeeded' ? podSucceeded : status.phase === 'Failed' ? podFailed : undefined;
-  return conditions === undefined ? { cells } : { cells, conditions };
-}
-
 function containerCells(containers: readonly Container[] | undefined): [string, string] {
   return [(containers ?? []).map((c) => c.name).join(','), (containers ?? []).map((c) => c.image ?? '').join(',')];
 }
@@ -230,18 +130,18 @@ function nodeRow(node: Node, nowMs: number): TableCell[] {
   const address = (type: string): string => (node.status?.addresses ?? []).find((a) => a.type === type)?.address ?? '<none>';
   const info = node.status?.nodeInfo;
   return [
-    node.metadata.name ?? '', status.join(','), [...roles].sort().join(',') || '<none>', since(node.metadata.creationTimestamp, nowMs), info?.kubeletVersion ?? '',
+    node.metadata.name ?? '', status.join(','), [...roles].sort().join(',') || '<none>', translateTimestampSince(node.metadata.creationTimestamp, nowMs), info?.kubeletVersion ?? '',
     address('InternalIP'), address('ExternalIP'), info?.osImage || '<unknown>', info?.kernelVersion || '<unknown>', info?.containerRuntimeVersion || '<unknown>',
   ];
 }
 
 function eventRow(e: Event, nowMs: number): TableCell[] {
-  let firstSeen = since(e.firstTimestamp, nowMs);
-  if (!e.firstTimestamp) firstSeen = since(e.eventTime, nowMs);
-  let lastSeen = e.lastTimestamp ? since(e.lastTimestamp, nowMs) : firstSeen;
+  let firstSeen = translateTimestampSince(e.firstTimestamp, nowMs);
+  if (!e.firstTimestamp) firstSeen = translateTimestampSince(e.eventTime, nowMs);
+  let lastSeen = e.lastTimestamp ? translateTimestampSince(e.lastTimestamp, nowMs) : firstSeen;
   let count = e.count ?? 0;
   if (e.series !== undefined) {
-    lastSeen = since(e.series.lastObservedTime, nowMs);
+    lastSeen = translateTimestampSince(e.series.lastObservedTime, nowMs);
     count = e.series.count ?? 0;
   } else if (count === 0) {
     count = 1;
@@ -263,7 +163,7 @@ function bindingRow(b: RoleBinding | ClusterRoleBinding, nowMs: number): TableCe
     else if (s.kind === 'User') users.push(s.name);
     else if (s.kind === 'Group') groups.push(s.name);
   }
-  return [b.metadata.name ?? '', `${b.roleRef.kind}/${b.roleRef.name}`, since(b.metadata.creationTimestamp, nowMs), users.join(', '), groups.join(', '), sas.join(', ')];
+  return [b.metadata.name ?? '', `${b.roleRef.kind}/${b.roleRef.name}`, translateTimestampSince(b.metadata.creationTimestamp, nowMs), users.join(', '), groups.join(', '), sas.join(', ')];
 }
 
 /** printService: TYPE, CLUSTER-IP, EXTERNAL-IP (getServiceExternalIP), PORT(S) (makePortString), SELECTOR. */
@@ -286,7 +186,7 @@ function serviceRow(svc: Service, nowMs: number): TableCell[] {
   }
   const ports = (spec.ports ?? []).map((p) => (p.nodePort ? `${p.port}:${p.nodePort}/${p.protocol ?? ''}` : `${p.port}/${p.protocol ?? ''}`)).join(',');
   const selector = Object.keys(spec.selector ?? {}).sort().map((k) => `${k}=${spec.selector![k]}`).join(',');
-  return [svc.metadata.name ?? '', type, clusterIP, externalIP, ports === '' ? '<none>' : ports, since(svc.metadata.creationTimestamp, nowMs), selector === '' ? '<none>' : selector];
+  return [svc.metadata.name ?? '', type, clusterIP, externalIP, ports === '' ? '<none>' : ports, translateTimestampSince(svc.metadata.creationTimestamp, nowMs), selector === '' ? '<none>' : selector];
 }
 
 /** formatEndpoints: up to 3 `ip:port` (or ip for port-less subsets), then ` + N more...`; `<none>` without subsets. */
@@ -396,7 +296,7 @@ function ingressRow(ing: Ingress, created: string): TableCell[] {
 
 /** The cells (and row conditions) of one object, as the server computes them at `nowMs`. */
 export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): Pick<TableRow, 'cells' | 'conditions'> {
-  const created = since(obj.metadata.creationTimestamp, nowMs);
+  const created = translateTimestampSince(obj.metadata.creationTimestamp, nowMs);
   const n = obj.metadata.name ?? '';
   switch (kindKey(r)) {
     case '/Pod': return podRow(obj as Pod, nowMs);
@@ -467,7 +367,7 @@ export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): 
     case 'batch/Job': return { cells: jobRow(obj as Job, created, nowMs) };
     case 'batch/CronJob': {
       const cj = obj as CronJob;
-      const last = cj.status?.lastScheduleTime ? since(cj.status.lastScheduleTime, nowMs) : '<none>';
+      const last = cj.status?.lastScheduleTime ? translateTimestampSince(cj.status.lastScheduleTime, nowMs) : '<none>';
       const suspend = cj.spec.suspend === undefined ? '<unset>' : cj.spec.suspend ? 'True' : 'False';
       return {
         cells: [n, cj.spec.schedule, suspend, (cj.status?.active ?? []).length, last, created,
@@ -480,28 +380,4 @@ export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): 
       return { cells: [n, t === undefined ? '0001-01-01T00:00:00Z' : formatTimestamp(t)] };
     }
   }
-}
-
-export interface TableOptions {
-  /** What each row carries: the full object, PartialObjectMetadata (the default), or nothing. */
-  readonly includeObject?: string;
-  /** Leave columnDefinitions null (the apiserver's TableOptions.NoHeaders). */
-  readonly noHeaders?: boolean;
-}
-
-/**
- * The Table answering a get (one object) or list (several, with the list's metadata) asked with
- * `Accept: application/json;as=Table;v=v1;g=meta.k8s.io`. An unknown includeObject is the 400
- * `unrecognized includeObject value: "x"`.
- */
-export function toTable(r: ResourceInfo, objects: readonly KubeObject[], listMeta: ListMeta, nowMs: number, options: TableOptions = {}): Table | StatusError {
-  const include = options.includeObject ?? '';
-  if (!['Object', 'Metadata', 'None', ''].includes(include)) return newBadRequest(`unrecognized includeObject value: "${include}"`);
-  const rows: TableRow[] = objects.map((obj) => {
-    const row: TableRow = { ...tableRowCells(r, obj, nowMs) };
-    if (include === 'Object') row.object = { kind: r.kind, apiVersion: apiVersionOf(r), ...obj };
-    else if (include !== 'None') row.object = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
-    return row;
-  });
-  return { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: listMeta, columnDefinitions: options.noHeaders ? null : tableColumns(r), rows };
 }

@@ -8,10 +8,12 @@
 // CreateThreeWayMergePatch, diffMaps, diffLists). Merge keys come from a table of the fields Podflow
 // serves (upstream reads them from the Go types' `patchMergeKey` tags).
 
+import { isObject } from './json.ts';
+
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 export type JSONMap = { [key: string]: JSONValue };
 
-const isMap = (v: unknown): v is JSONMap => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isMap = (v: unknown): v is JSONMap => isObject(v);
 
 /** The merge key of a list field (by its name and, for ports, the object kind), or null for atomic lists. */
 export function mergeKeyOf(kind: string, field: string): string | null {

@@ -5,14 +5,17 @@
 // replaced; `null` deletes. Directives: `$patch: replace|delete` (maps and list items),
 // `$retainKeys`, `$setElementOrder/<list>`, `$deleteFromPrimitiveList/<list>`. Item order follows
 // upstream's merge of server-only and patched items. Errors carry upstream's texts and the status
-// the apiserver gives them (400, 422 or 500).
+// the apiserver gives them (400, 422 or 500; strategicMergeErrorStatus in strategic-merge-meta.ts).
 // Models k8s.io/apimachinery/pkg/util/strategicpatch/patch.go (mergeMap, mergeSlice,
-// normalizeElementOrder) and k8s.io/apiserver/pkg/endpoints/handlers/patch.go
-// (interpretStrategicMergePatchError).
+// normalizeElementOrder; the schema lookups and errors are strategic-merge-meta.ts).
 
-import { newBadRequest, newGenericServerResponse, newInternalError, type StatusError } from './errors.ts';
-import { parseType, structField, type TypeNode } from './schema.ts';
+import { goSliceStable } from '../go/sort.ts';
+import { isObject } from './json.ts';
+import { parseType, type TypeNode } from './schema.ts';
 import { copyJson } from './json-copy.ts';
+import {
+  errBadPatchFormatForPrimitiveList, errBadPatchFormatForRetainKeys, errBadPatchFormatForSetElementOrderList, errBadPatchType, errNoMergeKey, goV, internal, kindOf, lookupForSlice, lookupForStruct, PatchError, patchStrategyOf, schemaName, type PatchFailureCode,
+} from './strategic-merge-meta.ts';
 
 type JSONMap = Record<string, unknown>;
 
@@ -21,90 +24,9 @@ const retainKeysDirective = '$retainKeys';
 const setElementOrderPrefix = '$setElementOrder';
 const deleteFromPrimitiveListPrefix = '$deleteFromPrimitiveList';
 
-/** How the apiserver answers a strategic-merge failure. */
-export type PatchFailureCode = 400 | 422 | 500;
-
-class PatchError extends Error {
-  constructor(message: string, readonly code: PatchFailureCode) {
-    super(message);
-  }
-}
-
-const badRequest = (m: string): PatchError => new PatchError(m, 400);
-const internal = (m: string): PatchError => new PatchError(m, 500);
-const errBadPatchFormatForPrimitiveList = (): PatchError => badRequest('invalid patch format of primitive list');
-const errBadPatchFormatForRetainKeys = (): PatchError => badRequest('invalid patch format of retainKeys');
-const errBadPatchFormatForSetElementOrderList = (): PatchError => badRequest('invalid patch format of setElementOrder list');
-
-const isMapValue = (v: unknown): v is JSONMap => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Go's `%v` of decoded JSON, for the messages that print patch content (`map[name:a]`, `[a b]`). */
-function goV(v: unknown): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (Array.isArray(v)) return `[${v.map(goV).join(' ')}]`;
-  if (isMapValue(v)) return `map[${Object.keys(v).sort().map((k) => `${k}:${goV(v[k])}`).join(' ')}]`;
-  return String(v);
-}
-
-/** reflect.Kind of a decoded JSON value. */
-function kindOf(v: unknown): 'map' | 'slice' | 'string' | 'float64' | 'bool' | 'nil' {
-  if (v === null || v === undefined) return 'nil';
-  if (Array.isArray(v)) return 'slice';
-  if (isMapValue(v)) return 'map';
-  return typeof v === 'string' ? 'string' : typeof v === 'number' ? 'float64' : 'bool';
-}
-
-interface PatchMeta {
-  /** The schema of the value (struct, map, list element…), undefined when the schema has no such field. */
-  readonly schema: TypeNode | undefined;
-  readonly strategies: readonly string[];
-  readonly mergeKey: string;
-}
-
-function schemaName(schema: TypeNode | undefined): string {
-  return schema?.kind === 'struct' ? schema.name : '';
-}
-
-function unwrap(t: TypeNode): TypeNode {
-  return t.kind === 'pointer' ? unwrap(t.elem) : t;
-}
-
-/** LookupPatchMetadataForStruct: the field's type and patch tags. */
-function lookupForStruct(schema: TypeNode | undefined, key: string): PatchMeta {
-  if (schema === undefined) return { schema: undefined, strategies: [], mergeKey: '' };
-  if (schema.kind === 'map') return { schema: unwrap(schema.elem), strategies: [], mergeKey: '' };
-  if (schema.kind !== 'struct') return { schema: undefined, strategies: [], mergeKey: '' };
-  const field = structField(schema.name, key);
-  if (field === undefined) throw internal(`unable to find api field in struct ${schema.name} for the json field ${JSON.stringify(key)}`);
-  return { schema: unwrap(field.type), strategies: field.patchStrategy === '' ? [] : field.patchStrategy.split(','), mergeKey: field.patchMergeKey };
-}
-
-/** LookupPatchMetadataForSlice: like the struct lookup, with the schema of the list's elements. */
-function lookupForSlice(schema: TypeNode | undefined, key: string): PatchMeta {
-  const meta = lookupForStruct(schema, key);
-  const t = meta.schema;
-  return { ...meta, schema: t?.kind === 'list' ? unwrap(t.elem) : t };
-}
-
-/** extractRetainKeysPatchStrategy: the strategy other than retainKeys. */
-function patchStrategyOf(strategies: readonly string[]): string {
-  if (strategies.length === 0) return '';
-  if (strategies.length === 1) return strategies[0] === 'retainKeys' ? '' : strategies[0]!;
-  if (strategies.length === 2 && strategies.includes('retainKeys')) return strategies.find((s) => s !== 'retainKeys')!;
-  throw internal(`unexpected patch strategy: ${strategies.join(',')}`);
-}
-
-function errNoMergeKey(m: unknown, key: string): PatchError {
-  return internal(`map: ${goV(m)} does not contain declared merge key: ${key}`);
-}
-
-function errBadPatchType(t: unknown, m: unknown): PatchError {
-  return internal(`unknown patch type: ${goV(t)} in map: ${goV(m)}`);
-}
-
 /** removeDirectives: a value as stored, `$patch` maps and list items dropped (`keep` false for a `$patch` map). */
 function removeDirectives(obj: unknown): [unknown, boolean] {
-  if (isMapValue(obj)) {
+  if (isObject(obj)) {
     if (directiveMarker in obj) return [undefined, false];
     const out: JSONMap = {};
     for (const [k, v] of Object.entries(obj)) {
@@ -125,7 +47,7 @@ function removeDirectives(obj: unknown): [unknown, boolean] {
 }
 
 function discardNulls(v: unknown): unknown {
-  if (isMapValue(v)) {
+  if (isObject(v)) {
     const out: JSONMap = {};
     for (const [k, x] of Object.entries(v)) if (x !== null) out[k] = discardNulls(x);
     return out;
@@ -135,7 +57,7 @@ function discardNulls(v: unknown): unknown {
 }
 
 function mergeKeyValue(item: unknown, mergeKey: string): unknown {
-  return isMapValue(item) ? item[mergeKey] : undefined;
+  return isObject(item) ? item[mergeKey] : undefined;
 }
 
 /** The position of a value in a list, by merge key for maps, by value for scalars; −1 when absent. */
@@ -144,102 +66,11 @@ function indexOf(list: readonly unknown[], item: unknown, mergeKey: string, kind
   return list.findIndex((x) => (kind === 'map' ? mergeKeyValue(x, mergeKey) : x) === val);
 }
 
-/** Go's sort.SliceStable: insertion sort in blocks of 20, then symmetric merges. */
-function goSliceStable<T>(data: T[], less: (a: T, b: T) => boolean): void {
-  const n = data.length;
-  const insertionSort = (a: number, b: number): void => {
-    for (let i = a + 1; i < b; i++) for (let j = i; j > a && less(data[j]!, data[j - 1]!); j--) [data[j], data[j - 1]] = [data[j - 1]!, data[j]!];
-  };
-  const swapRange = (a: number, b: number, len: number): void => {
-    for (let i = 0; i < len; i++) [data[a + i], data[b + i]] = [data[b + i]!, data[a + i]!];
-  };
-  const rotate = (a: number, m: number, b: number): void => {
-    let i = m - a;
-    let j = b - m;
-    while (i !== j) {
-      if (i > j) {
-        swapRange(m - i, m, j);
-        i -= j;
-      } else {
-        swapRange(m - i, m + j - i, i);
-        j -= i;
-      }
-    }
-    swapRange(m - i, m, i);
-  };
-  const symMerge = (a: number, m: number, b: number): void => {
-    if (m - a === 1) {
-      let i = m;
-      let j = b;
-      while (i < j) {
-        const h = (i + j) >>> 1;
-        if (less(data[h]!, data[a]!)) i = h + 1;
-        else j = h;
-      }
-      for (let k = a; k < i - 1; k++) [data[k], data[k + 1]] = [data[k + 1]!, data[k]!];
-      return;
-    }
-    if (b - m === 1) {
-      let i = a;
-      let j = m;
-      while (i < j) {
-        const h = (i + j) >>> 1;
-        if (!less(data[m]!, data[h]!)) i = h + 1;
-        else j = h;
-      }
-      for (let k = m; k > i; k--) [data[k], data[k - 1]] = [data[k - 1]!, data[k]!];
-      return;
-    }
-    const mid = (a + b) >>> 1;
-    const nn = mid + m;
-    let start: number;
-    let r: number;
-    if (m > mid) {
-      start = nn - b;
-      r = mid;
-    } else {
-      start = a;
-      r = m;
-    }
-    const p = nn - 1;
-    while (start < r) {
-      const c = (start + r) >>> 1;
-      if (!less(data[p - c]!, data[c]!)) start = c + 1;
-      else r = c;
-    }
-    const end = nn - start;
-    if (start < m && m < end) rotate(start, m, end);
-    if (a < start && start < mid) symMerge(a, start, mid);
-    if (mid < end && end < b) symMerge(mid, end, b);
-  };
-  let blockSize = 20;
-  let a = 0;
-  let b = blockSize;
-  while (b <= n) {
-    insertionSort(a, b);
-    a = b;
-    b += blockSize;
-  }
-  insertionSort(a, n);
-  while (blockSize < n) {
-    a = 0;
-    b = 2 * blockSize;
-    while (b <= n) {
-      symMerge(a, a + blockSize, b);
-      a = b;
-      b += 2 * blockSize;
-    }
-    const m = a + blockSize;
-    if (m < n) symMerge(a, m, n);
-    blockSize *= 2;
-  }
-}
-
 function validateMergeKeyInLists(mergeKey: string, ...lists: (readonly unknown[])[]): void {
   if (mergeKey === '') return;
   for (const list of lists) {
     for (const item of list) {
-      if (!isMapValue(item)) throw internal(`expected a map, but received a ${kindOf(item)}`);
+      if (!isObject(item)) throw internal(`expected a map, but received a ${kindOf(item)}`);
       if (!(mergeKey in item)) throw errNoMergeKey(item, mergeKey);
     }
   }
@@ -251,8 +82,8 @@ function normalizeSliceOrder(toSort: unknown[], order: readonly unknown[], merge
   let items = toSort;
   if (kind === 'map') {
     validateMergeKeyInLists(mergeKey, toSort, order);
-    items = toSort.filter((v) => !(isMapValue(v) && v[directiveMarker] === 'delete'));
-    toDelete = toSort.filter((v) => isMapValue(v) && v[directiveMarker] === 'delete');
+    items = toSort.filter((v) => !(isObject(v) && v[directiveMarker] === 'delete'));
+    toDelete = toSort.filter((v) => isObject(v) && v[directiveMarker] === 'delete');
   }
   const sorted = [...items];
   goSliceStable(sorted, (x, y) => {
@@ -297,10 +128,10 @@ function partition(merged: readonly unknown[], by: readonly unknown[], mergeKey:
       (by.includes(v) ? patchItems : serverOnly).push(v);
       continue;
     }
-    if (!isMapValue(v)) throw internal(`expected a map, but received a ${kindOf(v)}`);
+    if (!isObject(v)) throw internal(`expected a map, but received a ${kindOf(v)}`);
     if (!(mergeKey in v)) throw errNoMergeKey(v, mergeKey);
     const found = by.some((x) => {
-      if (!isMapValue(x)) throw internal(`value for key ${mergeKey} is not a map`);
+      if (!isObject(x)) throw internal(`value for key ${mergeKey} is not a map`);
       return mergeKey in x && x[mergeKey] === v[mergeKey];
     });
     (found ? patchItems : serverOnly).push(v);
@@ -373,7 +204,7 @@ function mergeSliceWithSpecialElements(original: unknown[], patch: unknown[], me
     switch (item[directiveMarker]) {
       case 'delete':
         if (!(mergeKey in item)) throw errNoMergeKey(item, mergeKey);
-        orig = orig.filter((x) => !(isMapValue(x) && mergeKey in x && x[mergeKey] === item[mergeKey]));
+        orig = orig.filter((x) => !(isObject(x) && mergeKey in x && x[mergeKey] === item[mergeKey]));
         break;
       case 'replace':
         replace = true;
@@ -393,7 +224,7 @@ function mergeSliceWithoutSpecialElements(original: unknown[], patch: unknown[],
     const item = v as JSONMap;
     if (!(mergeKey in item)) throw errNoMergeKey(item, mergeKey);
     const idx = out.findIndex((x) => {
-      if (!isMapValue(x)) throw internal('value for key is not a map');
+      if (!isObject(x)) throw internal('value for key is not a map');
       return mergeKey in x && x[mergeKey] === item[mergeKey];
     });
     if (idx >= 0) out[idx] = mergeMap(out[idx] as JSONMap, item, schema);
@@ -426,14 +257,14 @@ function extractKey(s: string, prefix: string): string {
 function validatePatchWithSetOrderList(patchList: unknown[] | undefined, setOrder: unknown[], mergeKey: string): void {
   if (setOrder.length === 0 || patchList === undefined || patchList.length === 0) return;
   const nonDelete = mergeKey === '' ? patchList : patchList.filter((v) => {
-    if (!isMapValue(v)) throw internal(`expected a map, but received a ${kindOf(v)}`);
+    if (!isObject(v)) throw internal(`expected a map, but received a ${kindOf(v)}`);
     return v[directiveMarker] !== 'delete';
   });
   let p = 0;
   let s = 0;
   while (p < nonDelete.length && s < setOrder.length) {
     const item = nonDelete[p];
-    if (isMapValue(item) && directiveMarker in item) {
+    if (isObject(item) && directiveMarker in item) {
       p++;
       continue;
     }
@@ -441,7 +272,7 @@ function validatePatchWithSetOrderList(patchList: unknown[] | undefined, setOrde
     if (mergeKey === '') equal = item === setOrder[s];
     else {
       const order = setOrder[s];
-      if (!isMapValue(item) || !isMapValue(order)) throw internal('expected a map, but received a non-map');
+      if (!isObject(item) || !isObject(order)) throw internal('expected a map, but received a non-map');
       if (!(mergeKey in item)) throw errNoMergeKey(item, mergeKey);
       if (!(mergeKey in order)) throw errNoMergeKey(order, mergeKey);
       equal = item[mergeKey] === order[mergeKey];
@@ -558,14 +389,5 @@ export function applyStrategicMergePatch(kind: string, original: JSONMap, patch:
   } catch (e) {
     if (e instanceof PatchError) return { ok: false, code: e.code, error: e.message };
     throw e;
-  }
-}
-
-/** The Status for a failed strategic merge: 400 BadRequest, a generic 422, or 500 `Internal error occurred: …`. */
-export function strategicMergeErrorStatus(failure: Extract<StrategicMergeResult, { ok: false }>): StatusError {
-  switch (failure.code) {
-    case 400: return newBadRequest(failure.error);
-    case 422: return newGenericServerResponse(422, failure.error);
-    default: return newInternalError(failure.error);
   }
 }

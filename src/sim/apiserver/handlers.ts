@@ -9,7 +9,8 @@ import { decodeForRequest } from '../api/decode.ts';
 import { newBadRequest, newMethodNotSupported, newUnsupportedMediaType, successStatus } from '../api/errors.ts';
 import { applyJSONPatch, jsonPatchErrorStatus } from '../api/json-patch.ts';
 import { applyMergePatch } from '../api/merge-patch.ts';
-import { applyStrategicMergePatch, strategicMergeErrorStatus } from '../api/strategic-merge-patch.ts';
+import { applyStrategicMergePatch } from '../api/strategic-merge-patch.ts';
+import { strategicMergeErrorStatus } from '../api/strategic-merge-meta.ts';
 import { apiVersionOf, groupResourceOf, listKindOf } from '../api/resources.ts';
 import type { ResolvedRoute } from '../api/request-info.ts';
 import type { KubeObject, List } from '../api/types/meta.ts';
@@ -32,7 +33,7 @@ import type { Storage, StorageWatch, StorageWatchEvent, StorageWatchSink } from 
 import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
 import { jsonMediaType, negotiateWatchMediaType, protobufMediaType, watchContentType, type NegotiatedMediaType } from './negotiation.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
-import { toTable } from '../api/printers.ts';
+import { toTable } from '../api/table-convertor.ts';
 import { requiresExactFieldMatch } from '../api/fields.ts';
 import { copyJson } from '../api/json-copy.ts';
 

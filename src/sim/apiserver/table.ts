@@ -5,7 +5,7 @@
 // Models k8s.io/apiserver/pkg/endpoints/handlers/response.go (transformObject, asTable,
 // asPartialObjectMetadata, asPartialObjectMetadataList).
 
-import { toTable } from '../api/printers.ts';
+import { toTable } from '../api/table-convertor.ts';
 import type { ResourceInfo } from '../api/resources.ts';
 import type { KubeObject, ListMeta, Table } from '../api/types/meta.ts';
 import type { HttpRequest } from '../wire/http.ts';

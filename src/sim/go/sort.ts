@@ -2,7 +2,8 @@
 // quicksort over Less/Swap. It is not stable, so equal elements end up in an order only this exact
 // algorithm reproduces; etcd sorts Range results with it (sort_target other than KEY), which makes the
 // order of ties visible to clients. Up to 12 elements it is an insertion sort (stable).
-// Models the pdqsort of Go 1.19's src/sort/zsortinterface.go and sort.go (xorshift, nextPowerOfTwo).
+// Models the pdqsort of Go 1.19's src/sort/zsortinterface.go and sort.go (xorshift, nextPowerOfTwo);
+// goSliceStable is sort.SliceStable (zsortfunc.go's stable: insertion-sorted blocks, symmetric merges).
 
 export interface SortData {
   less(i: number, j: number): boolean;
@@ -235,4 +236,95 @@ function median(data: SortData, a: number, b: number, c: number, swaps: { n: num
 
 function reverseRange(data: SortData, a: number, b: number): void {
   for (let i = a, j = b - 1; i < j; i++, j--) data.swap(i, j);
+}
+
+/** Go's sort.SliceStable: insertion sort in blocks of 20, then symmetric merges. */
+export function goSliceStable<T>(data: T[], less: (a: T, b: T) => boolean): void {
+  const n = data.length;
+  const insertionSort = (a: number, b: number): void => {
+    for (let i = a + 1; i < b; i++) for (let j = i; j > a && less(data[j]!, data[j - 1]!); j--) [data[j], data[j - 1]] = [data[j - 1]!, data[j]!];
+  };
+  const swapRange = (a: number, b: number, len: number): void => {
+    for (let i = 0; i < len; i++) [data[a + i], data[b + i]] = [data[b + i]!, data[a + i]!];
+  };
+  const rotate = (a: number, m: number, b: number): void => {
+    let i = m - a;
+    let j = b - m;
+    while (i !== j) {
+      if (i > j) {
+        swapRange(m - i, m, j);
+        i -= j;
+      } else {
+        swapRange(m - i, m + j - i, i);
+        j -= i;
+      }
+    }
+    swapRange(m - i, m, i);
+  };
+  const symMerge = (a: number, m: number, b: number): void => {
+    if (m - a === 1) {
+      let i = m;
+      let j = b;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (less(data[h]!, data[a]!)) i = h + 1;
+        else j = h;
+      }
+      for (let k = a; k < i - 1; k++) [data[k], data[k + 1]] = [data[k + 1]!, data[k]!];
+      return;
+    }
+    if (b - m === 1) {
+      let i = a;
+      let j = m;
+      while (i < j) {
+        const h = (i + j) >>> 1;
+        if (!less(data[m]!, data[h]!)) i = h + 1;
+        else j = h;
+      }
+      for (let k = m; k > i; k--) [data[k], data[k - 1]] = [data[k - 1]!, data[k]!];
+      return;
+    }
+    const mid = (a + b) >>> 1;
+    const nn = mid + m;
+    let start: number;
+    let r: number;
+    if (m > mid) {
+      start = nn - b;
+      r = mid;
+    } else {
+      start = a;
+      r = m;
+    }
+    const p = nn - 1;
+    while (start < r) {
+      const c = (start + r) >>> 1;
+      if (!less(data[p - c]!, data[c]!)) start = c + 1;
+      else r = c;
+    }
+    const end = nn - start;
+    if (start < m && m < end) rotate(start, m, end);
+    if (a < start && start < mid) symMerge(a, start, mid);
+    if (mid < end && end < b) symMerge(mid, end, b);
+  };
+  let blockSize = 20;
+  let a = 0;
+  let b = blockSize;
+  while (b <= n) {
+    insertionSort(a, b);
+    a = b;
+    b += blockSize;
+  }
+  insertionSort(a, n);
+  while (blockSize < n) {
+    a = 0;
+    b = 2 * blockSize;
+    while (b <= n) {
+      symMerge(a, a + blockSize, b);
+      a = b;
+      b += 2 * blockSize;
+    }
+    const m = a + blockSize;
+    if (m < n) symMerge(a, m, n);
+    blockSize *= 2;
+  }
 }

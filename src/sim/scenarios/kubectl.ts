@@ -189,6 +189,7 @@ function resolve(typed: string): ResourceInfo | string {
 export function* create(yaml: string, file: string): KubectlCommand {
   const manifest = parseManifest(yaml, file);
   if (manifest.errors.length > 0) return { output: manifest.errors.map((e) => `error: ${e.message}`), ok: false };
+  if (manifest.objects.length === 0) return { output: ['error: no objects passed to create'], ok: false };
   const output: string[] = [];
   let ok = true;
   for (const { object, resource } of manifest.objects) {

@@ -7,7 +7,8 @@
 
 import { goQuote } from '../../go/strconv.ts';
 import type { KubeObject, WatchEventType } from '../types/meta.ts';
-import { complete, readStruct, writeStruct } from './codec.ts';
+import { complete, readStruct } from './decode.ts';
+import { writeStruct } from './encode.ts';
 import { hasProtobufKind, isRegistered } from './kinds.ts';
 import { planOf } from './plan.ts';
 import { BackWriter, ProtoError, Reader, utf8Decode, wireBytes, wireEndGroup } from './wire.ts';

@@ -5,7 +5,8 @@
 // Models k8s pkg/apis/apps/validation/validation.go.
 
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
-import { labelSelectorAsSelector, matchesLabels, validateLabelSelector } from '../labels.ts';
+import { labelSelectorAsSelector, matchesLabels } from '../labels.ts';
+import { validateLabelSelector } from './meta-v1.ts';
 import type { Deployment, DeploymentSpec, DeploymentStatus, IntOrString, LabelSelector, PodTemplateSpec, ReplicaSet, ReplicaSetSpec, ReplicaSetStatus } from '../types/index.ts';
 import { goIntOrString, goLabelSelector, goStringMap } from './go-values.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './meta.ts';

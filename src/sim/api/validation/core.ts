@@ -6,7 +6,7 @@
 // pkg/apis/coordination/validation/validation.go.
 
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
-import { validateLabelName } from '../labels.ts';
+import { validateLabelName } from './meta-v1.ts';
 import { parseQuantity, quantityString } from '../quantity.ts';
 import { goQuote, utf8Length } from '../../go/strconv.ts';
 import type { ConfigMap, Event, Lease, Namespace, Node, ServiceAccount, Taint } from '../types/index.ts';

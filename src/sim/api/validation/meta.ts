@@ -5,7 +5,7 @@
 // (ValidateObjectMeta adds the standard-finalizer check).
 
 import { FieldPath, fieldError, goStringSlice, type FieldError } from '../field.ts';
-import { validateLabels } from '../labels.ts';
+import { validateLabels } from './meta-v1.ts';
 import { utf8Length } from '../../go/strconv.ts';
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from '../types/meta.ts';
 import { goOwnerReference } from './go-values.ts';

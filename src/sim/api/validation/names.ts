@@ -5,6 +5,7 @@
 // pkg/api/validation/path/name.go.
 
 import { utf8Length } from '../../go/strconv.ts';
+import { fieldError, type FieldError, type FieldPath } from '../field.ts';
 
 /** `must be no more than N characters`. */
 export function maxLenError(length: number): string {
@@ -225,3 +226,13 @@ export const validateNamespaceName = nameIsDNSLabel;
 export const isNegativeErrorMsg = 'must be greater than or equal to 0';
 /** `field is immutable`. */
 export const fieldImmutableErrorMsg = 'field is immutable';
+
+/** ValidateDNS1123Label: a field holding a DNS-1123 label. */
+export function validateDNS1123Label(value: string, path: FieldPath): FieldError[] {
+  return isDNS1123Label(value).map((msg) => fieldError.invalid(path, value, msg));
+}
+
+/** ValidateNonnegativeField: unset counts as zero. */
+export function validateNonnegativeField(value: number | undefined, path: FieldPath): FieldError[] {
+  return (value ?? 0) < 0 ? [fieldError.invalid(path, value ?? 0, isNegativeErrorMsg)] : [];
+}

@@ -5,20 +5,16 @@
 // binding targets, and the rules for pod updates (images, activeDeadlineSeconds, added tolerations).
 // Not covered: security contexts, DNS config, topology spread, resource claims, Windows options.
 // Models k8s pkg/apis/core/validation/validation.go (ValidatePodCreate, ValidatePodSpec,
-// validateContainers, ValidatePodUpdate, ValidatePodBinding).
+// ValidatePodUpdate, ValidatePodBinding); the containers' checks are container.ts.
 
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
-import { validateLabelName, validateLabels } from '../labels.ts';
+import { validateLabelName, validateLabels } from './meta-v1.ts';
 import { goQuote } from '../../go/strconv.ts';
-import { compareQuantities, parseQuantity, quantityMilliValue, quantityString, type Quantity } from '../quantity.ts';
-import type {
-  Affinity, Binding, Container, IntOrString, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec, Probe, ResourceRequirements,
-  Toleration, Volume,
-} from '../types/index.ts';
+import type { Affinity, Binding, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec, Toleration, Volume } from '../types/index.ts';
+import { validateContainers, validateInitContainers } from './container.ts';
 import { validateObjectMeta, validateObjectMetaUpdate } from './meta.ts';
 import {
-  inclusiveRangeError, isDNS1123Label, isEnvVarName, isNegativeErrorMsg, isValidLabelValue, isValidPortName, isValidPortNum,
-  nameIsDNSSubdomain, type NameValidator,
+  inclusiveRangeError, isValidLabelValue, nameIsDNSSubdomain, validateDNS1123Label, type NameValidator,
 } from './names.ts';
 
 export const validatePodName: NameValidator = nameIsDNSSubdomain;
@@ -26,14 +22,6 @@ export const validateNodeName: NameValidator = nameIsDNSSubdomain;
 export const validateServiceAccountName: NameValidator = nameIsDNSSubdomain;
 
 const maxInt32 = 2 ** 31 - 1;
-
-function dns1123Label(value: string, path: FieldPath): FieldError[] {
-  return isDNS1123Label(value).map((msg) => fieldError.invalid(path, value, msg));
-}
-
-function nonNegative(value: number | undefined, path: FieldPath): FieldError[] {
-  return (value ?? 0) < 0 ? [fieldError.invalid(path, value ?? 0, isNegativeErrorMsg)] : [];
-}
 
 /** The VolumeSource fields a volume may set exactly one of, in upstream's checking order. */
 const volumeSourceOrder = [
@@ -53,242 +41,12 @@ function validateVolumes(volumes: readonly Volume[] | undefined, path: FieldPath
     if (set.length === 0) el.push(fieldError.required(idx, 'must specify a volume type'));
     for (const extra of set.slice(1)) el.push(fieldError.forbidden(idx.child(extra), 'may not specify more than 1 volume type'));
     if (!vol.name) el.push(fieldError.required(idx.child('name')));
-    else el.push(...dns1123Label(vol.name, idx.child('name')));
+    else el.push(...validateDNS1123Label(vol.name, idx.child('name')));
     if (names.has(vol.name)) el.push(fieldError.duplicate(idx.child('name'), vol.name));
     if (el.length === 0) names.add(vol.name);
     else errs.push(...el);
   });
   return [names, errs];
-}
-
-function validateContainerPorts(c: Container, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  (c.ports ?? []).forEach((port, i) => {
-    const idx = path.index(i);
-    if (port.name) {
-      const msgs = isValidPortName(port.name);
-      if (msgs.length > 0) for (const msg of msgs) errs.push(fieldError.invalid(idx.child('name'), port.name, msg));
-      else if (names.has(port.name)) errs.push(fieldError.duplicate(idx.child('name'), port.name));
-      else names.add(port.name);
-    }
-    if (!port.containerPort) errs.push(fieldError.required(idx.child('containerPort')));
-    else for (const msg of isValidPortNum(port.containerPort)) errs.push(fieldError.invalid(idx.child('containerPort'), port.containerPort, msg));
-    if (port.hostPort) for (const msg of isValidPortNum(port.hostPort)) errs.push(fieldError.invalid(idx.child('hostPort'), port.hostPort, msg));
-    if (!port.protocol) errs.push(fieldError.required(idx.child('protocol')));
-    else if (!['SCTP', 'TCP', 'UDP'].includes(port.protocol)) errs.push(fieldError.notSupported(idx.child('protocol'), port.protocol, ['SCTP', 'TCP', 'UDP']));
-  });
-  return errs;
-}
-
-function validateEnv(c: Container, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  (c.env ?? []).forEach((ev, i) => {
-    const idx = path.index(i);
-    if (!ev.name) errs.push(fieldError.required(idx.child('name')));
-    else for (const msg of isEnvVarName(ev.name)) errs.push(fieldError.invalid(idx.child('name'), ev.name, msg));
-  });
-  return errs;
-}
-
-function validateVolumeMounts(c: Container, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const mountPoints = new Set<string>();
-  (c.volumeMounts ?? []).forEach((m, i) => {
-    const idx = path.index(i);
-    if (!m.name) errs.push(fieldError.required(idx.child('name')));
-    if (!volumes.has(m.name)) errs.push(fieldError.notFound(idx.child('name'), m.name));
-    if (!m.mountPath) errs.push(fieldError.required(idx.child('mountPath')));
-    if (mountPoints.has(m.mountPath)) errs.push(fieldError.invalid(idx.child('mountPath'), m.mountPath, 'must be unique'));
-    mountPoints.add(m.mountPath);
-  });
-  return errs;
-}
-
-const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
-
-function isNativeResource(name: string): boolean {
-  return !name.includes('/') || name.includes('kubernetes.io/');
-}
-
-function validateResourceName(name: string, path: FieldPath): FieldError[] {
-  if (!name.includes('/')) {
-    return standardContainerResources.has(name) || name.startsWith('hugepages-') ? [] : [fieldError.invalid(path, name, 'must be a standard resource for containers')];
-  }
-  if (!isNativeResource(name) && name.startsWith('requests.')) return [fieldError.invalid(path, name, "doesn't follow extended resource name standard")];
-  return [];
-}
-
-function validateResourceQuantity(name: string, q: Quantity, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (q.unscaled < 0n) errs.push(fieldError.invalid(path, quantityString(q), isNegativeErrorMsg));
-  if (!isNativeResource(name) && quantityMilliValue(q) % 1000n !== 0n) errs.push(fieldError.invalid(path, quantityString(q), 'must be an integer'));
-  return errs;
-}
-
-/** ValidateResourceRequirements: known names, non-negative quantities, requests ≤ limits. */
-function validateResources(r: ResourceRequirements | undefined, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const limits = new Map<string, Quantity>();
-  for (const [name, text] of Object.entries(r?.limits ?? {})) {
-    const p = path.child('limits').key(name);
-    errs.push(...validateResourceName(name, p));
-    const q = parseQuantity(text);
-    if (q.ok) {
-      limits.set(name, q.value);
-      errs.push(...validateResourceQuantity(name, q.value, p));
-    }
-  }
-  for (const [name, text] of Object.entries(r?.requests ?? {})) {
-    const p = path.child('requests').key(name);
-    errs.push(...validateResourceName(name, p));
-    const q = parseQuantity(text);
-    if (!q.ok) continue;
-    errs.push(...validateResourceQuantity(name, q.value, p));
-    const limit = limits.get(name);
-    const overcommit = isNativeResource(name) && !name.startsWith('hugepages-');
-    if (limit !== undefined) {
-      const cmp = compareQuantities(q.value, limit);
-      if (cmp !== 0 && !overcommit) {
-        errs.push(fieldError.invalid(path.child('requests'), quantityString(q.value), `must be equal to ${name} limit of ${quantityString(limit)}`));
-      } else if (cmp > 0) {
-        errs.push(fieldError.invalid(path.child('requests'), quantityString(q.value), `must be less than or equal to ${name} limit of ${quantityString(limit)}`));
-      }
-    } else if (!overcommit) {
-      errs.push(fieldError.required(path.child('limits'), 'Limit must be set for non overcommitable resources'));
-    }
-  }
-  return errs;
-}
-
-function validatePortNumOrName(port: IntOrString, path: FieldPath): FieldError[] {
-  if (typeof port === 'number') return isValidPortNum(port).map((msg) => fieldError.invalid(path, port, msg));
-  return isValidPortName(port).map((msg) => fieldError.invalid(path, port, msg));
-}
-
-function validateProbe(probe: Probe, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  let handlers = 0;
-  const handler = (name: 'exec' | 'httpGet' | 'tcpSocket' | 'grpc', check: () => FieldError[]): void => {
-    if (probe[name] === undefined) return;
-    if (handlers > 0) errs.push(fieldError.forbidden(path.child(name), 'may not specify more than 1 handler type'));
-    else {
-      handlers++;
-      errs.push(...check());
-    }
-  };
-  handler('exec', () => ((probe.exec?.command ?? []).length === 0 ? [fieldError.required(path.child('exec', 'command'))] : []));
-  handler('httpGet', () => {
-    const h = probe.httpGet!;
-    const e: FieldError[] = [];
-    if (!h.path) e.push(fieldError.required(path.child('httpGet', 'path')));
-    e.push(...validatePortNumOrName(h.port, path.child('httpGet', 'port')));
-    if (h.scheme !== 'HTTP' && h.scheme !== 'HTTPS') e.push(fieldError.notSupported(path.child('httpGet', 'scheme'), h.scheme ?? '', ['HTTP', 'HTTPS']));
-    return e;
-  });
-  handler('tcpSocket', () => validatePortNumOrName(probe.tcpSocket!.port, path.child('tcpSocket', 'port')));
-  handler('grpc', () => validatePortNumOrName(probe.grpc!.port, path.child('grpc', 'port')));
-  if (handlers === 0) errs.push(fieldError.required(path, 'must specify a handler type'));
-  for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
-    errs.push(...nonNegative(probe[f], path.child(f)));
-  }
-  if (probe.terminationGracePeriodSeconds !== undefined && probe.terminationGracePeriodSeconds <= 0) {
-    errs.push(fieldError.invalid(path.child('terminationGracePeriodSeconds'), probe.terminationGracePeriodSeconds, 'must be greater than 0'));
-  }
-  return errs;
-}
-
-function validateProbes(c: Container, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (c.livenessProbe !== undefined) {
-    errs.push(...validateProbe(c.livenessProbe, path.child('livenessProbe')));
-    if ((c.livenessProbe.successThreshold ?? 0) !== 1) errs.push(fieldError.invalid(path.child('livenessProbe', 'successThreshold'), c.livenessProbe.successThreshold ?? 0, 'must be 1'));
-  }
-  if (c.readinessProbe !== undefined) {
-    errs.push(...validateProbe(c.readinessProbe, path.child('readinessProbe')));
-    if (c.readinessProbe.terminationGracePeriodSeconds !== undefined) {
-      errs.push(fieldError.invalid(path.child('readinessProbe', 'terminationGracePeriodSeconds'), c.readinessProbe.terminationGracePeriodSeconds, 'must not be set for readinessProbes'));
-    }
-  }
-  if (c.startupProbe !== undefined) {
-    errs.push(...validateProbe(c.startupProbe, path.child('startupProbe')));
-    if ((c.startupProbe.successThreshold ?? 0) !== 1) errs.push(fieldError.invalid(path.child('startupProbe', 'successThreshold'), c.startupProbe.successThreshold ?? 0, 'must be 1'));
-  }
-  return errs;
-}
-
-/** validateContainerCommon: what every container must satisfy. */
-function validateContainerCommon(c: Container, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!c.name) errs.push(fieldError.required(path.child('name')));
-  else errs.push(...dns1123Label(c.name, path.child('name')));
-  if (!c.image) errs.push(fieldError.required(path.child('image')));
-  switch (c.terminationMessagePolicy) {
-    case 'File': case 'FallbackToLogsOnError': break;
-    case undefined: case '' as never: errs.push(fieldError.required(path.child('terminationMessagePolicy'))); break;
-    default: errs.push(fieldError.notSupported(path.child('terminationMessagePolicy'), c.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']));
-  }
-  errs.push(...validateContainerPorts(c, path.child('ports')));
-  errs.push(...validateEnv(c, path.child('env')));
-  errs.push(...validateVolumeMounts(c, volumes, path.child('volumeMounts')));
-  switch (c.imagePullPolicy) {
-    case 'Always': case 'IfNotPresent': case 'Never': break;
-    case undefined: case '' as never: errs.push(fieldError.required(path.child('imagePullPolicy'))); break;
-    default: errs.push(fieldError.notSupported(path.child('imagePullPolicy'), c.imagePullPolicy, ['Always', 'IfNotPresent', 'Never']));
-  }
-  errs.push(...validateResources(c.resources, path.child('resources')));
-  return errs;
-}
-
-/** Host ports must be unique per protocol and host IP (`TCP//8080`). */
-function checkHostPortConflicts(containers: readonly Container[], path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  containers.forEach((c, ci) => (c.ports ?? []).forEach((p, pi) => {
-    if (!p.hostPort) return;
-    const key = `${p.protocol ?? ''}/${p.hostIP ?? ''}/${p.hostPort}`;
-    if (seen.has(key)) errs.push(fieldError.duplicate(path.index(ci).child('ports').index(pi).child('hostPort'), key));
-    else seen.add(key);
-  }));
-  return errs;
-}
-
-function validateContainers(containers: readonly Container[] | undefined, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
-  if (containers === undefined || containers.length === 0) return [fieldError.required(path)];
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  containers.forEach((c, i) => {
-    const idx = path.index(i);
-    errs.push(...validateContainerCommon(c, volumes, idx));
-    if (names.has(c.name)) errs.push(fieldError.duplicate(idx.child('name'), c.name));
-    else names.add(c.name);
-    errs.push(...validateProbes(c, idx));
-    if (c.restartPolicy !== undefined) errs.push(fieldError.forbidden(idx.child('restartPolicy'), 'may not be set for non-init containers'));
-  });
-  errs.push(...checkHostPortConflicts(containers, path));
-  return errs;
-}
-
-function validateInitContainers(init: readonly Container[] | undefined, regular: readonly Container[] | undefined, volumes: ReadonlySet<string>, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const names = new Set((regular ?? []).map((c) => c.name));
-  (init ?? []).forEach((c, i) => {
-    const idx = path.index(i);
-    errs.push(...validateContainerCommon(c, volumes, idx));
-    const restartAlways = c.restartPolicy === 'Always';
-    if (c.restartPolicy !== undefined && !restartAlways) errs.push(fieldError.notSupported(idx.child('restartPolicy'), c.restartPolicy, ['Always']));
-    if (names.has(c.name)) errs.push(fieldError.duplicate(idx.child('name'), c.name));
-    else if (c.name) names.add(c.name);
-    errs.push(...checkHostPortConflicts([c], path));
-    if (restartAlways) {
-      errs.push(...validateProbes(c, idx));
-    } else {
-      for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-        if (c[f] !== undefined) errs.push(fieldError.forbidden(idx.child(f), 'may not be set for init containers without restartPolicy=Always'));
-      }
-    }
-  });
-  return errs;
 }
 
 function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, path: FieldPath): FieldError[] {
@@ -392,8 +150,8 @@ export function validatePodSpec(spec: PodSpec | undefined, path: FieldPath): Fie
   if (s.activeDeadlineSeconds !== undefined && (s.activeDeadlineSeconds < 1 || s.activeDeadlineSeconds > maxInt32)) {
     errs.push(fieldError.invalid(path.child('activeDeadlineSeconds'), s.activeDeadlineSeconds, inclusiveRangeError(1, maxInt32)));
   }
-  if (s.hostname) errs.push(...dns1123Label(s.hostname, path.child('hostname')));
-  if (s.subdomain) errs.push(...dns1123Label(s.subdomain, path.child('subdomain')));
+  if (s.hostname) errs.push(...validateDNS1123Label(s.hostname, path.child('hostname')));
+  if (s.subdomain) errs.push(...validateDNS1123Label(s.subdomain, path.child('subdomain')));
   if ((s.tolerations ?? []).length > 0) errs.push(...validateTolerations(s.tolerations!, path.child('tolerations')));
   // validatePodDNSConfig's DNSNone case: a pod with dnsPolicy None must bring its own nameservers.
   if (s.dnsPolicy === 'None') {

@@ -8,7 +8,8 @@
 // ValidateCronJob) and pkg/apis/networking/validation/validation.go (ValidateIngressCreate).
 
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
-import { labelSelectorAsSelector, matchesLabels, validateLabelSelector } from '../labels.ts';
+import { labelSelectorAsSelector, matchesLabels } from '../labels.ts';
+import { validateLabelSelector } from './meta-v1.ts';
 import { parseQuantity } from '../quantity.ts';
 import type {
   CronJob, DaemonSet, HTTPIngressPath, Ingress, IngressBackend, Job, JobSpec, PersistentVolume, PersistentVolumeClaim,
