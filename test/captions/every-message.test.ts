@@ -9,9 +9,10 @@
 import { describe, expect, it } from 'vitest';
 import type { TraceRecord } from '../../src/protocol/index.ts';
 import { builtinTokens } from '../../src/sim/wire/credentials.ts';
-import { httpKinds, type HttpMethod, type HttpRequest } from '../../src/sim/wire/http.ts';
+import { httpKinds, type HttpMethod } from '../../src/sim/wire/http.ts';
 import { createCluster, type Cluster } from '../../src/sim/cluster.ts';
 import type { Message } from '../../src/sim/engine/index.ts';
+import type { EtcdClientKind, MessageMap } from '../../src/sim/messages/index.ts';
 import { etcdKinds } from '../../src/sim/etcd/index.ts';
 import type { Fault } from '../../src/sim/faults.ts';
 import { nginxDeploymentYaml } from '../../src/sim/scenarios/manifests.ts';
@@ -124,7 +125,7 @@ function walk(): Walk {
 
 /** Talking to containers: probes and hooks at work, a log, a followed log, an exec, their refusals. */
 function containerRequests(cluster: Cluster): void {
-  const send = (method: HttpMethod, path: string, query = '', body?: unknown, headers: Record<string, string> = {}) => cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const send = (method: HttpMethod, path: string, query = '', body?: unknown, headers: Record<string, string> = {}) => cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query,
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: '*/*', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -208,7 +209,7 @@ function memberFaults(cluster: Cluster): void {
 /** What a console user can send beyond the scenarios: etcdctl, impersonation, reads at a resourceVersion, refusals. */
 function consoleRequests(cluster: Cluster): void {
   const send = (method: HttpMethod, path: string, query = '', body?: unknown, headers: Record<string, string> = {}) => {
-    cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    cluster.user.request('kube-apiserver', httpKinds.request, {
       method, path, query,
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -218,7 +219,7 @@ function consoleRequests(cluster: Cluster): void {
     send(...args);
     cluster.engine.runUntilIdle();
   };
-  const etcd = (kind: string, payload: unknown) => {
+  const etcd = <K extends EtcdClientKind>(kind: K, payload: MessageMap[K]) => {
     cluster.user.request(cluster.etcd.name, kind, payload);
     cluster.engine.runUntilIdle();
   };
