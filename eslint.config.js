@@ -21,7 +21,9 @@ const simPackagePatterns = [
 // import (test/lint/layers.test.ts proves each one refuses a wrong import).
 const layer = {
   sim: { group: ['**/ui/**', '**/worker/**', '**/protocol/**', '**/server/**'], message: 'Dependencies point one way: sim depends on nothing.' },
-  protocol: { group: ['**/ui/**', '**/worker/**', '**/sim/**', '**/server/**'], message: 'src/protocol is the contract: it imports no layer.' },
+  protocol: { group: ['**/ui/**', '**/worker/**', '**/sim/**', '**/server/**', '!**/sim/messages/', '!**/sim/messages/**'], message: 'src/protocol is the contract: it imports no layer.' },
+  // The message map (kind → payload type) is declared once in the model; the contract re-exports it as types.
+  protocolMessages: { group: ['**/sim/messages/**'], allowTypeImports: true, message: 'src/protocol takes src/sim/messages as types only (import type).' },
   worker: { group: ['**/ui/**', '**/server/**'], message: 'The worker hosts the sim for the UI: it imports src/protocol and src/sim only.' },
   workerTest: { group: ['**/server/**', '**/ui/**/*.tsx'], message: 'Worker tests may use the UI\'s pure helpers, never its components or the server.' },
   // The host pieces live once and run in both places (DESIGN.md §6): the server hosts the worker's SimHost for
@@ -74,7 +76,10 @@ export default tseslint.config(
   },
   {
     files: ['src/protocol/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [layer.protocol] }] },
+    rules: {
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [layer.protocol, layer.protocolMessages] }],
+    },
   },
   {
     files: ['src/worker/**/*.ts'],

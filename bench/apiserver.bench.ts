@@ -3,7 +3,7 @@
 // resourceVersion (a quorum read), while `resourceVersion=0` is served from the watch cache.
 
 import { builtinTokens } from '../src/sim/wire/credentials.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../src/sim/wire/http.ts';
+import { httpKinds, type HttpResponse } from '../src/sim/wire/http.ts';
 import { createCluster, type Cluster } from '../src/sim/cluster.ts';
 import type { EtcdReply, RangeResponse } from '../src/sim/etcd/index.ts';
 import type { Benchmark } from './harness.ts';
@@ -30,7 +30,7 @@ function clusterWithPods(): Cluster {
 
 function list(cluster: Cluster, query: string): { ms: number; items: number; etcdBytes: number; etcdKvs: number } {
   const before = cluster.engine.step;
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'GET', path: '/api/v1/namespaces/default/pods', query, headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
   });
   const start = performance.now();

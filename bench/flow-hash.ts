@@ -22,7 +22,7 @@ const cluster = createCluster({ seed: 'x', nodes: 10 });
 cluster.boot();
 
 function request(method: HttpMethod, path: string, body?: unknown, contentType = 'application/json'): void {
-  cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query: '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': contentType },
     body: body === undefined ? '' : JSON.stringify(body),

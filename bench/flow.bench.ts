@@ -6,7 +6,7 @@
 // process's CPU time (user + system), which a loaded machine disturbs far less.
 
 import { builtinTokens } from '../src/sim/wire/credentials.ts';
-import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
+import { httpKinds } from '../src/sim/wire/http.ts';
 import type { Deployment } from '../src/sim/api/types/apps.ts';
 import { createCluster } from '../src/sim/cluster.ts';
 import { StoryClassifier } from '../src/worker/story/classifier.ts';
@@ -54,7 +54,7 @@ function rollout(story: boolean): () => BenchFigure[] {
       classifyMs = 0;
       const bootMs = performance.now() - bootStart;
       const heapBefore = process.memoryUsage().heapUsed;
-      cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      cluster.user.request('kube-apiserver', httpKinds.request, {
         method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
         headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
         body: JSON.stringify({

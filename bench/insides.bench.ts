@@ -5,7 +5,7 @@
 // `PODFLOW_BENCH_NODES` pick the size (default 1,000 replicas on 50 nodes, as the flow bench).
 
 import { builtinTokens } from '../src/sim/wire/credentials.ts';
-import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
+import { httpKinds } from '../src/sim/wire/http.ts';
 import { createCluster } from '../src/sim/cluster.ts';
 import { InsidesRecorder } from '../src/worker/insides.ts';
 import type { Benchmark } from './harness.ts';
@@ -23,7 +23,7 @@ function rollout(withRecorder: boolean): { cpuMs: number; samplingMs: number; st
   recorder?.begin(cluster);
   if (recorder) cluster.engine.onDelivery(() => { samplingMs += performance.now() - started; });
   cluster.boot();
-  cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
     body: JSON.stringify({

@@ -39,3 +39,8 @@ export type { TraceRangeCommand, TraceRangeEvent } from './trace-range.ts';
 export { traceRangeLimit } from './trace-range.ts';
 export { isFailedStatus, isFlowFailure } from './failures.ts';
 export { firstBytes, isProtobuf, protoFields, unknownFields, type ProtoFields } from './protobuf-reader.ts';
+export type {
+  ClusterMessageKind, ClusterMessages, Compare, EtcdReplyPayload, KeyValue, RequestOp, ResponseHeader, TxnRequest, TypedMessageView,
+  WatchResponse, WriteRecord,
+} from './messages.ts';
+export { typedRecord } from './messages.ts';

@@ -27,7 +27,7 @@
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { createCluster, type Cluster } from '../sim/cluster.ts';
 import type { Component, Message } from '../sim/engine/index.ts';
 import { EtcdServer } from '../sim/etcd/index.ts';
@@ -37,6 +37,7 @@ import { etcdClient } from './etcd-grpc/etcd-client.ts';
 import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
 import { SimHost } from '../worker/host.ts';
 import { applyUserCommand } from '../worker/user-commands.ts';
+import type { EtcdClientKind, MessageMap } from '../sim/messages/index.ts';
 
 export interface HostOptions {
   readonly seed: string;
@@ -84,8 +85,8 @@ export interface ReplySink {
 /** An etcd v3 request (a message kind of src/sim/etcd/server.ts and its payload) from client component `client`. */
 export interface EtcdCall {
   readonly client: string;
-  readonly kind: string;
-  readonly payload: unknown;
+  readonly kind: EtcdClientKind;
+  readonly payload: MessageMap[EtcdClientKind];
 }
 
 type LogEntry =
@@ -404,10 +405,10 @@ export class ClusterHost {
   private inject(entry: Exclude<LogEntry, { command: LoggableCommand }>): number {
     const user = this.cluster.user;
     const message = 'request' in entry
-      ? user.request<HttpRequest>('kube-apiserver', httpKinds.request, entry.request)
+      ? user.request('kube-apiserver', httpKinds.request, entry.request)
       : 'etcd' in entry
         ? this.etcdClient(entry.etcd.client).request(entry.etcd.kind, entry.etcd.payload)
-        : user.request<HttpCancel>('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
+        : user.request('kube-apiserver', httpKinds.cancel, { requestId: entry.cancel });
     this.writeLog(entry);
     return message.id;
   }

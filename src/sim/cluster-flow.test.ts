@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { builtinTokens } from './wire/credentials.ts';
-import { httpKinds, type HttpRequest } from './wire/http.ts';
+import { httpKinds } from './wire/http.ts';
 import type { Deployment } from './api/types/apps.ts';
 import type { Pod } from './api/types/core.ts';
 import { createCluster } from './cluster.ts';
@@ -16,7 +16,7 @@ const nginx = {
 function bootAndCreate(seed: string) {
   const cluster = createCluster({ seed });
   cluster.boot();
-  cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: 'fieldManager=kubectl-create&fieldValidation=Strict',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json', 'user-agent': 'kubectl/v1.32.4 (linux/amd64) kubernetes/4cb5f07' },
     body: JSON.stringify(nginx),

@@ -115,7 +115,7 @@ export function injectFault(cluster: Cluster<Component>, fault: Fault): Message<
   if (fault.type === 'nodeDown' || fault.type === 'nodeUp') kubeletOf(cluster, fault.node);
   if (fault.type.startsWith('etcd') && cluster.etcdMembers.length === 1) throw new Error(`fault ${fault.type}: etcd is a single member`);
   if ('member' in fault) memberOf(cluster, fault.member);
-  return cluster.user.command<Fault>(faultKind, fault, () => applyFault(cluster, fault));
+  return cluster.user.command(faultKind, fault, () => applyFault(cluster, fault));
 }
 
 function kubeletOf(cluster: Cluster<Component>, node: string) {

@@ -28,7 +28,7 @@ function booted(seed: string): Cluster {
 
 function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {
   const contentType = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
-  const sent = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const sent = cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query: '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body ? { 'content-type': contentType } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),

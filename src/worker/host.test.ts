@@ -14,7 +14,8 @@ class Echo extends Component {
 
   receive(message: Message): void {
     if (message.kind === this.failOn) throw new Error(`echo cannot handle ${message.kind}`);
-    this.reply(message, `${message.kind}.reply`, message.payload);
+    // Words of this test's own, outside the model's message map: typed as the engine's synthetic token.
+    this.reply(message, `${message.kind}.reply` as 'token', message.payload);
   }
 }
 

@@ -11,6 +11,7 @@ import type { Engine } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
 import { createRequest, kubectlHttpRequest } from '../sim/scenarios/kubectl.ts';
 import { consoleOf, type ConsoleCluster } from './console/console-of.ts';
+import type { ClusterMessageKind, ClusterMessages } from '../sim/messages/index.ts';
 
 export interface CommandTarget extends ConsoleCluster {
   readonly engine: Engine;
@@ -35,7 +36,8 @@ export function applyUserCommand(cluster: CommandTarget, command: LoggableComman
       const target = topology.components.find((c) => c.name === command.to);
       if (!target) throw new Error(`no component named ${command.to}`);
       if (!target.modelled || !engine.linked(user.name, target.name)) throw new Error(`${target.name} is not modelled yet, so it cannot answer ${command.kind}`);
-      user.request(target.name, command.kind, command.payload);
+      // A command is data from the page or a saved file: its kind and payload are the model's as sent.
+      user.request(target.name, command.kind as ClusterMessageKind, command.payload as ClusterMessages[ClusterMessageKind]);
       return;
     }
     case 'consoleRun':

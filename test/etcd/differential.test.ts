@@ -27,6 +27,7 @@ import type {
 } from '../../src/sim/etcd/rpc.ts';
 import { EtcdServer, type EtcdReply, type WatchStreamResponse } from '../../src/sim/etcd/server.ts';
 import { findEtcd, RealEtcd, type RealStream } from './real-etcd.ts';
+import type { EtcdRequestKind, MessageMap } from '../../src/sim/messages/index.ts';
 
 const binary = findEtcd();
 if (binary === null) console.warn('differential etcd test SKIPPED: no etcd binary on PATH (install Debian etcd-server)');
@@ -157,7 +158,7 @@ class Sim {
     const target = Math.floor(ms);
     if (target > this.engine.now) this.engine.run({ until: target });
   }
-  call(kind: string, payload: unknown): EtcdReply<unknown> {
+  call<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): EtcdReply<unknown> {
     const m = this.engine.send('driver', 'etcd', kind, payload);
     this.engine.run({ until: this.engine.now });
     const reply = this.driver.replies.get(m.id);
@@ -320,7 +321,7 @@ describe.skipIf(binary === null)('differential: simulated etcd vs real etcd 3.4'
   }
 
   /** Runs one unary call on both sides and compares; returns both normalized replies. */
-  async function unary(s: SequenceState, kind: string, path: string, request: unknown, requestJson: J,
+  async function unary(s: SequenceState, kind: EtcdRequestKind, path: string, request: MessageMap[EtcdRequestKind], requestJson: J,
     responseJson: (r: never) => J, tweak?: (sim: J, real: J) => J): Promise<{ sim: EtcdReply<unknown>; real: J }> {
     s.sim.advanceTo(performance.now() - s.started);
     const simReply = s.sim.call(kind, request);

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 
 const eslint = new ESLint({ cwd: new URL('../..', import.meta.url).pathname });
 
-async function restrictedImports(filePath: string, specifier: string): Promise<string[]> {
-  const [result] = await eslint.lintText(`import { x } from '${specifier}';\nexport const y = x;\n`, { filePath });
-  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+async function restrictedImports(filePath: string, specifier: string, how: 'value' | 'type' = 'value'): Promise<string[]> {
+  const source = how === 'value' ? `import { x } from '${specifier}';\nexport const y = x;\n` : `import type { x } from '${specifier}';\nexport type y = x;\n`;
+  const [result] = await eslint.lintText(source, { filePath });
+  return result!.messages.filter((m) => m.ruleId?.endsWith('no-restricted-imports')).map((m) => m.message);
 }
 
 const wrong: ReadonlyArray<readonly [layer: string, file: string, specifier: string]> = [
@@ -25,6 +26,7 @@ const wrong: ReadonlyArray<readonly [layer: string, file: string, specifier: str
   ['protocol', 'src/protocol/layer-probe.ts', '../worker/host.ts'],
   ['protocol', 'src/protocol/layer-probe.ts', '../ui/format.ts'],
   ['protocol', 'src/protocol/layer-probe.ts', '../server/server.ts'],
+  ['protocol', 'src/protocol/layer-probe.ts', '../sim/messages/index.ts'],
   ['worker', 'src/worker/layer-probe.ts', '../ui/format.ts'],
   ['worker', 'src/worker/console/layer-probe.ts', '../../server/server.ts'],
   ['worker test', 'src/worker/layer-probe.test.ts', '../ui/App.tsx'],
@@ -55,5 +57,10 @@ describe('layers', () => {
 
   it.each(right)('%s may import: %s → %s', async (_layer, file, specifier) => {
     expect(await restrictedImports(file, specifier)).toEqual([]);
+  });
+
+  it('protocol takes the message map from src/sim/messages as types only', async () => {
+    expect(await restrictedImports('src/protocol/layer-probe.ts', '../sim/messages/index.ts', 'type')).toEqual([]);
+    expect(await restrictedImports('src/protocol/layer-probe.ts', '../sim/cluster.ts', 'type')).toHaveLength(1);
   });
 });

@@ -24,6 +24,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { Message } from '../../sim/engine/index.ts';
 import { etcdKinds, type EtcdReply, type WatchStreamResponse } from '../../sim/etcd/server.ts';
 import type { RangeResponse } from '../../sim/etcd/rpc.ts';
+import type { EtcdRequestKind, MessageMap } from '../../sim/messages/index.ts';
 import type { ClusterHost } from '../cluster-host.ts';
 import * as convert from './convert.ts';
 import { etcdClientName } from './etcd-client.ts';
@@ -89,7 +90,7 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
   const streamPrefix = `grpc-${Date.now().toString(36)}-`;
 
   /** A unary call: the request enters the simulation as `kind`; its reply answers the caller. */
-  const unary = <R>(kind: string, toModel: (w: convert.Wire) => unknown, toWire: (r: R) => convert.Wire) =>
+  const unary = <K extends EtcdRequestKind, R>(kind: K, toModel: (w: convert.Wire) => MessageMap[K], toWire: (r: R) => convert.Wire) =>
     (call: Call, callback: Callback): void => {
       host.submitEtcd({ client: etcdClientName(peerOf(call)), kind, payload: toModel(call.request) }, (reply) => {
         const answer = reply.payload as EtcdReply<R>;

@@ -6,6 +6,7 @@
 
 import { Component, type Engine, type Message } from '../../sim/engine/index.ts';
 import { etcdClientPrefix } from '../../sim/etcd/remote.ts';
+import type { EtcdClientKind, MessageMap } from '../../sim/messages/index.ts';
 
 /** The component for the connection from `peer` (`ip:port`). */
 export function etcdClientName(peer: string): string {
@@ -14,7 +15,7 @@ export function etcdClientName(peer: string): string {
 
 export class EtcdClient extends Component {
   /** Sends a request to etcd as a root of a cause chain. */
-  request<P>(kind: string, payload: P): Message<P> {
+  request<K extends EtcdClientKind>(kind: K, payload: MessageMap[K]): Message<MessageMap[K]> {
     return this.send('etcd', kind, payload, { cause: null, background: false });
   }
 

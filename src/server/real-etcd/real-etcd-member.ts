@@ -25,7 +25,7 @@ import type { ClientDuplexStream } from '@grpc/grpc-js';
 import { Component, minute, type Message, type Reservation } from '../../sim/engine/index.ts';
 import {
   etcdKinds, replyKind, type EtcdReply, type RequestOp, type ResponseOp, type RpcError, type TxnRequest, type WatchCreateRequest,
-  type WatchResponse, type WatchStreamClose, type WatchStreamError, type WatchStreamRequest, type WatchStreamResponse, type WriteRecord,
+  type WatchResponse, type WatchStreamClose, type WatchStreamRequest, type WriteRecord,
 } from '../../sim/etcd/index.ts';
 import { grpcCodes, type GrpcCodeName } from '../../sim/etcd/errors.ts';
 import { isTxnReadonly } from '../../sim/etcd/txn.ts';
@@ -36,6 +36,7 @@ import {
   type ProtoObject,
 } from './convert.ts';
 import { EtcdGrpcClient, isUnavailable, type GrpcFailure } from './grpc-client.ts';
+import type { EtcdReplyPayload, EtcdRequestKind } from '../../sim/messages/index.ts';
 
 export interface RealEtcdMemberOptions {
   /** clientv3's endpoint list, e.g. `['http://127.0.0.1:2379']`. */
@@ -305,7 +306,7 @@ export class RealEtcdMember extends Component {
       }
       this.inFlight--;
       if (this.closed) return;
-      this.engine.fill(reservation, replyKind(m.kind), payload);
+      this.engine.fill(reservation, replyKind(m.kind as EtcdRequestKind), payload as EtcdReplyPayload);
       const revision = payload.ok ? (payload.response as { header: { revision: number } }).header.revision : 0;
       this.settleSlots(slots, touched, revision);
       this.activity();
@@ -405,7 +406,7 @@ export class RealEtcdMember extends Component {
       if (create !== undefined) {
         this.inFlight--;
         if (!response.canceled) entry.watchers.set(response.watchId, watcherOf(create.request));
-        this.engine.fill<WatchStreamResponse>(create.reservation, etcdKinds.watchResponse, { stream: entry.name, response });
+        this.engine.fill(create.reservation, etcdKinds.watchResponse, { stream: entry.name, response });
         this.createdWaiters.get(create.reservation.id)?.();
         this.createdWaiters.delete(create.reservation.id);
         this.activity();
@@ -424,7 +425,7 @@ export class RealEtcdMember extends Component {
     const slot = write?.slots.find((s) => s.stream === entry && s.watchId === response.watchId);
     if (write !== undefined && slot !== undefined) {
       write.slots.splice(write.slots.indexOf(slot), 1);
-      this.engine.fill<WatchStreamResponse>(slot.reservation, etcdKinds.watchResponse, { stream: entry.name, response });
+      this.engine.fill(slot.reservation, etcdKinds.watchResponse, { stream: entry.name, response });
       if (write.slots.length === 0) {
         if (write.timer !== null) clearTimeout(write.timer);
         this.writes.delete(revision);
@@ -440,7 +441,7 @@ export class RealEtcdMember extends Component {
   }
 
   private sendNow(entry: StreamEntry, response: WatchResponse): void {
-    this.send<WatchStreamResponse>(entry.client, etcdKinds.watchResponse, { stream: entry.name, response }, { cause: null });
+    this.send(entry.client, etcdKinds.watchResponse, { stream: entry.name, response }, { cause: null });
     this.activity();
   }
 
@@ -460,7 +461,7 @@ export class RealEtcdMember extends Component {
     }
     if (this.closed) return;
     if (isUnavailable(error)) this.client.failover(entry.address);
-    this.send<WatchStreamError>(entry.client, etcdKinds.watchStreamError, { stream: entry.name, error: `rpc error: code = ${codeName(error.code)} desc = ${error.details}` }, { cause: null });
+    this.send(entry.client, etcdKinds.watchStreamError, { stream: entry.name, error: `rpc error: code = ${codeName(error.code)} desc = ${error.details}` }, { cause: null });
     if (entry.creates.length > 0) {
       const call = this.open(entry);
       for (const create of entry.creates) call.write({ createRequest: watchRequestToProto({ createRequest: create.request })['createRequest'] });
@@ -488,13 +489,13 @@ export class RealEtcdMember extends Component {
       call.on('data', (data: ProtoObject) => {
         const next = keepAlive.waiting.shift();
         if (next === undefined || this.closed) return;
-        this.engine.fill(next.reservation, replyKind(next.m.kind), { ok: true, response: leaseKeepAliveResponseFromProto(data), stats: null, log: null, write: null });
+        this.engine.fill(next.reservation, replyKind(next.m.kind as EtcdRequestKind), { ok: true, response: leaseKeepAliveResponseFromProto(data), stats: null, log: null, write: null });
         this.activity();
       });
       call.on('error', (error: GrpcFailure) => {
         if (this.keepAlive === keepAlive) this.keepAlive = null;
         for (const next of keepAlive.waiting.splice(0)) {
-          if (!this.closed) this.engine.fill(next.reservation, replyKind(next.m.kind), { ok: false, error: rpcError(error), stats: null, log: null, write: null });
+          if (!this.closed) this.engine.fill(next.reservation, replyKind(next.m.kind as EtcdRequestKind), { ok: false, error: rpcError(error), stats: null, log: null, write: null });
         }
         this.activity();
       });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { builtinTokens } from '../wire/credentials.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpResponse } from '../wire/http.ts';
 import { adminCall } from '../testing/http.ts';
 
 function booted(): Cluster {
@@ -11,7 +11,7 @@ function booted(): Cluster {
 }
 
 function post(cluster: Cluster, path: string, body: unknown, token: string = builtinTokens.admin): HttpResponse {
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'POST', path, query: '',
     headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'content-type': 'application/json' },
     body: JSON.stringify(body),

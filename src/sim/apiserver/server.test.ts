@@ -34,7 +34,7 @@ interface Call {
 }
 
 function call(cluster: Cluster, method: HttpMethod, path: string, options: { token?: string; body?: unknown; query?: string; headers?: Record<string, string> } = {}): Call {
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method,
     path,
     query: options.query ?? '',
@@ -459,7 +459,7 @@ describe('kube-apiserver: flow control, finalizers, collections', () => {
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-writer' }, subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'alice' }],
       }],
     ] as const) call(cluster, 'POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/default/${resource}`, { body });
-    const send = (token: string, name: string) => cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const send = (token: string, name: string) => cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'POST', path: '/api/v1/namespaces/default/configmaps', query: '',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } }),
@@ -561,7 +561,7 @@ describe('kube-apiserver: discovery and version', () => {
 
 describe('kube-apiserver: watch', () => {
   function watchFrom(cluster: Cluster, path: string, query: string, headers: Record<string, string> = {}): Message<HttpRequest> {
-    return cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    return cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'GET', path, query, headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...headers },
     });
   }

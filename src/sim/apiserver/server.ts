@@ -16,7 +16,8 @@ import type { Lease } from '../api/types/coordination.ts';
 import { applyDefaults } from '../api/defaults.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
 import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
-import { etcdKinds, type EtcdReply } from '../etcd/index.ts';
+import type { EtcdRequestKind, MessageMap, ReplyOf, StageDetails, StageName, StagePayload, TypedMessage } from '../messages/index.ts';
+import { etcdKinds } from '../etcd/index.ts';
 import { handleReview } from './auth-reviews.ts';
 import { AdmissionChain, type AdmissionContext } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
@@ -36,7 +37,7 @@ import {
   handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, handleWatch, respond,
   type HandlerRequest, type WatchResponder,
 } from './handlers.ts';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd } from '../wire/http.ts';
 import { parseQuery } from '../go/url.ts';
 import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
 import { serveNonResource } from './non-resource.ts';
@@ -55,8 +56,6 @@ import { EtcdWatcher } from './storage/etcd-watcher.ts';
 import { Etcd3Store } from './storage/etcd3-store.ts';
 import type { Storage, StorageWatch } from './storage/interface.ts';
 import { apiVersionOf, servedResources, storageKey, type ResourceInfo } from '../api/resources.ts';
-import type { WatchStreamRequest, WatchStreamResponse } from '../etcd/index.ts';
-
 export interface KubeApiserverOptions {
   readonly name?: string;
   /** `--etcd-servers`: the etcd members (components) to talk to (default: the one named `etcd`). */
@@ -82,13 +81,6 @@ export interface KubeApiserverOptions {
   readonly advertiseAddress?: string;
   /** `--storage-media-type`: how objects are written to etcd (default protobuf, as kube-apiserver's). */
   readonly storageMediaType?: StorageMediaType;
-}
-
-/** The payload of every `apiserver.*` stage message: which request, which stage, what it decided. */
-export interface StagePayload {
-  readonly requestId: number | null;
-  readonly stage: string;
-  readonly [detail: string]: unknown;
 }
 
 const compactorTimer = 'compactor';
@@ -141,9 +133,9 @@ export class KubeApiserver extends Component {
     this.stageDelay = options.stageDelay ?? 0;
     this.storageMediaType = options.storageMediaType ?? 'protobuf';
     this.serverAddress = options.serverAddress ?? '127.0.0.1:6443';
-    this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.timedEtcdCall<R>(kind, payload));
+    this.etcd = etcdClientOver((kind, payload) => this.timedEtcdCall(kind, payload));
     this.etcdWatches = new EtcdWatchRouter(this.name, {
-      call: (kind, payload) => this.call<WatchStreamResponse>(this.etcdServers.pinned, kind, payload as WatchStreamRequest),
+      call: (kind, payload) => this.call(this.etcdServers.pinned, kind, payload),
       send: (kind, payload) => {
         this.send(this.etcdServers.pinned, kind, payload);
       },
@@ -166,12 +158,12 @@ export class KubeApiserver extends Component {
   }
 
   /** An etcd request of the storage layer, observed for etcd_request_duration_seconds. */
-  private *timedEtcdCall<R>(kind: string, payload: unknown): Co<Message<EtcdReply<R>>> {
+  private *timedEtcdCall<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): Co<Message<ReplyOf<K>>> {
     const sent = this.now;
-    let reply: Message<EtcdReply<R>>;
+    let reply: Message<ReplyOf<K>>;
     for (let attempt = 1; ; attempt++) {
       const endpoint = this.etcdServers.pinned;
-      reply = yield* this.call<EtcdReply<R>>(endpoint, kind, payload);
+      reply = yield* this.call(endpoint, kind, payload);
       if (reply.payload.ok || reply.payload.error.codeName !== 'Unavailable') break;
       this.etcdServers.failed(endpoint);
       if (attempt === etcdRetry.maxAttempts || !isSafeRetry(kind, reply.payload.error)) break;
@@ -379,7 +371,7 @@ export class KubeApiserver extends Component {
         // The timeout is housekeeping: it must not keep "run until idle" waiting for half an hour.
         const timeout = this.setTimer(timeoutMs, watchTimeoutTimer, request.id, { background: true });
         this.openWatches.set(request.id, { request, watch: null, timeout, ended: false });
-        this.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: { ...headers, 'audit-id': auditID }, body: null, stream: true });
+        this.reply(request, httpKinds.response, { status: 200, headers: { ...headers, 'audit-id': auditID }, body: null, stream: true });
       },
       established: (watch) => {
         const open = this.openWatches.get(request.id);
@@ -388,7 +380,7 @@ export class KubeApiserver extends Component {
       },
       event: (event) => {
         const open = this.openWatches.get(request.id);
-        if (open && !open.ended) this.reply<HttpWatchEvent>(request, httpKinds.watchEvent, event);
+        if (open && !open.ended) this.reply(request, httpKinds.watchEvent, event);
       },
       end: () => this.closeWatch(request.id, 'error'),
       now: () => this.now,
@@ -412,7 +404,7 @@ export class KubeApiserver extends Component {
   /** How pods/log, exec, attach and portforward reach a node's kubelet (its :10250 server). */
   private kubeletConnection(): KubeletConnection {
     const reachable = (kubelet: string) => this.engine.linked(this.name, kubelet) && !this.engine.isStopped(kubelet);
-    const call = (kubelet: string, request: HttpRequest) => this.call<HttpResponse>(kubelet, httpKinds.request, request);
+    const call = (kubelet: string, request: HttpRequest) => this.call(kubelet, httpKinds.request, request);
     return {
       *call(node, request) {
         const kubelet = `kubelet/${node}`;
@@ -426,7 +418,8 @@ export class KubeApiserver extends Component {
   /** Passes a kubelet's stream message on to the client it is for. */
   private relayStream(message: Message): void {
     const relay = this.relays.get(message.replyTo!)!;
-    this.reply(relay.client, message.kind, message.payload);
+    const relayed = message as TypedMessage<'http.streamData' | 'http.watchEvent' | 'http.watchEnd'>;
+    this.reply(relay.client, relayed.kind, relayed.payload);
     if (message.kind === httpKinds.watchEnd) this.endRelay(message.replyTo!, false);
   }
 
@@ -436,7 +429,7 @@ export class KubeApiserver extends Component {
     if (!relay) return;
     this.relays.delete(kubeletRequestId);
     this.relayOf.delete(relay.client.id);
-    if (cancelled) this.send<HttpCancel>(relay.kubelet, httpKinds.cancel, { requestId: kubeletRequestId });
+    if (cancelled) this.send(relay.kubelet, httpKinds.cancel, { requestId: kubeletRequestId });
   }
 
   /** Ends a client watch: on timeout or storage end, tells the client; on client cancel, just stops. */
@@ -447,7 +440,7 @@ export class KubeApiserver extends Component {
     this.openWatches.delete(requestId);
     this.cancelTimer(open.timeout);
     open.watch?.stop();
-    if (reason !== null) this.reply<HttpWatchEnd>(open.request, httpKinds.watchEnd, { reason });
+    if (reason !== null) this.reply(open.request, httpKinds.watchEnd, { reason });
   }
 
   private observe(resource: string, obj: KubeObject, deleted: boolean): void {
@@ -494,9 +487,9 @@ export class KubeApiserver extends Component {
     }
   }
 
-  private *visibleStage(requestId: number | null, stage: string, detail: Record<string, unknown>): Co<void> {
-    const payload: StagePayload = { requestId, stage, ...detail };
-    yield* this.stage(`apiserver.${stage}`, payload, this.stageDelay);
+  private *visibleStage<S extends StageName>(requestId: number | null, stage: S, detail: StageDetails[S]): Co<void> {
+    const payload = { requestId, stage, ...detail } as StagePayload;
+    yield* this.stage(`apiserver.${stage}` as `apiserver.${StageName}`, payload, this.stageDelay);
   }
 
   private *serve(request: Message<HttpRequest>): Co<void> {
@@ -598,7 +591,7 @@ export class KubeApiserver extends Component {
       const kubelet = `kubelet/${answer.node}`;
       this.relays.set(answer.kubeletRequestId, { client: request, kubelet });
       this.relayOf.set(request.id, answer.kubeletRequestId);
-      this.reply<HttpResponse>(request, httpKinds.response, { ...answer.stream, headers: { ...answer.stream.headers, 'audit-id': auditID } });
+      this.reply(request, httpKinds.response, { ...answer.stream, headers: { ...answer.stream.headers, 'audit-id': auditID } });
       return null;
     }
     switch (route.info.verb) {

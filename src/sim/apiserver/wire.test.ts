@@ -8,7 +8,7 @@ import type { Pod } from '../api/types/core.ts';
 import type { KubeObject, Status } from '../api/types/meta.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { builtinTokens } from '../wire/credentials.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
+import { httpKinds, type HttpMethod, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import { decodeWatchFrames, encodeBody, encodeWatchEvent, goJson } from './wire-encoding.ts';
 
 function bootedCluster(): Cluster {
@@ -19,7 +19,7 @@ function bootedCluster(): Cluster {
 }
 
 function call(cluster: Cluster, method: HttpMethod, path: string, options: { body?: string | Uint8Array; query?: string; headers?: Record<string, string> } = {}): HttpResponse {
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query: options.query ?? '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', 'content-type': 'application/json', ...options.headers },
     ...(options.body !== undefined ? { body: options.body } : {}),
@@ -200,7 +200,7 @@ describe('responses in the negotiated serializer', () => {
 describe('protobuf watch streams', () => {
   it('frames each event as a 4-byte length and a WatchEvent whose object is the enveloped encoding', () => {
     const cluster = bootedCluster();
-    const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const request = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: 'watch=true&resourceVersion=0',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/vnd.kubernetes.protobuf, */*' },
     });
@@ -235,7 +235,7 @@ describe('protobuf watch streams', () => {
 describe('metadata-only watches', () => {
   it('as=PartialObjectMetadata streams metadata; asked in protobuf (which the codec cannot write for it) it streams JSON', () => {
     const cluster = bootedCluster();
-    const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const request = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: 'watch=true&resourceVersion=0',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json' },
     });
@@ -261,7 +261,7 @@ describe('pods/eviction (kubectl drain)', () => {
     const pod = runningPod(cluster, 'evict-me');
     expect(pod.status?.phase).toBe('Running');
     const eviction = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'evict-me', namespace: 'default' } };
-    const watch = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const watch = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'GET', path: '/api/v1/namespaces/default/pods', query: `watch=true&resourceVersion=${pod.metadata.resourceVersion ?? ''}`,
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
     });

@@ -8,6 +8,7 @@
 // within the delivery that woke it; every request it makes is a message of its own in the trace.
 
 import { Component, timerKind, type Co, type Duration, type Message, type Rng, type SleepReason, type Time } from '../engine/index.ts';
+import type { MessageKind, MessageMap, ReplyOf, RequestKind } from '../messages/index.ts';
 import { httpKinds, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
 import { apiserverName } from './rest-client.ts';
 
@@ -29,8 +30,8 @@ export interface ClientHost {
   /** Wall-clock epoch of virtual time 0, for timestamps (`epochMs + now`). */
   readonly epochMs: number;
   readonly rng: Rng;
-  call<R>(to: string, kind: string, payload: unknown): Co<Message<R>>;
-  send<P>(to: string, kind: string, payload: P): Message<P>;
+  call<K extends RequestKind>(to: string, kind: K, payload: MessageMap[K]): Co<Message<ReplyOf<K>>>;
+  send<K extends MessageKind>(to: string, kind: K, payload: MessageMap[K]): Message<MessageMap[K]>;
   spawn(co: Co<unknown>): void;
   /** Sleeps; `reason` labels the wake-up in the trace (see SleepReason). */
   sleep(duration: Duration, reason?: SleepReason): Co<void>;

@@ -45,7 +45,7 @@ export class FakeApiserver extends Component {
         return;
       }
       this.watches.push({ request, query, cancelled: false, ended: false });
-      this.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+      this.reply(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
       return;
     }
     this.reply(request, httpKinds.response, this.onList(query, request.payload));

@@ -23,7 +23,7 @@ const pod = (name: string, labels: Record<string, string> = { app: 'web' }): Pod
 });
 
 function userRequest(cluster: Cluster, method: HttpRequest['method'], path: string, body?: object, contentType = 'application/json'): HttpResponse {
-  const request = cluster.user.request<HttpRequest>(apiserverName, httpKinds.request, {
+  const request = cluster.user.request(apiserverName, httpKinds.request, {
     method, path, query: '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body ? { 'content-type': contentType } : {}) },
     ...(body ? { body } : {}),
@@ -37,7 +37,7 @@ function userRequest(cluster: Cluster, method: HttpRequest['method'], path: stri
 /** Whether kube-apiserver answers a watch with a stream (checked by sending one). */
 function detectWatchServed(): boolean {
   const { cluster } = clientTestCluster('watch-probe');
-  const request = cluster.user.request<HttpRequest>(apiserverName, httpKinds.request, {
+  const request = cluster.user.request(apiserverName, httpKinds.request, {
     method: 'GET', path: '/api/v1/namespaces/default/pods', query: 'watch=true&timeoutSeconds=1',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
   });

@@ -120,7 +120,7 @@ export class RestClient {
   // Models k8s.io/client-go/rest/request.go (request with retry.IsNextRetry) and rest/with_retry.go checkWait.
   *request(method: HttpMethod, path: string, query: string, body?: object, contentType = 'application/json'): Co<HttpResponse> {
     for (let retries = 0; ; retries++) {
-      const response = (yield* this.host.call<HttpResponse>(apiserverName, httpKinds.request, this.httpRequest(method, path, query, body, contentType))).payload;
+      const response = (yield* this.host.call(apiserverName, httpKinds.request, this.httpRequest(method, path, query, body, contentType))).payload;
       const wait = retryAfterSeconds(response);
       if (wait === null || retries >= maxRetries) return response;
       yield* this.host.sleep(wait * 1000, { reason: 'retry-after' });
@@ -186,7 +186,7 @@ export class ResourceClient<T extends KubeObject> {
   *watch(namespace: string | undefined, options: ListOptions, sink: WatchSink): Co<Watch> {
     const { host } = this.client;
     const request = this.client.httpRequest('GET', this.path(namespace), encodeListOptions(options, true));
-    const reply = yield* host.call<HttpResponse>(apiserverName, httpKinds.request, request);
+    const reply = yield* host.call(apiserverName, httpKinds.request, request);
     const response = reply.payload;
     if (response.status < 200 || response.status > 299) throw errorFromResponse(response);
     if (!response.stream) throw newGenericServerResponse(500, 'watch answered without a stream');

@@ -22,6 +22,7 @@ import { GarbageCollector } from './garbagecollector/garbage-collector.ts';
 import { NamespaceController } from './namespace/namespace-controller.ts';
 import { NodeLifecycleController } from './nodelifecycle/node-lifecycle-controller.ts';
 import { ReplicaSetController } from './replicaset/replicaset-controller.ts';
+import type { JoinPayload } from '../messages/index.ts';
 
 export const kubeControllerManagerName = 'kube-controller-manager';
 
@@ -193,7 +194,7 @@ export class KubeControllerManager extends ClientComponent {
       if (!join) return;
       this.joins.delete(message.id);
       join.request = message;
-      if (join.left === 0) this.reply(message, `${joinKind}.done`, message.payload);
+      if (join.left === 0) this.reply(message, `${joinKind}.done`, message.payload as JoinPayload);
     }
   }
 }

@@ -41,7 +41,7 @@ export function controllerTestCluster(seed: string, options: KubeControllerManag
 
   function request(method: HttpRequest['method'], path: string, body?: object, contentType = 'application/json'): HttpResponse {
     const [p, q] = path.split('?') as [string, string | undefined];
-    const sent = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const sent = cluster.user.request('kube-apiserver', httpKinds.request, {
       method, path: p, query: q ?? '',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body ? { 'content-type': contentType } : {}) },
       ...(body ? { body } : {}),

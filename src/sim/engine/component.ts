@@ -4,6 +4,7 @@
 
 import { awaitDelivery, awaitReply, sleep, timedOut, type Co, type SleepReason } from './coroutine.ts';
 import type { Engine, SendOptions } from './engine.ts';
+import type { MessageKind, MessageMap, ReplyOf, RequestKind } from '../messages/index.ts';
 import type { Message } from './message.ts';
 import type { Rng } from './rng.ts';
 import type { Duration, Time } from './time.ts';
@@ -44,11 +45,11 @@ export abstract class Component {
     return this.engine.rng;
   }
 
-  protected send<P>(to: string, kind: string, payload: P, options?: SendOptions): Message<P> {
+  protected send<K extends MessageKind>(to: string, kind: K, payload: MessageMap[K], options?: SendOptions): Message<MessageMap[K]> {
     return this.engine.send(this.name, to, kind, payload, options);
   }
 
-  protected reply<P>(request: Message, kind: string, payload: P, options?: SendOptions): Message<P> {
+  protected reply<K extends MessageKind>(request: Message, kind: K, payload: MessageMap[K], options?: SendOptions): Message<MessageMap[K]> {
     return this.engine.send(this.name, request.from, kind, payload, { ...options, replyTo: request.id });
   }
 
@@ -67,18 +68,18 @@ export abstract class Component {
   }
 
   /** Sends a request and waits for its reply. */
-  protected *call<R>(to: string, kind: string, payload: unknown, options?: SendOptions): Co<Message<R>> {
+  protected *call<K extends RequestKind>(to: string, kind: K, payload: MessageMap[K], options?: SendOptions): Co<Message<ReplyOf<K>>> {
     const request = this.send(to, kind, payload, options);
-    const reply = yield* awaitReply<R>(request.id);
+    const reply = yield* awaitReply<ReplyOf<K>>(request.id);
     if (reply === timedOut) throw new Error('unreachable: a reply without timeout timed out');
     return reply;
   }
 
   /** Sends a request and waits at most `timeout` for its reply; null when the timeout came first. */
-  protected *callWithTimeout<R>(to: string, kind: string, payload: unknown, timeout: Duration,
-    options?: SendOptions): Co<Message<R> | null> {
+  protected *callWithTimeout<K extends RequestKind>(to: string, kind: K, payload: MessageMap[K], timeout: Duration,
+    options?: SendOptions): Co<Message<ReplyOf<K>> | null> {
     const request = this.send(to, kind, payload, options);
-    const reply = yield* awaitReply<R>(request.id, timeout);
+    const reply = yield* awaitReply<ReplyOf<K>>(request.id, timeout);
     return reply === timedOut ? null : reply;
   }
 
@@ -86,7 +87,7 @@ export abstract class Component {
    * Makes an internal stage a step of its own: sends `kind` to this component and resumes when it is
    * delivered (after `delay`). The stage message is in the trace with its payload, like any message.
    */
-  protected *stage<P>(kind: string, payload: P, delay: Duration = 0): Co<Message<P>> {
+  protected *stage<K extends MessageKind>(kind: K, payload: MessageMap[K], delay: Duration = 0): Co<Message<MessageMap[K]>> {
     const message = this.send(this.name, kind, payload, { delay });
     yield* awaitDelivery(message.id);
     return message;

@@ -16,6 +16,7 @@
 // RNG, links) is plain data. A coroutine suspended in the middle of a request cannot be serialized, so
 // `suspendedCoroutines` tells a timeline when a snapshot may be taken.
 
+import type { MessageKind, MessageMap } from '../messages/index.ts';
 import type { Component } from './component.ts';
 import { timedOut, type Co, type Condition, type Effect } from './coroutine.ts';
 import { EventQueue } from './event-queue.ts';
@@ -276,7 +277,7 @@ export class Engine {
     return out;
   }
 
-  send<P>(from: string, to: string, kind: string, payload: P, options?: SendOptions): Message<P> {
+  send<K extends MessageKind>(from: string, to: string, kind: K, payload: MessageMap[K], options?: SendOptions): Message<MessageMap[K]> {
     const message = withBody(this.route(from, to, kind, options), kind, payload);
     if (!message.background) this.foreground++;
     this.queue.push(message);
@@ -296,7 +297,7 @@ export class Engine {
   }
 
   /** Queues a reserved message with its kind and payload (`fill` and `release` are each allowed once). */
-  fill<P>(reservation: Reservation, kind: string, payload: P): Message<P> {
+  fill<K extends MessageKind>(reservation: Reservation, kind: K, payload: MessageMap[K]): Message<MessageMap[K]> {
     if (!this.reserved.delete(reservation.id)) throw new Error(`reservation ${reservation.id} is not open`);
     const message = withBody(reservation, kind, payload);
     this.queue.push(message);
@@ -344,7 +345,7 @@ export class Engine {
 
   setTimer<D>(owner: string, delay: Duration, name: string, data: D, options?: SendOptions): Message<TimerPayload<D>> {
     if (!(delay >= 0)) throw new RangeError(`timer ${name}: negative delay ${delay}`);
-    const timer = this.send<TimerPayload<D>>(owner, owner, timerKind, { name, data }, { ...options, delay });
+    const timer = this.send(owner, owner, timerKind, { name, data }, { ...options, delay }) as Message<TimerPayload<D>>;
     this.timers.set(timer.id, timer);
     return timer;
   }

@@ -16,6 +16,7 @@ import type {
 } from './rpc.ts';
 import type { EtcdReply } from './server.ts';
 import { splitArgs } from '../go/shell.ts';
+import type { EtcdRequestKind, MessageMap } from '../messages/index.ts';
 
 export type OutputFormat = 'simple' | 'json';
 
@@ -24,8 +25,8 @@ export type EtcdctlCommand =
     readonly type: 'unary';
     readonly command: 'get' | 'put' | 'del' | 'compaction' | 'lease grant' | 'lease revoke' | 'lease timetolive' | 'lease list' | 'lease keep-alive';
     /** The message kind to send to the EtcdServer, and its payload. */
-    readonly kind: string;
-    readonly request: unknown;
+    readonly kind: EtcdRequestKind;
+    readonly request: MessageMap[EtcdRequestKind];
     readonly format: OutputFormat;
     readonly printValueOnly: boolean;
     readonly keys: boolean;

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { builtinTokens } from '../wire/credentials.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpResponse } from '../wire/http.ts';
 import { createCluster, type Cluster } from '../cluster.ts';
 import { Rng, type Message } from '../engine/index.ts';
 import { nginxDeploymentYaml } from '../scenarios/manifests.ts';
@@ -20,7 +20,7 @@ function reply<R>(cluster: Cluster, request: Message): EtcdReply<R> | undefined 
 }
 
 function post(cluster: Cluster, path: string, body: string, contentType = 'application/yaml'): Message {
-  return cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  return cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'POST', path, query: 'fieldManager=kubectl-create',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': contentType }, body,
   });

@@ -7,18 +7,19 @@ import { Component, Engine, type Co } from '../engine/index.ts';
 import { defaultCluster } from './cluster.ts';
 import { IdGenerator } from './id-generator.ts';
 import { EtcdServer, type EtcdReply } from './server.ts';
+import type { EtcdRequestKind, MessageMap } from '../messages/index.ts';
 
 class Client extends Component {
   receive(): void {}
   run(script: (self: Client) => Co<void>): void {
     this.spawn(script(this));
   }
-  *rpc(kind: string, payload: unknown): Co<EtcdReply<unknown>> {
-    return (yield* this.call<EtcdReply<unknown>>('etcd', kind, payload)).payload;
+  *rpc<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): Co<EtcdReply<unknown>> {
+    return (yield* this.call('etcd', kind, payload)).payload;
   }
 }
 
-function send(requests: ReadonlyArray<readonly [string, unknown]>): { answers: string[]; etcd: EtcdServer } {
+function send(requests: ReadonlyArray<readonly [EtcdRequestKind, MessageMap[EtcdRequestKind]]>): { answers: string[]; etcd: EtcdServer } {
   const engine = new Engine({ seed: 'etcd-limits' });
   const etcd = engine.add(new EtcdServer('etcd'));
   const client = engine.add(new Client('kube-apiserver'));

@@ -2,8 +2,9 @@ import { firstEphemeralPort } from './remote.ts';
 import { describe, expect, it } from 'vitest';
 import { Component, Engine, traceHash, type Co, type Message } from '../engine/index.ts';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
-import type { RangeResponse, TxnResponse } from './rpc.ts';
+import type { TxnResponse } from './rpc.ts';
 import { EtcdServer, type EtcdReply } from './server.ts';
+import type { EtcdRequestKind, EtcdResponseOf, MessageMap } from '../messages/index.ts';
 
 /** A client that runs a script of etcd calls in one coroutine and keeps the replies. */
 class Client extends Component {
@@ -14,10 +15,10 @@ class Client extends Component {
   run(script: (self: Client) => Co<void>): void {
     this.spawn(script(this));
   }
-  *rpc<R>(kind: string, payload: unknown): Co<EtcdReply<R>> {
-    const reply = yield* this.call<EtcdReply<R>>('etcd', kind, payload);
+  *rpc<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): Co<EtcdReply<EtcdResponseOf<K>>> {
+    const reply = yield* this.call('etcd', kind, payload);
     this.replies.push(reply);
-    return reply.payload;
+    return reply.payload as EtcdReply<EtcdResponseOf<K>>;
   }
 }
 
@@ -39,7 +40,7 @@ describe('EtcdServer', () => {
     const { engine, client } = cluster(0.5);
     let reply: EtcdReply<TxnResponse> | undefined;
     client.run(function* (self) {
-      reply = yield* self.rpc<TxnResponse>('etcd.Txn', create('x', 754));
+      reply = yield* self.rpc('etcd.Txn', create('x', 754));
     });
     engine.runUntilIdle();
     expect(reply?.ok).toBe(true);
@@ -90,8 +91,8 @@ describe('EtcdServer', () => {
     const { engine, client } = cluster();
     const replies: Array<EtcdReply<TxnResponse>> = [];
     client.run(function* (self) {
-      replies.push(yield* self.rpc<TxnResponse>('etcd.Txn', create('x', 10)));
-      replies.push(yield* self.rpc<TxnResponse>('etcd.Txn', { ...create('x', 10), failure: [{ requestRange: { key: '/registry/pods/default/x' } }] }));
+      replies.push(yield* self.rpc('etcd.Txn', create('x', 10)));
+      replies.push(yield* self.rpc('etcd.Txn', { ...create('x', 10), failure: [{ requestRange: { key: '/registry/pods/default/x' } }] }));
     });
     engine.runUntilIdle();
     const second = replies[1]!;
@@ -103,9 +104,9 @@ describe('EtcdServer', () => {
     const { engine, client } = cluster();
     const replies: Array<EtcdReply<unknown>> = [];
     client.run(function* (self) {
-      replies.push(yield* self.rpc<RangeResponse>('etcd.Range', { key: 'a', revision: 5 }));
-      replies.push(yield* self.rpc<TxnResponse>('etcd.Txn', { success: [{ requestPut: { key: 'a' } }, { requestPut: { key: 'a' } }] }));
-      replies.push(yield* self.rpc<unknown>('etcd.Compact', { revision: 1 }));
+      replies.push(yield* self.rpc('etcd.Range', { key: 'a', revision: 5 }));
+      replies.push(yield* self.rpc('etcd.Txn', { success: [{ requestPut: { key: 'a' } }, { requestPut: { key: 'a' } }] }));
+      replies.push(yield* self.rpc('etcd.Compact', { revision: 1 }));
     });
     engine.runUntilIdle();
     expect(replies.map((r) => (r.ok ? 'ok' : `${r.error.code} ${r.error.message}`))).toEqual([

@@ -62,6 +62,7 @@ import { WatchableStore } from './watchable-store.ts';
 import { etcdRaftDefaults, Raft, type RaftConfig } from './raft/raft.ts';
 import type { RaftLog } from './raft/log.ts';
 import type { HardState, RaftMessage } from './raft/types.ts';
+import type { EtcdReplyKind, EtcdReplyPayload, EtcdRequestKind, RaftNetworkType } from '../messages/index.ts';
 
 export const etcdKinds = {
   range: 'etcd.Range',
@@ -171,7 +172,7 @@ interface LeaseExpiry {
 }
 
 /** The reply kind for a request kind: `etcd.Txn` → `etcd.TxnResponse`. */
-export function replyKind(requestKind: string): string {
+export function replyKind<K extends EtcdRequestKind>(requestKind: K): EtcdReplyKind<K> {
   return `${requestKind}Response`;
 }
 
@@ -353,7 +354,7 @@ export class EtcdServer extends Component {
   private refuse(m: Message): void {
     if (m.kind === timerKind || m.kind.startsWith(raftKindPrefix) || m.kind === etcdKinds.watchClose) return;
     if (m.kind === etcdKinds.watch) {
-      this.send<WatchStreamError>(m.from, etcdKinds.watchStreamError, { stream: (m.payload as WatchStreamRequest).stream, error: ErrConnectionRefused.message });
+      this.send(m.from, etcdKinds.watchStreamError, { stream: (m.payload as WatchStreamRequest).stream, error: ErrConnectionRefused.message });
       return;
     }
     this.fail(m, ErrConnectionRefused);
@@ -460,7 +461,7 @@ export class EtcdServer extends Component {
 
   private fail(request: Message, error: RpcError): void {
     const payload: EtcdReply<never> = { ok: false, error, stats: null, log: null, write: null };
-    this.reply(request, replyKind(request.kind), payload);
+    this.reply(request, replyKind(request.kind as EtcdRequestKind), payload);
   }
 
   /** What a raft step produced: leadership changes, entries to apply, read states, messages to send. */
@@ -494,7 +495,7 @@ export class EtcdServer extends Component {
       if (this.unreachable.has(to)) continue;
       // Replicating a client's request is foreground work, whatever step sends it (a tick may).
       const foreground = msg.type === 'MsgApp' && msg.entries.some((e) => isProposal(e.data) && !e.data.request.background);
-      this.send<RaftMessage>(to, raftKindPrefix + msg.type, msg, { ...(delay > 0 ? { delay } : {}), ...(foreground ? { background: false } : {}) });
+      this.send(to, `etcd.raft.${msg.type as RaftNetworkType}`, msg, { ...(delay > 0 ? { delay } : {}), ...(foreground ? { background: false } : {}) });
     }
   }
 
@@ -713,7 +714,7 @@ export class EtcdServer extends Component {
     }
     const resp: LeaseKeepAliveResponse = { header: this.header(), ID: m.payload.ID, TTL: ttl };
     const payload: EtcdReply<LeaseKeepAliveResponse> = { ok: true, response: resp, stats: null, log: null, write: null };
-    if (!this.silent) this.reply(m, replyKind(m.kind), payload);
+    if (!this.silent) this.reply(m, replyKind(m.kind as EtcdRequestKind), payload);
   }
 
   /** An unknown lease is not an error: TTL -1. */
@@ -792,7 +793,7 @@ export class EtcdServer extends Component {
       entry.stream.close();
       if (entry.ticker !== null) this.cancelTimer(entry.ticker);
       this.streams.delete(key);
-      this.send<WatchStreamError>(client, etcdKinds.watchStreamError, { stream: entry.name, error: watchStreamTransportClosing });
+      this.send(client, etcdKinds.watchStreamError, { stream: entry.name, error: watchStreamTransportClosing });
       broken++;
     }
     return broken;
@@ -865,6 +866,6 @@ export class EtcdServer extends Component {
     const payload: EtcdReply<R> = error !== null
       ? { ok: false, error, stats, log, write: null }
       : { ok: true, response: resp as R, stats, log, write };
-    this.reply(m, replyKind(m.kind), payload, delay > 0 ? { delay } : undefined);
+    this.reply(m, replyKind(m.kind as EtcdRequestKind), payload as EtcdReplyPayload, delay > 0 ? { delay } : undefined);
   }
 }

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { Component, Engine, type Co, type Message } from '../engine/index.ts';
 import { defaultCluster } from './cluster.ts';
 import { watchResponseJson } from './gateway.ts';
-import type { LeaseGrantResponse, LeaseLeasesResponse, LeaseTimeToLiveResponse, TxnRequest, WatchRequest } from './rpc.ts';
+import type { TxnRequest, WatchRequest } from './rpc.ts';
 import { EtcdServer, type EtcdReply, type WatchStreamResponse } from './server.ts';
+import type { EtcdRequestKind, EtcdResponseOf, MessageMap } from '../messages/index.ts';
 
 class Client extends Component {
   readonly stream: string[] = [];
@@ -18,19 +19,19 @@ class Client extends Component {
   go(script: (self: Client) => Co<void>): void {
     this.spawn(script(this));
   }
-  *rpc<R>(kind: string, payload: unknown): Co<R> {
-    const reply = yield* this.call<EtcdReply<R>>('etcd', kind, payload);
-    if (!reply.payload.ok) throw new Error(reply.payload.error.message);
-    return reply.payload.response;
+  *rpc<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): Co<EtcdResponseOf<K>> {
+    const reply = (yield* this.call('etcd', kind, payload)).payload as EtcdReply<EtcdResponseOf<K>>;
+    if (!reply.ok) throw new Error(reply.error.message);
+    return reply.response;
   }
   *nap(ms: number): Co<void> {
     yield* this.sleep(ms);
   }
-  *raw<R>(kind: string, payload: unknown): Co<EtcdReply<R>> {
-    return (yield* this.call<EtcdReply<R>>('etcd', kind, payload)).payload;
+  *raw<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): Co<EtcdReply<EtcdResponseOf<K>>> {
+    return (yield* this.call('etcd', kind, payload)).payload as EtcdReply<EtcdResponseOf<K>>;
   }
   *watch(stream: string, request: WatchRequest): Co<void> {
-    const reply = yield* this.call<WatchStreamResponse>('etcd', 'etcd.Watch', { stream, request });
+    const reply = yield* this.call('etcd', 'etcd.Watch', { stream, request });
     this.record(reply);
   }
 }
@@ -123,23 +124,23 @@ describe('lease', () => {
     const { engine, c, etcd } = setup();
     const out: unknown[] = [];
     c.go(function* (self) {
-      const g = yield* self.rpc<LeaseGrantResponse>('etcd.LeaseGrant', { TTL: 60 });
+      const g = yield* self.rpc('etcd.LeaseGrant', { TTL: 60 });
       out.push(g.TTL, BigInt(g.ID) > 2n ** 53n);
-      out.push((yield* self.rpc<LeaseGrantResponse>('etcd.LeaseGrant', { TTL: 30, ID: '1000' })).ID);
-      out.push((yield* self.rpc<LeaseGrantResponse>('etcd.LeaseGrant', { TTL: 1, ID: '2000' })).TTL);
+      out.push((yield* self.rpc('etcd.LeaseGrant', { TTL: 30, ID: '1000' })).ID);
+      out.push((yield* self.rpc('etcd.LeaseGrant', { TTL: 1, ID: '2000' })).TTL);
       const dup = yield* self.raw('etcd.LeaseGrant', { TTL: 30, ID: '1000' });
       out.push(dup.ok ? 'ok' : dup.error.message);
       yield* self.rpc('etcd.Put', { key: 'lk1', value: 'v1', lease: g.ID });
       yield* self.rpc('etcd.Put', { key: 'lk2', value: 'v1', lease: g.ID });
       yield* self.watch('w', { createRequest: { key: 'lk', rangeEnd: 'll' } });
-      const ttl = yield* self.rpc<LeaseTimeToLiveResponse>('etcd.LeaseTimeToLive', { ID: g.ID, keys: true });
+      const ttl = yield* self.rpc('etcd.LeaseTimeToLive', { ID: g.ID, keys: true });
       out.push([ttl.TTL, ttl.grantedTTL, ttl.keys]);
-      const leases = yield* self.rpc<LeaseLeasesResponse>('etcd.LeaseLeases', {});
+      const leases = yield* self.rpc('etcd.LeaseLeases', {});
       out.push(leases.leases.map((l) => (l.ID === g.ID ? 'g' : l.ID)));
       yield* self.rpc('etcd.LeaseRevoke', { ID: g.ID });
       const again = yield* self.raw('etcd.LeaseRevoke', { ID: g.ID });
       out.push(again.ok ? 'ok' : `${again.error.code} ${again.error.message}`);
-      out.push((yield* self.rpc<LeaseTimeToLiveResponse>('etcd.LeaseTimeToLive', { ID: g.ID })).TTL);
+      out.push((yield* self.rpc('etcd.LeaseTimeToLive', { ID: g.ID })).TTL);
       yield* self.rpc('etcd.Put', { key: 'other', value: 'v1', lease: '2000' });
     });
     engine.runUntilIdle();

@@ -43,7 +43,7 @@ function events(cluster: Cluster, pod: string): Event[] {
 
 /** Sends a request as the admin and returns its id (the answers come as the user's replies). */
 function send(cluster: Cluster, method: HttpMethod, path: string, query = '', headers: Record<string, string> = {}): number {
-  return cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  return cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query, headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: '*/*', ...headers },
   }).id;
 }
@@ -116,7 +116,7 @@ describe('containers', () => {
   it('answers the kubelet\'s and the registry\'s log errors as a real cluster does', () => {
     const { cluster } = setup();
     // Created without running until idle, so its containers are still being created when the log is asked for.
-    cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'POST', path: '/api/v1/namespaces/default/pods', query: '',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
       body: JSON.stringify(podOf('two', [{ name: 'a', image: 'nginx:1.14.2' }, { name: 'b', image: 'busybox:1.36', command: ['sleep', '3600'] }])),
@@ -203,7 +203,7 @@ describe('containers', () => {
     const path = '/api/v1/namespaces/default/pods/web/portforward';
     expect(answer(cluster, 'POST', path, '', spdy)).toMatchObject({ status: 200, body: '' });
     const before = cluster.engine.trace.all().length;
-    const id = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const id = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'POST', path, query: 'ports=80', headers: { authorization: `Bearer ${builtinTokens.admin}`, ...spdy },
       body: 'GET / HTTP/1.1\r\nHost: localhost:80\r\nConnection: close\r\n\r\n',
     }).id;

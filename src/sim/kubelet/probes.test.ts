@@ -140,7 +140,7 @@ describe('lifecycle hooks', () => {
     const start = cluster.engine.now;
     // Both deletes go out at once (an admin call would run until idle, through the preStop sleep).
     for (const name of ['slow', 'fast']) {
-      cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      cluster.user.request('kube-apiserver', httpKinds.request, {
         method: 'DELETE', path: `/api/v1/namespaces/default/pods/${name}`, query: '', headers: { authorization: `Bearer ${builtinTokens.admin}` },
       });
     }

@@ -14,9 +14,10 @@
 // answer nothing; WebSocket port-forward (with ports in the query) is not modelled.
 
 import type { ContainerPort, ContainerStatus, Pod } from '../api/types/core.ts';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd } from '../wire/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEnd } from '../wire/http.ts';
 import { parseQuery } from '../go/url.ts';
 import type { Message } from '../engine/index.ts';
+import type { MessageKind, MessageMap } from '../messages/index.ts';
 import type { TimerHandle } from '../client/client-component.ts';
 import { formatLine, type ContainerLog, type LogOptions } from './container-log.ts';
 import type { ImageServer } from './image-registry.ts';
@@ -37,8 +38,8 @@ export interface ServedContainer {
 export interface KubeletServerHost {
   container(namespace: string, pod: string, container: string): ServedContainer | null;
   pod(namespace: string, pod: string): Pod | null;
-  reply<P>(request: Message, kind: string, payload: P): void;
-  send<P>(to: string, kind: string, payload: P): void;
+  reply<K extends MessageKind>(request: Message, kind: K, payload: MessageMap[K]): void;
+  send<K extends MessageKind>(to: string, kind: K, payload: MessageMap[K]): void;
   /** Wall-clock ms now. */
   now(): number;
   after(delay: number, name: string, fire: () => void): TimerHandle;
@@ -126,8 +127,8 @@ export class KubeletServer {
       return;
     }
     // follow: what is there, then every line as it is written, until the container stops or the client goes.
-    this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: textHeaders, body: null, stream: true });
-    if (body !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stdout, data: body });
+    this.host.reply(request, httpKinds.response, { status: 200, headers: textHeaders, body: null, stream: true });
+    if (body !== '') this.host.reply(request, httpKinds.streamData, { channel: streamChannel.stdout, data: body });
     this.openStream(request, log, options.timestamps ?? false, namespace, pod, container, streamChannel.stdout);
   }
 
@@ -138,10 +139,10 @@ export class KubeletServer {
       if (!this.streams.delete(request.id)) return;
       unfollow();
       timer?.cancel();
-      if (reason !== null) this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason });
+      if (reason !== null) this.host.reply(request, httpKinds.watchEnd, { reason });
     };
     const unfollow = log.follow((line) => {
-      this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel, data: formatLine(line, timestamps) });
+      this.host.reply(request, httpKinds.streamData, { channel, data: formatLine(line, timestamps) });
     });
     this.streams.set(request.id, () => end(null));
     // The container's end closes the stream: checked once a second (a background timer).
@@ -166,11 +167,11 @@ export class KubeletServer {
     const body = request.payload.body;
     const result = execute(command, typeof body === 'string' ? { ...c.context(), stdin: body } : c.context());
     const respond = () => {
-      this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
-      if (result.stdout !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stdout, data: result.stdout });
-      if (result.stderr !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.stderr, data: result.stderr });
-      this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: streamChannel.error, data: JSON.stringify(execStatus(command, result.exitCode)) });
-      this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason: 'timeout' });
+      this.host.reply(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+      if (result.stdout !== '') this.host.reply(request, httpKinds.streamData, { channel: streamChannel.stdout, data: result.stdout });
+      if (result.stderr !== '') this.host.reply(request, httpKinds.streamData, { channel: streamChannel.stderr, data: result.stderr });
+      this.host.reply(request, httpKinds.streamData, { channel: streamChannel.error, data: JSON.stringify(execStatus(command, result.exitCode)) });
+      this.host.reply(request, httpKinds.watchEnd, { reason: 'timeout' });
     };
     // A command that sleeps answers when it ends.
     if (result.ms > 0) this.host.after(result.ms, 'exec', respond);
@@ -183,7 +184,7 @@ export class KubeletServer {
       this.host.reply(request, httpKinds.response, text(404, `container not found ("${container}")\n`));
       return;
     }
-    this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+    this.host.reply(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
     this.openStream(request, c.log, false, namespace, pod, container, streamChannel.stdout);
   }
 
@@ -204,7 +205,7 @@ export class KubeletServer {
     }
     // The SPDY upgrade itself: the connection is accepted; its streams come later, each as a request with its port.
     if (!query.has('port')) {
-      this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: '' });
+      this.host.reply(request, httpKinds.response, { status: 200, headers: {}, body: '' });
       return;
     }
     const portText = query.get('port') ?? '';
@@ -217,25 +218,25 @@ export class KubeletServer {
       this.host.reply(request, httpKinds.response, badRequest(`port "${portText}" must be > 0`));
       return;
     }
-    this.host.reply<HttpResponse>(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
+    this.host.reply(request, httpKinds.response, { status: 200, headers: {}, body: null, stream: true });
     const listener = p.spec.containers.map((c) => this.host.container(namespace, pod, c.name)).find((c) => c?.running && c.server?.port === port);
     if (!listener) {
       const sandbox = sandboxID(p.metadata.uid ?? '');
       const refused = (family: string, host: string) => `dial ${family} ${host}:${port}: connect: connection refused`;
-      this.host.reply<HttpStreamData>(request, httpKinds.streamData, {
+      this.host.reply(request, httpKinds.streamData, {
         channel: portForwardChannel.error,
         data: `error forwarding port ${port} to pod ${sandbox}, uid : failed to connect to localhost:${port} inside namespace "${sandbox}", IPv4: ${refused('tcp4', '127.0.0.1')} IPv6 ${refused('tcp6', '[::1]')} `,
       });
-      this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason: 'timeout' });
+      this.host.reply(request, httpKinds.watchEnd, { reason: 'timeout' });
       return;
     }
     const ctx = listener.context();
     const answer = listener.server?.product === 'nginx' && typeof http.body === 'string' ? nginxHttp(http.body, ctx, '127.0.0.1') : null;
     for (const line of answer?.log ?? []) listener.log.write(ctx.now(), line.stream, line.text);
-    if (answer && answer.output !== '') this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: portForwardChannel.data, data: answer.output });
+    if (answer && answer.output !== '') this.host.reply(request, httpKinds.streamData, { channel: portForwardChannel.data, data: answer.output });
     // The server closed its end of the connection: the port's data stream ends.
-    if (answer?.close) this.host.reply<HttpStreamData>(request, httpKinds.streamData, { channel: portForwardChannel.close, data: '' });
-    this.host.reply<HttpWatchEnd>(request, httpKinds.watchEnd, { reason: 'timeout' });
+    if (answer?.close) this.host.reply(request, httpKinds.streamData, { channel: portForwardChannel.close, data: '' });
+    this.host.reply(request, httpKinds.watchEnd, { reason: 'timeout' });
   }
 }
 

@@ -8,7 +8,7 @@
 //   - the worker, which owns playback: `begin()` starts the next step and returns it, `busy` says whether
 //     its kubectl command still waits for answers; playback steps are the worker's to carry out.
 
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
 import { minute, type Component, type Duration, type Message } from '../engine/index.ts';
 import { create, deleteObject, deleteOnePod, setImage, scale, type KubectlCommand, type KubectlInput } from './kubectl.ts';
@@ -227,12 +227,12 @@ export class ScenarioRunner {
   }
 
   private send(request: HttpRequest): number {
-    return this.cluster.user.request<HttpRequest>(this.cluster.apiserver.name, httpKinds.request, request).id;
+    return this.cluster.user.request(this.cluster.apiserver.name, httpKinds.request, request).id;
   }
 
   private cancelWatch(): void {
     if (this.watch !== null) {
-      this.cluster.user.request<HttpCancel>(this.cluster.apiserver.name, httpKinds.cancel, { requestId: this.watch });
+      this.cluster.user.request(this.cluster.apiserver.name, httpKinds.cancel, { requestId: this.watch });
     }
     this.watch = null;
     this.watchInputs = [];

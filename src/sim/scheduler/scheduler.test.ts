@@ -184,7 +184,7 @@ describe('kube-scheduler', () => {
     cluster.engine.runFor(30_000);
     expect(scheduler.attempts.filter((a) => a.pod === 'default/picky')).toHaveLength(1);
     const first = scheduler.attempts.find((a) => a.pod === 'default/picky')!;
-    const req = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const req = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'PATCH', path: '/api/v1/nodes/node-2', query: '',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', 'content-type': 'application/merge-patch+json' },
       body: JSON.stringify({ metadata: { labels: { disktype: 'ssd' } } }),
@@ -204,7 +204,7 @@ describe('kube-scheduler', () => {
     const big = (name: string) => pod(name, { containers: [{ name: 'c', image: 'nginx:1.14.2', resources: { requests: { cpu: '3' } } }] });
     // Sent together: the second and third are scheduled while the first is only assumed on its node.
     for (const name of ['big-1', 'big-2', 'big-3']) {
-      cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+      cluster.user.request('kube-apiserver', httpKinds.request, {
         method: 'POST', path: '/api/v1/namespaces/default/pods', query: '',
         headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' }, body: JSON.stringify(big(name)),
       });

@@ -1,11 +1,11 @@
 // Requests as the cluster's admin, for tests: send one, run until idle, return kube-apiserver's answer.
 
 import { builtinTokens } from '../wire/credentials.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpMethod, type HttpResponse } from '../wire/http.ts';
 import type { Cluster } from '../cluster.ts';
 
 export function adminCall(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query: '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),

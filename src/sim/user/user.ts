@@ -3,6 +3,7 @@
 // one of them or from a timer. Replies are kept so the worker can show command output.
 
 import { Component, type Message } from '../engine/index.ts';
+import type { MessageKind, MessageMap } from '../messages/index.ts';
 
 export const userComponentName = 'user';
 
@@ -21,7 +22,7 @@ export class User extends Component {
   }
 
   /** Sends a request as the user; it is the root of a cause chain. */
-  request<P>(to: string, kind: string, payload: P): Message<P> {
+  request<K extends MessageKind>(to: string, kind: K, payload: MessageMap[K]): Message<MessageMap[K]> {
     return this.send(to, kind, payload, { cause: null, background: false });
   }
 
@@ -29,14 +30,14 @@ export class User extends Component {
    * Sends a command to itself as a user action (cause null); `handler` runs when it is delivered, so
    * whatever the command does is caused by it. Faults use this.
    */
-  command<P>(kind: string, payload: P, handler: (message: Message<P>) => void): Message<P> {
+  command<K extends MessageKind>(kind: K, payload: MessageMap[K], handler: (message: Message<MessageMap[K]>) => void): Message<MessageMap[K]> {
     const message = this.send(this.name, kind, payload, { cause: null, background: false });
     this.commands.set(message.id, handler as (message: Message) => void);
     return message;
   }
 
   /** Sends a request on behalf of the command being delivered (its cause is that command). */
-  requestFromCommand<P>(to: string, kind: string, payload: P): Message<P> {
+  requestFromCommand<K extends MessageKind>(to: string, kind: K, payload: MessageMap[K]): Message<MessageMap[K]> {
     return this.send(to, kind, payload);
   }
 

@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceRecord } from '../../protocol/index.ts';
+import type { ClusterMessageKind, ClusterMessages, KeyValue, ResponseHeader, TraceRecord, WatchResponse, WriteRecord } from '../../protocol/index.ts';
 import { caption, describeStep, type CaptionContext } from './captions.ts';
 
 let nextId = 1;
-function rec(kind: string, payload: unknown, over: Partial<TraceRecord> = {}): TraceRecord {
+/** A record of kind `kind`: its payload typed by the model's message map, so a fixture cannot drift from it. */
+function rec<K extends ClusterMessageKind>(kind: K, payload: ClusterMessages[K], over: Partial<TraceRecord> = {}): TraceRecord {
   const id = nextId++;
   return { step: id, id, from: 'kube-apiserver', to: 'kube-apiserver', kind, payload, sentAt: 0, deliverAt: 0, cause: null, replyTo: null, background: false, ...over };
 }
+
+const header = (revision: number): ResponseHeader => ({ clusterId: 'cdf818194e3a8c32', memberId: '8e9e05c52164694d', revision, raftTerm: 2 });
+const kv = (k: string, modRevision: number, createRevision = modRevision): KeyValue => ({ key: k, createRevision, modRevision, version: 1, value: '', lease: '0' });
+const watchResponse = (over: Partial<WatchResponse> & Pick<WatchResponse, 'header' | 'watchId'>): WatchResponse => ({
+  created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false, events: [], ...over,
+});
+const written = (revision: number, over: Partial<WriteRecord> = {}): WriteRecord => ({
+  revision, changed: true, branch: 'success', compares: [], ops: [], nested: [], events: [], ...over,
+});
 
 const key = '/registry/deployments/default/nginx-deployment';
 const post = rec('http.request', { method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '', headers: {} }, { from: 'user', to: 'kube-apiserver' });
@@ -15,7 +25,7 @@ const txnRequest = rec('etcd.Txn', {
   success: [{ requestPut: { key, value: '{}' } }],
   failure: [],
 }, { from: 'kube-apiserver', to: 'etcd' });
-const write = (branch: 'success' | 'failure', changed: boolean, revision: number, result: boolean, actual: number[]) => ({
+const write = (branch: 'success' | 'failure', changed: boolean, revision: number, result: boolean, actual: number[]): WriteRecord => ({
   revision, changed, branch, nested: [], events: [],
   compares: [{ compare: { target: 'MOD', key, modRevision: 0 }, actual, result }],
   ops: branch === 'success' ? [{ requestPut: { key, value: '{}' } }] : [{ requestRange: { key } }],
@@ -129,14 +139,14 @@ const cases: Case[] = [
   },
   {
     name: 'etcd.TxnResponse succeeded',
-    record: rec('etcd.TxnResponse', { ok: true, response: { header: { revision: 93 }, succeeded: true }, write: write('success', true, 93, true, []) }, { from: 'etcd', to: 'kube-apiserver' }),
+    record: rec('etcd.TxnResponse', { ok: true, stats: null, log: null, response: { header: header(93), succeeded: true, responses: [] }, write: write('success', true, 93, true, []) }, { from: 'etcd', to: 'kube-apiserver' }),
     context: { request: txnRequest },
     en: `Txn compare mod_revision(${key}) == 0 succeeded → put, revision 93`,
     zh: `Txn 比较 mod_revision(${key}) == 0 成立 → put，revision 93`,
   },
   {
     name: 'etcd.TxnResponse failed',
-    record: rec('etcd.TxnResponse', { ok: true, response: { header: { revision: 93 }, succeeded: false }, write: write('failure', false, 93, false, [12]) }, { from: 'etcd', to: 'kube-apiserver' }),
+    record: rec('etcd.TxnResponse', { ok: true, stats: null, log: null, response: { header: header(93), succeeded: false, responses: [] }, write: write('failure', false, 93, false, [12]) }, { from: 'etcd', to: 'kube-apiserver' }),
     en: `Txn compare mod_revision(${key}) == 0 failed (it is 12) → get, no new revision (still 93)`,
     zh: `Txn 比较 mod_revision(${key}) == 0 不成立（实际为 12）→ get，未产生新 revision（仍为 93）`,
   },
@@ -148,7 +158,7 @@ const cases: Case[] = [
   },
   {
     name: 'etcd.RangeResponse',
-    record: rec('etcd.RangeResponse', { ok: true, response: { header: { revision: 20 }, kvs: [], count: 3, more: false }, write: null }, { from: 'etcd' }),
+    record: rec('etcd.RangeResponse', { ok: true, stats: null, log: null, response: { header: header(20), kvs: [], count: 3, more: false }, write: null }, { from: 'etcd' }),
     en: 'etcd returned 3 keys at revision 20',
     zh: 'etcd 返回 3 个键，revision 20',
   },
@@ -166,7 +176,7 @@ const cases: Case[] = [
   },
   {
     name: 'etcd.PutResponse',
-    record: rec('etcd.PutResponse', { ok: true, response: { header: { revision: 20 } }, write: { revision: 20, changed: true } }, { from: 'etcd', to: 'user' }),
+    record: rec('etcd.PutResponse', { ok: true, stats: null, log: null, response: { header: header(20) }, write: written(20) }, { from: 'etcd', to: 'user' }),
     context: { request: rec('etcd.Put', { key: '/podflow/greeting', value: 'hello' }) },
     en: 'etcd stored /podflow/greeting at revision 20',
     zh: 'etcd 在 revision 20 保存了 /podflow/greeting',
@@ -185,13 +195,13 @@ const cases: Case[] = [
   },
   {
     name: 'etcd.WatchResponse with events',
-    record: rec('etcd.WatchResponse', { stream: 's', response: { header: { revision: 21 }, watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: { key, modRevision: 21 } }] } }, { from: 'etcd', to: 'kube-apiserver' }),
+    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(21), watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: kv(key, 21) }] }) }, { from: 'etcd', to: 'kube-apiserver' }),
     en: `etcd → kube-apiserver: watch 5 event PUT ${key} (mod_revision 21)`,
     zh: `etcd → kube-apiserver：watch 5 事件 PUT ${key}（mod_revision 21）`,
   },
   {
     name: 'etcd.WatchResponse created',
-    record: rec('etcd.WatchResponse', { stream: 's', response: { header: { revision: 7 }, watchId: 2, created: true, canceled: false, events: [] } }, { from: 'etcd', to: 'kube-apiserver' }),
+    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(7), watchId: 2, created: true, canceled: false, events: [] }) }, { from: 'etcd', to: 'kube-apiserver' }),
     en: 'etcd created watch 2 at revision 7',
     zh: 'etcd 在 revision 7 创建了 watch 2',
   },
@@ -227,7 +237,7 @@ const cases: Case[] = [
   },
   {
     name: 'etcd error reply',
-    record: rec('etcd.PutResponse', { ok: false, error: { code: 3, codeName: 'InvalidArgument', message: 'etcdserver: key is not provided' }, write: null }, { from: 'etcd', to: 'user' }),
+    record: rec('etcd.PutResponse', { ok: false, stats: null, log: null, error: { code: 3, codeName: 'InvalidArgument', message: 'etcdserver: key is not provided' }, write: null }, { from: 'etcd', to: 'user' }),
     en: 'etcd refused the Put: etcdserver: key is not provided',
     zh: 'etcd 拒绝了 Put：etcdserver: key is not provided',
   },
@@ -242,12 +252,6 @@ const cases: Case[] = [
     record: rec('timer', { name: 'engine.wake', data: { reason: 'image-pull', pod: 'default/nginx-1', container: 'nginx', image: 'nginx:1.14.2' } }, { from: 'kubelet/node-2', to: 'kubelet/node-2', sentAt: 100, deliverAt: 2100 }),
     en: 'kubelet/node-2: wake-up: image pull done (nginx:1.14.2, default/nginx-1) (after 2 s)',
     zh: 'kubelet/node-2：唤醒：镜像拉取完成（nginx:1.14.2, default/nginx-1）（2 s 后）',
-  },
-  {
-    name: 'an unknown kind: no internal name shown',
-    record: rec('scheduler.Bind', {}, { from: 'kube-scheduler', to: 'kube-apiserver' }),
-    en: 'kube-scheduler → kube-apiserver: a message',
-    zh: 'kube-scheduler → kube-apiserver：一条消息',
   },
   {
     name: 'http.request with its query, decoded',
@@ -270,7 +274,7 @@ describe('plain lines', () => {
   });
 
   it('explains why the watch event reaches kube-apiserver before the reply to the write that caused it', () => {
-    const event = rec('etcd.WatchResponse', { stream: 'kube-apiserver', response: { header: { revision: 31 }, watchId: 3, events: [{ type: 'PUT', kv: { key: podKey, createRevision: 31, modRevision: 31 } }] } },
+    const event = rec('etcd.WatchResponse', { stream: 'kube-apiserver', response: watchResponse({ header: header(31), watchId: 3, events: [{ type: 'PUT', kv: kv(podKey, 31) }] }) },
       { from: 'etcd', to: 'kube-apiserver', cause: createPod.id });
     expect(describeStep(event, 'en', { cause: createPod }).plain).toBe(
       "etcd tells kube-apiserver that Pod nginx-1 was created at revision 31. This arrives before etcd's reply to the write itself: etcd notifies watchers as the write commits, before the reply travels back");
@@ -295,7 +299,7 @@ describe('plain lines', () => {
   });
 
   it('gives the same answer for the same record and context (cached), and a new one for a new context', () => {
-    const response = rec('etcd.TxnResponse', { ok: true, write: { revision: 31, changed: true, branch: 'success', compares: [], ops: [] } }, { from: 'etcd', to: 'kube-apiserver', replyTo: createPod.id });
+    const response = rec('etcd.TxnResponse', { ok: true, stats: null, log: null, response: { header: header(31), succeeded: true, responses: [] }, write: written(31) }, { from: 'etcd', to: 'kube-apiserver', replyTo: createPod.id });
     const bare = describeStep(response, 'en').plain;
     expect(describeStep(response, 'en').plain).toBe(bare);
     expect(describeStep(response, 'en', { request: createPod }).plain).toContain('Pod nginx-1');
@@ -307,14 +311,5 @@ describe('step captions', () => {
   it.each(cases)('$name', ({ record, context, en, zh }) => {
     expect(caption(record, 'en', context)).toBe(en);
     expect(caption(record, 'zh', context)).toBe(zh);
-  });
-
-  it('never throws on payloads of unexpected shape', () => {
-    for (const kind of ['http.request', 'http.response', 'etcd.Txn', 'etcd.TxnResponse', 'etcd.WatchResponse', 'etcd.WatchStreamError', 'user.fault', 'apiserver.authorization', 'timer']) {
-      for (const payload of [undefined, null, 3, 'x', [], {}]) {
-        expect(typeof caption(rec(kind, payload), 'en')).toBe('string');
-        expect(typeof caption(rec(kind, payload), 'zh')).toBe('string');
-      }
-    }
   });
 });

@@ -3,11 +3,12 @@
 // `describeStep` gives the plain sentence (plain.ts: what happened and why, as a person says it) and
 // the technical one (`caption`: the exact wire facts, the Txn with its compare, the watch event with
 // its revision). Pure functions: the UI computes them as it renders. No caption shows an internal
-// identifier of the model (message kinds, timer names): kinds without a captioner get a generic line.
+// identifier of the model (message kinds, timer names). Every kind of the model's message map has a
+// captioner (the raft messages have theirs in raft.ts), each reading its kind's payload type.
 
-import type { TraceRecord } from '../../protocol/index.ts';
+import { typedRecord, type ClusterMessageKind, type EtcdReplyPayload, type TraceRecord, type TypedMessageView } from '../../protocol/index.ts';
 import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
-import { child, clip, count, fields, flag, list, text } from './payload.ts';
+import { child, clip, text } from './payload.ts';
 import { plainCaption } from './plain.ts';
 import { unknownOf } from './stored-bytes.ts';
 import { etcdFaultCaption, raftKindPrefix, raftTechnical, raftTimerLabels } from './raft.ts';
@@ -42,12 +43,16 @@ interface Both {
   readonly zh: string;
 }
 
-type Captioner = (record: Message, context: CaptionContext) => Both;
+type Captioner<K extends ClusterMessageKind> = (record: TypedMessageView<K>, context: CaptionContext) => Both;
+
+type RaftKind = `etcd.raft.${string}` & ClusterMessageKind;
 
 export function caption(record: Message, language: Language, context: CaptionContext = {}): string {
   if (record.kind.startsWith(raftKindPrefix)) return raftTechnical(record)[language];
-  const captioner = captioners[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic);
-  return captioner(record, context)[language];
+  const typed = typedRecord(record) as TypedMessageView<Exclude<ClusterMessageKind, RaftKind>>;
+  // The table pairs every kind with its own captioner, so a record of that kind fits it.
+  const captioner = captioners[typed.kind] as Captioner<Exclude<ClusterMessageKind, RaftKind>>;
+  return captioner(typed, context)[language];
 }
 
 /** The component as users know it: the user component is kubectl, or etcdctl when it talks to etcd. */
@@ -56,42 +61,32 @@ function who(name: string, peer: string): string {
   return peer === 'etcd' ? 'etcdctl' : 'kubectl';
 }
 
-function route(record: Message): string {
+function route(record: Pick<Message, 'from' | 'to'>): string {
   return `${who(record.from, record.to)} → ${who(record.to, record.from)}`;
-}
-
-function generic(record: Message): Both {
-  if (record.from === record.to) return { en: `${record.to}: a step of its own work`, zh: `${record.to}：自身的一步工作` };
-  return { en: `${route(record)}: a message`, zh: `${route(record)}：一条消息` };
 }
 
 // Faults: user actions that break something (src/sim/faults.ts)
 
-const fault: Captioner = (record) => {
-  const type = text(record.payload, 'type') ?? '?';
-  const component = text(record.payload, 'component');
-  const node = text(record.payload, 'node');
-  const image = text(record.payload, 'image');
-  switch (type) {
-    case 'stop': return { en: `Fault: stop ${component}`, zh: `故障：停止 ${component}` };
-    case 'start': return { en: `Fault: start ${component} again`, zh: `故障恢复：重新启动 ${component}` };
-    case 'nodeDown': return { en: `Fault: node ${node} goes down`, zh: `故障：节点 ${node} 宕机` };
-    case 'nodeUp': return { en: `Fault: node ${node} comes back up`, zh: `故障恢复：节点 ${node} 恢复` };
+const fault: Captioner<'user.fault'> = ({ payload: f }) => {
+  switch (f.type) {
+    case 'stop': return { en: `Fault: stop ${f.component}`, zh: `故障：停止 ${f.component}` };
+    case 'start': return { en: `Fault: start ${f.component} again`, zh: `故障恢复：重新启动 ${f.component}` };
+    case 'nodeDown': return { en: `Fault: node ${f.node} goes down`, zh: `故障：节点 ${f.node} 宕机` };
+    case 'nodeUp': return { en: `Fault: node ${f.node} comes back up`, zh: `故障恢复：节点 ${f.node} 恢复` };
     case 'compactEtcd': return { en: 'Fault: etcdctl compact at the current revision', zh: '故障：在当前 revision 执行 etcdctl compact' };
     case 'breakEtcdWatches':
       return { en: "Fault: kube-apiserver's watch stream to etcd breaks", zh: '故障：kube-apiserver 到 etcd 的 watch 流断开' };
     case 'dropWatches':
-      return component
-        ? { en: `Fault: kube-apiserver drops the watches of ${component}`, zh: `故障：kube-apiserver 断开 ${component} 的 watch` }
+      return f.component
+        ? { en: `Fault: kube-apiserver drops the watches of ${f.component}`, zh: `故障：kube-apiserver 断开 ${f.component} 的 watch` }
         : { en: 'Fault: kube-apiserver drops every watch', zh: '故障：kube-apiserver 断开所有 watch' };
     case 'linkLatency': {
-      const latency = count(record.payload, 'latency') ?? 0;
-      const ends = `${text(record.payload, 'a') ?? '?'} ↔ ${text(record.payload, 'b') ?? '?'}`;
-      return { en: `Fault: link ${ends} latency ${latency} ms`, zh: `故障：链路 ${ends} 延迟 ${latency} 毫秒` };
+      const ends = `${f.a} ↔ ${f.b}`;
+      return { en: `Fault: link ${ends} latency ${f.latency} ms`, zh: `故障：链路 ${ends} 延迟 ${f.latency} 毫秒` };
     }
-    case 'imageUnpullable': return { en: `Fault: image ${image} cannot be pulled`, zh: `故障：镜像 ${image} 无法拉取` };
-    case 'imageCrashes': return { en: `Fault: containers of ${image} crash`, zh: `故障：${image} 的容器会崩溃` };
-    default: return etcdFaultCaption(type, record.payload)?.technical ?? { en: `Fault: ${type}`, zh: `故障：${type}` };
+    case 'imageUnpullable': return { en: `Fault: image ${f.image} cannot be pulled`, zh: `故障：镜像 ${f.image} 无法拉取` };
+    case 'imageCrashes': return { en: `Fault: containers of ${f.image} crash`, zh: `故障：${f.image} 的容器会崩溃` };
+    default: return etcdFaultCaption(f.type, f)?.technical ?? { en: `Fault: ${f.type}`, zh: `故障：${f.type}` };
   }
 };
 
@@ -128,10 +123,8 @@ function queryText(query: string): string {
 
 const watchVerb: Both = { en: 'watch', zh: '监听' };
 
-const httpRequest: Captioner = (record) => {
-  const method = text(record.payload, 'method') ?? '?';
-  const path = text(record.payload, 'path') ?? '?';
-  const query = text(record.payload, 'query') ?? '';
+const httpRequest: Captioner<'http.request'> = (record) => {
+  const { method, path, query } = record.payload;
   const target = pathTarget(path);
   const verb = method === 'GET' && /(?:^|&)watch=(?:true|1)(?:&|$)/.test(query) ? watchVerb : verbs[method];
   const why = verb && target ? { en: ` (${verb.en} ${target})`, zh: `（${verb.zh} ${target}）` } : { en: '', zh: '' };
@@ -145,12 +138,18 @@ const statusTexts: Readonly<Record<number, string>> = {
   422: 'Unprocessable Entity', 429: 'Too Many Requests', 500: 'Internal Server Error', 504: 'Gateway Timeout',
 };
 
-const httpResponse: Captioner = (record, { request }) => {
-  const status = count(record.payload, 'status') ?? 0;
+/** The request a response answers, when the page still holds it and it is an HTTP request. */
+function httpRequestOf(request: TraceRecord | undefined): TypedMessageView<'http.request'> | undefined {
+  const typed = request && typedRecord(request);
+  return typed?.kind === 'http.request' ? typed : undefined;
+}
+
+const httpResponse: Captioner<'http.response'> = (record, { request }) => {
+  const { status, body, stream } = record.payload;
   const statusText = `${status} ${statusTexts[status] ?? ''}`.trim();
-  const body = child(record.payload, 'body');
   const rv = text(child(body, 'metadata'), 'resourceVersion');
-  const answered = request ? `${text(request.payload, 'method') ?? ''} ${text(request.payload, 'path') ?? ''}`.trim() : '';
+  const asked = httpRequestOf(request)?.payload;
+  const answered = asked ? `${asked.method} ${asked.path}` : '';
   const from = who(record.from, record.to);
   if (status >= 400) {
     const message = clip(text(body, 'message') ?? '', 80);
@@ -159,7 +158,7 @@ const httpResponse: Captioner = (record, { request }) => {
       zh: `${from} 拒绝了${answered ? ` ${answered}` : '请求'}，返回 ${statusText}${message ? `：${message}` : ''}`,
     };
   }
-  if (flag(record.payload, 'stream')) {
+  if (stream) {
     return { en: `${from} answered ${statusText} and keeps the watch stream open`, zh: `${from} 返回 ${statusText}，watch 流保持打开` };
   }
   return {
@@ -176,14 +175,13 @@ const watchEventWhy: Readonly<Record<string, Both>> = {
   ERROR: { en: 'the watch failed', zh: 'watch 出错' },
 };
 
-const httpWatchEvent: Captioner = (record) => {
-  const type = text(record.payload, 'type') ?? '?';
-  const object = child(record.payload, 'object');
+const httpWatchEvent: Captioner<'http.watchEvent'> = (record) => {
+  const { type, object } = record.payload;
   const kind = text(object, 'kind') ?? '';
   const metadata = child(object, 'metadata');
   const name = [text(metadata, 'namespace'), text(metadata, 'name')].filter(Boolean).join('/');
   const rv = text(metadata, 'resourceVersion');
-  const why = watchEventWhy[type] ?? { en: type, zh: type };
+  const why = watchEventWhy[type]!;
   const subject = type === 'ERROR' ? clip(text(object, 'message') ?? '', 60) : `${kind} ${name}`.trim();
   return {
     en: `${route(record)}: watch event ${type} ${subject}${rv ? ` (resourceVersion ${rv})` : ''}: ${why.en}`,
@@ -191,11 +189,11 @@ const httpWatchEvent: Captioner = (record) => {
   };
 };
 
-const httpWatchEnd: Captioner = (record, { request }) => {
-  if (request && /^\/(?:containerLogs|exec|attach|portForward)\/|\/pods\/[^/]+\/(?:log|exec|attach|portforward)$/.test(text(request.payload, 'path') ?? '')) {
+const httpWatchEnd: Captioner<'http.watchEnd'> = (record, { request }) => {
+  if (/^\/(?:containerLogs|exec|attach|portForward)\/|\/pods\/[^/]+\/(?:log|exec|attach|portforward)$/.test(httpRequestOf(request)?.payload.path ?? '')) {
     return { en: `${route(record)}: the stream ends`, zh: `${route(record)}：流结束` };
   }
-  const reason = text(record.payload, 'reason') ?? '?';
+  const { reason } = record.payload;
   const why = reason === 'timeout' ? { en: 'its timeout passed; an informer watches again', zh: '超时已到；informer 会重新 watch' }
     : reason === 'cancelled' ? { en: 'the client cancelled it', zh: '客户端取消了它' }
       : { en: reason, zh: reason };
@@ -204,27 +202,23 @@ const httpWatchEnd: Captioner = (record, { request }) => {
 
 // kube-apiserver's request chain
 
-const authentication: Captioner = (record) => {
-  const user = text(record.payload, 'user');
-  const groups = list(record.payload, 'groups').filter((g): g is string => typeof g === 'string');
-  if (!user) {
-    const why = text(record.payload, 'decision') ?? 'rejected';
+const authentication: Captioner<'apiserver.authentication'> = ({ payload }) => {
+  if (!('user' in payload)) {
+    const why = payload.decision;
     return { en: `Authentication failed (${why}): the request ends with 401 Unauthorized`, zh: `认证失败（${why}）：请求以 401 Unauthorized 结束` };
   }
+  const { user, groups } = payload;
   const g = groups.length ? ` in ${groups.join(', ')}` : '';
   return { en: `Authentication: the bearer token identifies ${user}${g}`, zh: `认证：bearer token 识别出用户 ${user}${groups.length ? `（组 ${groups.join(', ')}）` : ''}` };
 };
 
-const audit: Captioner = (record) => {
-  const id = text(record.payload, 'auditID') ?? '';
-  const stage = text(record.payload, 'auditStage') ?? '';
+const audit: Captioner<'apiserver.audit'> = (record) => {
+  const { auditID: id, auditStage: stage } = record.payload;
   return { en: `Audit: event ${id.slice(0, 8)} logged at stage ${stage}`, zh: `审计：在 ${stage} 阶段记录审计事件 ${id.slice(0, 8)}` };
 };
 
-const maxInFlight: Captioner = (record) => {
-  const decision = text(record.payload, 'decision') ?? '';
-  const mutating = count(record.payload, 'mutating') ?? 0;
-  const readOnly = count(record.payload, 'readOnly') ?? 0;
+const maxInFlight: Captioner<'apiserver.max-in-flight'> = (record) => {
+  const { decision, mutating, readOnly } = record.payload;
   if (decision !== 'admitted') return { en: `Max-in-flight filter: ${decision} (429)`, zh: `并发限制（max-in-flight）：${decision}（429）` };
   return {
     en: `Max-in-flight filter admitted the request (${mutating} mutating, ${readOnly} read-only in flight)`,
@@ -232,30 +226,23 @@ const maxInFlight: Captioner = (record) => {
   };
 };
 
-const impersonation: Captioner = (record) => {
-  const user = text(record.payload, 'user') ?? '?';
-  const as = text(record.payload, 'as') ?? '?';
-  const decision = text(record.payload, 'decision') ?? '';
+const impersonation: Captioner<'apiserver.impersonation'> = (record) => {
+  const { user, as, decision } = record.payload;
   return { en: `Impersonation: ${user} acts as ${as}: ${decision}`, zh: `身份模拟：${user} 以 ${as} 的身份操作：${decision}` };
 };
 
-const authorization: Captioner = (record) => {
-  const user = text(record.payload, 'user') ?? '?';
-  const verb = text(record.payload, 'verb') ?? '?';
-  const resource = text(record.payload, 'resource') ?? '?';
-  const namespace = text(record.payload, 'namespace');
-  const reason = text(record.payload, 'reason');
-  const allowed = text(record.payload, 'decision') === 'allowed';
+const authorization: Captioner<'apiserver.authorization'> = (record) => {
+  const { user, verb, resource, namespace, reason } = record.payload;
+  const allowed = record.payload.decision === 'allowed';
   const where = namespace ? { en: ` in ${namespace}`, zh: `（命名空间 ${namespace}）` } : { en: '', zh: '' };
   return allowed
     ? { en: `Authorization (RBAC): ${user} may ${verb} ${resource}${where.en}${reason ? `: ${reason}` : ''}`, zh: `鉴权（RBAC）：允许 ${user} ${verb} ${resource}${where.zh}${reason ? `：${reason}` : ''}` }
     : { en: `Authorization (RBAC): ${user} may not ${verb} ${resource}${where.en}: 403 Forbidden`, zh: `鉴权（RBAC）：不允许 ${user} ${verb} ${resource}${where.zh}：403 Forbidden` };
 };
 
-function admission(kind: Both): Captioner {
+function admission<K extends 'apiserver.admission.mutating' | 'apiserver.admission.validating'>(kind: Both): Captioner<K> {
   return (record) => {
-    const operation = text(record.payload, 'operation') ?? '';
-    const decisions = list(record.payload, 'decisions').filter((d): d is string => typeof d === 'string');
+    const { operation, decisions } = record.payload;
     if (decisions.length === 0) return { en: `${kind.en} admission (${operation}): no plugin applies`, zh: `${kind.zh}准入（${operation}）：没有插件适用` };
     const first = clip(decisions[0]!, 60);
     const more = decisions.length - 1;
@@ -266,33 +253,29 @@ function admission(kind: Both): Captioner {
   };
 }
 
-const registryStrategy: Captioner = (record) => {
-  const strategy = text(record.payload, 'strategy') ?? '?';
-  const steps = text(record.payload, 'step') ?? '';
-  const name = text(record.payload, 'name') ?? '';
+const registryStrategy: Captioner<'apiserver.registry.strategy'> = (record) => {
+  const { strategy, step: steps, name } = record.payload;
   return { en: `Registry: ${strategy} runs ${steps} on ${name}`, zh: `注册表：${strategy} 对 ${name} 执行 ${steps}` };
 };
 
-const waitForCache: Captioner = (record) => {
-  const prefix = text(record.payload, 'resourcePrefix') ?? '?';
-  const rv = count(record.payload, 'resourceVersion') ?? 0;
+const waitForCache: Captioner<'apiserver.waitForCache'> = (record) => {
+  const { resourcePrefix: prefix, resourceVersion: rv } = record.payload;
   return rv === 0
     ? { en: `The request waits until the watch cache of ${prefix} is ready`, zh: `请求等待 ${prefix} 的 watch 缓存就绪` }
     : { en: `The request waits until the watch cache of ${prefix} reaches resourceVersion ${rv}`, zh: `请求等待 ${prefix} 的 watch 缓存达到 resourceVersion ${rv}` };
 };
 
-const waitForCacheResponse: Captioner = (record) => {
-  const prefix = text(record.payload, 'resourcePrefix') ?? '?';
-  const rv = count(record.payload, 'resourceVersion') ?? 0;
+const waitForCacheResponse: Captioner<'apiserver.waitForCacheResponse'> = (record) => {
+  const { resourcePrefix: prefix, resourceVersion: rv } = record.payload;
   return { en: `The watch cache of ${prefix} is at resourceVersion ${rv}: the request goes on`, zh: `${prefix} 的 watch 缓存已到 resourceVersion ${rv}：请求继续` };
 };
 
 // etcd
 
-const txn: Captioner = (record) => {
-  const compares = list(record.payload, 'compare');
-  const success = opsText(list(record.payload, 'success'));
-  const failure = opsText(list(record.payload, 'failure'));
+const txn: Captioner<'etcd.Txn'> = (record) => {
+  const compares = record.payload.compare ?? [];
+  const success = opsText(record.payload.success ?? []);
+  const failure = opsText(record.payload.failure ?? []);
   if (compares.length === 0) return { en: `${route(record)}: Txn ${success}`, zh: `${route(record)}：Txn ${success}` };
   const cond = comparesText(compares);
   return {
@@ -301,52 +284,56 @@ const txn: Captioner = (record) => {
   };
 };
 
-function rpcError(record: Message): string | undefined {
-  if (flag(record.payload, 'ok') !== false) return undefined;
-  return text(child(record.payload, 'error'), 'message') ?? 'error';
+function rpcError(reply: EtcdReplyPayload): string | undefined {
+  return reply.ok ? undefined : reply.error.message;
 }
 
-const txnResponse: Captioner = (record, { request }) => {
-  const error = rpcError(record);
-  if (error) return { en: `etcd rejected the Txn: ${error}`, zh: `etcd 拒绝了该 Txn：${error}` };
-  const write = child(record.payload, 'write');
-  const evaluated = list(write, 'compares');
-  const branch = text(write, 'branch') === 'failure' ? 'failure' : 'success';
-  const revision = count(write, 'revision') ?? headerRevision(child(record.payload, 'response'));
-  const changed = flag(write, 'changed') ?? false;
-  const ops = opsText(list(write, 'ops'));
-  const key = request ? txnKey(request.payload) : undefined;
+/** The request a reply answers, when the page still holds it and it is of kind `kind`. */
+function requestOf<K extends ClusterMessageKind>(request: TraceRecord | undefined, kind: K): TypedMessageView<K> | undefined {
+  return request?.kind === kind ? (typedRecord(request) as TypedMessageView<K>) : undefined;
+}
+
+const txnResponse: Captioner<'etcd.TxnResponse'> = (record, { request }) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd rejected the Txn: ${reply.error.message}`, zh: `etcd 拒绝了该 Txn：${reply.error.message}` };
+  const write = reply.write;
+  const evaluated = write?.compares ?? [];
+  const branch = write?.branch === 'failure' ? 'failure' : 'success';
+  const revision = write?.revision ?? headerRevision(reply.response);
+  const changed = write?.changed ?? false;
+  const ops = opsText(write?.ops ?? []);
+  const asked = requestOf(request, 'etcd.Txn');
+  const key = asked ? txnKey(asked.payload) : undefined;
   const rev = changed ? { en: `revision ${revision}`, zh: `revision ${revision}` } : { en: `no new revision (still ${revision})`, zh: `未产生新 revision（仍为 ${revision}）` };
   if (evaluated.length === 0) {
     return { en: `etcd ran the Txn → ${ops}${key ? ` ${key}` : ''}, ${rev.en}`, zh: `etcd 执行了 Txn → ${ops}${key ? ` ${key}` : ''}，${rev.zh}` };
   }
-  const cond = comparesText(evaluated.map((e) => fields(e)?.compare));
-  const failed = evaluated.map((e) => fields(e) ?? {}).find((e) => e.result === false);
-  const actual = failed && Array.isArray(failed.actual) && failed.actual.length > 0 ? failed.actual.join(', ') : failed ? '0' : '';
+  const cond = comparesText(evaluated.map((e) => e.compare));
+  const failed = evaluated.find((e) => e.result === false);
+  const actual = failed && failed.actual.length > 0 ? failed.actual.join(', ') : failed ? '0' : '';
   return branch === 'success'
     ? { en: `Txn compare ${cond} succeeded → ${ops}, ${rev.en}`, zh: `Txn 比较 ${cond} 成立 → ${ops}，${rev.zh}` }
     : { en: `Txn compare ${cond} failed (it is ${actual}) → ${ops}, ${rev.en}`, zh: `Txn 比较 ${cond} 不成立（实际为 ${actual}）→ ${ops}，${rev.zh}` };
 };
 
-function rangeOf(payload: unknown): string {
-  return rangeText(text(payload, 'key'), text(payload, 'rangeEnd'));
+function rangeOf(range: { readonly key?: string; readonly rangeEnd?: string }): string {
+  return rangeText(range.key, range.rangeEnd);
 }
 
-const range: Captioner = (record) => {
+const range: Captioner<'etcd.Range'> = (record) => {
   const what = rangeOf(record.payload);
-  const rev = count(record.payload, 'revision');
-  const limit = count(record.payload, 'limit');
-  const extra = [rev ? `at revision ${rev}` : '', limit ? `limit ${limit}` : '', flag(record.payload, 'countOnly') ? 'count only' : ''].filter(Boolean).join(', ');
-  const zhExtra = [rev ? `revision ${rev}` : '', limit ? `最多 ${limit} 个` : '', flag(record.payload, 'countOnly') ? '只计数' : ''].filter(Boolean).join('，');
+  const { revision: rev, limit, countOnly } = record.payload;
+  const extra = [rev ? `at revision ${rev}` : '', limit ? `limit ${limit}` : '', countOnly ? 'count only' : ''].filter(Boolean).join(', ');
+  const zhExtra = [rev ? `revision ${rev}` : '', limit ? `最多 ${limit} 个` : '', countOnly ? '只计数' : ''].filter(Boolean).join('，');
   return { en: `${route(record)}: Range ${what}${extra ? ` (${extra})` : ''}`, zh: `${route(record)}：读取（Range）${what}${zhExtra ? `（${zhExtra}）` : ''}` };
 };
 
-const rangeResponse: Captioner = (record) => {
-  const error = rpcError(record);
-  if (error) return { en: `etcd refused the Range: ${error}`, zh: `etcd 拒绝了 Range：${error}` };
-  const response = child(record.payload, 'response');
-  const n = count(response, 'count') ?? list(response, 'kvs').length;
-  const more = flag(response, 'more');
+const rangeResponse: Captioner<'etcd.RangeResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd refused the Range: ${reply.error.message}`, zh: `etcd 拒绝了 Range：${reply.error.message}` };
+  const response = reply.response;
+  const n = response.count;
+  const more = response.more;
   return {
     en: `etcd returned ${n} ${n === 1 ? 'key' : 'keys'}${more ? ' (more remain)' : ''} at revision ${headerRevision(response) ?? '?'}`,
     zh: `etcd 返回 ${n} 个键${more ? '（还有更多）' : ''}，revision ${headerRevision(response) ?? '?'}`,
@@ -369,71 +356,66 @@ export function storedText(value: string): string {
   return JSON.stringify(clip(value, 32));
 }
 
-const put: Captioner = (record) => {
-  const key = text(record.payload, 'key') ?? '?';
-  const value = storedText(text(record.payload, 'value') ?? '');
-  const lease = text(record.payload, 'lease');
+const put: Captioner<'etcd.Put'> = (record) => {
+  const { key, lease } = record.payload;
+  const value = storedText(record.payload.value ?? '');
   const withLease = lease && lease !== '0' ? { en: ` with lease ${lease}`, zh: `，附带租约 ${lease}` } : { en: '', zh: '' };
   return { en: `${route(record)}: Put ${key} = ${value}${withLease.en}`, zh: `${route(record)}：写入（Put）${key} = ${value}${withLease.zh}` };
 };
 
-const putResponse: Captioner = (record, { request }) => {
-  const error = rpcError(record);
-  if (error) return { en: `etcd refused the Put: ${error}`, zh: `etcd 拒绝了 Put：${error}` };
-  const key = request ? text(request.payload, 'key') : undefined;
-  const revision = count(child(record.payload, 'write'), 'revision') ?? headerRevision(child(record.payload, 'response'));
+const putResponse: Captioner<'etcd.PutResponse'> = (record, { request }) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd refused the Put: ${reply.error.message}`, zh: `etcd 拒绝了 Put：${reply.error.message}` };
+  const key = requestOf(request, 'etcd.Put')?.payload.key;
+  const revision = reply.write?.revision ?? headerRevision(reply.response);
   return { en: `etcd stored ${key ?? 'the key'} at revision ${revision}`, zh: `etcd 在 revision ${revision} 保存了 ${key ?? '该键'}` };
 };
 
-const deleteRange: Captioner = (record) => {
+const deleteRange: Captioner<'etcd.DeleteRange'> = (record) => {
   const what = rangeOf(record.payload);
   return { en: `${route(record)}: DeleteRange ${what}`, zh: `${route(record)}：删除（DeleteRange）${what}` };
 };
 
-const deleteRangeResponse: Captioner = (record) => {
-  const error = rpcError(record);
-  if (error) return { en: `etcd refused the DeleteRange: ${error}`, zh: `etcd 拒绝了 DeleteRange：${error}` };
-  const deleted = count(child(record.payload, 'response'), 'deleted') ?? 0;
-  const write = child(record.payload, 'write');
-  const revision = count(write, 'revision');
+const deleteRangeResponse: Captioner<'etcd.DeleteRangeResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd refused the DeleteRange: ${reply.error.message}`, zh: `etcd 拒绝了 DeleteRange：${reply.error.message}` };
+  const deleted = reply.response.deleted;
+  const revision = reply.write?.revision;
   return deleted === 0
     ? { en: `etcd deleted nothing: no key matched (revision stays ${revision})`, zh: `etcd 没有删除任何键：没有匹配的键（revision 仍为 ${revision}）` }
     : { en: `etcd deleted ${deleted} ${deleted === 1 ? 'key' : 'keys'} at revision ${revision}`, zh: `etcd 在 revision ${revision} 删除了 ${deleted} 个键` };
 };
 
-const watch: Captioner = (record) => {
-  const request = child(record.payload, 'request');
-  const stream = text(record.payload, 'stream') ?? '';
-  const create = child(request, 'createRequest');
+const watch: Captioner<'etcd.Watch'> = (record) => {
+  const { request, stream } = record.payload;
+  const create = request.createRequest;
   if (create !== undefined) {
-    const start = count(create, 'startRevision');
+    const start = create.startRevision;
     const what = rangeOf(create) === '\\0' ? 'every key' : rangeOf(create);
     return {
       en: `${route(record)}: Watch ${what}${start ? ` from revision ${start}` : ' from the next revision'} (stream ${stream})`,
       zh: `${route(record)}：监听（Watch）${what}${start ? `，从 revision ${start} 开始` : '，从下一个 revision 开始'}（流 ${stream}）`,
     };
   }
-  const cancel = count(child(request, 'cancelRequest'), 'watchId');
+  const cancel = request.cancelRequest?.watchId;
   if (cancel !== undefined) return { en: `${route(record)}: cancel watch ${cancel}`, zh: `${route(record)}：取消 watch ${cancel}` };
   return { en: `${route(record)}: ask for a progress notification`, zh: `${route(record)}：请求进度通知` };
 };
 
-const watchResponse: Captioner = (record) => {
-  const response = child(record.payload, 'response');
-  const id = count(response, 'watchId') ?? '?';
+const watchResponse: Captioner<'etcd.WatchResponse'> = (record) => {
+  const response = record.payload.response;
+  const id = response.watchId;
   const revision = headerRevision(response);
-  const events = list(response, 'events');
-  if (flag(response, 'created')) return { en: `etcd created watch ${id} at revision ${revision}`, zh: `etcd 在 revision ${revision} 创建了 watch ${id}` };
-  if (flag(response, 'canceled')) {
-    const compact = count(response, 'compactRevision');
+  const events = response.events;
+  if (response.created) return { en: `etcd created watch ${id} at revision ${revision}`, zh: `etcd 在 revision ${revision} 创建了 watch ${id}` };
+  if (response.canceled) {
+    const compact = response.compactRevision;
     const why = compact ? { en: `: revision compacted (history starts at ${compact})`, zh: `：revision 已被压缩（历史从 ${compact} 开始）` } : { en: '', zh: '' };
     return { en: `etcd canceled watch ${id}${why.en}`, zh: `etcd 取消了 watch ${id}${why.zh}` };
   }
-  if (events.length === 0) return { en: `etcd: progress notification on watch ${id} at revision ${revision}`, zh: `etcd：watch ${id} 的进度通知，revision ${revision}` };
   const first = events[0];
-  const type = text(first, 'type') ?? 'PUT';
-  const key = text(child(first, 'kv'), 'key') ?? '?';
-  const mod = count(child(first, 'kv'), 'modRevision');
+  if (!first) return { en: `etcd: progress notification on watch ${id} at revision ${revision}`, zh: `etcd：watch ${id} 的进度通知，revision ${revision}` };
+  const { type, kv: { key, modRevision: mod } } = first;
   const more = events.length - 1;
   return {
     en: `etcd → ${who(record.to, record.from)}: watch ${id} event ${type} ${key} (mod_revision ${mod})${more ? ` and ${more} more` : ''}`,
@@ -441,82 +423,78 @@ const watchResponse: Captioner = (record) => {
   };
 };
 
-const leaseGrant: Captioner = (record) => {
-  const ttl = count(record.payload, 'TTL') ?? '?';
+const leaseGrant: Captioner<'etcd.LeaseGrant'> = (record) => {
+  const ttl = record.payload.TTL;
   return { en: `${route(record)}: LeaseGrant, TTL ${ttl} s`, zh: `${route(record)}：申请租约（LeaseGrant），TTL ${ttl} 秒` };
 };
 
-const leaseGrantResponse: Captioner = (record) => {
-  const error = rpcError(record);
-  if (error) return { en: `etcd refused the lease: ${error}`, zh: `etcd 拒绝了租约申请：${error}` };
-  const response = child(record.payload, 'response');
+const leaseGrantResponse: Captioner<'etcd.LeaseGrantResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd refused the lease: ${reply.error.message}`, zh: `etcd 拒绝了租约申请：${reply.error.message}` };
+  const { ID, TTL } = reply.response;
   return {
-    en: `etcd granted lease ${text(response, 'ID') ?? '?'} (TTL ${count(response, 'TTL') ?? '?'} s): keys attached to it go when it expires`,
-    zh: `etcd 授予租约 ${text(response, 'ID') ?? '?'}（TTL ${count(response, 'TTL') ?? '?'} 秒）：租约过期时，关联的键随之删除`,
+    en: `etcd granted lease ${ID} (TTL ${TTL} s): keys attached to it go when it expires`,
+    zh: `etcd 授予租约 ${ID}（TTL ${TTL} 秒）：租约过期时，关联的键随之删除`,
   };
 };
 
-const leaseRequest = (name: string, zhName: string): Captioner => (record) => {
-  const id = text(record.payload, 'ID');
-  const keys = flag(record.payload, 'keys') ? { en: ' --keys', zh: ' --keys' } : { en: '', zh: '' };
+type LeaseRequestKind = 'etcd.LeaseRevoke' | 'etcd.LeaseKeepAlive' | 'etcd.LeaseTimeToLive' | 'etcd.LeaseLeases';
+
+const leaseRequest = <K extends LeaseRequestKind>(name: string, zhName: string): Captioner<K> => (record) => {
+  const p: { readonly ID?: string; readonly keys?: boolean } = record.payload;
+  const id = p.ID;
+  const keys = p.keys ? { en: ' --keys', zh: ' --keys' } : { en: '', zh: '' };
   return { en: `${route(record)}: ${name}${id ? ` ${id}` : ''}${keys.en}`, zh: `${route(record)}：${zhName}（${name}）${id ? ` ${id}` : ''}${keys.zh}` };
 };
 
-const leaseReply: Captioner = (record) => {
-  const error = rpcError(record);
+const leaseReply = <K extends `${LeaseRequestKind}Response`>(record: TypedMessageView<K>): Both => {
   const name = record.kind.slice('etcd.'.length, -'Response'.length);
-  if (error) return { en: `etcd refused ${name}: ${error}`, zh: `etcd 拒绝了 ${name}：${error}` };
-  const response = child(record.payload, 'response');
-  const id = text(response, 'ID');
-  const ttl = count(response, 'TTL');
-  const leases = list(response, 'leases');
+  const reply: EtcdReplyPayload = record.payload;
+  const error = rpcError(reply);
+  if (!reply.ok) return { en: `etcd refused ${name}: ${error}`, zh: `etcd 拒绝了 ${name}：${error}` };
+  const response: { readonly header: { readonly revision: number }; readonly ID?: string; readonly TTL?: number; readonly leases?: readonly unknown[]; readonly keys?: readonly string[] } = reply.response;
+  const id = response.ID;
+  const ttl = response.TTL;
+  const leases = response.leases ?? [];
   if (name === 'LeaseLeases') return { en: `etcd listed ${leases.length} ${leases.length === 1 ? 'lease' : 'leases'}`, zh: `etcd 列出了 ${leases.length} 个租约` };
   if (name === 'LeaseRevoke') return { en: `etcd revoked the lease at revision ${headerRevision(response) ?? 0}: its keys are deleted`, zh: `etcd 在 revision ${headerRevision(response) ?? 0} 撤销了租约：它的键被删除` };
   if (ttl !== undefined && ttl < 0) return { en: `etcd: lease ${id ?? ''} has expired or never existed (TTL -1)`, zh: `etcd：租约 ${id ?? ''} 已过期或不存在（TTL -1）` };
-  const keys = list(response, 'keys');
+  const keys = response.keys ?? [];
   return {
     en: `etcd: lease ${id ?? ''} has TTL ${ttl ?? 0} s${keys.length ? `, ${keys.length} attached ${keys.length === 1 ? 'key' : 'keys'}` : ''}`,
     zh: `etcd：租约 ${id ?? ''} 剩余 TTL ${ttl ?? 0} 秒${keys.length ? `，挂有 ${keys.length} 个键` : ''}`,
   };
 };
 
-const watchClose: Captioner = (record) => {
-  const stream = text(record.payload, 'stream') ?? '';
+const watchClose: Captioner<'etcd.WatchClose'> = (record) => {
+  const { stream } = record.payload;
   return { en: `${route(record)}: close watch stream ${stream}`, zh: `${route(record)}：关闭 watch 流 ${stream}` };
 };
 
-const compact: Captioner = (record) => {
-  const revision = count(record.payload, 'revision') ?? '?';
+const compact: Captioner<'etcd.Compact'> = (record) => {
+  const { revision } = record.payload;
   return {
     en: `${route(record)}: Compact to revision ${revision}: history before it will be discarded`,
     zh: `${route(record)}：压缩（Compact）到 revision ${revision}：之前的历史将被丢弃`,
   };
 };
 
-const compactResponse: Captioner = (record, { request }) => {
-  const error = rpcError(record);
+const compactResponse: Captioner<'etcd.CompactResponse'> = (record, { request }) => {
+  const error = rpcError(record.payload);
   if (error) return { en: `etcd refused the Compact: ${error}`, zh: `etcd 拒绝了 Compact：${error}` };
-  const revision = request ? count(request.payload, 'revision') : undefined;
+  const revision = requestOf(request, 'etcd.Compact')?.payload.revision;
   return {
     en: `etcd compacted${revision ? ` up to revision ${revision}` : ''}: older revisions are unavailable`,
     zh: `etcd 已压缩${revision ? `到 revision ${revision}` : ''}：更早的 revision 不再可读`,
   };
 };
 
-const watchStreamError: Captioner = (record) => {
-  const stream = text(record.payload, 'stream') ?? '?';
-  const error = text(record.payload, 'error') ?? '';
+const watchStreamError: Captioner<'etcd.WatchStreamError'> = (record) => {
+  const { stream, error } = record.payload;
   return {
     en: `${route(record)}: watch stream ${stream} broke (${error}); clientv3 creates its watches again from the revision after the last one it saw`,
     zh: `${route(record)}：watch 流 ${stream} 断开（${error}）；clientv3 从最后看到的 revision 之后重新创建所有 watch`,
   };
-};
-
-const etcdReply: Captioner = (record) => {
-  const error = rpcError(record);
-  const name = record.kind.slice('etcd.'.length, -'Response'.length);
-  if (error) return { en: `etcd refused ${name}: ${error}`, zh: `etcd 拒绝了 ${name}：${error}` };
-  return { en: `etcd answered ${name}`, zh: `etcd 回复了 ${name}` };
 };
 
 /** Timers by name, as the technical line calls them (the names themselves are the model's). */
@@ -579,13 +557,13 @@ function duration(ms: number): string {
   return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${+ms.toFixed(1)} ms`;
 }
 
-const timer: Captioner = (record) => {
-  const name = text(record.payload, 'name') ?? '';
+const timer: Captioner<'timer'> = (record) => {
+  const { name } = record.payload;
   const after = duration(record.deliverAt - record.sentAt);
   const background = record.background ? { en: ', background', zh: '，后台' } : { en: '', zh: '' };
   let label: Both;
   if (name === 'engine.wake') {
-    const words = reasonWords(child(record.payload, 'data'));
+    const words = reasonWords(record.payload.data);
     label = { en: `wake-up: ${words.en}`, zh: `唤醒：${words.zh}` };
   } else if (name.startsWith('workqueue.')) {
     const queue = name.slice('workqueue.'.length);
@@ -601,26 +579,26 @@ function labelWords(label: string): string {
   return label.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 }
 
-const join: Captioner = (record) => {
-  const tasks = count(record.payload, 'tasks') ?? 0;
-  const label = labelWords(text(record.payload, 'label') ?? '');
+const join: Captioner<'kcm.join'> = (record) => {
+  const { tasks } = record.payload;
+  const label = labelWords(record.payload.label);
   return { en: `kube-controller-manager: waits for ${tasks} parallel tasks: ${label}`, zh: `kube-controller-manager：等待 ${tasks} 个并行任务：${label}` };
 };
 
-const joinDone: Captioner = (record) => {
-  const label = labelWords(text(record.payload, 'label') ?? '');
+const joinDone: Captioner<'kcm.join.done'> = (record) => {
+  const label = labelWords(record.payload.label);
   return { en: `kube-controller-manager: every parallel task finished: ${label}`, zh: `kube-controller-manager：所有并行任务已完成：${label}` };
 };
 
-const httpCancel: Captioner = (record) => ({ en: `${route(record)}: cancel a watch request (the connection closes)`, zh: `${route(record)}：取消一个 watch 请求（连接关闭）` });
+const httpCancel: Captioner<'http.cancel'> = (record) => ({ en: `${route(record)}: cancel a watch request (the connection closes)`, zh: `${route(record)}：取消一个 watch 请求（连接关闭）` });
 
-const httpStreamData: Captioner = (record) => {
-  const channel = count(record.payload, 'channel') ?? 1;
-  const bytes = (text(record.payload, 'data') ?? '').length;
+const httpStreamData: Captioner<'http.streamData'> = (record) => {
+  const { channel } = record.payload;
+  const bytes = record.payload.data.length;
   return { en: `${route(record)}: stream data, channel ${channel}, ${bytes} bytes`, zh: `${route(record)}：流数据，通道 ${channel}，${bytes} 字节` };
 };
 
-const captioners: Readonly<Record<string, Captioner>> = {
+const captioners: { readonly [K in Exclude<ClusterMessageKind, RaftKind>]: Captioner<K> } = {
   'http.request': httpRequest,
   'http.response': httpResponse,
   'http.watchEvent': httpWatchEvent,

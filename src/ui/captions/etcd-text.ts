@@ -1,13 +1,11 @@
 // etcd requests as etcd shows them: compares as `mod_revision(/key) == 0`, ranges as a key, a prefix or
 // an interval, ops by name.
 
-import { child, clip, count, fields, text, type Fields } from './payload.ts';
+import type { Compare, RequestOp, ResponseHeader, TxnRequest } from '../../protocol/index.ts';
+import { clip } from './payload.ts';
 
 const targetNames: Readonly<Record<string, string>> = {
   VERSION: 'version', CREATE: 'create_revision', MOD: 'mod_revision', VALUE: 'value', LEASE: 'lease',
-};
-const targetFields: Readonly<Record<string, string>> = {
-  VERSION: 'version', CREATE: 'createRevision', MOD: 'modRevision', VALUE: 'value', LEASE: 'lease',
 };
 const operators: Readonly<Record<string, string>> = { EQUAL: '==', NOT_EQUAL: '!=', GREATER: '>', LESS: '<' };
 
@@ -29,25 +27,34 @@ export function rangeText(key: string | undefined, rangeEnd: string | undefined)
   return `[${k}, ${rangeEnd})`;
 }
 
-/** One compare: `mod_revision(/registry/…) == 0`. */
-export function compareText(compare: unknown): string {
-  const c = fields(compare) ?? {};
-  const target = typeof c.target === 'string' ? c.target : 'VERSION';
-  const result = typeof c.result === 'string' ? c.result : 'EQUAL';
-  const given = c[targetFields[target] ?? 'version'];
-  const value = target === 'VALUE' ? JSON.stringify(clip(typeof given === 'string' ? given : '', 24)) : String(given ?? 0);
-  return `${targetNames[target] ?? target.toLowerCase()}(${rangeText(text(c, 'key'), text(c, 'rangeEnd'))}) ${operators[result] ?? result} ${value}`;
+/** The value a compare compares against, by its target. */
+function compared(c: Compare): string | number | undefined {
+  switch (c.target ?? 'VERSION') {
+    case 'VERSION': return c.version;
+    case 'CREATE': return c.createRevision;
+    case 'MOD': return c.modRevision;
+    case 'VALUE': return c.value;
+    case 'LEASE': return c.lease;
+  }
 }
 
-export function comparesText(compares: readonly unknown[]): string {
+/** One compare: `mod_revision(/registry/…) == 0`. */
+export function compareText(c: Compare): string {
+  const target = c.target ?? 'VERSION';
+  const result = c.result ?? 'EQUAL';
+  const given = compared(c);
+  const value = target === 'VALUE' ? JSON.stringify(clip(typeof given === 'string' ? given : '', 24)) : String(given ?? 0);
+  return `${targetNames[target] ?? target.toLowerCase()}(${rangeText(c.key, c.rangeEnd)}) ${operators[result] ?? result} ${value}`;
+}
+
+export function comparesText(compares: readonly Compare[]): string {
   return compares.map(compareText).join(' && ');
 }
 
 /** The ops of a branch by name: `put`, `get`, `delete`, `txn`; `nothing` when empty. */
-export function opsText(ops: readonly unknown[]): string {
+export function opsText(ops: readonly RequestOp[]): string {
   if (ops.length === 0) return 'nothing';
-  return ops.map((op) => {
-    const o: Fields = fields(op) ?? {};
+  return ops.map((o) => {
     if (o.requestPut) return 'put';
     if (o.requestRange) return 'get';
     if (o.requestDeleteRange) return 'delete';
@@ -57,23 +64,17 @@ export function opsText(ops: readonly unknown[]): string {
 }
 
 /** The key the ops or compares are about, when they are all about one. */
-export function txnKey(txn: unknown): string | undefined {
+export function txnKey(txn: TxnRequest): string | undefined {
   const keys = new Set<string>();
-  const compares = child(txn, 'compare');
-  if (Array.isArray(compares)) for (const c of compares) { const k = text(c, 'key'); if (k !== undefined) keys.add(k); }
-  for (const branch of ['success', 'failure']) {
-    const ops = child(txn, branch);
-    if (!Array.isArray(ops)) continue;
-    for (const op of ops) {
-      const o = fields(op) ?? {};
-      const k = text(o.requestPut ?? o.requestRange ?? o.requestDeleteRange, 'key');
-      if (k !== undefined) keys.add(k);
-    }
+  for (const c of txn.compare ?? []) keys.add(c.key);
+  for (const o of [...txn.success ?? [], ...txn.failure ?? []]) {
+    const k = (o.requestPut ?? o.requestRange ?? o.requestDeleteRange)?.key;
+    if (k !== undefined) keys.add(k);
   }
   return keys.size === 1 ? [...keys][0] : undefined;
 }
 
 /** The revision a reply's header reports. */
-export function headerRevision(response: unknown): number | undefined {
-  return count(child(response, 'header'), 'revision');
+export function headerRevision(response: { readonly header: Pick<ResponseHeader, 'revision'> } | undefined): number | undefined {
+  return response?.header.revision;
 }

@@ -1,7 +1,8 @@
-// Reading the engine's plain payloads without importing their types from the simulation: each reader
-// returns the field when it has the expected type, else undefined.
+// Reading the parts of a payload that have no type of their own: Kubernetes objects in HTTP bodies and
+// watch events, timers' data. Each reader returns the field when it has the expected type, else
+// undefined. Everything else a payload holds is read through its kind's type (src/protocol/messages.ts).
 
-export type Fields = Readonly<Record<string, unknown>>;
+type Fields = Readonly<Record<string, unknown>>;
 
 export function fields(value: unknown): Fields | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Fields) : undefined;

@@ -4,14 +4,16 @@
 // node-2"), objects by kind and name, and says what the step is for. Pure and cheap: it runs for every
 // rendered token, so payload bodies are read once per record (a WeakMap keyed by the record).
 
-import { isProtobuf, type TraceRecord } from '../../protocol/index.ts';
+import {
+  isProtobuf, typedRecord, type ClusterMessageKind, type EtcdReplyPayload, type RequestOp, type TraceRecord, type TypedMessageView,
+} from '../../protocol/index.ts';
 import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
-import { child, clip, count, fields, flag, list, text } from './payload.ts';
+import { child, clip, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
 import { podFromProtobuf } from './stored-bytes.ts';
-import { etcdFaultCaption, raftKindPrefix, raftPlain, raftPlainKinds, raftTimerReasons } from './raft.ts';
+import { etcdFaultCaption, raftKindPrefix, raftPlain, raftTimerReasons } from './raft.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -27,7 +29,10 @@ export interface PlainContext {
   readonly cause?: Omit<TraceRecord, 'step'> | undefined;
 }
 
-type Plain = (record: Message, context: PlainContext) => Both;
+type Plain<K extends ClusterMessageKind> = (record: TypedMessageView<K>, context: PlainContext) => Both;
+
+type RaftKind = `etcd.raft.${string}` & ClusterMessageKind;
+type PlainKind = Exclude<ClusterMessageKind, RaftKind>;
 
 const none: Both = { en: '', zh: '' };
 
@@ -43,10 +48,16 @@ const cache = new WeakMap<object, Cached>();
 export function plainCaption(record: Message, context: PlainContext = {}): Both {
   const cached = cache.get(record);
   if (cached && cached.request === context.request && cached.cause === context.cause) return cached.plain;
-  const made = record.kind.startsWith(raftKindPrefix) ? raftPlain(record) : (plains[record.kind] ?? (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') ? etcdReply : generic))(record, context);
+  const made = record.kind.startsWith(raftKindPrefix) ? raftPlain(record) : plainOf(record, context);
   const plain = { en: made.en, zh: zhSpacing(made.zh) };
   cache.set(record, { request: context.request, cause: context.cause, plain });
   return plain;
+}
+
+/** The table pairs every kind with its own plain captioner, so a record of that kind fits it. */
+function plainOf(record: Message, context: PlainContext): Both {
+  const typed = typedRecord(record) as TypedMessageView<PlainKind>;
+  return (plains[typed.kind] as Plain<PlainKind>)(typed, context);
 }
 
 // ── names ──────────────────────────────────────────────────────────────────────────────────────────
@@ -119,10 +130,10 @@ function objectOf(key: string | undefined): Both {
 const bodies = new WeakMap<object, unknown>();
 
 /** A request or response body as an object (kubectl sends JSON text; the components send objects). */
-function body(payload: unknown): unknown {
-  const raw = fields(payload)?.body;
+function body(payload: { readonly body?: unknown }): unknown {
+  const raw = payload.body;
   if (typeof raw !== 'string') return raw;
-  const owner = payload as object;
+  const owner = payload;
   if (bodies.has(owner)) return bodies.get(owner);
   let parsed: unknown;
   try {
@@ -134,8 +145,8 @@ function body(payload: unknown): unknown {
   return parsed;
 }
 
-function query(payload: unknown): URLSearchParams {
-  return new URLSearchParams(text(payload, 'query') ?? '');
+function query(request: { readonly query: string }): URLSearchParams {
+  return new URLSearchParams(request.query);
 }
 
 /** What a field selector narrows a list or watch to: ` on node-2`, or nothing. */
@@ -189,11 +200,10 @@ function objectName(target: Target, b: unknown): string {
   return generate ? `${generate}…` : '';
 }
 
-const httpRequest: Plain = (record) => {
+const httpRequest: Plain<'http.request'> = (record) => {
   const stream = podStreamRequest(record);
   if (stream) return stream;
-  const method = text(record.payload, 'method') ?? '';
-  const path = text(record.payload, 'path') ?? '';
+  const { method, path } = record.payload;
   const target = restTarget(path);
   const sender = who(record.from);
   const S = { en: cap(sender.en), zh: zs(sender.zh) };
@@ -317,17 +327,23 @@ const statusWhy: Readonly<Record<number, Both>> = {
   504: { en: 'it took too long', zh: '处理超时' },
 };
 
-const httpResponse: Plain = (record, { request }) => {
+/** The request a reply answers, when the page still holds it and it is of kind `kind`. */
+function requestOf<K extends ClusterMessageKind>(request: Message | undefined, kind: K): TypedMessageView<K> | undefined {
+  return request?.kind === kind ? (typedRecord(request) as TypedMessageView<K>) : undefined;
+}
+
+const httpResponse: Plain<'http.response'> = (record, { request }) => {
   const stream = podStreamResponse(record, request);
   if (stream) return stream;
-  const status = count(record.payload, 'status') ?? 0;
+  const { status } = record.payload;
   const to = who(record.to);
   const b = body(record.payload);
   const metadata = child(b, 'metadata');
   const rv = text(metadata, 'resourceVersion');
   const bodyKind = text(b, 'kind') ?? '';
-  const method = request ? text(request.payload, 'method') ?? '' : '';
-  const target = request ? restTarget(text(request.payload, 'path') ?? '') : undefined;
+  const asked = requestOf(request, 'http.request')?.payload;
+  const method = asked?.method ?? '';
+  const target = asked ? restTarget(asked.path) : undefined;
   if (status >= 400) {
     const why = statusWhy[status] ?? { en: 'the request failed', zh: '请求失败' };
     const message = clip(text(b, 'message') ?? '', 100);
@@ -336,13 +352,13 @@ const httpResponse: Plain = (record, { request }) => {
       zh: `kube-apiserver 以 ${status} 拒绝了${zs(to.zh)}的请求：${why.zh}${message ? `（${message}）` : ''}`,
     };
   }
-  if (flag(record.payload, 'stream')) {
+  if (record.payload.stream) {
     return { en: `kube-apiserver accepts ${to.en}'s watch: from now on each change arrives as a watch event on this open response`, zh: `kube-apiserver 接受了${zs(to.zh)}的 watch：此后每次变化都会作为 watch 事件从这个打开的响应里推送过来` };
   }
   if (bodyKind.endsWith('List')) {
     const n = list(b, 'items').length;
     const what = kindOf(target?.resource ?? '') !== '' && target ? target.resource : bodyKind;
-    const cached = request && query(request.payload).get('resourceVersion') === '0'
+    const cached = asked && query(asked).get('resourceVersion') === '0'
       ? { en: ', from its watch cache', zh: '，来自 watch 缓存' } : none;
       return {
       en: `kube-apiserver returns ${n} ${what} to ${to.en} at resourceVersion ${rv ?? ''}${cached.en}: the list it will watch from`,
@@ -385,9 +401,8 @@ function watchWhy(watcher: string, type: string, kind: string, object: unknown):
   return { en: '; its informer updates its cache and wakes the handlers', zh: '；它的 informer 更新缓存并通知处理函数' };
 }
 
-const httpWatchEvent: Plain = (record) => {
-  const type = text(record.payload, 'type') ?? '';
-  const object = child(record.payload, 'object');
+const httpWatchEvent: Plain<'http.watchEvent'> = (record) => {
+  const { type, object } = record.payload;
   const kind = text(object, 'kind') ?? '';
   const metadata = child(object, 'metadata');
   const name = text(metadata, 'name') ?? '';
@@ -415,10 +430,10 @@ const httpWatchEvent: Plain = (record) => {
   };
 };
 
-const httpWatchEnd: Plain = (record, { request }) => {
+const httpWatchEnd: Plain<'http.watchEnd'> = (record, { request }) => {
   const stream = podStreamEnd(record, request);
   if (stream) return stream;
-  const reason = text(record.payload, 'reason') ?? '';
+  const { reason } = record.payload;
   const to = who(record.to);
   if (reason === 'timeout') {
     return { en: `kube-apiserver closes ${to.en}'s watch: its timeout has passed. The informer watches again from the last resourceVersion it saw`, zh: `kube-apiserver 关闭了${zs(to.zh)}的 watch：超时已到。informer 会从它看到的最后一个 resourceVersion 重新 watch` };
@@ -430,76 +445,73 @@ const httpWatchEnd: Plain = (record, { request }) => {
   };
 };
 
-const httpCancel: Plain = (record) => {
+const httpCancel: Plain<'http.cancel'> = (record) => {
   const from = who(record.from);
   return { en: `${cap(from.en)} closes one of its watch connections: it no longer needs it, or it is stopping`, zh: `${zs(from.zh)}关闭了一个 watch 连接：不再需要它，或它正在停止` };
 };
 
 // ── kube-apiserver's request chain ─────────────────────────────────────────────────────────────────
 
-const authentication: Plain = (record) => {
-  const user = text(record.payload, 'user');
+const authentication: Plain<'apiserver.authentication'> = ({ payload }) => {
+  const user = 'user' in payload ? payload.user : undefined;
   if (!user) return { en: 'kube-apiserver cannot tell who sent the request (no valid token): it answers 401 Unauthorized', zh: 'kube-apiserver 无法识别请求的发送者（没有有效 token）：返回 401 Unauthorized' };
   return { en: `kube-apiserver checks who sent the request: the bearer token belongs to ${user}`, zh: `kube-apiserver 确认请求的发送者：bearer token 属于 ${user}` };
 };
 
-const audit: Plain = () => ({ en: 'kube-apiserver writes an audit record: who asked for what, before it does anything', zh: 'kube-apiserver 写下一条审计记录：谁请求了什么，在做任何事之前' });
+const audit: Plain<'apiserver.audit'> = () => ({ en: 'kube-apiserver writes an audit record: who asked for what, before it does anything', zh: 'kube-apiserver 写下一条审计记录：谁请求了什么，在做任何事之前' });
 
-const maxInFlight: Plain = (record) => {
-  const admitted = text(record.payload, 'decision') === 'admitted';
+const maxInFlight: Plain<'apiserver.max-in-flight'> = (record) => {
+  const admitted = record.payload.decision === 'admitted';
   return admitted
     ? { en: 'kube-apiserver checks it is not overloaded: few enough requests in flight, this one may go on', zh: 'kube-apiserver 检查自己没有过载：在途请求不多，这个请求可以继续' }
     : { en: 'kube-apiserver is overloaded: too many requests in flight, so it answers 429 and the client retries later', zh: 'kube-apiserver 过载：在途请求太多，它返回 429，客户端稍后重试' };
 };
 
-const impersonation: Plain = (record) => {
-  const user = text(record.payload, 'user') ?? '';
-  const as = text(record.payload, 'as') ?? '';
+const impersonation: Plain<'apiserver.impersonation'> = (record) => {
+  const { user, as } = record.payload;
   return { en: `${user} asks to act as ${as}; kube-apiserver checks that it may`, zh: `${user} 请求以 ${as} 的身份操作；kube-apiserver 检查是否允许` };
 };
 
-const authorization: Plain = (record) => {
-  const user = text(record.payload, 'user') ?? '';
-  const verb = text(record.payload, 'verb') ?? '';
-  const resource = text(record.payload, 'resource') ?? '';
-  return text(record.payload, 'decision') === 'allowed'
+const authorization: Plain<'apiserver.authorization'> = (record) => {
+  const { user, verb, resource } = record.payload;
+  return record.payload.decision === 'allowed'
     ? { en: `RBAC allows ${user} to ${verb} ${resource}: a role bound to it grants that`, zh: `RBAC 允许 ${user} ${verb} ${resource}：绑定给它的角色授予了这个权限` }
     : { en: `RBAC does not allow ${user} to ${verb} ${resource}: the request ends with 403 Forbidden`, zh: `RBAC 不允许 ${user} ${verb} ${resource}：请求以 403 Forbidden 结束` };
 };
 
-const mutating: Plain = () => ({ en: 'Mutating admission plugins may change the object before it is stored (defaults, service account, tolerations)', zh: '变更准入插件可以在对象存储前修改它（默认值、ServiceAccount、容忍度）' });
-const validating: Plain = () => ({ en: 'Validating admission plugins check the final object; any of them can still refuse it', zh: '验证准入插件检查最终的对象；任何一个都还能拒绝它' });
+const mutating: Plain<'apiserver.admission.mutating'> = () => ({ en: 'Mutating admission plugins may change the object before it is stored (defaults, service account, tolerations)', zh: '变更准入插件可以在对象存储前修改它（默认值、ServiceAccount、容忍度）' });
+const validating: Plain<'apiserver.admission.validating'> = () => ({ en: 'Validating admission plugins check the final object; any of them can still refuse it', zh: '验证准入插件检查最终的对象；任何一个都还能拒绝它' });
 
-const registryStrategy: Plain = (record) => {
-  const name = text(record.payload, 'name') ?? '';
+const registryStrategy: Plain<'apiserver.registry.strategy'> = (record) => {
+  const { name } = record.payload;
   return { en: `kube-apiserver's registry prepares ${name} for storage: fills in defaults, validates it, and turns it into the form kept in etcd`, zh: `kube-apiserver 的注册表为存储准备 ${name}：填充默认值、校验，并转换成存入 etcd 的形式` };
 };
 
-const waitForCache: Plain = (record) => {
-  const rv = count(record.payload, 'resourceVersion') ?? 0;
+const waitForCache: Plain<'apiserver.waitForCache'> = (record) => {
+  const rv = record.payload.resourceVersion;
   return rv === 0
     ? { en: 'The request waits for kube-apiserver\'s watch cache to finish its first list from etcd', zh: '请求等待 kube-apiserver 的 watch 缓存完成从 etcd 的首次 list' }
     : { en: `The request waits until the watch cache has caught up to resourceVersion ${rv}, so the answer is not older than the client asked`, zh: `请求等待 watch 缓存追上 resourceVersion ${rv}，保证回答不比客户端要求的旧` };
 };
 
-const waitForCacheResponse: Plain = (record) => {
-  const rv = count(record.payload, 'resourceVersion') ?? 0;
+const waitForCacheResponse: Plain<'apiserver.waitForCacheResponse'> = (record) => {
+  const rv = record.payload.resourceVersion;
   return { en: `The watch cache is at resourceVersion ${rv}: the request is served from it`, zh: `watch 缓存已到 resourceVersion ${rv}：请求由缓存作答` };
 };
 
 // ── etcd ───────────────────────────────────────────────────────────────────────────────────────────
 
-function firstOp(ops: readonly unknown[]): 'put' | 'delete' | 'get' | 'none' {
-  const o = fields(ops[0]) ?? {};
+function firstOp(ops: readonly RequestOp[]): 'put' | 'delete' | 'get' | 'none' {
+  const o = ops[0] ?? {};
   return o.requestPut ? 'put' : o.requestDeleteRange ? 'delete' : o.requestRange ? 'get' : 'none';
 }
 
-const txn: Plain = (record) => {
+const txn: Plain<'etcd.Txn'> = (record) => {
   const key = txnKey(record.payload);
   const obj = objectOf(key);
-  const compares = list(record.payload, 'compare');
-  const success = firstOp(list(record.payload, 'success'));
-  const mod = compares.length === 1 && text(compares[0], 'target') === 'MOD' ? count(compares[0], 'modRevision') : undefined;
+  const compares = record.payload.compare ?? [];
+  const success = firstOp(record.payload.success ?? []);
+  const mod = compares.length === 1 && compares[0]!.target === 'MOD' ? compares[0]!.modRevision : undefined;
   if (mod === 0 && success === 'put') {
     return {
       en: `kube-apiserver stores ${obj.en} in etcd: the Txn writes only if nobody created the key yet (mod_revision == 0)`,
@@ -507,8 +519,8 @@ const txn: Plain = (record) => {
     };
   }
   if (mod !== undefined && success === 'put') {
-    const putOp = child(list(record.payload, 'success')[0], 'requestPut');
-    const state = key?.startsWith('/registry/pods/') ? podState(storedObject(record.payload as object, text(putOp, 'value'))) : none;
+    const putOp = record.payload.success?.[0]?.requestPut;
+    const state = key?.startsWith('/registry/pods/') ? podState(storedObject(record.payload, putOp?.value)) : none;
     const now = state === none ? none : { en: ` (${state.en})`, zh: `（${state.zh}）` };
     return {
       en: `kube-apiserver writes the new ${obj.en}${now.en} to etcd, only if the key is still at revision ${mod}, the version it read (optimistic concurrency: nobody changed it meanwhile)`,
@@ -522,7 +534,7 @@ const txn: Plain = (record) => {
     };
   }
   if (key === 'compact_rev_key') {
-    const version = count(compares[0], 'version') ?? 0;
+    const version = compares[0]?.version ?? 0;
     return {
       en: `kube-apiserver claims this compaction round in etcd: it bumps compact_rev_key only if its version is still ${version}, so one kube-apiserver compacts`,
       zh: `kube-apiserver 在 etcd 里认领这一轮压缩：只有 compact_rev_key 的版本仍为 ${version} 时才更新它，这样只会有一个 kube-apiserver 执行压缩`,
@@ -532,14 +544,16 @@ const txn: Plain = (record) => {
   return { en: `${cap(who(record.from, 'etcd').en)} sends etcd a transaction on ${obj.en}: its compares decide which ops run, atomically`, zh: `${zs(who(record.from, 'etcd').zh)}向 etcd 发送关于 ${obj.zh} 的事务：比较结果决定执行哪组操作，原子地执行` };
 };
 
-const txnResponse: Plain = (record, { request }) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
-  const write = child(record.payload, 'write');
-  const revision = count(write, 'revision') ?? headerRevision(child(record.payload, 'response')) ?? 0;
-  const changed = flag(write, 'changed') ?? false;
-  const failed = text(write, 'branch') === 'failure';
-  const obj = objectOf(request ? txnKey(request.payload) : undefined);
-  const mod = count(child(list(write, 'compares')[0], 'compare'), 'modRevision');
+const txnResponse: Plain<'etcd.TxnResponse'> = (record, { request }) => {
+  const reply = record.payload;
+  if (!reply.ok) return etcdRefused(reply);
+  const write = reply.write;
+  const revision = write?.revision ?? headerRevision(reply.response) ?? 0;
+  const changed = write?.changed ?? false;
+  const failed = write?.branch === 'failure';
+  const asked = requestOf(request, 'etcd.Txn');
+  const obj = objectOf(asked ? txnKey(asked.payload) : undefined);
+  const mod = write?.compares[0]?.compare.modRevision;
   if (failed) {
     return mod === 0
       ? { en: `etcd's compare failed: ${obj.en} already exists, so nothing is written; kube-apiserver will answer 409 AlreadyExists`, zh: `etcd 的比较不成立：${obj.zh} 已经存在，所以什么也没写；kube-apiserver 将返回 409 AlreadyExists` }
@@ -552,93 +566,94 @@ const txnResponse: Plain = (record, { request }) => {
   };
 };
 
-const range: Plain = (record) => {
-  const key = text(record.payload, 'key') ?? '';
-  const end = text(record.payload, 'rangeEnd');
+const range: Plain<'etcd.Range'> = (record) => {
+  const { key, rangeEnd: end } = record.payload;
   const from = who(record.from, 'etcd');
   const F = { en: cap(from.en), zh: zs(from.zh) };
   if (end) {
-    const limit = count(record.payload, 'limit');
+    const { limit } = record.payload;
     const forCache = record.from === 'kube-apiserver' && limit ? { en: ', to fill its watch cache (then it watches from that revision)', zh: '，用来填充 watch 缓存（之后从该 revision 开始 watch）' } : none;
-    if (flag(record.payload, 'countOnly')) return { en: `${F.en} counts the keys under ${key}`, zh: `${F.zh}统计 ${key} 下的键数` };
+    if (record.payload.countOnly) return { en: `${F.en} counts the keys under ${key}`, zh: `${F.zh}统计 ${key} 下的键数` };
     return { en: `${F.en} lists every key under ${key} from etcd${forCache.en}`, zh: `${F.zh}从 etcd 列出 ${key} 下的所有键${forCache.zh}` };
   }
   const obj = objectOf(key);
   return { en: `${F.en} reads ${obj.en} from etcd`, zh: `${F.zh}从 etcd 读取 ${obj.zh}` };
 };
 
-const rangeResponse: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
-  const response = child(record.payload, 'response');
-  const n = count(response, 'count') ?? list(response, 'kvs').length;
+const rangeResponse: Plain<'etcd.RangeResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return etcdRefused(reply);
+  const response = reply.response;
+  const n = response.count;
   const revision = headerRevision(response) ?? 0;
   return { en: `etcd returns ${n} ${n === 1 ? 'key' : 'keys'} as of revision ${revision}, its newest`, zh: `etcd 返回 ${n} 个键，截至它最新的 revision ${revision}` };
 };
 
-const put: Plain = (record) => {
-  const key = text(record.payload, 'key') ?? '';
+const put: Plain<'etcd.Put'> = (record) => {
+  const { key } = record.payload;
   return { en: `${cap(who(record.from, 'etcd').en)} writes ${key} straight into etcd, bypassing kube-apiserver (no validation, no admission)`, zh: `${zs(who(record.from, 'etcd').zh)}绕过 kube-apiserver 直接写入 ${key}（没有校验，也没有准入）` };
 };
 
-const putResponse: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
-  const revision = count(child(record.payload, 'write'), 'revision') ?? headerRevision(child(record.payload, 'response')) ?? 0;
+const putResponse: Plain<'etcd.PutResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return etcdRefused(reply);
+  const revision = reply.write?.revision ?? headerRevision(reply.response) ?? 0;
   return { en: `etcd stored the key at revision ${revision}; its watchers have been told already`, zh: `etcd 在 revision ${revision} 保存了该键；它的 watcher 已经收到通知` };
 };
 
-const deleteRange: Plain = (record) => {
-  const key = text(record.payload, 'key') ?? '';
-  const end = text(record.payload, 'rangeEnd');
+const deleteRange: Plain<'etcd.DeleteRange'> = (record) => {
+  const { key, rangeEnd: end } = record.payload;
   const obj = end ? { en: `every key under ${key}`, zh: `${key} 下的所有键` } : objectOf(key);
   return { en: `${cap(who(record.from, 'etcd').en)} deletes ${obj.en} from etcd`, zh: `${zs(who(record.from, 'etcd').zh)}从 etcd 删除 ${obj.zh}` };
 };
 
-const deleteRangeResponse: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
-  const deleted = count(child(record.payload, 'response'), 'deleted') ?? 0;
-  const revision = count(child(record.payload, 'write'), 'revision') ?? 0;
+const deleteRangeResponse: Plain<'etcd.DeleteRangeResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return etcdRefused(reply);
+  const deleted = reply.response.deleted;
+  const revision = reply.write?.revision ?? 0;
   return deleted === 0
     ? { en: 'etcd deleted nothing: no key matched', zh: 'etcd 没有删除任何键：没有匹配的键' }
     : { en: `etcd deleted ${deleted} ${deleted === 1 ? 'key' : 'keys'} at revision ${revision}; watchers get DELETE events`, zh: `etcd 在 revision ${revision} 删除了 ${deleted} 个键；watcher 会收到 DELETE 事件` };
 };
 
-const watch: Plain = (record) => {
-  const request = child(record.payload, 'request');
-  const create = child(request, 'createRequest');
+const watch: Plain<'etcd.Watch'> = (record) => {
+  const { request } = record.payload;
+  const create = request.createRequest;
   const from = who(record.from, 'etcd');
   if (create !== undefined) {
-    const key = text(create, 'key') ?? '';
-    const start = count(create, 'startRevision');
+    const key = create.key ?? '';
+    const start = create.startRevision;
     return {
       en: `${cap(from.en)} asks etcd to stream every change under ${key}${start ? ` from revision ${start}` : ''}: this keeps its watch cache current`,
       zh: `${zs(from.zh)}请 etcd 推送 ${key} 下的每一次变化${start ? `（从 revision ${start} 起）` : ''}：借此让 watch 缓存保持最新`,
     };
   }
-  if (child(request, 'cancelRequest') !== undefined) return { en: `${cap(from.en)} cancels one of its etcd watches`, zh: `${zs(from.zh)}取消了一个 etcd watch` };
+  if (request.cancelRequest !== undefined) return { en: `${cap(from.en)} cancels one of its etcd watches`, zh: `${zs(from.zh)}取消了一个 etcd watch` };
   return { en: `${cap(from.en)} asks etcd to confirm how far its watches have got`, zh: `${zs(from.zh)}请 etcd 确认它的 watch 已同步到哪里` };
 };
 
 const writes: ReadonlySet<string> = new Set(['etcd.Txn', 'etcd.Put', 'etcd.DeleteRange']);
 
-const watchResponse: Plain = (record, { cause }) => {
-  const response = child(record.payload, 'response');
+const watchResponse: Plain<'etcd.WatchResponse'> = (record, { cause }) => {
+  const { response } = record.payload;
   const revision = headerRevision(response) ?? 0;
   const to = who(record.to, 'etcd');
-  if (flag(response, 'created')) return { en: `etcd confirms the watch: from now on it sends ${to.en} each change as it commits`, zh: `etcd 确认了 watch：此后每次提交的变化都会发给${zs(to.zh)}` };
-  if (flag(response, 'canceled')) {
-    const compact = count(response, 'compactRevision');
+  if (response.created) return { en: `etcd confirms the watch: from now on it sends ${to.en} each change as it commits`, zh: `etcd 确认了 watch：此后每次提交的变化都会发给${zs(to.zh)}` };
+  if (response.canceled) {
+    const compact = response.compactRevision;
     return compact
       ? { en: `etcd cancels the watch: the revision it asked for has been compacted (history now starts at ${compact}), so ${to.en} must list again`, zh: `etcd 取消了 watch：它请求的 revision 已被压缩（历史现从 ${compact} 开始），所以${zs(to.zh)}必须重新 list` }
       : { en: 'etcd cancels the watch, as asked', zh: 'etcd 按请求取消了 watch' };
   }
-  const events = list(response, 'events');
-  if (events.length === 0) return { en: `etcd tells ${to.en} its watch is current up to revision ${revision}: nothing new for it`, zh: `etcd 告诉${zs(to.zh)}它的 watch 已同步到 revision ${revision}：没有新变化` };
+  const events = response.events;
   const first = events[0];
-  const kv = child(first, 'kv');
-  const obj = objectOf(text(kv, 'key'));
-  const mod = count(kv, 'modRevision') ?? revision;
-  const deleted = text(first, 'type') === 'DELETE';
-  const created = !deleted && count(kv, 'createRevision') === mod;
+  if (!first) return { en: `etcd tells ${to.en} its watch is current up to revision ${revision}: nothing new for it`, zh: `etcd 告诉${zs(to.zh)}它的 watch 已同步到 revision ${revision}：没有新变化` };
+  const { kv } = first;
+  const obj = objectOf(kv.key);
+  const mod = kv.modRevision;
+  const deleted = first.type === 'DELETE';
+  const created = !deleted && kv.createRevision === mod;
   const what: Both = deleted ? { en: 'was deleted', zh: '被删除' } : created ? { en: 'was created', zh: '被创建' } : { en: 'changed', zh: '被修改' };
   const more = events.length > 1 ? { en: ` (and ${events.length - 1} more changes)`, zh: `（另有 ${events.length - 1} 个变化）` } : none;
   const early = cause && writes.has(cause.kind)
@@ -650,37 +665,39 @@ const watchResponse: Plain = (record, { cause }) => {
   };
 };
 
-const watchStreamError: Plain = () => ({
+const watchStreamError: Plain<'etcd.WatchStreamError'> = () => ({
   en: "kube-apiserver's watch stream to etcd breaks: its etcd client opens every watch again from the revision after the last one it saw",
   zh: 'kube-apiserver 到 etcd 的 watch 流断开：它的 etcd 客户端从看到的最后一个 revision 之后重新打开所有 watch',
 });
 
-const leaseGrant: Plain = (record) => {
-  const ttl = count(record.payload, 'TTL') ?? 0;
+const leaseGrant: Plain<'etcd.LeaseGrant'> = (record) => {
+  const ttl = record.payload.TTL;
   return { en: `kube-apiserver asks etcd for a lease of ${ttl} s: Events are stored with it, so etcd deletes them when it expires`, zh: `kube-apiserver 向 etcd 申请一个 ${ttl} 秒的租约：Event 会挂在这个租约上，租约过期时 etcd 自动删除它们` };
 };
 
-const leaseGrantResponse: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
+const leaseGrantResponse: Plain<'etcd.LeaseGrantResponse'> = (record) => {
+  if (!record.payload.ok) return etcdRefused(record.payload);
   return { en: 'etcd grants the lease; keys attached to it go when it expires', zh: 'etcd 授予了租约；挂在它上面的键会在过期时删除' };
 };
 
-const leaseRevoke: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} revokes a lease: etcd deletes every key attached to it at once`, zh: `${zs(who(record.from, 'etcd').zh)}撤销一个租约：etcd 立即删除挂在它上面的所有键` });
-const leaseKeepAlive: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} keeps a lease alive: its TTL starts again, so its keys stay`, zh: `${zs(who(record.from, 'etcd').zh)}为一个租约续约：TTL 重新计时，挂在上面的键得以保留` });
-const leaseTimeToLive: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} asks etcd how long a lease has left`, zh: `${zs(who(record.from, 'etcd').zh)}询问 etcd 一个租约还剩多久` });
-const leaseLeases: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} asks etcd for every lease it holds`, zh: `${zs(who(record.from, 'etcd').zh)}请 etcd 列出它持有的所有租约` });
+const leaseRevoke: Plain<'etcd.LeaseRevoke'> = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} revokes a lease: etcd deletes every key attached to it at once`, zh: `${zs(who(record.from, 'etcd').zh)}撤销一个租约：etcd 立即删除挂在它上面的所有键` });
+const leaseKeepAlive: Plain<'etcd.LeaseKeepAlive'> = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} keeps a lease alive: its TTL starts again, so its keys stay`, zh: `${zs(who(record.from, 'etcd').zh)}为一个租约续约：TTL 重新计时，挂在上面的键得以保留` });
+const leaseTimeToLive: Plain<'etcd.LeaseTimeToLive'> = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} asks etcd how long a lease has left`, zh: `${zs(who(record.from, 'etcd').zh)}询问 etcd 一个租约还剩多久` });
+const leaseLeases: Plain<'etcd.LeaseLeases'> = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} asks etcd for every lease it holds`, zh: `${zs(who(record.from, 'etcd').zh)}请 etcd 列出它持有的所有租约` });
 
-const leaseReply: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
-  const response = child(record.payload, 'response');
+type LeaseReplyKind = 'etcd.LeaseRevokeResponse' | 'etcd.LeaseKeepAliveResponse' | 'etcd.LeaseTimeToLiveResponse' | 'etcd.LeaseLeasesResponse';
+
+const leaseReply = <K extends LeaseReplyKind>(message: TypedMessageView<K>): Both => {
+  const record = message as TypedMessageView<LeaseReplyKind>;
+  if (!record.payload.ok) return etcdRefused(record.payload);
   switch (record.kind) {
     case 'etcd.LeaseRevokeResponse': return { en: 'etcd revoked the lease; the keys attached to it are gone, and their watchers got DELETE events', zh: 'etcd 撤销了租约；挂在上面的键已被删除，它们的 watcher 收到了 DELETE 事件' };
     case 'etcd.LeaseLeasesResponse': {
-      const n = list(response, 'leases').length;
+      const n = record.payload.ok ? record.payload.response.leases.length : 0;
       return { en: `etcd holds ${n} ${n === 1 ? 'lease' : 'leases'}`, zh: `etcd 持有 ${n} 个租约` };
     }
     default: {
-      const ttl = count(response, 'TTL') ?? 0;
+      const ttl = record.payload.ok ? record.payload.response.TTL : 0;
       return ttl < 0
         ? { en: 'etcd: that lease has expired or never existed', zh: 'etcd：该租约已过期或不存在' }
         : { en: `etcd: the lease has ${ttl} s left; when it runs out, its keys are deleted`, zh: `etcd：该租约还剩 ${ttl} 秒；到期后它的键会被删除` };
@@ -688,55 +705,46 @@ const leaseReply: Plain = (record) => {
   }
 };
 
-const watchClose: Plain = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} closes its watch stream to etcd: every watch on it ends`, zh: `${zs(who(record.from, 'etcd').zh)}关闭到 etcd 的 watch 流：其上的所有 watch 都结束` });
+const watchClose: Plain<'etcd.WatchClose'> = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} closes its watch stream to etcd: every watch on it ends`, zh: `${zs(who(record.from, 'etcd').zh)}关闭到 etcd 的 watch 流：其上的所有 watch 都结束` });
 
-const compact: Plain = (record) => {
-  const revision = count(record.payload, 'revision') ?? 0;
+const compact: Plain<'etcd.Compact'> = (record) => {
+  const { revision } = record.payload;
   return { en: `etcdctl compacts etcd's history up to revision ${revision}: older versions of every key are discarded`, zh: `etcdctl 把 etcd 的历史压缩到 revision ${revision}：所有键更早的版本都被丢弃` };
 };
 
-const compactResponse: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
+const compactResponse: Plain<'etcd.CompactResponse'> = (record) => {
+  if (!record.payload.ok) return etcdRefused(record.payload);
   return { en: 'etcd has compacted: a watch or read at an older revision now fails with "required revision has been compacted"', zh: 'etcd 已完成压缩：此后在更早 revision 上的 watch 或读取会失败（required revision has been compacted）' };
 };
 
-function etcdRefused(record: Message): Both {
-  const error = text(child(record.payload, 'error'), 'message') ?? '';
+function etcdRefused(reply: EtcdReplyPayload): Both {
+  const error = reply.ok ? '' : reply.error.message;
   return { en: `etcd refuses the request${error ? `: ${error}` : ''}`, zh: `etcd 拒绝了请求${error ? `：${error}` : ''}` };
 }
 
-const etcdReply: Plain = (record) => {
-  if (flag(record.payload, 'ok') === false) return etcdRefused(record);
-  return { en: `etcd answers ${who(record.to, 'etcd').en}`, zh: `etcd 回复了${who(record.to, 'etcd').zh}` };
-};
-
 // ── faults ─────────────────────────────────────────────────────────────────────────────────────────
 
-const fault: Plain = (record) => {
-  const type = text(record.payload, 'type') ?? '';
-  const component = text(record.payload, 'component') ?? '';
-  const node = text(record.payload, 'node') ?? '';
-  const image = text(record.payload, 'image') ?? '';
-  const c = componentText(component);
-  switch (type) {
+const fault: Plain<'user.fault'> = ({ payload: f }) => {
+  const c = componentText('component' in f ? f.component ?? '' : '');
+  switch (f.type) {
     case 'stop': return { en: `You stop ${c.en}: it receives nothing and does nothing until started again`, zh: `你停止了${zs(c.zh)}：在重新启动前它收不到消息，也不做任何事` };
     case 'start': return { en: `You start ${c.en} again: like a restarted process, it lists everything anew, then watches`, zh: `你重新启动了${zs(c.zh)}：像重启的进程一样，它重新 list 一切，然后 watch` };
-    case 'nodeDown': return { en: `You take ${node} down: its kubelet stops heartbeating and its containers are lost`, zh: `你让 ${node} 宕机：它的 kubelet 停止心跳，容器全部丢失` };
-    case 'nodeUp': return { en: `You bring ${node} back: its kubelet restarts, reports Ready and runs its pods again`, zh: `你让 ${node} 恢复：它的 kubelet 重启，上报 Ready，并重新运行它的 Pod` };
+    case 'nodeDown': return { en: `You take ${f.node} down: its kubelet stops heartbeating and its containers are lost`, zh: `你让 ${f.node} 宕机：它的 kubelet 停止心跳，容器全部丢失` };
+    case 'nodeUp': return { en: `You bring ${f.node} back: its kubelet restarts, reports Ready and runs its pods again`, zh: `你让 ${f.node} 恢复：它的 kubelet 重启，上报 Ready，并重新运行它的 Pod` };
     case 'compactEtcd': return { en: 'You compact etcd at its current revision: older history is gone, so watchers behind it must list again', zh: '你在当前 revision 压缩 etcd：更早的历史没了，落后的 watcher 必须重新 list' };
     case 'breakEtcdWatches': return { en: "You break kube-apiserver's watch stream to etcd: its etcd client will open its watches again", zh: '你断开了 kube-apiserver 到 etcd 的 watch 流：它的 etcd 客户端会重新打开 watch' };
-    case 'dropWatches': return component
+    case 'dropWatches': return f.component
       ? { en: `You make kube-apiserver drop the watches of ${c.en}: its informers watch again from their last resourceVersion`, zh: `你让 kube-apiserver 断开${zs(c.zh)}的 watch：它的 informer 会从最后的 resourceVersion 重新 watch` }
       : { en: 'You make kube-apiserver drop every watch: each informer watches again from its last resourceVersion', zh: '你让 kube-apiserver 断开所有 watch：每个 informer 都从最后的 resourceVersion 重新 watch' };
     case 'linkLatency': {
-      const latency = count(record.payload, 'latency') ?? 0;
-      const a = componentText(text(record.payload, 'a') ?? '');
-      const b = componentText(text(record.payload, 'b') ?? '');
+      const { latency } = f;
+      const a = componentText(f.a);
+      const b = componentText(f.b);
       return { en: `You slow the link between ${a.en} and ${b.en} to ${latency} ms each way`, zh: `你把${zs(a.zh)}与${zs(b.zh)}之间的链路延迟设为单程 ${latency} 毫秒` };
     }
-    case 'imageUnpullable': return { en: `You make image ${image} impossible to pull: kubelets will report ErrImagePull, then back off`, zh: `你让镜像 ${image} 无法拉取：kubelet 会报告 ErrImagePull，然后退避重试` };
-    case 'imageCrashes': return { en: `You make containers of ${image} crash soon after they start: kubelets restart them with growing back-off`, zh: `你让 ${image} 的容器启动后很快崩溃：kubelet 会以逐渐变长的退避时间重启它们` };
-    default: return etcdFaultCaption(type, record.payload)?.plain ?? { en: 'You inject a fault', zh: '你注入了一个故障' };
+    case 'imageUnpullable': return { en: `You make image ${f.image} impossible to pull: kubelets will report ErrImagePull, then back off`, zh: `你让镜像 ${f.image} 无法拉取：kubelet 会报告 ErrImagePull，然后退避重试` };
+    case 'imageCrashes': return { en: `You make containers of ${f.image} crash soon after they start: kubelets restart them with growing back-off`, zh: `你让 ${f.image} 的容器启动后很快崩溃：kubelet 会以逐渐变长的退避时间重启它们` };
+    default: return etcdFaultCaption(f.type, f)?.plain ?? { en: 'You inject a fault', zh: '你注入了一个故障' };
   }
 };
 
@@ -757,13 +765,13 @@ function joinWork(label: string, tasks: number): { readonly who: Both; readonly 
   return { who: { en: 'kube-controller-manager', zh: 'kube-controller-manager' }, work: { en: `${tasks} tasks to run`, zh: `运行 ${tasks} 个任务` } };
 }
 
-const join: Plain = (record) => {
-  const { who: w, work } = joinWork(text(record.payload, 'label') ?? '', count(record.payload, 'tasks') ?? 0);
+const join: Plain<'kcm.join'> = (record) => {
+  const { who: w, work } = joinWork(record.payload.label, record.payload.tasks);
   return { en: `${cap(w.en)} has ${work.en}: it sends all the requests at once and waits for every answer`, zh: `${zs(w.zh)}要${work.zh}：它同时发出所有请求，并等待每一个回复` };
 };
 
-const joinDone: Plain = (record) => {
-  const { who: w, work } = joinWork(text(record.payload, 'label') ?? '', count(record.payload, 'tasks') ?? 0);
+const joinDone: Plain<'kcm.join.done'> = (record) => {
+  const { who: w, work } = joinWork(record.payload.label, record.payload.tasks ?? 0);
   return { en: `${cap(w.en)} has every answer (${work.en}) and goes on`, zh: `${zs(w.zh)}已收到全部回复（${work.zh}），继续往下执行` };
 };
 
@@ -839,9 +847,8 @@ export function timerKnown(name: string, data: unknown): boolean {
   return timerReasons[name] !== undefined || kubeletTimers[name] !== undefined;
 }
 
-const timer: Plain = (record) => {
-  const name = text(record.payload, 'name') ?? '';
-  const data = child(record.payload, 'data');
+const timer: Plain<'timer'> = (record) => {
+  const { name, data } = record.payload;
   const owner = who(record.to);
   if (name === 'engine.wake') {
     const reason = wakeReasons[text(data, 'reason') ?? ''];
@@ -868,15 +875,7 @@ const timer: Plain = (record) => {
   return { en: `${cap(owner.en)} wakes up on a timer`, zh: `${zs(owner.zh)}被定时器唤醒` };
 };
 
-function generic(record: Message): Both {
-  const from = who(record.from, record.to);
-  const to = who(record.to, record.from);
-  return record.from === record.to
-    ? { en: `${cap(from.en)} takes a step of its own work`, zh: `${zs(from.zh)}执行了自己的一步工作` }
-    : { en: `${cap(from.en)} sends ${to.en} a message`, zh: `${zs(from.zh)}向${zs(to.zh)}发送了一条消息` };
-}
-
-const plains: Readonly<Record<string, Plain>> = {
+const plains: { readonly [K in PlainKind]: Plain<K> } = {
   'http.request': httpRequest,
   'http.response': httpResponse,
   'http.watchEvent': httpWatchEvent,
@@ -923,5 +922,3 @@ const plains: Readonly<Record<string, Plain>> = {
   timer,
 };
 
-/** The kinds with a plain caption of their own (the rest get a generic one). */
-export const plainKinds: ReadonlySet<string> = new Set([...Object.keys(plains), ...raftPlainKinds]);

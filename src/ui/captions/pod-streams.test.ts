@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceRecord } from '../../protocol/index.ts';
+import type { ClusterMessageKind, ClusterMessages, TraceRecord } from '../../protocol/index.ts';
 import { plainCaption } from './plain.ts';
 
 let nextId = 1;
-function rec(kind: string, payload: unknown, over: Partial<TraceRecord> = {}): TraceRecord {
+/** A record of kind `kind`: its payload typed by the model's message map, so a fixture cannot drift from it. */
+function rec<K extends ClusterMessageKind>(kind: K, payload: ClusterMessages[K], over: Partial<TraceRecord> = {}): TraceRecord {
   const id = nextId++;
   return { step: id, id, from: 'kube-apiserver', to: 'kube-apiserver', kind, payload, sentAt: 0, deliverAt: 0, cause: null, replyTo: null, background: false, ...over };
 }

@@ -2,11 +2,17 @@
 // passes them to the kubelet of the pod's node, the kubelet's answers, and the chunks of a stream.
 // Returns null for every other message, so plain.ts falls through to its own captions.
 
-import type { TraceRecord } from '../../protocol/index.ts';
+import { typedRecord, type TraceRecord, type TypedMessageView } from '../../protocol/index.ts';
 import { componentText } from './milestones.ts';
-import { child, clip, count, flag, text } from './payload.ts';
+import { clip, text } from './payload.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
+
+/** The path of the HTTP request a stream message answers, when the page still holds it. */
+function requestPath(request: Message | undefined): string {
+  const typed = request && typedRecord(request);
+  return typed?.kind === 'http.request' ? typed.payload.path : '';
+}
 
 interface Both {
   readonly en: string;
@@ -42,11 +48,10 @@ const actions: Readonly<Record<string, Both>> = {
   portforward: { en: 'a port of', zh: '的端口' },
 };
 
-export function podStreamRequest(record: Message): Both | null {
-  const path = text(record.payload, 'path') ?? '';
+export function podStreamRequest(record: TypedMessageView<'http.request'>): Both | null {
+  const { path, query } = record.payload;
   const target = streamTarget(path);
   if (!target) return null;
-  const query = text(record.payload, 'query') ?? '';
   const cmd = target.action === 'exec' ? command(query) : '';
   const what = cmd ? { en: ` (${clip(cmd, 60)})`, zh: `（${clip(cmd, 60)}）` } : { en: '', zh: '' };
   const container = target.container ? ` ${target.container}` : '';
@@ -65,17 +70,16 @@ export function podStreamRequest(record: Message): Both | null {
   };
 }
 
-export function podStreamResponse(record: Message, request: Message | undefined): Both | null {
-  if (!request || !streamTarget(text(request.payload, 'path') ?? '')) return null;
-  const status = count(record.payload, 'status') ?? 0;
+export function podStreamResponse(record: TypedMessageView<'http.response'>, request: Message | undefined): Both | null {
+  if (!streamTarget(requestPath(request))) return null;
+  const { status, body } = record.payload;
   const from = componentText(record.from);
   const to = componentText(record.to);
-  const body = child(record.payload, 'body');
   const message = typeof body === 'string' ? clip(body, 100) : clip(text(body, 'message') ?? '', 100);
   if (status >= 400) {
     return { en: `${cap(from.en)} answers ${status}: ${message}`, zh: `${from.zh}回答 ${status}：${message}` };
   }
-  if (flag(record.payload, 'stream')) {
+  if (record.payload.stream) {
     return { en: `${cap(from.en)} opens a stream to ${to.en}: the output follows as chunks on this response`, zh: `${from.zh}向${to.zh}打开一个流：输出会以数据块的形式在这个响应里陆续送达` };
   }
   const lines = typeof body === 'string' ? body.split('\n').filter((l) => l !== '').length : 0;
@@ -88,9 +92,9 @@ const channels: Readonly<Record<number, Both>> = {
   3: { en: 'the command\'s final status', zh: '命令的最终状态' },
 };
 
-export function podStreamData(record: Message): Both {
-  const channel = count(record.payload, 'channel') ?? 1;
-  const data = clip((text(record.payload, 'data') ?? '').replace(/\n$/, ''), 80);
+export function podStreamData(record: TypedMessageView<'http.streamData'>): Both {
+  const { channel } = record.payload;
+  const data = clip(record.payload.data.replace(/\n$/, ''), 80);
   const from = componentText(record.from);
   const to = componentText(record.to);
   const what = channels[channel] ?? channels[1]!;
@@ -99,7 +103,7 @@ export function podStreamData(record: Message): Both {
 
 /** The end of a log, exec or attach stream (the container stopped, or the command finished). */
 export function podStreamEnd(record: Message, request: Message | undefined): Both | null {
-  const target = request ? streamTarget(text(request.payload, 'path') ?? '') : null;
+  const target = streamTarget(requestPath(request));
   if (!target) return null;
   const from = componentText(record.from);
   const to = componentText(record.to);

@@ -4,9 +4,9 @@
 // responses by event type, key and revision, apiserver watch events by type, object and resourceVersion
 // (ERROR red), compaction notices and broken watch streams red. The full payload is one click away.
 
-import { isFailedStatus, type TraceRecord } from '../../protocol/index.ts';
+import { isFailedStatus, typedRecord, type EtcdReplyPayload, type TraceRecord } from '../../protocol/index.ts';
 import { comparesText, headerRevision, rangeText, txnKey } from '../captions/etcd-text.ts';
-import { child, clip, count, fields, flag, list, text } from '../captions/payload.ts';
+import { child, clip, count, text } from '../captions/payload.ts';
 
 export interface TokenLabel {
   readonly text: string;
@@ -29,81 +29,80 @@ function lastSegment(key: string): string {
 const ok = (t: string): TokenLabel => ({ text: t, failed: false });
 const bad = (t: string): TokenLabel => ({ text: t, failed: true });
 
-export function tokenLabel(record: Pick<TraceRecord, 'kind' | 'payload'>): TokenLabel {
-  const p = record.payload;
+/** An etcd error reply, red, with its message. */
+function etcdError(reply: EtcdReplyPayload): TokenLabel | undefined {
+  return reply.ok ? undefined : bad(`error: ${clip(reply.error.message, 40)}`);
+}
+
+export function tokenLabel(message: Pick<TraceRecord, 'kind' | 'payload'>): TokenLabel {
+  const record = typedRecord(message);
   switch (record.kind) {
-    case 'http.request': return ok(`${text(p, 'method') ?? '?'} ${shortPath(text(p, 'path') ?? '?')}`);
+    case 'http.request': return ok(`${record.payload.method} ${shortPath(record.payload.path)}`);
     case 'http.response': {
-      const status = count(p, 'status') ?? 0;
-      const reason = text(child(p, 'body'), 'reason');
+      const { status, body } = record.payload;
+      const reason = text(body, 'reason');
       return isFailedStatus(status) ? bad(`${status}${reason ? ` ${reason}` : ''}`) : ok(String(status));
     }
     case 'http.watchEvent': {
-      const type = text(p, 'type') ?? '?';
-      const object = child(p, 'object');
+      const { type, object } = record.payload;
       if (type === 'ERROR') return bad(`ERROR ${count(object, 'code') ?? ''} ${text(object, 'reason') ?? ''}`.trim());
       const name = text(child(object, 'metadata'), 'name');
       const rv = text(child(object, 'metadata'), 'resourceVersion');
       return ok(`${type}${name ? ` ${clip(name, 28)}` : ''}${rv ? ` rv ${rv}` : ''}`);
     }
-    case 'http.watchEnd': return ok(`watch ends: ${text(p, 'reason') ?? '?'}`);
+    case 'http.watchEnd': return ok(`watch ends: ${record.payload.reason}`);
     case 'etcd.Txn': {
-      const compares = list(p, 'compare');
-      const key = txnKey(p);
-      if (compares.length > 0) {
-        const first = fields(compares[0]) ?? {};
-        const name = (text(first, 'key') ?? '').split('/').filter(Boolean).at(-1) ?? '';
+      const compares = record.payload.compare ?? [];
+      const key = txnKey(record.payload);
+      const first = compares[0];
+      if (first) {
+        const name = first.key.split('/').filter(Boolean).at(-1) ?? '';
         const more = compares.length > 1 ? ` (+${compares.length - 1})` : '';
         return ok(`Txn ${comparesText([{ ...first, key: name }])}${more}`);
       }
       return ok(`Txn${key ? ` ${lastSegment(key)}` : ''}`);
     }
     case 'etcd.TxnResponse': {
-      const error = text(child(p, 'error'), 'message');
-      if (flag(p, 'ok') === false) return bad(`error: ${clip(error ?? '?', 40)}`);
-      const write = child(p, 'write');
-      const branch = text(write, 'branch') ?? 'success';
-      const revision = count(write, 'revision') ?? headerRevision(child(p, 'response'));
+      const reply = record.payload;
+      if (!reply.ok) return bad(`error: ${clip(reply.error.message, 40)}`);
+      const branch = reply.write?.branch ?? 'success';
+      const revision = reply.write?.revision ?? headerRevision(reply.response);
       return branch === 'failure' ? ok(`compare failed → failure branch, rev ${revision}`) : ok(`succeeded, rev ${revision}`);
     }
     case 'etcd.Range': {
-      const limit = count(p, 'limit');
-      return ok(`Range ${clip(rangeText(text(p, 'key'), text(p, 'rangeEnd')), 36)}${limit ? ` limit ${limit}` : ''}`);
+      const { key, rangeEnd, limit } = record.payload;
+      return ok(`Range ${clip(rangeText(key, rangeEnd), 36)}${limit ? ` limit ${limit}` : ''}`);
     }
     case 'etcd.RangeResponse': {
-      if (flag(p, 'ok') === false) return bad(`error: ${clip(text(child(p, 'error'), 'message') ?? '?', 40)}`);
-      const response = child(p, 'response');
-      return ok(`${count(response, 'count') ?? list(response, 'kvs').length} keys, rev ${headerRevision(response)}`);
+      const reply = record.payload;
+      if (!reply.ok) return bad(`error: ${clip(reply.error.message, 40)}`);
+      return ok(`${reply.response.count} keys, rev ${headerRevision(reply.response)}`);
     }
     case 'etcd.Watch': {
-      const create = child(p, 'request', 'createRequest');
+      const { createRequest: create, cancelRequest } = record.payload.request;
       if (create !== undefined) {
-        const start = count(create, 'startRevision');
-        return ok(`Watch ${clip(rangeText(text(create, 'key'), text(create, 'rangeEnd')), 32)}${start ? ` from ${start}` : ''}`);
+        const start = create.startRevision;
+        return ok(`Watch ${clip(rangeText(create.key, create.rangeEnd), 32)}${start ? ` from ${start}` : ''}`);
       }
-      return ok(child(p, 'request', 'cancelRequest') !== undefined ? 'cancel watch' : 'progress?');
+      return ok(cancelRequest !== undefined ? 'cancel watch' : 'progress?');
     }
     case 'etcd.WatchResponse': {
-      const response = child(p, 'response');
-      const compact = count(response, 'compactRevision');
+      const response = record.payload.response;
+      const compact = response.compactRevision;
       if (compact) return bad(`compacted (${compact})`);
-      if (flag(response, 'created')) return ok(`created watch ${count(response, 'watchId') ?? '?'}`);
-      if (flag(response, 'canceled')) return ok(`canceled watch ${count(response, 'watchId') ?? '?'}`);
-      const events = list(response, 'events');
-      if (events.length === 0) return ok(`progress, rev ${headerRevision(response)}`);
-      const first = fields(events[0]) ?? {};
-      const kv = child(first, 'kv');
-      const more = events.length > 1 ? ` +${events.length - 1}` : '';
-      return ok(`${text(first, 'type') ?? 'PUT'} ${lastSegment(text(kv, 'key') ?? '?')} rev ${count(kv, 'modRevision') ?? '?'}${more}`);
+      if (response.created) return ok(`created watch ${response.watchId}`);
+      if (response.canceled) return ok(`canceled watch ${response.watchId}`);
+      const first = response.events[0];
+      if (!first) return ok(`progress, rev ${headerRevision(response)}`);
+      const more = response.events.length > 1 ? ` +${response.events.length - 1}` : '';
+      return ok(`${first.type} ${lastSegment(first.kv.key)} rev ${first.kv.modRevision}${more}`);
     }
     case 'etcd.WatchStreamError': return bad('watch stream broke');
-    case 'user.fault': return ok(`fault: ${text(p, 'type') ?? '?'}`);
-    case 'timer': return ok(text(p, 'name') ?? 'timer');
-    default: {
-      if (record.kind.startsWith('etcd.') && record.kind.endsWith('Response') && flag(p, 'ok') === false) {
-        return bad(`error: ${clip(text(child(p, 'error'), 'message') ?? '?', 40)}`);
-      }
-      return ok(record.kind);
-    }
+    case 'user.fault': return ok(`fault: ${record.payload.type}`);
+    case 'timer': return ok(record.payload.name);
+    case 'etcd.PutResponse': case 'etcd.DeleteRangeResponse': case 'etcd.CompactResponse': case 'etcd.LeaseGrantResponse':
+    case 'etcd.LeaseRevokeResponse': case 'etcd.LeaseKeepAliveResponse': case 'etcd.LeaseTimeToLiveResponse': case 'etcd.LeaseLeasesResponse':
+      return etcdError(record.payload) ?? ok(record.kind);
+    default: return ok(record.kind);
   }
 }

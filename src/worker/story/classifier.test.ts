@@ -10,7 +10,7 @@ import { runScenario } from '../../sim/scenarios/runner.ts';
 import { nodeReady, podFacts, quickNodeReady, quickPodFacts, quickWorkloadFacts, workloadFacts, type WorkloadFacts } from './objects.ts';
 import { StoryTap } from './record.ts';
 import { builtinTokens } from '../../sim/wire/credentials.ts';
-import { httpKinds, type HttpRequest } from '../../sim/wire/http.ts';
+import { httpKinds } from '../../sim/wire/http.ts';
 import { decodeStored } from '../../sim/apiserver/storage/codec.ts';
 import { protobufNodeReady, protobufPodFacts, protobufWorkloadFacts } from './protobuf-facts.ts';
 
@@ -298,7 +298,7 @@ describe('talking to a container', () => {
     const { cluster, tap } = play('nginx-deployment', 'story-exec');
     const pod = history(cluster, '/registry/pods/default/').map(json).at(-1)!.metadata.name;
     const before = tap.record.milestones.length;
-    cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'POST', path: `/api/v1/namespaces/default/pods/${pod}/exec`, query: 'command=hostname&stdout=true',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, connection: 'Upgrade', upgrade: 'websocket' },
     });

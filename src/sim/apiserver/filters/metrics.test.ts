@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { createCluster, type Cluster } from '../../cluster.ts';
 import { adminCall } from '../../testing/http.ts';
 import { builtinTokens } from '../../wire/credentials.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../../wire/http.ts';
+import { httpKinds, type HttpResponse } from '../../wire/http.ts';
 
 function get(cluster: Cluster, path: string, query: string): HttpResponse {
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, { method: 'GET', path, query, headers: { authorization: `Bearer ${builtinTokens.admin}` } });
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, { method: 'GET', path, query, headers: { authorization: `Bearer ${builtinTokens.admin}` } });
   cluster.engine.runUntilIdle();
   return cluster.user.received().find((r) => r.requestId === request.id)!.message.payload as HttpResponse;
 }

@@ -9,7 +9,7 @@ import type { List, Status } from '../../api/types/meta.ts';
 import { parseTimestamp } from '../../api/time.ts';
 import { createCluster, type Cluster } from '../../cluster.ts';
 import { builtinTokens } from '../../wire/credentials.ts';
-import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from '../../wire/http.ts';
+import { httpKinds, type HttpMethod, type HttpResponse } from '../../wire/http.ts';
 
 function booted(seed: string): Cluster {
   const cluster = createCluster({ seed });
@@ -19,7 +19,7 @@ function booted(seed: string): Cluster {
 
 function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown, contentType = 'application/json'): HttpResponse {
   const [p, q] = path.split('?') as [string, string | undefined];
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path: p, query: q ?? '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': contentType } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -215,7 +215,7 @@ describe('the registry as a 1.28 cluster answers', () => {
     cluster.engine.runUntilIdle();
     const namespaces = call(cluster, 'GET', '/api/v1/namespaces').body as List;
     const newestBootstrapRV = Math.max(...namespaces.items.map((ns) => Number(ns.metadata.resourceVersion)));
-    const watch = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const watch = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: 'resourceVersion=1&watch=true',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
     });
@@ -227,7 +227,7 @@ describe('the registry as a 1.28 cluster answers', () => {
     const n = Number(/^too old resource version: 1 \((\d+)\)$/.exec(events[0]!.object.message ?? '')?.[1]);
     // The caches listed after the start-up objects were stored.
     expect(n).toBeGreaterThanOrEqual(newestBootstrapRV);
-    const fromN = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    const fromN = cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'GET', path: '/api/v1/namespaces/default/configmaps', query: `resourceVersion=${n}&watch=true`,
       headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' },
     });

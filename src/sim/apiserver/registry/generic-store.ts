@@ -22,6 +22,7 @@ import type { UserInfo } from '../filters/authentication.ts';
 import { interpretStorageError, StorageError } from '../storage/errors.ts';
 import { checkPreconditions, type ListOptions, type ListResult, type Preconditions, type Storage } from '../storage/interface.ts';
 import type { DeleteOptions, StatusStrategy, Strategy } from './strategy.ts';
+import type { RegistryStageName, StageDetails } from '../../messages/index.ts';
 import { copyJson } from '../../api/json-copy.ts';
 
 /** What the store needs to know about the request it serves. */
@@ -39,7 +40,7 @@ export interface RegistryContext {
   /** `?dryRun=All`: everything up to the write, which is skipped (the result is what would be stored). */
   readonly dryRun?: boolean;
   /** Records a pipeline stage as a step of its own (visible in the trace). */
-  stage(name: string, detail: Record<string, unknown>): Co<void>;
+  stage<S extends RegistryStageName>(name: S, detail: StageDetails[S]): Co<void>;
 }
 
 export interface DeleteResult {

@@ -49,6 +49,7 @@ import { requiresExactFieldMatch, type FieldSelector } from '../../api/fields.ts
 import type { Pod } from '../../api/types/core.ts';
 import type { KubeObject, Status } from '../../api/types/meta.ts';
 import { awaitReply, sleep, timedOut, timerKind, type Co, type Duration, type Message, type Time, type TimerPayload } from '../../engine/index.ts';
+import type { MessageKind, MessageMap } from '../../messages/index.ts';
 import { CacheWatcher } from './cache-watcher.ts';
 import { copyObject, copyWithResourceVersion, parseResourceVersion } from './codec.ts';
 import { StorageError, storageErrors } from './errors.ts';
@@ -104,7 +105,7 @@ interface CacherTimerData {
  * names the cacher's prefix (its bookmark timers). Wiring, inside the component:
  *
  *     const watches = new EtcdWatchRouter(this.name, {
- *       call: (kind, payload) => this.call<WatchStreamResponse>('etcd', kind, payload),
+ *       call: (kind, payload) => this.call('etcd', kind, payload),
  *       send: (kind, payload) => { this.send('etcd', kind, payload); }, spawn: (co) => this.spawn(co),
  *     });
  *     const host: CacherHost = {
@@ -126,9 +127,9 @@ export interface CacherHost {
   /** Runs a coroutine as the component's own, starting now (the reflector; a relist). */
   spawn(co: Co<unknown>): void;
   /** Component.stage: sends `kind` to the component itself and resumes when it is delivered. */
-  stage<P>(kind: string, payload: P): Co<Message<P>>;
+  stage<K extends MessageKind>(kind: K, payload: MessageMap[K]): Co<Message<MessageMap[K]>>;
   /** Answers a message (here: a waitForCache stage, resuming the request that waits for the answer). */
-  reply<P>(request: Message, kind: string, payload: P): void;
+  reply<K extends MessageKind>(request: Message, kind: K, payload: MessageMap[K]): void;
   setTimer<D>(delay: Duration, name: string, data: D, options: { readonly background: boolean }): void;
 }
 
@@ -431,7 +432,7 @@ export class Cacher implements Storage {
   /** Waits (without limit, as upstream's ready.wait) until the cache has listed. */
   private *waitUntilReady(): Co<void> {
     if (this.isReady) return;
-    const request = yield* this.host.stage<WaitForCache>(cacherKinds.waitForCache, { resourcePrefix: this.prefix, resourceVersion: 0 });
+    const request = yield* this.host.stage(cacherKinds.waitForCache, { resourcePrefix: this.prefix, resourceVersion: 0 });
     if (this.answer(request)) return;
     this.waiters.push(request);
     yield* awaitReply<WaitForCacheResponse>(request.id);
@@ -440,7 +441,7 @@ export class Cacher implements Storage {
   /** Waits up to blockTimeout for the cache to reach `rv`; then 504 Too large resource version. */
   private *waitUntilFresh(rv: number): Co<void> {
     if (this.watchCache.resourceVersion >= rv) return;
-    const request = yield* this.host.stage<WaitForCache>(cacherKinds.waitForCache, { resourcePrefix: this.prefix, resourceVersion: rv });
+    const request = yield* this.host.stage(cacherKinds.waitForCache, { resourcePrefix: this.prefix, resourceVersion: rv });
     if (this.answer(request)) return;
     this.waiters.push(request);
     const reply = yield* awaitReply<WaitForCacheResponse>(request.id, blockTimeout);
@@ -458,7 +459,7 @@ export class Cacher implements Storage {
     const want = request.payload.resourceVersion;
     const satisfied = want === 0 ? this.isReady : this.watchCache.resourceVersion >= want;
     if (satisfied) {
-      this.host.reply<WaitForCacheResponse>(request, cacherKinds.waitForCacheResponse,
+      this.host.reply(request, cacherKinds.waitForCacheResponse,
         { resourcePrefix: this.prefix, resourceVersion: this.watchCache.resourceVersion });
     }
     return satisfied;

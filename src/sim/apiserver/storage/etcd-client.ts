@@ -3,6 +3,7 @@
 // UI shows; the storage layer only looks at the response.
 
 import type { Co, Message } from '../../engine/index.ts';
+import type { EtcdRequestKind, MessageMap, ReplyOf } from '../../messages/index.ts';
 import {
   etcdKinds, type RpcError, type CompactionRequest, type CompactionResponse, type EtcdReply, type LeaseGrantRequest,
   type LeaseGrantResponse, type RangeRequest, type RangeResponse, type TxnRequest, type TxnResponse,
@@ -16,22 +17,22 @@ export interface EtcdClient {
 }
 
 /** Sends a request to the etcd component and returns its reply message. */
-export type EtcdCall = <R>(kind: string, payload: unknown) => Co<Message<EtcdReply<R>>>;
+export type EtcdCall = <K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]) => Co<Message<ReplyOf<K>>>;
 
 /** An EtcdClient whose RPCs are messages sent by one component (kube-apiserver) to etcd. */
 export function etcdClientOver(call: EtcdCall): EtcdClient {
   return {
     *range(request) {
-      return (yield* call<RangeResponse>(etcdKinds.range, request)).payload;
+      return (yield* call(etcdKinds.range, request)).payload;
     },
     *txn(request) {
-      return (yield* call<TxnResponse>(etcdKinds.txn, request)).payload;
+      return (yield* call(etcdKinds.txn, request)).payload;
     },
     *leaseGrant(request) {
-      return (yield* call<LeaseGrantResponse>(etcdKinds.leaseGrant, request)).payload;
+      return (yield* call(etcdKinds.leaseGrant, request)).payload;
     },
     *compact(request) {
-      return (yield* call<CompactionResponse>(etcdKinds.compact, request)).payload;
+      return (yield* call(etcdKinds.compact, request)).payload;
     },
   };
 }

@@ -45,8 +45,8 @@ export interface EtcdWatchClient {
 
 /** How the router talks to etcd: the component's request/reply call, its one-way send and its spawn. */
 export interface EtcdWatchStreamIO {
-  call(kind: string, payload: WatchStreamRequest): Co<Message<WatchStreamResponse>>;
-  send(kind: string, payload: WatchStreamRequest): void;
+  call(kind: typeof etcdKinds.watch, payload: WatchStreamRequest): Co<Message<WatchStreamResponse>>;
+  send(kind: typeof etcdKinds.watch, payload: WatchStreamRequest): void;
   /** Runs a coroutine of the component (the resume after a broken stream). */
   spawn(co: Co<void>): void;
 }

@@ -5,7 +5,7 @@
 import type { GroupResource } from '../../api/gvk.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import { Component, Engine, type Co, type Message } from '../../engine/index.ts';
-import { EtcdServer, type EtcdReply, type EtcdServerOptions, type WatchStreamResponse } from '../../etcd/index.ts';
+import { EtcdServer, type EtcdReply, type EtcdServerOptions } from '../../etcd/index.ts';
 import { Cacher, cacherResourcePrefixOf, type CacherFeatureGates, type CacherHost, type CacherTrigger } from './cacher.ts';
 import { etcdClientOver, type EtcdClient } from './etcd-client.ts';
 import { EtcdWatchRouter } from './etcd-watch-client.ts';
@@ -33,9 +33,9 @@ export class StorageBench extends Component {
     this.etcdServer = this.sim.add(new EtcdServer('etcd', etcdOptions));
     this.sim.add(this);
     this.sim.link('kube-apiserver', 'etcd', { latency: 1 });
-    this.etcd = etcdClientOver(<R>(kind: string, payload: unknown) => this.call<EtcdReply<R>>('etcd', kind, payload));
+    this.etcd = etcdClientOver((kind, payload) => this.call('etcd', kind, payload));
     this.watches = new EtcdWatchRouter('kube-apiserver', {
-      call: (kind, payload) => this.call<WatchStreamResponse>('etcd', kind, payload),
+      call: (kind, payload) => this.call('etcd', kind, payload),
       send: (kind, payload) => {
         this.send('etcd', kind, payload);
       },

@@ -8,7 +8,7 @@ import { runTwiceWithPerturbedHost } from '../../testing/determinism.ts';
 
 function call(cluster: Cluster, method: HttpMethod, path: string, body?: unknown): HttpResponse {
   const [p, q] = path.split('?') as [string, string | undefined];
-  const request = cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  const request = cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path: p, query: q ?? '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),

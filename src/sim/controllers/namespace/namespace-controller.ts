@@ -25,7 +25,7 @@ import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
 import type { Namespace, NamespaceCondition, Pod } from '../../api/types/core.ts';
 import type { KubeObject, List } from '../../api/types/meta.ts';
 import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
-import { httpKinds, type HttpResponse } from '../../wire/http.ts';
+import { httpKinds } from '../../wire/http.ts';
 import {
   apiserverName, errorFromResponse, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, RateLimitingQueue, runWorkers,
   type ResourceClient, type SharedIndexInformer, type TimerHandle,
@@ -288,7 +288,7 @@ export class NamespaceController {
     for (const path of ['/api', '/apis']) {
       const plain = this.ctx.client.httpRequest('GET', path, '');
       const request = { ...plain, headers: { ...plain.headers, accept: `${aggregatedDiscoveryContentType('v2')},${aggregatedDiscoveryContentType('v2beta1')},application/json` } };
-      const response = (yield* this.ctx.host.call<HttpResponse>(apiserverName, httpKinds.request, request)).payload;
+      const response = (yield* this.ctx.host.call(apiserverName, httpKinds.request, request)).payload;
       if (response.status !== 200) throw errorFromResponse(response);
       const list = response.body as { items?: { metadata?: { name?: string }; versions?: { version: string; resources?: { resource: string; scope: string; verbs: string[] }[] }[] }[] };
       for (const group of list.items ?? []) {
