@@ -13,7 +13,7 @@ import { decodeStored } from '../src/sim/apiserver/storage/codec.ts';
 export const benchReplicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 export const benchNodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
 /** kube-apiserver's --storage-media-type for the run: protobuf (the default) or json. */
-export const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' : 'protobuf';
+const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' : 'protobuf';
 
 export function createBenchCluster(): Cluster {
   return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000, storageMediaType,

@@ -141,7 +141,7 @@ describe('WatchCache: revisions of an object share their unchanged parts', () =>
     cache.replace([], 1);
     const first = cache.add(pod(2, 'Pending', { nodeName: 'n1', restartPolicy: 'Always' }), 0).object as KubeObject & { spec: object };
     const reordered = pod(3, 'Pending');
-    (reordered as { spec: object }).spec = { restartPolicy: 'Always', containers: [{ name: 'c', image: 'nginx' }], nodeName: 'n1' };
+    (reordered as KubeObject & { spec: object }).spec = { restartPolicy: 'Always', containers: [{ name: 'c', image: 'nginx' }], nodeName: 'n1' };
     const json = JSON.stringify(reordered);
     const second = cache.update(reordered, 1).object as typeof first;
     expect(JSON.stringify(second)).toBe(json);
