@@ -1,27 +1,19 @@
 // The whole flow at scale: one Deployment of N replicas on M nodes, fast-forwarded until every pod is
 // Running and the Deployment Available. Issue 5's goal is 10,000 replicas on 500 nodes at ≥ 2,000
-// pods/s; `PODFLOW_BENCH_REPLICAS` and `PODFLOW_BENCH_NODES` pick the size (default 1,000 on 50), `PODFLOW_BENCH_STORAGE`
-// the storage media type (protobuf, the default, or json).
+// pods/s; flow-setup.ts reads the size (`PODFLOW_BENCH_REPLICAS`, `PODFLOW_BENCH_NODES`, default 1,000 on 50)
+// and the storage media type (`PODFLOW_BENCH_STORAGE`).
 // The 2-core machine is shared, so besides wall time the figures are given per second of this
 // process's CPU time (user + system), which a loaded machine disturbs far less.
 
-import { builtinTokens } from '../src/sim/wire/credentials.ts';
-import { httpKinds } from '../src/sim/wire/http.ts';
-import type { Deployment } from '../src/sim/api/types/apps.ts';
-import { createCluster } from '../src/sim/cluster.ts';
+import { createBenchCluster, forcedGc, postDeployment, availableReplicas, benchReplicas as replicas, benchNodes as nodes } from './flow-setup.ts';
 import { StoryClassifier } from '../src/worker/story/classifier.ts';
 import { StoryRecord } from '../src/worker/story/record.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
-import { decodeStored } from '../src/sim/apiserver/storage/codec.ts';
 
-const replicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
-const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
 /** Wall-time cap of the rollout, in seconds (`PODFLOW_BENCH_MAX_SECONDS`); the figures then count the pods Available by then. */
 /** `PODFLOW_BENCH_PROGRESS=1` prints progress to stderr after every virtual second. */
 const progress = process.env.PODFLOW_BENCH_PROGRESS === '1';
 const maxSeconds = Number(process.env.PODFLOW_BENCH_MAX_SECONDS ?? 600);
-/** kube-apiserver's --storage-media-type for the run: protobuf (the default) or json. */
-const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' : 'protobuf';
 
 /**
  * The rollout, timed. With `story` the worker's story classifier (src/worker/story/) is attached to the
@@ -30,10 +22,7 @@ const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' :
  */
 function rollout(story: boolean): () => BenchFigure[] {
   return () => {
-      const cluster = createCluster({ seed: 'bench-flow', nodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000, storageMediaType,
-        // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
-        // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
-        ...(nodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * nodes, mutating: 2 * nodes } } } : {}) });
+      const cluster = createBenchCluster();
       // The classifier as StoryTap attaches it, with the time spent in it summed (performance.now() costs
       // ~0.1 µs a call, well under 1 % of a delivery).
       const record = story ? new StoryRecord() : null;
@@ -53,15 +42,10 @@ function rollout(story: boolean): () => BenchFigure[] {
       if (classifier) classifier.quiet = false;
       classifyMs = 0;
       const bootMs = performance.now() - bootStart;
+      const gc = forcedGc();
+      gc();
       const heapBefore = process.memoryUsage().heapUsed;
-      cluster.user.request('kube-apiserver', httpKinds.request, {
-        method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
-        headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' },
-          spec: { replicas, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx:1.14.2' }] } } },
-        }),
-      });
+      postDeployment(cluster);
       const start = performance.now();
       const cpuStart = process.cpuUsage();
       const stepsBefore = cluster.engine.step;
@@ -73,13 +57,14 @@ function rollout(story: boolean): () => BenchFigure[] {
         const memory = process.memoryUsage();
         peakHeap = Math.max(peakHeap, memory.heapUsed);
         peakRss = Math.max(peakRss, memory.rss);
-        const kv = cluster.etcd.kv.range({ key: '/registry/deployments/default/web' }).kvs[0];
-        available = kv ? ((decodeStored(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
+        available = availableReplicas(cluster);
         if (progress) process.stderr.write(`${((performance.now() - start) / 1000).toFixed(0)} s: ${available} available, ${cluster.engine.step - stepsBefore} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s\n`);
         if (performance.now() - start > maxSeconds * 1000) break;
       }
       const ms = performance.now() - start;
       const cpu = process.cpuUsage(cpuStart);
+      gc();
+      const retained = process.memoryUsage().heapUsed - heapBefore;
       const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       const steps = cluster.engine.step - stepsBefore;
       const size = `${replicas} replicas, ${nodes} nodes${story ? ', story classifier attached' : ''}`;
@@ -90,6 +75,8 @@ function rollout(story: boolean): () => BenchFigure[] {
         { name: `pods/s to Running (${size}, per CPU second)`, value: available / cpuSeconds, unit: 'pods/s', goal: { value: 2000, better: 'higher' },
           note: `${cpuSeconds.toFixed(1)} s CPU; ${Math.round(steps / cpuSeconds).toLocaleString('en-US')} steps per CPU second${classified}` },
         { name: `peak heap growth during the rollout (${size})`, value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB' },
+        { name: `heap retained per Pod after a full GC (${size})`, value: retained / available / 1024, unit: 'KiB', goal: { value: 30, better: 'lower' },
+          note: `${(retained / 1024 / 1024).toFixed(0)} MiB more than the booted cluster; the trace keeps at most 100,000 records` },
         { name: `peak RSS (${size})`, value: peakRss / (1024 * 1024), unit: 'MiB' },
         ...(record ? [{
           // Both wall times: on a loaded machine a wall-time span also counts the time the process waited for

@@ -110,3 +110,42 @@ describe('WatchCache: which resourceVersions a watch can start from', () => {
     expect(cache.getAllEventsSince(1)).toHaveLength(1);
   });
 });
+
+describe('WatchCache: revisions of an object share their unchanged parts', () => {
+  const pod = (rv: number, phase: string, extra: Record<string, unknown> = {}): KubeObject => ({
+    metadata: { name: 'p', namespace: 'default', resourceVersion: String(rv), labels: { app: 'web' } },
+    spec: { containers: [{ name: 'c', image: 'nginx' }], ...extra },
+    status: { phase, conditions: [{ type: 'PodScheduled', status: 'True' }] },
+  } as KubeObject);
+
+  it('a new revision reuses each subtree equal to the previous one, frozen, and serializes as decoded', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([], 1);
+    const first = cache.add(pod(2, 'Pending'), 0).object as KubeObject & { spec: object; status: { conditions: object[] } };
+    const decoded = pod(3, 'Running');
+    const json = JSON.stringify(decoded);
+    const event = cache.update(decoded, 1);
+    const second = event.object as typeof first;
+    expect(JSON.stringify(second)).toBe(json);
+    expect(event.prevObject).toBe(first);
+    expect(second.spec).toBe(first.spec);
+    expect(second.metadata.labels).toBe(first.metadata.labels);
+    expect(second.status.conditions).toBe(first.status.conditions);
+    expect(second.status).not.toBe(first.status);
+    expect(Object.isFrozen(second) && Object.isFrozen(second.status)).toBe(true);
+    expect(() => { (second.spec as { containers: unknown[] }).containers.push({}); }).toThrow(TypeError);
+  });
+
+  it('equal content in another key order is not shared (it would serialize differently)', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([], 1);
+    const first = cache.add(pod(2, 'Pending', { nodeName: 'n1', restartPolicy: 'Always' }), 0).object as KubeObject & { spec: object };
+    const reordered = pod(3, 'Pending');
+    (reordered as KubeObject & { spec: object }).spec = { restartPolicy: 'Always', containers: [{ name: 'c', image: 'nginx' }], nodeName: 'n1' };
+    const json = JSON.stringify(reordered);
+    const second = cache.update(reordered, 1).object as typeof first;
+    expect(JSON.stringify(second)).toBe(json);
+    expect(second.spec).not.toBe(first.spec);
+    expect((second.spec as { containers: unknown }).containers).toBe((first.spec as { containers: unknown }).containers);
+  });
+});

@@ -68,6 +68,49 @@ export interface WatchCacheWindow {
   readonly resourceVersion: number;
 }
 
+/**
+ * Makes `next` (a decoded object not yet frozen) share with `prev` (the frozen object the cache held for
+ * the same key) every subtree that is equal in content and key order, so the revisions of an object kept
+ * in the window, the stores and the informers hold each unchanged part once: a Pod's spec, its
+ * managedFields entries and its older conditions, written once, read by every revision after. Equal
+ * subtrees serialize the same, so no reader sees a difference beyond identity. Returns whether `next` as
+ * a whole equals `prev`.
+ */
+function shareUnchanged(next: unknown, prev: unknown): boolean {
+  if (next === prev) return true;
+  if (typeof next !== 'object' || next === null || typeof prev !== 'object' || prev === null) return false;
+  const mutable = !Object.isFrozen(next);
+  if (Array.isArray(next)) {
+    if (!Array.isArray(prev)) return false;
+    let equal = next.length === prev.length;
+    for (let i = 0; i < next.length && i < prev.length; i++) {
+      if (shareUnchanged(next[i], prev[i])) {
+        if (mutable) next[i] = prev[i];
+      } else equal = false;
+    }
+    return equal;
+  }
+  if (Array.isArray(prev)) return false;
+  const a = next as Record<string, unknown>;
+  const b = prev as Record<string, unknown>;
+  const keys = Object.keys(a);
+  const prevKeys = Object.keys(b);
+  let equal = keys.length === prevKeys.length;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (equal && prevKeys[i] !== k) equal = false;
+    if (!Object.hasOwn(b, k)) {
+      equal = false;
+      continue;
+    }
+    if (shareUnchanged(a[k], b[k])) {
+      // `__proto__` as an own key (a label could be named so) is never assigned: that would set the prototype.
+      if (mutable && a[k] !== b[k] && k !== '__proto__') a[k] = b[k];
+    } else equal = false;
+  }
+  return equal;
+}
+
 export class WatchCache {
   /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
   resourceVersion = 0;
@@ -191,10 +234,10 @@ export class WatchCache {
   private processEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject, now: Time): WatchCacheEvent {
     const key = this.keyFunc(obj);
     const resourceVersion = parseResourceVersion(obj.metadata.resourceVersion ?? '');
+    const prevObject = this.store.get(key) ?? null;
+    if (prevObject !== null) shareUnchanged(obj, prevObject);
     deepFreeze(obj);
-    const event: WatchCacheEvent = {
-      type, key, object: obj, prevObject: this.store.get(key) ?? null, resourceVersion, recordTime: now,
-    };
+    const event: WatchCacheEvent = { type, key, object: obj, prevObject, resourceVersion, recordTime: now };
     this.updateCache(event);
     this.resourceVersion = resourceVersion;
     if (type === 'DELETED') this.store.delete(key);

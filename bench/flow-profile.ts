@@ -1,0 +1,45 @@
+// Where the flow bench's memory goes (issue 20): runs the bench's rollout (one Deployment of
+// `PODFLOW_BENCH_REPLICAS` replicas on `PODFLOW_BENCH_NODES` nodes, the bench's cluster options) to all
+// Available, then measures the heap after a forced GC and, with `PODFLOW_PROFILE_SNAPSHOT=<file>`,
+// writes a V8 heap snapshot for `bench/flow-heap.ts` to attribute. Not a benchmark: a tool for
+// docs/performance.md. Run with `node --expose-gc --import tsx bench/flow-profile.ts`
+// (add `--cpu-prof --cpu-prof-dir=<dir>` for a CPU profile of the same run).
+
+import { writeHeapSnapshot } from 'node:v8';
+import { createBenchCluster, postDeployment, availableReplicas, benchNodes, benchReplicas } from './flow-setup.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error('run with node --expose-gc');
+const heap = (): number => {
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+const cluster = createBenchCluster();
+const empty = heap();
+cluster.boot();
+const booted = heap();
+postDeployment(cluster);
+const cpu = process.cpuUsage();
+const stepsBefore = cluster.engine.step;
+while (availableReplicas(cluster) < benchReplicas) cluster.engine.runFor(1000, 200_000);
+const used = process.cpuUsage(cpu);
+const after = heap();
+const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+console.log(`${benchReplicas} replicas on ${benchNodes} nodes: ${cluster.engine.step - stepsBefore} steps, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU`);
+console.log(`heap after GC: empty cluster ${mib(empty)}, booted ${mib(booted)}, all Available ${mib(after)}`);
+console.log(`growth over the rollout ${mib(after - booted)}: ${((after - booted) / benchReplicas / 1024).toFixed(1)} KiB per Pod`);
+// The retained trace by message kind: records and their JSON size (what the trace hash serializes).
+const kinds = new Map<string, { count: number; chars: number }>();
+for (const record of cluster.engine.trace.all()) {
+  const entry = kinds.get(record.kind) ?? { count: 0, chars: 0 };
+  entry.count++;
+  entry.chars += JSON.stringify(record).length;
+  kinds.set(record.kind, entry);
+}
+console.log(`trace: ${cluster.engine.trace.all().length} records retained of ${cluster.engine.step}`);
+for (const [kind, e] of [...kinds].sort((a, b) => b[1].chars - a[1].chars).slice(0, 12)) {
+  console.log(`  ${kind.padEnd(28)} ${String(e.count).padStart(7)} records  ${mib(e.chars)} of JSON, ${Math.round(e.chars / e.count)} chars each`);
+}
+const snapshot = process.env.PODFLOW_PROFILE_SNAPSHOT;
+if (snapshot) console.log(`heap snapshot written to ${writeHeapSnapshot(snapshot)}`);

@@ -1,0 +1,47 @@
+// The flow bench's cluster and Deployment, shared by bench/flow.bench.ts and the profiling tools:
+// `PODFLOW_BENCH_REPLICAS` and `PODFLOW_BENCH_NODES` pick the size (default 1,000 on 50),
+// `PODFLOW_BENCH_STORAGE` the storage media type (protobuf, the default, or json).
+
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { builtinTokens } from '../src/sim/wire/credentials.ts';
+import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
+import type { Deployment } from '../src/sim/api/types/apps.ts';
+import { createCluster, type Cluster } from '../src/sim/cluster.ts';
+import { decodeStored } from '../src/sim/apiserver/storage/codec.ts';
+
+export const benchReplicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
+export const benchNodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
+/** kube-apiserver's --storage-media-type for the run: protobuf (the default) or json. */
+const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' : 'protobuf';
+
+export function createBenchCluster(): Cluster {
+  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000, storageMediaType,
+    // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
+    // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
+    ...(benchNodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * benchNodes, mutating: 2 * benchNodes } } } : {}) });
+}
+
+/** Sends the user's POST of Deployment `web` with `replicas` replicas (it takes effect as the engine runs). */
+export function postDeployment(cluster: Cluster, replicas = benchReplicas, name = 'web'): void {
+  cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
+    headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+      spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name, image: 'nginx:1.14.2' }] } } },
+    }),
+  });
+}
+
+/** The Deployment's status.availableReplicas as stored in etcd (0 before it exists). */
+export function availableReplicas(cluster: Cluster, name = 'web'): number {
+  const kv = cluster.etcd.kv.range({ key: `/registry/deployments/default/${name}` }).kvs[0];
+  return kv ? ((decodeStored(kv.value) as Deployment).status?.availableReplicas ?? 0) : 0;
+}
+
+/** A full garbage collection on demand without `--expose-gc` on the command line (the bench runner is plain tsx). */
+export function forcedGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
