@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { builtinTokens } from '../src/sim/wire/credentials.ts';
-import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
+import { httpKinds } from '../src/sim/wire/http.ts';
 import type { Deployment } from '../src/sim/api/types/apps.ts';
 import { createCluster, type Cluster } from '../src/sim/cluster.ts';
 import { decodeStored } from '../src/sim/apiserver/storage/codec.ts';
@@ -24,7 +24,7 @@ export function createBenchCluster(): Cluster {
 
 /** Sends the user's POST of Deployment `web` with `replicas` replicas (it takes effect as the engine runs). */
 export function postDeployment(cluster: Cluster, replicas = benchReplicas, name = 'web'): void {
-  cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+  cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
     headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
     body: JSON.stringify({

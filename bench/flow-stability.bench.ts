@@ -7,7 +7,7 @@
 // `npm run bench -- stability` (`PODFLOW_STABILITY_ROUNDS`, `PODFLOW_STABILITY_REPLICAS` change the size).
 
 import { builtinTokens } from '../src/sim/wire/credentials.ts';
-import { httpKinds, type HttpRequest } from '../src/sim/wire/http.ts';
+import { httpKinds } from '../src/sim/wire/http.ts';
 import { minute } from '../src/sim/engine/index.ts';
 import { availableReplicas, createBenchCluster, forcedGc, postDeployment } from './flow-setup.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
@@ -30,7 +30,7 @@ function stability(): BenchFigure[] {
     const name = `web-${round}`;
     postDeployment(cluster, replicas, name);
     while (availableReplicas(cluster, name) < replicas) cluster.engine.runFor(1000, 200_000);
-    cluster.user.request<HttpRequest>('kube-apiserver', httpKinds.request, {
+    cluster.user.request('kube-apiserver', httpKinds.request, {
       method: 'DELETE', path: `/apis/apps/v1/namespaces/default/deployments/${name}`, query: '',
       headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': 'application/json' },
       body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }),
