@@ -56,7 +56,7 @@ function classMembers(fileName: string, text: string): Array<{ readonly name: st
       let members = 0;
       for (const member of node.members) {
         if (ts.isConstructorDeclaration(member)) {
-          members += member.parameters.filter((p) => ts.getModifiers(p)?.some((m) => m.kind !== ts.SyntaxKind.DecoratorKeyword)).length;
+          members += member.parameters.filter((p) => ts.isParameterPropertyDeclaration(p, member)).length;
         } else if (!ts.isSemicolonClassElement(member)) {
           members++;
         }
