@@ -1,7 +1,8 @@
 // The handler behind the filter chain: a non-resource path (/healthz, /version, discovery, /openapi,
 // /metrics) is served by non-resource.ts; a resource request is routed to its resource, and then to the
 // access reviews (auth-reviews.ts), the pod streams relayed to a kubelet (pod-streams.ts) or the REST
-// handler of its verb (handlers.ts) over the resource's registry store.
+// handler of its verb (handlers/: get.ts, create.ts, update.ts, patch.ts, delete.ts, watch.ts) over the
+// resource's registry store.
 // Models k8s.io/apiserver/pkg/server/handler.go (APIServerHandler's director: go-restful routes, then
 // the non-resource mux) and pkg/endpoints/installer.go (registerResourceHandlers: one handler per verb).
 
@@ -14,10 +15,13 @@ import type { UserInfo } from './filters/authentication.ts';
 import type { RbacIndex } from './filters/rbac.ts';
 import { pathSegmentError } from './filters/path-segments.ts';
 import { managerOrUserAgent } from './fieldmanager/field-manager.ts';
-import {
-  handleCreate, handleDelete, handleDeleteCollection, handleGet, handleList, handlePatch, handleUpdate, handleWatch, respond,
-  type HandlerRequest,
-} from './handlers.ts';
+import { handleCreate } from './handlers/create.ts';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.ts';
+import { handleGet, handleList } from './handlers/get.ts';
+import { handlePatch } from './handlers/patch.ts';
+import { respond, type HandlerRequest } from './handlers/rest.ts';
+import { handleUpdate } from './handlers/update.ts';
+import { handleWatch } from './handlers/watch.ts';
 import { serveNonResource, type NonResourceState } from './non-resource.ts';
 import { handlePodStream, podStreamSubresources } from './pod-streams.ts';
 import type { RegistryContext } from './registry/generic-store.ts';

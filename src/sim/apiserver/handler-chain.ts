@@ -18,7 +18,7 @@ import { authenticatedGroup, type TokenAuthenticator, type UserInfo } from './fi
 import { tooManyRequestsBody, type MaxInFlight } from './filters/max-in-flight.ts';
 import type { ApiserverMetrics } from './filters/metrics.ts';
 import type { RbacIndex } from './filters/rbac.ts';
-import { respond } from './handlers.ts';
+import { respond } from './handlers/rest.ts';
 import { withNegotiatedContentType } from './negotiation.ts';
 
 /** The handler behind the filters: an answer, or null when it answered (a stream) itself. */

@@ -6,7 +6,7 @@
 
 import type { Message } from '../engine/index.ts';
 import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
-import type { WatchResponder } from './handlers.ts';
+import type { WatchResponder } from './handlers/watch.ts';
 import type { StorageWatch } from './storage/interface.ts';
 
 /** The name of the timer that ends a watch; its data is the watch request's id. */
