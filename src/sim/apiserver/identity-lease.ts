@@ -6,8 +6,13 @@
 // IdentityLeaseDurationSeconds 3600, IdentityLeaseRenewIntervalPeriod 10 s, labelAPIServerHeartbeatFunc),
 // pkg/controlplane/apiserver/config.go (APIServerID) and component-helpers apimachinery/lease/controller.go.
 
+import { StatusError } from '../api/errors.ts';
+import { formatMicroTimestamp } from '../api/time.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import type { KubeObject } from '../api/types/meta.ts';
+import type { Co } from '../engine/index.ts';
+import type { GenericStore, RegistryContext } from './registry/generic-store.ts';
+import { StorageError } from './storage/errors.ts';
 
 export const controlPlaneHostname = 'control-plane';
 export const apiserverID = 'kube-apiserver-m6v5cwonsdill5e7qwezc7bc5y';
@@ -25,4 +30,45 @@ export function apiserverIdentityLease(uuid: string, renewTime: string): KubeObj
     spec: { holderIdentity: `${apiserverID}_${uuid}`, leaseDurationSeconds: identityLeaseDurationSeconds, renewTime },
   };
   return lease;
+}
+
+/** What the identity lease controller needs of kube-apiserver. */
+export interface IdentityLeaseHost {
+  /** The registry store of coordination.k8s.io leases. */
+  leases(): GenericStore;
+  /** The registry context of kube-apiserver itself (system:apiserver) in kube-system. */
+  systemContext(): RegistryContext;
+  /** The wall-clock time now, ms since the Unix epoch. */
+  wallNow(): number;
+  uuid(): string;
+  /** Calls `renew` again after `identityLeaseRenewInterval` (a background timer named `identityLeaseTimer`). */
+  scheduleRenew(): void;
+}
+
+/** The identity lease controller: create kube-system/kube-apiserver-<hash>, then renew it every 10 s. */
+export class IdentityLeaseController {
+  /** The identity lease as last written. */
+  private lease: KubeObject | null = null;
+
+  constructor(private readonly host: IdentityLeaseHost) {}
+
+  *renew(): Co<void> {
+    const ctx = this.host.systemContext();
+    const renewTime = formatMicroTimestamp(this.host.wallNow());
+    const store = this.host.leases();
+    try {
+      if (this.lease === null) {
+        this.lease = yield* store.create(ctx, apiserverIdentityLease(`${this.host.uuid()}`, renewTime));
+      } else {
+        const current = this.lease as Lease;
+        const { object } = yield* store.update(ctx, current.metadata.name ?? '', () => ({ ...current, spec: { ...current.spec, renewTime } }) as KubeObject);
+        this.lease = object;
+      }
+    } catch (err) {
+      // An error answer or etcd unreachable: logged by the real controller, which tries again next period.
+      if (!(err instanceof StatusError) && !(err instanceof StorageError)) throw err;
+      this.lease = null;
+    }
+    this.host.scheduleRenew();
+  }
 }

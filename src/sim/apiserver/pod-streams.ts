@@ -16,7 +16,7 @@ import { newBadRequest, newInternalError, StatusError } from '../api/errors.ts';
 import { formatQuery } from '../go/url.ts';
 import type { Pod } from '../api/types/core.ts';
 import type { Co } from '../engine/index.ts';
-import type { HandlerRequest } from './handlers.ts';
+import type { HandlerRequest } from './handlers/rest.ts';
 import type { HttpRequest, HttpResponse } from '../wire/http.ts';
 
 export const podStreamSubresources: ReadonlySet<string> = new Set(['log', 'exec', 'attach', 'portforward']);

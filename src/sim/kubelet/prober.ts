@@ -12,7 +12,9 @@
 
 import type { ContainerPort, Probe } from '../api/types/core.ts';
 import type { ImageServer } from './image-registry.ts';
-import { execute, nginxAccessTime, nginxTime, type ContainerContext } from './programs.ts';
+import { execute } from './programs.ts';
+import { nginxAccessTime, nginxTime } from './programs/clock.ts';
+import type { ContainerContext } from './programs/program.ts';
 
 export interface ProbeTarget {
   readonly podIP: string;

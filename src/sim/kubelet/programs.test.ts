@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { imageCatalog } from './image-registry.ts';
 import { utf8ToByteString } from '../etcd/bytes.ts';
 import { readTar, writeTar } from './tar.ts';
-import { containerArgv, execute, nginxHttp, runMain, shellWords, type ContainerContext, type ProgramStep } from './programs.ts';
+import { containerArgv, execute, runMain } from './programs.ts';
+import type { ContainerContext, ProgramStep } from './programs/program.ts';
+import { nginxHttp } from './programs/servers.ts';
+import { shellWords } from './programs/shell-parse.ts';
 
 const busybox = imageCatalog.find((i) => i.repository === 'docker.io/library/busybox' && i.tag === '1.36')!;
 const nginx = imageCatalog.find((i) => i.repository === 'docker.io/library/nginx' && i.tag === '1.14.2')!;

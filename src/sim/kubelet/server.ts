@@ -21,7 +21,9 @@ import type { MessageKind, MessageMap } from '../messages/index.ts';
 import type { TimerHandle } from '../client/client-component.ts';
 import { formatLine, type ContainerLog, type LogOptions } from './container-log.ts';
 import type { ImageServer } from './image-registry.ts';
-import { execute, nginxHttp, type ContainerContext } from './programs.ts';
+import { execute } from './programs.ts';
+import type { ContainerContext } from './programs/program.ts';
+import { nginxHttp } from './programs/servers.ts';
 
 /** A container as the server sees it. */
 export interface ServedContainer {

@@ -13,7 +13,8 @@ import { ContainerLog } from './container-log.ts';
 import { imageServers, localImage, notFoundError, resolveImage } from './image-registry.ts';
 import { podKey } from './format.ts';
 import type { PodWorker, RunningContainer } from './pod-workers.ts';
-import { containerArgv, mainProgram, runMain, type ContainerContext, type Program } from './programs.ts';
+import { containerArgv, mainProgram, runMain } from './programs.ts';
+import type { ContainerContext, Program } from './programs/program.ts';
 import { runtimeDurations, type ImageService, type PullResult, type RuntimeService, type StopResult, type SyncContext } from './runtime-service.ts';
 
 /** How the containers of a crashing image end: after `afterMs` of running, with `exitCode`. */

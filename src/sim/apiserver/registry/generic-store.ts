@@ -2,25 +2,31 @@
 // resource's strategy called at fixed points. Reading a method top to bottom is reading what
 // kube-apiserver does with a create, an update or a delete.
 // Models k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store.Create, Update, Get, List,
-// Delete, updateForGracefulDeletionAndFinalizers, deletionFinalizersForGarbageCollection) and
-// pkg/registry/rest (BeforeCreate, BeforeUpdate, BeforeDelete, FillObjectMetaSystemFields).
+// Delete, updateForGracefulDeletionAndFinalizers; the delete helpers are store-delete.ts, dry run is
+// dryrun.ts) and pkg/registry/rest (BeforeCreate, FillObjectMetaSystemFields; BeforeUpdate's fills in
+// rest-update.ts, BeforeDelete in rest-delete.ts).
 
 import {
-  newAlreadyExists, newDeletePreconditionConflict, newInvalid, newNotFound, newOptimisticLockConflict,
-  newGenerateNameConflict,
+  newAlreadyExists, newInvalid, newNotFound, newOptimisticLockConflict, newGenerateNameConflict,
 } from '../../api/errors.ts';
 import { fieldError } from '../../api/field.ts';
 import { FieldPath } from '../../api/field.ts';
 import { generateName } from '../../api/names.ts';
 import { apiVersionOf, groupResourceOf, storageKey } from '../../api/resources.ts';
 import { recordWrite } from '../fieldmanager/field-manager.ts';
-import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
+import { formatTimestamp } from '../../api/time.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co, Rng, Time } from '../../engine/index.ts';
 import type { AdmissionChain, AdmissionContext, AdmissionDecision, Operation } from '../admission/admission.ts';
 import type { UserInfo } from '../filters/authentication.ts';
 import { interpretStorageError, StorageError } from '../storage/errors.ts';
-import { checkPreconditions, type ListOptions, type ListResult, type Preconditions, type Storage } from '../storage/interface.ts';
+import type { ListOptions, ListResult, Preconditions, Storage } from '../storage/interface.ts';
+import { dryRunCreate, dryRunUpdate } from './dryrun.ts';
+import { beforeDelete, checkDeletePreconditions } from './rest-delete.ts';
+import { fillFromExisting } from './rest-update.ts';
+import {
+  AlreadyDeleting, DeleteNow, deletionFinalizersForGarbageCollection, markAsDeleting, shouldDeleteDuringUpdate,
+} from './store-delete.ts';
 import type { DeleteOptions, StatusStrategy, Strategy } from './strategy.ts';
 import type { RegistryStageName, StageDetails } from '../../messages/index.ts';
 import { copyJson } from '../../api/json-copy.ts';
@@ -104,7 +110,7 @@ export class GenericStore {
     yield* this.validateAdmission(ctx, 'CREATE', obj, null, '');
     const name = obj.metadata.name!;
     try {
-      if (ctx.dryRun) return yield* this.dryRunCreate(this.key(ctx.namespace, name), obj);
+      if (ctx.dryRun) return yield* dryRunCreate(this.storage, this.key(ctx.namespace, name), obj);
       const created = yield* this.storage.create(this.key(ctx.namespace, name), obj, s.ttlSeconds);
       onStored(true);
       this.onCommit(s.resource.resource, created, false);
@@ -219,7 +225,7 @@ export class GenericStore {
       return obj;
     }.bind(this);
     try {
-      if (ctx.dryRun) return { object: yield* this.dryRunUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate), created };
+      if (ctx.dryRun) return { object: yield* dryRunUpdate(this.storage, this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate), created };
       const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate, s.ttlSeconds);
       this.onCommit(s.resource.resource, object, false);
       if (previous !== null && (s.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate)(object, previous)) {
@@ -254,7 +260,7 @@ export class GenericStore {
   /** A GuaranteedUpdate of the stored object outside the update pipeline (a namespace's first DELETE). */
   *updateForDelete(ctx: RegistryContext, name: string, preconditions: Preconditions | undefined, mutate: (existing: KubeObject) => KubeObject): Co<KubeObject> {
     const key = this.key(ctx.namespace, name);
-    const update = ctx.dryRun ? this.dryRunUpdate.bind(this) : this.storage.guaranteedUpdate.bind(this.storage);
+    const update = ctx.dryRun ? this.dryRunUpdater() : this.storage.guaranteedUpdate.bind(this.storage);
     try {
       const object = yield* update(key, { ignoreNotFound: false, ...(preconditions ? { preconditions } : {}) }, function* (existing) {
         return mutate(existing);
@@ -293,7 +299,7 @@ export class GenericStore {
       let finalizersLeft = false;
       let outcome: 'updated' | 'deleteNow' | 'alreadyDeleting' = 'updated';
       let object: KubeObject | null = null;
-      const update = ctx.dryRun ? this.dryRunUpdate.bind(this) : this.storage.guaranteedUpdate.bind(this.storage);
+      const update = ctx.dryRun ? this.dryRunUpdater() : this.storage.guaranteedUpdate.bind(this.storage);
       try {
         object = yield* update(key, { ignoreNotFound: false, ...(requested.preconditions ? { preconditions: requested.preconditions } : {}) }, function* (existing) {
           const options = { ...requested };
@@ -341,19 +347,9 @@ export class GenericStore {
     }
   }
 
-  // Models k8s.io/apiserver/pkg/registry/generic/registry/dryrun.go (DryRunnableStorage): reads as
-  // usual, writes nothing.
-  private *dryRunCreate(key: string, obj: KubeObject): Co<KubeObject> {
-    const existing = yield* this.storage.get(key, { resourceVersion: '', ignoreNotFound: true });
-    if (existing) throw new StorageError('KeyExists', key, 0);
-    return copyJson(obj);
-  }
-
-  private *dryRunUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
-    tryUpdate: (current: KubeObject) => Co<KubeObject>): Co<KubeObject> {
-    const current = (yield* this.storage.get(key, { resourceVersion: '', ignoreNotFound: opts.ignoreNotFound })) ?? ({ metadata: {} } as KubeObject);
-    checkPreconditions(opts.preconditions, key, current);
-    return yield* tryUpdate(copyJson(current));
+  /** A GuaranteedUpdate of the storage that writes nothing (`?dryRun=All`). */
+  private dryRunUpdater(): Storage['guaranteedUpdate'] {
+    return (key, opts, tryUpdate) => dryRunUpdate(this.storage, key, opts, tryUpdate);
   }
 
   private *admit(ctx: RegistryContext, operation: Operation, obj: KubeObject | null, old: KubeObject | null, subresource: string): Co<void> {
@@ -382,133 +378,6 @@ export class GenericStore {
 
 function describe(decisions: readonly AdmissionDecision[]): string[] {
   return decisions.map((d) => `${d.plugin}: ${d.note}`);
-}
-
-// Models rest.BeforeDelete's precondition checks (with the registry's own 409 texts).
-function checkDeletePreconditions(s: Strategy, name: string, current: KubeObject, options: DeleteOptions): void {
-  const p = options.preconditions;
-  if (!p) return;
-  const gk = { group: s.resource.group, kind: s.resource.kind };
-  if (p.uid !== undefined && p.uid !== current.metadata.uid) {
-    throw newDeletePreconditionConflict(gk, name, 'UID', p.uid, current.metadata.uid ?? '');
-  }
-  if (p.resourceVersion !== undefined && p.resourceVersion !== current.metadata.resourceVersion) {
-    throw newDeletePreconditionConflict(gk, name, 'ResourceVersion', p.resourceVersion, current.metadata.resourceVersion ?? '');
-  }
-}
-
-/**
- * rest.BeforeUpdate's fills: an update may leave out the namespace (the request's), the UID and the
- * creationTimestamp (the stored object's); a `kubectl replace` of a plain manifest does.
- */
-function fillFromExisting(obj: KubeObject, current: KubeObject, namespace: string | undefined): void {
-  const meta = obj.metadata;
-  if (namespace !== undefined && !meta.namespace) meta.namespace = namespace;
-  if (!meta.uid && current.metadata.uid) meta.uid = current.metadata.uid;
-  if (current.metadata.creationTimestamp) meta.creationTimestamp = current.metadata.creationTimestamp;
-  // An update can never remove or change a deletion timestamp, nor remove the grace period seconds.
-  const old = current.metadata;
-  if (old.deletionTimestamp !== undefined && old.deletionTimestamp !== null && meta.deletionTimestamp !== old.deletionTimestamp) meta.deletionTimestamp = old.deletionTimestamp;
-  if (old.deletionGracePeriodSeconds !== undefined && old.deletionGracePeriodSeconds !== null && (meta.deletionGracePeriodSeconds === undefined || meta.deletionGracePeriodSeconds === null)) {
-    meta.deletionGracePeriodSeconds = old.deletionGracePeriodSeconds;
-  }
-}
-
-/**
- * Models ShouldDeleteDuringUpdate: no finalizers left, the existing object was marked for deletion, and
- * with no grace period or a zero one (a strategy may add its own condition: namespaces' spec.finalizers).
- */
-export function shouldDeleteDuringUpdate(obj: KubeObject, existing: KubeObject): boolean {
-  if ((obj.metadata.finalizers ?? []).length > 0) return false;
-  if (existing.metadata.deletionTimestamp === undefined || existing.metadata.deletionTimestamp === null) return false;
-  const grace = existing.metadata.deletionGracePeriodSeconds;
-  return grace === undefined || grace === null || grace === 0;
-}
-
-/** Thrown inside the marking update: a graceful deletion is already pending (errAlreadyDeleting). */
-class AlreadyDeleting extends Error {}
-/** Thrown inside the marking update: nothing to wait for, delete now (errDeleteNow). */
-class DeleteNow extends Error {}
-
-/**
- * rest.BeforeDelete's grace-period rules on `obj` (changed in place). `graceful`: the object is marked
- * with a grace period (`gracePeriodSeconds`, possibly 0); `pendingGraceful`: it already is, and this
- * delete would not shorten it.
- */
-// Models k8s.io/apiserver/pkg/registry/rest/delete.go (BeforeDelete), 1.28.
-function beforeDelete(s: Strategy, obj: KubeObject, options: { gracePeriodSeconds?: number }, nowMs: number): { graceful: boolean; pendingGraceful: boolean; gracePeriodSeconds: number } {
-  const meta = obj.metadata;
-  const none = { graceful: false, pendingGraceful: false, gracePeriodSeconds: 0 };
-  if (options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0) options.gracePeriodSeconds = 1;
-  if (meta.deletionGracePeriodSeconds !== undefined && meta.deletionGracePeriodSeconds !== null && meta.deletionGracePeriodSeconds < 0) meta.deletionGracePeriodSeconds = 1;
-  if (!s.gracePeriod) return none;
-  if (meta.deletionTimestamp !== undefined && meta.deletionTimestamp !== null) {
-    const existing = meta.deletionGracePeriodSeconds;
-    if (existing === undefined || existing === null || existing === 0) return none;
-    if (options.gracePeriodSeconds !== undefined) {
-      const period = options.gracePeriodSeconds;
-      if (period >= existing) return { graceful: false, pendingGraceful: true, gracePeriodSeconds: existing };
-      meta.deletionTimestamp = formatTimestamp(parseTimestampMs(meta.deletionTimestamp) - existing * 1000 + period * 1000);
-      meta.deletionGracePeriodSeconds = period;
-      return { graceful: true, pendingGraceful: false, gracePeriodSeconds: period };
-    }
-    return { graceful: false, pendingGraceful: true, gracePeriodSeconds: existing };
-  }
-  const period = s.gracePeriod(obj, options.gracePeriodSeconds);
-  if (period === undefined) return none;
-  meta.deletionTimestamp = formatTimestamp(nowMs + period * 1000);
-  meta.deletionGracePeriodSeconds = period;
-  if ((meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
-  return { graceful: true, pendingGraceful: false, gracePeriodSeconds: period };
-}
-
-/** markAsDeleting: grace period 0, deletionTimestamp now (or kept when earlier), generation bumped on the first mark. */
-function parseTimestampMs(t: string): number {
-  return parseTimestamp(t) ?? 0;
-}
-
-function markAsDeleting(obj: KubeObject, nowMs: number): void {
-  const meta = obj.metadata;
-  if ((meta.deletionTimestamp === undefined || meta.deletionTimestamp === null) && (meta.generation ?? 0) > 0) meta.generation = (meta.generation ?? 0) + 1;
-  if (meta.deletionTimestamp === undefined || meta.deletionTimestamp === null || parseTimestampMs(meta.deletionTimestamp) > nowMs) {
-    meta.deletionTimestamp = formatTimestamp(nowMs);
-  }
-  meta.deletionGracePeriodSeconds = 0;
-}
-
-function shouldOrphanDependents(s: Strategy, obj: KubeObject, options: DeleteOptions): boolean {
-  if (s.defaultGarbageCollectionPolicy === 'Unsupported') return false;
-  if (options.orphanDependents !== undefined) return options.orphanDependents;
-  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Orphan';
-  for (const f of obj.metadata.finalizers ?? []) {
-    if (f === 'orphan') return true;
-    if (f === 'foregroundDeletion') return false;
-  }
-  return s.defaultGarbageCollectionPolicy === 'OrphanDependents';
-}
-
-function shouldDeleteDependents(s: Strategy, obj: KubeObject, options: DeleteOptions): boolean {
-  if (s.defaultGarbageCollectionPolicy === 'Unsupported') return false;
-  if (options.orphanDependents !== undefined) return false;
-  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Foreground';
-  for (const f of obj.metadata.finalizers ?? []) {
-    if (f === 'foregroundDeletion') return true;
-    if (f === 'orphan') return false;
-  }
-  return false;
-}
-
-/** The finalizers a propagation policy asks for (orphan, foregroundDeletion), and whether the set changes. */
-// Models Store deletionFinalizersForGarbageCollection.
-function deletionFinalizersForGarbageCollection(s: Strategy, obj: KubeObject, options: DeleteOptions): { changed: boolean; finalizers: string[] } {
-  const old = obj.metadata.finalizers ?? [];
-  const next = old.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
-  if (shouldOrphanDependents(s, obj, options)) next.push('orphan');
-  if (shouldDeleteDependents(s, obj, options)) next.push('foregroundDeletion');
-  const a = new Set(old);
-  const b = new Set(next);
-  const same = a.size === b.size && [...a].every((f) => b.has(f));
-  return same ? { changed: false, finalizers: [...old] } : { changed: true, finalizers: next };
 }
 
 /** A deep copy, so that an update function may change what it is given without touching the original. */

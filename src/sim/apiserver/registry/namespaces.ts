@@ -16,7 +16,7 @@ import { validateStatusUpdate } from '../../api/validation/index.ts';
 import type { Co } from '../../engine/index.ts';
 import { interpretStorageError } from '../storage/errors.ts';
 import type { DeleteResult, GenericStore, RegistryContext } from './generic-store.ts';
-import { shouldDeleteDuringUpdate } from './generic-store.ts';
+import { shouldDeleteDuringUpdate } from './store-delete.ts';
 import type { DeleteOptions, StatusStrategy } from './strategy.ts';
 
 const namespacesGR = { group: '', resource: 'namespaces' };

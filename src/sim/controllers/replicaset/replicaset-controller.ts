@@ -4,7 +4,7 @@
 // change its informer has not shown yet.
 // Models k8s pkg/controller/replicaset/replica_set.go (NewBaseController handlers, syncReplicaSet,
 // manageReplicas, slowStartBatch, getPodsToDelete, processNextWorkItem), replica_set_utils.go
-// (calculateStatus, updateReplicaSetStatus) and pkg/controller/controller_utils.go (RealPodControl
+// (calculateStatus, updateReplicaSetStatus: replica-set-utils.ts) and pkg/controller/controller_utils.go (RealPodControl
 // CreatePods/DeletePod, GetPodFromTemplate).
 //
 // Not modelled: conditions other than ReplicaFailure.
@@ -20,44 +20,24 @@
 import { isStatusError } from '../../api/errors.ts';
 import { labelSelectorAsSelector, matchesLabels, selectorFromSet, type Selector } from '../../api/labels.ts';
 import type { Pod } from '../../api/types/core.ts';
-import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from '../../api/types/apps.ts';
+import type { ReplicaSet } from '../../api/types/apps.ts';
 import type { OwnerReference } from '../../api/types/meta.ts';
-import { formatTimestamp } from '../../api/time.ts';
 import {
   DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, splitMetaNamespaceKey,
   type EventRecorder, type ResourceClient, type SharedIndexInformer,
 } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import {
-  addPodControllerUIDIndexer, burstReplicas, ControllerExpectations, deepCopy, filterPodsByOwner, getControllerOf, isPodAvailable,
+  addPodControllerUIDIndexer, burstReplicas, ControllerExpectations, deepCopy, filterPodsByOwner, getControllerOf,
   isPodReady, isProgrammingError, orphanPodIndexKeyForNamespace, podControllerUIDIndex, podFacts, podsToDelete,
   slowStartInitialBatchSize,
 } from '../controller-utils.ts';
 import { ClaimTally } from './claim-tally.ts';
+import { calculateStatus, countPods, rsKind, updateReplicaSetStatus, type Claimed } from './replica-set-utils.ts';
 import { claim } from '../controller-ref-manager.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
 export const replicaSetControllerName = 'replicaset-controller';
-const rsKind = { apiVersion: 'apps/v1', kind: 'ReplicaSet' } as const;
-
-/** What calculateStatus counts over the claimed pods. */
-interface StatusCounts {
-  readonly replicas: number;
-  readonly fullyLabeled: number;
-  readonly ready: number;
-  readonly available: number;
-}
-
-/** What claimPods found, read as late as each use needs. */
-interface Claimed {
-  readonly count: number;
-  /** The claimed pods, in list order. */
-  pods(): readonly Pod[];
-  /** The pods the ReplicaSet controls, active or not (getPodsToDelete's related pods), in list order. */
-  related(): readonly Pod[];
-  /** calculateStatus's counts at `nowEpoch`. */
-  statusCounts(nowEpoch: number): StatusCounts;
-}
 
 export class ReplicaSetController {
   readonly queue: RateLimitingQueue;
@@ -208,8 +188,8 @@ export class ReplicaSetController {
       }
     }
     const rs = deepCopy(cached);
-    const status = this.calculateStatus(rs, filtered, manageError);
-    const updated = yield* this.updateStatus(rs, status);
+    const status = calculateStatus(rs, filtered, manageError, this.ctx.host.epochMs + this.ctx.host.now);
+    const updated = yield* updateReplicaSetStatus(this.replicaSets, rs, status);
     const replicas = updated.spec.replicas ?? 1;
     const minReady = updated.spec.minReadySeconds ?? 0;
     if (manageError === undefined && minReady > 0 && (updated.status?.readyReplicas ?? 0) === replicas
@@ -355,69 +335,6 @@ export class ReplicaSetController {
     }
   }
 
-  /** calculateStatus (replica_set_utils.go). */
-  private calculateStatus(rs: ReplicaSet, filtered: Claimed, manageError: unknown): ReplicaSetStatus {
-    const nowEpoch = this.ctx.host.epochMs + this.ctx.host.now;
-    const { fullyLabeled, ready, available } = filtered.statusCounts(nowEpoch);
-    let conditions = (rs.status?.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure' || manageError !== undefined);
-    if (manageError !== undefined && !conditions.some((c) => c.type === 'ReplicaFailure')) {
-      const creating = (rs.spec.replicas ?? 1) > filtered.count;
-      const condition: ReplicaSetCondition = {
-        type: 'ReplicaFailure', status: 'True',
-        lastTransitionTime: formatTimestamp(nowEpoch),
-        reason: creating ? 'FailedCreate' : 'FailedDelete',
-        message: manageError instanceof Error ? manageError.message : String(manageError),
-      };
-      conditions = [...conditions, condition];
-    }
-    const status: ReplicaSetStatus = { replicas: filtered.count };
-    if (fullyLabeled) status.fullyLabeledReplicas = fullyLabeled;
-    if (ready) status.readyReplicas = ready;
-    if (available) status.availableReplicas = available;
-    if (rs.status?.observedGeneration !== undefined) status.observedGeneration = rs.status.observedGeneration;
-    if (conditions.length) status.conditions = conditions;
-    return status;
-  }
-
-  /** updateReplicaSetStatus: PUT …/status unless nothing changed; one retry after a fresh GET. */
-  private *updateStatus(rs: ReplicaSet, status: ReplicaSetStatus): Co<ReplicaSet> {
-    const cur = rs.status;
-    if (cur && cur.replicas === status.replicas
-      && (cur.fullyLabeledReplicas ?? 0) === (status.fullyLabeledReplicas ?? 0)
-      && (cur.readyReplicas ?? 0) === (status.readyReplicas ?? 0)
-      && (cur.availableReplicas ?? 0) === (status.availableReplicas ?? 0)
-      && cur.observedGeneration === rs.metadata.generation
-      && JSON.stringify(cur.conditions ?? []) === JSON.stringify(status.conditions ?? [])) {
-      return rs;
-    }
-    let target = rs;
-    for (let attempt = 0; ; attempt++) {
-      const next: ReplicaSetStatus = { ...status };
-      if (target.metadata.generation !== undefined) next.observedGeneration = target.metadata.generation;
-      const body: ReplicaSet = { ...target, ...rsKind, status: next };
-      try {
-        return yield* this.replicaSets.update(body, { subresource: 'status' });
-      } catch (err) {
-        if (attempt >= 1) throw err;
-        target = yield* this.replicaSets.get(rs.metadata.namespace, rs.metadata.name ?? '');
-      }
-    }
-  }
-}
-
-/** calculateStatus's loop over the claimed pods. */
-function countPods(pods: readonly Pod[], templateLabels: Selector, minReady: number, nowEpoch: number): StatusCounts {
-  let fullyLabeled = 0;
-  let ready = 0;
-  let available = 0;
-  for (const p of pods) {
-    if (matchesLabels(templateLabels, p.metadata.labels)) fullyLabeled++;
-    if (podFacts(p).ready) {
-      ready++;
-      if (minReady === 0 || isPodAvailable(p, minReady, nowEpoch)) available++;
-    }
-  }
-  return { replicas: pods.length, fullyLabeled, ready, available };
 }
 
 /** `f`'s result, computed on the first call. */
