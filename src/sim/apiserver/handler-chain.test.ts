@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Message } from '../engine/index.ts';
 import { builtinTokens } from '../wire/credentials.ts';
-import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpResponse } from '../wire/http.ts';
 import { bootedCluster, call, causedBy, nginxDeployment, status } from './testing.ts';
 
 describe('kube-apiserver: the filter chain', () => {

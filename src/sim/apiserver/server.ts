@@ -14,7 +14,7 @@ import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/
 import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
 import { etcdKinds } from '../etcd/index.ts';
 import type { EtcdRequestKind, MessageKind, MessageMap, ReplyOf } from '../messages/index.ts';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest } from '../wire/http.ts';
 import { AdmissionChain } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
 import { APIServerHandler } from './api-server-handler.ts';

@@ -21,7 +21,7 @@ import { lookupResource, type ResourceInfo } from '../../api/resources.ts';
 import type { Namespace, Pod } from '../../api/types/core.ts';
 import type { KubeObject, List } from '../../api/types/meta.ts';
 import { formatTimestamp, parseTimestamp } from '../../api/time.ts';
-import { httpKinds, type HttpResponse } from '../../wire/http.ts';
+import { httpKinds } from '../../wire/http.ts';
 import { apiserverName, errorFromResponse, type ResourceClient } from '../../client/index.ts';
 import type { Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
