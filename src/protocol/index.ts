@@ -1,8 +1,8 @@
 // The contract between the UI and the simulation worker: typed commands (UI → worker) and events
 // (worker → UI), all plain structured-clone-safe data. The UI depends on this module only.
 
-export type { Command, CommandType } from './commands.ts';
-export { maxNodes } from './commands.ts';
+export type { Command, CommandType, EtcdMemberCount } from './commands.ts';
+export { defaultNewClusterEtcdMembers, etcdMemberCounts, maxNodes } from './commands.ts';
 export type { SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
