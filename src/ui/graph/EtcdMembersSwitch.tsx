@@ -13,7 +13,7 @@ export function EtcdMembersSwitch() {
   const actions = useSimActions();
   if (useAttached()) return null;
   return (
-    <Panel position="top-right" className="etcd-members-switch">
+    <Panel position="top-left" className="etcd-members-switch">
       <div role="group" aria-label={t('member.switch')} title={t('member.switchHint')} data-testid="etcd-members-switch">
         <span aria-hidden="true">{t('member.switch')}</span>
         {etcdMemberCounts.map((n) => (

@@ -60,9 +60,8 @@ function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; re
         <span className="etcd-member-role">{state === 'leader' ? `★ ${role}` : role}</span>
         {state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term })}</span></>}
       </p>
-      <p className="insides-line insides-mono" aria-hidden="true">
-        {state === 'stopped' ? '—' : <><span data-testid="member-commit">{t('member.commit', { index: commit })}</span>{' · '}<span data-testid="member-applied">{t('member.applied', { index: applied })}</span></>}
-      </p>
+      <p className="insides-line insides-mono" aria-hidden="true">{state === 'stopped' ? '—' : t('member.commit', { index: commit })}</p>
+      <p className="insides-line insides-mono" aria-hidden="true">{state === 'stopped' ? '' : t('member.applied', { index: applied })}</p>
       <p className={`insides-line${fault ? ' insides-line--failed' : ' insides-line--muted'}`} data-testid="member-fault" aria-hidden="true">
         {fault ?? t('etcd.revision', { revision: insides.revision })}
       </p>

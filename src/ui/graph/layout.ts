@@ -52,7 +52,7 @@ const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet'>, Box> = {
 const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as const;
 
 /** A member box of a 3- or 5-member etcd, and how far each member sits below the one before it. */
-export const memberBox = { width: 150, height: 80, near: { x: 90 }, far: { x: -80 }, stride: { 3: 90, 5: 60 } } as const;
+export const memberBox = { width: 150, height: 92, near: { x: 90 }, far: { x: -80 }, stride: { 3: 100, 5: 64 } } as const;
 
 /** The box of member `index` (0-based) of `count` in the etcd slot's zigzag. */
 function memberBoxOf(index: number, count: number): Box {
@@ -122,9 +122,9 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
   const members = topology.components.filter((c) => c.role === 'etcd');
   const clustered = members.length > 1;
   const lastMember = clustered ? memberBoxOf(members.length - 1, members.length) : null;
-  // The kubelet rows keep their gap below the etcd slot's lowest box; below five members, more, so the
-  // first kubelet's link climbs past the lowest member.
-  const drop = lastMember ? lastMember.y + lastMember.height - (fixedBoxes.etcd.y + fixedBoxes.etcd.height) + (members.length >= 5 ? 50 : 0) : 0;
+  // The kubelet rows keep their gap below the etcd slot's lowest box, and more, so the first kubelet's
+  // link climbs past the lowest member.
+  const drop = lastMember ? lastMember.y + lastMember.height - (fixedBoxes.etcd.y + fixedBoxes.etcd.height) + 50 : 0;
   const boxOf = (component: ComponentView): Box => {
     if (component.role === 'kubelet') return kubeletBox(kubelets.indexOf(component), kubelets.length, drop);
     if (component.role === 'etcd' && clustered) return memberBoxOf(members.indexOf(component), members.length);
