@@ -52,7 +52,7 @@ const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet'>, Box> = {
 const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as const;
 
 /** A member box of a 3- or 5-member etcd, and how far each member sits below the one before it. */
-export const memberBox = { width: 150, height: 92, near: { x: 90 }, far: { x: -80 }, stride: { 3: 100, 5: 64 } } as const;
+const memberBox = { width: 150, height: 92, near: { x: 90 }, far: { x: -80 }, stride: { 3: 100, 5: 64 } } as const;
 
 /** The box of member `index` (0-based) of `count` in the etcd slot's zigzag. */
 function memberBoxOf(index: number, count: number): Box {
