@@ -58,7 +58,8 @@ export interface ResetCommand {
   /** Worker nodes, node-1 … node-N (1 ≤ N ≤ maxNodes). */
   readonly nodes: number;
   /** kube-apiserver's `--storage-media-type` (default protobuf, as a real cluster's). */
-  readonly storageMediaType?: 'protobuf' | 'json';
+  readonly storageMediaType?: 'protobuf' | 'json';  /** etcd members (1, 3 or 5; absent means 1). */
+  readonly etcdMembers?: EtcdMemberCount;
 }
 
 /**
@@ -137,7 +138,8 @@ export interface CreateClusterCommand {
   readonly seed: string | number;
   readonly nodes: number;
   /** kube-apiserver's `--storage-media-type` (default protobuf). */
-  readonly storageMediaType?: 'protobuf' | 'json';
+  readonly storageMediaType?: 'protobuf' | 'json';  /** etcd members (1, 3 or 5; absent means 1). */
+  readonly etcdMembers?: EtcdMemberCount;
 }
 
 /** Opens a saved cluster: restores its last persisted step (`progress`, `ready`, views, `timeline`). */
@@ -219,3 +221,11 @@ export type Command =
 export type CommandType = Command['type'];
 
 export const maxNodes = 50;
+
+/** How many etcd members a cluster may have: one (no raft traffic) or a raft cluster of three or five. */
+export type EtcdMemberCount = 1 | 3 | 5;
+
+export const etcdMemberCounts: readonly EtcdMemberCount[] = [1, 3, 5];
+
+/** The member count a new cluster made on the page starts with (the built-in first screen keeps 1). */
+export const defaultNewClusterEtcdMembers: EtcdMemberCount = 3;

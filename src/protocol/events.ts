@@ -28,6 +28,8 @@ export interface ReadyEvent {
   readonly bootSteps: number;
   /** How kube-apiserver stores objects in etcd (`--storage-media-type`); absent means protobuf. */
   readonly storageMediaType?: 'protobuf' | 'json';
+  /** etcd members (as the topology's etcd components); absent means 1. */
+  readonly etcdMembers?: 3 | 5;
 }
 
 export interface TraceBatchEvent {

@@ -1,8 +1,8 @@
 // The contract between the UI and the simulation worker: typed commands (UI → worker) and events
 // (worker → UI), all plain structured-clone-safe data. The UI depends on this module only.
 
-export type { Command, CommandType } from './commands.ts';
-export { maxNodes } from './commands.ts';
+export type { Command, CommandType, EtcdMemberCount } from './commands.ts';
+export { defaultNewClusterEtcdMembers, etcdMemberCounts, maxNodes } from './commands.ts';
 export type { SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
@@ -27,7 +27,7 @@ export type { ConsoleOutputEvent, FaultSpec, LogLine, LogLinesEvent, LogSource, 
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
 export { flightLimit } from './graph.ts';
 export type {
-  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdWriteView,
+  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, EtcdWriteView,
   InsidesEvent, KubeletInsides, SchedulerInsides, WatchCacheInsides,
 } from './insides.ts';
 export type { ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView } from './scenarios.ts';

@@ -36,6 +36,27 @@ export interface EtcdInsides {
   readonly leases: number;
   /** The newest write etcd applied (at `write.step`), null before the first. */
   readonly write: EtcdWriteView | null;
+  /** Its raft state as a member of a 3- or 5-member cluster; null for a single member (no raft). */
+  readonly member: EtcdMemberInsides | null;
+}
+
+/** What a cluster member's raft node holds at the step shown (etcd 3.4's raft.Status, and its faults). */
+export interface EtcdMemberInsides {
+  /** Its raft role; `stopped` while its process is down (nothing below is known then but the faults). */
+  readonly state: 'leader' | 'follower' | 'candidate' | 'pre-candidate' | 'stopped';
+  /** The member it takes as leader (component name), null when it knows none. */
+  readonly lead: string | null;
+  readonly term: number;
+  /** The highest log index it knows committed. */
+  readonly commit: number;
+  /** The highest log index it applied to its MVCC store. */
+  readonly applied: number;
+  /** Its last log index. */
+  readonly lastIndex: number;
+  /** Members its raft messages cannot reach (a partition), by component name. */
+  readonly unreachable: readonly string[];
+  /** Its disk's fsync time, ms (0 unless the disk was made slow). */
+  readonly fsyncMs: number;
 }
 
 /** One resource's watch cache window in kube-apiserver. */

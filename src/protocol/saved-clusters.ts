@@ -7,6 +7,7 @@
 // Faults never stop the app: when storage fails the worker says so with a `persistence` event carrying a
 // warning, and the cluster keeps running in memory.
 
+import type { EtcdMemberCount } from './commands.ts';
 import type { FaultSpec } from './console.ts';
 
 /** A saved cluster in the list. Times are wall-clock epoch milliseconds (display only). */
@@ -18,6 +19,8 @@ export interface SavedClusterSummary {
   readonly nodes: number;
   /** kube-apiserver's `--storage-media-type`; absent means protobuf. */
   readonly storageMediaType?: 'protobuf' | 'json';
+  /** etcd members; absent means 1. */
+  readonly etcdMembers?: EtcdMemberCount;
   readonly created: number;
   readonly updated: number;
   /** The newest step persisted. */
@@ -120,6 +123,8 @@ export interface ClusterExportFile {
    * which keeps files written before the option readable.
    */
   readonly storageMediaType?: 'json';
+  /** etcd members when more than one; absent means 1, which keeps files written before the option readable. */
+  readonly etcdMembers?: 3 | 5;
   /** Wall-clock epoch ms when it was created. */
   readonly created: number;
   /** The step the cluster had reached (replay runs to here). */

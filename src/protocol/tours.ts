@@ -10,6 +10,7 @@
 //
 // The texts are ours, in English and 中文; the facts follow the seeds (seeds/000, 001, 004).
 
+import { consensusRead, leaderDeath } from './raft-tours.ts';
 import type { ScenarioStepSpec } from './scenarios.ts';
 import type { Milestone, MilestoneKind } from './story.ts';
 import type { TraceRecord } from './trace.ts';
@@ -29,7 +30,8 @@ export type TourStep =
 
 /**
  * A message of the trace. Every field given must hold. Text fields are fragments (`*` matches any run of
- * characters other than `?`); component names ending in `/` match by prefix (`kubelet/`).
+ * characters other than `?`); component names ending in `/` match by prefix (`kubelet/`), and so do names
+ * ending in `*` (`etcd-*`: any member of a raft cluster).
  */
 export interface MessageMatcher {
   /** `http.request`, `http.response`, `http.watchEvent`, `etcd.Txn`, `etcd.WatchResponse`, … */
@@ -103,6 +105,8 @@ export interface Tour {
   /** e.g. `seeds/004`. */
   readonly source: string;
   readonly nodes: number;
+  /** etcd members of the tour's cluster (absent: 1). */
+  readonly etcdMembers?: 3 | 5;
   readonly steps: readonly TourStep[];
   readonly stops: readonly TourStop[];
 }
@@ -171,6 +175,7 @@ export function fragmentIn(fragment: string, text: string): boolean {
 }
 
 function componentIs(pattern: string, name: string): boolean {
+  if (pattern.endsWith('*')) return name.startsWith(pattern.slice(0, -1));
   return pattern.endsWith('/') ? name.startsWith(pattern) : name === pattern;
 }
 
@@ -915,4 +920,4 @@ const rollingUpdate: Tour = {
   ],
 };
 
-export const tours: readonly Tour[] = [podCreation, registryKeys, resourceVersions, selfHealing, rollingUpdate];
+export const tours: readonly Tour[] = [podCreation, registryKeys, resourceVersions, selfHealing, rollingUpdate, consensusRead, leaderDeath];

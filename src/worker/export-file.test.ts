@@ -175,6 +175,49 @@ describe('import through the saved-cluster commands', () => {
     expect(storedValue(key)?.startsWith('k8s\0')).toBe(true);
   }, 60_000);
 
+  it('a 3-member cluster is saved, exported and imported (file and link) with its 3 members; a file without the field has one', async () => {
+    const events: WorkerEvent[] = [];
+    const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });
+    let n = 0;
+    const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, now: () => 0, newId: () => `m${++n}`, openStore: () => ClusterStore.open() });
+    await saved.start();
+    const settle = async () => {
+      for (let i = 0; i < 10; i++) {
+        await saved.idle();
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
+    };
+    const etcdOf = (event: WorkerEvent | undefined) => (event?.type === 'ready' ? event.topology.components.filter((c) => c.role === 'etcd').map((c) => c.name) : null);
+    events.length = 0;
+    host.handle({ type: 'createCluster', name: 'three', seed: 'members-export', nodes: 1, etcdMembers: 3 });
+    await settle();
+    expect(events.find((e) => e.type === 'ready')).toMatchObject({ etcdMembers: 3 });
+    expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd-1', 'etcd-2', 'etcd-3']);
+    const listed = events.filter((e) => e.type === 'clusters').at(-1);
+    expect(listed?.type === 'clusters' && listed.clusters.find((c) => c.name === 'three')).toMatchObject({ etcdMembers: 3 });
+    const id = saved['open']?.id;
+    events.length = 0;
+    host.handle({ type: 'exportCluster', id: id! });
+    await settle();
+    const exported = events.find((e) => e.type === 'clusterExport');
+    if (exported?.type !== 'clusterExport') throw new Error('no export');
+    expect(JSON.parse(exported.json)).toMatchObject({ etcdMembers: 3 });
+    for (const [source, text] of [['file', exported.json], ['link', exported.shareFragment!]] as const) {
+      events.length = 0;
+      host.handle({ type: 'importCluster', source, text });
+      await settle();
+      expect(events.find((e) => e.type === 'error')).toBeUndefined();
+      expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd-1', 'etcd-2', 'etcd-3']);
+    }
+    const plain = JSON.parse(exported.json) as Record<string, unknown>;
+    delete plain.etcdMembers;
+    events.length = 0;
+    host.handle({ type: 'importCluster', source: 'file', text: JSON.stringify(plain) });
+    await settle();
+    expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd']);
+    expect(() => validateExport({ ...plain, etcdMembers: 2 })).toThrow('import: etcdMembers must be 1, 3 or 5');
+  }, 120_000);
+
   it('fuzz: a mutated import is stored whole and opened, or refused leaving the saved clusters unchanged', async () => {
     const events: WorkerEvent[] = [];
     const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });

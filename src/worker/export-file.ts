@@ -23,11 +23,14 @@ export const importLimits = {
 } as const;
 
 export function exportFile(
-  meta: { name: string; seed: string | number; nodes: number; storageMediaType?: 'protobuf' | 'json'; created: number; headStep: number },
+  meta: { name: string; seed: string | number; nodes: number; storageMediaType?: 'protobuf' | 'json'; etcdMembers?: 1 | 3 | 5; created: number; headStep: number },
   log: readonly LoggedCommand[],
 ): ClusterExportFile {
-  const { storageMediaType, ...rest } = meta;
-  return { format: clusterExportFormat, version: clusterExportVersion, ...rest, ...(storageMediaType === 'json' ? { storageMediaType } : {}), commands: log };
+  const { storageMediaType, etcdMembers, ...rest } = meta;
+  return {
+    format: clusterExportFormat, version: clusterExportVersion, ...rest,
+    ...(storageMediaType === 'json' ? { storageMediaType } : {}), ...(etcdMembers === 3 || etcdMembers === 5 ? { etcdMembers } : {}), commands: log,
+  };
 }
 
 /** Parses and validates an export file's text. */
@@ -46,7 +49,7 @@ export function parseExportFile(text: string): ClusterExportFile {
 /** Checks plain data against the export schema; returns a fresh, frozen-shape copy of it. */
 export function validateExport(data: unknown): ClusterExportFile {
   const root = record(data, 'the file');
-  onlyKeys(root, ['format', 'version', 'name', 'seed', 'nodes', 'storageMediaType', 'created', 'headStep', 'commands'], 'the file');
+  onlyKeys(root, ['format', 'version', 'name', 'seed', 'nodes', 'storageMediaType', 'etcdMembers', 'created', 'headStep', 'commands'], 'the file');
   if (root.format !== clusterExportFormat) throw new ImportError(`import: not a Podflow cluster (format must be "${clusterExportFormat}")`);
   if (root.version !== clusterExportVersion) throw new ImportError(`import: unsupported version ${JSON.stringify(root.version)} (this Podflow reads version ${clusterExportVersion})`);
   const name = text(root.name, 'name', importLimits.nameLength);
@@ -58,6 +61,10 @@ export function validateExport(data: unknown): ClusterExportFile {
     throw new ImportError('import: storageMediaType must be "json" or "protobuf"');
   }
   const mediaType = root.storageMediaType === 'json' ? { storageMediaType: 'json' as const } : {};
+  if (root.etcdMembers !== undefined && root.etcdMembers !== 1 && root.etcdMembers !== 3 && root.etcdMembers !== 5) {
+    throw new ImportError('import: etcdMembers must be 1, 3 or 5');
+  }
+  const members = root.etcdMembers === 3 || root.etcdMembers === 5 ? { etcdMembers: root.etcdMembers as 3 | 5 } : {};
   const created = integer(root.created, 'created', 0, 8.64e15);
   const headStep = integer(root.headStep, 'headStep', 0, importLimits.headStep);
   if (!Array.isArray(root.commands)) throw new ImportError('import: commands must be a list');
@@ -76,7 +83,7 @@ export function validateExport(data: unknown): ClusterExportFile {
     previous = { step, at };
     commands.push({ step, at, command: loggable(entry.command, `${where}.command`) });
   });
-  return { format: clusterExportFormat, version: clusterExportVersion, name, seed, nodes, ...mediaType, created, headStep, commands };
+  return { format: clusterExportFormat, version: clusterExportVersion, name, seed, nodes, ...mediaType, ...members, created, headStep, commands };
 }
 
 function loggable(raw: unknown, where: string): LoggableCommand {

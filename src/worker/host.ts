@@ -23,8 +23,8 @@
 // nothing itself: the same reporting, timeline and queries over a cluster someone else runs, and playback
 // commands move only the view (see ClusterDriver).
 
-import type { Command, CommandType, KeyspaceDiffEvent, TraceRangeCommand, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
-import { maxNodes, milestoneLimit, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
+import type { Command, CommandType, EtcdMemberCount, KeyspaceDiffEvent, TraceRangeCommand, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import { etcdMemberCounts, maxNodes, milestoneLimit, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
 import { createCluster, defaultNodeCount, type ClusterTopology } from '../sim/cluster.ts';
 import { roundToMicros, type Engine, type Message } from '../sim/engine/index.ts';
 import type { User } from '../sim/user/user.ts';
@@ -72,6 +72,8 @@ export interface ClusterSpec {
   readonly nodes: number;
   /** kube-apiserver's `--storage-media-type`; absent means protobuf. */
   readonly storageMediaType?: 'protobuf' | 'json';
+  /** etcd members (1, 3 or 5); absent means 1. */
+  readonly etcdMembers?: EtcdMemberCount;
 }
 
 /** Receives, after every report at the head, what a saved cluster must hold (see saved-clusters.ts). */
@@ -234,7 +236,7 @@ export class SimHost {
     const spec = this.clusterSpec;
     const record = this.storyTap.record;
     const events: WorkerEvent[] = [
-      { type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: this.cluster.topology, bootSteps: timeline.bootSteps, ...mediaTypeOf(spec) },
+      { type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: this.cluster.topology, bootSteps: timeline.bootSteps, ...specOptions(spec) },
       { type: 'story', replace: true, milestones: record.milestones.slice(-milestoneLimit) },
       { type: 'traceBatch', ...this.view.tailAt(position), replace: true },
     ];
@@ -400,9 +402,10 @@ export class SimHost {
         return;
       case 'reset': {
         const { seed, nodes } = command;
-        checkSpec({ seed, nodes });
+        const spec = { seed, nodes, ...specOptions(command) };
+        checkSpec(spec);
         this.stopPlayback();
-        this.start({ seed, nodes, ...(command.storageMediaType === 'json' ? { storageMediaType: 'json' } : {}) });
+        this.start(spec);
         return;
       }
       case 'applyManifest':
@@ -607,7 +610,7 @@ export class SimHost {
     // With the boot steps known from the save, the saved view is shown before the cluster boots.
     const early = options.savedBootSteps !== undefined;
     if (!early) timeline.bootSteps = story.quietly(() => bootCluster(cluster));
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: options.savedBootSteps ?? timeline.bootSteps, ...mediaTypeOf(spec) });
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology, bootSteps: options.savedBootSteps ?? timeline.bootSteps, ...specOptions(spec) });
     options.showSaved?.();
     const pacing = this.pacing;
     function* bootThenReplay(): Generator<ReplayProgress, void> {
@@ -642,7 +645,7 @@ export class SimHost {
     this.insides.begin(cluster);
     const story = new StoryTap(cluster);
     timeline.bootSteps = story.quietly(() => bootCluster(cluster));
-    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps, ...mediaTypeOf(spec) });
+    this.post({ type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: cluster.topology satisfies Topology, bootSteps: timeline.bootSteps, ...specOptions(spec) });
     this.adopt(cluster, timeline, story);
     this.journalSink?.began(spec, timeline.bootSteps, 0, this);
   }
@@ -937,12 +940,19 @@ export function sampleOf(cluster: HostedCluster): StepSample {
   return { now: engine.now, pending: engine.pending, idle: engine.idle, revision: cluster.etcd?.store.currentRev ?? 0, sent: engine.lastMessageId };
 }
 
-/** The spec's storage media type when it is not the default (protobuf). */
-function mediaTypeOf(spec: ClusterSpec): { storageMediaType?: 'json' } {
-  return spec.storageMediaType === 'json' ? { storageMediaType: 'json' } : {};
+/**
+ * A cluster's options where they are not the defaults (protobuf storage, one etcd member), as every saved
+ * form of a cluster carries them: commands, saved records, export files, `ready`.
+ */
+export function specOptions(spec: Pick<ClusterSpec, 'storageMediaType' | 'etcdMembers'>): { storageMediaType?: 'json'; etcdMembers?: 3 | 5 } {
+  return {
+    ...(spec.storageMediaType === 'json' ? { storageMediaType: 'json' as const } : {}),
+    ...(spec.etcdMembers === 3 || spec.etcdMembers === 5 ? { etcdMembers: spec.etcdMembers } : {}),
+  };
 }
 
-function checkSpec({ seed, nodes }: ClusterSpec): void {
+function checkSpec({ seed, nodes, etcdMembers }: ClusterSpec): void {
+  if (etcdMembers !== undefined && !etcdMemberCounts.includes(etcdMembers)) throw new RangeError(`etcd members must be 1, 3 or 5, got ${String(etcdMembers)}`);
   if (!(typeof seed === 'string' ? seed !== '' : Number.isFinite(seed))) throw new RangeError('seed must be a non-empty string or a finite number');
   requirePositiveInteger('node count', nodes);
   if (nodes > maxNodes) throw new RangeError(`node count must be at most ${maxNodes}, got ${nodes}`);

@@ -8,18 +8,20 @@
 // then, and a step older than what is kept is reported as not retained. A fork truncates the lists at the
 // fork step and goes on sampling the replayed cluster, whose state at that step is the same.
 //
-// etcd's live key count (etcd_debugging_mvcc_keys_total) is counted once and then followed through the
-// revisions each write adds (a key created at version 1, a tombstone deletes), so sampling never scans
-// the keyspace.
+// etcd's live key count (etcd_debugging_mvcc_keys_total) is counted once per member and then followed
+// through the revisions each write adds (a key created at version 1, a tombstone deletes), so sampling
+// never scans the keyspace. In a 3- or 5-member cluster every member is sampled, with its raft node's
+// state (role, leader, term, commit, applied) and its faults (stopped, partitioned away, slow disk).
 
 import type {
-  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdWriteView, InsidesEvent,
+  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, EtcdWriteView, InsidesEvent,
   KubeletInsides, SchedulerInsides, WatchCacheInsides,
 } from '../protocol/index.ts';
 import { Cluster } from '../sim/cluster.ts';
 import type { RateLimitingQueue } from '../sim/client/workqueue.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
-import { etcdKinds } from '../sim/etcd/server.ts';
+import { etcdKinds, type EtcdServer } from '../sim/etcd/server.ts';
+import type { StateType } from '../sim/etcd/raft/types.ts';
 import type { Compare, DeleteRangeRequest, PutRequest, RequestOp, TxnRequest } from '../sim/etcd/rpc.ts';
 
 /** The watch caches shown, by storage prefix (nodes are stored under `minions`), with the name shown. */
@@ -43,8 +45,8 @@ export class InsidesRecorder {
   private kubelets = new Map<string, Cluster['kubelets'][number]>();
   private readonly lists = new Map<string, Entry[]>();
   private detach: (() => void) | null = null;
-  private liveKeys = 0;
-  private keysAtRevision = 0;
+  /** Each etcd member, by name, with its live key count and the revision that count is at. */
+  private members = new Map<string, { server: EtcdServer; liveKeys: number; keysAtRevision: number }>();
   private added = 0;
   /** What the last event posted held (per component, the entry objects), to post only changes. */
   private posted: { step: number; retained: boolean; entries: ReadonlyArray<ComponentInsides | undefined> } | null = null;
@@ -68,9 +70,9 @@ export class InsidesRecorder {
     const target = this.cluster;
     this.kubelets = new Map(target?.kubelets.map((k) => [k.name, k]) ?? []);
     if (!target) return;
-    const { store, kv } = target.etcd;
-    this.liveKeys = kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count;
-    this.keysAtRevision = store.currentRev;
+    this.members = new Map(target.etcdMembers.map((server) => [server.name, {
+      server, liveKeys: server.kv.range({ key: '\0', rangeEnd: '\0', countOnly: true }).count, keysAtRevision: server.store.currentRev,
+    }]));
     for (const name of this.componentNames()) this.sample(name, target.engine.step, null);
     this.detach = target.engine.onDelivery((message) => this.delivered(target, message));
   }
@@ -131,7 +133,7 @@ export class InsidesRecorder {
   private componentNames(): string[] {
     const cluster = this.cluster!;
     return [
-      cluster.etcd.name, cluster.apiserver.name,
+      ...cluster.etcdMembers.map((m) => m.name), cluster.apiserver.name,
       ...(cluster.controllerManager ? [cluster.controllerManager.name] : []),
       ...(cluster.scheduler ? [cluster.scheduler.name] : []),
       ...cluster.kubelets.map((k) => k.name),
@@ -166,7 +168,8 @@ export class InsidesRecorder {
 
   private read(name: string, step: number, message: Message | null, previous: ComponentInsides | null): ComponentInsides | null {
     const cluster = this.cluster!;
-    if (name === cluster.etcd.name) return this.readEtcd(step, message, previous?.role === 'etcd' ? previous : null);
+    const member = this.members.get(name);
+    if (member) return this.readEtcd(member, step, message, previous?.role === 'etcd' ? previous : null);
     if (name === cluster.apiserver.name) return readApiserver(cluster);
     if (name === cluster.controllerManager?.name) return readControllerManager(cluster);
     if (name === cluster.scheduler?.name) return readScheduler(cluster);
@@ -174,29 +177,35 @@ export class InsidesRecorder {
     return kubelet ? { role: 'kubelet', steps: kubelet.containerSteps() } satisfies KubeletInsides : null;
   }
 
-  private readEtcd(step: number, message: Message | null, previous: EtcdInsides | null): EtcdInsides {
-    const { store, lessor } = this.cluster!.etcd;
+  private readEtcd(
+    member: { server: EtcdServer; liveKeys: number; keysAtRevision: number }, step: number, message: Message | null, previous: EtcdInsides | null,
+  ): EtcdInsides {
+    const { store, lessor } = member.server;
     const revision = store.currentRev;
-    if (revision !== this.keysAtRevision) {
-      if (revision > this.keysAtRevision) {
-        store.backend.rangeRevisions(this.keysAtRevision + 1, revision + 1, (kv) => {
-          if (kv.createRevision === 0) this.liveKeys--;
-          else if (kv.version === 1) this.liveKeys++;
+    if (revision !== member.keysAtRevision) {
+      if (revision > member.keysAtRevision) {
+        store.backend.rangeRevisions(member.keysAtRevision + 1, revision + 1, (kv) => {
+          if (kv.createRevision === 0) member.liveKeys--;
+          else if (kv.version === 1) member.liveKeys++;
         });
       }
-      this.keysAtRevision = revision;
+      member.keysAtRevision = revision;
     }
     const before = previous?.revision ?? revision;
-    const write = message ? writeOf(message, step, before, revision) : null;
+    // A cluster member applies a write when raft commits it, not when the request arrives: its box shows
+    // the member's indexes instead of a write.
+    const raftMember = this.cluster!.etcdMembers.length > 1;
+    const write = message && !raftMember ? writeOf(message, step, before, revision) : null;
     return {
       role: 'etcd',
       revision,
       // etcd's compactMainRev is -1 until the first compaction.
       compactRevision: Math.max(0, store.compactMainRev),
-      keys: this.liveKeys,
+      keys: member.liveKeys,
       watchers: store.synced.size + store.unsynced.size,
       leases: lessor.size,
       write: write ?? previous?.write ?? null,
+      member: raftMember ? memberOf(member.server, this.cluster!.etcdMembers) : null,
     };
   }
 
@@ -208,6 +217,26 @@ export class InsidesRecorder {
       if (drop > 0) list.splice(0, drop);
     }
   }
+}
+
+const roles: Record<StateType, EtcdMemberInsides['state']> = {
+  StateLeader: 'leader', StateFollower: 'follower', StateCandidate: 'candidate', StatePreCandidate: 'pre-candidate',
+};
+
+/** A member's raft state; raft IDs are the members' positions (1-based) in `members` (cluster.ts). */
+function memberOf(server: EtcdServer, members: readonly EtcdServer[]): EtcdMemberInsides {
+  const { raft } = server;
+  const faults = { unreachable: [...server.unreachable].sort(), fsyncMs: server.fsyncMs };
+  if (raft === null) return { state: 'stopped', lead: null, term: 0, commit: 0, applied: 0, lastIndex: 0, ...faults };
+  return {
+    state: roles[raft.state],
+    lead: raft.lead === 0 ? null : (members[raft.lead - 1]?.name ?? null),
+    term: raft.term,
+    commit: raft.log.committed,
+    applied: raft.log.applied,
+    lastIndex: raft.log.lastIndex,
+    ...faults,
+  };
 }
 
 /** The last entry at or before `step` (binary search), or undefined when the list starts later. */
@@ -342,13 +371,19 @@ function opKey(op: RequestOp | undefined): string {
   return op?.requestPut?.key ?? op?.requestDeleteRange?.key ?? op?.requestRange?.key ?? '';
 }
 
+function sameMember(a: EtcdMemberInsides | null, b: EtcdMemberInsides | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.state === b.state && a.lead === b.lead && a.term === b.term && a.commit === b.commit && a.applied === b.applied
+    && a.lastIndex === b.lastIndex && a.fsyncMs === b.fsyncMs && a.unreachable.length === b.unreachable.length && a.unreachable.every((n, i) => n === b.unreachable[i]);
+}
+
 /** Whether two snapshots of one component say the same (field by field, without allocating). */
 function sameInsides(a: ComponentInsides, b: ComponentInsides): boolean {
   switch (a.role) {
     case 'etcd': {
       const o = b as EtcdInsides;
       return a.revision === o.revision && a.compactRevision === o.compactRevision && a.keys === o.keys && a.watchers === o.watchers
-        && a.leases === o.leases && a.write === o.write;
+        && a.leases === o.leases && a.write === o.write && sameMember(a.member, o.member);
     }
     case 'kube-apiserver': {
       const o = b as ApiserverInsides;

@@ -24,6 +24,8 @@ export interface ClusterRecord {
   readonly nodes: number;
   /** kube-apiserver's `--storage-media-type`; absent (older records too) means protobuf. */
   readonly storageMediaType?: 'protobuf' | 'json';
+  /** etcd members; absent (older records too) means 1. */
+  readonly etcdMembers?: 1 | 3 | 5;
   readonly created: number;
   readonly updated: number;
   readonly headStep: number;

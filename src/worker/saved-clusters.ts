@@ -17,7 +17,7 @@ import type {
 import { traceTailLimit } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
 import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFragment } from './export-file.ts';
-import type { ClusterSpec, HostedCluster, HostJournal, SimHost } from './host.ts';
+import { specOptions, type ClusterSpec, type HostedCluster, type HostJournal, type SimHost } from './host.ts';
 import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster, type SaveBatch } from './persistence.ts';
 import { replayNow } from './replay.ts';
 
@@ -134,7 +134,7 @@ export class SavedClusters implements HostJournal {
     this.needBase = true;
     this.pendingChanges = [];
     this.traceTail = host.headTail();
-    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes, ...withMediaType(host.spec) };
+    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes, ...specOptions(host.spec) };
     this.flush();
   }
 
@@ -157,7 +157,7 @@ export class SavedClusters implements HostJournal {
         const name = checkName(command.name);
         this.run(command.type, async () => {
           await this.switchTo(null);
-          host.handle({ type: 'reset', seed: command.seed, nodes: command.nodes, ...withMediaType(command) });
+          host.handle({ type: 'reset', seed: command.seed, nodes: command.nodes, ...specOptions(command) });
           await this.saveCurrentAs(name);
         });
         return true;
@@ -193,7 +193,7 @@ export class SavedClusters implements HostJournal {
         // Checked completely (schema, then a replay) before anything is stored.
         const file = command.source === 'link' ? parseShareFragment(command.text) : parseExportFile(command.text);
         try {
-          replayNow(this.buildCluster({ seed: file.seed, nodes: file.nodes, ...withMediaType(file) }), file.commands, file.headStep);
+          replayNow(this.buildCluster({ seed: file.seed, nodes: file.nodes, ...specOptions(file) }), file.commands, file.headStep);
         } catch (error) {
           throw new ImportError(`import: the commands do not replay to step ${file.headStep} (${messageOf(error)}); nothing was imported`);
         }
@@ -202,13 +202,13 @@ export class SavedClusters implements HostJournal {
           if (!store || !this.saving) {
             await this.switchTo(null);
             this.restoreInto({
-              id: '', name: file.name, seed: file.seed, nodes: file.nodes, ...withMediaType(file), created: file.created, updated: this.now(),
+              id: '', name: file.name, seed: file.seed, nodes: file.nodes, ...specOptions(file), created: file.created, updated: this.now(),
               headStep: file.headStep, commands: file.commands.length,
             }, file.commands, null);
             return;
           }
           const record: ClusterRecord = {
-            id: this.newId(), name: file.name, seed: file.seed, nodes: file.nodes, ...withMediaType(file), created: file.created, updated: this.now(),
+            id: this.newId(), name: file.name, seed: file.seed, nodes: file.nodes, ...specOptions(file), created: file.created, updated: this.now(),
             headStep: file.headStep, commands: file.commands.length,
           };
           await store.save({
@@ -270,7 +270,7 @@ export class SavedClusters implements HostJournal {
     this.traceTail = [...(loaded?.head?.traceTail ?? [])];
     this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
     this.restoring = true;
-    this.host.restore({ seed: record.seed, nodes: record.nodes, ...withMediaType(record) }, log, record.headStep, {
+    this.host.restore({ seed: record.seed, nodes: record.nodes, ...specOptions(record) }, log, record.headStep, {
       ...(loaded?.head && loaded.head.step > 0 ? { savedBootSteps: loaded.head.bootSteps } : {}),
       showSaved: () => this.showSaved(loaded),
       done: () => {
@@ -307,7 +307,7 @@ export class SavedClusters implements HostJournal {
     const release = await this.locks.acquire(id);
     await this.switchTo(release);
     const at = this.now();
-    this.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...withMediaType(this.host.spec), created: at, updated: at, headStep: 0, commands: 0 };
+    this.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...specOptions(this.host.spec), created: at, updated: at, headStep: 0, commands: 0 };
     this.saving = true;
     this.warning = null;
     this.persistedCommands = 0;
@@ -330,7 +330,7 @@ export class SavedClusters implements HostJournal {
       const [next] = await store.list();
       if (next) await this.openCluster(next.id);
       else {
-        this.host.handle({ type: 'reset', seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...withMediaType(this.host.spec) });
+        this.host.handle({ type: 'reset', seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...specOptions(this.host.spec) });
         await this.saveCurrentAs(await this.nextName());
       }
       return;
@@ -344,7 +344,7 @@ export class SavedClusters implements HostJournal {
     const loaded = await store.load(id);
     if (!loaded) throw new Error(`no saved cluster ${id}`);
     const { name, seed, nodes, created, headStep } = loaded.cluster;
-    const file = exportFile({ name, seed, nodes, ...withMediaType(loaded.cluster), created, headStep }, loaded.log);
+    const file = exportFile({ name, seed, nodes, ...specOptions(loaded.cluster), created, headStep }, loaded.log);
     const fileName = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'cluster'}.podflow.json`;
     this.host.emit({ type: 'clusterExport', id, fileName, json: JSON.stringify(file, null, 1), shareFragment: shareFragment(file) });
   }
@@ -460,8 +460,8 @@ export class SavedClusters implements HostJournal {
 
   private async postClusters(list?: readonly ClusterRecord[]): Promise<void> {
     const clusters = list ?? (this.store ? await this.store.list() : []);
-    const summaries: SavedClusterSummary[] = clusters.map(({ id, name, seed, nodes, storageMediaType, created, updated, headStep, commands }) => ({
-      id, name, seed, nodes, ...withMediaType({ storageMediaType }), created, updated, headStep, commands,
+    const summaries: SavedClusterSummary[] = clusters.map(({ id, name, seed, nodes, storageMediaType, etcdMembers, created, updated, headStep, commands }) => ({
+      id, name, seed, nodes, ...specOptions({ storageMediaType, etcdMembers }), created, updated, headStep, commands,
     }));
     this.host.emit({ type: 'clusters', clusters: summaries, openId: this.saving ? (this.open?.id ?? null) : null });
   }
@@ -497,7 +497,3 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A JSON storage media type, kept with the saved cluster (protobuf, the default, is left out). */
-function withMediaType(spec: { readonly storageMediaType?: 'protobuf' | 'json' }): { storageMediaType?: 'json' } {
-  return spec.storageMediaType === 'json' ? { storageMediaType: 'json' } : {};
-}

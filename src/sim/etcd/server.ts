@@ -312,6 +312,11 @@ export class EtcdServer extends Component {
     this.fsync = ms;
   }
 
+  /** The disk's fsync time (a slow disk's), ms; 0 for the modelled default. */
+  get fsyncMs(): number {
+    return this.fsync;
+  }
+
   /** True while the member's process is down (`crash` … `restart`). */
   get down(): boolean {
     return this.raftDisk !== null;

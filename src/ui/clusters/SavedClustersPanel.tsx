@@ -4,6 +4,7 @@
 
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { defaultNewClusterEtcdMembers, etcdMemberCounts, type EtcdMemberCount } from '../../protocol/index.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { sharedClusterFragment, shareUrl } from './share-link.ts';
 import './clusters.css';
@@ -16,6 +17,7 @@ export function SavedClustersPanel() {
   const actions = useSimActions();
   const [name, setName] = useState('');
   const [mediaType, setMediaType] = useState<'protobuf' | 'json'>('protobuf');
+  const [members, setMembers] = useState<EtcdMemberCount>(defaultNewClusterEtcdMembers);
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
 
   useEffect(() => {
@@ -34,7 +36,7 @@ export function SavedClustersPanel() {
     event.preventDefault();
     const trimmed = name.trim();
     if (trimmed === '' || !cluster) return;
-    actions.createCluster(trimmed, cluster.seed, cluster.nodes, mediaType);
+    actions.createCluster(trimmed, cluster.seed, cluster.nodes, mediaType, members);
     setName('');
   };
 
@@ -70,6 +72,7 @@ export function SavedClustersPanel() {
               <span className="cluster-meta">
                 {t('meta', { step: c.headStep.toLocaleString('en-US'), count: c.commands, seed: String(c.seed) })}
                 {c.storageMediaType === 'json' ? ` · ${t('storedJson')}` : ''}
+                {c.etcdMembers !== undefined && c.etcdMembers > 1 ? ` · ${t('etcdMembersMeta', { count: c.etcdMembers })}` : ''}
               </span>
               <span className="cluster-actions">
                 <button type="button" className="link-button" onClick={() => setRenaming({ id: c.id, name: c.name })}>{t('rename')}</button>
@@ -97,6 +100,10 @@ export function SavedClustersPanel() {
           onChange={(e) => setMediaType(e.target.value === 'json' ? 'json' : 'protobuf')}>
           <option value="protobuf">{t('storageProtobuf')}</option>
           <option value="json">{t('storageJson')}</option>
+        </select>
+        <select aria-label={t('etcdMembers')} title={t('etcdMembersHint')} value={members} data-testid="etcd-members"
+          onChange={(e) => setMembers(etcdMemberCounts.find((n) => n === Number(e.target.value)) ?? defaultNewClusterEtcdMembers)}>
+          {etcdMemberCounts.map((n) => <option key={n} value={n}>{t('etcdMembersOption', { count: n })}</option>)}
         </select>
         <button type="submit" disabled={name.trim() === ''}>{t('new')}</button>
       </form>

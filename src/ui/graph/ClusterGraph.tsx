@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
+import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { LinkEdge } from './LinkEdge.tsx';
 import { readableMinZoom, smallestTextPx } from './readable-zoom.ts';
@@ -72,6 +73,7 @@ export function ClusterGraph() {
       <Background gap={24} size={1} />
       <TokenLayer segments={segments} />
       <Controls showInteractive={false} fitViewOptions={fitViewOptions} />
+      <EtcdMembersSwitch />
       <ReadableFit onMinZoom={setMinZoom} />
     </ReactFlow>
   );

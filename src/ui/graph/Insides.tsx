@@ -7,7 +7,7 @@
 
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiserverInsides, ComponentInsides, ControllerManagerInsides, EtcdInsides, KubeletInsides, SchedulerInsides } from '../../protocol/index.ts';
+import type { ApiserverInsides, ComponentInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, KubeletInsides, SchedulerInsides } from '../../protocol/index.ts';
 import { useSim } from '../store/sim-context.ts';
 import { shortKey, shortPod } from './insides-text.ts';
 
@@ -22,6 +22,7 @@ export const EtcdInsidesView = memo(function EtcdInsidesView({ name }: { readonl
   const insides = useInsides(name, 'etcd');
   const { t } = useTranslation('graph');
   if (!insides) return <NotShown />;
+  if (insides.member) return <EtcdMemberView insides={insides} member={insides.member} />;
   const { revision, compactRevision, keys, watchers, leases } = insides;
   return (
     <div className="insides" data-testid="insides" data-role="etcd">
@@ -38,6 +39,35 @@ export const EtcdInsidesView = memo(function EtcdInsidesView({ name }: { readonl
     </div>
   );
 });
+
+/**
+ * A member of a 3- or 5-member etcd: its raft role (the leader starred), term, commit and applied index,
+ * and its store's revision, or the fault it is under (stopped, partitioned away, slow disk).
+ */
+function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; readonly member: EtcdMemberInsides }) {
+  const { t } = useTranslation('graph');
+  const { state, term, commit, applied, lead, unreachable, fsyncMs } = member;
+  const fault = state === 'stopped' ? t('member.stopped')
+    : unreachable.length > 0 ? t('member.partitioned', { members: unreachable.join(', ') })
+      : fsyncMs > 0 ? t('member.slowDisk', { ms: fsyncMs }) : null;
+  const role = t(`member.roles.${state}`);
+  const label = state === 'stopped' ? t('member.stoppedName')
+    : t('member.stateName', { role, term, commit, applied, lead: lead ?? t('member.noLeader'), revision: insides.revision });
+  return (
+    <div className={`insides etcd-member etcd-member--${state}`} data-testid="etcd-member" data-state={state} data-term={term} data-commit={commit}
+      data-applied={applied} data-lead={lead ?? ''} data-fault={fault !== null} role="note" aria-label={fault ? `${label}; ${fault}` : label} title={fault ? `${label}; ${fault}` : label}>
+      <p className="insides-line" aria-hidden="true">
+        <span className="etcd-member-role">{state === 'leader' ? `★ ${role}` : role}</span>
+        {state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term })}</span></>}
+      </p>
+      <p className="insides-line insides-mono" aria-hidden="true">{state === 'stopped' ? '—' : t('member.commit', { index: commit })}</p>
+      <p className="insides-line insides-mono" aria-hidden="true">{state === 'stopped' ? '' : t('member.applied', { index: applied })}</p>
+      <p className={`insides-line${fault ? ' insides-line--failed' : ' insides-line--muted'}`} data-testid="member-fault" aria-hidden="true">
+        {fault ?? t('etcd.revision', { revision: insides.revision })}
+      </p>
+    </div>
+  );
+}
 
 const EtcdWrite = memo(function EtcdWrite({ insides }: { readonly insides: EtcdInsides }) {
   const { t } = useTranslation('graph');

@@ -55,6 +55,35 @@ describe('layoutTopology', () => {
     }
   });
 
+  it.each([3, 5])('lays %d etcd members out as boxes that overlap nothing, with no link drawn over a box', (count) => {
+    const base = clusterTopology(3);
+    const members = Array.from({ length: count }, (_, i): ComponentView => ({ name: `etcd-${i + 1}`, role: 'etcd', modelled: true }));
+    const link = (a: string, b: string): LinkView => ({ a, b, latency: 1, jitter: 0 });
+    const topology: Topology = {
+      components: [...base.components.filter((c) => c.role !== 'etcd'), ...members],
+      links: [
+        ...base.links.filter((l) => l.a !== 'etcd' && l.b !== 'etcd'),
+        ...members.flatMap((m) => [link('user', m.name), link('kube-apiserver', m.name)]),
+        ...members.flatMap((m, i) => members.slice(i + 1).map((o) => link(m.name, o.name))),
+      ],
+    };
+    const { nodes, edges } = layoutTopology(topology);
+    expect(nodes.filter((n) => n.data.component.role === 'etcd').map((n) => n.data.title)).toEqual(members.map((m) => m.name));
+    const rects = boxes(topology);
+    const names = [...rects.keys()];
+    for (const a of names) for (const b of names) if (a < b) expect(overlaps(rects.get(a)!, rects.get(b)!, 10), `${a} / ${b}`).toBe(false);
+    for (const edge of edges.filter((e) => e.zIndex === 1)) {
+      const [from, to] = linkSegment(rects.get(edge.source)!, rects.get(edge.target)!);
+      for (const [name, rect] of rects) {
+        if (name === edge.source || name === edge.target) continue;
+        const grazes = Array.from({ length: 101 }, (_, i) => lerp(from, to, i / 100)).some((p) => inside(p, rect));
+        expect(grazes, `${edge.id} crosses ${name}`).toBe(false);
+      }
+    }
+    // Every member's link to kube-apiserver and every peer link exists, to carry the tokens.
+    expect(edges.filter((e) => e.target.startsWith('etcd-') && e.source.startsWith('etcd-'))).toHaveLength((count * (count - 1)) / 2);
+  });
+
   it('fits the default 3-node graph in 720 × 400 at zoom 1', () => {
     const rects = [...boxes(clusterTopology(3)).values()];
     const left = Math.min(...rects.map((r) => r.x));

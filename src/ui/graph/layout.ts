@@ -11,6 +11,17 @@
 // link of the first kubelet row crosses a third box. Kubelets beyond the first row wrap into more rows
 // under it; their links are drawn beneath the boxes (as wires behind cards), so they never cover a box's
 // text. Box sizes never depend on the state shown, so nothing moves while playing.
+//
+// A 3- or 5-member etcd takes the etcd slot as a zigzag of member boxes, odd members in a column beside
+// kube-apiserver and even ones in a column further left, so each member's link to kube-apiserver passes
+// between the members of the near column; the kubelet rows move down below the members. Links touching a
+// member (the peer links raft travels, etcdctl's, kube-apiserver's to the far column) are drawn beneath the
+// boxes, so a member's numbers are never covered.
+//
+//   [kubectl / etcdctl]
+//              [etcd-1]  [kube-apiserver]
+//   [etcd-2]
+//              [etcd-3]
 
 import type { Edge, Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
@@ -39,6 +50,15 @@ const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet'>, Box> = {
 };
 
 const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as const;
+
+/** A member box of a 3- or 5-member etcd, and how far each member sits below the one before it. */
+const memberBox = { width: 150, height: 92, near: { x: 90 }, far: { x: -80 }, stride: { 3: 100, 5: 64 } } as const;
+
+/** The box of member `index` (0-based) of `count` in the etcd slot's zigzag. */
+function memberBoxOf(index: number, count: number): Box {
+  const stride = count >= 5 ? memberBox.stride[5] : memberBox.stride[3];
+  return { x: index % 2 === 0 ? memberBox.near.x : memberBox.far.x, y: rowB.y + index * stride, width: memberBox.width, height: memberBox.height };
+}
 /** The least slope of a first-row kubelet's link to kube-apiserver. */
 const minSlope = 0.47;
 
@@ -78,14 +98,14 @@ const titles: Record<ComponentRole, string> = {
  * A wide first row moves down, so that the link of its outermost kubelet still climbs past its neighbour
  * (slope ≥ `minSlope`).
  */
-function kubeletBox(index: number, count: number): Box {
+function kubeletBox(index: number, count: number, drop: number): Box {
   const perRow = kubeletsPerRow(count);
   const rowWidth = (n: number) => n * kubelet.width + (n - 1) * kubelet.gap;
   const apiserver = fixedBoxes['kube-apiserver'];
   const apiserverCenter = { x: apiserver.x + apiserver.width / 2, y: apiserver.y + apiserver.height / 2 };
   const firstLeft = graphTarget.width / 2 - rowWidth(Math.min(perRow, count)) / 2;
   const farthest = Math.max(apiserverCenter.x - (firstLeft + kubelet.width / 2), firstLeft + rowWidth(Math.min(perRow, count)) - kubelet.width / 2 - apiserverCenter.x);
-  const top = Math.max(rowC.y, Math.ceil(apiserverCenter.y + minSlope * farthest - kubelet.height / 2));
+  const top = Math.max(rowC.y, Math.ceil(apiserverCenter.y + minSlope * farthest - kubelet.height / 2)) + drop;
   const row = Math.floor(index / perRow);
   const inRow = Math.min(perRow, count - row * perRow);
   const left = graphTarget.width / 2 - rowWidth(inRow) / 2;
@@ -99,9 +119,17 @@ function kubeletBox(index: number, count: number): Box {
 
 export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]; edges: LinkEdgeType[] } {
   const kubelets = topology.components.filter((c) => c.role === 'kubelet');
-  const boxOf = (component: ComponentView): Box => (component.role === 'kubelet'
-    ? kubeletBox(kubelets.indexOf(component), kubelets.length)
-    : fixedBoxes[component.role]);
+  const members = topology.components.filter((c) => c.role === 'etcd');
+  const clustered = members.length > 1;
+  const lastMember = clustered ? memberBoxOf(members.length - 1, members.length) : null;
+  // The kubelet rows keep their gap below the etcd slot's lowest box, and more, so the first kubelet's
+  // link climbs past the lowest member.
+  const drop = lastMember ? lastMember.y + lastMember.height - (fixedBoxes.etcd.y + fixedBoxes.etcd.height) + 50 : 0;
+  const boxOf = (component: ComponentView): Box => {
+    if (component.role === 'kubelet') return kubeletBox(kubelets.indexOf(component), kubelets.length, drop);
+    if (component.role === 'etcd' && clustered) return memberBoxOf(members.indexOf(component), members.length);
+    return fixedBoxes[component.role];
+  };
   const nodes = topology.components.map((component): ComponentNodeType => {
     const { x, y, width, height } = boxOf(component);
     return {
@@ -117,7 +145,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
       ariaLabel: `${component.name}${component.modelled ? '' : ', not modelled yet'}`,
       data: {
         component,
-        title: titles[component.role],
+        title: component.role === 'etcd' && clustered ? component.name : titles[component.role],
         subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : '',
       },
     };
@@ -125,14 +153,24 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
   const modelled = new Set(topology.components.filter((c) => c.modelled).map((c) => c.name));
   const perRow = kubeletsPerRow(kubelets.length);
   const wrapped = new Set(kubelets.slice(perRow).map((k) => k.name));
+  const memberNames = new Set(clustered ? members.map((m) => m.name) : []);
+  const nearMembers = new Set(members.filter((_, i) => i % 2 === 0).map((m) => m.name));
+  const apiservers = new Set(topology.components.filter((c) => c.role === 'kube-apiserver').map((c) => c.name));
+  const beneath = (a: string, b: string): boolean => {
+    if (wrapped.has(a) || wrapped.has(b)) return true;
+    if (!memberNames.has(a) && !memberNames.has(b)) return false;
+    // kube-apiserver's links to the near column reach their members without passing another box.
+    const other = memberNames.has(a) ? b : a;
+    return !(apiservers.has(other) && (nearMembers.has(a) || nearMembers.has(b)));
+  };
   const edges = topology.links.map((link): LinkEdgeType => ({
     id: linkId(link.a, link.b),
     type: 'link',
     source: link.a,
     target: link.b,
     // Above the boxes (the token layer is above both), except the links of wrapped kubelet rows, which
-    // pass beneath the kubelets of the rows above.
-    zIndex: wrapped.has(link.a) || wrapped.has(link.b) ? 0 : 1,
+    // pass beneath the kubelets of the rows above, and the members' (see the top of this file).
+    zIndex: beneath(link.a, link.b) ? 0 : 1,
     selectable: false,
     ariaLabel: `link between ${link.a} and ${link.b}, ${link.latency} ms`,
     data: { latency: link.latency, jitter: link.jitter, live: modelled.has(link.a) && modelled.has(link.b) },

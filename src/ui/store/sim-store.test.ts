@@ -23,8 +23,9 @@ const ready: WorkerEvent = { type: 'ready', seed: 'podflow', nodes: 3, topology,
 describe('reduceWorkerEvent', () => {
   it('takes the cluster from ready and numbers each new cluster', () => {
     const once = reduceAll([ready]);
-    expect(once.cluster).toEqual({ seed: 'podflow', nodes: 3, topology, storageMediaType: 'protobuf', version: 1 });
+    expect(once.cluster).toEqual({ seed: 'podflow', nodes: 3, topology, storageMediaType: 'protobuf', etcdMembers: 1, version: 1 });
     expect(reduceAll([ready], once).cluster?.version).toBe(2);
+    expect(reduceAll([{ ...ready, etcdMembers: 3 }]).cluster?.etcdMembers).toBe(3);
   });
 
   it('forgets the previous cluster\'s deliveries and selection on ready', () => {

@@ -9,7 +9,7 @@ import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
 } from '../../protocol/index.ts';
-import type { InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
+import type { EtcdMemberCount, InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
 import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
@@ -21,6 +21,8 @@ export interface ClusterInfo {
   readonly topology: Topology;
   /** How kube-apiserver stores objects in etcd (`--storage-media-type`). */
   readonly storageMediaType: 'protobuf' | 'json';
+  /** How many etcd members it has (its topology's etcd components). */
+  readonly etcdMembers: EtcdMemberCount;
   /** Increases with every `ready`: a new cluster, drawn afresh. */
   readonly version: number;
 }
@@ -135,7 +137,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'ready':
       return {
         ...state,
-        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', version: (state.cluster?.version ?? 0) + 1 },
+        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', etcdMembers: event.etcdMembers ?? 1, version: (state.cluster?.version ?? 0) + 1 },
         status: { ...initialStatus, speed: state.status.speed },
         recent: [],
         tokens: [],
@@ -264,7 +266,8 @@ export interface SimActions {
   /** Delivers messages until console command `id` has finished (at most `maxMs` of virtual time). */
   runUntilCommandDone(id: number, maxMs: number): void;
   /** Builds a new cluster; by default with the current seed and node count. */
-  reset(seed?: string | number, nodes?: number): void;
+  /** A new cluster; what is not given is kept from the current one. */
+  reset(seed?: string | number, nodes?: number, etcdMembers?: EtcdMemberCount): void;
   applyManifest(yaml: string): void;
   userRequest(to: string, kind: string, payload: unknown): void;
   select(selection: Selection | null): void;
@@ -294,7 +297,7 @@ export interface SimActions {
   fork(branch?: string | null): void;
   /** Saved clusters. */
   listClusters(): void;
-  createCluster(name: string, seed: string | number, nodes: number, storageMediaType?: 'protobuf' | 'json'): void;
+  createCluster(name: string, seed: string | number, nodes: number, storageMediaType?: 'protobuf' | 'json', etcdMembers?: EtcdMemberCount): void;
   openCluster(id: string): void;
   renameCluster(id: string, name: string): void;
   duplicateCluster(id: string, name: string): void;
@@ -324,10 +327,13 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     runUntilIdle: () => post({ type: 'runUntilIdle' }),
     advance: (ms) => post({ type: 'advance', ms }),
     runUntilCommandDone: (id, maxMs) => post({ type: 'runUntilCommandDone', id, maxMs }),
-    reset: (seed, nodes) => {
+    reset: (seed, nodes, etcdMembers) => {
       const { cluster } = store.getState();
       const next = { seed: seed ?? cluster?.seed, nodes: nodes ?? cluster?.nodes };
-      if (next.seed !== undefined && next.nodes !== undefined) post({ type: 'reset', seed: next.seed, nodes: next.nodes });
+      const members = etcdMembers ?? cluster?.etcdMembers ?? 1;
+      if (next.seed !== undefined && next.nodes !== undefined) {
+        post({ type: 'reset', seed: next.seed, nodes: next.nodes, ...(members === 1 ? {} : { etcdMembers: members }) });
+      }
     },
     applyManifest: (yaml) => post({ type: 'applyManifest', yaml }),
     userRequest: (to, kind, payload) => post({ type: 'userRequest', to, kind, payload }),
@@ -358,7 +364,9 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     seekRevision: (revision) => post({ type: 'seekRevision', revision }),
     fork: (branch = null) => post({ type: 'fork', branch }),
     listClusters: () => post({ type: 'listClusters' }),
-    createCluster: (name, seed, nodes, storageMediaType) => post({ type: 'createCluster', name, seed, nodes, ...(storageMediaType === 'json' ? { storageMediaType } : {}) }),
+    createCluster: (name, seed, nodes, storageMediaType, etcdMembers) => post({
+      type: 'createCluster', name, seed, nodes, ...(storageMediaType === 'json' ? { storageMediaType } : {}), ...(etcdMembers === 3 || etcdMembers === 5 ? { etcdMembers } : {}),
+    }),
     openCluster: (id) => post({ type: 'openCluster', id }),
     renameCluster: (id, name) => post({ type: 'renameCluster', id, name }),
     duplicateCluster: (id, name) => post({ type: 'duplicateCluster', id, name }),

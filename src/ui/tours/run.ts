@@ -62,10 +62,10 @@ async function perform(store: SimStore, actions: SimActions, action: StepAction,
   }
 }
 
-/** A fresh cluster with the tour's node count: resolves once the worker reports it ready. */
-async function freshCluster(store: SimStore, actions: SimActions, nodes: number, signal: AbortSignal): Promise<void> {
+/** A fresh cluster with the tour's node and etcd member counts: resolves once the worker reports it ready. */
+async function freshCluster(store: SimStore, actions: SimActions, nodes: number, etcdMembers: 1 | 3 | 5, signal: AbortSignal): Promise<void> {
   const version = store.getState().cluster?.version ?? 0;
-  actions.reset(undefined, nodes);
+  actions.reset(undefined, nodes, etcdMembers);
   await new Promise<void>((resolve, reject) => {
     const check = (state: SimState) => {
       if (state.cluster && state.cluster.version > version && state.timeline !== null) {
@@ -84,7 +84,7 @@ async function freshCluster(store: SimStore, actions: SimActions, nodes: number,
  * Resolves with that answer; rejects when a command fails, the worker reports an error, or `signal` aborts.
  */
 export async function prepareTour(store: SimStore, actions: SimActions, tour: Tour, signal: AbortSignal): Promise<readonly LocatedStop[]> {
-  await freshCluster(store, actions, tour.nodes, signal);
+  await freshCluster(store, actions, tour.nodes, tour.etcdMembers ?? 1, signal);
   const plan = tourActions(tour, store.getState().scenarios);
   let previous = '';
   for (const action of plan) previous = await perform(store, actions, action, previous, signal);

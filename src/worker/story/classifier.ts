@@ -51,6 +51,10 @@ import {
 /** The engine's component names the classifier reads (src/sim/cluster.ts `componentNames`). */
 const apiserver = 'kube-apiserver';
 const etcdName = 'etcd';
+/** An etcd member: the single member `etcd`, or `etcd-1` … `etcd-5` of a raft cluster. */
+const isEtcd = (name: string): boolean => name === etcdName || /^etcd-\d+$/.test(name);
+/** Raft messages between members: inside etcd, folded into the request that caused them. */
+const raftPrefix = 'etcd.raft.';
 const user = 'user';
 const controllerManager = 'kube-controller-manager';
 const scheduler = 'kube-scheduler';
@@ -147,6 +151,7 @@ export class StoryClassifier {
 
   private levelOf(message: Message): Classified {
     const { kind } = message;
+    if (kind.startsWith(raftPrefix)) return internal;
     if (kind.startsWith('etcd.')) return request;
     if (kind.startsWith('http.')) {
       if (kind === 'http.watchEvent' && (message.payload as { type?: string }).type === 'BOOKMARK') return internal;
@@ -280,10 +285,10 @@ export class StoryClassifier {
   private etcdMessage(message: Message): { facts: Facts; components: string[] } | null {
     this.follow(message);
     const { kind } = message;
-    if (message.from === user && message.to === etcdName && message.cause === null && etcdWrites.has(kind)) {
+    if (message.from === user && isEtcd(message.to) && message.cause === null && etcdWrites.has(kind)) {
       const key = (message.payload as { key?: string }).key ?? txnKey(message.payload);
       const summary = key ? `${kind} ${key}` : kind;
-      return { facts: { kind: 'userAction', tool: 'etcdctl', summary, object: key ? objectOfKey(key) : null }, components: [user, etcdName] };
+      return { facts: { kind: 'userAction', tool: 'etcdctl', summary, object: key ? objectOfKey(key) : null }, components: [user, message.to] };
     }
     if (kind === 'etcd.Watch') {
       const key = (message.payload as { request?: { createRequest?: { key?: string } } }).request?.createRequest?.key;
@@ -321,8 +326,8 @@ export class StoryClassifier {
   /** Carries the client of kube-apiserver's work along its filter chain and its etcd calls. */
   private follow(message: Message): void {
     if (message.cause === null) return;
-    const inside = message.from === apiserver && (message.to === apiserver || message.to === etcdName);
-    const reply = message.from === etcdName && message.to === apiserver && message.replyTo !== null;
+    const inside = message.from === apiserver && (message.to === apiserver || isEtcd(message.to));
+    const reply = isEtcd(message.from) && message.to === apiserver && message.replyTo !== null;
     if (!inside && !reply) return;
     const client = this.clients.get(message.cause);
     if (client === undefined) return;

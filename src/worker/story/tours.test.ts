@@ -53,6 +53,7 @@ function driver() {
 function runTour(id: string) {
   const tour = tours.find((t) => t.id === id)!;
   const d = driver();
+  if (tour.etcdMembers !== undefined) d.send({ type: 'reset', seed: d.host.spec.seed, nodes: tour.nodes, etcdMembers: tour.etcdMembers });
   let previous = '';
   for (const action of tourActions(tour, scenarioCatalog().scenarios)) {
     switch (action.kind) {
@@ -179,6 +180,37 @@ describe('guided tours', () => {
     expect(granted).toContain(leaseOf('first-event'));
     expect(leaseOf('lease-reused')).toBe(leaseOf('first-event'));
     expect(grants.every((g) => g.id < at('create').id)).toBe(true);
+  });
+
+  it('consensus-read: the unset List\'s Range waits for a heartbeat round carrying its read; the "0" List causes no etcd message at all', () => {
+    const { tour, d, located } = runTour('consensus-read');
+    const at = (stopId: string) => located.stops[tour.stops.findIndex((s) => s.id === stopId)]!;
+    const range = at('range').records[0]!;
+    expect(range.payload).not.toMatchObject({ serializable: true });
+    expect(at('heartbeat').records[0]!.payload).toMatchObject({ type: 'MsgHeartbeat', context: expect.stringMatching(/^\d+$/) });
+    expect(at('answer').records[0]!.payload).toMatchObject({ ok: true, response: { header: { raftTerm: expect.any(Number) } } });
+    expect(at('heartbeat').step!).toBeLessThan(at('answer').step!);
+    // Between the "0" List's request and its response: nothing to or from any etcd member.
+    const trace = traceRecords(d.host.engine.trace);
+    const response = at('list-zero').records[0]!;
+    const request = trace.find((r) => r.id === response.replyTo)!;
+    const between = trace.filter((r) => r.step > request.step && r.step < response.step);
+    expect(between.filter((r) => r.kind.startsWith('etcd.') && !r.kind.startsWith('etcd.raft.MsgHeartbeat'))).toEqual([]);
+    expect(between.filter((r) => r.cause !== null && messageMatches({ kind: ['etcd.Range', 'etcd.raft.MsgHeartbeat', 'etcd.raft.MsgReadIndex'], causedBy: { kind: 'http.request', from: 'user' } }, r, tourTrace(trace)))).toEqual([]);
+  });
+
+  it('leader-death: a new leader is elected in a higher term after pre-vote, and the write after the kill is committed by the two left', () => {
+    const { tour, located } = runTour('leader-death');
+    const at = (stopId: string) => located.stops[tour.stops.findIndex((s) => s.id === stopId)]!.records[0]!;
+    const before = (at('replicate').payload as { term: number }).term;
+    const vote = at('vote').payload as { term: number };
+    expect(vote.term).toBeGreaterThan(before);
+    expect((at('pre-vote').payload as { type: string }).type).toBe('MsgPreVote');
+    const newLeader = at('new-leader');
+    expect((newLeader.payload as { term: number }).term).toBe(vote.term);
+    expect(newLeader.from).not.toBe(at('replicate').from);
+    expect(at('write-after').to).not.toBe(at('replicate').from);
+    expect(at('write-committed').payload).toMatchObject({ ok: true });
   });
 
   it('self-healing and rolling-update: the replacement is a new Pod; the old ReplicaSet goes down to 0', () => {
