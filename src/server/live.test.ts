@@ -1,6 +1,7 @@
 // The page's transport to the server: the worker protocol over a real `ws` connection to a server started
 // in-process. A page gets the snapshot (`ready` first), the events of kubectl's requests as they happen,
-// its own console output under its own ids, and its questions' answers alone; a foreign Origin is refused
+// a view of its own (pausing and stepping back one page leaves the others at the head), its own console
+// output under its own ids, and its questions' answers alone; a foreign Origin is refused
 // before the upgrade, and in `--token` mode a missing or wrong token is told why and closed.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -118,14 +119,29 @@ describe('the worker protocol over a WebSocket', () => {
     expect((output as Extract<WorkerEvent, { type: 'consoleOutput' }>).stdout).toMatch(/^NAME\s+READY\s+STATUS/);
     expect(other.events.some((e) => e.type === 'consoleOutput')).toBe(false);
 
-    // Pausing holds the view for the pages (the server goes on); step back shows an earlier step; play follows again.
+    // Each page has a view of its own: one pauses and steps back (the server goes on) while the other
+    // follows the head; play shows the first the head again.
     page.send({ type: 'pause' });
-    const paused = await other.until((e) => e.type === 'status' && e.status.mode === 'paused');
+    const paused = await page.until((e) => e.type === 'status' && e.status.mode === 'paused') as Extract<WorkerEvent, { type: 'status' }>;
     page.send({ type: 'stepBack', count: 5 });
     const back = await page.until((e) => e.type === 'timeline' && !e.live) as Extract<WorkerEvent, { type: 'timeline' }>;
-    expect(back.position).toBe((paused as Extract<WorkerEvent, { type: 'status' }>).status.step - 5);
+    expect(back.position).toBe(paused.status.step - 5);
+    const heldFrom = page.events.length;
+    const otherFrom = other.events.length;
+    const second = await fetch(`${server.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: manifest.replace('name: web', 'name: web2') });
+    expect(second.status).toBe(201);
+    const isWeb2 = (e: WorkerEvent) => e.type === 'keyspaceDiff' && e.changes.some((c) => c.key === '/registry/pods/default/web2');
+    await other.until(isWeb2, true);
+    const grown = await page.until((e) => e.type === 'timeline' && e.head > back.head, true) as Extract<WorkerEvent, { type: 'timeline' }>;
+    expect(grown.position).toBe(back.position);
+    const whileHeld = page.events.slice(heldFrom);
+    expect(whileHeld.some((e) => e.type === 'keyspaceDiff' || e.type === 'traceBatch')).toBe(false);
+    expect(whileHeld.filter((e) => e.type === 'status').every((e) => e.status.mode === 'paused' && e.status.step === back.position)).toBe(true);
+    expect(other.events.slice(otherFrom).filter((e) => e.type === 'status').every((e) => e.status.mode === 'playing')).toBe(true);
     page.send({ type: 'play' });
-    await other.until((e) => e.type === 'status' && e.status.mode === 'playing');
+    const head = await page.until((e) => e.type === 'keyspaceSnapshot' && e.current) as Extract<WorkerEvent, { type: 'keyspaceSnapshot' }>;
+    expect(head.entries.map((e) => e.key)).toContain('/registry/pods/default/web2');
+    await page.until((e) => e.type === 'status' && e.status.mode === 'playing');
 
     // A question's answer goes to the page that asked; a refused command says why, to it alone.
     other.send({ type: 'inspect', topics: ['objects'] });
