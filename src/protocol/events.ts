@@ -14,7 +14,7 @@ import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './save
 import type { StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { TourStopsEvent } from './tours.ts';
-import type { Topology, VirtualTime } from './topology.ts';
+import type { Topology, TopologyEvent, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
 import type { TraceRangeEvent } from './trace-range.ts';
 
@@ -94,7 +94,8 @@ export type WorkerEvent =
   | StoryEvent
   | InsidesEvent
   | TourStopsEvent
-  | TraceRangeEvent;
+  | TraceRangeEvent
+  | TopologyEvent;
 
 /**
  * What one message from the worker carries: an event, or the events of one turn (a command, a play tick,

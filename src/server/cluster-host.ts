@@ -28,7 +28,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
-import { createCluster, type Cluster } from '../sim/cluster.ts';
+import { createCluster, type Cluster, type ClusterTopology, type ComponentInfo, type LinkInfo } from '../sim/cluster.ts';
 import type { Component, Message } from '../sim/engine/index.ts';
 import { EtcdServer } from '../sim/etcd/index.ts';
 import { RealEtcdMember } from './real-etcd/real-etcd-member.ts';
@@ -170,6 +170,8 @@ export class ClusterHost {
   /** The attached pages' host (null without `live`); its events go to `onLiveEvent` listeners. */
   readonly live: SimHost | null;
   private readonly liveListeners = new Set<(event: WorkerEvent) => void>();
+  private readonly clients: ComponentInfo[] = [];
+  private readonly clientLinks: LinkInfo[] = [];
   private pulseTimer: NodeJS.Timeout | null = null;
   /** Requests replayed from the log at start. */
   readonly replayed: number;
@@ -412,10 +414,35 @@ export class ClusterHost {
     return message.id;
   }
 
-  /** A client connection's component, linked to etcd as the user's etcdctl is. */
+  /**
+   * A client connection's component, linked to etcd as the user's etcdctl is. A new one joins the topology
+   * the pages draw (announced to the attached pages at once).
+   */
   private etcdClient(name: string): ReturnType<typeof etcdClient> {
-    const link = this.cluster.topology.links.find((l) => l.a === this.cluster.user.name && l.b === this.cluster.etcd.name);
-    return etcdClient(this.cluster.engine, name, { latency: link?.latency ?? 0, jitter: link?.jitter ?? 0 });
+    const { engine, etcd, user } = this.cluster;
+    const known = engine.component(name) !== undefined;
+    const link = this.cluster.topology.links.find((l) => l.a === user.name && l.b === etcd.name);
+    const timing = { latency: link?.latency ?? 0, jitter: link?.jitter ?? 0 };
+    const client = etcdClient(engine, name, timing);
+    if (!known) {
+      this.clients.push({ name, role: 'etcd-client', modelled: true });
+      this.clientLinks.push({ a: name, b: etcd.name, ...timing });
+      const event: WorkerEvent = { type: 'topology', topology: this.topology };
+      for (const listener of this.liveListeners) listener(event);
+    }
+    return client;
+  }
+
+  /** The cluster's topology and the etcd endpoint's clients so far (`etcd-client/<ip:port>`, beside etcd). */
+  get topology(): ClusterTopology {
+    const { components, links } = this.cluster.topology;
+    return { components: [...components, ...this.clients], links: [...links, ...this.clientLinks] };
+  }
+
+  /** What a page that attaches now needs (the live host's snapshot), its topology with the etcd clients. */
+  liveSnapshot(): WorkerEvent[] {
+    if (!this.live) throw new Error('the page needs the live host: start the server with live on');
+    return this.live.snapshot().map((event) => (event.type === 'ready' ? { ...event, topology: this.topology } : event));
   }
 
   private writeLog(entry: LogEntry): void {

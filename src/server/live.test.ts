@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Etcd3 } from 'etcd3';
 import { WebSocket } from 'ws';
 import type { Command, WorkerEvent, WorkerMessage } from '../protocol/index.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
@@ -162,6 +163,43 @@ describe('the worker protocol over a WebSocket', () => {
     expect(allowedOrigin('http://127.0.0.1:5173', 'example:1')).toBe(true);
     expect(allowedOrigin('http://[::1]:8080', undefined)).toBe(true);
     expect(allowedOrigin('null', '127.0.0.1:6443')).toBe(false);
+  });
+});
+
+describe('clients of the etcd endpoint on the graph', () => {
+  let server: PodflowServer;
+  beforeAll(async () => {
+    server = await startPodflowServer({ ...defaultServerOptions, port: 0, fastForward: true, nodes: 1, live: true, etcdListen: '127.0.0.1:0', distDir: join(tmpdir(), 'podflow-no-dist') });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('a connection to --etcd-listen joins the topology beside etcd, and its calls are traced on its link', async () => {
+    const page = await attach(server);
+    const ready = await page.until((e) => e.type === 'ready', true) as Extract<WorkerEvent, { type: 'ready' }>;
+    expect(ready.topology.components.some((c) => c.role === 'etcd-client')).toBe(false);
+    const client = new Etcd3({ hosts: `http://${server.etcd!.address}` });
+    try {
+      await client.put('/greeting').value('hello');
+      const topology = await page.until((e) => e.type === 'topology', true) as Extract<WorkerEvent, { type: 'topology' }>;
+      const joined = topology.topology.components.filter((c) => c.role === 'etcd-client');
+      expect(joined).toHaveLength(1);
+      const name = joined[0]!.name;
+      expect(name).toMatch(/^etcd-client\/127\.0\.0\.1:\d+$/);
+      expect(topology.topology.links).toContainEqual(expect.objectContaining({ a: name, b: 'etcd' }));
+      const isPut = (e: WorkerEvent) => e.type === 'traceBatch' && e.records.some((r) => r.from === name && r.to === 'etcd' && r.kind === 'etcd.Put');
+      await page.until(isPut, true);
+      await page.until((e) => e.type === 'traceBatch' && e.records.some((r) => r.from === 'etcd' && r.to === name && r.kind === 'etcd.PutResponse'), true);
+      // A page that attaches later gets the client in its ready.
+      const later = await attach(server);
+      const laterReady = await later.until((e) => e.type === 'ready', true) as Extract<WorkerEvent, { type: 'ready' }>;
+      expect(laterReady.topology.components).toContainEqual({ name, role: 'etcd-client', modelled: true });
+      later.socket.close();
+    } finally {
+      client.close();
+      page.socket.close();
+    }
   });
 });
 

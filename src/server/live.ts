@@ -203,7 +203,7 @@ export function startLive(options: LiveOptions): LiveFront {
       return;
     }
     const page: Page = { socket, pending: [], viewer: new PageViewer(live, (event) => queue(page, event)) };
-    socket.send(encodeWire(live.snapshot()));
+    socket.send(encodeWire(host.liveSnapshot()));
     pages.add(page);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;

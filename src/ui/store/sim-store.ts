@@ -164,6 +164,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     }
     case 'timeline':
       return { ...state, timeline: event };
+    case 'topology':
+      return state.cluster ? { ...state, cluster: { ...state.cluster, topology: event.topology } } : state;
     case 'progress':
       return { ...state, progress: event.finished ? null : event };
     case 'persistence':
