@@ -28,6 +28,11 @@ export interface ReadyEvent {
   readonly bootSteps: number;
   /** How kube-apiserver stores objects in etcd (`--storage-media-type`); absent means protobuf. */
   readonly storageMediaType?: 'protobuf' | 'json';
+  /**
+   * Why this run cannot be replayed from its seed and commands (a server storing in a real etcd), for
+   * the page to say; absent for a deterministic run.
+   */
+  readonly nondeterministic?: string;
 }
 
 export interface TraceBatchEvent {

@@ -23,7 +23,8 @@
 //
 // Live (`live`): the page's host (src/worker/host.ts, driven by this pacing) records the timeline, the
 // story and what each component holds, from boot on, and reports to the attached pages (live.ts) every
-// `livePulseMs`.
+// `livePulseMs`. Over a real etcd the host records from step 0 too, without the model etcd's keyspace and
+// insides; the pages are told the run is not deterministic (`nondeterministicReason`).
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,8 +36,8 @@ import { RealEtcdMember } from './real-etcd/real-etcd-member.ts';
 import type { UserReply } from '../sim/user/user.ts';
 import { etcdClient } from './etcd-grpc/etcd-client.ts';
 import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
-import { SimHost } from '../worker/host.ts';
-import { applyUserCommand } from '../worker/user-commands.ts';
+import { SimHost, type ClusterSpec, type HostedCluster } from '../worker/host.ts';
+import { applyUserCommand, type CommandTarget } from '../worker/user-commands.ts';
 
 export interface HostOptions {
   readonly seed: string;
@@ -65,6 +66,11 @@ export interface HostOptions {
   readonly etcdServers?: readonly string[];
   /** Host the page's view of the cluster (timeline, story, reporting) for attached pages. */
   readonly live?: boolean;
+}
+
+/** What the page says of a run stored in a real etcd (`ready.nondeterministic`). */
+export function nondeterministicReason(endpoints: readonly string[]): string {
+  return `this cluster is stored in a real etcd (${endpoints.join(', ')}): its answers, revisions and timing come from outside the simulation and virtual time follows the wall clock, so the run cannot be replayed from its seed; stepping back and seeking show what was recorded here`;
 }
 
 /** Real ms between two reports to the attached pages. */
@@ -194,8 +200,15 @@ export class ClusterHost {
         this.woken = true;
         this.schedule();
       };
-      this.live = null;
       this.model = null;
+      // The page's host records what the server's engine delivers, from step 0; there is no model etcd to
+      // mirror (no keyspace, no insides) and nothing to boot (the pacing brings the cluster up as etcd answers).
+      const { engine, user, apiserver, scheduler } = this.cluster;
+      const cluster = this.cluster;
+      const hosted: HostedCluster & Pick<CommandTarget, 'fault'> = {
+        engine, user, apiserver, scheduler, topology: cluster.topology, boot: () => engine.step, fault: (fault) => cluster.fault(fault),
+      };
+      this.live = options.live ? this.liveHost(hosted, { seed: options.seed, nodes: options.nodes }, 1) : null;
       this.cluster.engine.onDelivery((m) => this.delivered(m));
       this.replayed = 0;
       return;
@@ -215,22 +228,25 @@ export class ClusterHost {
     this.model = cluster;
     this.epochMs = this.cluster.engine.epochMs;
     // The live host builds nothing: it adopts this cluster and boots it, recording from step 0.
-    this.live = options.live
-      ? new SimHost({
-        post: (event) => {
-          for (const listener of this.liveListeners) listener(event);
-        },
-        clock: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
-        initial: { seed: options.seed, nodes: options.nodes },
-        buildCluster: () => cluster,
-        driver: { act: (command, apply) => this.act(command, apply), speed: options.fastForward ? 1 : options.speed },
-      })
-      : null;
+    this.live = options.live ? this.liveHost(cluster, { seed: options.seed, nodes: options.nodes }, options.fastForward ? 1 : options.speed) : null;
     if (!this.live) this.cluster.boot();
     this.workloadsStarted = true;
     this.cluster.engine.onDelivery((m) => this.delivered(m));
     this.replayed = this.replayLog(stored, epochMs);
     this.logging = this.logPath !== null;
+  }
+
+  /** The page's host over `cluster` (built: the host boots it), driven by this pacing. */
+  private liveHost(cluster: HostedCluster, spec: ClusterSpec, speed: number): SimHost {
+    return new SimHost({
+      post: (event) => {
+        for (const listener of this.liveListeners) listener(event);
+      },
+      clock: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+      initial: spec,
+      buildCluster: () => cluster,
+      driver: { act: (command, apply) => this.act(command, apply), speed },
+    });
   }
 
   /** The model's etcd, for views of its store; a cluster on a real etcd has none (throws). */
@@ -442,7 +458,8 @@ export class ClusterHost {
   /** What a page that attaches now needs (the live host's snapshot), its topology with the etcd clients. */
   liveSnapshot(): WorkerEvent[] {
     if (!this.live) throw new Error('the page needs the live host: start the server with live on');
-    return this.live.snapshot().map((event) => (event.type === 'ready' ? { ...event, topology: this.topology } : event));
+    const nondeterministic = this.realEtcd ? { nondeterministic: nondeterministicReason(this.options.etcdServers ?? []) } : {};
+    return this.live.snapshot().map((event) => (event.type === 'ready' ? { ...event, topology: this.topology, ...nondeterministic } : event));
   }
 
   private writeLog(entry: LogEntry): void {

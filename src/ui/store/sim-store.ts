@@ -23,6 +23,8 @@ export interface ClusterInfo {
   readonly storageMediaType: 'protobuf' | 'json';
   /** Increases with every `ready`: a new cluster, drawn afresh. */
   readonly version: number;
+  /** Why the run is not deterministic (a server storing in a real etcd); absent when it is. */
+  readonly nondeterministic?: string;
 }
 
 export type Selection =
@@ -135,7 +137,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'ready':
       return {
         ...state,
-        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', version: (state.cluster?.version ?? 0) + 1 },
+        cluster: {
+          seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', version: (state.cluster?.version ?? 0) + 1,
+          ...(event.nondeterministic !== undefined ? { nondeterministic: event.nondeterministic } : {}),
+        },
         status: { ...initialStatus, speed: state.status.speed },
         recent: [],
         tokens: [],
