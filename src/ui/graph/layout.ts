@@ -77,7 +77,7 @@ const titles: Record<ComponentRole, string> = {
 
 /** The `index`-th client of the server's etcd endpoint: a column left of etcd. */
 function etcdClientBox(index: number): Box {
-  return { x: fixedBoxes.etcd.x - 190, y: fixedBoxes.etcd.y + index * 48, width: 170, height: 40 };
+  return { x: fixedBoxes.etcd.x - 240, y: fixedBoxes.etcd.y + index * 48, width: 220, height: 40 };
 }
 
 /**
