@@ -5,7 +5,7 @@ export type { Command, CommandType } from './commands.ts';
 export { maxNodes } from './commands.ts';
 export type { SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
-export type { ComponentRole, ComponentView, LinkView, Topology, TopologyEvent, VirtualTime } from './topology.ts';
+export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type {
   DescribeValueCommand, KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
