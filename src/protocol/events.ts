@@ -14,7 +14,7 @@ import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './save
 import type { StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { TourStopsEvent } from './tours.ts';
-import type { Topology, VirtualTime } from './topology.ts';
+import type { Topology, TopologyEvent, VirtualTime } from './topology.ts';
 import type { TraceRecord } from './trace.ts';
 import type { TraceRangeEvent } from './trace-range.ts';
 
@@ -30,6 +30,11 @@ export interface ReadyEvent {
   readonly storageMediaType?: 'protobuf' | 'json';
   /** etcd members (as the topology's etcd components); absent means 1. */
   readonly etcdMembers?: 3 | 5;
+  /**
+   * Why this run cannot be replayed from its seed and commands (a server storing in a real etcd), for
+   * the page to say; absent for a deterministic run.
+   */
+  readonly nondeterministic?: string;
 }
 
 export interface TraceBatchEvent {
@@ -96,7 +101,8 @@ export type WorkerEvent =
   | StoryEvent
   | InsidesEvent
   | TourStopsEvent
-  | TraceRangeEvent;
+  | TraceRangeEvent
+  | TopologyEvent;
 
 /**
  * What one message from the worker carries: an event, or the events of one turn (a command, a play tick,

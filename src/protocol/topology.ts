@@ -11,7 +11,9 @@ export type ComponentRole =
   | 'etcd'
   | 'kube-controller-manager'
   | 'kube-scheduler'
-  | 'kubelet';
+  | 'kubelet'
+  /** A client connection to the server's etcd endpoint (`etcd-client/<ip:port>`: real etcdctl, an etcd client library). */
+  | 'etcd-client';
 
 export interface ComponentView {
   /** Engine component name, e.g. `kubelet/node-2`; `from`/`to` of every message name one of these. */
@@ -34,4 +36,13 @@ export interface LinkView {
 export interface Topology {
   readonly components: readonly ComponentView[];
   readonly links: readonly LinkView[];
+}
+
+/**
+ * The cluster gained components after `ready` (an etcd client connected to the server's gRPC endpoint):
+ * the whole topology, replacing the one `ready` gave; nothing else of the view changes.
+ */
+export interface TopologyEvent {
+  readonly type: 'topology';
+  readonly topology: Topology;
 }

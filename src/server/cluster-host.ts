@@ -23,20 +23,21 @@
 //
 // Live (`live`): the page's host (src/worker/host.ts, driven by this pacing) records the timeline, the
 // story and what each component holds, from boot on, and reports to the attached pages (live.ts) every
-// `livePulseMs`.
+// `livePulseMs`. Over a real etcd the host records from step 0 too, without the model etcd's keyspace and
+// insides; the pages are told the run is not deterministic (`nondeterministicReason`).
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpKinds, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
-import { createCluster, type Cluster } from '../sim/cluster.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
+import { createCluster, type Cluster, type ClusterTopology, type ComponentInfo, type LinkInfo } from '../sim/cluster.ts';
 import type { Component, Message } from '../sim/engine/index.ts';
 import { EtcdServer } from '../sim/etcd/index.ts';
 import { RealEtcdMember } from './real-etcd/real-etcd-member.ts';
 import type { UserReply } from '../sim/user/user.ts';
 import { etcdClient } from './etcd-grpc/etcd-client.ts';
 import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
-import { SimHost } from '../worker/host.ts';
-import { applyUserCommand } from '../worker/user-commands.ts';
+import { SimHost, type ClusterSpec, type HostedCluster } from '../worker/host.ts';
+import { applyUserCommand, type CommandTarget } from '../worker/user-commands.ts';
 import type { EtcdClientKind, MessageMap } from '../sim/messages/index.ts';
 
 export interface HostOptions {
@@ -66,6 +67,11 @@ export interface HostOptions {
   readonly etcdServers?: readonly string[];
   /** Host the page's view of the cluster (timeline, story, reporting) for attached pages. */
   readonly live?: boolean;
+}
+
+/** What the page says of a run stored in a real etcd (`ready.nondeterministic`). */
+export function nondeterministicReason(endpoints: readonly string[]): string {
+  return `this cluster is stored in a real etcd (${endpoints.join(', ')}): its answers, revisions and timing come from outside the simulation and virtual time follows the wall clock, so the run cannot be replayed from its seed; stepping back and seeking show what was recorded here`;
 }
 
 /** Real ms between two reports to the attached pages. */
@@ -171,6 +177,8 @@ export class ClusterHost {
   /** The attached pages' host (null without `live`); its events go to `onLiveEvent` listeners. */
   readonly live: SimHost | null;
   private readonly liveListeners = new Set<(event: WorkerEvent) => void>();
+  private readonly clients: ComponentInfo[] = [];
+  private readonly clientLinks: LinkInfo[] = [];
   private pulseTimer: NodeJS.Timeout | null = null;
   /** Requests replayed from the log at start. */
   readonly replayed: number;
@@ -193,8 +201,15 @@ export class ClusterHost {
         this.woken = true;
         this.schedule();
       };
-      this.live = null;
       this.model = null;
+      // The page's host records what the server's engine delivers, from step 0; there is no model etcd to
+      // mirror (no keyspace, no insides) and nothing to boot (the pacing brings the cluster up as etcd answers).
+      const { engine, user, apiserver, scheduler } = this.cluster;
+      const cluster = this.cluster;
+      const hosted: HostedCluster & Pick<CommandTarget, 'fault'> = {
+        engine, user, apiserver, scheduler, topology: cluster.topology, boot: () => engine.step, fault: (fault) => cluster.fault(fault),
+      };
+      this.live = options.live ? this.liveHost(hosted, { seed: options.seed, nodes: options.nodes }, 1) : null;
       this.cluster.engine.onDelivery((m) => this.delivered(m));
       this.replayed = 0;
       return;
@@ -214,22 +229,25 @@ export class ClusterHost {
     this.model = cluster;
     this.epochMs = this.cluster.engine.epochMs;
     // The live host builds nothing: it adopts this cluster and boots it, recording from step 0.
-    this.live = options.live
-      ? new SimHost({
-        post: (event) => {
-          for (const listener of this.liveListeners) listener(event);
-        },
-        clock: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
-        initial: { seed: options.seed, nodes: options.nodes },
-        buildCluster: () => cluster,
-        driver: { act: (command, apply) => this.act(command, apply), speed: options.fastForward ? 1 : options.speed },
-      })
-      : null;
+    this.live = options.live ? this.liveHost(cluster, { seed: options.seed, nodes: options.nodes }, options.fastForward ? 1 : options.speed) : null;
     if (!this.live) this.cluster.boot();
     this.workloadsStarted = true;
     this.cluster.engine.onDelivery((m) => this.delivered(m));
     this.replayed = this.replayLog(stored, epochMs);
     this.logging = this.logPath !== null;
+  }
+
+  /** The page's host over `cluster` (built: the host boots it), driven by this pacing. */
+  private liveHost(cluster: HostedCluster, spec: ClusterSpec, speed: number): SimHost {
+    return new SimHost({
+      post: (event) => {
+        for (const listener of this.liveListeners) listener(event);
+      },
+      clock: { now: () => performance.now(), setTimeout: (callback, ms) => setTimeout(callback, ms), clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout) },
+      initial: spec,
+      buildCluster: () => cluster,
+      driver: { act: (command, apply) => this.act(command, apply), speed },
+    });
   }
 
   /** The model's etcd, for views of its store; a cluster on a real etcd has none (throws). */
@@ -413,10 +431,36 @@ export class ClusterHost {
     return message.id;
   }
 
-  /** A client connection's component, linked to etcd as the user's etcdctl is. */
+  /**
+   * A client connection's component, linked to etcd as the user's etcdctl is. A new one joins the topology
+   * the pages draw (announced to the attached pages at once).
+   */
   private etcdClient(name: string): ReturnType<typeof etcdClient> {
-    const link = this.cluster.topology.links.find((l) => l.a === this.cluster.user.name && l.b === this.cluster.etcd.name);
-    return etcdClient(this.cluster.engine, name, { latency: link?.latency ?? 0, jitter: link?.jitter ?? 0 });
+    const { engine, etcd, user } = this.cluster;
+    const known = engine.component(name) !== undefined;
+    const link = this.cluster.topology.links.find((l) => l.a === user.name && l.b === etcd.name);
+    const timing = { latency: link?.latency ?? 0, jitter: link?.jitter ?? 0 };
+    const client = etcdClient(engine, name, timing);
+    if (!known) {
+      this.clients.push({ name, role: 'etcd-client', modelled: true });
+      this.clientLinks.push({ a: name, b: etcd.name, ...timing });
+      const event: WorkerEvent = { type: 'topology', topology: this.topology };
+      for (const listener of this.liveListeners) listener(event);
+    }
+    return client;
+  }
+
+  /** The cluster's topology and the etcd endpoint's clients so far (`etcd-client/<ip:port>`, beside etcd). */
+  get topology(): ClusterTopology {
+    const { components, links } = this.cluster.topology;
+    return { components: [...components, ...this.clients], links: [...links, ...this.clientLinks] };
+  }
+
+  /** What a page that attaches now needs (the live host's snapshot), its topology with the etcd clients. */
+  liveSnapshot(): WorkerEvent[] {
+    if (!this.live) throw new Error('the page needs the live host: start the server with live on');
+    const nondeterministic = this.realEtcd ? { nondeterministic: nondeterministicReason(this.options.etcdServers ?? []) } : {};
+    return this.live.snapshot().map((event) => (event.type === 'ready' ? { ...event, topology: this.topology, ...nondeterministic } : event));
   }
 
   private writeLog(entry: LogEntry): void {

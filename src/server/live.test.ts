@@ -1,12 +1,14 @@
 // The page's transport to the server: the worker protocol over a real `ws` connection to a server started
 // in-process. A page gets the snapshot (`ready` first), the events of kubectl's requests as they happen,
-// its own console output under its own ids, and its questions' answers alone; a foreign Origin is refused
+// a view of its own (pausing and stepping back one page leaves the others at the head), its own console
+// output under its own ids, and its questions' answers alone; a foreign Origin is refused
 // before the upgrade, and in `--token` mode a missing or wrong token is told why and closed.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Etcd3 } from 'etcd3';
 import { WebSocket } from 'ws';
 import type { Command, WorkerEvent, WorkerMessage } from '../protocol/index.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
@@ -118,14 +120,29 @@ describe('the worker protocol over a WebSocket', () => {
     expect((output as Extract<WorkerEvent, { type: 'consoleOutput' }>).stdout).toMatch(/^NAME\s+READY\s+STATUS/);
     expect(other.events.some((e) => e.type === 'consoleOutput')).toBe(false);
 
-    // Pausing holds the view for the pages (the server goes on); step back shows an earlier step; play follows again.
+    // Each page has a view of its own: one pauses and steps back (the server goes on) while the other
+    // follows the head; play shows the first the head again.
     page.send({ type: 'pause' });
-    const paused = await other.until((e) => e.type === 'status' && e.status.mode === 'paused');
+    const paused = await page.until((e) => e.type === 'status' && e.status.mode === 'paused') as Extract<WorkerEvent, { type: 'status' }>;
     page.send({ type: 'stepBack', count: 5 });
     const back = await page.until((e) => e.type === 'timeline' && !e.live) as Extract<WorkerEvent, { type: 'timeline' }>;
-    expect(back.position).toBe((paused as Extract<WorkerEvent, { type: 'status' }>).status.step - 5);
+    expect(back.position).toBe(paused.status.step - 5);
+    const heldFrom = page.events.length;
+    const otherFrom = other.events.length;
+    const second = await fetch(`${server.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: manifest.replace('name: web', 'name: web2') });
+    expect(second.status).toBe(201);
+    const isWeb2 = (e: WorkerEvent) => e.type === 'keyspaceDiff' && e.changes.some((c) => c.key === '/registry/pods/default/web2');
+    await other.until(isWeb2, true);
+    const grown = await page.until((e) => e.type === 'timeline' && e.head > back.head, true) as Extract<WorkerEvent, { type: 'timeline' }>;
+    expect(grown.position).toBe(back.position);
+    const whileHeld = page.events.slice(heldFrom);
+    expect(whileHeld.some((e) => e.type === 'keyspaceDiff' || e.type === 'traceBatch')).toBe(false);
+    expect(whileHeld.filter((e) => e.type === 'status').every((e) => e.status.mode === 'paused' && e.status.step === back.position)).toBe(true);
+    expect(other.events.slice(otherFrom).filter((e) => e.type === 'status').every((e) => e.status.mode === 'playing')).toBe(true);
     page.send({ type: 'play' });
-    await other.until((e) => e.type === 'status' && e.status.mode === 'playing');
+    const head = await page.until((e) => e.type === 'keyspaceSnapshot' && e.current) as Extract<WorkerEvent, { type: 'keyspaceSnapshot' }>;
+    expect(head.entries.map((e) => e.key)).toContain('/registry/pods/default/web2');
+    await page.until((e) => e.type === 'status' && e.status.mode === 'playing');
 
     // A question's answer goes to the page that asked; a refused command says why, to it alone.
     other.send({ type: 'inspect', topics: ['objects'] });
@@ -146,6 +163,43 @@ describe('the worker protocol over a WebSocket', () => {
     expect(allowedOrigin('http://127.0.0.1:5173', 'example:1')).toBe(true);
     expect(allowedOrigin('http://[::1]:8080', undefined)).toBe(true);
     expect(allowedOrigin('null', '127.0.0.1:6443')).toBe(false);
+  });
+});
+
+describe('clients of the etcd endpoint on the graph', () => {
+  let server: PodflowServer;
+  beforeAll(async () => {
+    server = await startPodflowServer({ ...defaultServerOptions, port: 0, fastForward: true, nodes: 1, live: true, etcdListen: '127.0.0.1:0', distDir: join(tmpdir(), 'podflow-no-dist') });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  test('a connection to --etcd-listen joins the topology beside etcd, and its calls are traced on its link', async () => {
+    const page = await attach(server);
+    const ready = await page.until((e) => e.type === 'ready', true) as Extract<WorkerEvent, { type: 'ready' }>;
+    expect(ready.topology.components.some((c) => c.role === 'etcd-client')).toBe(false);
+    const client = new Etcd3({ hosts: `http://${server.etcd!.address}` });
+    try {
+      await client.put('/greeting').value('hello');
+      const topology = await page.until((e) => e.type === 'topology', true) as Extract<WorkerEvent, { type: 'topology' }>;
+      const joined = topology.topology.components.filter((c) => c.role === 'etcd-client');
+      expect(joined).toHaveLength(1);
+      const name = joined[0]!.name;
+      expect(name).toMatch(/^etcd-client\/127\.0\.0\.1:\d+$/);
+      expect(topology.topology.links).toContainEqual(expect.objectContaining({ a: name, b: 'etcd' }));
+      const isPut = (e: WorkerEvent) => e.type === 'traceBatch' && e.records.some((r) => r.from === name && r.to === 'etcd' && r.kind === 'etcd.Put');
+      await page.until(isPut, true);
+      await page.until((e) => e.type === 'traceBatch' && e.records.some((r) => r.from === 'etcd' && r.to === name && r.kind === 'etcd.PutResponse'), true);
+      // A page that attaches later gets the client in its ready.
+      const later = await attach(server);
+      const laterReady = await later.until((e) => e.type === 'ready', true) as Extract<WorkerEvent, { type: 'ready' }>;
+      expect(laterReady.topology.components).toContainEqual({ name, role: 'etcd-client', modelled: true });
+      later.socket.close();
+    } finally {
+      client.close();
+      page.socket.close();
+    }
   });
 });
 

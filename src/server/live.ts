@@ -4,12 +4,13 @@
 // (src/worker/host.ts) driven by the server's pacing (cluster-host.ts).
 //
 // Pages. Every page gets, on connecting, the host's snapshot (`ready` and the view at the position shown),
-// then the host's events as they come, one message per turn (as the worker posts them). The view is the
-// server's one: all pages see the same position (one page pausing or seeking moves it for every page);
-// the cluster itself goes on serving kubectl either way. Answers to one page's question (an inspection, a
-// cause chain, a keyspace revision, a value description, a trace window, a tour's stops, the error its
-// command caused) go to that page only, and a console command's output to the page that ran it (console
-// ids are the server's, mapped back to each page's own).
+// then the host's events as they come, one message per turn (as the worker posts them). Each page has a
+// view of its own (a PageViewer, src/worker/host-viewer.ts): pausing, stepping back or seeking holds that
+// page at a step of the server's one timeline, while the other pages follow the head and the cluster goes
+// on serving kubectl. Answers to one page's question (an inspection, a cause chain, a keyspace revision, a
+// value description, a trace window, a tour's stops, the error its command caused) go to that page only,
+// and a console command's output to the page that ran it (console ids are the server's, mapped back to
+// each page's own).
 //
 // Doors. The WebSocket is accepted only from the page's own origin or a loopback origin (another one is
 // refused 403 before upgrading, as is a page that does not speak `liveSubprotocol`). With `--token` the
@@ -24,6 +25,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Command, CommandType, WorkerEvent } from '../protocol/index.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
+import { PageViewer } from '../worker/host-viewer.ts';
 import type { ClusterHost } from './cluster-host.ts';
 
 /** Where the page lives on the server (index.html); its assets keep the root paths vite gave them. */
@@ -65,6 +67,8 @@ interface Page {
   readonly socket: WebSocket;
   /** Events for this page made in the current turn. */
   pending: WorkerEvent[];
+  /** The page's own position on the server's timeline. */
+  readonly viewer: PageViewer;
 }
 
 /** The page's files: index.html at `pagePath` (marked as attached), the rest at their own paths. */
@@ -154,7 +158,7 @@ export function startLive(options: LiveOptions): LiveFront {
       queue(asker, event);
       return;
     }
-    for (const page of pages) queue(page, event);
+    for (const page of pages) page.viewer.pass(event);
   });
 
   const carryOut = (page: Page, command: Command): void => {
@@ -174,6 +178,7 @@ export function startLive(options: LiveOptions): LiveFront {
       if (id === null) return;
       command = { ...command, id };
     }
+    if (page.viewer.handle(command)) return;
     asker = page;
     try {
       live.handle(command);
@@ -197,8 +202,8 @@ export function startLive(options: LiveOptions): LiveFront {
       socket.close(liveCloseCodes.badToken, token === undefined ? 'token missing' : 'token refused');
       return;
     }
-    const page: Page = { socket, pending: [] };
-    socket.send(encodeWire(live.snapshot()));
+    const page: Page = { socket, pending: [], viewer: new PageViewer(live, (event) => queue(page, event)) };
+    socket.send(encodeWire(host.liveSnapshot()));
     pages.add(page);
     socket.on('message', (data, isBinary) => {
       if (isBinary) return;

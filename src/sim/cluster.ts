@@ -27,7 +27,9 @@ export type ComponentRole =
   | 'etcd'
   | 'kube-controller-manager'
   | 'kube-scheduler'
-  | 'kubelet';
+  | 'kubelet'
+  /** A connection to the server's etcd endpoint (src/server/etcd-grpc), added as it connects. */
+  | 'etcd-client';
 
 export interface ComponentInfo {
   /** Engine component name, e.g. `kubelet/node-2`. */

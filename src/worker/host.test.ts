@@ -5,6 +5,7 @@ import { Component, Engine, type Message } from '../sim/engine/index.ts';
 import { User } from '../sim/user/user.ts';
 import { FakeClock } from './fake-clock.ts';
 import { defaultSpeed, SimHost, type ClusterSpec, type HostedCluster, type Pacing } from './host.ts';
+import { PageViewer } from './host-viewer.ts';
 import { decodeStored } from '../sim/apiserver/storage/codec.ts';
 
 
@@ -385,7 +386,7 @@ describe('a driven host (the server runs the cluster, the host reports it)', () 
   }
   const statusOf = (events: readonly WorkerEvent[]) => (events.filter((e) => e.type === 'status').at(-1) as { status: SimStatus }).status;
 
-  it('follows the head as the driver delivers; pause holds the view while the cluster goes on; play shows the head again', () => {
+  it('follows the head as the driver delivers', () => {
     const { host, cluster, put, drain } = driven();
     expect(statusOf(drain()).mode).toBe('playing');
     put('a');
@@ -394,25 +395,82 @@ describe('a driven host (the server runs the cluster, the host reports it)', () 
     const followed = drain();
     expect(statusOf(followed).step).toBe(cluster().engine.step);
     expect(followed.some((e) => e.type === 'traceBatch' && e.records.length === 2)).toBe(true);
-
     host.handle({ type: 'pause' });
-    const held = statusOf(drain());
-    expect(held).toMatchObject({ mode: 'paused', step: 2 });
+    expect(drain().find((e) => e.type === 'error')).toMatchObject({ command: 'pause', message: expect.stringContaining("a page's own view") });
+  });
+
+  it('gives each page a view of its own: one pauses and steps back and forward while the other follows the head', () => {
+    const { host, cluster, put, drain } = driven();
+    // Each page's events, as a page attached to the server gets them (the host's pass through its viewer).
+    const pages = [0, 1].map(() => {
+      const events: WorkerEvent[] = [];
+      const viewer = new PageViewer(host, (event) => events.push(structuredClone(event)));
+      return { viewer, events, drain: () => events.splice(0) };
+    });
+    const [a, b] = pages as [typeof pages[0], typeof pages[0]];
+    const pulse = () => {
+      host.pulse();
+      for (const event of drain()) for (const page of pages) page.viewer.pass(event);
+    };
+    drain();
+    put('a');
+    cluster().engine.runUntilIdle();
+    pulse();
+    expect(statusOf(a.drain())).toMatchObject({ mode: 'playing', step: 2 });
+    expect(statusOf(b.drain())).toMatchObject({ mode: 'playing', step: 2 });
+
+    expect(a.viewer.handle({ type: 'pause' })).toBe(true);
+    expect(statusOf(a.drain())).toMatchObject({ mode: 'paused', step: 2 });
+    expect(b.events).toEqual([]);
     put('b');
     cluster().engine.runUntilIdle();
-    host.pulse();
-    const whilePaused = drain();
-    // The head grew (the timeline says so); the view did not move, and nothing of the head was shipped.
-    expect(statusOf(whilePaused).step).toBe(2);
-    expect(whilePaused.some((e) => e.type === 'traceBatch')).toBe(false);
+    pulse();
+    // The head grew: page a's timeline says so, its view did not move and nothing of the head reached it.
+    const whilePaused = a.drain();
+    expect(statusOf(whilePaused)).toMatchObject({ mode: 'paused', step: 2 });
+    expect(whilePaused.some((e) => e.type === 'traceBatch' || e.type === 'flights')).toBe(false);
     expect(whilePaused.find((e) => e.type === 'timeline')).toMatchObject({ position: 2, head: 4, live: false });
+    // Page b follows the head.
+    const following = b.drain();
+    expect(statusOf(following)).toMatchObject({ mode: 'playing', step: 4 });
+    expect(following.find((e) => e.type === 'traceBatch')).toMatchObject({ records: [{ step: 3, kind: 'etcd.Put' }, { step: 4, kind: 'etcd.Put.reply' }] });
 
-    host.handle({ type: 'step', count: 1 });
-    expect(statusOf(drain())).toMatchObject({ mode: 'paused', step: 3 });
-    host.handle({ type: 'play' });
-    const again = drain();
-    expect(statusOf(again)).toMatchObject({ mode: 'playing', step: 4 });
+    a.viewer.handle({ type: 'stepBack', count: 2 });
+    const back = a.drain();
+    expect(back.find((e) => e.type === 'traceBatch')).toMatchObject({ replace: true, records: [] });
+    expect(back.find((e) => e.type === 'timeline')).toMatchObject({ position: 0, head: 4, live: false });
+    a.viewer.handle({ type: 'step', count: 3 });
+    const stepped = a.drain();
+    expect(stepped.find((e) => e.type === 'traceBatch')).toMatchObject({ records: [{ step: 1 }, { step: 2 }, { step: 3 }] });
+    expect(statusOf(stepped)).toMatchObject({ mode: 'paused', step: 3 });
+    a.viewer.handle({ type: 'seek', step: 99 });
+    expect(a.drain()).toEqual([{ type: 'error', command: 'seek', message: 'step must be an integer from 0 to 4, got 99' }]);
+    expect(b.events).toEqual([]);
+    expect(host.timeline.position).toBe(4);
+
+    // Play shows page a the head again (the whole view, replacing), and it follows on.
+    a.viewer.handle({ type: 'play' });
+    const again = a.drain();
     expect(again.find((e) => e.type === 'traceBatch')).toMatchObject({ replace: true });
+    expect(statusOf(again)).toMatchObject({ mode: 'playing', step: 4 });
+    put('c');
+    cluster().engine.runUntilIdle();
+    pulse();
+    expect(statusOf(a.drain()).step).toBe(6);
+    expect(statusOf(b.drain()).step).toBe(6);
+  });
+
+  it('a user action from a held page shows it the head and goes to the host', () => {
+    const { host, acts, drain } = driven();
+    const events: WorkerEvent[] = [];
+    const viewer = new PageViewer(host, (event) => events.push(event));
+    drain();
+    viewer.handle({ type: 'pause' });
+    expect(viewer.following).toBe(false);
+    expect(viewer.handle({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: 'k' } })).toBe(false);
+    expect(viewer.following).toBe(true);
+    host.handle({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: 'k' } });
+    expect(acts).toHaveLength(1);
   });
 
   it('refuses what would run or rebuild the cluster, and hands user actions to the driver', () => {
@@ -441,6 +499,7 @@ describe('a driven host (the server runs the cluster, the host reports it)', () 
     drain();
     const snapshot = host.snapshot();
     expect(snapshot.map((e) => e.type)).toEqual(['ready', 'story', 'traceBatch', 'flights', 'timeline', 'insides', 'status']);
+    expect(snapshot[3]).toMatchObject({ replace: true });
     expect(snapshot[2]).toMatchObject({ replace: true, omitted: 0 });
     expect((snapshot[2] as TraceBatchEvent).records.map((r) => r.kind)).toEqual(['etcd.Put', 'etcd.Put.reply']);
     host.pulse();

@@ -20,8 +20,8 @@
 // action at a past step forks: the live cluster is rebuilt by replay (replay.ts) as a background task.
 // Persistence. An optional journal (saved-clusters.ts) gets the state to save after every report.
 // Driven. With a ClusterDriver (the server's wall-clock pacing, src/server/cluster-host.ts) the host runs
-// nothing itself: the same reporting, timeline and queries over a cluster someone else runs, and playback
-// commands move only the view (see ClusterDriver).
+// nothing itself: the same reporting, timeline and queries over a cluster someone else runs, its position
+// always at the head; each attached page moves a view of its own over that timeline (host-viewer.ts).
 
 import type { Command, CommandType, EtcdMemberCount, KeyspaceDiffEvent, TraceRangeCommand, LoggableCommand, LoggedCommand, ProgressTask, SimStatus, StepLevel, Topology, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { etcdMemberCounts, maxNodes, milestoneLimit, playingTraceTailLimit, stepLevelRank, stepLevels, traceTailLimit } from '../protocol/index.ts';
@@ -37,8 +37,9 @@ import { Timeline, type StepSample } from './timeline.ts';
 import { TimelineView } from './timeline-view.ts';
 import { applyUserCommand, describeUserCommand } from './user-commands.ts';
 import { causeChain, inspect, type InspectedCluster } from './queries.ts';
-import { podsOfSnapshot, withPods } from './pods.ts';
-import { FlightTracker, longestFlight } from './flights.ts';
+import { withPods } from './pods.ts';
+import { FlightTracker } from './flights.ts';
+import { headFlightPosition, viewEvents } from './host-viewer.ts';
 import { InsidesRecorder } from './insides.ts';
 import { locateTour } from './tour-locate.ts';
 import { StoryTap } from './story/record.ts';
@@ -88,10 +89,9 @@ export interface HostJournal {
 
 /**
  * Whoever runs a driven host's cluster (the server, in step with the wall clock). The host then never
- * runs the engine: `play` shows the head as it grows (live), `pause` holds the view at its step while the
- * cluster goes on, `step` and `stepLevel` forward walk recorded steps up to the head, step back and seek
- * work as ever over the recorded timeline; commands that would run, reset or rebuild the cluster are
- * refused (`drivenRefusal`), and user actions are handed to the driver.
+ * runs the engine and shows the head as it grows; the commands that move a view (play, pause, step, step
+ * back, seek) are each page's (PageViewer, host-viewer.ts), those that would run, reset or rebuild the
+ * cluster are refused (`drivenRefusal`), and user actions are handed to the driver.
  */
 export interface ClusterDriver {
   /**
@@ -232,25 +232,12 @@ export class SimHost {
    */
   snapshot(): WorkerEvent[] {
     const timeline = this.timelineState;
-    const { position } = timeline;
     const spec = this.clusterSpec;
-    const record = this.storyTap.record;
-    const events: WorkerEvent[] = [
+    return [
       { type: 'ready', seed: spec.seed, nodes: spec.nodes, topology: this.cluster.topology, bootSteps: timeline.bootSteps, ...specOptions(spec) },
-      { type: 'story', replace: true, milestones: record.milestones.slice(-milestoneLimit) },
-      { type: 'traceBatch', ...this.view.tailAt(position), replace: true },
+      { type: 'story', replace: true, milestones: this.storyTap.record.milestones.slice(-milestoneLimit) },
+      ...viewEvents(this, timeline, this.flightPosition(), this.status()),
     ];
-    if (this.keyspace) {
-      const keyspace = { ...this.keyspace.at(timeline.revisionAt(position)), current: true };
-      events.push(keyspace, podsOfSnapshot(keyspace));
-    }
-    const flights = new FlightTracker((step, message) => record.annotate(step, message)).report(this.cluster.engine, this.flightPosition());
-    if (flights) events.push(flights);
-    events.push(timeline.event(this.cluster.engine.trace.firstStep - 1));
-    const components = this.insides.at(position);
-    events.push({ type: 'insides', step: position, retained: components !== null, replace: true, components: components ?? {} });
-    events.push({ type: 'status', status: this.status() });
-    return events;
   }
 
   /** The open cluster's seed and node count. */
@@ -481,29 +468,17 @@ export class SimHost {
     }
   }
 
-  /** The playback commands of a driven host (see ClusterDriver); false for the commands it shares. */
+  /** The commands a driven host refuses (see ClusterDriver); false for the commands it shares. */
   private executeDriven(command: Command): boolean {
-    const timeline = this.timelineState;
     switch (command.type) {
       case 'play':
-        this.follow();
-        return true;
       case 'pause':
-        this.stopPlayback();
-        return true;
       case 'step':
-        requirePositiveInteger('step count', command.count);
-        this.stopPlayback();
-        this.view.forward(command.count);
-        return true;
-      case 'stepLevel': {
-        if (command.direction !== 'forward') return false;
-        if (!stepLevels.includes(command.level)) throw new RangeError(`level must be one of ${stepLevels.join(', ')}, got ${String(command.level)}`);
-        this.stopPlayback();
-        const next = this.storyTap.record.next(timeline.position, command.level, timeline.head);
-        this.view.forward((next ?? timeline.head) - timeline.position);
-        return true;
-      }
+      case 'stepLevel':
+      case 'stepBack':
+      case 'seek':
+      case 'seekRevision':
+        throw new Error(`${command.type} moves a page's own view (PageViewer): a driven host stays at its head`);
       case 'setSpeed':
       case 'runUntilIdle':
       case 'advance':
@@ -516,20 +491,12 @@ export class SimHost {
     }
   }
 
-  /** A driven host shows the head again and follows it as it grows. */
-  private follow(): void {
-    this.mode = 'playing';
-    this.timelineState.held = false;
-    this.view.toHead();
-  }
-
   /**
    * Carries out a command that changes the simulation: at the head at once (and logs it); at a past step
-   * after forking there. A driven host hands it to the driver and follows the cluster live to show it.
+   * after forking there. A driven host hands it to the driver.
    */
   private userAction(command: LoggableCommand): void {
     if (this.driver) {
-      this.follow();
       this.driver.act(command, () => {
         try {
           this.applyLogged(command);
@@ -803,8 +770,6 @@ export class SimHost {
     this.timer = null;
     this.mode = 'paused';
     this.playLevel = null;
-    // A driven cluster goes on: the paused view holds its step.
-    if (this.driver) this.timelineState.held = true;
   }
 
   /**
@@ -871,10 +836,8 @@ export class SimHost {
   private report(): void {
     if (this.task) return;
     const timeline = this.timelineState;
-    // A driven cluster's deliveries after a held view's step are the head's: the view serves them when it gets there.
-    const shown = timeline.live || !this.driver;
     const diff = this.keyspace?.flush() ?? null;
-    if (diff && shown) this.post(diff);
+    if (diff) this.post(diff);
     const console = consoleOf(this.cluster);
     for (const output of console.session.flush()) this.post(output);
     const logs = console.logs.flush();
@@ -883,10 +846,8 @@ export class SimHost {
     if (milestones.length > 0) this.post({ type: 'story', replace: false, milestones });
     let records: TraceRecord[] = [];
     if (this.delivered > 0) {
-      if (shown) {
-        records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
-        this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
-      }
+      records = this.tail.slice(-(this.mode === 'playing' ? playingTraceTailLimit : traceTailLimit));
+      this.post({ type: 'traceBatch', records, omitted: this.delivered - records.length });
       this.tail = [];
       this.delivered = 0;
     }
@@ -908,8 +869,8 @@ export class SimHost {
     const timeline = this.timelineState;
     const { engine } = this.cluster;
     if (timeline.live) {
-      const playhead = this.mode === 'playing' && this.playLevel === null ? engine.now - longestFlight(engine) : engine.now;
-      return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead };
+      if (this.mode === 'playing' && this.playLevel === null) return headFlightPosition(engine);
+      return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead: engine.now };
     }
     const sample = timeline.sample(timeline.position);
     return { step: timeline.position, now: sample.now, sent: sample.sent ?? Number.POSITIVE_INFINITY, live: false };

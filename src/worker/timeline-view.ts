@@ -9,11 +9,20 @@ import type { TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
 
+/** The position a view moves: the timeline's own (the host's), or a page's over it (host-viewer.ts). */
+export type TimelineCursor = Pick<Timeline, 'head' | 'position' | 'live' | 'seek' | 'revisionAt' | 'stepOfRevision'>;
+
+/**
+ * The keyspace a view reads past revisions from. With `flush` (the host's own view), a seek drops the
+ * head's writes not yet shipped, which the snapshot of the position supersedes.
+ */
+export type KeyspaceHistory = Pick<KeyspaceTracker, 'at' | 'between'> & Partial<Pick<KeyspaceTracker, 'flush'>>;
+
 export class TimelineView {
   constructor(
-    private readonly timeline: Timeline,
+    private readonly timeline: TimelineCursor,
     private readonly live: () => { readonly engine: Engine },
-    private readonly keyspace: KeyspaceTracker | null,
+    private readonly keyspace: KeyspaceHistory | null,
     private readonly post: (event: WorkerEvent) => void,
     /** A delivery as posted: with its step, and its story level and milestone (story/record.ts). */
     private readonly annotate: (step: number, message: Message) => TraceRecord = (step, message) => ({ step, ...message }),
@@ -24,8 +33,7 @@ export class TimelineView {
     this.timeline.seek(step);
     this.post({ type: 'traceBatch', ...this.tailAt(step), replace: true });
     if (this.keyspace) {
-      // Writes made live but not yet flushed belong to the head, which the snapshot below supersedes.
-      this.keyspace.flush();
+      this.keyspace.flush?.();
       this.post({ ...this.keyspace.at(this.timeline.revisionAt(step)), current: true });
     }
   }

@@ -31,11 +31,6 @@ export class Timeline {
   private errorMarkers: TimelineMarker[] = [];
   private positionStep = 0;
   bootSteps = 0;
-  /**
-   * A held position stays where it is while deliveries extend the head (a page paused on a cluster
-   * that someone else drives: the server's); otherwise a position at the head follows it.
-   */
-  held = false;
 
   constructor(initial: StepSample) {
     this.push(initial);
@@ -81,7 +76,7 @@ export class Timeline {
 
   /** Records the state after the newest delivery (the new head); a live timeline's position follows it. */
   record(sample: StepSample): void {
-    const follow = this.live && !this.held;
+    const follow = this.live;
     this.push(sample);
     if (follow) this.positionStep = this.head;
   }

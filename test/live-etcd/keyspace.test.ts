@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCluster, type ClusterConfig } from '../../src/sim/cluster.ts';
 import type { KeyValue } from '../../src/sim/etcd/index.ts';
 import { runScenario, scenarioById } from '../../src/sim/scenarios/index.ts';
-import { fromBytes, keyValueFromProto, toBytes } from '../../src/server/real-etcd/convert.ts';
+import { byteString, keyValueFromWire, rangeRequestToWire } from '../../src/server/etcd-proto/convert.ts';
 import { RealEtcdMember } from '../../src/server/real-etcd/real-etcd-member.ts';
 import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
 import { boot, runScenarioOn } from './drive.ts';
@@ -40,8 +40,8 @@ async function realKeyspace(etcd: RealEtcd, scenarioId: string, seed: string): P
   try {
     await boot(cluster);
     await runScenarioOn(cluster, scenarioById(scenarioId)!);
-    const all = await cluster.etcd.client.unary('KV', 'range', { key: toBytes(everyKey.key), rangeEnd: toBytes(everyKey.rangeEnd) });
-    return (all['kvs'] as unknown[]).map(keyValueFromProto);
+    const all = await cluster.etcd.client.unary('KV', 'range', rangeRequestToWire(everyKey));
+    return (all['kvs'] as unknown[]).map(keyValueFromWire);
   } finally {
     cluster.etcd.close();
   }
@@ -64,7 +64,7 @@ function firstDifference(model: readonly KeyValue[], real: readonly KeyValue[]):
     const a = model[i];
     const b = real[i];
     if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    const show = (kv: KeyValue | undefined) => kv && { ...kv, value: `${kv.value.length} bytes: ${JSON.stringify(fromBytes(Buffer.from(kv.value, 'latin1')).slice(0, 120))}` };
+    const show = (kv: KeyValue | undefined) => kv && { ...kv, value: `${kv.value.length} bytes: ${JSON.stringify(byteString(Buffer.from(kv.value, 'latin1')).slice(0, 120))}` };
     return `#${i}: model ${JSON.stringify(show(a))}\n     real ${JSON.stringify(show(b))}`;
   }
   return null;

@@ -18,21 +18,17 @@
 // Watch requests with `fragment` are served whole (the model never splits a response).
 // Models etcdserver/api/v3rpc (grpc.go, key.go, watch.go, lease.go, member.go, maintenance.go, auth.go).
 
-import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import type { Message } from '../../sim/engine/index.ts';
 import { etcdKinds, type EtcdReply, type WatchStreamResponse } from '../../sim/etcd/server.ts';
 import type { RangeResponse } from '../../sim/etcd/rpc.ts';
 import type { EtcdRequestKind, MessageMap } from '../../sim/messages/index.ts';
 import type { ClusterHost } from '../cluster-host.ts';
-import * as convert from './convert.ts';
+import * as convert from '../etcd-proto/convert.ts';
 import { etcdClientName } from './etcd-client.ts';
 
 /** etcdserver's version as `endpoint status` shows it. */
 const etcdVersion = '3.4.23';
-
-const protoRoot = fileURLToPath(new URL('../../../protos/etcd-v3.4.23', import.meta.url));
 
 interface Services {
   readonly KV: grpc.ServiceDefinition;
@@ -43,12 +39,9 @@ interface Services {
   readonly Auth: grpc.ServiceDefinition;
 }
 
-/** The etcd v3 services as grpc-js definitions (decoding options: see convert.ts). */
+/** The etcd v3 services as grpc-js definitions (decoding options: see etcd-proto/convert.ts). */
 export function loadServices(): Services {
-  const definition = protoLoader.loadSync('etcd/etcdserver/etcdserverpb/rpc.proto', {
-    includeDirs: [protoRoot], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true,
-  });
-  const pkg = grpc.loadPackageDefinition(definition)['etcdserverpb'] as unknown as Record<keyof Services, { service: grpc.ServiceDefinition }>;
+  const pkg = grpc.loadPackageDefinition(convert.loadEtcdProtos())['etcdserverpb'] as unknown as Record<keyof Services, { service: grpc.ServiceDefinition }>;
   return {
     KV: pkg.KV.service, Watch: pkg.Watch.service, Lease: pkg.Lease.service, Cluster: pkg.Cluster.service,
     Maintenance: pkg.Maintenance.service, Auth: pkg.Auth.service,
@@ -100,28 +93,28 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
     };
 
   const memberId = etcd.identity.memberId;
-  const header = (): convert.Wire => convert.header({ clusterId: etcd.identity.clusterId, memberId, revision: etcd.store.currentRev, raftTerm: etcd.identity.raftTerm });
+  const header = (): convert.Wire => convert.headerToWire({ clusterId: etcd.identity.clusterId, memberId, revision: etcd.store.currentRev, raftTerm: etcd.identity.raftTerm });
   let clientURL = '';
 
   server.addService(services.KV, {
-    Range: unary(etcdKinds.range, convert.rangeRequest, convert.rangeResponse),
-    Put: unary(etcdKinds.put, convert.putRequest, convert.putResponse),
-    DeleteRange: unary(etcdKinds.deleteRange, convert.deleteRangeRequest, convert.deleteRangeResponse),
-    Txn: unary(etcdKinds.txn, convert.txnRequest, convert.txnResponse),
-    Compact: unary(etcdKinds.compact, convert.compactionRequest, convert.headerOnly),
+    Range: unary(etcdKinds.range, convert.rangeRequestFromWire, convert.rangeResponseToWire),
+    Put: unary(etcdKinds.put, convert.putRequestFromWire, convert.putResponseToWire),
+    DeleteRange: unary(etcdKinds.deleteRange, convert.deleteRangeRequestFromWire, convert.deleteRangeResponseToWire),
+    Txn: unary(etcdKinds.txn, convert.txnRequestFromWire, convert.txnResponseToWire),
+    Compact: unary(etcdKinds.compact, convert.compactionRequestFromWire, convert.headerOnlyToWire),
   });
 
   server.addService(services.Lease, {
-    LeaseGrant: unary(etcdKinds.leaseGrant, convert.leaseGrantRequest, convert.leaseGrantResponse),
-    LeaseRevoke: unary(etcdKinds.leaseRevoke, convert.leaseIdRequest, convert.headerOnly),
-    LeaseTimeToLive: unary(etcdKinds.leaseTimeToLive, convert.leaseTimeToLiveRequest, convert.leaseTimeToLiveResponse),
-    LeaseLeases: unary(etcdKinds.leaseLeases, () => ({}), convert.leaseLeasesResponse),
+    LeaseGrant: unary(etcdKinds.leaseGrant, convert.leaseGrantRequestFromWire, convert.leaseGrantResponseToWire),
+    LeaseRevoke: unary(etcdKinds.leaseRevoke, convert.leaseIdRequestFromWire, convert.headerOnlyToWire),
+    LeaseTimeToLive: unary(etcdKinds.leaseTimeToLive, convert.leaseTimeToLiveRequestFromWire, convert.leaseTimeToLiveResponseToWire),
+    LeaseLeases: unary(etcdKinds.leaseLeases, () => ({}), convert.leaseLeasesResponseToWire),
     LeaseKeepAlive: (call: Stream) => {
       const client = etcdClientName(peerOf(call));
       call.on('data', (w: convert.Wire) => {
-        host.submitEtcd({ client, kind: etcdKinds.leaseKeepAlive, payload: convert.leaseIdRequest(w) }, (reply) => {
-          const answer = reply.payload as EtcdReply<Parameters<typeof convert.leaseKeepAliveResponse>[0]>;
-          if (answer.ok && !call.cancelled) call.write(convert.leaseKeepAliveResponse(answer.response));
+        host.submitEtcd({ client, kind: etcdKinds.leaseKeepAlive, payload: convert.leaseIdRequestFromWire(w) }, (reply) => {
+          const answer = reply.payload as EtcdReply<Parameters<typeof convert.leaseKeepAliveResponseToWire>[0]>;
+          if (answer.ok && !call.cancelled) call.write(convert.leaseKeepAliveResponseToWire(answer.response));
         });
       });
       call.on('end', () => call.end());
@@ -136,7 +129,7 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
       const stop = host.onDelivery((m: Message) => {
         if (m.to !== client || m.kind !== etcdKinds.watchResponse) return;
         const { stream: name, response } = m.payload as WatchStreamResponse;
-        if (name === stream && !call.cancelled) call.write(convert.watchResponse(response));
+        if (name === stream && !call.cancelled) call.write(convert.watchResponseToWire(response));
       });
       let closed = false;
       const close = (): void => {
@@ -146,7 +139,7 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
         host.submitEtcd({ client, kind: etcdKinds.watchClose, payload: { stream } }, null);
       };
       call.on('data', (w: convert.Wire) => {
-        host.submitEtcd({ client, kind: etcdKinds.watch, payload: { stream, request: convert.watchRequest(w) } }, null);
+        host.submitEtcd({ client, kind: etcdKinds.watch, payload: { stream, request: convert.watchRequestFromWire(w) } }, null);
       });
       call.on('end', () => {
         close();
@@ -172,7 +165,7 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
         });
         const dbSize = 20480 + Math.ceil((bytes + revisions * (17 + 24)) / 4096) * 4096;
         callback(null, {
-          header: convert.header(h), version: etcdVersion, dbSize, leader: h.memberId, raftIndex: h.revision, raftTerm: h.raftTerm,
+          header: convert.headerToWire(h), version: etcdVersion, dbSize, leader: h.memberId, raftIndex: h.revision, raftTerm: h.raftTerm,
           raftAppliedIndex: h.revision, errors: [], dbSizeInUse: dbSize, isLearner: false,
         });
       });

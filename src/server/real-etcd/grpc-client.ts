@@ -14,23 +14,16 @@ import {
   credentials, loadPackageDefinition, Metadata, status, type CallOptions, type Client, type ClientDuplexStream, type ClientUnaryCall,
   type GrpcObject, type ServiceClientConstructor, type ServiceError,
 } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
-import { fileURLToPath } from 'node:url';
-import type { ProtoObject } from './convert.ts';
-
-const protoRoot = fileURLToPath(new URL('../../../protos/etcd-v3.4.23', import.meta.url));
+import { loadEtcdProtos, type Wire } from '../etcd-proto/convert.ts';
 
 type Service = 'KV' | 'Lease' | 'Watch';
-type Unary = (request: ProtoObject, metadata: Metadata, options: CallOptions, done: (error: ServiceError | null, response?: ProtoObject) => void) => ClientUnaryCall;
+type Unary = (request: Wire, metadata: Metadata, options: CallOptions, done: (error: ServiceError | null, response?: Wire) => void) => ClientUnaryCall;
 
 let loaded: Record<Service, ServiceClientConstructor> | null = null;
 
 function services(): Record<Service, ServiceClientConstructor> {
   if (loaded === null) {
-    const definition = loadSync('etcd/etcdserver/etcdserverpb/rpc.proto', {
-      includeDirs: [protoRoot], keepCase: false, longs: String, enums: String, defaults: true, oneofs: true,
-    });
-    const pb = (loadPackageDefinition(definition)['etcdserverpb'] as GrpcObject);
+    const pb = (loadPackageDefinition(loadEtcdProtos())['etcdserverpb'] as GrpcObject);
     loaded = { KV: pb['KV'] as ServiceClientConstructor, Lease: pb['Lease'] as ServiceClientConstructor, Watch: pb['Watch'] as ServiceClientConstructor };
   }
   return loaded;
@@ -94,13 +87,13 @@ export class EtcdGrpcClient {
   }
 
   /** A unary call on the pinned endpoint, retried on the next endpoints while they answer Unavailable. */
-  async unary(service: Service, method: string, request: ProtoObject): Promise<ProtoObject> {
+  async unary(service: Service, method: string, request: Wire): Promise<Wire> {
     let lastError: ServiceError | null = null;
     for (let attempt = 0; attempt < this.endpoints.length; attempt++) {
       const address = this.pinned;
       const client = this.client(service) as unknown as Record<string, Unary>;
       try {
-        return await new Promise<ProtoObject>((resolve, reject) => {
+        return await new Promise<Wire>((resolve, reject) => {
           client[method]!.call(client, request, new Metadata(), {}, (error, response) => (error ? reject(error) : resolve(response ?? {})));
         });
       } catch (e) {
@@ -114,9 +107,9 @@ export class EtcdGrpcClient {
   }
 
   /** Opens a bidirectional stream (Watch.Watch, Lease.LeaseKeepAlive) on the pinned endpoint. */
-  stream(service: 'Watch' | 'Lease', method: 'watch' | 'leaseKeepAlive'): { address: string; call: ClientDuplexStream<ProtoObject, ProtoObject> } {
+  stream(service: 'Watch' | 'Lease', method: 'watch' | 'leaseKeepAlive'): { address: string; call: ClientDuplexStream<Wire, Wire> } {
     const address = this.pinned;
-    const client = this.client(service) as unknown as Record<string, () => ClientDuplexStream<ProtoObject, ProtoObject>>;
+    const client = this.client(service) as unknown as Record<string, () => ClientDuplexStream<Wire, Wire>>;
     return { address, call: client[method]!.call(client) };
   }
 

@@ -30,11 +30,11 @@ import {
 import { grpcCodes, type GrpcCodeName } from '../../sim/etcd/errors.ts';
 import { isTxnReadonly } from '../../sim/etcd/txn.ts';
 import {
-  compactionRequestToProto, deleteRangeRequestToProto, deleteRangeResponseFromProto, leaseGrantResponseFromProto,
-  leaseKeepAliveResponseFromProto, leaseLeasesResponseFromProto, leaseTimeToLiveResponseFromProto, putRequestToProto, putResponseFromProto,
-  rangeRequestToProto, rangeResponseFromProto, txnRequestToProto, txnResponseFromProto, watchRequestToProto, watchResponseFromProto,
-  type ProtoObject,
-} from './convert.ts';
+  compactionRequestToWire, deleteRangeRequestToWire, deleteRangeResponseFromWire, headerOnlyFromWire, leaseGrantResponseFromWire,
+  leaseKeepAliveResponseFromWire, leaseLeasesResponseFromWire, leaseRequestToWire, leaseTimeToLiveResponseFromWire, putRequestToWire,
+  putResponseFromWire, rangeRequestToWire, rangeResponseFromWire, txnRequestToWire, txnResponseFromWire, watchRequestToWire,
+  watchResponseFromWire, type Wire,
+} from '../etcd-proto/convert.ts';
 import { EtcdGrpcClient, isUnavailable, type GrpcFailure } from './grpc-client.ts';
 import type { EtcdReplyPayload, EtcdRequestKind } from '../../sim/messages/index.ts';
 
@@ -56,20 +56,20 @@ export interface RealEtcdMemberOptions {
 interface Unary {
   readonly service: 'KV' | 'Lease';
   readonly method: string;
-  readonly toProto: (request: never) => ProtoObject;
-  readonly fromProto: (response: ProtoObject) => unknown;
+  readonly toWire: (request: never) => Wire;
+  readonly fromWire: (response: Wire) => unknown;
 }
 
 const unaryCalls: Readonly<Record<string, Unary>> = {
-  [etcdKinds.range]: { service: 'KV', method: 'range', toProto: rangeRequestToProto, fromProto: rangeResponseFromProto },
-  [etcdKinds.put]: { service: 'KV', method: 'put', toProto: putRequestToProto, fromProto: putResponseFromProto },
-  [etcdKinds.deleteRange]: { service: 'KV', method: 'deleteRange', toProto: deleteRangeRequestToProto, fromProto: deleteRangeResponseFromProto },
-  [etcdKinds.txn]: { service: 'KV', method: 'txn', toProto: txnRequestToProto, fromProto: txnResponseFromProto },
-  [etcdKinds.compact]: { service: 'KV', method: 'compact', toProto: compactionRequestToProto, fromProto: (r) => ({ header: txnResponseFromProto(r).header }) },
-  [etcdKinds.leaseGrant]: { service: 'Lease', method: 'leaseGrant', toProto: (r: ProtoObject) => ({ ...r }), fromProto: leaseGrantResponseFromProto },
-  [etcdKinds.leaseRevoke]: { service: 'Lease', method: 'leaseRevoke', toProto: (r: ProtoObject) => ({ ...r }), fromProto: (r) => ({ header: txnResponseFromProto(r).header }) },
-  [etcdKinds.leaseTimeToLive]: { service: 'Lease', method: 'leaseTimeToLive', toProto: (r: ProtoObject) => ({ ...r }), fromProto: leaseTimeToLiveResponseFromProto },
-  [etcdKinds.leaseLeases]: { service: 'Lease', method: 'leaseLeases', toProto: () => ({}), fromProto: leaseLeasesResponseFromProto },
+  [etcdKinds.range]: { service: 'KV', method: 'range', toWire: rangeRequestToWire, fromWire: rangeResponseFromWire },
+  [etcdKinds.put]: { service: 'KV', method: 'put', toWire: putRequestToWire, fromWire: putResponseFromWire },
+  [etcdKinds.deleteRange]: { service: 'KV', method: 'deleteRange', toWire: deleteRangeRequestToWire, fromWire: deleteRangeResponseFromWire },
+  [etcdKinds.txn]: { service: 'KV', method: 'txn', toWire: txnRequestToWire, fromWire: txnResponseFromWire },
+  [etcdKinds.compact]: { service: 'KV', method: 'compact', toWire: compactionRequestToWire, fromWire: headerOnlyFromWire },
+  [etcdKinds.leaseGrant]: { service: 'Lease', method: 'leaseGrant', toWire: leaseRequestToWire, fromWire: leaseGrantResponseFromWire },
+  [etcdKinds.leaseRevoke]: { service: 'Lease', method: 'leaseRevoke', toWire: leaseRequestToWire, fromWire: headerOnlyFromWire },
+  [etcdKinds.leaseTimeToLive]: { service: 'Lease', method: 'leaseTimeToLive', toWire: leaseRequestToWire, fromWire: leaseTimeToLiveResponseFromWire },
+  [etcdKinds.leaseLeases]: { service: 'Lease', method: 'leaseLeases', toWire: () => ({}), fromWire: leaseLeasesResponseFromWire },
 };
 
 /** What a write may change: single keys, and key ranges (range deletes). */
@@ -109,7 +109,7 @@ interface StreamEntry {
   readonly key: string;
   readonly client: string;
   readonly name: string;
-  call: ClientDuplexStream<ProtoObject, ProtoObject> | null;
+  call: ClientDuplexStream<Wire, Wire> | null;
   address: string;
   readonly watchers: Map<number, Watcher>;
   /** Creates sent and not yet answered, in order (etcd answers them in order). */
@@ -239,7 +239,7 @@ export class RealEtcdMember extends Component {
   /** Resolvers of queued creates, by their reservation id: a create is done when etcd answers it. */
   private readonly createdWaiters = new Map<number, () => void>();
   private draining = false;
-  private keepAlive: { call: ClientDuplexStream<ProtoObject, ProtoObject>; waiting: Array<{ m: Message; reservation: Reservation }> } | null = null;
+  private keepAlive: { call: ClientDuplexStream<Wire, Wire>; waiting: Array<{ m: Message; reservation: Reservation }> } | null = null;
   private closed = false;
 
   constructor(name: string, options: RealEtcdMemberOptions) {
@@ -298,7 +298,7 @@ export class RealEtcdMember extends Component {
       let payload: EtcdReply<unknown>;
       let touched: Touched | null = null;
       try {
-        const response = unary.fromProto(await this.client.unary(unary.service, unary.method, unary.toProto(m.payload as never)));
+        const response = unary.fromWire(await this.client.unary(unary.service, unary.method, unary.toWire(m.payload as never)));
         touched = writes ? touchedBy(m.kind, m.payload, response) : null;
         payload = { ok: true, response, stats: null, log: null, write: touched ? writeRecord(m.kind, m.payload, response, touched) : null };
       } catch (e) {
@@ -363,13 +363,13 @@ export class RealEtcdMember extends Component {
     return entry;
   }
 
-  private open(entry: StreamEntry): ClientDuplexStream<ProtoObject, ProtoObject> {
+  private open(entry: StreamEntry): ClientDuplexStream<Wire, Wire> {
     if (entry.call !== null) return entry.call;
     const { address, call } = this.client.stream('Watch', 'watch');
     entry.call = call;
     entry.address = address;
-    call.on('data', (data: ProtoObject) => {
-      if (entry.call === call) this.onWatchResponse(entry, watchResponseFromProto(data));
+    call.on('data', (data: Wire) => {
+      if (entry.call === call) this.onWatchResponse(entry, watchResponseFromWire(data));
     });
     call.on('error', (error: GrpcFailure) => {
       if (entry.call === call) this.onStreamBroken(entry, error);
@@ -386,7 +386,7 @@ export class RealEtcdMember extends Component {
       this.inFlight++;
       this.enqueue(() => new Promise<void>((resolve) => {
         entry.creates.push({ request: create, reservation });
-        this.open(entry).write({ createRequest: watchRequestToProto(request)['createRequest'] });
+        this.open(entry).write(watchRequestToWire(request));
         this.createdWaiters.set(reservation.id, resolve);
       }));
       return;
@@ -394,7 +394,7 @@ export class RealEtcdMember extends Component {
     if (request.cancelRequest !== undefined) entry.watchers.delete(request.cancelRequest.watchId);
     if (request.cancelRequest !== undefined || request.progressRequest !== undefined) {
       this.enqueue(async () => {
-        if (!this.closed) this.open(entry).write(watchRequestToProto(request));
+        if (!this.closed) this.open(entry).write(watchRequestToWire(request));
       });
     }
   }
@@ -464,7 +464,7 @@ export class RealEtcdMember extends Component {
     this.send(entry.client, etcdKinds.watchStreamError, { stream: entry.name, error: `rpc error: code = ${codeName(error.code)} desc = ${error.details}` }, { cause: null });
     if (entry.creates.length > 0) {
       const call = this.open(entry);
-      for (const create of entry.creates) call.write({ createRequest: watchRequestToProto({ createRequest: create.request })['createRequest'] });
+      for (const create of entry.creates) call.write(watchRequestToWire({ createRequest: create.request }));
     }
     this.activity();
   }
@@ -486,10 +486,10 @@ export class RealEtcdMember extends Component {
       const { call } = this.client.stream('Lease', 'leaseKeepAlive');
       const keepAlive = { call, waiting: [] as Array<{ m: Message; reservation: Reservation }> };
       this.keepAlive = keepAlive;
-      call.on('data', (data: ProtoObject) => {
+      call.on('data', (data: Wire) => {
         const next = keepAlive.waiting.shift();
         if (next === undefined || this.closed) return;
-        this.engine.fill(next.reservation, replyKind(next.m.kind as EtcdRequestKind), { ok: true, response: leaseKeepAliveResponseFromProto(data), stats: null, log: null, write: null });
+        this.engine.fill(next.reservation, replyKind(next.m.kind as EtcdRequestKind), { ok: true, response: leaseKeepAliveResponseFromWire(data), stats: null, log: null, write: null });
         this.activity();
       });
       call.on('error', (error: GrpcFailure) => {

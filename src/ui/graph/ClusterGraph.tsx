@@ -50,7 +50,8 @@ export function ClusterGraph() {
   if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
   return (
     <ReactFlow
-      key={cluster.version}
+      // A new cluster, or one that gained components (etcd clients connecting), is drawn afresh.
+      key={`${cluster.version}/${cluster.topology.components.length}`}
       defaultNodes={layout.nodes}
       defaultEdges={layout.edges}
       nodeTypes={nodeTypes}

@@ -6,7 +6,8 @@
 //   [etcd        ] [kube-apiserver                                    ]       row B
 //   [kubelet node-1] [kubelet node-2] [kubelet node-3]                        row C (more kubelets: more rows)
 //
-// etcdctl reaches etcd straight down; kubectl's link to kube-apiserver passes between the controller
+// Clients of the server's etcd endpoint (real etcdctl, etcd client libraries) stand in a column left of
+// etcd, one box per connection, as they connect. etcdctl reaches etcd straight down; kubectl's link to kube-apiserver passes between the controller
 // manager and etcd; the controller manager and the scheduler link straight down to kube-apiserver. No
 // link of the first kubelet row crosses a third box. Kubelets beyond the first row wrap into more rows
 // under it; their links are drawn beneath the boxes (as wires behind cards), so they never cover a box's
@@ -41,7 +42,7 @@ const rowB = { y: rowA.y + rowA.height + 40, height: 88 } as const;
 /** The first kubelet row's top in the default graph: low enough that its links climb steeply past their neighbours. */
 const rowC = { y: rowB.y + rowB.height + 80, height: 84 } as const;
 
-const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet'>, Box> = {
+const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet' | 'etcd-client'>, Box> = {
   user: { x: 0, y: rowA.height - 36, width: 150, height: 40 },
   'kube-controller-manager': { x: 190, y: rowA.y, width: 270, height: rowA.height },
   'kube-scheduler': { x: 474, y: rowA.y, width: 246, height: rowA.height },
@@ -70,7 +71,7 @@ export function kubeletsPerRow(count: number): number {
 export interface ComponentNodeData extends Record<string, unknown> {
   readonly component: ComponentView;
   readonly title: string;
-  /** The node, for a kubelet; otherwise empty. */
+  /** The node, for a kubelet; the connection's address, for an etcd client; otherwise empty. */
   readonly subtitle: string;
 }
 
@@ -91,7 +92,13 @@ const titles: Record<ComponentRole, string> = {
   'kube-controller-manager': 'kube-controller-manager',
   'kube-scheduler': 'kube-scheduler',
   kubelet: 'kubelet',
+  'etcd-client': 'etcd client',
 };
+
+/** The `index`-th client of the server's etcd endpoint: a column left of etcd. */
+function etcdClientBox(index: number): Box {
+  return { x: fixedBoxes.etcd.x - 240, y: fixedBoxes.etcd.y + index * 48, width: 220, height: 40 };
+}
 
 /**
  * The box of the `index`-th of `count` kubelets: rows of `kubeletsPerRow`, each centred under the graph.
@@ -125,7 +132,9 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
   // The kubelet rows keep their gap below the etcd slot's lowest box, and more, so the first kubelet's
   // link climbs past the lowest member.
   const drop = lastMember ? lastMember.y + lastMember.height - (fixedBoxes.etcd.y + fixedBoxes.etcd.height) + 50 : 0;
+  const etcdClients = topology.components.filter((c) => c.role === 'etcd-client');
   const boxOf = (component: ComponentView): Box => {
+    if (component.role === 'etcd-client') return etcdClientBox(etcdClients.indexOf(component));
     if (component.role === 'kubelet') return kubeletBox(kubelets.indexOf(component), kubelets.length, drop);
     if (component.role === 'etcd' && clustered) return memberBoxOf(members.indexOf(component), members.length);
     return fixedBoxes[component.role];
@@ -146,7 +155,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
       data: {
         component,
         title: component.role === 'etcd' && clustered ? component.name : titles[component.role],
-        subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : '',
+        subtitle: component.role === 'kubelet' ? (component.node ?? component.name) : component.role === 'etcd-client' ? component.name.slice(component.name.indexOf('/') + 1) : '',
       },
     };
   });

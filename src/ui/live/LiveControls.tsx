@@ -1,7 +1,8 @@
 // Attaching the page to a server (`npm run apiserver`) and back. In the header: "Connect to a server…"
 // (a form with the server's address and, for a server started with --token, its token) while the page runs
 // its own cluster; once attached, a badge saying which server, whether the view is live or paused (or
-// connecting, or refused, with why), what is off while attached, and "Back to my cluster".
+// connecting, or refused, with why), whether the run is not deterministic (a server on a real etcd: the
+// server's reason in its tooltip), what is off while attached, and "Back to my cluster".
 // `useAttached` tells other parts of the page to hide what would rebuild the cluster.
 
 import { useId, useState, type FormEvent } from 'react';
@@ -78,6 +79,7 @@ function AttachedBadge({ server }: { readonly server: ServerLink }) {
   const { t } = useTranslation('live');
   const link = useSimLink();
   const mode = useSim((state) => state.status.mode);
+  const nondeterministic = useSim((state) => state.cluster?.nondeterministic);
   const state = server.state === 'open' ? (mode === 'playing' ? 'live' : 'paused') : server.state;
   const hint = state === 'live' ? t('liveHint') : state === 'paused' ? t('pausedHint') : '';
   const host = server.url.replace(/^https?:\/\//, '');
@@ -86,6 +88,9 @@ function AttachedBadge({ server }: { readonly server: ServerLink }) {
       <span className="live-dot" aria-hidden="true" />
       <strong data-testid="live-state">{t(`state.${state}`)}</strong>
       <span className="live-url">{t('attachedTo', { url: host })}</span>
+      {nondeterministic !== undefined ? (
+        <span className="live-nondeterministic" data-testid="live-nondeterministic" title={nondeterministic}>{t('nondeterministic')}</span>
+      ) : null}
       <button type="button" className="header-button" data-testid="detach-server" title={t('detachHint')} onClick={() => link?.detach()}>
         {t('detach')}
       </button>

@@ -32,7 +32,7 @@ const staleQueryMs = 2_000;
 type ViewLevel = 'milestone' | 'request' | 'internal';
 
 const roleOrder: Record<ComponentView['role'], number> = {
-  user: 0, 'kube-apiserver': 1, etcd: 2, 'kube-controller-manager': 3, 'kube-scheduler': 4, kubelet: 5,
+  user: 0, 'etcd-client': 0, 'kube-apiserver': 1, etcd: 2, 'kube-controller-manager': 3, 'kube-scheduler': 4, kubelet: 5,
 };
 
 /** The lanes, left to right: kubectl/etcdctl, kube-apiserver, etcd, the controllers, the kubelets. */

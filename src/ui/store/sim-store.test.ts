@@ -28,6 +28,12 @@ describe('reduceWorkerEvent', () => {
     expect(reduceAll([{ ...ready, etcdMembers: 3 }]).cluster?.etcdMembers).toBe(3);
   });
 
+  it('takes a grown topology (an etcd client connected) without replacing the cluster', () => {
+    const grown: Topology = { components: [...topology.components, { name: 'etcd-client/127.0.0.1:5000', role: 'etcd-client', modelled: true }], links: topology.links };
+    const state = reduceAll([ready, { type: 'topology', topology: grown }]);
+    expect(state.cluster).toMatchObject({ version: 1, topology: grown });
+  });
+
   it('forgets the previous cluster\'s deliveries and selection on ready', () => {
     const state = reduceAll([
       ready,

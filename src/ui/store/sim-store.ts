@@ -25,6 +25,8 @@ export interface ClusterInfo {
   readonly etcdMembers: EtcdMemberCount;
   /** Increases with every `ready`: a new cluster, drawn afresh. */
   readonly version: number;
+  /** Why the run is not deterministic (a server storing in a real etcd); absent when it is. */
+  readonly nondeterministic?: string;
 }
 
 export type Selection =
@@ -137,7 +139,10 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'ready':
       return {
         ...state,
-        cluster: { seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', etcdMembers: event.etcdMembers ?? 1, version: (state.cluster?.version ?? 0) + 1 },
+        cluster: {
+          seed: event.seed, nodes: event.nodes, topology: event.topology, storageMediaType: event.storageMediaType ?? 'protobuf', etcdMembers: event.etcdMembers ?? 1, version: (state.cluster?.version ?? 0) + 1,
+          ...(event.nondeterministic !== undefined ? { nondeterministic: event.nondeterministic } : {}),
+        },
         status: { ...initialStatus, speed: state.status.speed },
         recent: [],
         tokens: [],
@@ -166,6 +171,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     }
     case 'timeline':
       return { ...state, timeline: event };
+    case 'topology':
+      return state.cluster ? { ...state, cluster: { ...state.cluster, topology: event.topology } } : state;
     case 'progress':
       return { ...state, progress: event.finished ? null : event };
     case 'persistence':

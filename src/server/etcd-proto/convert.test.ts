@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import * as convert from './convert.ts';
-import { loadServices } from './endpoint.ts';
+import { loadServices } from '../etcd-grpc/endpoint.ts';
 
 const services = loadServices();
 /** Encodes `message` as the request of `method` and decodes it as the server does. */
@@ -17,18 +17,18 @@ describe('proto messages ↔ the model’s rpc.ts types', () => {
     expect(s).toHaveLength(256);
     expect([...s].map((c) => c.charCodeAt(0))).toEqual([...everyByte]);
     expect(convert.wireBytes(s).equals(everyByte)).toBe(true);
-    const put = convert.putRequest(wire('KV', 'Put', { key: everyByte, value: everyByte, lease: '7587869165219070000', prev_kv: true }));
+    const put = convert.putRequestFromWire(wire('KV', 'Put', { key: everyByte, value: everyByte, lease: '7587869165219070000', prev_kv: true }));
     expect(put).toEqual({ key: s, value: s, lease: '7587869165219070000', prevKv: true });
   });
 
   test('proto3 defaults are left out, as the model reads absent optional fields', () => {
-    expect(convert.rangeRequest(wire('KV', 'Range', { key: Buffer.from('a') }))).toEqual({ key: 'a' });
-    expect(convert.rangeRequest(wire('KV', 'Range', { key: Buffer.from('a'), range_end: Buffer.from([0]), revision: 7, sort_order: 'DESCEND', sort_target: 'MOD', keys_only: true })))
+    expect(convert.rangeRequestFromWire(wire('KV', 'Range', { key: Buffer.from('a') }))).toEqual({ key: 'a' });
+    expect(convert.rangeRequestFromWire(wire('KV', 'Range', { key: Buffer.from('a'), range_end: Buffer.from([0]), revision: 7, sort_order: 'DESCEND', sort_target: 'MOD', keys_only: true })))
       .toEqual({ key: 'a', rangeEnd: '\0', revision: 7, sortOrder: 'DESCEND', sortTarget: 'MOD', keysOnly: true });
   });
 
   test('a Txn keeps each compare’s target_union member and nests txns', () => {
-    const txn = convert.txnRequest(wire('KV', 'Txn', {
+    const txn = convert.txnRequestFromWire(wire('KV', 'Txn', {
       compare: [
         { result: 'EQUAL', target: 'MOD', key: Buffer.from('k'), mod_revision: 0 },
         { result: 'GREATER', target: 'VALUE', key: Buffer.from('k'), value: Buffer.from([0xff]) },
@@ -47,17 +47,17 @@ describe('proto messages ↔ the model’s rpc.ts types', () => {
   });
 
   test('watch requests: create with its options, cancel, progress', () => {
-    expect(convert.watchRequest(wire('Watch', 'Watch', {
+    expect(convert.watchRequestFromWire(wire('Watch', 'Watch', {
       create_request: { key: Buffer.from('a'), range_end: Buffer.from('b'), start_revision: 5, prev_kv: true, filters: ['NODELETE'], progress_notify: true },
     }))).toEqual({ createRequest: { key: 'a', rangeEnd: 'b', startRevision: 5, prevKv: true, filters: ['NODELETE'], progressNotify: true } });
-    expect(convert.watchRequest(wire('Watch', 'Watch', { cancel_request: { watch_id: 3 } }))).toEqual({ cancelRequest: { watchId: 3 } });
-    expect(convert.watchRequest(wire('Watch', 'Watch', { progress_request: {} }))).toEqual({ progressRequest: {} });
+    expect(convert.watchRequestFromWire(wire('Watch', 'Watch', { cancel_request: { watch_id: 3 } }))).toEqual({ cancelRequest: { watchId: 3 } });
+    expect(convert.watchRequestFromWire(wire('Watch', 'Watch', { progress_request: {} }))).toEqual({ progressRequest: {} });
   });
 
   test('responses encode with etcd’s field names, IDs above 2^53 exact', () => {
     const m = services.Watch['Watch']!;
     const header = { clusterId: '14841639068965178418', memberId: '10276657743932975437', revision: 9, raftTerm: 2 };
-    const encoded = convert.watchResponse({
+    const encoded = convert.watchResponseToWire({
       header, watchId: 1, created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false,
       events: [{ type: 'DELETE', kv: { key: '\x00\xff', createRevision: 0, modRevision: 9, version: 0, value: '', lease: '0' }, prevKv: { key: '\x00\xff', createRevision: 3, modRevision: 4, version: 2, value: 'v', lease: '7587869165219070001' } }],
     });
