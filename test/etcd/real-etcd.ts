@@ -35,16 +35,22 @@ export function findEtcd(): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
+/** A free loopback port, not one of `taken` (which it joins). */
+export async function freePort(taken: Set<number> = new Set()): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+      });
     });
-  });
+    if (!taken.has(port)) {
+      taken.add(port);
+      return port;
+    }
+  }
 }
 
 export interface GatewayReply {
@@ -63,9 +69,9 @@ export class RealEtcd {
   ) {}
 
   static async start(binary: string, options: { logLevel?: string } = {}): Promise<RealEtcd> {
-    const port = await freePort();
-    let peer = await freePort();
-    while (peer === port) peer = await freePort();
+    const taken = new Set<number>();
+    const port = await freePort(taken);
+    const peer = await freePort(taken);
     const dataDir = mkdtempSync(join(tmpdir(), 'podflow-etcd-'));
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ETCD_')) env[k] = v;

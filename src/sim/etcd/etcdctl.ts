@@ -48,7 +48,7 @@ interface Flags {
   readonly bools: Set<string>;
 }
 
-const valueFlags = new Set(['rev', 'limit', 'lease', 'w', 'write-out', 'sort-by', 'order', 'consistency', 'endpoints']);
+const valueFlags = new Set(['rev', 'limit', 'lease', 'w', 'write-out', 'sort-by', 'order', 'consistency', 'endpoints', 'command-timeout']);
 
 function parseFlags(args: string[]): Flags | string {
   const positional: string[] = [];

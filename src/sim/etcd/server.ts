@@ -35,7 +35,8 @@
 // to the leader (a member renews its own lessor).
 
 import { Component, minute, Rng, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
-import { defaultCluster, type ClusterIdentity } from './cluster.ts';
+import { defaultCluster, type ClusterIdentity, type Member } from './cluster.ts';
+import { defaultMembers, estimatedDbSize, memberListResponse, statusResponse } from './maintenance.ts';
 import { EtcdError, ErrGRPCLeaseNotFound, toRpcError, type RpcError } from './errors.ts';
 import { deleteRangeRequestSize, putRequestSize, rangeRequestSize, txnRequestSize } from './proto-size.ts';
 import {
@@ -53,7 +54,7 @@ import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest, LeaseGrantResponse,
   LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest, LeaseRevokeResponse,
   LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
-  ResponseHeader, TxnRequest, TxnResponse, WatchRequest, WatchResponse,
+  ResponseHeader, StatusResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse,
 } from './rpc.ts';
 import { isTxnReadonly, type EvaluatedCompare, type TxnEvaluation } from './txn.ts';
 import { RemoteAddresses } from './remote.ts';
@@ -78,6 +79,8 @@ export const etcdKinds = {
   watchResponse: 'etcd.WatchResponse',
   watchClose: 'etcd.WatchClose',
   watchStreamError: 'etcd.WatchStreamError',
+  status: 'etcd.Status',
+  memberList: 'etcd.MemberList',
 } as const;
 
 /** Payload of `etcd.Watch`: a request on the sender's stream named `stream`. */
@@ -227,6 +230,8 @@ export interface EtcdServerOptions {
   readonly raft?: EtcdRaftOptions;
   /** How often unsynced watchers are caught up, ms (default 100). */
   readonly watchSyncInterval?: number;
+  /** The cluster's members, as MemberList answers (default: etcd's single default member). */
+  readonly members?: readonly Member[];
 }
 
 export class EtcdServer extends Component {
@@ -241,6 +246,7 @@ export class EtcdServer extends Component {
   private readonly remotes: RemoteAddresses;
   private readonly progressInterval: number;
   private readonly syncInterval: number;
+  private readonly members: readonly Member[];
   private idGen: IdGenerator | null = null;
   private readonly streams = new Map<string, { client: string; name: string; stream: WatchStream; ticker: Message | null; interval: number }>();
   private readonly leaseTimers = new Map<LeaseID, Message>();
@@ -286,6 +292,7 @@ export class EtcdServer extends Component {
     this.remotes = new RemoteAddresses('kube-apiserver', options.clientHost ?? '127.0.0.1');
     this.progressInterval = Math.max(options.progressNotifyInterval ?? 10 * minute, 100);
     this.syncInterval = options.watchSyncInterval ?? 100;
+    this.members = options.members ?? defaultMembers(this.identity.memberId);
     this.raftOptions = options.raft ?? null;
     this.fsync = this.raftOptions?.fsync ?? 0;
     this.raftRng = new Rng(this.raftOptions?.seed ?? name);
@@ -566,6 +573,9 @@ export class EtcdServer extends Component {
       case etcdKinds.leaseLeases: return this.serveLeaseLeases(message);
       case etcdKinds.watch: return this.serveWatch(message as Message<WatchStreamRequest>);
       case etcdKinds.watchClose: return this.closeStream(message as Message<WatchStreamClose>);
+      case etcdKinds.status: return this.answer(message, this.status(), null, genericStats('/etcdserverpb.Maintenance/Status'), null, 'read');
+      case etcdKinds.memberList:
+        return this.answer(message, memberListResponse(this.header(), this.members), null, genericStats('/etcdserverpb.Cluster/MemberList'), null, 'read');
       case timerKind: return this.fire(message as Message<TimerPayload>);
       default:
         throw new Error(`${this.name}: unexpected message ${message.kind} from ${message.from}`);
@@ -595,6 +605,23 @@ export class EtcdServer extends Component {
 
   private header(): ResponseHeader {
     return { clusterId: this.identity.clusterId, memberId: this.identity.memberId, revision: this.store.currentRev, raftTerm: this.identity.raftTerm };
+  }
+
+  /** Maintenance.Status: this member's view, answered without raft. */
+  private status(): StatusResponse {
+    const raft = this.raft;
+    const revision = this.store.currentRev;
+    let leader = this.identity.memberId;
+    if (raft !== null) {
+      const lead = this.raftOptions!.peers.find((p) => p.id === raft.lead)?.component;
+      leader = this.members.find((m) => m.name === lead)?.id ?? '0';
+    }
+    return statusResponse({
+      header: this.header(), leader,
+      dbSize: estimatedDbSize((f) => this.store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, f)),
+      // A single member has no raft log here: each write is one entry, so its index is the revision.
+      raftIndex: raft?.log.committed ?? revision, raftAppliedIndex: raft?.log.applied ?? revision,
+    });
   }
 
   private serveRange(m: Message<RangeRequest>): void {
