@@ -12,7 +12,16 @@ import { delimiter, join } from 'node:path';
 
 /** The etcd binary: $PODFLOW_ETCD if set (empty: none), else etcd on PATH or in /usr/bin; or null. */
 export function findEtcd(): string | null {
-  const forced = process.env['PODFLOW_ETCD'];
+  return findBinary('etcd', 'PODFLOW_ETCD');
+}
+
+/** The etcdctl binary: $PODFLOW_ETCDCTL if set (empty: none), else etcdctl on PATH or in /usr/bin; or null. */
+export function findEtcdctl(): string | null {
+  return findBinary('etcdctl', 'PODFLOW_ETCDCTL');
+}
+
+function findBinary(name: string, variable: string): string | null {
+  const forced = process.env[variable];
   if (forced !== undefined) {
     try {
       accessSync(forced, constants.X_OK);
@@ -24,7 +33,7 @@ export function findEtcd(): string | null {
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'];
   for (const dir of dirs) {
     if (!dir) continue;
-    const candidate = join(dir, 'etcd');
+    const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;

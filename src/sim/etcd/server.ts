@@ -131,6 +131,12 @@ export const ErrGRPCTimeout = Object.freeze({ code: 14, codeName: 'Unavailable',
 export const ErrGRPCTimeoutDueToLeaderFail = Object.freeze({
   code: 14, codeName: 'Unavailable', message: 'etcdserver: request timed out, possibly due to previous leader failure',
 } as const);
+/**
+ * What a write gets when no leader was known for its whole request timeout: the proposal never left
+ * raft's node (Propose blocks while there is no leader) and etcd returns the context's error as is,
+ * which gRPC reports as Unknown.
+ */
+export const ErrProposeDeadline = Object.freeze({ code: 2, codeName: 'Unknown', message: 'context deadline exceeded' } as const);
 export const ErrGRPCLeaderChanged = Object.freeze({ code: 14, codeName: 'Unavailable', message: 'etcdserver: leader changed' } as const);
 /** What a client's in-flight RPC gets when the member's process dies (gRPC's transport closes). */
 export const ErrTransportClosing = Object.freeze({ code: 14, codeName: 'Unavailable', message: 'transport is closing' } as const);
@@ -271,16 +277,19 @@ export class EtcdServer extends Component {
   /** Proposals made while no leader was known, in order. */
   private blocked: Array<{ data: Proposal | LeaseExpiry; size: number }> = [];
   private lastLead = 0;
+  /** The term of the last entry applied: what headers and Status report as the raft term. */
+  private appliedTerm = 0;
   /** When the current leader was elected (leadElectedTime) and when the previous one was lost. */
   private leadElectedAt = 0;
 
   constructor(name = 'etcd', options: EtcdServerOptions = {}) {
     super(name);
     const base = options.identity ?? defaultCluster;
-    const raftOf = (): Raft | null => this.raft;
-    // A member's header carries its raft node's current term.
+    const appliedTerm = (): number => this.appliedTerm;
+    // A member's header (and Status) carries the term of the last entry it applied (etcdserver's
+    // s.Term(), set in apply): a member campaigning alone raises raft's term, not this one.
     this.identity = options.raft === undefined ? base
-      : { clusterId: base.clusterId, memberId: base.memberId, get raftTerm() { return raftOf()?.term ?? 0; } };
+      : { clusterId: base.clusterId, memberId: base.memberId, get raftTerm() { return appliedTerm(); } };
     this.lessor = new Lessor(options.minLeaseTTL ?? 2);
     this.store = new WatchableStore(this.lessor);
     this.store.onUnsynced = () => this.scheduleSync();
@@ -458,7 +467,10 @@ export class EtcdServer extends Component {
     const w = this.waiting.get(id);
     if (w === undefined) return;
     this.waiting.delete(id);
+    const before = this.blocked.length;
     this.blocked = this.blocked.filter((b) => !('request' in b.data) || b.data.request.id !== id);
+    // No leader was ever known: raft's node.Propose blocked until the request's context ended.
+    if (this.blocked.length < before) return this.fail(w.request, ErrProposeDeadline);
     // parseProposeCtxErr: a request that started while the previous leader was being replaced.
     const lostAt = this.leadElectedAt - 2 * etcdRaftDefaults.electionTick * etcdRaftDefaults.tickMs;
     const isWrite = !(w.request.kind === etcdKinds.range || (w.request.kind === etcdKinds.txn && isTxnReadonly(w.request.payload as TxnRequest)));
@@ -478,6 +490,7 @@ export class EtcdServer extends Component {
       if (isProposal(e.data)) this.applyProposal(e.data);
       else if (e.data !== null && typeof e.data === 'object' && 'leaseExpired' in e.data) this.applyLeaseExpiry((e.data as LeaseExpiry).leaseExpired);
       raft.appliedTo(e.index);
+      this.appliedTerm = e.term;
     }
     for (const rs of raft.takeReadStates()) {
       const w = this.waiting.get(Number(rs.requestCtx));

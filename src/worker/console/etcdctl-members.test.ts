@@ -91,6 +91,7 @@ describe('etcdctl on three members', () => {
   it('with two members stopped: writes and health time out, status reports the survivor without a leader', () => {
     const { run, cluster, members } = setup();
     const survivor = members.find((m) => m.raft!.state === 'StateLeader')!;
+    const term = survivor.identity.raftTerm;
     for (const m of members) if (m !== survivor) cluster.faults.stopEtcdMember(m.name);
     cluster.engine.runFor(3000);
     expect(survivor.raft!.lead).toBe(0);
@@ -99,11 +100,12 @@ describe('etcdctl on three members', () => {
     // The run loop steps 100 ms at a time: the command ends in the step after its 5 s timeout.
     expect(put.ms).toBeGreaterThanOrEqual(5000);
     expect(put.ms).toBeLessThanOrEqual(5100);
-    // A longer command timeout lets the member's own answer through: its request timeout (7 s).
+    // A longer command timeout lets the member's own answer through at its request timeout (7 s): with
+    // no leader the proposal never left raft's node, and etcd returns the context's error as is.
     const long = run(`etcdctl --endpoints ${survivor.name}:2379 --command-timeout 10s put x y`);
-    expect(long).toMatchObject({ exitCode: 1, stderr: 'Error: etcdserver: request timed out\n' });
+    expect(long).toMatchObject({ exitCode: 1, stderr: 'Error: rpc error: code = Unknown desc = context deadline exceeded\n' });
     expect(long.ms).toBeLessThanOrEqual(7100);
-    expect(run(`etcdctl --endpoints ${survivor.name}:2379 get x --consistency s -w json`).stdout).toMatch(new RegExp(`^\\{"header":\\{"cluster_id":\\d+,"member_id":${survivor.identity.memberId},"revision":\\d+,"raft_term":${survivor.raft!.term}\\}\\}\n$`));
+    expect(run(`etcdctl --endpoints ${survivor.name}:2379 get x --consistency s -w json`).stdout).toMatch(new RegExp(`^\\{"header":\\{"cluster_id":\\d+,"member_id":${survivor.identity.memberId},"revision":\\d+,"raft_term":${term}\\}\\}\n$`));
     const health = run(`etcdctl ${all} endpoint health -w json`);
     expect(health.exitCode).toBe(1);
     const parsed = JSON.parse(health.stdout) as Array<{ endpoint: string; health: boolean; took: string; error: string }>;
@@ -116,6 +118,9 @@ describe('etcdctl on three members', () => {
     const row = status.stdout.split(', ');
     expect(row[0]).toBe(`${survivor.name}:2379`);
     expect(row[4]).toBe('false');
+    // Alone, the member campaigns and raises raft's term; the term it reports is its last applied entry's.
+    expect(survivor.raft!.term).toBeGreaterThan(term);
+    expect(row[6]).toBe(String(term));
     expect(row[9]).toBe('etcdserver: no leader\n');
     const failed = status.stderr.split('\n').filter((l) => l.startsWith('Failed'));
     expect(failed).toEqual(members.filter((m) => m !== survivor).map((m) => `Failed to get the status of endpoint ${m.name}:2379 (context deadline exceeded)`));
