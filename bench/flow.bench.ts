@@ -1,11 +1,11 @@
 // The whole flow at scale: one Deployment of N replicas on M nodes, fast-forwarded until every pod is
 // Running and the Deployment Available. Issue 5's goal is 10,000 replicas on 500 nodes at ≥ 2,000
-// pods/s; flow-setup.ts reads the size (`PODFLOW_BENCH_REPLICAS`, `PODFLOW_BENCH_NODES`, default 1,000 on 50)
-// and the storage media type (`PODFLOW_BENCH_STORAGE`).
+// pods/s; flow-setup.ts reads the size (`PODFLOW_BENCH_REPLICAS`, `PODFLOW_BENCH_NODES`, default 1,000 on 50),
+// the storage media type (`PODFLOW_BENCH_STORAGE`) and etcd's members (`PODFLOW_BENCH_ETCD_MEMBERS`).
 // The 2-core machine is shared, so besides wall time the figures are given per second of this
 // process's CPU time (user + system), which a loaded machine disturbs far less.
 
-import { createBenchCluster, forcedGc, postDeployment, availableReplicas, benchReplicas as replicas, benchNodes as nodes } from './flow-setup.ts';
+import { createBenchCluster, forcedGc, postDeployment, availableReplicas, benchReplicas as replicas, benchNodes as nodes, benchEtcdMembers } from './flow-setup.ts';
 import { StoryClassifier } from '../src/worker/story/classifier.ts';
 import { StoryRecord } from '../src/worker/story/record.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
@@ -67,7 +67,7 @@ function rollout(story: boolean): () => BenchFigure[] {
       const retained = process.memoryUsage().heapUsed - heapBefore;
       const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       const steps = cluster.engine.step - stepsBefore;
-      const size = `${replicas} replicas, ${nodes} nodes${story ? ', story classifier attached' : ''}`;
+      const size = `${replicas} replicas, ${nodes} nodes${benchEtcdMembers > 1 ? `, ${benchEtcdMembers} etcd members` : ''}${story ? ', story classifier attached' : ''}`;
       const classified = record ? `; ${record.milestones.length.toLocaleString('en-US')} milestones classified` : '';
       return [
         { name: `pods/s to Running (${size}, fast-forward, wall time)`, value: available / (ms / 1000), unit: 'pods/s', goal: { value: 2000, better: 'higher' },

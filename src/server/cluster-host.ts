@@ -28,7 +28,7 @@
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse, type HttpStreamData, type HttpWatchEnd, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { createCluster, type Cluster, type ClusterTopology, type ComponentInfo, type LinkInfo } from '../sim/cluster.ts';
 import type { Component, Message } from '../sim/engine/index.ts';
 import { EtcdServer } from '../sim/etcd/index.ts';

@@ -164,7 +164,7 @@ export class Cluster<E extends Component = EtcdServer> {
       const { clusterId, members } = clusterMembers(memberConfigs(memberCount), defaultClusterToken);
       const peers = members.map((m, i) => ({ id: i + 1, component: m.name }));
       this.etcdMembers = members.map((m, i) => this.engine.add(new EtcdServer(m.name, {
-        ...timing, identity: { clusterId, memberId: m.id, raftTerm: 0 }, raft: { id: i + 1, peers, seed: `${config.seed}/${m.name}` },
+        ...timing, identity: { clusterId, memberId: m.id, raftTerm: 0 }, members, raft: { id: i + 1, peers, seed: `${config.seed}/${m.name}` },
       }) as Component as E));
     }
     this.etcd = this.etcdMembers[0]!;

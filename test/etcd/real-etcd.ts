@@ -12,7 +12,16 @@ import { delimiter, join } from 'node:path';
 
 /** The etcd binary: $PODFLOW_ETCD if set (empty: none), else etcd on PATH or in /usr/bin; or null. */
 export function findEtcd(): string | null {
-  const forced = process.env['PODFLOW_ETCD'];
+  return findBinary('etcd', 'PODFLOW_ETCD');
+}
+
+/** The etcdctl binary: $PODFLOW_ETCDCTL if set (empty: none), else etcdctl on PATH or in /usr/bin; or null. */
+export function findEtcdctl(): string | null {
+  return findBinary('etcdctl', 'PODFLOW_ETCDCTL');
+}
+
+function findBinary(name: string, variable: string): string | null {
+  const forced = process.env[variable];
   if (forced !== undefined) {
     try {
       accessSync(forced, constants.X_OK);
@@ -24,7 +33,7 @@ export function findEtcd(): string | null {
   const dirs = [...(process.env['PATH'] ?? '').split(delimiter), '/usr/bin', '/usr/local/bin'];
   for (const dir of dirs) {
     if (!dir) continue;
-    const candidate = join(dir, 'etcd');
+    const candidate = join(dir, name);
     try {
       accessSync(candidate, constants.X_OK);
       return candidate;
@@ -35,16 +44,22 @@ export function findEtcd(): string | null {
   return null;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
+/** A free loopback port, not one of `taken` (which it joins). */
+export async function freePort(taken: Set<number> = new Set()): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+      });
     });
-  });
+    if (!taken.has(port)) {
+      taken.add(port);
+      return port;
+    }
+  }
 }
 
 export interface GatewayReply {
@@ -63,9 +78,9 @@ export class RealEtcd {
   ) {}
 
   static async start(binary: string, options: { logLevel?: string } = {}): Promise<RealEtcd> {
-    const port = await freePort();
-    let peer = await freePort();
-    while (peer === port) peer = await freePort();
+    const taken = new Set<number>();
+    const port = await freePort(taken);
+    const peer = await freePort(taken);
     const dataDir = mkdtempSync(join(tmpdir(), 'podflow-etcd-'));
     const env: NodeJS.ProcessEnv = {};
     for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('ETCD_')) env[k] = v;

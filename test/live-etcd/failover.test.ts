@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findKubectl, startKubectlEnv, type KubectlEnv } from '../kubectl/harness.ts';
 import { findEtcd } from '../etcd/real-etcd.ts';
-import { EtcdCluster } from '../etcd/etcd-cluster.ts';
+import { RealEtcdCluster as EtcdCluster } from '../etcd/real-etcd-cluster.ts';
 
 const kubectl = findKubectl();
 const etcdBinary = findEtcd();

@@ -49,7 +49,7 @@ interface Flags {
   readonly bools: Set<string>;
 }
 
-const valueFlags = new Set(['rev', 'limit', 'lease', 'w', 'write-out', 'sort-by', 'order', 'consistency', 'endpoints']);
+const valueFlags = new Set(['rev', 'limit', 'lease', 'w', 'write-out', 'sort-by', 'order', 'consistency', 'endpoints', 'command-timeout']);
 
 function parseFlags(args: string[]): Flags | string {
   const positional: string[] = [];
@@ -323,7 +323,10 @@ function simpleOf(command: string, resp: unknown, request: unknown, valueOnly: b
 /** What etcdctl prints for a unary command's reply. */
 export function renderReply(cmd: Extract<EtcdctlCommand, { type: 'unary' }>, reply: EtcdReply<unknown>): EtcdctlOutput {
   if (!reply.ok) {
-    const message = cmd.command === 'lease revoke' ? `failed to revoke lease (${reply.error.message})` : reply.error.message;
+    // rpctypes.Error turns etcd's own errors into their text; any other error prints as gRPC's status.
+    const e = reply.error;
+    const text = /^(etcdserver|mvcc): /.test(e.message) ? e.message : `rpc error: code = ${e.codeName} desc = ${e.message}`;
+    const message = cmd.command === 'lease revoke' ? `failed to revoke lease (${text})` : text;
     return { stdout: '', stderr: `Error: ${message}\n`, exitCode: 1 };
   }
   // clientv3 KeepAliveOnce turns a TTL ≤ 0 (unknown lease) into ErrLeaseNotFound; etcdctl exits with

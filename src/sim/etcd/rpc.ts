@@ -214,3 +214,40 @@ export interface WatchResponse {
   readonly fragment: boolean;
   readonly events: readonly Event[];
 }
+
+/** Maintenance.Status's request (etcdserverpb.StatusRequest): no fields. */
+export type StatusRequest = Readonly<Record<string, never>>;
+
+/** Cluster.MemberList's request (etcdserverpb.MemberListRequest): no fields in etcd 3.4. */
+export type MemberListRequest = Readonly<Record<string, never>>;
+
+/** Maintenance.Status's response (etcdserverpb.StatusResponse); `leader` '0' when the member knows none. */
+export interface StatusResponse {
+  readonly header: ResponseHeader;
+  readonly version: string;
+  readonly dbSize: number;
+  /** uint64, decimal. */
+  readonly leader: string;
+  readonly raftIndex: number;
+  readonly raftTerm: number;
+  readonly raftAppliedIndex: number;
+  readonly errors: readonly string[];
+  readonly dbSizeInUse: number;
+  readonly isLearner: boolean;
+}
+
+/** A member as Cluster.MemberList returns it (etcdserverpb.Member). */
+export interface MemberInfo {
+  /** uint64, decimal. */
+  readonly ID: string;
+  readonly name: string;
+  readonly peerURLs: readonly string[];
+  readonly clientURLs: readonly string[];
+  readonly isLearner: boolean;
+}
+
+/** Cluster.MemberList's response: the members sorted by ID; the header has no revision (0). */
+export interface MemberListResponse {
+  readonly header: ResponseHeader;
+  readonly members: readonly MemberInfo[];
+}

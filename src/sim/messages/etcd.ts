@@ -6,9 +6,10 @@ import type { MessageType, RaftMessage } from '../etcd/raft/types.ts';
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest, LeaseGrantResponse,
   LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesRequest, LeaseLeasesResponse, LeaseRevokeRequest, LeaseRevokeResponse,
-  LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, TxnRequest, TxnResponse,
+  LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, MemberListRequest, MemberListResponse, PutRequest, PutResponse, RangeRequest, RangeResponse,
+  StatusRequest, StatusResponse, TxnRequest, TxnResponse,
 } from '../etcd/rpc.ts';
-import type { EtcdReply, WatchStreamClose, WatchStreamError, WatchStreamRequest, WatchStreamResponse } from '../etcd/server.ts';
+import type { EtcdReply, WatchStreamClose, WatchStreamError, WatchStreamRequest, WatchStreamResponse } from '../etcd/messages.ts';
 
 /** The unary RPCs: request payload and response of each. */
 interface EtcdUnary {
@@ -22,6 +23,8 @@ interface EtcdUnary {
   'etcd.LeaseKeepAlive': readonly [LeaseKeepAliveRequest, LeaseKeepAliveResponse];
   'etcd.LeaseTimeToLive': readonly [LeaseTimeToLiveRequest, LeaseTimeToLiveResponse];
   'etcd.LeaseLeases': readonly [LeaseLeasesRequest, LeaseLeasesResponse];
+  'etcd.Status': readonly [StatusRequest, StatusResponse];
+  'etcd.MemberList': readonly [MemberListRequest, MemberListResponse];
 }
 
 /** A unary request kind: `etcd.Range`, `etcd.Txn`, … */

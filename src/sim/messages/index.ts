@@ -5,7 +5,7 @@
 
 import type { Message } from '../engine/message.ts';
 import type { WaitForCacheResponse } from '../apiserver/storage/cacher.ts';
-import type { WatchStreamResponse } from '../etcd/server.ts';
+import type { WatchStreamResponse } from '../etcd/messages.ts';
 import type { HttpResponse } from '../wire/http.ts';
 import type { ApiserverMessages } from './apiserver.ts';
 import type { ComponentMessages, JoinDonePayload, SyntheticMessages } from './components.ts';
@@ -19,7 +19,7 @@ export type { EtcdClientKind, EtcdReplyKind, EtcdReplyPayload, EtcdRequestKind, 
 // The payload types the UI names (it takes them through src/protocol).
 export type { KeyValue } from '../etcd/kv.ts';
 export type { Compare, RequestOp, ResponseHeader, TxnRequest, WatchResponse } from '../etcd/rpc.ts';
-export type { WriteRecord } from '../etcd/server.ts';
+export type { WriteRecord } from '../etcd/messages.ts';
 
 /** What a cluster sends: kind → payload. */
 export type ClusterMessages = HttpMessages & ApiserverMessages & EtcdMessages & ComponentMessages;
@@ -62,6 +62,7 @@ const kinds: { readonly [K in ClusterMessageKind]: true } = {
   'etcd.LeaseGrant': true, 'etcd.LeaseGrantResponse': true, 'etcd.LeaseRevoke': true, 'etcd.LeaseRevokeResponse': true,
   'etcd.LeaseKeepAlive': true, 'etcd.LeaseKeepAliveResponse': true, 'etcd.LeaseTimeToLive': true, 'etcd.LeaseTimeToLiveResponse': true,
   'etcd.LeaseLeases': true, 'etcd.LeaseLeasesResponse': true,
+  'etcd.Status': true, 'etcd.StatusResponse': true, 'etcd.MemberList': true, 'etcd.MemberListResponse': true,
   'etcd.Watch': true, 'etcd.WatchResponse': true, 'etcd.WatchClose': true, 'etcd.WatchStreamError': true,
   'etcd.raft.MsgProp': true, 'etcd.raft.MsgApp': true, 'etcd.raft.MsgAppResp': true, 'etcd.raft.MsgVote': true, 'etcd.raft.MsgVoteResp': true,
   'etcd.raft.MsgPreVote': true, 'etcd.raft.MsgPreVoteResp': true, 'etcd.raft.MsgSnap': true, 'etcd.raft.MsgHeartbeat': true,

@@ -471,6 +471,31 @@ const watchClose: Captioner<'etcd.WatchClose'> = (record) => {
   return { en: `${route(record)}: close watch stream ${stream}`, zh: `${route(record)}：关闭 watch 流 ${stream}` };
 };
 
+const status: Captioner<'etcd.Status'> = (record) => ({
+  en: `${route(record)}: Maintenance.Status: this member's raft term, index, leader and database size`,
+  zh: `${route(record)}：Maintenance.Status：这个成员的 raft term、index、leader 与数据库大小`,
+});
+
+const statusResponse: Captioner<'etcd.StatusResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd refused Status: ${rpcError(reply)}`, zh: `etcd 拒绝了 Status：${rpcError(reply)}` };
+  const { raftTerm, raftIndex, leader } = reply.response;
+  const led = leader === '0' ? { en: 'no leader known', zh: '不知道 leader' } : { en: `leader ${leader}`, zh: `leader ${leader}` };
+  return { en: `etcd's status: raft term ${raftTerm}, raft index ${raftIndex}, ${led.en}`, zh: `etcd 的状态：raft term ${raftTerm}，raft index ${raftIndex}，${led.zh}` };
+};
+
+const memberList: Captioner<'etcd.MemberList'> = (record) => ({
+  en: `${route(record)}: Cluster.MemberList: every member's id, name and URLs`,
+  zh: `${route(record)}：Cluster.MemberList：每个成员的 id、名字与 URL`,
+});
+
+const memberListResponse: Captioner<'etcd.MemberListResponse'> = (record) => {
+  const reply = record.payload;
+  if (!reply.ok) return { en: `etcd refused MemberList: ${rpcError(reply)}`, zh: `etcd 拒绝了 MemberList：${rpcError(reply)}` };
+  const n = reply.response.members.length;
+  return { en: `etcd lists its ${n} ${n === 1 ? 'member' : 'members'}`, zh: `etcd 列出了它的 ${n} 个成员` };
+};
+
 const compact: Captioner<'etcd.Compact'> = (record) => {
   const { revision } = record.payload;
   return {
@@ -640,6 +665,10 @@ const captioners: { readonly [K in Exclude<ClusterMessageKind, RaftKind>]: Capti
   'etcd.WatchClose': watchClose,
   'etcd.Compact': compact,
   'etcd.CompactResponse': compactResponse,
+  'etcd.Status': status,
+  'etcd.StatusResponse': statusResponse,
+  'etcd.MemberList': memberList,
+  'etcd.MemberListResponse': memberListResponse,
   'kcm.join': join,
   'kcm.join.done': joinDone,
   timer,

@@ -707,6 +707,30 @@ const leaseReply = <K extends LeaseReplyKind>(message: TypedMessageView<K>): Bot
 
 const watchClose: Plain<'etcd.WatchClose'> = (record) => ({ en: `${cap(who(record.from, 'etcd').en)} closes its watch stream to etcd: every watch on it ends`, zh: `${zs(who(record.from, 'etcd').zh)}关闭到 etcd 的 watch 流：其上的所有 watch 都结束` });
 
+const status: Plain<'etcd.Status'> = (record) => ({
+  en: `${cap(who(record.from, 'etcd').en)} asks an etcd member for its status (raft term, index, leader), as \`etcdctl endpoint status\` does`,
+  zh: `${zs(who(record.from, 'etcd').zh)}向一个 etcd 成员查询状态（raft term、index、leader），就像 \`etcdctl endpoint status\``,
+});
+
+const statusResponse: Plain<'etcd.StatusResponse'> = (record) => {
+  if (!record.payload.ok) return etcdRefused(record.payload);
+  const { raftTerm, leader } = record.payload.response;
+  return leader === '0'
+    ? { en: `The member answers: term ${raftTerm}, and it knows no leader`, zh: `该成员回答：term ${raftTerm}，它不知道 leader` }
+    : { en: `The member answers: term ${raftTerm}, leader ${leader}`, zh: `该成员回答：term ${raftTerm}，leader 是 ${leader}` };
+};
+
+const memberList: Plain<'etcd.MemberList'> = (record) => ({
+  en: `${cap(who(record.from, 'etcd').en)} asks etcd which members the cluster has`,
+  zh: `${zs(who(record.from, 'etcd').zh)}询问 etcd 集群有哪些成员`,
+});
+
+const memberListResponse: Plain<'etcd.MemberListResponse'> = (record) => {
+  if (!record.payload.ok) return etcdRefused(record.payload);
+  const n = record.payload.response.members.length;
+  return { en: `etcd answers with its ${n} ${n === 1 ? 'member' : 'members'}`, zh: `etcd 回答它有 ${n} 个成员` };
+};
+
 const compact: Plain<'etcd.Compact'> = (record) => {
   const { revision } = record.payload;
   return { en: `etcdctl compacts etcd's history up to revision ${revision}: older versions of every key are discarded`, zh: `etcdctl 把 etcd 的历史压缩到 revision ${revision}：所有键更早的版本都被丢弃` };
@@ -916,6 +940,10 @@ const plains: { readonly [K in PlainKind]: Plain<K> } = {
   'etcd.WatchClose': watchClose,
   'etcd.Compact': compact,
   'etcd.CompactResponse': compactResponse,
+  'etcd.Status': status,
+  'etcd.StatusResponse': statusResponse,
+  'etcd.MemberList': memberList,
+  'etcd.MemberListResponse': memberListResponse,
   'user.fault': fault,
   'kcm.join': join,
   'kcm.join.done': joinDone,

@@ -6,7 +6,7 @@ import { createCluster, type Cluster } from '../../sim/cluster.ts';
 import { nginxDeploymentYaml as nginx } from '../../sim/scenarios/manifests.ts';
 import { consoleOf } from './console-of.ts';
 import { rulesTable } from './auth.ts';
-import { humanizeBytes, tablewriter } from './etcdctl-endpoint.ts';
+import { humanizeBytes, tablewriter } from '../../sim/etcd/etcdctl-cluster.ts';
 import { explainText, wrapString } from './explain.ts';
 import { openAPIDocument } from '../../sim/apiserver/openapi.ts';
 import { naturalLess } from './kubectl.ts';

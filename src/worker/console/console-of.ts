@@ -5,8 +5,6 @@
 
 import type { Engine } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
-import type { KeyValue } from '../../sim/etcd/kv.ts';
-import type { EtcdMemberView } from './etcdctl-endpoint.ts';
 import { LogCollector, type AuditSource } from './logs.ts';
 import { ConsoleSession } from './session.ts';
 
@@ -15,20 +13,8 @@ export interface ConsoleCluster {
   readonly user: User;
   /** kube-apiserver, whose audit log feeds the logs panel. */
   readonly apiserver?: { readonly audit: AuditSource };
-  /** The etcd member, for `etcdctl endpoint status` (its stored revisions' sizes). */
-  readonly etcd?: { readonly store: { readonly backend: { rangeRevisions(min: number, max: number, f: (kv: KeyValue) => void): void } } };
-}
-
-function memberView(etcd: ConsoleCluster['etcd']): EtcdMemberView | null {
-  if (!etcd) return null;
-  return {
-    storedBytes: () => {
-      let revisions = 0;
-      let bytes = 0;
-      etcd.store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, (kv) => { revisions++; bytes += kv.key.length + kv.value.length; });
-      return { revisions, bytes };
-    },
-  };
+  /** The etcd members etcdctl's endpoints name (default: the single member `etcd`). */
+  readonly etcdMembers?: readonly { readonly name: string }[];
 }
 
 export interface ClusterConsole {
@@ -43,7 +29,7 @@ export function consoleOf(cluster: ConsoleCluster): ClusterConsole {
   if (existing) return existing;
   const { engine } = cluster;
   const logs = new LogCollector(cluster.apiserver?.audit ?? null);
-  const session = new ConsoleSession(engine, cluster.user, logs, memberView(cluster.etcd));
+  const session = new ConsoleSession(engine, cluster.user, logs, cluster.etcdMembers?.map((m) => m.name));
   engine.onDelivery((message) => {
     logs.observe(engine.step, message);
     session.observe(message);

@@ -1,130 +1,199 @@
-// `etcdctl endpoint health` and `etcdctl endpoint status` as etcdctl 3.4.23 prints them (simple and
-// `-w table`, `-w json` for status). health is what etcdctl does: a linearizable Get of the key "health"
-// (any answer, even an empty one, means the member committed a proposal), timed; status reads the
-// member's identity, revision and raft term from the header of a serializable Get.
-// Deviations: the model has no Maintenance.Status RPC, raft log or bbolt file. The raft index and raft
-// applied index print the store's revision (each modelled write is one raft entry), and the DB size is an
-// estimate of bbolt's file: its fixed 20 kB (meta, freelist and bucket pages of a fresh etcd) plus the
-// stored revisions (17-byte revision key, the KeyValue's key and value, ~24 bytes of fields) in 4 KiB pages.
-// Models go.etcd.io/etcd/etcdctl/ctlv3/command/ep_command.go (epHealth, epStatus) and printer_simple.go /
-// printer_table.go (olekukonko/tablewriter: centred upper-case headers, numbers right-aligned).
+// `etcdctl endpoint health|status [--cluster]` and `etcdctl member list` as etcdctl 3.4.23 runs them
+// against the model's members, printed by src/sim/etcd/etcdctl-cluster.ts. `--endpoints` names members
+// (`etcd-2:2379`, with or without `http://`); the default, 127.0.0.1:2379, is the first member (the
+// console is on its host, as etcdctl on a control-plane node reaches its local member); `--cluster`
+// takes the endpoints from a MemberList. Every RPC has etcdctl's command timeout (`--command-timeout`, 5 s): a member that does
+// not answer in time, or is down (its client keeps redialling until the deadline), gives `context
+// deadline exceeded`.
+// - health: each endpoint at once, a linearizable Get of the key "health" (any answer means the
+//   member committed a proposal through raft), timed; printed in the order the checks finished.
+// - status: endpoint by endpoint, Maintenance.Status; a failed endpoint prints clientv3's retry warning
+//   and `Failed to get the status of endpoint …` to stderr and the command exits 1 at the end.
+// - member list: Cluster.MemberList from the first endpoint that answers.
+// Models go.etcd.io/etcd/etcdctl/ctlv3/command/ep_command.go (epHealthCommandFunc, epStatusCommandFunc,
+// endpointsFromCluster), member_command.go and global.go (commandCtx: --command-timeout, default 5 s).
+// Deviations: health's retry warnings (they name a random client ID) are not printed; the alarm check
+// after a healthy Get is not made (the model raises no alarms).
 
 import { etcdKinds, type EtcdReply } from '../../sim/etcd/server.ts';
-import type { RangeResponse } from '../../sim/etcd/rpc.ts';
-import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
+import type { EtcdRequestKind, EtcdResponseOf, MessageMap } from '../../sim/messages/index.ts';
+import {
+  goDuration, printEndpointHealth, printEndpointStatus, printMemberList, type EndpointHealth, type EndpointStatus, type EtcdctlFormat,
+} from '../../sim/etcd/etcdctl-cluster.ts';
+import { awaitReply, broadcast, Condition, sleep, timedOut, waitOn, type Co, type Message } from '../../sim/engine/index.ts';
 import type { CommandIO } from './http.ts';
 
+/** etcdctl's default `--endpoints`. */
 export const etcdEndpoint = '127.0.0.1:2379';
-export const etcdVersion = '3.4.23';
 
-/** What the console can read of the etcd member beyond its replies (the bbolt size estimate). */
-export interface EtcdMemberView {
-  /** Bytes of the stored revisions: their keys and values. */
-  storedBytes(): { revisions: number; bytes: number };
+/** etcdctl's default `--command-timeout`, ms. */
+const defaultCommandTimeout = 5000;
+
+/** A Go duration flag (`5s`, `500ms`, `1m30s`) in ms, or null. */
+export function parseGoDuration(text: string): number | null {
+  const units: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)];
+  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== text) return text === '0' ? 0 : null;
+  return parts.reduce((ms, p) => ms + Number(p[1]) * units[p[2]!]!, 0);
 }
 
-/** go-humanize's Bytes: SI units, one decimal below 10. */
-export function humanizeBytes(n: number): string {
-  if (n < 10) return `${n} B`;
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB'];
-  const e = Math.floor(Math.log(n) / Math.log(1000));
-  const val = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10;
-  // fmt's %.0f rounds an exact half to even (20.5 → 20).
-  const whole = val - Math.floor(val) === 0.5 && Math.floor(val) % 2 === 0 ? Math.floor(val) : Math.round(val);
-  return `${val < 10 ? val.toFixed(1) : String(whole)} ${units[e]}`;
+/** The component serving an endpoint, or null when it names no member. */
+export function memberFor(endpoint: string, members: readonly string[]): string | null {
+  const host = endpoint.replace(/^https?:\/\//, '');
+  if (host === etcdEndpoint || host === 'localhost:2379') return members[0] ?? null;
+  const name = /^([^:]+):2379$/.exec(host)?.[1];
+  return name !== undefined && members.includes(name) ? name : null;
 }
 
-/** Go's time.Duration String for a whole number of microseconds or more. */
-export function goDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  if (ms < 1) return `${Number((ms * 1000).toFixed(3))}µs`;
-  if (ms < 1000) return `${Number(ms.toFixed(6))}ms`;
-  return `${Number((ms / 1000).toFixed(9))}s`;
+/** The global flags etcdctl's cluster commands read. */
+export interface GlobalFlags {
+  readonly endpoints: readonly string[];
+  readonly format: string;
+  readonly cluster: boolean;
+  /** `--command-timeout`, ms. */
+  readonly timeout: number;
+  readonly words: readonly string[];
 }
 
-const numeric = /^-?(?:\d{1,3}(?:,\d{3})*|\d+)(?:\.\d+)?$/;
-
-/** olekukonko/tablewriter as etcdctl configures it: borders, centred headers, numbers right-aligned. */
-export function tablewriter(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const heads = header.map((h) => h.toUpperCase());
-  const widths = heads.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = `+${widths.map((w) => '-'.repeat(w + 2)).join('+')}+\n`;
-  const center = (s: string, w: number): string => {
-    const gap = w - s.length;
-    const left = Math.floor(gap / 2);
-    return ' '.repeat(left) + s + ' '.repeat(gap - left);
-  };
-  const row = (cells: readonly string[], head: boolean): string =>
-    `|${cells.map((c, i) => ` ${head ? center(c, widths[i]!) : numeric.test(c) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)} `).join('|')}|\n`;
-  return line + row(heads, true) + line + rows.map((r) => row(r, false)).join('') + line;
-}
-
-function* get(io: CommandIO, serializable: boolean): Co<{ reply: EtcdReply<RangeResponse>; ms: number }> {
-  const sentAt = io.engine.now;
-  const message = io.user.request('etcd', etcdKinds.range, { key: 'health', ...(serializable ? { serializable: true } : {}) });
-  const reply = (yield* awaitReply<EtcdReply<RangeResponse>>(message.id)) as Message<EtcdReply<RangeResponse>>;
-  return { reply: reply.payload, ms: io.engine.now - sentAt };
-}
-
-/** Runs `etcdctl endpoint health|status …` (argv after `endpoint`); returns the exit code. */
-export function* runEndpoint(io: CommandIO, argv: readonly string[], member: EtcdMemberView | null): Co<number> {
+export function globalFlags(argv: readonly string[]): GlobalFlags {
   const words: string[] = [];
   let format = 'simple';
+  let endpoints = [etcdEndpoint];
+  let cluster = false;
+  let timeout = defaultCommandTimeout;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '-w' || a === '--write-out') format = argv[++i] ?? 'simple';
-    else if (a.startsWith('--write-out=')) format = a.slice('--write-out='.length);
-    else if (a.startsWith('-w=')) format = a.slice(3);
-    else if (a === '--endpoints' || a === '--command-timeout') i++;
+    const eq = a.indexOf('=');
+    const name = eq >= 0 ? a.slice(0, eq) : a;
+    const value = (): string => (eq >= 0 ? a.slice(eq + 1) : argv[++i] ?? '');
+    if (name === '-w' || name === '--write-out') format = value();
+    else if (name === '--endpoints') endpoints = value().split(',').filter((e) => e !== '');
+    else if (name === '--command-timeout') timeout = parseGoDuration(value()) ?? defaultCommandTimeout;
+    else if (a === '--cluster') cluster = true;
     else if (!a.startsWith('-')) words.push(a);
   }
-  if (!['simple', 'table', 'json'].includes(format)) {
-    io.err(`Error: unsupported output format ${format} in the simulation\n`);
+  return { endpoints, format, cluster, timeout, words };
+}
+
+/** The members endpoints name, and the command timeout. */
+interface Target {
+  readonly members: readonly string[];
+  readonly timeout: number;
+}
+
+type Outcome<R> = { ok: true; response: R; ms: number } | { ok: false; error: string; ms: number };
+
+/** One RPC to the member behind `endpoint`, with etcdctl's command timeout. */
+function* call<K extends EtcdRequestKind, R = EtcdResponseOf<K>>(io: CommandIO, target: Target, endpoint: string, kind: K, payload: MessageMap[K]): Co<Outcome<R>> {
+  const { members, timeout } = target;
+  const sentAt = io.engine.now;
+  const member = memberFor(endpoint, members);
+  const deadline = (): Co<Outcome<R>> => (function* () {
+    const left = timeout - (io.engine.now - sentAt);
+    if (left > 0) yield* sleep(left);
+    return { ok: false, error: 'context deadline exceeded', ms: io.engine.now - sentAt };
+  })();
+  if (member === null) return yield* deadline();
+  const message = io.user.request(member, kind, payload);
+  const reply = yield* awaitReply<EtcdReply<R>>(message.id, timeout);
+  if (reply === timedOut) return { ok: false, error: 'context deadline exceeded', ms: io.engine.now - sentAt };
+  const r = (reply as Message<EtcdReply<R>>).payload;
+  if (r.ok) return { ok: true, response: r.response, ms: io.engine.now - sentAt };
+  // A refused dial is retried by the balancer until the deadline.
+  if (r.error.message.includes('connection refused')) return yield* deadline();
+  return { ok: false, error: r.error.message, ms: io.engine.now - sentAt };
+}
+
+/** zap's ISO8601 time (UTC, milliseconds) at the engine's clock. */
+const zapTime = (io: CommandIO): string => new Date(io.engine.epochMs + io.engine.now).toISOString();
+
+function* endpointsFromCluster(io: CommandIO, target: Target, flags: GlobalFlags): Co<string[] | null> {
+  if (!flags.cluster) return [...flags.endpoints];
+  let last = '';
+  for (const endpoint of flags.endpoints) {
+    const list = yield* call(io, target, endpoint, etcdKinds.memberList, {});
+    if (list.ok) return list.response.members.flatMap((m) => m.clientURLs);
+    last = list.error;
+  }
+  io.err(`Error: failed to fetch endpoints from etcd cluster member list: ${last}\n`);
+  return null;
+}
+
+function* health(io: CommandIO, target: Target, endpoints: readonly string[], format: EtcdctlFormat): Co<number> {
+  const results: EndpointHealth[] = [];
+  const done = new Condition('etcdctl endpoint health');
+  for (const endpoint of endpoints) {
+    io.engine.spawn(io.user, (function* () {
+      const got = yield* call(io, target, endpoint, etcdKinds.range, { key: 'health' });
+      results.push({ endpoint, health: got.ok, took: goDuration(got.ms), error: got.ok ? '' : got.error });
+      if (results.length === endpoints.length) yield* broadcast(done);
+    })());
+  }
+  if (results.length < endpoints.length) yield* waitOn(done);
+  const printed = printEndpointHealth(results, format);
+  io.out(printed.stdout);
+  io.err(printed.stderr);
+  if (results.some((h) => !h.health)) {
+    io.err('Error: unhealthy cluster\n');
+    return 1;
+  }
+  return 0;
+}
+
+function* status(io: CommandIO, target: Target, endpoints: readonly string[], format: EtcdctlFormat): Co<number> {
+  const list: EndpointStatus[] = [];
+  let failed = false;
+  for (const endpoint of endpoints) {
+    const got = yield* call(io, target, endpoint, etcdKinds.status, {});
+    if (got.ok) {
+      list.push({ endpoint, status: got.response });
+      continue;
+    }
+    failed = true;
+    const host = endpoint.replace(/^https?:\/\//, '');
+    const cause = memberFor(endpoint, target.members) === null || got.error !== 'context deadline exceeded' ? got.error
+      : `latest balancer error: connection error: desc = \\"transport: Error while dialing dial tcp ${host}: connect: connection refused\\"`;
+    io.err(`{"level":"warn","ts":"${zapTime(io)}","caller":"clientv3/retry_interceptor.go:62","msg":"retrying of unary invoker failed","target":"passthrough:///${endpoint}","attempt":0,"error":"rpc error: code = DeadlineExceeded desc = ${cause}"}\n`);
+    io.err(`Failed to get the status of endpoint ${endpoint} (${got.error})\n`);
+  }
+  io.out(printEndpointStatus(list, format));
+  return failed ? 1 : 0;
+}
+
+/** Runs `etcdctl endpoint health|status …` or `etcdctl member list …` (argv without `etcdctl`); returns the exit code. */
+export function* runClusterCommand(io: CommandIO, argv: readonly string[], members: readonly string[]): Co<number> {
+  const flags = globalFlags(argv);
+  if (!['simple', 'table', 'json'].includes(flags.format)) {
+    io.err(`Error: unsupported output format ${flags.format} in the simulation\n`);
     return 4;
   }
-  const sub = words[0];
-  if (sub === 'health') {
-    const { reply, ms } = yield* get(io, false);
-    const error = reply.ok ? '' : String((reply.error as { message?: string }).message ?? 'error');
-    const took = goDuration(ms);
-    if (format === 'table') {
-      io.out(tablewriter(['endpoint', 'health', 'took', 'error'], [[etcdEndpoint, String(error === ''), took, error]]));
-    } else if (format === 'json') {
-      io.out(`[${JSON.stringify({ endpoint: etcdEndpoint, health: error === '', took, ...(error ? { error } : {}) })}]\n`);
-    } else if (error === '') {
-      io.err(`${etcdEndpoint} is healthy: successfully committed proposal: took = ${took}\n`);
-    } else {
-      io.err(`${etcdEndpoint} is unhealthy: failed to commit proposal: ${error}\n`);
-    }
-    if (error !== '') {
-      io.err('Error: unhealthy cluster\n');
+  const format = flags.format as EtcdctlFormat;
+  const target = { members, timeout: flags.timeout };
+  const [group, sub] = flags.words;
+  if (group === 'member') {
+    if (sub !== 'list') {
+      io.err(sub === undefined ? 'Error: member needs a subcommand: add, remove, update, list or promote\n' : `Error: unknown command "${sub}" for "etcdctl member"\n`);
       return 1;
     }
-    return 0;
-  }
-  if (sub === 'status') {
-    const { reply } = yield* get(io, true);
-    const header = reply.ok ? reply.response.header : null;
-    if (!header) {
-      io.err(`Failed to get the status of endpoint ${etcdEndpoint}\n`);
-      return 1;
+    let last = '';
+    for (const endpoint of flags.endpoints) {
+      const got = yield* call(io, target, endpoint, etcdKinds.memberList, {});
+      if (got.ok) {
+        io.out(printMemberList(got.response, format));
+        return 0;
+      }
+      last = got.error;
     }
-    const id = BigInt(header.memberId).toString(16);
-    const stored = member?.storedBytes() ?? { revisions: 0, bytes: 0 };
-    const dbSize = 20480 + Math.ceil((stored.bytes + stored.revisions * (17 + 24)) / 4096) * 4096;
-    const row = [etcdEndpoint, id, etcdVersion, humanizeBytes(dbSize), 'true', 'false', String(header.raftTerm), String(header.revision), String(header.revision), ''];
-    if (format === 'table') {
-      io.out(tablewriter(['endpoint', 'ID', 'version', 'db size', 'is leader', 'is learner', 'raft term', 'raft index', 'raft applied index', 'errors'], [row]));
-    } else if (format === 'json') {
-      const h = { cluster_id: Number(BigInt(header.clusterId)), member_id: Number(BigInt(header.memberId)), revision: header.revision, raft_term: header.raftTerm };
-      io.out(`[${JSON.stringify({ Endpoint: etcdEndpoint, Status: { header: h, version: etcdVersion, dbSize, leader: h.member_id, raftIndex: header.revision, raftTerm: header.raftTerm, raftAppliedIndex: header.revision, dbSizeInUse: dbSize } })}]\n`);
-    } else {
-      io.out(`${row.join(', ')}\n`);
-    }
-    return 0;
+    io.err(`Error: ${last}\n`);
+    return 1;
   }
-  io.err(sub === undefined
-    ? 'Error: endpoint needs a subcommand: health, status or hashkv\n'
-    : `Error: unknown command "${sub}" for "etcdctl endpoint"\n`);
-  return 1;
+  if (sub !== 'health' && sub !== 'status') {
+    io.err(sub === undefined
+      ? 'Error: endpoint needs a subcommand: health, status or hashkv\n'
+      : `Error: unknown command "${sub}" for "etcdctl endpoint"\n`);
+    return 1;
+  }
+  const endpoints = yield* endpointsFromCluster(io, target, flags);
+  if (endpoints === null) return 1;
+  return sub === 'health' ? yield* health(io, target, endpoints, format) : yield* status(io, target, endpoints, format);
 }

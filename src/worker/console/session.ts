@@ -9,7 +9,6 @@ import type { ConsoleOutputEvent, ManifestProblem } from '../../protocol/console
 import type { Co, Engine, Message } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
 import { closeWatch, runEtcdctl, watchOutput, type EtcdctlWatch } from './etcdctl.ts';
-import type { EtcdMemberView } from './etcdctl-endpoint.ts';
 import { cancelWatch } from './http.ts';
 import { parseKubectl } from './kubectl-args.ts';
 import { runKubectl, type KubectlIO } from './kubectl.ts';
@@ -38,7 +37,7 @@ export class ConsoleSession {
   private readonly running = new Map<number, Running>();
   private streams = 0;
 
-  constructor(private readonly engine: Engine, private readonly user: User, private readonly logs: LogCollector | null, private readonly etcdMember: EtcdMemberView | null = null) {}
+  constructor(private readonly engine: Engine, private readonly user: User, private readonly logs: LogCollector | null, private readonly etcdMembers: readonly string[] = ['etcd']) {}
 
   /** Starts a command line; output is reported by `flush`. */
   run(id: number, line: string, stdin = ''): void {
@@ -155,7 +154,7 @@ export class ConsoleSession {
   }
 
   private *etcdctl(state: Running, line: string): Co<number | null> {
-    const result = yield* runEtcdctl(this.io(state, '', 0, undefined), line, `etcdctl-${++this.streams}`, this.etcdMember);
+    const result = yield* runEtcdctl(this.io(state, '', 0, undefined), line, `etcdctl-${++this.streams}`, this.etcdMembers);
     if (typeof result === 'number') return result;
     state.etcdWatch = result;
     return null;

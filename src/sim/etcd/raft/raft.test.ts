@@ -12,7 +12,7 @@ describe('raft (etcd 3.4 configuration)', () => {
     expect(leader.raft.log.committed).toBe(1); // the new leader's empty entry
   });
 
-  it('three members elect one leader in term 1 (pre-vote does not raise the term) and replicate a write to all', () => {
+  it('three members elect one leader in term 1 and replicate a write to all', () => {
     const net = new RaftNetwork({ members: 3, seed: 7 });
     net.runUntil(3000);
     const leader = net.leader()!;
@@ -35,8 +35,29 @@ describe('raft (etcd 3.4 configuration)', () => {
     expect(net.history.map((o) => [o.kind, o.value])).toEqual([['put', '1'], ['get', '1']]);
   });
 
-  it('check-quorum: an isolated leader steps down within two election timeouts; the others elect a new one', () => {
+  it('check-quorum: an isolated leader steps down; the others elect a new one; without pre-vote (etcd 3.4\'s default) it disrupts them when healed', () => {
     const net = new RaftNetwork({ members: 3, seed: 11 });
+    net.runUntil(3000);
+    const old = net.leader()!;
+    net.isolate(old.id);
+    net.runUntil(6000);
+    expect(old.raft.state).not.toBe('StateLeader');
+    const now = net.leader()!;
+    expect(now.id).not.toBe(old.id);
+    // Cut off, the old leader campaigns at every election timeout and raises its term each time.
+    const before = old.raft.term;
+    net.runUntil(12000);
+    expect(old.raft.term).toBeGreaterThan(before + 2);
+    expect(old.raft.term).toBeGreaterThan(now.raft.term);
+    // Healed, its higher term makes the leader step down; a leader is elected in a term above it.
+    const high = old.raft.term;
+    net.heal();
+    net.runUntil(16000);
+    expect(net.leader()!.raft.term).toBeGreaterThan(high);
+  });
+
+  it('with pre-vote (--pre-vote): an isolated leader steps down within two election timeouts and does not disrupt when healed', () => {
+    const net = new RaftNetwork({ members: 3, seed: 11, preVote: true });
     net.runUntil(3000);
     const old = net.leader()!;
     net.isolate(old.id);

@@ -1,4 +1,4 @@
-// One raft member's state machine, as etcd 3.4 runs it: pre-vote and check-quorum on, ReadOnlySafe
+// One raft member's state machine, as etcd 3.4 runs it: check-quorum on, pre-vote as configured, ReadOnlySafe
 // reads, election timeout randomized in [electionTick, 2 × electionTick) ticks. It is pure: `tick` and
 // `step` change its state and queue the messages to send (`takeMessages`); the host persists nothing
 // itself (the log is durable as soon as appended), delivers messages, applies committed entries and
@@ -32,12 +32,14 @@ export interface RaftConfig {
 }
 
 /**
- * What etcdserver 3.4 gives raft (etcdserver/raft.go, embed/config.go): 100 ms ticks, election after
- * 10 ticks (1 s), a heartbeat every tick, 1 MiB per MsgApp, 512 MsgApps in flight, pre-vote and
- * check-quorum on.
+ * What etcdserver 3.4 gives raft by default (etcdserver/raft.go, embed/config.go): 100 ms ticks,
+ * election after 10 ticks (1 s), a heartbeat every tick, 1 MiB per MsgApp, 512 MsgApps in flight,
+ * check-quorum on and pre-vote off (`--pre-vote` defaults to false in 3.4; 3.5 turned it on): a member
+ * cut off from the others raises its term at every election timeout, and disrupts the leader when it
+ * comes back.
  */
 export const etcdRaftDefaults = {
-  tickMs: 100, electionTick: 10, heartbeatTick: 1, checkQuorum: true, preVote: true, maxSizePerMsg: 1024 * 1024, maxInflightMsgs: 4096 / 8,
+  tickMs: 100, electionTick: 10, heartbeatTick: 1, checkQuorum: true, preVote: false, maxSizePerMsg: 1024 * 1024, maxInflightMsgs: 4096 / 8,
 } as const;
 
 /** What `step` returns when a proposal cannot be taken (no leader known): raft.ErrProposalDropped. */

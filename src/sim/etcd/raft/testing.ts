@@ -51,6 +51,8 @@ export interface NetworkOptions {
   readonly snapshotCount?: number;
   /** Entries kept before a snapshot for slow followers (etcd: 5000). */
   readonly catchUpEntries?: number;
+  /** `--pre-vote` (default: etcd 3.4's, off). */
+  readonly preVote?: boolean;
 }
 
 const requestTimeout = 7000; // etcd's ReqTimeout: 5 s + 2 × election timeout
@@ -72,11 +74,13 @@ export class RaftNetwork {
   private readonly snapshotCount: number;
   private readonly catchUpEntries: number;
   private readonly snapshotAt = new Map<number, number>();
+  private readonly preVote: boolean;
 
   constructor(options: NetworkOptions) {
     this.rng = new Rng(options.seed);
     this.snapshotCount = options.snapshotCount ?? 100000;
     this.catchUpEntries = options.catchUpEntries ?? 5000;
+    this.preVote = options.preVote ?? etcdRaftDefaults.preVote;
     const ids = Array.from({ length: options.members }, (_, i) => i + 1);
     for (const id of ids) {
       const raft = this.newRaft(id, ids);
@@ -85,7 +89,7 @@ export class RaftNetwork {
   }
 
   private newRaft(id: number, ids: readonly number[], log?: RaftLog, hard?: HardState): Raft {
-    return new Raft({ ...etcdRaftDefaults, id, peers: ids, random: (n) => this.rng.int(n) }, log, hard);
+    return new Raft({ ...etcdRaftDefaults, preVote: this.preVote, id, peers: ids, random: (n) => this.rng.int(n) }, log, hard);
   }
 
   member(id: number): Member {
