@@ -89,7 +89,7 @@ test('one click to 3 etcd members; a create replicates with MsgApp and moves eve
 });
 
 for (const language of ['en', 'zh'] as const) {
-  test(`the leader-death tour (${language}): the killed leader stopped, pre-vote, a new leader in a higher term, writes go on`, async ({ podflow }) => {
+  test(`the leader-death tour (${language}): the killed leader stopped, a campaign in a higher term, a new leader, writes go on`, async ({ podflow }) => {
     const page = podflow.page;
     const t = language === 'en'
       ? { tour: 'Tour ▾', title: /What happens when the etcd leader dies/, next: 'Next stop', stop: (i: number) => `Stop ${i} of 9`, leader: '★ leader', stopped: 'process stopped' }
@@ -105,7 +105,7 @@ for (const language of ['en', 'zh'] as const) {
     await expect(card.getByText(t.stop(1))).toBeVisible({ timeout: 120_000 });
     for (const name of members) await expect(member(podflow, name)).toBeVisible();
 
-    const stopIds = ['propose', 'replicate', 'ack', 'kill', 'pre-vote', 'vote', 'new-leader', 'write-after', 'write-committed'];
+    const stopIds = ['propose', 'replicate', 'ack', 'kill', 'campaign', 'vote', 'new-leader', 'write-after', 'write-committed'];
     let oldLeader = '';
     let oldTerm = 0;
     for (const [i, id] of stopIds.entries()) {
