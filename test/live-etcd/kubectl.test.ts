@@ -93,7 +93,7 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
       { stdio: ['ignore', 'pipe', 'pipe'] });
     let banner = '';
     second.stdout!.on('data', (chunk: Buffer) => (banner += chunk.toString()));
-    await until('the second apiserver\'s start line', async () => banner.includes('Podflow apiserver at'), 90_000);
+    await until('the second apiserver\'s start line', async () => /^Podflow apiserver.*export KUBECONFIG=/m.test(banner), 90_000);
     expect(banner).toMatch(/on the real etcd at 127\.0\.0\.1:\d+ \(not deterministic\)/);
     const secondEnv = { KUBECONFIG: kubeconfig };
     const runSecond = (args: string[]) => new Promise<KubectlResult>((resolve) => {

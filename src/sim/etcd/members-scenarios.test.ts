@@ -1,4 +1,4 @@
-// The catalog's flows with etcd as 3 and 5 members end as they end with one member: the same convergence
+// The catalog's flows with etcd as 3 members (the seeds' flows with 5 too) end as they end with one member: the same convergence
 // problems (none, or the ones the scenario sets out to show), the same stored keys, and every member
 // holding the same store; raft's election and replication change the timing only. The cluster
 // invariants are checked after every engine step. Generated names are compared without their random
@@ -47,11 +47,15 @@ function outcome(id: string, etcdMembers: 1 | 3 | 5): { problems: string[]; keys
   return { problems: convergenceProblems(cluster), keys };
 }
 
+/** The seeds' own flows run with 3 and 5 members; the rest of the catalog with 3 (5 adds only run time there). */
+const seedFlows = new Set(['nginx-deployment', 'my-replicaset', 'user-service-pod', 'user-service-deployment']);
+
 describe('the catalog\'s flows with etcd as a cluster', () => {
   for (const scenario of scenarios) {
-    it(`${scenario.id}: 3 and 5 members end as 1 member does`, { timeout: 900_000 }, () => {
+    const sizes = seedFlows.has(scenario.id) ? [3, 5] as const : [3] as const;
+    it(`${scenario.id}: ${sizes.join(' and ')} members end as 1 member does`, { timeout: 900_000 }, () => {
       const one = outcome(scenario.id, 1);
-      for (const members of [3, 5] as const) expect(outcome(scenario.id, members), `${members} members`).toEqual(one);
+      for (const members of sizes) expect(outcome(scenario.id, members), `${members} members`).toEqual(one);
     });
   }
 });
