@@ -25,7 +25,7 @@ test('console: explain, auth can-i / whoami, --sort-by, etcdctl endpoint, and wh
   });
   await test.step('etcdctl endpoint health and status -w table', async () => {
     expect(await dock.runToEnd('etcdctl endpoint health')).toMatch(/^127\.0\.0\.1:2379 is healthy: successfully committed proposal: took = /);
-    expect(await dock.runToEnd('etcdctl endpoint status -w table')).toMatch(/\|\s+ENDPOINT\s+\|\s+ID\s+\|\s+VERSION\s+\|[^\n]*\n[^\n]*\n\| 127\.0\.0\.1:2379 \| [0-9a-f]+ \| 3\.4\.23\s+\|/);
+    expect(await dock.runToEnd('etcdctl endpoint status -w table')).toMatch(/\|\s+ENDPOINT\s+\|\s+ID\s+\|\s+VERSION\s+\|[^\n]*\n[^\n]*\n\| 127\.0\.0\.1:2379 \| [0-9a-f]+ \|\s+3\.4\.23 \|/);
   });
   await test.step('a real command the console does not model says so', async () => {
     const out = await dock.runToEnd('kubectl port-forward pod/x 8080:80');
