@@ -84,7 +84,8 @@ interface Target {
 type Outcome<R> = { ok: true; response: R; ms: number } | { ok: false; error: string; ms: number };
 
 /** One RPC to the member behind `endpoint`, with etcdctl's command timeout. */
-function* call<K extends EtcdRequestKind, R = EtcdResponseOf<K>>(io: CommandIO, target: Target, endpoint: string, kind: K, payload: MessageMap[K]): Co<Outcome<R>> {
+function* call<K extends EtcdRequestKind>(io: CommandIO, target: Target, endpoint: string, kind: K, payload: MessageMap[K]): Co<Outcome<EtcdResponseOf<K>>> {
+  type R = EtcdResponseOf<K>;
   const { members, timeout } = target;
   const sentAt = io.engine.now;
   const member = memberFor(endpoint, members);
