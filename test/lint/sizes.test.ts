@@ -17,15 +17,8 @@ const maxLines = 400;
 const maxMembers = 30;
 
 const inProgress = new Set([
-  'src/sim/etcd/server.ts',
   'src/sim/etcd/raft/raft.ts',
-  'src/sim/engine/engine.ts',
-  'src/sim/engine/engine.test.ts',
-  'src/sim/apiserver/storage/cacher.ts',
-  'src/sim/apiserver/storage/cacher.test.ts',
-  'src/sim/apiserver/storage/storage-contract.ts',
   'src/worker/host.ts',
-  'src/sim/etcd/raft/testing.ts',
   'src/server/cluster-host.ts',
   'src/server/real-etcd/real-etcd-member.ts',
   'src/worker/saved-clusters.ts',

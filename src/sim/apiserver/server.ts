@@ -31,7 +31,7 @@ import { RequestContexts, systemUser } from './request-context.ts';
 import { ClusterIPAllocator, StoredRangeAllocator, newNodePortBitmap, newServiceIPBitmap, rangeKeys, serviceClusterIPRange } from './service-allocators.ts';
 import { ServiceAllocations } from './service-rest.ts';
 import { StorageFactory } from './storage-factory.ts';
-import { cacherResourcePrefixOf } from './storage/cacher.ts';
+import { cacherResourcePrefixOf } from './storage/bookmark-dispatcher.ts';
 import type { StorageMediaType } from './storage/codec.ts';
 import { Compactor, defaultCompactionInterval } from './storage/compactor.ts';
 import { etcdClientOver, EtcdEndpoints, etcdRetry, isSafeRetry } from './storage/etcd-client.ts';

@@ -3,7 +3,8 @@
 // timers, and can run coroutines that wait for replies. It never touches another component directly.
 
 import { awaitDelivery, awaitReply, sleep, timedOut, type Co, type SleepReason } from './coroutine.ts';
-import type { Engine, SendOptions } from './engine.ts';
+import type { Engine } from './engine.ts';
+import type { SendOptions } from './post.ts';
 import type { MessageKind, MessageMap, ReplyOf, RequestKind } from '../messages/index.ts';
 import type { Message } from './message.ts';
 import type { Rng } from './rng.ts';

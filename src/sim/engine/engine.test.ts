@@ -1,69 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { runTwiceWithPerturbedHost } from '../testing/determinism.ts';
-import { Component } from './component.ts';
-import { awaitReply, broadcast, Condition, timedOut, waitOn, type Co } from './coroutine.ts';
 import { Engine, InvariantError } from './engine.ts';
-import type { Message, TimerPayload } from './message.ts';
+import type { TimerPayload } from './message.ts';
 import { syntheticLoad } from './synthetic-load.ts';
+import { Probe, twoProbes } from './testing.ts';
 import { second } from './time.ts';
 import { traceHash } from './trace.ts';
 
-/** The engine's tests speak words of their own, outside the model's message map: typed as the synthetic load's token. */
-function probe(kind: string): 'token' {
-  return kind as 'token';
-}
-
-/** A component that records what it receives and runs a script when a `go` message arrives. */
-class Probe extends Component {
-  readonly received: Message[] = [];
-  script: ((self: Probe, m: Message) => void) | null = null;
-
-  receive(message: Message): void {
-    this.received.push(message);
-    this.script?.(this, message);
-  }
-
-  sendTo(to: string, kind: string, payload: unknown = null, options?: { background?: boolean }): Message {
-    return this.send(to, probe(kind), payload, options);
-  }
-
-  replyTo(request: Message, payload: unknown): Message {
-    return this.reply(request, probe(`${request.kind}.reply`), payload);
-  }
-
-  start(co: Co<unknown>): void {
-    this.spawn(co);
-  }
-
-  *ask(to: string, timeout?: number): Co<Message | null> {
-    if (timeout === undefined) return yield* this.call(to, probe('ask'), null);
-    return yield* this.callWithTimeout(to, probe('ask'), null, timeout);
-  }
-
-  *stageThen(kind: string, delay: number): Co<Message> {
-    return yield* this.stage(probe(kind), { note: kind }, delay);
-  }
-
-  *nap(ms: number): Co<void> {
-    yield* this.sleep(ms);
-  }
-
-  timer(delay: number, name: string, background = false): Message {
-    return this.setTimer(delay, name, null, { background });
-  }
-
-  cancel(timer: Message): void {
-    this.cancelTimer(timer);
-  }
-}
-
-function twoProbes(latency = 5, jitter = 0): { engine: Engine; a: Probe; b: Probe } {
-  const engine = new Engine({ seed: 'test' });
-  const a = engine.add(new Probe('a'));
-  const b = engine.add(new Probe('b'));
-  engine.link('a', 'b', { latency, jitter });
-  return { engine, a, b };
-}
 
 describe('Engine delivery order', () => {
   it('delivers by (deliverAt, id) and advances the virtual clock to each delivery', () => {
@@ -124,124 +67,6 @@ describe('Engine delivery order', () => {
     const pong = engine.trace.at(2)!;
     expect(pong.cause).toBe(ping.id);
     expect(engine.trace.at(1)).toBe(ping);
-  });
-});
-
-describe('Engine coroutines', () => {
-  it('resumes a coroutine with the reply to its request', () => {
-    const { engine, a, b } = twoProbes(5);
-    b.script = (self, m) => self.replyTo(m, 42);
-    const got: unknown[] = [];
-    a.start((function* () {
-      const reply = yield* a.ask('b');
-      got.push(reply?.payload, a.now);
-      const second = yield* a.ask('b');
-      got.push(second?.payload, a.now);
-    })());
-    expect(engine.suspendedCoroutines).toBe(1);
-    engine.runUntilIdle();
-    expect(got).toEqual([42, 10, 42, 20]);
-    expect(a.received).toHaveLength(0);
-    expect(engine.suspendedCoroutines).toBe(0);
-  });
-
-  it('times out a wait and cancels the timeout when the reply comes first', () => {
-    const { engine, a, b } = twoProbes(5);
-    b.script = () => undefined;
-    const results: Array<string | null> = [];
-    a.start((function* () {
-      const reply = yield* a.ask('b', 3 * second);
-      results.push(reply === null ? `timed out at ${a.now}` : 'replied');
-    })());
-    engine.runUntilIdle();
-    expect(results).toEqual(['timed out at 3000']);
-
-    b.script = (self, m) => self.replyTo(m, 'ok');
-    a.start((function* () {
-      const reply = yield* a.ask('b', 3 * second);
-      results.push(reply === null ? 'timed out' : `replied at ${a.now}`);
-    })());
-    const before = engine.step;
-    engine.runUntilIdle();
-    expect(results[1]).toBe('replied at 3010');
-    expect(engine.step - before).toBe(2);
-    expect(engine.pending).toBe(0);
-  });
-
-  it('makes a stage a step of its own and resumes when it is delivered', () => {
-    const { engine, a } = twoProbes();
-    const seen: string[] = [];
-    a.start((function* () {
-      const first = yield* a.stageThen('stage.authentication', 0);
-      seen.push(`${first.kind}@${a.now}`);
-      const second = yield* a.stageThen('stage.authorization', 0.5);
-      seen.push(`${second.kind}@${a.now}`);
-    })());
-    expect(seen).toEqual([]);
-    engine.stepOnce();
-    expect(seen).toEqual(['stage.authentication@0']);
-    engine.runUntilIdle();
-    expect(seen).toEqual(['stage.authentication@0', 'stage.authorization@0.5']);
-    expect(engine.trace.all().map((m) => m.kind)).toEqual(['stage.authentication', 'stage.authorization']);
-    expect(a.received).toHaveLength(0);
-  });
-
-  it('resumes a reply-waiter on a self-sent request only when the reply comes, not when the request is delivered', () => {
-    const { engine, a } = twoProbes();
-    const got: string[] = [];
-    a.script = (self, m) => {
-      if (m.kind === 'ask-self') self.replyTo(m, 'answer');
-    };
-    a.start((function* () {
-      const request = a.sendTo('a', 'ask-self');
-      const reply = yield* awaitReply<string>(request.id);
-      got.push(reply === timedOut ? 'timed out' : reply.kind);
-    })());
-    engine.stepOnce();
-    expect(got).toEqual([]);
-    expect(a.received.map((m) => m.kind)).toEqual(['ask-self']);
-    engine.runUntilIdle();
-    expect(got).toEqual(['ask-self.reply']);
-  });
-
-  it('holds coroutines waiting on a condition until it is broadcast, then runs the broadcaster on and the waiters in order', () => {
-    const { engine, a, b } = twoProbes(5);
-    b.script = (self, m) => self.replyTo(m, 'granted');
-    const unlocked = new Condition('lock');
-    let held = false;
-    const log: string[] = [];
-    const worker = (name: string) => (function* () {
-      while (held) yield* waitOn(unlocked);
-      if (log.includes('granted')) {
-        log.push(`${name} reuses at ${a.now}`);
-        return;
-      }
-      held = true;
-      const reply = yield* a.ask('b');
-      log.push(String(reply?.payload));
-      held = false;
-      yield* broadcast(unlocked);
-      log.push(`${name} goes on at ${a.now}`);
-    })();
-    a.start(worker('first'));
-    a.start(worker('second'));
-    a.start(worker('third'));
-    expect(engine.suspendedCoroutines).toBe(3);
-    engine.runUntilIdle();
-    expect(log).toEqual(['granted', 'first goes on at 10', 'second reuses at 10', 'third reuses at 10']);
-    expect(b.received.filter((m) => m.kind === 'ask')).toHaveLength(1);
-    expect(engine.suspendedCoroutines).toBe(0);
-  });
-
-  it('wakes a sleeping coroutine after the virtual duration', () => {
-    const { engine, a } = twoProbes();
-    const woke: number[] = [];
-    a.start((function* () {
-      yield* a.nap(2 * second);
-      woke.push(a.now);
-    })());
-    engine.runUntilIdle();
-    expect(woke).toEqual([2000]);
   });
 });
 
@@ -370,40 +195,5 @@ describe('Engine component stop and start', () => {
     a.sendTo('b', 'fast');
     engine.runUntilIdle();
     expect(b.received.map((m) => [m.kind, m.deliverAt])).toEqual([['slow', 50], ['fast', 50]]);
-  });
-});
-
-describe('Engine reservations (replies completed outside the engine)', () => {
-  it('holds back every delivery ordered after an open reservation, then delivers the filled message in its place', () => {
-    const { engine, a, b } = twoProbes(5);
-    const request = a.sendTo('b', 'ask');
-    engine.stepOnce();
-    const reservation = engine.reserve('b', 'a', { replyTo: request.id, cause: request.id });
-    const later = b.sendTo('a', 'later');
-    expect(reservation).toMatchObject({ deliverAt: 10, cause: request.id, replyTo: request.id, sentAt: 5 });
-    expect(engine.idle).toBe(false);
-    expect(engine.run({ until: 100 })).toEqual({ steps: 0, reason: 'reserved' });
-    expect(engine.now).toBe(5);
-    expect(engine.runUntilIdle()).toEqual({ steps: 0, reason: 'reserved' });
-    const filled = engine.fill(reservation, probe('ask.reply'), { answer: 42 });
-    expect(filled.id).toBeLessThan(later.id);
-    expect(engine.runUntilIdle().reason).toBe('idle');
-    expect(a.received.map((m) => m.kind)).toEqual(['ask.reply', 'later']);
-    expect(engine.now).toBe(10);
-  });
-
-  it('lets earlier messages through, lets the clock run up to a later reservation, and forgets a released one', () => {
-    const { engine, a, b } = twoProbes(5);
-    const reservation = engine.reserve('b', 'a');
-    a.sendTo('b', 'early', null);
-    engine.setTimer('b', 1, 'tick', null);
-    expect(engine.run({ until: 3 })).toEqual({ steps: 1, reason: 'time' });
-    expect(engine.now).toBe(3);
-    expect(engine.run({ until: 50 })).toEqual({ steps: 0, reason: 'reserved' });
-    expect(engine.now).toBe(3);
-    engine.release(reservation);
-    expect(engine.run({ until: 50 })).toEqual({ steps: 1, reason: 'time' });
-    expect(b.received.map((m) => m.kind)).toEqual(['timer', 'early']);
-    expect(() => engine.fill(reservation, probe('late'), null)).toThrow(/not open/);
   });
 });

@@ -14,7 +14,7 @@ import type { RequestOp, WatchRequest, WatchResponse } from './rpc.ts';
 import type { EvaluatedCompare, TxnEvaluation } from './txn.ts';
 import { etcdRaftDefaults } from './raft/raft.ts';
 import type { Message, Rng } from '../engine/index.ts';
-import type { SendOptions } from '../engine/engine.ts';
+import type { SendOptions } from '../engine/post.ts';
 
 export const etcdKinds = {
   range: 'etcd.Range',

@@ -3,7 +3,7 @@
 // and a read at a resourceVersion the watch cache has not reached waits for the cacher's answer.
 
 import type { Operation } from '../apiserver/admission/admission.ts';
-import type { WaitForCache, WaitForCacheResponse } from '../apiserver/storage/cacher.ts';
+import type { WaitForCache, WaitForCacheResponse } from '../apiserver/storage/ready.ts';
 
 /** What each stage records besides the request and the stage's name. */
 export interface StageDetails {

@@ -4,7 +4,7 @@
 // (re-exported type-only by src/protocol): narrowing a message on `kind` gives its payload's type.
 
 import type { Message } from '../engine/message.ts';
-import type { WaitForCacheResponse } from '../apiserver/storage/cacher.ts';
+import type { WaitForCacheResponse } from '../apiserver/storage/ready.ts';
 import type { WatchStreamResponse } from '../etcd/messages.ts';
 import type { HttpResponse } from '../wire/http.ts';
 import type { ApiserverMessages } from './apiserver.ts';

@@ -3,24 +3,17 @@ import { describe, expect, it } from 'vitest';
 import { newTooLargeResourceVersion } from '../../api/errors.ts';
 import type { Status } from '../../api/types/meta.ts';
 import type { WatchResponse, WatchStreamRequest, WatchStreamResponse } from '../../etcd/index.ts';
-import { blockTimeout, cacherKinds, podNodeNameTrigger, type Cacher, type CacherFeatureGates, type WaitForCache } from './cacher.ts';
+import { blockTimeout, cacherKinds, type WaitForCache } from './ready.ts';
 import { initialEventsEndAnnotation } from './cache-watcher.ts';
 import { StorageError } from './errors.ts';
 import {
-  caught, describeStorageContract, fieldSelector, labelSelector, listOptions, pod, podKey, podResource, predicate, setLabels, watchOptions, WatchRecorder,
-} from './storage-contract.ts';
-import type { KubeObject } from '../../api/types/meta.ts';
-import type { StorageWatchEvent } from './interface.ts';
+  caught, labelSelector, listOptions, pod, podKey, podResource, predicate, setLabels, settledCacher, watchOptions, WatchRecorder,
+} from './contract-fixtures.ts';
+import { describeStorageContract } from './storage-contract.ts';
 import { StorageBench } from './testing.ts';
 
 describeStorageContract('Cacher', (bench) => bench.cacher(podResource));
 
-function setup(gates: CacherFeatureGates = {}): { bench: StorageBench; cacher: Cacher } {
-  const bench = new StorageBench();
-  const cacher = bench.cacher(podResource, gates);
-  bench.settle();
-  return { bench, cacher };
-}
 
 /** Writes straight into etcd, as another apiserver would: the cache learns of it one watch message later. */
 function putBehindTheCache(bench: StorageBench, name: string, labels: Record<string, string> = {}): number {
@@ -45,7 +38,7 @@ describe('Cacher: feeding the cache', () => {
   });
 
   it('keeps the state of the resource: one etcd watch event per change, none of its own etcd reads', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     bench.run(cacher.create(podKey('a'), pod('a'), 0));
     bench.run(cacher.create(podKey('b'), pod('b'), 0));
     bench.run(cacher.guaranteedUpdate(podKey('a'), { ignoreNotFound: false }, setLabels({ v: '2' })));
@@ -57,7 +50,7 @@ describe('Cacher: feeding the cache', () => {
   });
 
   it('changes written by others, and etcd\'s progress notifications, move its resourceVersion', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     putBehindTheCache(bench, 'a');
     bench.etcdServer.kv.put({ key: '/registry/other/x', value: '{}' });
     bench.settle();
@@ -71,7 +64,7 @@ describe('Cacher: feeding the cache', () => {
 
 describe('Cacher: Get', () => {
   it('RV "" reads etcd; RV "0" reads the cache, even when it lags behind etcd', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     bench.run(cacher.create(podKey('a'), pod('a', { v: '1' }), 0));
     bench.etcdServer.kv.put({ key: podKey('a'), value: JSON.stringify(pod('a', { v: '2' })) });
     const fromCache = bench.begin(cacher.get(podKey('a'), { resourceVersion: '0' }));
@@ -80,7 +73,7 @@ describe('Cacher: Get', () => {
   });
 
   it('RV N waits, as a step of its own, until the cache has seen N, and answers from the cache', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     const rev = putBehindTheCache(bench, 'a');
     const start = bench.sim.now;
     const got = bench.run(cacher.get(podKey('a'), { resourceVersion: String(rev) }));
@@ -90,7 +83,7 @@ describe('Cacher: Get', () => {
   });
 
   it('RV N the cache does not reach within 3 s: 504 Too large resource version with Retry-After 1', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     bench.run(cacher.create(podKey('a'), pod('a'), 0));
     const start = bench.sim.now;
     const err = caught(() => bench.run(cacher.get(podKey('a'), { resourceVersion: '99' })));
@@ -106,7 +99,7 @@ describe('Cacher: Get', () => {
   });
 
   it('not found in the cache: KeyNotFound at the cache\'s resourceVersion', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     bench.run(cacher.create(podKey('a'), pod('a'), 0));
     const err = caught(() => bench.run(cacher.get(podKey('zz'), { resourceVersion: '1' })));
     expect((err as Error).message).toBe('StorageError: key not found, Code: 1, Key: /registry/pods/default/zz, ResourceVersion: 2, AdditionalErrorMsg: ');
@@ -128,7 +121,7 @@ describe('Cacher: Get', () => {
 
 describe('Cacher: GetList', () => {
   it('from the cache: limit ignored, no continue token, list RV = the cache\'s, no etcd request', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     for (const name of ['a', 'b', 'c']) bench.run(cacher.create(podKey(name), pod(name), 0));
     const mark = bench.etcdLog().length;
     const list = bench.run(cacher.getList('/registry/pods/default', listOptions({ resourceVersion: '0', predicate: predicate(undefined, 2) })));
@@ -140,7 +133,7 @@ describe('Cacher: GetList', () => {
   });
 
   it('a non-recursive list reads one key', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     for (const name of ['a', 'ab']) bench.run(cacher.create(podKey(name), pod(name), 0));
     const list = bench.run(cacher.getList(podKey('a'), listOptions({ resourceVersion: '0', recursive: false })));
     expect(list.items.map((o) => o.metadata.name)).toEqual(['a']);
@@ -168,7 +161,7 @@ describe('Cacher: Watch', () => {
   });
 
   it('from an RV whose events left the window: 410 with the oldest buffered RV − 1', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     // 101 changes a second apart: the window (100) does not grow, since its oldest event is over 75 s old.
     for (let i = 0; i < 101; i++) {
       putBehindTheCache(bench, 'a', { i: String(i) });
@@ -196,7 +189,7 @@ describe('Cacher: Watch', () => {
   });
 
   it('RV "" is served by the cache; with WatchFromStorageWithoutResourceVersion it goes to etcd', () => {
-    const cached = setup();
+    const cached = settledCacher();
     cached.bench.run(cached.cacher.create(podKey('a'), pod('a'), 0));
     const mark = cached.bench.etcdLog().length;
     const rec = new WatchRecorder(cached.bench);
@@ -204,7 +197,7 @@ describe('Cacher: Watch', () => {
     expect(rec.summary()).toEqual(['ADDED a@2']);
     expect(cached.bench.etcdLog()).toHaveLength(mark);
 
-    const delegated = setup({ watchFromStorageWithoutResourceVersion: true });
+    const delegated = settledCacher({ watchFromStorageWithoutResourceVersion: true });
     delegated.bench.run(delegated.cacher.create(podKey('a'), pod('a'), 0));
     const fromEtcd = new WatchRecorder(delegated.bench);
     delegated.bench.run(delegated.cacher.watch('/registry/pods', watchOptions({ resourceVersion: '' }), fromEtcd));
@@ -214,73 +207,9 @@ describe('Cacher: Watch', () => {
   });
 });
 
-describe('Cacher: bookmarks', () => {
-  function bookmarks(rec: WatchRecorder): Array<{ at: number; rv: string | undefined }> {
-    return rec.events.filter((e) => e.type === 'BOOKMARK').map((e) => ({ at: e.at, rv: e.object.metadata.resourceVersion }));
-  }
-
-  it('every minute or so, carrying the RV of the last change, once something newer than the watch start happened', () => {
-    const { bench, cacher } = setup();
-    bench.run(cacher.create(podKey('a'), pod('a'), 0));
-    const rec = new WatchRecorder(bench);
-    const start = bench.sim.now;
-    bench.run(cacher.watch('/registry/pods', watchOptions({ allowWatchBookmarks: true }), rec));
-    bench.sim.runFor(70_000);
-    // The only bookmark due so far would carry RV 2, the watch's own start: not sent.
-    expect(bookmarks(rec)).toEqual([]);
-    bench.run(cacher.create(podKey('b'), pod('b'), 0));
-    bench.sim.runFor(300_000);
-    const got = bookmarks(rec);
-    expect(got.map((b) => b.rv)).toEqual(['3', '3', '3', '3', '3']);
-    // Due at X, a bookmark comes within (X − 1 s, X + 1.25 s): one-second buckets, popped by a jittered tick.
-    expect(got[0]!.at - start).toBeGreaterThan(118_000);
-    expect(got[0]!.at - start).toBeLessThan(122_500);
-    for (let i = 1; i < got.length; i++) {
-      expect(got[i]!.at - got[i - 1]!.at).toBeGreaterThan(59_000);
-      expect(got[i]!.at - got[i - 1]!.at).toBeLessThan(61_250);
-    }
-    expect(rec.events.find((e) => e.type === 'BOOKMARK')!.object).toEqual({ kind: 'Pod', apiVersion: 'v1', metadata: { resourceVersion: '3' } });
-  });
-
-  it('none from a cacher that has not seen a change yet, none without allowWatchBookmarks', () => {
-    const { bench, cacher } = setup();
-    const rec = new WatchRecorder(bench);
-    bench.run(cacher.watch('/registry/pods', watchOptions({ allowWatchBookmarks: true }), rec));
-    bench.sim.runFor(300_000);
-    expect(rec.events).toEqual([]);
-    const without = new WatchRecorder(bench);
-    bench.run(cacher.watch('/registry/pods', watchOptions({ allowWatchBookmarks: false }), without));
-    bench.run(cacher.create(podKey('a'), pod('a'), 0));
-    bench.sim.runFor(300_000);
-    expect(without.summary()).toEqual(['ADDED a@2']);
-    expect(bookmarks(rec).length).toBeGreaterThan(0);
-  });
-
-  it('one 2 s before the watch deadline, and none after it', () => {
-    const { bench, cacher } = setup();
-    const start = bench.sim.now;
-    const rec = new WatchRecorder(bench);
-    bench.run(cacher.watch('/registry/pods', watchOptions({ allowWatchBookmarks: true, deadline: start + 30_000 }), rec));
-    bench.run(cacher.create(podKey('a'), pod('a'), 0));
-    bench.sim.runFor(300_000);
-    const got = bookmarks(rec);
-    expect(got).toHaveLength(1);
-    expect(got[0]!.at - start).toBeGreaterThan(27_000);
-    expect(got[0]!.at - start).toBeLessThan(28_000 + 1_250);
-  });
-
-  it('are background work: an idle cluster with bookmark watchers still settles', () => {
-    const { bench, cacher } = setup();
-    bench.run(cacher.create(podKey('a'), pod('a'), 0));
-    bench.run(cacher.watch('/registry/pods', watchOptions({ allowWatchBookmarks: true, resourceVersion: '1' }), new WatchRecorder(bench)));
-    expect(bench.sim.runUntilIdle().reason).toBe('idle');
-    expect(bench.sim.pending).toBeGreaterThan(0);
-  });
-});
-
 describe('Cacher: sendInitialEvents (WatchList)', () => {
   it('ADDED for the current state, then a BOOKMARK annotated k8s.io/initial-events-end at the next tick', () => {
-    const { bench, cacher } = setup({ watchList: true });
+    const { bench, cacher } = settledCacher({ watchList: true });
     bench.run(cacher.create(podKey('a'), pod('a'), 0));
     const rec = new WatchRecorder(bench);
     const start = bench.sim.now;
@@ -300,7 +229,7 @@ describe('Cacher: sendInitialEvents (WatchList)', () => {
   });
 
   it('waits up to 3 s for the cache to reach the requested RV, then fails the watch with the 504 as an ERROR event', () => {
-    const { bench, cacher } = setup({ watchList: true });
+    const { bench, cacher } = settledCacher({ watchList: true });
     const rec = new WatchRecorder(bench);
     bench.run(cacher.watch('/registry/pods', watchOptions({ resourceVersion: '9', sendInitialEvents: true, allowWatchBookmarks: true }), rec));
     expect(rec.events.map((e) => [e.type, (e.object as Status).code, (e.object as Status).message])).toEqual([
@@ -310,7 +239,7 @@ describe('Cacher: sendInitialEvents (WatchList)', () => {
   });
 
   it('is ignored while the WatchList gate is off (1.28 default)', () => {
-    const { bench, cacher } = setup();
+    const { bench, cacher } = settledCacher();
     bench.run(cacher.create(podKey('a'), pod('a'), 0));
     const rec = new WatchRecorder(bench);
     bench.run(cacher.watch('/registry/pods', watchOptions({ resourceVersion: '1', sendInitialEvents: true, allowWatchBookmarks: true }), rec));
@@ -427,72 +356,5 @@ describe('Cacher against the etcd path (seeded fuzz)', () => {
         expect(cached.resourceVersion).toBe(stored.resourceVersion);
       }
     }), { seed: 20230815, numRuns: 60 });
-  });
-});
-
-describe('Cacher: the pods trigger (spec.nodeName)', () => {
-  const onNode = (nodeName: string) => function* (cur: KubeObject) {
-    return { ...cur, spec: { ...(cur as KubeObject & { spec: object }).spec, nodeName } } as KubeObject;
-  };
-  const byNode = (selector: string) => ({
-    ...predicate(undefined, 0, '', fieldSelector(selector)),
-    getAttrs: (o: KubeObject) => ({ labels: o.metadata.labels ?? {}, fields: { 'spec.nodeName': (o as { spec?: { nodeName?: string } }).spec?.nodeName ?? '' } }),
-  });
-
-  it('node watchers get only their node\'s changes, the same as from etcd, dispatched in registration order', () => {
-    const bench = new StorageBench('trigger');
-    const cacher = bench.cacher(podResource, {}, podNodeNameTrigger);
-    const etcd = bench.etcd3Store(podResource);
-    bench.settle();
-    const order: string[] = [];
-    const selectors = ['spec.nodeName=a', '', 'spec.nodeName=b', 'spec.nodeName='];
-    const pairs = selectors.map((selector) => {
-      const fromCache = new WatchRecorder(bench);
-      const record = fromCache.event.bind(fromCache);
-      fromCache.event = (e: StorageWatchEvent) => {
-        order.push(`${selector || 'all'} ${e.type}`);
-        record(e);
-      };
-      const fromEtcd = new WatchRecorder(bench);
-      const options = watchOptions(selector === '' ? {} : { predicate: byNode(selector) });
-      bench.run(cacher.watch('/registry/pods', options, fromCache));
-      bench.run(etcd.watch('/registry/pods', options, fromEtcd));
-      return [fromCache, fromEtcd] as const;
-    });
-    bench.run(cacher.create(podKey('p'), pod('p'), 0));
-    bench.run(cacher.guaranteedUpdate(podKey('p'), { ignoreNotFound: false }, onNode('a')));
-    bench.run(cacher.guaranteedUpdate(podKey('p'), { ignoreNotFound: false }, onNode('b')));
-    bench.run(cacher.delete(podKey('p'), undefined, () => undefined));
-    bench.settle();
-    for (const [fromCache, fromEtcd] of pairs) expect(fromCache.summary()).toEqual(fromEtcd.summary());
-    expect(pairs.map(([fromCache]) => fromCache.summary())).toEqual([
-      ['ADDED p@3', 'DELETED p@4'],
-      ['ADDED p@2', 'MODIFIED p@3', 'MODIFIED p@4', 'DELETED p@5'],
-      ['ADDED p@4', 'DELETED p@5'],
-      ['ADDED p@2', 'DELETED p@3'],
-    ]);
-    expect(order).toEqual([
-      'all ADDED', 'spec.nodeName= ADDED',
-      'spec.nodeName=a ADDED', 'all MODIFIED', 'spec.nodeName= DELETED',
-      'spec.nodeName=a DELETED', 'all MODIFIED', 'spec.nodeName=b ADDED',
-      'all DELETED', 'spec.nodeName=b DELETED',
-    ]);
-  });
-
-  it('hands every watcher the cache\'s own frozen object instead of a copy each', () => {
-    const bench = new StorageBench('shared');
-    const cacher = bench.cacher(podResource);
-    bench.settle();
-    const a = new WatchRecorder(bench);
-    const b = new WatchRecorder(bench);
-    bench.run(cacher.watch('/registry/pods', watchOptions(), a));
-    bench.run(cacher.watch('/registry/pods', watchOptions(), b));
-    bench.run(cacher.create(podKey('p'), pod('p'), 0));
-    bench.settle();
-    expect(a.events[0]!.object).toBe(b.events[0]!.object);
-    expect(a.events[0]!.object).toBe(cacher.watchCache.getByKey(podKey('p')));
-    expect(Object.isFrozen(a.events[0]!.object.metadata)).toBe(true);
-    const got = bench.run(cacher.get(podKey('p'), { resourceVersion: '0' }))!;
-    expect(Object.isFrozen(got)).toBe(false);
   });
 });

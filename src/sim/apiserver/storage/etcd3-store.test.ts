@@ -5,8 +5,9 @@ import type { WatchStreamRequest } from '../../etcd/index.ts';
 import type { Etcd3Store } from './etcd3-store.ts';
 import type { StorageError } from './errors.ts';
 import {
-  caught, describeStorageContract, pod, podKey, podResource, setLabels, watchOptions, WatchRecorder,
-} from './storage-contract.ts';
+  caught, pod, podKey, podResource, setLabels, watchOptions, WatchRecorder,
+} from './contract-fixtures.ts';
+import { describeStorageContract } from './storage-contract.ts';
 import { StorageBench } from './testing.ts';
 
 describeStorageContract('Etcd3Store', (bench) => bench.etcd3Store(podResource));

@@ -14,7 +14,7 @@ import type { Status } from '../../api/types/meta.ts';
 import type { ListOptions, ListResult, ResourceVersionMatch, Storage } from './interface.ts';
 import {
   listOptions, pod, podKey, podResource, predicate, setLabels, watchOptions, WatchRecorder,
-} from './storage-contract.ts';
+} from './contract-fixtures.ts';
 import { StorageBench } from './testing.ts';
 
 type Path = 'etcd' | 'cache';

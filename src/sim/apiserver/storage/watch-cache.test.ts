@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, Status } from '../../api/types/meta.ts';
-import { caught } from './storage-contract.ts';
+import { caught } from './contract-fixtures.ts';
 import { defaultLowerBoundCapacity, defaultUpperBoundCapacity, eventFreshDuration, WatchCache } from './watch-cache.ts';
 
 const keyOf = (obj: KubeObject) => `/registry/pods/default/${obj.metadata.name ?? ''}`;

@@ -64,23 +64,22 @@ export class RaftNetwork {
   readonly rng: Rng;
   readonly members: Member[] = [];
   readonly history: KvOperation[] = [];
-  private queue: Array<{ at: number; seq: number; m: RaftMessage }> = [];
-  private seq = 0;
+  /** Messages in flight, in delivery order (a stable sort keeps equal times in send order). */
+  private queue: Array<{ at: number; m: RaftMessage }> = [];
   private readonly isolated = new Set<number>();
   private pending: Pending[] = [];
   private nextOp = 1;
-  private readonly leaders = new Map<number, number>();
-  private readonly committed = new Map<number, Entry>();
-  private readonly snapshotCount: number;
-  private readonly catchUpEntries: number;
+  private readonly safety = new SafetyChecker();
+  private readonly options: Required<Omit<NetworkOptions, 'members' | 'seed'>>;
   private readonly snapshotAt = new Map<number, number>();
-  private readonly preVote: boolean;
 
   constructor(options: NetworkOptions) {
     this.rng = new Rng(options.seed);
-    this.snapshotCount = options.snapshotCount ?? 100000;
-    this.catchUpEntries = options.catchUpEntries ?? 5000;
-    this.preVote = options.preVote ?? etcdRaftDefaults.preVote;
+    this.options = {
+      snapshotCount: options.snapshotCount ?? 100000,
+      catchUpEntries: options.catchUpEntries ?? 5000,
+      preVote: options.preVote ?? etcdRaftDefaults.preVote,
+    };
     const ids = Array.from({ length: options.members }, (_, i) => i + 1);
     for (const id of ids) {
       const raft = this.newRaft(id, ids);
@@ -89,7 +88,7 @@ export class RaftNetwork {
   }
 
   private newRaft(id: number, ids: readonly number[], log?: RaftLog, hard?: HardState): Raft {
-    return new Raft({ ...etcdRaftDefaults, preVote: this.preVote, id, peers: ids, random: (n) => this.rng.int(n) }, log, hard);
+    return new Raft({ ...etcdRaftDefaults, preVote: this.options.preVote, id, peers: ids, random: (n) => this.rng.int(n) }, log, hard);
   }
 
   member(id: number): Member {
@@ -181,7 +180,7 @@ export class RaftNetwork {
         }
       }
       this.expire();
-      this.checkSafety();
+      this.safety.check(this.members);
     }
     this.time = until;
   }
@@ -218,7 +217,7 @@ export class RaftNetwork {
       for (const p of this.pending.filter((q) => q.member === m.id && q.kind === 'put')) this.giveUp(p);
     }
     for (const e of m.raft.committedEntries()) {
-      this.checkApply(m, e);
+      this.safety.checkApply(m, e);
       const c = e.data as Command | null;
       if (c !== null) {
         m.kv.set(c.key, c.value);
@@ -239,17 +238,17 @@ export class RaftNetwork {
       this.history.push({ key: p.key, kind: 'get', value: m.kv.get(p.key) ?? '', called: p.called, returned: this.time });
     }
     const last = this.snapshotAt.get(m.id) ?? 0;
-    if (m.raft.log.applied - last >= this.snapshotCount) {
+    if (m.raft.log.applied - last >= this.options.snapshotCount) {
       const index = m.raft.log.applied;
-      m.raft.log.createSnapshot(index, [...m.kv], index - this.catchUpEntries);
+      m.raft.log.createSnapshot(index, [...m.kv], index - this.options.catchUpEntries);
       this.snapshotAt.set(m.id, index);
     }
     const delay = wrote ? m.fsync : 0;
     for (const msg of m.raft.takeMessages()) {
       const at = this.time + delay + 1 + this.rng.int(3);
-      this.queue.push({ at, seq: this.seq++, m: msg });
+      this.queue.push({ at, m: msg });
     }
-    this.queue.sort((a, b) => a.at - b.at || a.seq - b.seq);
+    this.queue.sort((a, b) => a.at - b.at);
   }
 
   private expire(): void {
@@ -259,31 +258,6 @@ export class RaftNetwork {
   /** Every pending operation gives up (its client times out): for the end of a run. */
   abandonPending(): void {
     for (const p of [...this.pending]) this.giveUp(p);
-  }
-
-  // --- safety ---
-
-  private checkApply(m: Member, e: Entry): void {
-    if (e.index !== m.raft.log.applied + 1) throw new Error(`member ${m.id} applies ${e.index} after ${m.raft.log.applied}`);
-    const c = this.committed.get(e.index);
-    if (c !== undefined && (c.term !== e.term || c.data !== e.data)) throw new Error(`member ${m.id} applies a different entry at ${e.index}`);
-  }
-
-  private checkSafety(): void {
-    for (const m of this.members) {
-      if (m.up && m.raft.state === 'StateLeader') {
-        const known = this.leaders.get(m.raft.term);
-        if (known !== undefined && known !== m.id) throw new Error(`two leaders in term ${m.raft.term}: ${known} and ${m.id}`);
-        this.leaders.set(m.raft.term, m.id);
-      }
-      const log = m.raft.log;
-      for (let i = Math.max(log.firstIndex, 1); i <= log.committed; i++) {
-        const e = log.slice(i, i + 1)[0]!;
-        const c = this.committed.get(i);
-        if (c === undefined) this.committed.set(i, e);
-        else if (c.term !== e.term || c.data !== e.data) throw new Error(`committed entry ${i} differs on member ${m.id} (term ${e.term} vs ${c.term})`);
-      }
-    }
   }
 
   /** Restarts every member, heals the network, and runs until all have applied the same index. */
@@ -301,5 +275,36 @@ export class RaftNetwork {
       if (this.members.every((m) => m.raft.log.applied === commit && m.raft.log.committed === commit)) return;
     }
     throw new Error('the cluster did not converge');
+  }
+}
+
+/** Raft's safety properties, checked as the members step: one leader per term, committed entries never change. */
+class SafetyChecker {
+  private readonly leaders = new Map<number, number>();
+  private readonly committed = new Map<number, Entry>();
+
+  /** `m` is about to apply `e`: it must be the next index, and the entry committed there. */
+  checkApply(m: Member, e: Entry): void {
+    if (e.index !== m.raft.log.applied + 1) throw new Error(`member ${m.id} applies ${e.index} after ${m.raft.log.applied}`);
+    const c = this.committed.get(e.index);
+    if (c !== undefined && (c.term !== e.term || c.data !== e.data)) throw new Error(`member ${m.id} applies a different entry at ${e.index}`);
+  }
+
+  /** After a step: at most one leader per term, and every member's committed entries are the ones first seen committed. */
+  check(members: readonly Member[]): void {
+    for (const m of members) {
+      if (m.up && m.raft.state === 'StateLeader') {
+        const known = this.leaders.get(m.raft.term);
+        if (known !== undefined && known !== m.id) throw new Error(`two leaders in term ${m.raft.term}: ${known} and ${m.id}`);
+        this.leaders.set(m.raft.term, m.id);
+      }
+      const log = m.raft.log;
+      for (let i = Math.max(log.firstIndex, 1); i <= log.committed; i++) {
+        const e = log.slice(i, i + 1)[0]!;
+        const c = this.committed.get(i);
+        if (c === undefined) this.committed.set(i, e);
+        else if (c.term !== e.term || c.data !== e.data) throw new Error(`committed entry ${i} differs on member ${m.id} (term ${e.term} vs ${c.term})`);
+      }
+    }
   }
 }
