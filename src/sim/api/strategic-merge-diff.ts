@@ -5,30 +5,37 @@
 // order; other lists are replaced whole. Used by `kubectl apply` (the three-way patch) and the kubelet's
 // status updates (the two-way patch).
 // Models k8s.io/apimachinery/pkg/util/strategicpatch/patch.go (CreateTwoWayMergePatch,
-// CreateThreeWayMergePatch, diffMaps, diffLists). Merge keys come from a table of the fields Podflow
-// serves (upstream reads them from the Go types' `patchMergeKey` tags).
+// CreateThreeWayMergePatch, diffMaps, diffLists). Merge keys come from the wire schema's
+// `patchStrategy`/`patchMergeKey` tags (schema-data.ts, generated from the Go types), walked from the
+// object's kind as upstream's PatchMetaFromStruct walks them. Fields the schema does not know are
+// diffed as plain JSON (their lists replaced whole), as are lists of scalars.
 
 import { isObject } from './json.ts';
+import { hasStruct, parseType, structField, type TypeNode } from './schema.ts';
+import { lookupForSlice, patchStrategyOf } from './strategic-merge-meta.ts';
 
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
 export type JSONMap = { [key: string]: JSONValue };
 
 const isMap = (v: unknown): v is JSONMap => isObject(v);
 
-/** The merge key of a list field (by its name and, for ports, the object kind), or null for atomic lists. */
-export function mergeKeyOf(kind: string, field: string): string | null {
-  switch (field) {
-    case 'containers': case 'initContainers': case 'ephemeralContainers': case 'env': case 'volumes':
-    case 'imagePullSecrets': return 'name';
-    case 'readinessGates': return 'conditionType';
-    case 'ports': return kind === 'Service' ? 'port' : 'containerPort';
-    case 'volumeMounts': return 'mountPath';
-    case 'volumeDevices': return 'devicePath';
-    case 'ownerReferences': return 'uid';
-    case 'hostAliases': case 'podIPs': case 'hostIPs': return 'ip';
-    case 'conditions': return 'type';
-    default: return null;
-  }
+interface FieldDiffMeta {
+  /** The schema of the field's value (of a list's elements). */
+  readonly schema: TypeNode | undefined;
+  /** The merge key when the field is a list that merges element by element; null when it is replaced whole. */
+  readonly mergeKey: string | null;
+}
+
+/** The schema of an object of `kind`; undefined for a kind the schema does not know (diffed as plain JSON). */
+function kindSchema(kind: string): TypeNode | undefined {
+  return hasStruct(kind) ? parseType(kind) : undefined;
+}
+
+/** LookupPatchMetadataForSlice, for a field of a value of type `schema`; a field it does not know has no metadata. */
+function fieldMeta(schema: TypeNode | undefined, key: string): FieldDiffMeta {
+  if (schema === undefined || (schema.kind === 'struct' && structField(schema.name, key) === undefined)) return { schema: undefined, mergeKey: null };
+  const meta = lookupForSlice(schema, key);
+  return { schema: meta.schema, mergeKey: patchStrategyOf(meta.strategies) === 'merge' && meta.mergeKey !== '' ? meta.mergeKey : null };
 }
 
 /** Compact JSON with map keys sorted, as Go marshals a map. */
@@ -43,12 +50,12 @@ function equal(a: unknown, b: unknown): boolean {
 }
 
 /** Which half of a diff to compute (upstream's DiffOptions). */
-export interface DiffMode {
+interface DiffMode {
   readonly ignoreDeletions: boolean;
   readonly ignoreChangesAndAdditions: boolean;
 }
 
-export function diffMaps(kind: string, from: JSONMap, to: JSONMap, mode: DiffMode): JSONMap {
+function diffMaps(schema: TypeNode | undefined, from: JSONMap, to: JSONMap, mode: DiffMode): JSONMap {
   const patch: JSONMap = {};
   for (const [key, toValue] of Object.entries(to)) {
     if (!(key in from)) {
@@ -57,14 +64,15 @@ export function diffMaps(kind: string, from: JSONMap, to: JSONMap, mode: DiffMod
     }
     const fromValue = from[key]!;
     if (equal(fromValue, toValue)) continue;
+    const meta = fieldMeta(schema, key);
     if (isMap(fromValue) && isMap(toValue)) {
-      const sub = diffMaps(kind, fromValue, toValue, mode);
+      const sub = diffMaps(meta.schema, fromValue, toValue, mode);
       if (Object.keys(sub).length > 0) patch[key] = sub;
       continue;
     }
-    const mergeKey = mergeKeyOf(kind, key);
+    const mergeKey = meta.mergeKey;
     if (mergeKey !== null && Array.isArray(fromValue) && Array.isArray(toValue) && [...fromValue, ...toValue].every(isMap)) {
-      const list = diffLists(kind, fromValue as JSONMap[], toValue as JSONMap[], mergeKey, mode);
+      const list = diffLists(meta.schema, fromValue as JSONMap[], toValue as JSONMap[], mergeKey, mode);
       if (list.length > 0) {
         patch[key] = list;
         if (!mode.ignoreChangesAndAdditions) patch[`$setElementOrder/${key}`] = (toValue as JSONMap[]).map((e) => ({ [mergeKey]: e[mergeKey] ?? null }));
@@ -79,7 +87,7 @@ export function diffMaps(kind: string, from: JSONMap, to: JSONMap, mode: DiffMod
   return patch;
 }
 
-function diffLists(kind: string, from: JSONMap[], to: JSONMap[], mergeKey: string, mode: DiffMode): JSONMap[] {
+function diffLists(schema: TypeNode | undefined, from: JSONMap[], to: JSONMap[], mergeKey: string, mode: DiffMode): JSONMap[] {
   const out: JSONMap[] = [];
   const keyOf = (e: JSONMap): string => sortedJSON(e[mergeKey] ?? null);
   const fromByKey = new Map(from.map((e) => [keyOf(e), e]));
@@ -90,7 +98,7 @@ function diffLists(kind: string, from: JSONMap[], to: JSONMap[], mergeKey: strin
       if (!mode.ignoreChangesAndAdditions) out.push(element);
       continue;
     }
-    const sub = diffMaps(kind, previous, element, mode);
+    const sub = diffMaps(schema, previous, element, mode);
     if (Object.keys(sub).length > 0) out.push({ ...sub, [mergeKey]: element[mergeKey] ?? null });
   }
   if (!mode.ignoreDeletions) {
@@ -100,18 +108,19 @@ function diffLists(kind: string, from: JSONMap[], to: JSONMap[], mergeKey: strin
 }
 
 /** Merges two patches: maps key by key, merged lists element by element (by merge key). */
-function mergePatches(kind: string, a: JSONMap, b: JSONMap): JSONMap {
+function mergePatches(schema: TypeNode | undefined, a: JSONMap, b: JSONMap): JSONMap {
   const out: JSONMap = { ...a };
   for (const [key, value] of Object.entries(b)) {
     const existing = out[key];
-    const mk = key.startsWith('$') ? null : mergeKeyOf(kind, key);
+    const meta = key.startsWith('$') ? { schema: undefined, mergeKey: null } : fieldMeta(schema, key);
+    const mk = meta.mergeKey;
     if (isMap(existing) && isMap(value)) {
-      out[key] = mergePatches(kind, existing, value);
+      out[key] = mergePatches(meta.schema, existing, value);
     } else if (Array.isArray(existing) && Array.isArray(value) && mk !== null) {
       const merged = [...(existing as JSONMap[])];
       for (const element of value as JSONMap[]) {
         const i = merged.findIndex((e) => equal(e[mk], element[mk]) && e.$patch === undefined && element.$patch === undefined);
-        if (i >= 0) merged[i] = mergePatches(kind, merged[i]!, element);
+        if (i >= 0) merged[i] = mergePatches(meta.schema, merged[i]!, element);
         else merged.push(element);
       }
       out[key] = merged;
@@ -124,7 +133,7 @@ function mergePatches(kind: string, a: JSONMap, b: JSONMap): JSONMap {
 
 /** CreateTwoWayMergePatch: what turns `original` into `modified`. */
 export function twoWayMergePatch(kind: string, original: JSONMap, modified: JSONMap): JSONMap {
-  return diffMaps(kind, original, modified, { ignoreDeletions: false, ignoreChangesAndAdditions: false });
+  return diffMaps(kindSchema(kind), original, modified, { ignoreDeletions: false, ignoreChangesAndAdditions: false });
 }
 
 /**
@@ -133,7 +142,8 @@ export function twoWayMergePatch(kind: string, original: JSONMap, modified: JSON
  * server added to `current` are left alone.
  */
 export function threeWayMergePatch(kind: string, original: JSONMap | null, modified: JSONMap, current: JSONMap): JSONMap {
-  const delta = diffMaps(kind, current, modified, { ignoreDeletions: true, ignoreChangesAndAdditions: false });
-  const deletions = diffMaps(kind, original ?? {}, modified, { ignoreDeletions: false, ignoreChangesAndAdditions: true });
-  return mergePatches(kind, deletions, delta);
+  const schema = kindSchema(kind);
+  const delta = diffMaps(schema, current, modified, { ignoreDeletions: true, ignoreChangesAndAdditions: false });
+  const deletions = diffMaps(schema, original ?? {}, modified, { ignoreDeletions: false, ignoreChangesAndAdditions: true });
+  return mergePatches(schema, deletions, delta);
 }

@@ -35,7 +35,7 @@ function sortedKeys(value: JSONValue): JSONValue {
  * are equal (PatchPodStatus then sends nothing).
  */
 export function podStatusPatch(uid: string, old: PodStatus | undefined, updated: PodStatus): JSONMap | null {
-  const status = twoWayMergePatch('Pod', copyJson(old ?? {}) as JSONMap, copyJson(updated) as JSONMap);
-  if (Object.keys(status).length === 0) return null;
+  const { status } = twoWayMergePatch('Pod', { status: copyJson(old ?? {}) as JSONMap }, { status: copyJson(updated) as JSONMap });
+  if (status === undefined) return null;
   return sortedKeys({ metadata: { uid }, status }) as JSONMap;
 }
