@@ -2,8 +2,20 @@
 // line and column (nothing is sent while there are any), locating a field the apiserver named
 // (`spec.template.spec.containers[0].image`) in the text, and "reload and retry" — carrying the user's
 // edits (as a JSON merge patch of what they changed) over to the freshly fetched object.
+//
+// The editor reads YAML as kubectl does (src/sim/api/manifest.ts, where the editor's apply goes): YAML
+// 1.1 scalars, as sigs.k8s.io/yaml reads them through go-yaml v2 (`on`, `yes`, `y` are booleans, `0644`
+// is octal), with `<<` merge keys; it writes YAML 1.1 too, so that what it writes reads back the same.
 
 import { isMap, isSeq, LineCounter, parseAllDocuments, stringify, type Document, type Node } from 'yaml';
+
+/** The options src/sim/api/manifest.ts parses manifests with. */
+const kubectlYaml = { version: '1.1', merge: true } as const;
+
+function documents(text: string, lineCounter: LineCounter): Document[] {
+  const docs = parseAllDocuments(text, { ...kubectlYaml, lineCounter, prettyErrors: false });
+  return Array.isArray(docs) ? docs : [docs];
+}
 
 export interface Position {
   readonly line: number;
@@ -17,9 +29,8 @@ export interface SyntaxProblem extends Position {
 /** The `yaml` package's errors, with 1-based positions; empty when every document parses. */
 export function syntaxProblems(text: string): SyntaxProblem[] {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false });
   const problems: SyntaxProblem[] = [];
-  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+  for (const doc of documents(text, lineCounter)) {
     for (const e of doc.errors) {
       const p = lineCounter.linePos(e.pos[0]);
       problems.push({ line: p.line, column: p.col, message: e.message.split('\n')[0]! });
@@ -41,8 +52,7 @@ export function fieldPath(field: string): (string | number)[] {
  */
 export function locateField(text: string, objectLine: number, field: string | undefined): Position {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false });
-  const list = Array.isArray(docs) ? docs : [docs];
+  const list = documents(text, lineCounter);
   const pos = (offset: number): Position => {
     const p = lineCounter.linePos(offset);
     return { line: p.line, column: p.col };
@@ -72,7 +82,7 @@ export function locateField(text: string, objectLine: number, field: string | un
   return best;
 }
 
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const isObj = (v: unknown): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** RFC 7386 merge patch turning `from` into `to` (lists are replaced whole). */
@@ -97,18 +107,24 @@ export function applyMergePatch(target: Json, patch: Json): Json {
   return out;
 }
 
+/** The value of a text that holds one YAML document without errors, read as kubectl reads it; else undefined. */
+export function readDocument(text: string): Json | undefined {
+  const docs = documents(text, new LineCounter());
+  return docs.length === 1 && docs[0]!.errors.length === 0 ? (docs[0]!.toJS() as Json) : undefined;
+}
+
 /**
  * The user's edits (original → edited) applied to the object as it is now (`fresh`), keeping the fresh
  * resourceVersion, as YAML in kubectl's style. Null when a text does not parse as one object.
  */
 export function carryEdits(original: string, edited: string, fresh: string): string | null {
   try {
-    const [o, e, f] = [original, edited, fresh].map((t) => parseAllDocuments(t)).map((docs) => (Array.isArray(docs) && docs.length === 1 && docs[0]!.errors.length === 0 ? (docs[0]!.toJS() as Json) : undefined));
+    const [o, e, f] = [original, edited, fresh].map(readDocument);
     if (!isObj(o) || !isObj(e) || !isObj(f)) return null;
     const patch = mergePatchOf(o, e);
     if (isObj(patch) && isObj(patch.metadata)) delete patch.metadata.resourceVersion;
     const merged = patch === undefined ? f : applyMergePatch(f, patch);
-    return stringify(merged, { sortMapEntries: true, indentSeq: false, lineWidth: 0 });
+    return stringify(merged, { ...kubectlYaml, sortMapEntries: true, indentSeq: false, lineWidth: 0 });
   } catch {
     return null;
   }
