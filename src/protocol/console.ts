@@ -3,6 +3,8 @@
 // its output and the request logs back. Output arrives in chunks as the simulation delivers replies: a
 // command's output is complete once an event with `done` arrives.
 
+import type { Fault } from '../sim/messages/index.ts';
+
 /**
  * Runs one command line: `kubectl …` or `etcdctl …`. `stdin` is what `-f -` reads (the editor's text).
  * `id` is chosen by the UI and names the command's output events.
@@ -75,24 +77,8 @@ export interface LogLinesEvent {
 /** At most this many log lines travel in one `logLines` event. */
 export const logTailLimit = 500;
 
-/** A fault to inject (the same data as src/sim/faults.ts `Fault`): a user action on the timeline. */
-export type FaultSpec =
-  | { readonly type: 'stop'; readonly component: string }
-  | { readonly type: 'start'; readonly component: string }
-  | { readonly type: 'nodeDown'; readonly node: string }
-  | { readonly type: 'nodeUp'; readonly node: string }
-  | { readonly type: 'compactEtcd' }
-  | { readonly type: 'breakEtcdWatches' }
-  | { readonly type: 'dropWatches'; readonly component?: string }
-  | { readonly type: 'linkLatency'; readonly a: string; readonly b: string; readonly latency: number; readonly jitter?: number }
-  | { readonly type: 'imageUnpullable'; readonly image: string }
-  | { readonly type: 'imageCrashes'; readonly image: string; readonly afterSeconds: number; readonly exitCode: number }
-  | { readonly type: 'etcdMemberStop'; readonly member: string }
-  | { readonly type: 'etcdMemberStart'; readonly member: string }
-  | { readonly type: 'etcdKillLeader' }
-  | { readonly type: 'etcdPartition'; readonly member: string }
-  | { readonly type: 'etcdHeal' }
-  | { readonly type: 'etcdSlowDisk'; readonly member: string; readonly fsyncMs: number };
+/** A fault to inject (the model's `Fault`, src/sim/faults.ts): a user action on the timeline. */
+export type FaultSpec = Fault;
 
 export interface FaultCommand {
   readonly type: 'fault';

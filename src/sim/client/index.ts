@@ -6,6 +6,6 @@ export { Indexer, metaNamespaceKey, namespaceIndex, splitMetaNamespaceKey } from
 export { DeletedFinalStateUnknown, SharedIndexInformer } from './shared-informer.ts';
 export { controllerManagerResyncPeriod, SharedInformerFactory } from './shared-informer-factory.ts';
 export { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from './rate-limiter.ts';
-export { RateLimitingQueue, runWorkers } from './workqueue.ts';
+export { RateLimitingQueue, runWorkers, syncOrRequeue } from './workqueue.ts';
 export { EventBroadcaster, EventRecorder } from './event-recorder.ts';
 export { LeaderElector } from './leader-election.ts';

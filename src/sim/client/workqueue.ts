@@ -10,6 +10,7 @@
 // A blocking Get becomes `get()` returning undefined when empty plus `onceAvailable`, which
 // `runWorkers` uses to park idle workers; a parked worker resumes within the delivery that added work.
 
+import { isStatusError } from '../api/errors.ts';
 import type { Co, Duration } from '../engine/index.ts';
 import type { ClientHost, TimerHandle } from './client-component.ts';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.ts';
@@ -131,4 +132,19 @@ export function runWorkers(host: ClientHost, queue: RateLimitingQueue, workers: 
     }
   }
   for (let i = 0; i < workers; i++) host.spawn(worker());
+}
+
+/**
+ * One item as most controllers' workers handle it (processNextWorkItem with handleErr): forgotten
+ * when `sync` succeeds, requeued rate-limited when an API request failed; any other error is a bug and
+ * is thrown.
+ */
+export function* syncOrRequeue(queue: RateLimitingQueue, item: string, sync: (item: string) => Co<void>): Co<void> {
+  try {
+    yield* sync(item);
+    queue.forget(item);
+  } catch (err) {
+    if (!isStatusError(err)) throw err;
+    queue.addRateLimited(item);
+  }
 }

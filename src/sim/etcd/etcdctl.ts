@@ -78,6 +78,26 @@ function parseFlags(args: string[]): Flags | string {
 }
 
 /** etcdctl exit codes: ExitError 1, ExitBadConnection 2, ExitBadFeature 4, ExitBadArgs 128. */
+/**
+ * The key range of `get` and `del`: the key and optional range end given, or with --prefix every key
+ * under the key (every key when it is empty), or with --from-key every key from it.
+ */
+function keyRange(args: readonly string[], bools: ReadonlySet<string>): { key: string; rangeEnd: string | undefined } {
+  let key = args[0]!;
+  let rangeEnd = args[1];
+  if (bools.has('prefix')) {
+    if (key === '') {
+      key = '\0';
+      rangeEnd = '\0';
+    } else rangeEnd = prefixEnd(key);
+  }
+  if (bools.has('from-key')) {
+    if (key === '') key = '\0';
+    rangeEnd = '\0';
+  }
+  return { key, rangeEnd };
+}
+
 const err = (message: string, exitCode = 128): EtcdctlCommand => ({ type: 'error', stderr: `Error: ${message}\n`, exitCode });
 
 /** Parses `etcdctl <command> …` (the leading `etcdctl` is optional). */
@@ -106,18 +126,7 @@ export function parseEtcdctl(line: string | string[]): EtcdctlCommand {
       const rev = int('rev');
       const limit = int('limit');
       if (rev === 'bad' || limit === 'bad') return err('invalid argument');
-      let key = args[0]!;
-      let rangeEnd = args[1];
-      if (bools.has('prefix')) {
-        if (key === '') {
-          key = '\0';
-          rangeEnd = '\0';
-        } else rangeEnd = prefixEnd(key);
-      }
-      if (bools.has('from-key')) {
-        if (key === '') key = '\0';
-        rangeEnd = '\0';
-      }
+      const { key, rangeEnd } = keyRange(args, bools);
       const order = (values.get('order') ?? '').toUpperCase();
       const target = (values.get('sort-by') ?? '').toUpperCase();
       if (order && !['ASCEND', 'DESCEND'].includes(order)) return err(`bad sort order ${values.get('order')}`, 4);
@@ -152,18 +161,7 @@ export function parseEtcdctl(line: string | string[]): EtcdctlCommand {
     }
     case 'del': {
       if (args.length === 0 || args.length > 2) return err('del command needs one argument as key and an optional argument as range_end');
-      let key = args[0]!;
-      let rangeEnd = args[1];
-      if (bools.has('prefix')) {
-        if (key === '') {
-          key = '\0';
-          rangeEnd = '\0';
-        } else rangeEnd = prefixEnd(key);
-      }
-      if (bools.has('from-key')) {
-        if (key === '') key = '\0';
-        rangeEnd = '\0';
-      }
+      const { key, rangeEnd } = keyRange(args, bools);
       const request: DeleteRangeRequest = { key, ...(rangeEnd !== undefined ? { rangeEnd } : {}), ...(bools.has('prev-kv') ? { prevKv: true } : {}) };
       return { type: 'unary', command: 'del', kind: 'etcd.DeleteRange', request, ...common };
     }

@@ -17,6 +17,7 @@ export type { JoinPayload } from './components.ts';
 export type { EtcdClientKind, EtcdReplyKind, EtcdReplyPayload, EtcdRequestKind, EtcdResponseOf, RaftNetworkType } from './etcd.ts';
 
 // The payload types the UI names (it takes them through src/protocol).
+export type { Fault } from '../faults.ts';
 export type { KeyValue } from '../etcd/kv.ts';
 export type { Compare, RequestOp, ResponseHeader, TxnRequest, WatchResponse } from '../etcd/rpc.ts';
 export type { WriteRecord } from '../etcd/messages.ts';

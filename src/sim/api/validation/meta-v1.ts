@@ -21,19 +21,26 @@ export function validateLabels(labels: Readonly<Record<string, string>> | undefi
   return errs;
 }
 
-function validateLabelSelectorRequirement(sr: LabelSelectorRequirement, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
-  const values = sr.values ?? [];
-  switch (sr.operator) {
+/**
+ * The values a set-based requirement (a label selector's, a node selector's) needs for its operator:
+ * some for In and NotIn, none for Exists and DoesNotExist; undefined for any other operator, which each
+ * selector judges by its own rules.
+ */
+export function setOperatorValueErrors(operator: string, values: readonly string[], path: FieldPath): FieldError[] | undefined {
+  switch (operator) {
     case 'In': case 'NotIn':
-      if (values.length === 0) errs.push(fieldError.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
+      return values.length === 0 ? [fieldError.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'")] : [];
     case 'Exists': case 'DoesNotExist':
-      if (values.length > 0) errs.push(fieldError.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
+      return values.length > 0 ? [fieldError.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'")] : [];
     default:
-      errs.push(fieldError.invalid(path.child('operator'), sr.operator, 'not a valid selector operator'));
+      return undefined;
   }
+}
+
+function validateLabelSelectorRequirement(sr: LabelSelectorRequirement, path: FieldPath): FieldError[] {
+  const values = sr.values ?? [];
+  const errs = setOperatorValueErrors(sr.operator, values, path)
+    ?? [fieldError.invalid(path.child('operator'), sr.operator, 'not a valid selector operator')];
   errs.push(...validateLabelName(sr.key, path.child('key')));
   values.forEach((v, i) => {
     for (const msg of isValidLabelValue(v)) errs.push(fieldError.invalid(path.child('values').index(i), v, msg));

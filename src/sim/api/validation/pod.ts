@@ -8,7 +8,7 @@
 // ValidatePodUpdate, ValidatePodBinding); the containers' checks are container.ts.
 
 import { FieldPath, fieldError, type FieldError } from '../field.ts';
-import { validateLabelName, validateLabels } from './meta-v1.ts';
+import { setOperatorValueErrors, validateLabelName, validateLabels } from './meta-v1.ts';
 import { goQuote } from '../../go/strconv.ts';
 import type { Affinity, Binding, NodeSelectorRequirement, Pod, PodSpec, PodTemplateSpec, Toleration, Volume } from '../types/index.ts';
 import { validateContainers, validateInitContainers } from './container.ts';
@@ -50,21 +50,10 @@ function validateVolumes(volumes: readonly Volume[] | undefined, path: FieldPath
 }
 
 function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, path: FieldPath): FieldError[] {
-  const errs: FieldError[] = [];
   const values = rq.values ?? [];
-  switch (rq.operator) {
-    case 'In': case 'NotIn':
-      if (values.length === 0) errs.push(fieldError.required(path.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-      break;
-    case 'Exists': case 'DoesNotExist':
-      if (values.length > 0) errs.push(fieldError.forbidden(path.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-      break;
-    case 'Gt': case 'Lt':
-      if (values.length !== 1) errs.push(fieldError.required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
-      break;
-    default:
-      errs.push(fieldError.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
-  }
+  const errs = setOperatorValueErrors(rq.operator, values, path) ?? (rq.operator === 'Gt' || rq.operator === 'Lt'
+    ? (values.length !== 1 ? [fieldError.required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'")] : [])
+    : [fieldError.invalid(path.child('operator'), rq.operator, 'not a valid selector operator')]);
   errs.push(...validateLabelName(rq.key, path.child('key')));
   return errs;
 }

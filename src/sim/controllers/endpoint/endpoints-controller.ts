@@ -15,7 +15,7 @@ import type { Pod } from '../../api/types/core.ts';
 import type { EndpointAddress, EndpointPort, Endpoints, EndpointSubset, Service, ServicePort } from '../../api/types/service.ts';
 import { deepEqual } from '../../api/json.ts';
 import {
-  DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, splitMetaNamespaceKey, type ResourceClient, type SharedIndexInformer,
+  DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, syncOrRequeue, splitMetaNamespaceKey, type ResourceClient, type SharedIndexInformer,
 } from '../../client/index.ts';
 import type { Co } from '../../engine/index.ts';
 import { isPodReady } from '../controller-utils.ts';
@@ -144,17 +144,7 @@ export class EndpointsController {
   }
 
   run(workers: number): void {
-    runWorkers(this.ctx.host, this.queue, workers, (key) => this.sync(key));
-  }
-
-  private *sync(key: string): Co<void> {
-    try {
-      yield* this.syncService(key);
-      this.queue.forget(key);
-    } catch (err) {
-      if (!isStatusError(err)) throw err;
-      this.queue.addRateLimited(key);
-    }
+    runWorkers(this.ctx.host, this.queue, workers, (key) => syncOrRequeue(this.queue, key, (k) => this.syncService(k)));
   }
 
   private *syncService(key: string): Co<void> {

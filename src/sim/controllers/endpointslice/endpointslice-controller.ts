@@ -14,7 +14,7 @@ import type { Pod } from '../../api/types/core.ts';
 import type { EndpointSlice, Service, SliceEndpoint, SlicePort } from '../../api/types/service.ts';
 import { deepEqual } from '../../api/json.ts';
 import {
-  DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, splitMetaNamespaceKey, type ResourceClient, type SharedIndexInformer,
+  DeletedFinalStateUnknown, metaNamespaceKey, RateLimitingQueue, runWorkers, syncOrRequeue, splitMetaNamespaceKey, type ResourceClient, type SharedIndexInformer,
 } from '../../client/index.ts';
 import type { Co } from '../../engine/index.ts';
 import { isPodReady } from '../controller-utils.ts';
@@ -63,17 +63,7 @@ export class EndpointSliceController {
   }
 
   run(workers: number): void {
-    runWorkers(this.ctx.host, this.queue, workers, (key) => this.sync(key));
-  }
-
-  private *sync(key: string): Co<void> {
-    try {
-      yield* this.syncService(key);
-      this.queue.forget(key);
-    } catch (err) {
-      if (!isStatusError(err)) throw err;
-      this.queue.addRateLimited(key);
-    }
+    runWorkers(this.ctx.host, this.queue, workers, (key) => syncOrRequeue(this.queue, key, (k) => this.syncService(k)));
   }
 
   private *syncService(key: string): Co<void> {

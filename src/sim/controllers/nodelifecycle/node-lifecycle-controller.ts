@@ -18,7 +18,7 @@ import { isStatusError } from '../../api/errors.ts';
 import { formatTimestamp } from '../../api/time.ts';
 import type { Node, NodeCondition, Pod, Taint } from '../../api/types/core.ts';
 import type { Lease } from '../../api/types/coordination.ts';
-import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, type EventRecorder, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
+import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, syncOrRequeue, type EventRecorder, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
 import { second, type Co, type Duration } from '../../engine/index.ts';
 import { deepCopy } from '../controller-utils.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
@@ -114,7 +114,7 @@ export class NodeLifecycleController {
 
   /** Starts the NoSchedule tainting workers and the monitor loop (first pass at once, then every 5 s). */
   run(workers: number): void {
-    runWorkers(this.ctx.host, this.nodeUpdateQueue, workers, (name) => this.doNodeProcessingPass(name));
+    runWorkers(this.ctx.host, this.nodeUpdateQueue, workers, (name) => syncOrRequeue(this.nodeUpdateQueue, name, (n) => this.doNoScheduleTaintingPass(n)));
     this.ctx.host.spawn(this.monitorLoop());
   }
 
@@ -125,16 +125,6 @@ export class NodeLifecycleController {
 
   private now(): string {
     return formatTimestamp(this.ctx.host.epochMs + this.ctx.host.now);
-  }
-
-  private *doNodeProcessingPass(name: string): Co<void> {
-    try {
-      yield* this.doNoScheduleTaintingPass(name);
-      this.nodeUpdateQueue.forget(name);
-    } catch (err) {
-      if (!isStatusError(err)) throw err;
-      this.nodeUpdateQueue.addRateLimited(name);
-    }
   }
 
   /** The NoSchedule taints that the node's conditions (and spec.unschedulable) call for. */

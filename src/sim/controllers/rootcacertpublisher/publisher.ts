@@ -6,7 +6,7 @@
 
 import { isStatusError } from '../../api/errors.ts';
 import type { ConfigMap, Namespace } from '../../api/types/core.ts';
-import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
+import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, syncOrRequeue, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
 import type { Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
@@ -61,21 +61,11 @@ export class RootCACertPublisher {
   }
 
   run(workers: number): void {
-    runWorkers(this.ctx.host, this.queue, workers, (ns) => this.sync(ns));
+    runWorkers(this.ctx.host, this.queue, workers, (ns) => syncOrRequeue(this.queue, ns, (n) => this.syncNamespace(n)));
   }
 
   private configMapChanged(cm: ConfigMap): void {
     if (cm.metadata.name === rootCACertConfigMapName) this.queue.add(cm.metadata.namespace ?? '');
-  }
-
-  private *sync(namespace: string): Co<void> {
-    try {
-      yield* this.syncNamespace(namespace);
-      this.queue.forget(namespace);
-    } catch (err) {
-      if (!isStatusError(err)) throw err;
-      this.queue.addRateLimited(namespace);
-    }
   }
 
   private *syncNamespace(namespace: string): Co<void> {

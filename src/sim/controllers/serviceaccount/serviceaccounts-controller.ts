@@ -6,7 +6,7 @@
 
 import { isStatusError } from '../../api/errors.ts';
 import type { Namespace, ServiceAccount } from '../../api/types/core.ts';
-import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
+import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, syncOrRequeue, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
 import type { Co } from '../../engine/index.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
 
@@ -36,17 +36,7 @@ export class ServiceAccountsController {
   }
 
   run(workers: number): void {
-    runWorkers(this.ctx.host, this.queue, workers, (ns) => this.sync(ns));
-  }
-
-  private *sync(namespace: string): Co<void> {
-    try {
-      yield* this.syncNamespace(namespace);
-      this.queue.forget(namespace);
-    } catch (err) {
-      if (!isStatusError(err)) throw err;
-      this.queue.addRateLimited(namespace);
-    }
+    runWorkers(this.ctx.host, this.queue, workers, (ns) => syncOrRequeue(this.queue, ns, (n) => this.syncNamespace(n)));
   }
 
   /** syncNamespace: create the missing default accounts of an active namespace. */
