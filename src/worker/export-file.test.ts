@@ -6,7 +6,7 @@ import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import fc from 'fast-check';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ClusterExportFile, WorkerEvent } from '../protocol/index.ts';
+import type { ClusterExportFile, Command, WorkerEvent } from '../protocol/index.ts';
 import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFragment, validateExport } from './export-file.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { ClusterStore } from './persistence.ts';
@@ -125,120 +125,90 @@ describe('export file', () => {
   });
 });
 
+/** A host with saved clusters, on the IndexedDB of the test. */
+async function importer(idPrefix: string) {
+  const events: WorkerEvent[] = [];
+  const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });
+  let n = 0;
+  const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, now: () => 0, newId: () => `${idPrefix}${++n}`, openStore: () => ClusterStore.open() });
+  await saved.start();
+  /** Runs a command with the events cleared first, and waits until the saved clusters are quiet. */
+  const run = async (command: Command): Promise<void> => {
+    events.length = 0;
+    host.handle(command);
+    for (let i = 0; i < 10; i++) {
+      await saved.idle();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+  };
+  /** Exports the open cluster, then imports its file and its link, checking each import; returns the file. */
+  const exportAndReimport = async (check: (imported: readonly WorkerEvent[]) => void): Promise<string> => {
+    await run({ type: 'exportCluster', id: saved['open']!.id });
+    const exported = events.find((e) => e.type === 'clusterExport');
+    if (exported?.type !== 'clusterExport') throw new Error('no export');
+    const json = exported.json;
+    for (const [source, text] of [['file', json], ['link', exported.shareFragment!]] as const) {
+      await run({ type: 'importCluster', source, text });
+      expect(events.find((e) => e.type === 'error')).toBeUndefined();
+      check(events);
+    }
+    return json;
+  };
+  return { events, host, run, exportAndReimport };
+}
+
 describe('import through the saved-cluster commands', () => {
   beforeEach(() => {
     globalThis.indexedDB = new IDBFactory();
   });
 
   it('a JSON-storage cluster exports as JSON and imports as JSON, by file and by link; protobuf stays the default', async () => {
-    const events: WorkerEvent[] = [];
-    const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });
-    let n = 0;
-    const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, now: () => 0, newId: () => `j${++n}`, openStore: () => ClusterStore.open() });
-    await saved.start();
-    const settle = async () => {
-      for (let i = 0; i < 10; i++) {
-        await saved.idle();
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-    };
+    const { events, host, run, exportAndReimport } = await importer('j');
     const storedValue = (key: string) => host.keyspaceTracker?.at(host.timeline.revisionAt(host.timeline.head)).entries.find((e) => e.key === key)?.value;
     const key = '/registry/configmaps/default/kept';
-    host.handle({ type: 'createCluster', name: 'as json', seed: 'json-export', nodes: 1, storageMediaType: 'json' });
-    await settle();
-    host.handle({ type: 'applyManifest', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\ndata: {a: "1"}' });
-    host.handle({ type: 'step', count: 15 });
-    await settle();
+    await run({ type: 'createCluster', name: 'as json', seed: 'json-export', nodes: 1, storageMediaType: 'json' });
+    await run({ type: 'applyManifest', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\ndata: {a: "1"}' });
+    await run({ type: 'step', count: 15 });
     expect(storedValue(key)?.startsWith('{"kind":"ConfigMap"')).toBe(true);
-    const id = saved['open']?.id;
-    events.length = 0;
-    host.handle({ type: 'exportCluster', id: id! });
-    await settle();
-    const exported = events.find((e) => e.type === 'clusterExport');
-    if (exported?.type !== 'clusterExport') throw new Error('no export');
-    expect(JSON.parse(exported.json)).toMatchObject({ storageMediaType: 'json' });
-    for (const [source, text] of [['file', exported.json], ['link', exported.shareFragment!]] as const) {
-      events.length = 0;
-      host.handle({ type: 'importCluster', source, text });
-      await settle();
-      expect(events.find((e) => e.type === 'error')).toBeUndefined();
-      expect(events.find((e) => e.type === 'ready')).toMatchObject({ storageMediaType: 'json' });
+    const json = await exportAndReimport((imported) => {
+      expect(imported.find((e) => e.type === 'ready')).toMatchObject({ storageMediaType: 'json' });
       expect(storedValue(key)?.startsWith('{"kind":"ConfigMap"')).toBe(true);
-    }
+    });
+    expect(JSON.parse(json)).toMatchObject({ storageMediaType: 'json' });
     // A file without the field (a protobuf cluster's, or one written before the option) replays as protobuf.
-    const plain = JSON.parse(exported.json) as Record<string, unknown>;
+    const plain = JSON.parse(json) as Record<string, unknown>;
     delete plain.storageMediaType;
-    events.length = 0;
-    host.handle({ type: 'importCluster', source: 'file', text: JSON.stringify(plain) });
-    await settle();
+    await run({ type: 'importCluster', source: 'file', text: JSON.stringify(plain) });
     expect(events.find((e) => e.type === 'ready')).not.toHaveProperty('storageMediaType');
     expect(storedValue(key)?.startsWith('k8s\0')).toBe(true);
   }, 60_000);
 
   it('a 3-member cluster is saved, exported and imported (file and link) with its 3 members; a file without the field has one', async () => {
-    const events: WorkerEvent[] = [];
-    const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });
-    let n = 0;
-    const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, now: () => 0, newId: () => `m${++n}`, openStore: () => ClusterStore.open() });
-    await saved.start();
-    const settle = async () => {
-      for (let i = 0; i < 10; i++) {
-        await saved.idle();
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-    };
+    const { events, run, exportAndReimport } = await importer('m');
     const etcdOf = (event: WorkerEvent | undefined) => (event?.type === 'ready' ? event.topology.components.filter((c) => c.role === 'etcd').map((c) => c.name) : null);
-    events.length = 0;
-    host.handle({ type: 'createCluster', name: 'three', seed: 'members-export', nodes: 1, etcdMembers: 3 });
-    await settle();
+    await run({ type: 'createCluster', name: 'three', seed: 'members-export', nodes: 1, etcdMembers: 3 });
     expect(events.find((e) => e.type === 'ready')).toMatchObject({ etcdMembers: 3 });
     expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd-1', 'etcd-2', 'etcd-3']);
     const listed = events.filter((e) => e.type === 'clusters').at(-1);
     expect(listed?.type === 'clusters' && listed.clusters.find((c) => c.name === 'three')).toMatchObject({ etcdMembers: 3 });
-    const id = saved['open']?.id;
-    events.length = 0;
-    host.handle({ type: 'exportCluster', id: id! });
-    await settle();
-    const exported = events.find((e) => e.type === 'clusterExport');
-    if (exported?.type !== 'clusterExport') throw new Error('no export');
-    expect(JSON.parse(exported.json)).toMatchObject({ etcdMembers: 3 });
-    for (const [source, text] of [['file', exported.json], ['link', exported.shareFragment!]] as const) {
-      events.length = 0;
-      host.handle({ type: 'importCluster', source, text });
-      await settle();
-      expect(events.find((e) => e.type === 'error')).toBeUndefined();
-      expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd-1', 'etcd-2', 'etcd-3']);
-    }
-    const plain = JSON.parse(exported.json) as Record<string, unknown>;
+    const json = await exportAndReimport((imported) => expect(etcdOf(imported.find((e) => e.type === 'ready'))).toEqual(['etcd-1', 'etcd-2', 'etcd-3']));
+    expect(JSON.parse(json)).toMatchObject({ etcdMembers: 3 });
+    const plain = JSON.parse(json) as Record<string, unknown>;
     delete plain.etcdMembers;
-    events.length = 0;
-    host.handle({ type: 'importCluster', source: 'file', text: JSON.stringify(plain) });
-    await settle();
+    await run({ type: 'importCluster', source: 'file', text: JSON.stringify(plain) });
     expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd']);
     expect(() => validateExport({ ...plain, etcdMembers: 2 })).toThrow('import: etcdMembers must be 1, 3 or 5');
   }, 120_000);
 
   it('fuzz: a mutated import is stored whole and opened, or refused leaving the saved clusters unchanged', async () => {
-    const events: WorkerEvent[] = [];
-    const host = new SimHost({ post: (e) => events.push(e), clock: stillClock, initial: { seed: 'importer', nodes: 1 } });
-    let n = 0;
-    const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, now: () => 0, newId: () => `id${++n}`, openStore: () => ClusterStore.open() });
-    await saved.start();
+    const { events, host, run } = await importer('id');
     const store = await ClusterStore.open();
-    const settle = async () => {
-      for (let i = 0; i < 10; i++) {
-        await saved.idle();
-        await new Promise((resolve) => setTimeout(resolve, 0));
-      }
-    };
     let accepted = 0;
     let refused = 0;
     await fc.assert(fc.asyncProperty(mutation, async (m) => {
       const text = apply(m);
       const before = await store.list();
-      events.length = 0;
-      host.handle({ type: 'importCluster', source: 'file', text });
-      await settle();
+      await run({ type: 'importCluster', source: 'file', text });
       const after = await store.list();
       const error = events.find((e) => e.type === 'error');
       if (error) {

@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
+import { findKubectl, ok, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
 
 const kubectl = findKubectl();
 if (!kubectl) console.warn('test/kubectl/containers: kubectl is not on PATH; SKIPPED');
@@ -18,12 +18,6 @@ let env: KubectlEnv;
 
 function k(...args: string[]): Promise<KubectlResult> {
   return env.run(args);
-}
-
-function ok(r: KubectlResult): string {
-  expect(r.stderr, r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
 }
 
 /** One HTTP/1.1 GET on a fresh connection (`Connection: close`). */

@@ -7,6 +7,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { expect } from 'vitest';
 import { defaultServerOptions, startPodflowServer, type PodflowServer, type ServerOptions } from '../../src/server/server.ts';
 
 /** kubectl on PATH (the Cloud SDK dispatcher on the development machines), or null. */
@@ -54,4 +55,16 @@ export async function startKubectlEnv(kubectl: string, options: Partial<ServerOp
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The stdout of a command that succeeded with nothing on stderr. */
+export function ok(r: KubectlResult): string {
+  expect(r.stderr, r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return r.stdout;
+}
+
+/** Rows of a kubectl table: whitespace-separated cells, header first. */
+export function rows(out: string): string[][] {
+  return out.trim().split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}|\s(?=\S)/).filter((c) => c !== ''));
 }

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { executeJsonPath, parseTemplate, type JsonValue } from '../../src/worker/console/jsonpath.ts';
-import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
+import { findKubectl, ok, rows, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
 
 const kubectl = findKubectl();
 if (!kubectl) console.warn('test/kubectl: kubectl is not on PATH; the real-kubectl suite is SKIPPED');
@@ -22,17 +22,6 @@ let commands = 0;
 async function k(...args: string[]): Promise<KubectlResult> {
   commands++;
   return env.run(args);
-}
-
-function ok(r: KubectlResult): string {
-  expect(r.stderr, r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
-}
-
-/** Rows of a kubectl table: whitespace-separated cells, header first. */
-function rows(out: string): string[][] {
-  return out.trim().split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}|\s(?=\S)/).filter((c) => c !== ''));
 }
 
 describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {

@@ -3,7 +3,7 @@
 // token door over HTTPS.
 
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +57,27 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`never happened: ${what}`);
 }
 
+/** Opens a server-sent event stream and pushes each event's JSON data onto `into`; `onOpen` sees the response first. */
+function serverSentEvents<T>(url: string, into: T[], onOpen?: (res: IncomingMessage) => void): ClientRequest {
+  const req = httpRequest(url, (res) => {
+    onOpen?.(res);
+    let buffer = '';
+    res.on('data', (b: Buffer) => {
+      buffer += b.toString();
+      const events = buffer.split('\n\n');
+      buffer = events.pop()!;
+      for (const e of events) {
+        const data = e.split('\n').find((l) => l.startsWith('data: '));
+        if (data) into.push(JSON.parse(data.slice('data: '.length)) as T);
+      }
+    });
+    res.on('error', () => undefined);
+  });
+  req.on('error', () => undefined);
+  req.end();
+  return req;
+}
+
 const configMap = (name: string) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { k: 'v' } });
 
 describe('the Podflow apiserver over HTTP', () => {
@@ -102,23 +123,10 @@ describe('the Podflow apiserver over HTTP', () => {
     const server = await start();
     const records: Array<{ kind: string; from: string; to: string; replyTo: number | null; id: number }> = [];
     let streaming = false;
-    const req = httpRequest(`${server.url}/podflow/trace?kind=http.`, (res) => {
+    const req = serverSentEvents(`${server.url}/podflow/trace?kind=http.`, records, (res) => {
       expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
       streaming = true;
-      let buffer = '';
-      res.on('data', (b: Buffer) => {
-        buffer += b.toString();
-        const events = buffer.split('\n\n');
-        buffer = events.pop()!;
-        for (const e of events) {
-          const data = e.split('\n').find((l) => l.startsWith('data: '));
-          if (data) records.push(JSON.parse(data.slice('data: '.length)) as (typeof records)[number]);
-        }
-      });
-      res.on('error', () => undefined);
     });
-    req.on('error', () => undefined);
-    req.end();
     await until(() => streaming, 'the trace stream open');
     expect((await call(server, 'GET', '/version')).status).toBe(200);
     await until(() => records.length >= 2, 'the request and its response in the trace');
@@ -129,21 +137,7 @@ describe('the Podflow apiserver over HTTP', () => {
 
     // From step 1: the retained history first (boot: the apiserver's first etcd request), then live records.
     const history: Array<{ step: number; kind: string }> = [];
-    const again = httpRequest(`${server.url}/podflow/trace?from=1`, (res) => {
-      let buffer = '';
-      res.on('data', (b: Buffer) => {
-        buffer += b.toString();
-        const events = buffer.split('\n\n');
-        buffer = events.pop()!;
-        for (const e of events) {
-          const data = e.split('\n').find((l) => l.startsWith('data: '));
-          if (data) history.push(JSON.parse(data.slice('data: '.length)) as (typeof history)[number]);
-        }
-      });
-      res.on('error', () => undefined);
-    });
-    again.on('error', () => undefined);
-    again.end();
+    const again = serverSentEvents(`${server.url}/podflow/trace?from=1`, history);
     await until(() => history.length >= 10, 'ten records of history');
     again.destroy();
     expect(history.slice(0, 10).map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

@@ -13,21 +13,10 @@ import { decodeProtobuf, encodeProtobuf } from '../../src/sim/api/protobuf/index
 import type { KubeObject } from '../../src/sim/api/types/meta.ts';
 import { decodeWatchFrames } from '../../src/sim/apiserver/wire-encoding.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
-import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
+import { findKubectl, ok, rows, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
 
 const kubectl = findKubectl();
 if (!kubectl) console.warn('test/kubectl/wire: kubectl is not on PATH; the real-kubectl cases are SKIPPED');
-
-function ok(r: KubectlResult): string {
-  expect(r.stderr, r.stderr).toBe('');
-  expect(r.code).toBe(0);
-  return r.stdout;
-}
-
-/** Rows of a kubectl table: whitespace-separated cells, header first. */
-function rows(out: string): string[][] {
-  return out.trim().split('\n').filter((l) => l.trim() !== '').map((l) => l.trim().split(/\s{2,}|\s(?=\S)/).filter((c) => c !== ''));
-}
 
 async function until(cond: () => boolean): Promise<void> {
   for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
