@@ -18,7 +18,6 @@ const maxMembers = 30;
 
 const inProgress = new Set([
   'src/sim/etcd/server.ts',
-  'src/sim/etcd/raft/raft.ts',
   'src/sim/engine/engine.ts',
   'src/sim/engine/engine.test.ts',
   'src/sim/apiserver/storage/cacher.ts',
