@@ -66,14 +66,14 @@ function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; re
         <span className="etcd-member-role">{state === 'leader' ? `★ ${role}` : role}</span>
         {state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term })}</span></>}
       </p>
-      <p className="insides-line insides-mono" aria-hidden="true">
+      <p className="insides-line" aria-hidden="true">
         {state === 'stopped' ? '—' : `${t('member.commit', { index: commit })} · ${t('member.applied', { index: applied })}`}
       </p>
-      <p className={`insides-line insides-mono etcd-member-write${now ? ' etcd-member-write--now' : ''}${appliedWrite === null ? ' insides-line--muted' : ''}`}
+      <p className={`insides-line etcd-member-write${now ? ' etcd-member-write--now' : ''}${appliedWrite === null ? ' insides-line--muted' : ''}`}
         data-testid="member-write" data-step={appliedWrite?.step ?? ''} data-now={now} data-key={appliedWrite?.key ?? ''}
         data-revision={appliedWrite?.revision ?? ''} aria-hidden="true">
         {state === 'stopped' ? '' : appliedWrite === null ? t('etcd.revision', { revision: insides.revision })
-          : t('member.appliedWrite', { revision: appliedWrite.revision, key: shortKey(appliedWrite.key, 22) })}
+          : t('member.appliedWrite', { revision: appliedWrite.revision, key: shortKey(appliedWrite.key, 16) })}
       </p>
       <p className={`insides-line${fault ? ' insides-line--failed' : ' insides-line--muted'}`} data-testid="member-fault" aria-hidden="true">
         {fault ?? t('member.lead', { lead: leader })}
