@@ -9,7 +9,7 @@ import { bcastAppend } from './replicate.ts';
 import { message, none, type MessageType, type RaftMessage } from './types.ts';
 
 /** What `step` returns when a proposal cannot be taken (no leader known): raft.ErrProposalDropped. */
-export const proposalDropped = 'raft proposal dropped';
+const proposalDropped = 'raft proposal dropped';
 
 export function stepCandidate(r: Raft, m: RaftMessage): string | null {
   const myVoteResp: MessageType = r.state === 'StatePreCandidate' ? 'MsgPreVoteResp' : 'MsgVoteResp';

@@ -6,7 +6,7 @@
 
 import { Progress } from './progress.ts';
 
-export type VoteResult = 'won' | 'lost' | 'pending';
+type VoteResult = 'won' | 'lost' | 'pending';
 
 export class ProgressTracker {
   /** Every voter's ID, ascending. */
