@@ -52,7 +52,7 @@ test('one click to 3 etcd members; a create replicates with MsgApp and moves eve
     expect(before[n]!.term, n).toBeGreaterThanOrEqual(2);
     expect(before[n]!.applied, n).toBe(before[n]!.commit);
   }
-  await expect(member(podflow, leader)).toContainText('★ leader');
+  await expect(podflow.component(leader)).toContainText('★ leader');
   await shot(page, 'members-1280x720-en');
 
   await test.step('a create: the leader\'s MsgApp to a follower is a token between the members', async () => {
@@ -140,7 +140,7 @@ for (const language of ['en', 'zh'] as const) {
       if (id === 'replicate') {
         oldLeader = await leaderName(podflow);
         oldTerm = (await memberState(podflow, oldLeader)).term;
-        await expect(member(podflow, oldLeader)).toContainText(t.leader);
+        await expect(podflow.component(oldLeader)).toContainText(t.leader);
         await shot(page, `tour-replicate-1440x900-${language}`);
       }
       if (id === 'kill') {

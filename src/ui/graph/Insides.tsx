@@ -40,11 +40,25 @@ export const EtcdInsidesView = memo(function EtcdInsidesView({ name }: { readonl
   );
 });
 
+/** A cluster member's raft role (the leader starred) and term, for the heading line of its box; nothing for a single etcd. */
+export const EtcdMemberHeading = memo(function EtcdMemberHeading({ name }: { readonly name: string }) {
+  const member = useInsides(name, 'etcd')?.member ?? null;
+  const { t } = useTranslation('graph');
+  if (!member) return null;
+  const role = t(`member.roles.${member.state}`);
+  return (
+    <span className="insides-aside etcd-member-heading" aria-hidden="true">
+      <span className="etcd-member-role">{member.state === 'leader' ? `★ ${role}` : role}</span>
+      {member.state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term: member.term })}</span></>}
+    </span>
+  );
+});
+
 /**
- * A member of a 3- or 5-member etcd: its raft role (the leader starred), term, commit and applied index,
- * the newest write it applied to its store (key and revision, highlighted on the step it applies it, so
- * one write is seen reaching each member in turn), and the fault it is under (stopped, partitioned away,
- * slow disk) or else the leader it follows.
+ * A member of a 3- or 5-member etcd (its role and term are in the heading, EtcdMemberHeading): its commit
+ * and applied index, the newest write it applied to its store (key and revision, highlighted on the step it
+ * applies it, so one write is seen reaching each member in turn), and the fault it is under (stopped,
+ * partitioned away, slow disk) or else the leader it follows.
  */
 function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; readonly member: EtcdMemberInsides }) {
   const { t } = useTranslation('graph');
@@ -62,10 +76,6 @@ function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; re
   return (
     <div className={`insides etcd-member etcd-member--${state}`} data-testid="etcd-member" data-state={state} data-term={term} data-commit={commit}
       data-applied={applied} data-lead={lead ?? ''} data-fault={fault !== null} role="note" aria-label={fault ? `${label}; ${fault}` : label} title={fault ? `${label}; ${fault}` : label}>
-      <p className="insides-line" aria-hidden="true">
-        <span className="etcd-member-role">{state === 'leader' ? `★ ${role}` : role}</span>
-        {state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term })}</span></>}
-      </p>
       <p className="insides-line" aria-hidden="true">
         {state === 'stopped' ? '—' : `${t('member.commit', { index: commit })} · ${t('member.applied', { index: applied })}`}
       </p>
