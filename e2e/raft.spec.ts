@@ -4,7 +4,7 @@ import { expect, test, type PodflowPage } from './podflow.ts';
 
 // A 3-member etcd on the page (issue 18): one click from the first screen to three members, each a box
 // with the leader starred and its term, commit and applied index; a create shows its MsgApp between the
-// members, and every member's indexes move. Then the leader-death tour, in English and 中文, with the killed
+// members, its write reaching each member's store on a step of its own, and every member's indexes move. Then the leader-death tour, in English and 中文, with the killed
 // member drawn stopped and a new leader in a higher term. Screenshots at 1280×720 and 1440×900 go to
 // test-results/raft/ for a person to look at.
 
@@ -52,7 +52,7 @@ test('one click to 3 etcd members; a create replicates with MsgApp and moves eve
     expect(before[n]!.term, n).toBeGreaterThanOrEqual(2);
     expect(before[n]!.applied, n).toBe(before[n]!.commit);
   }
-  await expect(member(podflow, leader)).toContainText('★ leader');
+  await expect(podflow.component(leader)).toContainText('★ leader');
   await shot(page, 'members-1280x720-en');
 
   await test.step('a create: the leader\'s MsgApp to a follower is a token between the members', async () => {
@@ -69,6 +69,31 @@ test('one click to 3 etcd members; a create replicates with MsgApp and moves eve
     }
     expect(await newest()).toBeGreaterThan(old);
     await shot(page, 'msgapp-1280x720-en');
+  });
+
+  await test.step('the Deployment\'s write reaches each member\'s store on a step of its own, highlighted on that step', async () => {
+    const key = '/registry/deployments/default/nginx-deployment';
+    const appliedAt = new Map<string, number>();
+    for (let i = 0; i < 300 && appliedAt.size < members.length; i++) {
+      const at = await podflow.step();
+      for (const n of members.filter((m) => !appliedAt.has(m))) {
+        const write = member(podflow, n).getByTestId('member-write');
+        if ((await write.getAttribute('data-key')) !== key) continue;
+        const step = Number(await write.getAttribute('data-step'));
+        appliedAt.set(n, step);
+        if (step === at) {
+          await expect(write).toHaveAttribute('data-now', 'true');
+          await expect(write).toContainText('deployments/');
+          if (appliedAt.size === 1) await shot(page, 'applied-1280x720-en');
+        }
+      }
+      if (appliedAt.size === members.length) break;
+      await page.getByTestId('step-button').click();
+      await expect(podflow.stepCounter).not.toHaveText(String(at));
+    }
+    expect([...appliedAt.keys()].sort()).toEqual(members);
+    expect(new Set(appliedAt.values()).size).toBe(members.length);
+    await shot(page, 'applied-all-1280x720-en');
   });
 
   await test.step('until idle: every member committed and applied more, with the same leader and term', async () => {
@@ -115,7 +140,7 @@ for (const language of ['en', 'zh'] as const) {
       if (id === 'replicate') {
         oldLeader = await leaderName(podflow);
         oldTerm = (await memberState(podflow, oldLeader)).term;
-        await expect(member(podflow, oldLeader)).toContainText(t.leader);
+        await expect(podflow.component(oldLeader)).toContainText(t.leader);
         await shot(page, `tour-replicate-1440x900-${language}`);
       }
       if (id === 'kill') {

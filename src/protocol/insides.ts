@@ -57,6 +57,21 @@ export interface EtcdMemberInsides {
   readonly unreachable: readonly string[];
   /** Its disk's fsync time, ms (0 unless the disk was made slow). */
   readonly fsyncMs: number;
+  /** The newest write it applied to its MVCC store; null before the first (and while stopped). */
+  readonly appliedWrite: EtcdAppliedWrite | null;
+}
+
+/**
+ * A write as a member applied it: each member applies a committed entry on its own step, so following
+ * one write through the members' `appliedWrite` shows it reach each store in turn.
+ */
+export interface EtcdAppliedWrite {
+  /** The step at which the member applied it. */
+  readonly step: number;
+  /** The key written (a delete's tombstone counts) at `revision`; the last one when it wrote several. */
+  readonly key: string;
+  /** The member's store revision after it. */
+  readonly revision: number;
 }
 
 /** One resource's watch cache window in kube-apiserver. */

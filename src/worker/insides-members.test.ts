@@ -50,6 +50,25 @@ describe('InsidesRecorder with 3 etcd members', () => {
     expect(shown.every((m) => m.unreachable.length === 0 && m.fsyncMs === 0)).toBe(true);
   });
 
+  it('a write reaches each member\'s store on its own step: the box shows its key and revision from that step on', () => {
+    const revisions = new Map<number, number[]>();
+    const off = cluster.engine.onDelivery(() => revisions.set(cluster.engine.step, cluster.etcdMembers.map((m) => m.store.currentRev)));
+    const from = cluster.engine.step;
+    cluster.user.request('etcd-2', etcdKinds.put, { key: 'applied-one-by-one', value: 'v1' });
+    cluster.engine.run({ until: cluster.engine.now + 500 });
+    off();
+    const revision = cluster.etcdMembers[0]!.store.currentRev;
+    const appliedAt = memberNames.map((_, i) => [...revisions].find(([, revs]) => revs[i] === revision)![0]);
+    expect(new Set(appliedAt).size).toBe(3);
+    memberNames.forEach((name, i) => {
+      const step = appliedAt[i]!;
+      expect(membersAt(recorder, step)[name]!.appliedWrite, name).toEqual({ step, key: 'applied-one-by-one', revision });
+      expect(membersAt(recorder, step - 1)[name]!.appliedWrite?.key, name).not.toBe('applied-one-by-one');
+      expect(membersAt(recorder, cluster.engine.step)[name]!.appliedWrite, name).toEqual({ step, key: 'applied-one-by-one', revision });
+    });
+    expect(Math.min(...appliedAt)).toBeGreaterThan(from);
+  });
+
   it('a write moves the commit index on every member; a killed leader shows stopped, and a new leader takes a higher term', () => {
     const before = membersAt(recorder, cluster.engine.step);
     const oldLeader = memberNames.find((n) => before[n]!.state === 'leader')!;

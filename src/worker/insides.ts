@@ -11,10 +11,12 @@
 // etcd's live key count (etcd_debugging_mvcc_keys_total) is counted once per member and then followed
 // through the revisions each write adds (a key created at version 1, a tombstone deletes), so sampling
 // never scans the keyspace. In a 3- or 5-member cluster every member is sampled, with its raft node's
-// state (role, leader, term, commit, applied) and its faults (stopped, partitioned away, slow disk).
+// state (role, leader, term, commit, applied), its faults (stopped, partitioned away, slow disk) and the
+// newest write it applied (the key at its store's newest revision, found in the same walk over the new
+// revisions, and the step it applied at).
 
 import type {
-  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, EtcdWriteView, InsidesEvent,
+  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView, InsidesEvent,
   KubeletInsides, SchedulerInsides, WatchCacheInsides,
 } from '../protocol/index.ts';
 import { Cluster } from '../sim/cluster.ts';
@@ -182,11 +184,13 @@ export class InsidesRecorder {
   ): EtcdInsides {
     const { store, lessor } = member.server;
     const revision = store.currentRev;
+    let newestKey: string | null = null;
     if (revision !== member.keysAtRevision) {
       if (revision > member.keysAtRevision) {
         store.backend.rangeRevisions(member.keysAtRevision + 1, revision + 1, (kv) => {
           if (kv.createRevision === 0) member.liveKeys--;
           else if (kv.version === 1) member.liveKeys++;
+          newestKey = kv.key;
         });
       }
       member.keysAtRevision = revision;
@@ -205,7 +209,7 @@ export class InsidesRecorder {
       watchers: store.synced.size + store.unsynced.size,
       leases: lessor.size,
       write: write ?? previous?.write ?? null,
-      member: raftMember ? memberOf(member.server, this.cluster!.etcdMembers) : null,
+      member: raftMember ? memberOf(member.server, this.cluster!.etcdMembers, appliedWrite(step, newestKey, revision, previous)) : null,
     };
   }
 
@@ -223,11 +227,17 @@ const roles: Record<StateType, EtcdMemberInsides['state']> = {
   StateLeader: 'leader', StateFollower: 'follower', StateCandidate: 'candidate', StatePreCandidate: 'pre-candidate',
 };
 
+/** The member's newest applied write: `key` if this step's sample found the store at a new revision, else the last one. */
+function appliedWrite(step: number, key: string | null, revision: number, previous: EtcdInsides | null): EtcdAppliedWrite | null {
+  if (key !== null) return { step, key, revision };
+  return previous?.member?.appliedWrite ?? null;
+}
+
 /** A member's raft state; raft IDs are the members' positions (1-based) in `members` (cluster.ts). */
-function memberOf(server: EtcdServer, members: readonly EtcdServer[]): EtcdMemberInsides {
+function memberOf(server: EtcdServer, members: readonly EtcdServer[], applied: EtcdAppliedWrite | null): EtcdMemberInsides {
   const { raft } = server;
   const faults = { unreachable: [...server.unreachable].sort(), fsyncMs: server.fsyncMs };
-  if (raft === null) return { state: 'stopped', lead: null, term: 0, commit: 0, applied: 0, lastIndex: 0, ...faults };
+  if (raft === null) return { state: 'stopped', lead: null, term: 0, commit: 0, applied: 0, lastIndex: 0, ...faults, appliedWrite: null };
   return {
     state: roles[raft.state],
     lead: raft.lead === 0 ? null : (members[raft.lead - 1]?.name ?? null),
@@ -236,6 +246,7 @@ function memberOf(server: EtcdServer, members: readonly EtcdServer[]): EtcdMembe
     applied: raft.log.applied,
     lastIndex: raft.log.lastIndex,
     ...faults,
+    appliedWrite: applied,
   };
 }
 
@@ -374,7 +385,7 @@ function opKey(op: RequestOp | undefined): string {
 function sameMember(a: EtcdMemberInsides | null, b: EtcdMemberInsides | null): boolean {
   if (a === null || b === null) return a === b;
   return a.state === b.state && a.lead === b.lead && a.term === b.term && a.commit === b.commit && a.applied === b.applied
-    && a.lastIndex === b.lastIndex && a.fsyncMs === b.fsyncMs && a.unreachable.length === b.unreachable.length && a.unreachable.every((n, i) => n === b.unreachable[i]);
+    && a.lastIndex === b.lastIndex && a.fsyncMs === b.fsyncMs && a.appliedWrite === b.appliedWrite && a.unreachable.length === b.unreachable.length && a.unreachable.every((n, i) => n === b.unreachable[i]);
 }
 
 /** Whether two snapshots of one component say the same (field by field, without allocating). */

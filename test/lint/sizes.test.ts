@@ -17,7 +17,6 @@ const maxLines = 400;
 const maxMembers = 30;
 
 const inProgress = new Set([
-  'src/sim/etcd/raft/raft.ts',
   'src/worker/host.ts',
   'src/server/cluster-host.ts',
   'src/server/real-etcd/real-etcd-member.ts',

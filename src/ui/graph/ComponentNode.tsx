@@ -1,5 +1,6 @@
 // A component of the cluster as a graph node, showing what it holds inside at the step shown
-// (Insides.tsx): etcd its revisions and the write it applied; kube-apiserver its request stages, lit as a
+// (Insides.tsx): etcd its revisions and the write it applied (a cluster member its raft role and term in
+// the heading); kube-apiserver its request stages, lit as a
 // request walks them (ApiserverStages.tsx), its requests in flight and watch caches; the controller
 // manager a row per controller; kube-scheduler its queues, its newest decision and the pods waiting to be
 // bound; a kubelet its container start in progress and its node's pods (PodChips.tsx). Components whose
@@ -12,7 +13,7 @@ import { unbound } from '../store/pods.ts';
 import type { ComponentNodeType } from './layout.ts';
 import { ApiserverStages } from './ApiserverStages.tsx';
 import {
-  ApiserverInFlight, ApiserverInsidesView, ControllerManagerInsidesView, EtcdInsidesView, KubeletInsidesView, SchedulerInsidesView,
+  ApiserverInFlight, ApiserverInsidesView, ControllerManagerInsidesView, EtcdInsidesView, EtcdMemberHeading, KubeletInsidesView, SchedulerInsidesView,
 } from './Insides.tsx';
 import { PodChips } from './PodChips.tsx';
 import { useTourHighlight } from '../tours/tour-store.ts';
@@ -39,6 +40,7 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
         <span className="component-title">{title}</span>
         {subtitle !== '' && <span className="component-subtitle">{subtitle}</span>}
         {role === 'kube-apiserver' && modelled && <ApiserverInFlight name={name} />}
+        {role === 'etcd' && modelled && <EtcdMemberHeading name={name} />}
       </span>
       {!modelled && <span className="component-badge">{t('notModelled')}</span>}
       {modelled && role === 'etcd' && <EtcdInsidesView name={name} />}

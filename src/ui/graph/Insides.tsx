@@ -40,30 +40,53 @@ export const EtcdInsidesView = memo(function EtcdInsidesView({ name }: { readonl
   );
 });
 
+/** A cluster member's raft role (the leader starred) and term, for the heading line of its box; nothing for a single etcd. */
+export const EtcdMemberHeading = memo(function EtcdMemberHeading({ name }: { readonly name: string }) {
+  const member = useInsides(name, 'etcd')?.member ?? null;
+  const { t } = useTranslation('graph');
+  if (!member) return null;
+  const role = t(`member.roles.${member.state}`);
+  return (
+    <span className="insides-aside etcd-member-heading" aria-hidden="true">
+      <span className="etcd-member-role">{member.state === 'leader' ? `★ ${role}` : role}</span>
+      {member.state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term: member.term })}</span></>}
+    </span>
+  );
+});
+
 /**
- * A member of a 3- or 5-member etcd: its raft role (the leader starred), term, commit and applied index,
- * and its store's revision, or the fault it is under (stopped, partitioned away, slow disk).
+ * A member of a 3- or 5-member etcd (its role and term are in the heading, EtcdMemberHeading): its commit
+ * and applied index, the newest write it applied to its store (key and revision, highlighted on the step it
+ * applies it, so one write is seen reaching each member in turn), and the fault it is under (stopped,
+ * partitioned away, slow disk) or else the leader it follows.
  */
 function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; readonly member: EtcdMemberInsides }) {
   const { t } = useTranslation('graph');
-  const { state, term, commit, applied, lead, unreachable, fsyncMs } = member;
+  const { state, term, commit, applied, lead, unreachable, fsyncMs, appliedWrite } = member;
+  const now = useSim((s) => appliedWrite !== null && s.status.step === appliedWrite.step);
   const fault = state === 'stopped' ? t('member.stopped')
     : unreachable.length > 0 ? t('member.partitioned', { members: unreachable.join(', ') })
       : fsyncMs > 0 ? t('member.slowDisk', { ms: fsyncMs }) : null;
   const role = t(`member.roles.${state}`);
+  const leader = lead ?? t('member.noLeader');
+  const wrote = appliedWrite === null ? ''
+    : `; ${t('member.appliedWriteName', { key: appliedWrite.key, revision: appliedWrite.revision, step: appliedWrite.step })} (${t(now ? 'etcd.writeNow' : 'etcd.writeEarlier')})`;
   const label = state === 'stopped' ? t('member.stoppedName')
-    : t('member.stateName', { role, term, commit, applied, lead: lead ?? t('member.noLeader'), revision: insides.revision });
+    : `${t('member.stateName', { role, term, commit, applied, lead: leader, revision: insides.revision })}${wrote}`;
   return (
     <div className={`insides etcd-member etcd-member--${state}`} data-testid="etcd-member" data-state={state} data-term={term} data-commit={commit}
       data-applied={applied} data-lead={lead ?? ''} data-fault={fault !== null} role="note" aria-label={fault ? `${label}; ${fault}` : label} title={fault ? `${label}; ${fault}` : label}>
       <p className="insides-line" aria-hidden="true">
-        <span className="etcd-member-role">{state === 'leader' ? `★ ${role}` : role}</span>
-        {state !== 'stopped' && <>{' · '}<span data-testid="member-term">{t('member.term', { term })}</span></>}
+        {state === 'stopped' ? '—' : `${t('member.commit', { index: commit })} · ${t('member.applied', { index: applied })}`}
       </p>
-      <p className="insides-line insides-mono" aria-hidden="true">{state === 'stopped' ? '—' : t('member.commit', { index: commit })}</p>
-      <p className="insides-line insides-mono" aria-hidden="true">{state === 'stopped' ? '' : t('member.applied', { index: applied })}</p>
+      <p className={`insides-line etcd-member-write${now ? ' etcd-member-write--now' : ''}${appliedWrite === null ? ' insides-line--muted' : ''}`}
+        data-testid="member-write" data-step={appliedWrite?.step ?? ''} data-now={now} data-key={appliedWrite?.key ?? ''}
+        data-revision={appliedWrite?.revision ?? ''} aria-hidden="true">
+        {state === 'stopped' ? '' : appliedWrite === null ? t('etcd.revision', { revision: insides.revision })
+          : t('member.appliedWrite', { revision: appliedWrite.revision, key: shortKey(appliedWrite.key, 16) })}
+      </p>
       <p className={`insides-line${fault ? ' insides-line--failed' : ' insides-line--muted'}`} data-testid="member-fault" aria-hidden="true">
-        {fault ?? t('etcd.revision', { revision: insides.revision })}
+        {fault ?? t('member.lead', { lead: leader })}
       </p>
     </div>
   );

@@ -94,6 +94,30 @@ describe('layoutTopology', () => {
     expect(bottom - top).toBeLessThanOrEqual(graphTarget.height);
   });
 
+  it('fits a 3-member etcd with 3 nodes in the graph panes of 1280×720 (760 × 523) and 1440×900 (1040 × 410) at zoom 1, links drawn above the boxes clear of them by 10 px', () => {
+    const base = clusterTopology(3);
+    const members = ['etcd-1', 'etcd-2', 'etcd-3'];
+    const link = (a: string, b: string): LinkView => ({ a, b, latency: 1, jitter: 0 });
+    const topology: Topology = {
+      components: [...base.components.filter((c) => c.role !== 'etcd'), ...members.map((name): ComponentView => ({ name, role: 'etcd', modelled: true }))],
+      links: [...base.links.filter((l) => l.a !== 'etcd' && l.b !== 'etcd'), ...members.map((m) => link('kube-apiserver', m))],
+    };
+    const rects = boxes(topology);
+    const all = [...rects.values()];
+    expect(Math.max(...all.map((r) => r.x + r.width)) - Math.min(...all.map((r) => r.x))).toBeLessThanOrEqual(750);
+    expect(Math.max(...all.map((r) => r.y + r.height)) - Math.min(...all.map((r) => r.y))).toBeLessThanOrEqual(graphTarget.height);
+    const { edges } = layoutTopology(topology);
+    for (const edge of edges.filter((e) => e.zIndex === 1)) {
+      const [from, to] = linkSegment(rects.get(edge.source)!, rects.get(edge.target)!);
+      for (const [name, rect] of rects) {
+        if (name === edge.source || name === edge.target) continue;
+        const grazes = Array.from({ length: 101 }, (_, i) => lerp(from, to, i / 100)).some((p) => inside(p, { x: rect.x - 10, y: rect.y - 10, width: rect.width + 20, height: rect.height + 20 }));
+        expect(grazes, `${edge.id} crosses ${name}`).toBe(false);
+      }
+    }
+    expect(edges.filter((e) => e.source === 'kube-apiserver' && e.zIndex === 1).map((e) => e.target)).toEqual(['etcd-1', 'etcd-2']);
+  });
+
   it('wraps kubelets into rows of three, centred, and more per row in large clusters', () => {
     const rows = (nodes: number) => new Set([...boxes(clusterTopology(nodes))].filter(([n]) => n.startsWith('kubelet/')).map(([, r]) => r.y)).size;
     expect(rows(3)).toBe(1);

@@ -13,16 +13,29 @@
 // under it; their links are drawn beneath the boxes (as wires behind cards), so they never cover a box's
 // text. Box sizes never depend on the state shown, so nothing moves while playing.
 //
-// A 3- or 5-member etcd takes the etcd slot as a zigzag of member boxes, odd members in a column beside
+// A 3-member etcd fits the panes of 1280×720 (about 760 × 520) and 1440×900 (about 1040 × 410) at zoom 1,
+// in 744 × 388: the members stand in a column of compact boxes in the etcd slot and below it (their role and
+// term in the heading), and the kubelets, narrower, centre under kube-apiserver right of the column. etcd-1's
+// and etcd-2's links to kube-apiserver pass no other box and are drawn above the boxes; etcd-3's, the peer
+// links raft travels and the links from kubectl / etcdctl are drawn beneath them, so a member's numbers are
+// never covered.
+//
+//   [kubectl / etcdctl]   [kube-controller-manager] [kube-scheduler]
+//   [etcd-1]        [kube-apiserver                    ]
+//   [etcd-2]
+//   [etcd-3] [kubelet node-1] [kubelet node-2] [kubelet node-3]
+//
+// A 5-member etcd takes the etcd slot as a zigzag of member boxes, odd members in a column beside
 // kube-apiserver and even ones in a column further left, so each member's link to kube-apiserver passes
-// between the members of the near column; the kubelet rows move down below the members. Links touching a
-// member (the peer links raft travels, etcdctl's, kube-apiserver's to the far column) are drawn beneath the
-// boxes, so a member's numbers are never covered.
+// between the members of the near column; the kubelet rows move down below the members (this graph is
+// taller than the pane at 1280×720, and the pane scrolls).
 //
 //   [kubectl / etcdctl]
 //              [etcd-1]  [kube-apiserver]
 //   [etcd-2]
 //              [etcd-3]
+//   [etcd-4]
+//              [etcd-5]
 
 import type { Edge, Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
@@ -52,13 +65,29 @@ const fixedBoxes: Record<Exclude<ComponentRole, 'kubelet' | 'etcd-client'>, Box>
 
 const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as const;
 
-/** A member box of a 3- or 5-member etcd, and how far each member sits below the one before it. */
-const memberBox = { width: 150, height: 92, near: { x: 90 }, far: { x: -80 }, stride: { 3: 100, 5: 64 } } as const;
+/** A member box of a 3-member etcd: a heading and three lines. */
+const memberBox = { width: 180, height: 70, gap: 10 } as const;
 
-/** The box of member `index` (0-based) of `count` in the etcd slot's zigzag. */
+/** Where the three members of a 3-member etcd stand (see the top of this file). */
+const threeMembers: readonly Box[] = [0, 1, 2].map((i) => ({
+  x: 0, y: rowB.y + i * (memberBox.height + memberBox.gap), width: memberBox.width, height: memberBox.height,
+}));
+
+/** The kubelets beside a 3-member etcd's column: narrower, centred under kube-apiserver. */
+const besideMembers = { width: 176, gap: 12 } as const;
+
+/** A 5-member etcd's zigzag: the near and far columns' left edges and how far each member sits below the one before it. */
+const fiveMembers = { near: 90, far: -80, stride: 64 } as const;
+
+/** The box of member `index` (0-based) of `count` (3 or 5). */
 function memberBoxOf(index: number, count: number): Box {
-  const stride = count >= 5 ? memberBox.stride[5] : memberBox.stride[3];
-  return { x: index % 2 === 0 ? memberBox.near.x : memberBox.far.x, y: rowB.y + index * stride, width: memberBox.width, height: memberBox.height };
+  if (count === 3) return threeMembers[index]!;
+  return { x: index % 2 === 0 ? fiveMembers.near : fiveMembers.far, y: rowB.y + index * fiveMembers.stride, width: 150, height: 92 };
+}
+
+/** Whether member `index` of `count` links to kube-apiserver past no other box (its link is drawn above the boxes). */
+function memberInView(index: number, count: number): boolean {
+  return count === 3 ? index < 2 : index % 2 === 0;
 }
 /** The least slope of a first-row kubelet's link to kube-apiserver. */
 const minSlope = 0.47;
@@ -105,21 +134,23 @@ function etcdClientBox(index: number): Box {
  * A wide first row moves down, so that the link of its outermost kubelet still climbs past its neighbour
  * (slope ≥ `minSlope`).
  */
-function kubeletBox(index: number, count: number, drop: number): Box {
+function kubeletBox(index: number, count: number, drop: number, beside: boolean): Box {
   const perRow = kubeletsPerRow(count);
-  const rowWidth = (n: number) => n * kubelet.width + (n - 1) * kubelet.gap;
+  const { width, gap } = beside ? besideMembers : kubelet;
+  const rowWidth = (n: number) => n * width + (n - 1) * gap;
   const apiserver = fixedBoxes['kube-apiserver'];
   const apiserverCenter = { x: apiserver.x + apiserver.width / 2, y: apiserver.y + apiserver.height / 2 };
-  const firstLeft = graphTarget.width / 2 - rowWidth(Math.min(perRow, count)) / 2;
-  const farthest = Math.max(apiserverCenter.x - (firstLeft + kubelet.width / 2), firstLeft + rowWidth(Math.min(perRow, count)) - kubelet.width / 2 - apiserverCenter.x);
+  const centerX = beside ? apiserverCenter.x : graphTarget.width / 2;
+  const firstLeft = centerX - rowWidth(Math.min(perRow, count)) / 2;
+  const farthest = Math.max(apiserverCenter.x - (firstLeft + width / 2), firstLeft + rowWidth(Math.min(perRow, count)) - width / 2 - apiserverCenter.x);
   const top = Math.max(rowC.y, Math.ceil(apiserverCenter.y + minSlope * farthest - kubelet.height / 2)) + drop;
   const row = Math.floor(index / perRow);
   const inRow = Math.min(perRow, count - row * perRow);
-  const left = graphTarget.width / 2 - rowWidth(inRow) / 2;
+  const left = centerX - rowWidth(inRow) / 2;
   return {
-    x: left + (index % perRow) * (kubelet.width + kubelet.gap),
+    x: left + (index % perRow) * (width + gap),
     y: top + row * (kubelet.height + kubelet.rowGap),
-    width: kubelet.width,
+    width,
     height: kubelet.height,
   };
 }
@@ -128,14 +159,14 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
   const kubelets = topology.components.filter((c) => c.role === 'kubelet');
   const members = topology.components.filter((c) => c.role === 'etcd');
   const clustered = members.length > 1;
-  const lastMember = clustered ? memberBoxOf(members.length - 1, members.length) : null;
-  // The kubelet rows keep their gap below the etcd slot's lowest box, and more, so the first kubelet's
-  // link climbs past the lowest member.
-  const drop = lastMember ? lastMember.y + lastMember.height - (fixedBoxes.etcd.y + fixedBoxes.etcd.height) + 50 : 0;
+  // Five members: the kubelet rows keep their gap below the etcd slot's lowest box, and more, so the
+  // first kubelet's link climbs past the lowest member.
+  const lowest = memberBoxOf(4, 5);
+  const drop = members.length === 5 ? lowest.y + lowest.height - (fixedBoxes.etcd.y + fixedBoxes.etcd.height) + 50 : 0;
   const etcdClients = topology.components.filter((c) => c.role === 'etcd-client');
   const boxOf = (component: ComponentView): Box => {
     if (component.role === 'etcd-client') return etcdClientBox(etcdClients.indexOf(component));
-    if (component.role === 'kubelet') return kubeletBox(kubelets.indexOf(component), kubelets.length, drop);
+    if (component.role === 'kubelet') return kubeletBox(kubelets.indexOf(component), kubelets.length, drop, members.length === 3);
     if (component.role === 'etcd' && clustered) return memberBoxOf(members.indexOf(component), members.length);
     return fixedBoxes[component.role];
   };
@@ -163,7 +194,7 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
   const perRow = kubeletsPerRow(kubelets.length);
   const wrapped = new Set(kubelets.slice(perRow).map((k) => k.name));
   const memberNames = new Set(clustered ? members.map((m) => m.name) : []);
-  const nearMembers = new Set(members.filter((_, i) => i % 2 === 0).map((m) => m.name));
+  const nearMembers = new Set(members.filter((_, i) => memberInView(i, members.length)).map((m) => m.name));
   const apiservers = new Set(topology.components.filter((c) => c.role === 'kube-apiserver').map((c) => c.name));
   const beneath = (a: string, b: string): boolean => {
     if (wrapped.has(a) || wrapped.has(b)) return true;

@@ -5,22 +5,34 @@
 // takes the endpoints from a MemberList. Every RPC has etcdctl's command timeout (`--command-timeout`, 5 s): a member that does
 // not answer in time, or is down (its client keeps redialling until the deadline), gives `context
 // deadline exceeded`.
-// - health: each endpoint at once, a linearizable Get of the key "health" (any answer means the
-//   member committed a proposal through raft), timed; printed in the order the checks finished.
+// - health: each endpoint at once, each through its own client, a linearizable Get of the key "health"
+//   (any answer means the member committed a proposal through raft), timed; printed in the order the
+//   checks finished. A failed check prints its client's retry warning to stderr when it fails (the
+//   client's target names its random ID, `endpoint://client-<uuid>/<endpoint>`, drawn here from an RNG
+//   seeded by the command's time and endpoint so the simulation's own stream is untouched).
 // - status: endpoint by endpoint, Maintenance.Status; a failed endpoint prints clientv3's retry warning
 //   and `Failed to get the status of endpoint …` to stderr and the command exits 1 at the end.
+// A retry warning is clientv3's retry interceptor's zap line for the failed attempt, with the gRPC status
+// error as the balancer gave it: a member that is down leaves health's one-endpoint balancer with
+// `all SubConns are in TransientFailure` (status's client, dialling the endpoint itself, shows the refused
+// dial), a member that does not answer in time gives `context deadline exceeded`, a member's own error
+// its status code and message. The error printed after it follows rpctypes.Error: etcd's own errors as
+// their text, any other as the gRPC status.
 // - member list: Cluster.MemberList from the first endpoint that answers.
 // Models go.etcd.io/etcd/etcdctl/ctlv3/command/ep_command.go (epHealthCommandFunc, epStatusCommandFunc,
 // endpointsFromCluster), member_command.go and global.go (commandCtx: --command-timeout, default 5 s).
-// Deviations: health's retry warnings (they name a random client ID) are not printed; the alarm check
-// after a healthy Get is not made (the model raises no alarms).
+// Models clientv3/retry_interceptor.go (unaryClientInterceptor's warning) and clientv3/client.go (the
+// `endpoint://client-<uuid>/` target).
+// Deviations: a failed attempt is not retried (clientv3 retries a safe call after a member's
+// Unavailable until the deadline, logging each attempt); the alarm check after a healthy Get is not made
+// (the model raises no alarms).
 
 import { etcdKinds, type EtcdReply } from '../../sim/etcd/server.ts';
 import type { EtcdRequestKind, EtcdResponseOf, MessageMap } from '../../sim/messages/index.ts';
 import {
   goDuration, printEndpointHealth, printEndpointStatus, printMemberList, type EndpointHealth, type EndpointStatus, type EtcdctlFormat,
 } from '../../sim/etcd/etcdctl-cluster.ts';
-import { awaitReply, broadcast, Condition, sleep, timedOut, waitOn, type Co, type Message } from '../../sim/engine/index.ts';
+import { awaitReply, broadcast, Condition, Rng, sleep, timedOut, waitOn, type Co, type Message } from '../../sim/engine/index.ts';
 import type { CommandIO } from './http.ts';
 
 /** etcdctl's default `--endpoints`. */
@@ -81,7 +93,13 @@ interface Target {
   readonly timeout: number;
 }
 
-type Outcome<R> = { ok: true; response: R; ms: number } | { ok: false; error: string; ms: number };
+/**
+ * Why a call failed: the member is down or named no member (its client redials until the deadline), it
+ * did not answer in time, or it answered with its own error (`code`, gRPC's status code name).
+ */
+type Failure = { cause: 'down' | 'timeout' } | { cause: 'server'; code: string; message: string };
+
+type Outcome<R> = { ok: true; response: R; ms: number } | ({ ok: false; error: string; ms: number } & Failure);
 
 /** One RPC to the member behind `endpoint`, with etcdctl's command timeout. */
 function* call<K extends EtcdRequestKind>(io: CommandIO, target: Target, endpoint: string, kind: K, payload: MessageMap[K]): Co<Outcome<EtcdResponseOf<K>>> {
@@ -92,17 +110,34 @@ function* call<K extends EtcdRequestKind>(io: CommandIO, target: Target, endpoin
   const deadline = (): Co<Outcome<R>> => (function* () {
     const left = timeout - (io.engine.now - sentAt);
     if (left > 0) yield* sleep(left);
-    return { ok: false, error: 'context deadline exceeded', ms: io.engine.now - sentAt };
+    return { ok: false, cause: 'down', error: 'context deadline exceeded', ms: io.engine.now - sentAt };
   })();
   if (member === null) return yield* deadline();
   const message = io.user.request(member, kind, payload);
   const reply = yield* awaitReply<EtcdReply<R>>(message.id, timeout);
-  if (reply === timedOut) return { ok: false, error: 'context deadline exceeded', ms: io.engine.now - sentAt };
+  if (reply === timedOut) return { ok: false, cause: 'timeout', error: 'context deadline exceeded', ms: io.engine.now - sentAt };
   const r = (reply as Message<EtcdReply<R>>).payload;
   if (r.ok) return { ok: true, response: r.response, ms: io.engine.now - sentAt };
   // A refused dial is retried by the balancer until the deadline.
   if (r.error.message.includes('connection refused')) return yield* deadline();
-  return { ok: false, error: r.error.message, ms: io.engine.now - sentAt };
+  const { codeName: code, message: text } = r.error;
+  const error = /^(etcdserver|mvcc): /.test(text) ? text : `rpc error: code = ${code} desc = ${text}`;
+  return { ok: false, cause: 'server', code, message: text, error, ms: io.engine.now - sentAt };
+}
+
+/** The gRPC status error a failed call's attempt ended with; `down` is how the client's balancer saw a dead member. */
+function grpcError(failure: Failure, down: string): string {
+  switch (failure.cause) {
+    case 'down': return `rpc error: code = DeadlineExceeded desc = ${down}`;
+    case 'timeout': return 'rpc error: code = DeadlineExceeded desc = context deadline exceeded';
+    case 'server': return `rpc error: code = ${failure.code} desc = ${failure.message}`;
+  }
+}
+
+/** clientv3's retry interceptor's warning for a failed attempt of the client whose target is `target`. */
+function retryWarning(io: CommandIO, target: string, error: string): string {
+  return `{"level":"warn","ts":"${zapTime(io)}","caller":"clientv3/retry_interceptor.go:62","msg":"retrying of unary invoker failed",`
+    + `"target":${JSON.stringify(target)},"attempt":0,"error":${JSON.stringify(error)}}\n`;
 }
 
 /** zap's ISO8601 time (UTC, milliseconds) at the engine's clock. */
@@ -124,8 +159,10 @@ function* health(io: CommandIO, target: Target, endpoints: readonly string[], fo
   const results: EndpointHealth[] = [];
   const done = new Condition('etcdctl endpoint health');
   for (const endpoint of endpoints) {
+    const client = `endpoint://client-${new Rng(`etcdctl endpoint health ${io.engine.now} ${endpoint}`).uuid()}/${endpoint}`;
     io.engine.spawn(io.user, (function* () {
       const got = yield* call(io, target, endpoint, etcdKinds.range, { key: 'health' });
+      if (!got.ok) io.err(retryWarning(io, client, grpcError(got, 'latest balancer error: all SubConns are in TransientFailure')));
       results.push({ endpoint, health: got.ok, took: goDuration(got.ms), error: got.ok ? '' : got.error });
       if (results.length === endpoints.length) yield* broadcast(done);
     })());
@@ -152,9 +189,8 @@ function* status(io: CommandIO, target: Target, endpoints: readonly string[], fo
     }
     failed = true;
     const host = endpoint.replace(/^https?:\/\//, '');
-    const cause = memberFor(endpoint, target.members) === null || got.error !== 'context deadline exceeded' ? got.error
-      : `latest balancer error: connection error: desc = \\"transport: Error while dialing dial tcp ${host}: connect: connection refused\\"`;
-    io.err(`{"level":"warn","ts":"${zapTime(io)}","caller":"clientv3/retry_interceptor.go:62","msg":"retrying of unary invoker failed","target":"passthrough:///${endpoint}","attempt":0,"error":"rpc error: code = DeadlineExceeded desc = ${cause}"}\n`);
+    const refused = `latest balancer error: connection error: desc = "transport: Error while dialing dial tcp ${host}: connect: connection refused"`;
+    io.err(retryWarning(io, `passthrough:///${endpoint}`, grpcError(got, refused)));
     io.err(`Failed to get the status of endpoint ${endpoint} (${got.error})\n`);
   }
   io.out(printEndpointStatus(list, format));

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../sim/cluster.ts';
 import { hexId } from '../../sim/etcd/cluster.ts';
 import type { EtcdServer } from '../../sim/etcd/server.ts';
+import { etcdctlClusterTranscript } from '../../sim/etcd/testdata/etcdctl-cluster-3.4.23.ts';
 import { consoleOf } from './console-of.ts';
 
 interface Result { stdout: string; stderr: string; exitCode: number | undefined; ms: number }
@@ -110,7 +111,16 @@ describe('etcdctl on three members', () => {
     expect(health.exitCode).toBe(1);
     const parsed = JSON.parse(health.stdout) as Array<{ endpoint: string; health: boolean; took: string; error: string }>;
     expect(parsed.map((h) => [h.health, h.took, h.error])).toEqual([[false, '5s', 'context deadline exceeded'], [false, '5s', 'context deadline exceeded'], [false, '5s', 'context deadline exceeded']]);
-    expect(health.stderr).toBe('Error: unhealthy cluster\n');
+    // Each endpoint's own client logs its failed attempt as the real one did (recorded: the survivor's Get
+    // timed out, the stopped members' balancers had no connection); only the time and client IDs differ.
+    const warnings = health.stderr.split('\n').filter((l) => l.startsWith('{'));
+    expect(health.stderr).toBe(`${warnings.join('\n')}\nError: unhealthy cluster\n`);
+    const recordedWarnings = /endpoint health -w json\nEXIT 1\nOUT:\n.*\n\nERR:\n((?:\{.*\n)+)/.exec(etcdctlClusterTranscript)![1]!.trimEnd().split('\n');
+    const survivorEndpoint = /"endpoint":"([^"]+)","health":false,"took":"[^"]+","error":"context deadline exceeded"\}/.exec(etcdctlClusterTranscript)![1]!;
+    const shape = (l: string, survivorAt: string): string => l.replace(/"ts":"[^"]+"/, '"ts":"…"')
+      .replace(/client-[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\/([^"]+)/, (_, ep: string) => `client-…/${ep === survivorAt ? 'survivor' : 'stopped'}`);
+    expect(warnings.map((l) => shape(l, `${survivor.name}:2379`)).sort()).toEqual(recordedWarnings.map((l) => shape(l, survivorEndpoint)).sort());
+    expect(warnings.every((l) => l.includes(`"ts":"${new Date(cluster.engine.epochMs + cluster.engine.now - health.ms + 5000).toISOString()}"`))).toBe(true);
     const status = run(`etcdctl ${all} endpoint status`);
     expect(status.exitCode).toBe(1);
     expect(status.ms).toBeGreaterThanOrEqual(10_000);

@@ -4,12 +4,20 @@
 // itself (the log is durable as soon as appended), delivers messages, applies committed entries and
 // reports how far it applied (`appliedTo`). Conf changes and leadership transfer are not modelled (the
 // membership is fixed at start).
-// Models raft/raft.go (Step, stepLeader, stepCandidate, stepFollower, campaign, sendAppend,
-// bcastHeartbeat, handleAppendEntries, handleHeartbeat, handleSnapshot) and raft/node.go (Ready).
+// The package follows etcd's seams: this file holds the member's state, its role changes and the
+// term checks every message passes (raft.go's Step); each role's handling is in step-leader.ts and
+// step-follower.ts, the leader's sending in replicate.ts, the clock in ticks.ts, the membership's
+// progress and votes in tracker.ts, the log in log.ts and pending reads in read-only.ts.
+// Models raft/raft.go (Step, becomeFollower, becomeCandidate, becomePreCandidate, becomeLeader, campaign,
+// send, reset) and raft/node.go (Ready).
 
 import { RaftLog } from './log.ts';
-import { Progress } from './progress.ts';
-import { contextOf, ReadOnly } from './read-only.ts';
+import { ReadOnly } from './read-only.ts';
+import { appendEntries } from './replicate.ts';
+import { stepCandidate, stepFollower } from './step-follower.ts';
+import { stepLeader } from './step-leader.ts';
+import { tickElection, tickHeartbeat, Ticks } from './ticks.ts';
+import { ProgressTracker } from './tracker.ts';
 import {
   isVoteType, message, none, voteResponseType, type Entry, type HardState, type MessageType, type RaftMessage, type ReadState,
   type Snapshot, type StateType,
@@ -42,9 +50,11 @@ export const etcdRaftDefaults = {
   tickMs: 100, electionTick: 10, heartbeatTick: 1, checkQuorum: true, preVote: false, maxSizePerMsg: 1024 * 1024, maxInflightMsgs: 4096 / 8,
 } as const;
 
-/** What `step` returns when a proposal cannot be taken (no leader known): raft.ErrProposalDropped. */
-export const proposalDropped = 'raft proposal dropped';
-
+/**
+ * One member's raft state. The fields and methods below the public API (`tracker` on) are the package's
+ * own: the step, replicate and tick functions of the neighbouring files work on them, as etcd's functions
+ * work on its `raft` struct; the host uses only the API above them.
+ */
 export class Raft {
   readonly id: number;
   term = 0;
@@ -52,22 +62,11 @@ export class Raft {
   lead = none;
   state: StateType = 'StateFollower';
   readonly log: RaftLog;
-  private readonly prs = new Map<number, Progress>();
-  private votes = new Map<number, boolean>();
-  private electionElapsed = 0;
-  private heartbeatElapsed = 0;
-  private randomizedElectionTimeout = 0;
-  private readOnly = new ReadOnly();
-  private msgs: RaftMessage[] = [];
-  private readStates: ReadState[] = [];
-  /** A snapshot from the leader not yet handed to the application. */
-  private snapshotToApply: Snapshot | null = null;
-  private readonly peers: readonly number[];
 
   /** A new member, or (with `log` and `hard`) one restarting from its disk. */
-  constructor(private readonly config: RaftConfig, log?: RaftLog, hard?: HardState) {
+  constructor(readonly config: RaftConfig, log?: RaftLog, hard?: HardState) {
     this.id = config.id;
-    this.peers = [...config.peers].sort((a, b) => a - b);
+    this.tracker = new ProgressTracker(config.peers, config.maxInflightMsgs);
     this.log = log ?? new RaftLog();
     if (hard !== undefined) {
       this.log.commitTo(hard.commit);
@@ -121,198 +120,12 @@ export class Raft {
     this.log.appliedTo(index);
   }
 
-  // --- ticks ---
-
   tick(): void {
-    if (this.state === 'StateLeader') this.tickHeartbeat();
-    else this.tickElection();
+    if (this.state === 'StateLeader') tickHeartbeat(this);
+    else tickElection(this);
   }
 
-  private tickElection(): void {
-    this.electionElapsed++;
-    if (this.electionElapsed >= this.randomizedElectionTimeout) {
-      this.electionElapsed = 0;
-      this.step(message({ type: 'MsgHup', from: this.id }));
-    }
-  }
-
-  private tickHeartbeat(): void {
-    this.heartbeatElapsed++;
-    this.electionElapsed++;
-    if (this.electionElapsed >= this.config.electionTick) {
-      this.electionElapsed = 0;
-      if (this.config.checkQuorum) this.step(message({ type: 'MsgCheckQuorum', from: this.id }));
-    }
-    if (this.state !== 'StateLeader') return;
-    if (this.heartbeatElapsed >= this.config.heartbeatTick) {
-      this.heartbeatElapsed = 0;
-      this.step(message({ type: 'MsgBeat', from: this.id }));
-    }
-  }
-
-  // --- state changes ---
-
-  private reset(term: number): void {
-    if (this.term !== term) {
-      this.term = term;
-      this.vote = none;
-    }
-    this.lead = none;
-    this.electionElapsed = 0;
-    this.heartbeatElapsed = 0;
-    this.randomizedElectionTimeout = this.config.electionTick + this.config.random(this.config.electionTick);
-    this.votes = new Map();
-    this.prs.clear();
-    for (const id of this.peers) {
-      const pr = new Progress(0, this.log.lastIndex + 1, this.config.maxInflightMsgs);
-      if (id === this.id) pr.match = this.log.lastIndex;
-      this.prs.set(id, pr);
-    }
-    this.readOnly = new ReadOnly();
-  }
-
-  private becomeFollower(term: number, lead: number): void {
-    this.reset(term);
-    this.lead = lead;
-    this.state = 'StateFollower';
-  }
-
-  private becomeCandidate(): void {
-    if (this.state === 'StateLeader') throw new Error('raft: invalid transition [leader -> candidate]');
-    this.reset(this.term + 1);
-    this.vote = this.id;
-    this.state = 'StateCandidate';
-  }
-
-  private becomePreCandidate(): void {
-    if (this.state === 'StateLeader') throw new Error('raft: invalid transition [leader -> pre-candidate]');
-    // Neither the term nor the vote changes: a pre-vote disturbs no one.
-    this.votes = new Map();
-    this.lead = none;
-    this.state = 'StatePreCandidate';
-  }
-
-  private becomeLeader(): void {
-    if (this.state === 'StateFollower') throw new Error('raft: invalid transition [follower -> leader]');
-    this.reset(this.term);
-    this.lead = this.id;
-    this.state = 'StateLeader';
-    this.prs.get(this.id)!.becomeReplicate();
-    // An empty entry of the new term: committing it commits everything before it (raft paper §5.4.2).
-    this.appendEntries([{ term: 0, index: 0, data: null, size: 0 }]);
-  }
-
-  private campaign(kind: 'pre-election' | 'election'): void {
-    let term: number;
-    let voteType: MessageType;
-    if (kind === 'pre-election') {
-      this.becomePreCandidate();
-      voteType = 'MsgPreVote';
-      term = this.term + 1;
-    } else {
-      this.becomeCandidate();
-      voteType = 'MsgVote';
-      term = this.term;
-    }
-    if (this.poll(this.id, true) === 'won') {
-      if (kind === 'pre-election') this.campaign('election');
-      else this.becomeLeader();
-      return;
-    }
-    for (const id of this.peers) {
-      if (id === this.id) continue;
-      this.send(message({ type: voteType, to: id, term, index: this.log.lastIndex, logTerm: this.log.lastTerm }));
-    }
-  }
-
-  private poll(id: number, granted: boolean): 'won' | 'lost' | 'pending' {
-    if (!this.votes.has(id)) this.votes.set(id, granted);
-    let yes = 0;
-    let no = 0;
-    for (const v of this.votes.values()) {
-      if (v) yes++;
-      else no++;
-    }
-    const q = this.quorum;
-    if (yes >= q) return 'won';
-    if (this.peers.length - no < q) return 'lost';
-    return 'pending';
-  }
-
-  private get quorum(): number {
-    return Math.floor(this.peers.length / 2) + 1;
-  }
-
-  // --- sending ---
-
-  private send(m: RaftMessage): void {
-    let term = m.term;
-    if (isVoteType(m.type) || m.type === 'MsgVoteResp' || m.type === 'MsgPreVoteResp') {
-      if (term === 0) throw new Error(`raft: term should be set when sending ${m.type}`);
-    } else if (m.type !== 'MsgProp' && m.type !== 'MsgReadIndex') {
-      term = this.term;
-    }
-    this.msgs.push({ ...m, from: this.id, term });
-  }
-
-  /** Sends `to` what it lacks: a MsgApp from `next`, or the snapshot when that part of the log is compacted. */
-  private maybeSendAppend(to: number, sendIfEmpty: boolean): boolean {
-    const pr = this.prs.get(to)!;
-    if (pr.isPaused()) return false;
-    const prevTerm = this.log.term(pr.next - 1);
-    const entries = this.log.entriesFrom(pr.next, this.config.maxSizePerMsg);
-    if (entries !== null && entries.length === 0 && !sendIfEmpty) return false;
-    if (prevTerm < 0 || entries === null) {
-      if (!pr.recentActive) return false;
-      const snapshot = this.log.currentSnapshot;
-      pr.becomeSnapshot(snapshot.metadata.index);
-      this.send(message({ type: 'MsgSnap', to, snapshot }));
-      return true;
-    }
-    const prevIndex = pr.next - 1;
-    const n = entries.length;
-    if (n !== 0) {
-      if (pr.state === 'StateReplicate') {
-        const last = entries[n - 1]!.index;
-        pr.optimisticUpdate(last);
-        pr.addInflight(last);
-      } else if (pr.state === 'StateProbe') {
-        pr.probeSent = true;
-      }
-    }
-    this.send(message({ type: 'MsgApp', to, index: prevIndex, logTerm: prevTerm, entries, commit: this.log.committed }));
-    return true;
-  }
-
-  private bcastAppend(): void {
-    for (const id of this.peers) if (id !== this.id) this.maybeSendAppend(id, true);
-  }
-
-  private bcastHeartbeat(context: string): void {
-    for (const id of this.peers) {
-      if (id === this.id) continue;
-      const commit = Math.min(this.prs.get(id)!.match, this.log.committed);
-      this.send(message({ type: 'MsgHeartbeat', to: id, commit, context }));
-    }
-  }
-
-  private appendEntries(entries: readonly Entry[]): void {
-    const last = this.log.lastIndex;
-    const stamped = entries.map((e, i) => ({ ...e, term: this.term, index: last + 1 + i }));
-    const li = this.log.append(stamped);
-    this.prs.get(this.id)!.maybeUpdate(li);
-    this.maybeCommit();
-  }
-
-  /** Commits the highest index a quorum has (if it is of this term). */
-  private maybeCommit(): boolean {
-    const matches = [...this.prs.values()].map((p) => p.match).sort((a, b) => b - a);
-    return this.log.maybeCommit(matches[this.quorum - 1]!, this.term);
-  }
-
-  // --- stepping ---
-
-  /** Proposes `data` (of `size` bytes); `proposalDropped` when no leader can take it. */
+  /** Proposes `data` (of `size` bytes); raft.ErrProposalDropped's text when no leader can take it. */
   propose(data: unknown, size: number): string | null {
     return this.step(message({ type: 'MsgProp', from: this.id, entries: [{ term: 0, index: 0, data, size }] }));
   }
@@ -322,11 +135,11 @@ export class Raft {
     this.step(message({ type: 'MsgReadIndex', entries: [{ term: 0, index: 0, data: ctx, size: ctx.length }] }));
   }
 
-  /** Steps a message into the state machine; `proposalDropped` for a proposal that cannot be taken. */
+  /** Steps a message into the state machine; raft.ErrProposalDropped's text for a proposal that cannot be taken. */
   step(m: RaftMessage): string | null {
     if (m.term > this.term && m.term !== 0) {
       if (isVoteType(m.type)) {
-        const inLease = this.config.checkQuorum && this.lead !== none && this.electionElapsed < this.config.electionTick;
+        const inLease = this.config.checkQuorum && this.lead !== none && this.ticks.electionElapsed < this.config.electionTick;
         // Heard from a leader within the election timeout: ignore a disruptive candidate.
         if (inLease) return null;
       }
@@ -357,7 +170,7 @@ export class Raft {
         if (canVote && this.log.isUpToDate(m.index, m.logTerm)) {
           this.send(message({ type: voteResponseType(m.type), to: m.from, term: m.term }));
           if (m.type === 'MsgVote') {
-            this.electionElapsed = 0;
+            this.ticks.electionElapsed = 0;
             this.vote = m.from;
           }
         } else {
@@ -367,188 +180,89 @@ export class Raft {
       }
       default:
         switch (this.state) {
-          case 'StateLeader': return this.stepLeader(m);
-          case 'StateFollower': return this.stepFollower(m);
-          default: return this.stepCandidate(m);
+          case 'StateLeader': return stepLeader(this, m);
+          case 'StateFollower': return stepFollower(this, m);
+          default: return stepCandidate(this, m);
         }
     }
   }
 
-  private stepLeader(m: RaftMessage): string | null {
-    switch (m.type) {
-      case 'MsgBeat':
-        this.bcastHeartbeat(this.readOnly.lastPendingRequestCtx());
-        return null;
-      case 'MsgCheckQuorum': {
-        this.prs.get(this.id)!.recentActive = true;
-        const active = [...this.prs.values()].filter((p) => p.recentActive).length;
-        if (active < this.quorum) this.becomeFollower(this.term, none);
-        for (const [id, pr] of this.prs) if (id !== this.id) pr.recentActive = false;
-        return null;
-      }
-      case 'MsgProp':
-        this.appendEntries(m.entries);
-        this.bcastAppend();
-        return null;
-      case 'MsgReadIndex': {
-        if (this.peers.length > 1) {
-          // Until it commits an entry of its term, a new leader does not know the commit index.
-          if (this.log.termOrZero(this.log.committed) !== this.term) return null;
-          const ctx = contextOf(m);
-          this.readOnly.addRequest(this.log.committed, m);
-          this.readOnly.recvAck(this.id, ctx);
-          this.bcastHeartbeat(ctx);
-        } else {
-          this.readStates.push({ index: this.log.committed, requestCtx: contextOf(m) });
-        }
-        return null;
-      }
-      default:
-        break;
-    }
-    const pr = this.prs.get(m.from);
-    if (pr === undefined) return null;
-    switch (m.type) {
-      case 'MsgAppResp':
-        pr.recentActive = true;
-        if (m.reject) {
-          if (pr.maybeDecrTo(m.index, m.rejectHint)) {
-            if (pr.state === 'StateReplicate') pr.becomeProbe();
-            this.maybeSendAppend(m.from, true);
-          }
-        } else {
-          const oldPaused = pr.isPaused();
-          if (pr.maybeUpdate(m.index)) {
-            if (pr.state === 'StateProbe') pr.becomeReplicate();
-            else if (pr.state === 'StateSnapshot' && pr.match >= pr.pendingSnapshot) {
-              pr.becomeProbe();
-              pr.becomeReplicate();
-            } else if (pr.state === 'StateReplicate') pr.freeInflightsTo(m.index);
-            if (this.maybeCommit()) this.bcastAppend();
-            else if (oldPaused) this.maybeSendAppend(m.from, true);
-            while (this.maybeSendAppend(m.from, false));
-          }
-        }
-        return null;
-      case 'MsgHeartbeatResp': {
-        pr.recentActive = true;
-        pr.probeSent = false;
-        if (pr.state === 'StateReplicate' && pr.inflightFull) pr.freeFirstInflight();
-        if (pr.match < this.log.lastIndex) this.maybeSendAppend(m.from, true);
-        if (m.context === '') return null;
-        const acks = this.readOnly.recvAck(m.from, m.context);
-        if (acks === null || acks.size < this.quorum) return null;
-        for (const rs of this.readOnly.advance(m.context)) {
-          const ctx = contextOf(rs.request);
-          if (rs.request.from === none || rs.request.from === this.id) this.readStates.push({ index: rs.index, requestCtx: ctx });
-          else this.send(message({ type: 'MsgReadIndexResp', to: rs.request.from, index: rs.index, entries: rs.request.entries }));
-        }
-        return null;
-      }
-      case 'MsgSnapStatus':
-        if (pr.state !== 'StateSnapshot') return null;
-        if (m.reject) pr.pendingSnapshot = 0;
-        pr.becomeProbe();
-        pr.probeSent = true;
-        return null;
-      default:
-        return null;
-    }
+  // --- the package's own (see the class comment) ---
+
+  readonly tracker: ProgressTracker;
+  readonly ticks = new Ticks();
+  readOnly = new ReadOnly();
+  /** Confirmed read indexes not yet taken by the host. */
+  readStates: ReadState[] = [];
+  /** A snapshot from the leader not yet handed to the application. */
+  snapshotToApply: Snapshot | null = null;
+  private msgs: RaftMessage[] = [];
+
+  becomeFollower(term: number, lead: number): void {
+    this.reset(term);
+    this.lead = lead;
+    this.state = 'StateFollower';
   }
 
-  private stepCandidate(m: RaftMessage): string | null {
-    const myVoteResp: MessageType = this.state === 'StatePreCandidate' ? 'MsgPreVoteResp' : 'MsgVoteResp';
-    switch (m.type) {
-      case 'MsgProp':
-        return proposalDropped;
-      case 'MsgApp':
-        this.becomeFollower(m.term, m.from);
-        this.handleAppendEntries(m);
-        return null;
-      case 'MsgHeartbeat':
-        this.becomeFollower(m.term, m.from);
-        this.handleHeartbeat(m);
-        return null;
-      case 'MsgSnap':
-        this.becomeFollower(m.term, m.from);
-        this.handleSnapshot(m);
-        return null;
-      default:
-        if (m.type === myVoteResp) {
-          const result = this.poll(m.from, !m.reject);
-          if (result === 'won') {
-            if (this.state === 'StatePreCandidate') this.campaign('election');
-            else {
-              this.becomeLeader();
-              this.bcastAppend();
-            }
-          } else if (result === 'lost') {
-            this.becomeFollower(this.term, none);
-          }
-        }
-        return null;
-    }
+  becomeLeader(): void {
+    if (this.state === 'StateFollower') throw new Error('raft: invalid transition [follower -> leader]');
+    this.reset(this.term);
+    this.lead = this.id;
+    this.state = 'StateLeader';
+    this.tracker.get(this.id)!.becomeReplicate();
+    // An empty entry of the new term: committing it commits everything before it (raft paper §5.4.2).
+    appendEntries(this, [{ term: 0, index: 0, data: null, size: 0 }]);
   }
 
-  private stepFollower(m: RaftMessage): string | null {
-    switch (m.type) {
-      case 'MsgProp':
-        if (this.lead === none) return proposalDropped;
-        this.send({ ...m, to: this.lead });
-        return null;
-      case 'MsgApp':
-        this.electionElapsed = 0;
-        this.lead = m.from;
-        this.handleAppendEntries(m);
-        return null;
-      case 'MsgHeartbeat':
-        this.electionElapsed = 0;
-        this.lead = m.from;
-        this.handleHeartbeat(m);
-        return null;
-      case 'MsgSnap':
-        this.electionElapsed = 0;
-        this.lead = m.from;
-        this.handleSnapshot(m);
-        return null;
-      case 'MsgReadIndex':
-        if (this.lead === none) return null;
-        this.send({ ...m, to: this.lead });
-        return null;
-      case 'MsgReadIndexResp':
-        if (m.entries.length !== 1) return null;
-        this.readStates.push({ index: m.index, requestCtx: contextOf(m) });
-        return null;
-      default:
-        return null;
+  /**
+   * Becomes a pre-candidate (term and vote unchanged: a pre-vote disturbs no one) or a candidate (next
+   * term, voting for itself), then asks every other member for its vote; a lone member wins at once.
+   */
+  campaign(kind: 'pre-election' | 'election'): void {
+    if (this.state === 'StateLeader') throw new Error(`raft: invalid transition [leader -> ${kind === 'election' ? 'candidate' : 'pre-candidate'}]`);
+    let term: number;
+    let voteType: MessageType;
+    if (kind === 'pre-election') {
+      this.tracker.resetVotes();
+      this.lead = none;
+      this.state = 'StatePreCandidate';
+      voteType = 'MsgPreVote';
+      term = this.term + 1;
+    } else {
+      this.reset(this.term + 1);
+      this.vote = this.id;
+      this.state = 'StateCandidate';
+      voteType = 'MsgVote';
+      term = this.term;
     }
-  }
-
-  private handleAppendEntries(m: RaftMessage): void {
-    if (m.index < this.log.committed) {
-      this.send(message({ type: 'MsgAppResp', to: m.from, index: this.log.committed }));
+    if (this.tracker.recordVote(this.id, true) === 'won') {
+      if (kind === 'pre-election') this.campaign('election');
+      else this.becomeLeader();
       return;
     }
-    const last = this.log.maybeAppend(m.index, m.logTerm, m.commit, m.entries);
-    if (last !== null) this.send(message({ type: 'MsgAppResp', to: m.from, index: last }));
-    else this.send(message({ type: 'MsgAppResp', to: m.from, index: m.index, reject: true, rejectHint: this.log.lastIndex }));
-  }
-
-  private handleHeartbeat(m: RaftMessage): void {
-    this.log.commitTo(m.commit);
-    this.send(message({ type: 'MsgHeartbeatResp', to: m.from, context: m.context }));
-  }
-
-  private handleSnapshot(m: RaftMessage): void {
-    const snapshot = m.snapshot!;
-    const { index, term } = snapshot.metadata;
-    if (index > this.log.committed && !this.log.matchTerm(index, term)) {
-      this.log.restore(snapshot);
-      this.snapshotToApply = snapshot;
-      this.send(message({ type: 'MsgAppResp', to: m.from, index: this.log.lastIndex }));
-      return;
+    for (const id of this.tracker.others(this.id)) {
+      this.send(message({ type: voteType, to: id, term, index: this.log.lastIndex, logTerm: this.log.lastTerm }));
     }
-    if (index > this.log.committed) this.log.commitTo(index);
-    this.send(message({ type: 'MsgAppResp', to: m.from, index: this.log.committed }));
+  }
+
+  send(m: RaftMessage): void {
+    let term = m.term;
+    if (isVoteType(m.type) || m.type === 'MsgVoteResp' || m.type === 'MsgPreVoteResp') {
+      if (term === 0) throw new Error(`raft: term should be set when sending ${m.type}`);
+    } else if (m.type !== 'MsgProp' && m.type !== 'MsgReadIndex') {
+      term = this.term;
+    }
+    this.msgs.push({ ...m, from: this.id, term });
+  }
+
+  private reset(term: number): void {
+    if (this.term !== term) {
+      this.term = term;
+      this.vote = none;
+    }
+    this.lead = none;
+    this.ticks.reset(this.config.electionTick, this.config.random);
+    this.tracker.reset(this.id, this.log.lastIndex);
+    this.readOnly = new ReadOnly();
   }
 }
