@@ -150,7 +150,7 @@ describe('import through the saved-cluster commands', () => {
     host.handle({ type: 'step', count: 15 });
     await settle();
     expect(storedValue(key)?.startsWith('{"kind":"ConfigMap"')).toBe(true);
-    const id = saved['open']?.id;
+    const id = saved['saver'].open?.id;
     events.length = 0;
     host.handle({ type: 'exportCluster', id: id! });
     await settle();
@@ -195,7 +195,7 @@ describe('import through the saved-cluster commands', () => {
     expect(etcdOf(events.find((e) => e.type === 'ready'))).toEqual(['etcd-1', 'etcd-2', 'etcd-3']);
     const listed = events.filter((e) => e.type === 'clusters').at(-1);
     expect(listed?.type === 'clusters' && listed.clusters.find((c) => c.name === 'three')).toMatchObject({ etcdMembers: 3 });
-    const id = saved['open']?.id;
+    const id = saved['saver'].open?.id;
     events.length = 0;
     host.handle({ type: 'exportCluster', id: id! });
     await settle();

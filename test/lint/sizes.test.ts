@@ -24,11 +24,8 @@ const inProgress = new Set([
   'src/sim/apiserver/storage/cacher.ts',
   'src/sim/apiserver/storage/cacher.test.ts',
   'src/sim/apiserver/storage/storage-contract.ts',
-  'src/worker/host.ts',
   'src/sim/etcd/raft/testing.ts',
-  'src/server/cluster-host.ts',
   'src/server/real-etcd/real-etcd-member.ts',
-  'src/worker/saved-clusters.ts',
 ]);
 
 function sourceFiles(dir: string): string[] {
