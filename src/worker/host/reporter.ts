@@ -55,11 +55,6 @@ export class Reporter {
     this.flights.reset();
   }
 
-  /** The timeline is posted again with the next report, even if it did not move. */
-  timelineChanged(): void {
-    this.postedTimeline = '';
-  }
-
   /** Flushes what changed since the last report (see the header); returns what it flushed of the head. */
   report(): ReportedBatch {
     const { timeline, cluster, story } = this.stage;
