@@ -26,11 +26,11 @@ const layer = {
   protocolMessages: { group: ['**/sim/messages/**'], allowTypeImports: true, message: 'src/protocol takes src/sim/messages as types only (import type).' },
   worker: { group: ['**/ui/**', '**/server/**'], message: 'The worker hosts the sim for the UI: it imports src/protocol and src/sim only.' },
   workerTest: { group: ['**/server/**', '**/ui/**/*.tsx'], message: 'Worker tests may use the UI\'s pure helpers, never its components or the server.' },
-  // The host pieces live once and run in both places (DESIGN.md §6): the server hosts the worker's SimHost for
-  // attached pages, but never the browser's bindings of it (the Worker entry, IndexedDB, saved clusters).
+  // The host pieces live once and run in both places (DESIGN.md §6): the server hosts the worker's host pieces
+  // (src/worker/host/) for attached pages, but never the browser's bindings (the Worker entry, IndexedDB, saved clusters).
   server: {
-    group: ['**/ui/**', '**/worker/sim.worker.ts', '**/worker/persistence.ts', '**/worker/saved-clusters.ts'],
-    message: 'The server hosts the sim and the worker\'s host pieces (src/worker/host.ts …), never the browser\'s bindings or the UI.',
+    group: ['**/ui/**', '**/worker/sim.worker.ts', '**/worker/persistence.ts', '**/worker/saved-clusters*.ts'],
+    message: 'The server hosts the sim and the worker\'s host pieces (src/worker/host/ …), never the browser\'s bindings or the UI.',
   },
   ui: { group: ['**/sim/**', '**/worker/**', '**/server/**'], message: 'The UI talks to the worker through src/protocol only.' },
 };

@@ -143,7 +143,7 @@ async function importer(idPrefix: string) {
   };
   /** Exports the open cluster, then imports its file and its link, checking each import; returns the file. */
   const exportAndReimport = async (check: (imported: readonly WorkerEvent[]) => void): Promise<string> => {
-    await run({ type: 'exportCluster', id: saved['open']!.id });
+    await run({ type: 'exportCluster', id: saved['saver'].open!.id });
     const exported = events.find((e) => e.type === 'clusterExport');
     if (exported?.type !== 'clusterExport') throw new Error('no export');
     const json = exported.json;

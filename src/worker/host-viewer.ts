@@ -1,4 +1,4 @@
-// A page's own view of a driven host (host.ts with a ClusterDriver: the server's cluster). The pages
+// A page's own view of a driven host (host/driven-host.ts: the server's cluster). The pages
 // attached to one server share its cluster, its timeline, its story and what each component holds; each
 // looks at a step of its own. A page follows the head (the host's events reach it as they are posted) until
 // it pauses, steps or seeks: it then holds a position on the shared timeline, served from the records
@@ -10,6 +10,7 @@ import type { Command, FlightsEvent, SimStatus, TimelineEvent, WorkerEvent } fro
 import { stepLevels } from '../protocol/index.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import { FlightTracker, longestFlight, type FlightPosition } from './flights.ts';
+import { requirePositiveInteger } from './host/hosted-cluster.ts';
 import type { InsidesRecorder } from './insides.ts';
 import type { KeyspaceTracker } from './keyspace.ts';
 import { withPods } from './pods.ts';
@@ -18,7 +19,7 @@ import type { StoryRecord } from './story/record.ts';
 import type { Timeline } from './timeline.ts';
 import { TimelineView, type TimelineCursor } from './timeline-view.ts';
 
-/** What a page's view reads of the host (`SimHost` is one). */
+/** What a page's view reads of the host (`DrivenHost` and `SimHost` are). */
 export interface ViewedHost {
   readonly timeline: Timeline;
   readonly story: StoryRecord;
@@ -266,8 +267,4 @@ export class PageViewer {
     const sample = this.host.timeline.sample(cursor.position);
     return { step: cursor.position, now: sample.now, pending: sample.pending, idle: sample.idle, mode: 'paused', speed: this.host.status().speed };
   }
-}
-
-function requirePositiveInteger(what: string, value: number): void {
-  if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`${what} must be a positive integer, got ${value}`);
 }

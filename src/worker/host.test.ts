@@ -6,6 +6,7 @@ import { User } from '../sim/user/user.ts';
 import { FakeClock } from './fake-clock.ts';
 import { defaultSpeed, SimHost, type ClusterSpec, type HostedCluster, type Pacing } from './host.ts';
 import { PageViewer } from './host-viewer.ts';
+import { DrivenHost } from './host/driven-host.ts';
 import { decodeStored } from '../sim/apiserver/storage/codec.ts';
 
 
@@ -373,12 +374,12 @@ describe('a driven host (the server runs the cluster, the host reports it)', () 
   function driven() {
     const events: WorkerEvent[] = [];
     const acts: Array<() => boolean> = [];
-    let cluster!: ReturnType<typeof echoCluster>;
-    const host = new SimHost({
+    const spec = { seed: 'test', nodes: 1 };
+    const cluster = echoCluster(spec);
+    const host = new DrivenHost({
       post: (event) => events.push(structuredClone(event)),
-      clock: new FakeClock(),
-      initial: { seed: 'test', nodes: 1 },
-      buildCluster: (spec) => (cluster = echoCluster(spec)),
+      spec,
+      cluster,
       driver: { act: (_command, apply) => acts.push(apply), speed: 1 },
     });
     const put = (key: string) => cluster.user.request('etcd', 'etcd.Put', { key });

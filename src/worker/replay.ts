@@ -1,13 +1,30 @@
-// Rebuilds a cluster from its seed and command log: build, boot, then deliver step by step, applying each
-// logged command after exactly the step (and at exactly the virtual time) it was applied at originally.
-// The simulation is deterministic, so the result equals the original at every step; this is how a fork,
-// a reload and a crash restart get a live simulation back (components are coroutines and cannot be
-// serialised). Replay is a generator that yields after every chunk, so the host can report progress and
-// stay responsive.
+// The one replay: rebuilds a cluster from its seed and command log. A log is a list of LogEntry: a command
+// and the step (deliveries before it) and virtual instant it was applied at. The worker logs the page's
+// commands (LoggedCommand, kept in IndexedDB and export files); the server logs, beside those, every
+// request, etcd call and cancel that entered its cluster (src/server/server-log.ts, cluster.jsonl).
+// Replay builds and boots the cluster, then delivers step by step, applying each entry after exactly the
+// step and at exactly the instant it was applied originally. The simulation is deterministic, so the
+// result equals the original at every step; this is how a fork, a reload, a crash restart and a server
+// restart get a live simulation back (components are coroutines and cannot be serialised). Replay is a
+// generator that yields after every chunk, so the worker's host can report progress and stay responsive.
 
-import type { LoggedCommand } from '../protocol/index.ts';
+import type { LoggableCommand } from '../protocol/index.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import { applyUserCommand, type CommandTarget } from './user-commands.ts';
+
+/** One entry of a command log: `command`, applied after delivery `step` at virtual time `at`. */
+export interface LogEntry<C> {
+  /** The number of deliveries before it was applied. */
+  readonly step: number;
+  /** The virtual time when it was applied (playing can move the clock between deliveries). */
+  readonly at: number;
+  readonly command: C;
+}
+
+/** The entry logging `command` applied now on `engine`. */
+export function logEntry<C>(engine: Pick<Engine, 'step' | 'now'>, command: C): LogEntry<C> {
+  return { step: engine.step, at: engine.now, command };
+}
 
 export interface ReplayableCluster extends CommandTarget {
   boot?(): number;
@@ -30,11 +47,11 @@ export function bootCluster(cluster: ReplayableCluster): number {
 }
 
 /**
- * Replays `log` on `cluster` (freshly built and booted) up to step `target`. Yields after each chunk of
- * at most `chunkSteps` deliveries.
+ * Replays `log` on `engine` (its cluster freshly built and booted) up to step `target`, handing each
+ * entry's command to `apply` at its step and instant. Yields after each chunk of at most `chunkSteps`
+ * deliveries.
  */
-export function* replay(cluster: ReplayableCluster, log: readonly LoggedCommand[], target: number, chunkSteps: number): Generator<ReplayProgress, void> {
-  const { engine } = cluster;
+export function* replay<C>(engine: Engine, log: readonly LogEntry<C>[], target: number, chunkSteps: number, apply: (command: C) => void): Generator<ReplayProgress, void> {
   const bootSteps = engine.step;
   if (target < bootSteps) throw new ReplayError(`cannot replay to step ${target}: the cluster takes ${bootSteps} steps to boot`);
   for (const entry of log) {
@@ -45,17 +62,21 @@ export function* replay(cluster: ReplayableCluster, log: readonly LoggedCommand[
       const moved = engine.run({ until: entry.at });
       if (moved.steps > 0) throw new ReplayError(`replay diverged: moving the clock to ${entry.at} delivered ${moved.steps} message(s)`);
     }
-    applyUserCommand(cluster, entry.command);
+    apply(entry.command);
   }
   yield* advance(engine, target, target, chunkSteps);
-
 }
 
-/** Boots `cluster` and runs `replay` to the end without yielding to anyone. */
-export function replayNow(cluster: ReplayableCluster, log: readonly LoggedCommand[], target: number): void {
-  bootCluster(cluster);
-  const run = replay(cluster, log, target, Number.POSITIVE_INFINITY);
+/** Replays `log` to the end without yielding to anyone. */
+export function replayAll<C>(engine: Engine, log: readonly LogEntry<C>[], target: number, apply: (command: C) => void): void {
+  const run = replay(engine, log, target, Number.POSITIVE_INFINITY, apply);
   while (!run.next().done) { /* deliver */ }
+}
+
+/** Boots `cluster` and replays the page's commands `log` on it to step `target` without yielding. */
+export function replayNow(cluster: ReplayableCluster, log: readonly LogEntry<LoggableCommand>[], target: number): void {
+  bootCluster(cluster);
+  replayAll(cluster.engine, log, target, (command) => applyUserCommand(cluster, command));
 }
 
 function* advance(engine: Engine, to: number, total: number, chunkSteps: number): Generator<ReplayProgress, void> {

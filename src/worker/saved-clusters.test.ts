@@ -161,7 +161,7 @@ describe('saved clusters', () => {
     const one = await tab(sharedLocks());
     await one.send({ type: 'applyManifest', yaml: configMap('a') });
     await one.send({ type: 'step', count: 12 });
-    const firstId = one.saved['open']?.id;
+    const firstId = one.saved['saver'].open?.id;
     const firstHead = one.host.timeline.head;
     const created = await one.send({ type: 'createCluster', name: 'Second', seed: 'other', nodes: 2 });
     expect(created.find((e) => e.type === 'ready')).toMatchObject({ seed: 'other', nodes: 2 });

@@ -1,24 +1,22 @@
 // Saved clusters: the host's journal (it saves the open cluster as it runs) and the saved-cluster
 // commands (list, create, open, rename, duplicate, delete, export, import, fork to a branch).
 //
-// Saving. After every report at the head the host hands over what changed; one save at a time is in
-// flight, and whatever accumulates meanwhile goes into the next one (so a fast-forward costs one
-// transaction per chunk, a play session about one per frame). A save holds the new commands, the head's
-// view (status, markers, the newest deliveries) and the keyspace: a whole base now and then (after a
-// reset or fork, or when the changes since the base outgrow it), the changes since the base otherwise.
+// Saving: the open cluster is saved as it runs by a ClusterSaver (saved-clusters-saver.ts).
 //
 // Faults. IndexedDB missing or refusing to open, a full quota, a failed write, a blocked upgrade or a
 // newer tab taking over: the open cluster goes on in memory and a `persistence` event says why.
 // Two tabs on one saved cluster: a Web Lock per cluster; the second tab gets an unsaved copy.
 
 import type {
-  Command, KeyChange, LoggedCommand, PersistenceWarning, PersistenceWarningCode, SavedClusterSummary, TraceRecord, WorkerEvent,
+  Command, LoggedCommand, PersistenceWarning, PersistenceWarningCode, SavedClusterSummary, WorkerEvent,
 } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
 import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFragment } from './export-file.ts';
 import { specOptions, type ClusterSpec, type HostedCluster, type HostJournal, type SimHost } from './host.ts';
-import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster, type SaveBatch } from './persistence.ts';
+import type { ReportedBatch } from './host/reporter.ts';
+import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster } from './persistence.ts';
+import { ClusterSaver } from './saved-clusters-saver.ts';
 import { replayNow } from './replay.ts';
 
 /** A lock per saved cluster, so that two tabs never write the same one. */
@@ -59,8 +57,6 @@ export interface SavedClustersOptions {
 }
 
 const lastOpenedKey = 'lastOpened';
-/** A new keyspace base is written when the changes since the last one outnumber this or the base. */
-const minChangesBeforeRebase = 2_000;
 
 export class SavedClusters implements HostJournal {
   private readonly host: SimHost;
@@ -69,23 +65,9 @@ export class SavedClusters implements HostJournal {
   private readonly newId: () => string;
   private readonly buildCluster: (spec: ClusterSpec) => HostedCluster;
   private store: ClusterStore | null = null;
-  private open: ClusterRecord | null = null;
   private release: (() => void) | null = null;
-  /** False in memory-only mode, and while a restore rebuilds the open cluster. */
-  private saving = false;
-  private restoring = false;
   private warning: PersistenceWarning | null = null;
-  private lastPersistedStep: number | null = null;
-  private persistedCommands = 0;
-  private truncateFrom: number | null = null;
-  private needBase = true;
-  private baseSize = 0;
-  private changesSinceBase = 0;
-  private kvSeq = 0;
-  private pendingChanges: KeyChange[] = [];
-  private traceTail: TraceRecord[] = [];
-  private inFlight: Promise<void> | null = null;
-  private dirty = false;
+  private readonly saver: ClusterSaver;
 
   constructor(private readonly options: SavedClustersOptions) {
     this.host = options.host;
@@ -93,13 +75,18 @@ export class SavedClusters implements HostJournal {
     this.now = options.now ?? (() => Date.now());
     this.newId = options.newId ?? (() => crypto.randomUUID());
     this.buildCluster = options.buildCluster ?? ((spec) => createCluster(spec));
+    this.saver = new ClusterSaver(this.host, this.now, {
+      committed: () => this.postPersistence(),
+      // The transaction rolled back: what is in IndexedDB is the previous save, intact.
+      failed: (error) => this.stopSaving(error instanceof StorageError ? error.fault : 'write-failed', messageOf(error)),
+    });
     this.host.attachJournal(this);
   }
 
   /** Opens the database, then reopens the cluster used last, or saves the host's cluster as a new one. */
   async start(): Promise<void> {
     try {
-      this.store = await (this.options.openStore ?? (() => ClusterStore.open({
+      this.store = this.saver.store = await (this.options.openStore ?? (() => ClusterStore.open({
         onBlocked: () => this.warn('blocked', 'Another Podflow tab keeps an older version of the saved clusters open: close it to save here. Until then this tab works in memory.'),
         onVersionChange: () => this.stopSaving('blocked', 'A newer Podflow opened in another tab and upgraded the saved clusters: this tab now works in memory. Reload it to save again.'),
       })))();
@@ -122,30 +109,17 @@ export class SavedClusters implements HostJournal {
 
   /** Resolves when every save requested so far is committed (or has failed). */
   async idle(): Promise<void> {
-    while (this.inFlight) await this.inFlight;
+    await this.saver.idle();
   }
 
   // ── HostJournal ──────────────────────────────────────────────────────────────────────────────────
 
-  began(_spec: ClusterSpec, _bootSteps: number, keepCommands: number, host: SimHost): void {
-    if (this.restoring) return;
-    this.truncateFrom = Math.min(this.truncateFrom ?? keepCommands, keepCommands);
-    this.persistedCommands = Math.min(this.persistedCommands, keepCommands);
-    this.needBase = true;
-    this.pendingChanges = [];
-    this.traceTail = host.headTail();
-    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes, ...specOptions(host.spec) };
-    this.flush();
+  began(_spec: ClusterSpec, _bootSteps: number, keepCommands: number): void {
+    this.saver.began(keepCommands);
   }
 
-  recorded(_host: SimHost, batch: { readonly records: readonly TraceRecord[]; readonly changes: { readonly changes: readonly KeyChange[] } | null }): void {
-    if (this.restoring) return;
-    if (batch.records.length > 0) {
-      this.traceTail.push(...batch.records);
-      if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);
-    }
-    if (batch.changes) this.pendingChanges.push(...batch.changes.changes);
-    this.flush();
+  recorded(_host: SimHost, batch: ReportedBatch): void {
+    this.saver.recorded(batch);
   }
 
   command(command: Command, host: SimHost): boolean {
@@ -169,7 +143,7 @@ export class SavedClusters implements HostJournal {
         const name = checkName(command.name);
         this.run(command.type, async () => {
           await this.requireStore().rename(command.id, name, this.now());
-          if (this.open?.id === command.id) this.open = { ...this.open, name };
+          if (this.saver.open?.id === command.id) this.saver.open = { ...this.saver.open, name };
           await this.postClusters();
         });
         return true;
@@ -177,7 +151,7 @@ export class SavedClusters implements HostJournal {
       case 'duplicateCluster': {
         const name = checkName(command.name);
         this.run(command.type, async () => {
-          if (this.open?.id === command.id) await this.idle();
+          if (this.saver.open?.id === command.id) await this.idle();
           await this.requireStore().duplicate(command.id, { id: this.newId(), name, now: this.now() });
           await this.postClusters();
         });
@@ -199,7 +173,7 @@ export class SavedClusters implements HostJournal {
         }
         this.run(command.type, async () => {
           const store = this.store;
-          if (!store || !this.saving) {
+          if (!store || !this.saver.saving) {
             await this.switchTo(null);
             this.restoreInto({
               id: '', name: file.name, seed: file.seed, nodes: file.nodes, ...specOptions(file), created: file.created, updated: this.now(),
@@ -225,9 +199,9 @@ export class SavedClusters implements HostJournal {
         if (command.branch === null) return false;
         const branch = checkName(command.branch);
         this.run(command.type, async () => {
-          if (this.store && this.saving && this.open) {
+          if (this.store && this.saver.saving && this.saver.open) {
             await this.idle();
-            await this.store.duplicate(this.open.id, { id: this.newId(), name: branch, now: this.now() });
+            await this.store.duplicate(this.saver.open.id, { id: this.newId(), name: branch, now: this.now() });
           } else {
             throw new Error('keeping the old future as a branch needs saved clusters, which are not available here');
           }
@@ -247,7 +221,7 @@ export class SavedClusters implements HostJournal {
     const store = this.requireStore();
     const loaded = await store.load(id);
     if (!loaded) throw new Error(`no saved cluster ${id}`);
-    if (this.open?.id === id) await this.switchTo(null);
+    if (this.saver.open?.id === id) await this.switchTo(null);
     const release = await this.locks.acquire(id);
     await this.switchTo(release);
     if (release) {
@@ -262,24 +236,17 @@ export class SavedClusters implements HostJournal {
 
   /** Rebuilds a cluster in the host: its saved view at once, the live simulation by replay. */
   private restoreInto(record: ClusterRecord, log: readonly LoggedCommand[], loaded: LoadedCluster | null): void {
-    this.open = record.id === '' ? null : record;
-    this.persistedCommands = log.length;
-    this.truncateFrom = null;
-    this.needBase = !loaded?.keyspace;
-    this.pendingChanges = [];
-    this.traceTail = [...(loaded?.head?.traceTail ?? [])];
-    this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
-    this.restoring = true;
+    this.saver.restarted(record.id === '' ? null : record, log.length, loaded);
     this.host.restore({ seed: record.seed, nodes: record.nodes, ...specOptions(record) }, log, record.headStep, {
       ...(loaded?.head && loaded.head.step > 0 ? { savedBootSteps: loaded.head.bootSteps } : {}),
       showSaved: () => this.showSaved(loaded),
       done: () => {
-        this.restoring = false;
+        this.saver.restoring = false;
         this.postPersistence();
-        this.flush();
+        this.saver.flush();
       },
       failed: () => {
-        this.restoring = false;
+        this.saver.restoring = false;
         this.stopSaving('read-failed', `"${record.name}" could not be rebuilt from its saved commands; it was left unchanged and this tab works in memory.`);
       },
     });
@@ -307,11 +274,10 @@ export class SavedClusters implements HostJournal {
     const release = await this.locks.acquire(id);
     await this.switchTo(release);
     const at = this.now();
-    this.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...specOptions(this.host.spec), created: at, updated: at, headStep: 0, commands: 0 };
-    this.saving = true;
+    this.saver.open = { id, name, seed: this.host.spec.seed, nodes: this.host.spec.nodes, ...specOptions(this.host.spec), created: at, updated: at, headStep: 0, commands: 0 };
+    this.saver.saving = true;
     this.warning = null;
-    this.persistedCommands = 0;
-    this.began(this.host.spec, this.host.timeline.bootSteps, 0, this.host);
+    this.saver.began(0);
     await this.idle();
     await store.setMeta(lastOpenedKey, id);
     this.postPersistence();
@@ -320,7 +286,7 @@ export class SavedClusters implements HostJournal {
 
   private async deleteCluster(id: string): Promise<void> {
     const store = this.requireStore();
-    const wasOpen = this.open?.id === id;
+    const wasOpen = this.saver.open?.id === id;
     if (wasOpen) {
       await this.idle();
       await this.switchTo(null);
@@ -340,7 +306,7 @@ export class SavedClusters implements HostJournal {
 
   private async exportCluster(id: string): Promise<void> {
     const store = this.requireStore();
-    if (this.open?.id === id) await this.idle();
+    if (this.saver.open?.id === id) await this.idle();
     const loaded = await store.load(id);
     if (!loaded) throw new Error(`no saved cluster ${id}`);
     const { name, seed, nodes, created, headStep } = loaded.cluster;
@@ -354,91 +320,15 @@ export class SavedClusters implements HostJournal {
     await this.idle();
     this.release?.();
     this.release = release;
-    this.open = null;
-    this.saving = release !== null && this.store !== null;
-    if (this.saving) this.warning = null;
-  }
-
-  // ── Saving ───────────────────────────────────────────────────────────────────────────────────────
-
-  /** Starts a save of everything pending unless one is in flight (then it follows that one). */
-  private flush(): void {
-    if (!this.store || !this.saving || !this.open || this.restoring) return;
-    if (this.inFlight) {
-      this.dirty = true;
-      return;
-    }
-    const batch = this.batch(this.open);
-    const store = this.store;
-    const committed = {
-      commands: this.host.timeline.log.length,
-      step: batch.head.step,
-    };
-    this.inFlight = store.save(batch).then(
-      () => {
-        this.persistedCommands = committed.commands;
-        this.lastPersistedStep = committed.step;
-        this.postPersistence();
-      },
-      (error: unknown) => {
-        // The transaction rolled back: what is in IndexedDB is the previous save, intact.
-        this.stopSaving(error instanceof StorageError ? error.fault : 'write-failed', messageOf(error));
-      },
-    ).finally(() => {
-      this.inFlight = null;
-      if (this.dirty) {
-        this.dirty = false;
-        this.flush();
-      }
-    });
-  }
-
-  private batch(open: ClusterRecord): SaveBatch {
-    const { host } = this;
-    const timeline = host.timeline;
-    const head = timeline.head;
-    const sample = timeline.sample(head);
-    const log = timeline.log;
-    const newCommands = log.slice(this.persistedCommands).map((entry, i) => ({ clusterId: open.id, index: this.persistedCommands + i, entry }));
-    // What is persisted counts as sent from here on; a failed save stops saving altogether.
-    const truncateFrom = this.truncateFrom;
-    this.truncateFrom = null;
-    this.persistedCommands = log.length;
-    let keyspace: SaveBatch['keyspace'] = null;
-    let kvChanges: SaveBatch['kvChanges'] = [];
-    const tracker = host.keyspaceTracker;
-    this.changesSinceBase += this.pendingChanges.length;
-    if (tracker && (this.needBase || this.changesSinceBase > Math.max(minChangesBeforeRebase, this.baseSize))) {
-      const snapshot = tracker.at(sample.revision);
-      keyspace = { clusterId: open.id, revision: sample.revision, entries: snapshot.entries };
-      this.baseSize = snapshot.entries.length;
-      this.changesSinceBase = 0;
-      this.kvSeq = 0;
-      this.needBase = false;
-    } else {
-      kvChanges = this.pendingChanges.map((change) => ({ clusterId: open.id, seq: this.kvSeq++, change }));
-    }
-    this.pendingChanges = [];
-    this.traceTail = this.traceTail.slice(-traceTailLimit);
-    this.open = { ...open, headStep: head, commands: log.length, updated: this.now() };
-    return {
-      cluster: this.open,
-      truncateCommandsFrom: truncateFrom,
-      newCommands,
-      head: {
-        clusterId: open.id, step: head, bootSteps: timeline.bootSteps, sample,
-        compactRevision: tracker ? tracker.at(sample.revision).compactRevision : -1,
-        markers: timeline.markers.slice(), traceTail: this.traceTail.slice(),
-      },
-      keyspace,
-      kvChanges,
-    };
+    this.saver.open = null;
+    this.saver.saving = release !== null && this.store !== null;
+    if (this.saver.saving) this.warning = null;
   }
 
   // ── Reporting ────────────────────────────────────────────────────────────────────────────────────
 
   private stopSaving(code: PersistenceWarningCode, message: string): void {
-    this.saving = false;
+    this.saver.saving = false;
     this.warning = { code, message };
     this.postPersistence();
   }
@@ -451,9 +341,9 @@ export class SavedClusters implements HostJournal {
   private postPersistence(): void {
     this.host.emit({
       type: 'persistence',
-      mode: this.saving ? 'saving' : 'memory-only',
-      clusterId: this.open?.id ?? null,
-      lastPersistedStep: this.lastPersistedStep,
+      mode: this.saver.saving ? 'saving' : 'memory-only',
+      clusterId: this.saver.open?.id ?? null,
+      lastPersistedStep: this.saver.lastPersistedStep,
       warning: this.warning,
     });
   }
@@ -463,7 +353,7 @@ export class SavedClusters implements HostJournal {
     const summaries: SavedClusterSummary[] = clusters.map(({ id, name, seed, nodes, storageMediaType, etcdMembers, created, updated, headStep, commands }) => ({
       id, name, seed, nodes, ...specOptions({ storageMediaType, etcdMembers }), created, updated, headStep, commands,
     }));
-    this.host.emit({ type: 'clusters', clusters: summaries, openId: this.saving ? (this.open?.id ?? null) : null });
+    this.host.emit({ type: 'clusters', clusters: summaries, openId: this.saver.saving ? (this.saver.open?.id ?? null) : null });
   }
 
   private async nextName(): Promise<string> {

@@ -1,0 +1,153 @@
+// Saving the open cluster (the saved-cluster manager's part of the host's journal, saved-clusters.ts).
+// After every report at the head the host hands over what changed; one save at a time is in flight, and
+// whatever accumulates meanwhile goes into the next one (so a fast-forward costs one transaction per
+// chunk, a play session about one per frame). A save holds the new commands, the head's view (status,
+// markers, the newest deliveries) and the keyspace: a whole base now and then (after a reset or fork, or
+// when the changes since the base outgrow it), the changes since the base otherwise. A failed save rolls
+// back whole (persistence.ts): what IndexedDB holds is the previous save, intact.
+
+import type { KeyChange, TraceRecord } from '../protocol/index.ts';
+import { traceTailLimit } from '../protocol/index.ts';
+import { specOptions, type SimHost } from './host.ts';
+import type { ClusterRecord, ClusterStore, LoadedCluster, SaveBatch } from './persistence.ts';
+
+/** A new keyspace base is written when the changes since the last one outnumber this or the base. */
+const minChangesBeforeRebase = 2_000;
+
+/** What the saver tells the manager about each save. */
+export interface SaveOutcome {
+  committed(): void;
+  failed(error: unknown): void;
+}
+
+export class ClusterSaver {
+  store: ClusterStore | null = null;
+  /** The open saved cluster (null: none, e.g. an unsaved import), kept current by every save. */
+  open: ClusterRecord | null = null;
+  /** False in memory-only mode. */
+  saving = false;
+  /** True while a restore rebuilds the open cluster: nothing is saved meanwhile. */
+  restoring = false;
+  /** The head step of the last committed save (null: none yet). */
+  lastPersistedStep: number | null = null;
+  private persistedCommands = 0;
+  private truncateFrom: number | null = null;
+  private needBase = true;
+  private baseSize = 0;
+  private changesSinceBase = 0;
+  private kvSeq = 0;
+  private pendingChanges: KeyChange[] = [];
+  private traceTail: TraceRecord[] = [];
+  private inFlight: Promise<void> | null = null;
+  private dirty = false;
+
+  constructor(private readonly host: SimHost, private readonly now: () => number, private readonly outcome: SaveOutcome) {}
+
+  /** Resolves when every save requested so far is committed (or has failed). */
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+
+  /** A new timeline began in the host: what was saved after `keepCommands` commands is void. */
+  began(keepCommands: number): void {
+    if (this.restoring) return;
+    const { host } = this;
+    this.truncateFrom = Math.min(this.truncateFrom ?? keepCommands, keepCommands);
+    this.persistedCommands = Math.min(this.persistedCommands, keepCommands);
+    this.needBase = true;
+    this.pendingChanges = [];
+    this.traceTail = host.headTail();
+    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes, ...specOptions(host.spec) };
+    this.flush();
+  }
+
+  /** The host reported at the head: its new deliveries and keyspace changes go into the next save. */
+  recorded(batch: { readonly records: readonly TraceRecord[]; readonly changes: { readonly changes: readonly KeyChange[] } | null }): void {
+    if (this.restoring) return;
+    if (batch.records.length > 0) {
+      this.traceTail.push(...batch.records);
+      if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);
+    }
+    if (batch.changes) this.pendingChanges.push(...batch.changes.changes);
+    this.flush();
+  }
+
+  /** A saved cluster is being restored with `commands` of its log saved (and what `loaded` holds of it). */
+  restarted(record: ClusterRecord | null, commands: number, loaded: LoadedCluster | null): void {
+    this.open = record;
+    this.persistedCommands = commands;
+    this.truncateFrom = null;
+    this.needBase = !loaded?.keyspace;
+    this.pendingChanges = [];
+    this.traceTail = [...(loaded?.head?.traceTail ?? [])];
+    this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
+    this.restoring = true;
+  }
+
+  /** Starts a save of everything pending unless one is in flight (then it follows that one). */
+  flush(): void {
+    if (!this.store || !this.saving || !this.open || this.restoring) return;
+    if (this.inFlight) {
+      this.dirty = true;
+      return;
+    }
+    const batch = this.batch(this.open);
+    const committed = { commands: this.host.timeline.log.length, step: batch.head.step };
+    this.inFlight = this.store.save(batch).then(
+      () => {
+        this.persistedCommands = committed.commands;
+        this.lastPersistedStep = committed.step;
+        this.outcome.committed();
+      },
+      (error: unknown) => this.outcome.failed(error),
+    ).finally(() => {
+      this.inFlight = null;
+      if (this.dirty) {
+        this.dirty = false;
+        this.flush();
+      }
+    });
+  }
+
+  private batch(open: ClusterRecord): SaveBatch {
+    const { host } = this;
+    const timeline = host.timeline;
+    const head = timeline.head;
+    const sample = timeline.sample(head);
+    const log = timeline.log;
+    const newCommands = log.slice(this.persistedCommands).map((entry, i) => ({ clusterId: open.id, index: this.persistedCommands + i, entry }));
+    // What is persisted counts as sent from here on; a failed save stops saving altogether.
+    const truncateFrom = this.truncateFrom;
+    this.truncateFrom = null;
+    this.persistedCommands = log.length;
+    let keyspace: SaveBatch['keyspace'] = null;
+    let kvChanges: SaveBatch['kvChanges'] = [];
+    const tracker = host.keyspaceTracker;
+    this.changesSinceBase += this.pendingChanges.length;
+    if (tracker && (this.needBase || this.changesSinceBase > Math.max(minChangesBeforeRebase, this.baseSize))) {
+      const snapshot = tracker.at(sample.revision);
+      keyspace = { clusterId: open.id, revision: sample.revision, entries: snapshot.entries };
+      this.baseSize = snapshot.entries.length;
+      this.changesSinceBase = 0;
+      this.kvSeq = 0;
+      this.needBase = false;
+    } else {
+      kvChanges = this.pendingChanges.map((change) => ({ clusterId: open.id, seq: this.kvSeq++, change }));
+    }
+    this.pendingChanges = [];
+    this.traceTail = this.traceTail.slice(-traceTailLimit);
+    this.open = { ...open, headStep: head, commands: log.length, updated: this.now() };
+    return {
+      cluster: this.open,
+      truncateCommandsFrom: truncateFrom,
+      newCommands,
+      head: {
+        clusterId: open.id, step: head, bootSteps: timeline.bootSteps, sample,
+        compactRevision: tracker ? tracker.at(sample.revision).compactRevision : -1,
+        markers: timeline.markers.slice(), traceTail: this.traceTail.slice(),
+      },
+      keyspace,
+      kvChanges,
+    };
+  }
+}
