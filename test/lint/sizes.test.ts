@@ -27,7 +27,6 @@ const inProgress = new Set([
   'src/worker/host.ts',
   'src/sim/etcd/raft/testing.ts',
   'src/server/cluster-host.ts',
-  'src/server/real-etcd/real-etcd-member.ts',
   'src/worker/saved-clusters.ts',
 ]);
 
