@@ -23,8 +23,8 @@
 //
 // Live (`live`): the page's host (src/worker/host.ts, driven by this pacing) records the timeline, the
 // story and what each component holds, from boot on, and reports to the attached pages (live.ts) every
-// `livePulseMs`. Over a real etcd the host records from step 0 too, without the model etcd's keyspace and
-// insides; the pages are told the run is not deterministic (`nondeterministicReason`).
+// `livePulseMs`. Over a real etcd the host records from step 0 too, with the keyspace and etcd's insides
+// read from the real etcd; the pages are told the run is not deterministic (`nondeterministicReason`).
 
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -202,14 +202,17 @@ export class ClusterHost {
         this.schedule();
       };
       this.model = null;
-      // The page's host records what the server's engine delivers, from step 0; there is no model etcd to
-      // mirror (no keyspace, no insides) and nothing to boot (the pacing brings the cluster up as etcd answers).
+      // The page's host records what the server's engine delivers, from step 0; the keyspace it mirrors and
+      // etcd's insides are read from the real etcd (real-etcd/outside-view.ts); there is nothing to boot (the
+      // pacing brings the cluster up as etcd answers).
       const { engine, user, apiserver, scheduler } = this.cluster;
       const cluster = this.cluster;
+      const outside = this.realEtcd.outside;
       const hosted: HostedCluster & Pick<CommandTarget, 'fault'> = {
-        engine, user, apiserver, scheduler, topology: cluster.topology, boot: () => engine.step, fault: (fault) => cluster.fault(fault),
+        engine, user, apiserver, scheduler, topology: cluster.topology, boot: () => engine.step, fault: (fault) => cluster.fault(fault), etcd: outside.keyspace,
       };
       this.live = options.live ? this.liveHost(hosted, { seed: options.seed, nodes: options.nodes }, 1) : null;
+      if (this.live) outside.start(engine, (event) => this.liveListeners.forEach((listener) => listener(event)));
       this.cluster.engine.onDelivery((m) => this.delivered(m));
       this.replayed = 0;
       return;
