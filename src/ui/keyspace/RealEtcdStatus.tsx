@@ -7,7 +7,6 @@ import { useTranslation } from 'react-i18next';
 import type { EtcdInsides, RealEtcdInsides } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { useSim } from '../store/sim-context.ts';
-import './real-etcd.css';
 
 function realEtcdOf(state: SimState): (EtcdInsides & { readonly real: RealEtcdInsides }) | null {
   for (const insides of Object.values(state.insides?.components ?? {})) {
@@ -40,7 +39,9 @@ export function RealEtcdStatus() {
         {' · '}{t('real.db', { size: megabytes(real.dbSize), inUse: megabytes(real.dbSizeInUse) })}
         {' · '}<span data-testid="real-etcd-compacted">{t('real.compacted', { revision: etcd.compactRevision })}</span>
       </p>
-      <p className="real-etcd-line hint" data-testid="real-etcd-unknown">{t('real.unknown', { from: real.historyFrom })}</p>
+      <p className="real-etcd-line hint" data-testid="real-etcd-unknown">
+        {t('real.unknown')}{real.historyFrom > 1 ? ` ${t('real.history', { from: real.historyFrom })}` : ''}
+      </p>
     </div>
   );
 }
