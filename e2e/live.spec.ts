@@ -2,8 +2,10 @@
 // the built dist/), opens the one URL it prints, and runs the real kubectl from a terminal (a child
 // process). The page shows kubectl's request, etcd's Txn with its compare and the watch events in
 // order, the Pod reaching Running on the graph; pausing holds the view while kubectl is served; step back
-// shows the earlier state. A server started with --token refuses a wrong token with a clear message.
-// Skipped, with a message, without kubectl on PATH.
+// shows the earlier state. A server started with --token refuses a wrong token with a clear message. A
+// server on a real etcd (Debian's, started by the test) fills the keyspace and etcd's box from that etcd
+// and says what cannot be known from outside, in English and 中文. Skipped, with a message, without kubectl
+// on PATH (and the real-etcd test without etcd).
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
+import { findEtcd, RealEtcd } from '../test/etcd/real-etcd.ts';
 
 const kubectl = (process.env.PATH ?? '').split(delimiter).map((dir) => join(dir, 'kubectl')).find((path) => existsSync(path)) ?? null;
 if (!kubectl) console.warn('e2e/live: kubectl is not on PATH; SKIPPED');
@@ -22,11 +25,11 @@ interface Started {
   readonly kubeconfig: string;
 }
 
-/** Starts `npm run apiserver` (as its script runs it) and waits for the one URL it prints. */
+/** Starts `npm run apiserver` (as its script runs it, with `flags` after the port, node count and kubeconfig) and waits for the one URL it prints. */
 async function startServer(dir: string, flags: readonly string[]): Promise<Started> {
   const kubeconfig = join(dir, `kubeconfig-${flags.length}`);
   // Its own process group: npx, tsx and the server's node stop together (stopServer).
-  const child = spawn('npx', ['tsx', 'src/server/main.ts', '--port', '0', '--nodes', '2', '--fast-forward', '--kubeconfig', kubeconfig, ...flags], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn('npx', ['tsx', 'src/server/main.ts', '--port', '0', '--nodes', '2', '--kubeconfig', kubeconfig, ...flags], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -80,7 +83,7 @@ test.describe('the page attached to npm run apiserver', () => {
 
   test.beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'podflow-live-e2e-'));
-    server = await startServer(dir, []);
+    server = await startServer(dir, ['--fast-forward']);
   });
   test.afterAll(() => {
     stopServer(server);
@@ -170,7 +173,7 @@ test.describe('a server started with --token', () => {
 
   test.beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'podflow-live-e2e-'));
-    server = await startServer(dir, ['--token', 'open-sesame']);
+    server = await startServer(dir, ['--fast-forward', '--token', 'open-sesame']);
   });
   test.afterAll(() => {
     stopServer(server);
@@ -185,5 +188,65 @@ test.describe('a server started with --token', () => {
     await page.getByTestId('refused-token').fill('open-sesame');
     await page.getByTestId('refused-form').getByRole('button', { name: 'Attach' }).click();
     await expect(page.getByTestId('live-state')).toHaveText('Live');
+  });
+});
+
+const etcdBinary = findEtcd();
+if (!etcdBinary) console.warn('e2e/live: etcd is not on PATH; the real-etcd test is SKIPPED');
+
+test.describe('a server on a real etcd (--etcd-servers)', () => {
+  test.skip(!kubectl || !etcdBinary, 'kubectl or etcd is not on PATH');
+  test.use({ viewport: { width: 1440, height: 900 } });
+  let dir: string;
+  let etcd: RealEtcd;
+  let server: Started;
+
+  test.beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'podflow-live-e2e-'));
+    etcd = await RealEtcd.start(etcdBinary!);
+    server = await startServer(dir, ['--etcd-servers', etcd.url]);
+  });
+  test.afterAll(() => {
+    stopServer(server);
+    etcd?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the keyspace and etcd\'s box come from the real etcd; the panel says what cannot be known from outside', async ({ page }) => {
+    // The server boots against etcd in real time (no fast-forward): slower than the model's runs.
+    test.setTimeout(240_000);
+    await page.addInitScript(() => {
+      if (localStorage.getItem('podflow.prefs') === null) {
+        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'light', level: 'milestone' }, version: 1 }));
+      }
+    });
+    await page.goto(server.url);
+    await expect(page.getByTestId('live-state')).toHaveText('Live');
+    await expect.poll(async () => (await run(['get', 'namespace', 'default', '-o', 'name'], server.kubeconfig).catch(() => ''))).toBe('namespace/default\n');
+    writeFileSync(join(dir, 'web.yaml'), podYaml);
+    expect(await run(['create', '-f', join(dir, 'web.yaml')], server.kubeconfig)).toBe('pod/web created\n');
+    const stored = JSON.parse(await run(['get', 'pod', 'web', '-o', 'json'], server.kubeconfig)) as { metadata: { resourceVersion: string } };
+
+    await page.getByRole('tab', { name: 'etcd keyspace' }).click();
+    // Its chunk loads on first use; on this shared machine that can take a while.
+    await expect(page.getByTestId('keyspace')).toBeVisible({ timeout: 60_000 });
+    await page.getByRole('searchbox', { name: 'Filter keys' }).fill('pods/default/web');
+    const row = page.getByTestId('key-row').and(page.locator('[data-key="/registry/pods/default/web"]'));
+    await expect(row).toBeVisible();
+    // The key's create_revision is etcd's: the Pod's first resourceVersion (it may have been updated since).
+    expect(Number(await row.getByTestId('key-create-revision').textContent())).toBeLessThanOrEqual(Number(stored.metadata.resourceVersion));
+    const real = page.getByTestId('real-etcd');
+    await expect(real).toContainText('Real etcd 3.4.23 at 127.0.0.1:');
+    await expect(real.getByTestId('real-etcd-raft')).toContainText('raft term ');
+    await expect(page.getByTestId('real-etcd-unknown')).toContainText('MVCC tree index');
+    await expect.poll(async () => Number(await page.getByTestId('etcd-revision').getAttribute('data-value'))).toBeGreaterThanOrEqual(Number(stored.metadata.resourceVersion));
+    await page.screenshot({ path: test.info().outputPath('real-etcd-1440x900.png') });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: test.info().outputPath('real-etcd-1280x720.png') });
+
+    await page.getByRole('button', { name: '中文' }).click();
+    await expect(real).toContainText('真实 etcd 3.4.23');
+    await expect(page.getByTestId('real-etcd-unknown')).toContainText('MVCC 树索引');
+    await page.screenshot({ path: test.info().outputPath('real-etcd-zh-1280x720.png') });
   });
 });

@@ -27,7 +27,7 @@ export type { ConsoleOutputEvent, FaultSpec, LogLine, LogLinesEvent, LogSource, 
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
 export { flightLimit } from './graph.ts';
 export type {
-  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView,
+  ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView, RealEtcdInsides,
   InsidesEvent, KubeletInsides, SchedulerInsides, WatchCacheInsides,
 } from './insides.ts';
 export type { ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView } from './scenarios.ts';

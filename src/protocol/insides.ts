@@ -38,6 +38,31 @@ export interface EtcdInsides {
   readonly write: EtcdWriteView | null;
   /** Its raft state as a member of a 3- or 5-member cluster; null for a single member (no raft). */
   readonly member: EtcdMemberInsides | null;
+  /** A real etcd (`--etcd-servers`) as seen from outside; absent for the model's etcd. */
+  readonly real?: RealEtcdInsides;
+}
+
+/**
+ * What a real etcd tells a client about itself (Maintenance.Status of the endpoint the server is pinned
+ * to). There `watchers` counts only the server's own watchers (etcd reports no one else's), `compactRevision`
+ * is what a watch from an older revision is told, and `write` is the server's newest write.
+ */
+export interface RealEtcdInsides {
+  /** `host:port` of the member asked. */
+  readonly endpoint: string;
+  readonly version: string;
+  /** Member IDs in hex, as etcdctl prints them. */
+  readonly memberId: string;
+  readonly leader: string;
+  readonly raftTerm: number;
+  /** The committed raft index and the applied one. */
+  readonly raftIndex: number;
+  readonly raftAppliedIndex: number;
+  /** Bytes of the backend's file, and of it in use. */
+  readonly dbSize: number;
+  readonly dbSizeInUse: number;
+  /** The revision the page's keyspace starts at (the server's first read of etcd): older revisions are not mirrored. */
+  readonly historyFrom: number;
 }
 
 /** What a cluster member's raft node holds at the step shown (etcd 3.4's raft.Status, and its faults). */

@@ -16,8 +16,8 @@
 //
 // Live (`live`): the page's host records the timeline, the story and what each component holds, from boot
 // on, and reports to the attached pages every `livePulseMs`. Over a real etcd the host records from step 0
-// too, without the model etcd's keyspace and insides; the pages are told the run is not deterministic
-// (`nondeterministicReason`).
+// too, with the keyspace and etcd's insides read from the real etcd (real-etcd/outside-view.ts); the pages
+// are told the run is not deterministic (`nondeterministicReason`).
 
 import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
 import { createCluster, type Cluster, type ClusterTopology } from '../sim/cluster.ts';
@@ -108,12 +108,13 @@ export class ClusterHost {
       });
       this.realEtcd = this.cluster.etcd as RealEtcdMember;
       this.model = null;
-      // The page's host records what the server's engine delivers, from step 0; there is no model etcd to
-      // mirror (no keyspace, no insides) and nothing to boot (the pacing brings the cluster up as etcd answers).
+      // The page's host records what the server's engine delivers, from step 0; the keyspace it mirrors and
+      // etcd's insides are read from the real etcd (real-etcd/outside-view.ts); there is nothing to boot (the
+      // pacing brings the cluster up as etcd answers).
       const { engine, user, apiserver, scheduler } = this.cluster;
       const cluster = this.cluster;
       const driven: HostedCluster & Pick<CommandTarget, 'fault'> = {
-        engine, user, apiserver, scheduler, topology: cluster.topology, boot: () => engine.step, fault: (fault) => cluster.fault(fault),
+        engine, user, apiserver, scheduler, topology: cluster.topology, boot: () => engine.step, fault: (fault) => cluster.fault(fault), etcd: this.realEtcd.outside.keyspace,
       };
       hosted = driven;
     } else {
@@ -141,6 +142,7 @@ export class ClusterHost {
     if (this.realEtcd) this.realEtcd.onActivity = () => this.pacing.wake();
     // The live host builds nothing: it adopts this cluster and boots it, recording from step 0.
     this.live = options.live ? new DrivenHost({ post: (event) => this.announce(event), spec, cluster: hosted, driver: { act: (command, apply) => this.admission.act(command, apply), speed } }) : null;
+    if (this.live && this.realEtcd) this.realEtcd.outside.start(this.cluster.engine, (event) => this.announce(event));
     if (!this.live && !realEtcd) this.cluster.boot();
     this.workloadsStarted = !realEtcd;
     this.cluster.engine.onDelivery((m) => this.delivered(m));

@@ -9,58 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Etcd3 } from 'etcd3';
-import { WebSocket } from 'ws';
-import type { Command, WorkerEvent, WorkerMessage } from '../protocol/index.ts';
+import type { WorkerEvent } from '../protocol/index.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from './server.ts';
 import { allowedOrigin, pagePath } from './live.ts';
-
-/** A page attached over a WebSocket: every event it got, in order. */
-interface TestPage {
-  readonly socket: WebSocket;
-  readonly events: WorkerEvent[];
-  send(command: Command): void;
-  /** Resolves with the first event (from now on, or already got when `past`) that `accept` holds for. */
-  until(accept: (event: WorkerEvent) => boolean, past?: boolean): Promise<WorkerEvent>;
-  readonly closed: Promise<{ code: number; reason: string }>;
-}
-
-function attach(server: PodflowServer, options: { origin?: string; protocols?: string[] } = {}): Promise<TestPage> {
-  const url = server.url.replace(/^http/, 'ws') + livePath;
-  const socket = new WebSocket(url, options.protocols ?? [liveSubprotocol], {
-    ...(options.origin !== undefined ? { origin: options.origin } : {}),
-    rejectUnauthorized: false,
-  });
-  const events: WorkerEvent[] = [];
-  const waiters: Array<{ accept: (event: WorkerEvent) => boolean; resolve: (event: WorkerEvent) => void }> = [];
-  socket.on('message', (data) => {
-    const message = decodeWire(String(data)) as WorkerMessage;
-    for (const event of Array.isArray(message) ? (message as WorkerEvent[]) : [message as WorkerEvent]) {
-      events.push(event);
-      for (const waiter of [...waiters]) {
-        if (waiter.accept(event)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve(event);
-        }
-      }
-    }
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  const page: TestPage = {
-    socket, events, closed,
-    send: (command) => socket.send(encodeWire(command)),
-    until: (accept, past = false) => {
-      const seen = past ? events.find(accept) : undefined;
-      if (seen) return Promise.resolve(seen);
-      return new Promise((resolve) => waiters.push({ accept, resolve }));
-    },
-  };
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(page));
-    socket.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
-    socket.once('error', reject);
-  });
-}
+import { attach } from '../../test/live-etcd/attached-page.ts';
 
 const manifest = `apiVersion: v1
 kind: Pod

@@ -1,67 +1,19 @@
 // The page attached to a server that stores in a real etcd (`--etcd-servers`), and a second server on the
 // same etcd: the page is told the run is not deterministic (and why), sees the real etcd's answers (its
-// revisions, its raft term) on the trace, steps back over what was recorded, and sees a pod created through
+// revisions, its raft term) on the trace, the keyspace and etcd's box as the real etcd holds them, steps back over what was recorded, and sees a pod created through
 // the other server arrive through etcd's watch. Skipped, with a message, without etcd.
 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { WebSocket } from 'ws';
-import type { TraceRecord, WorkerEvent, WorkerMessage } from '../../src/protocol/index.ts';
-import { decodeWire, encodeWire, livePath, liveSubprotocol } from '../../src/protocol/wire.ts';
+import { Etcd3 } from 'etcd3';
+import type { EtcdInsides, KeyChange, TraceRecord, WorkerEvent } from '../../src/protocol/index.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
+import { attach, serving, type TestPage } from './attached-page.ts';
 import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
 
 const etcdBinary = findEtcd();
 if (!etcdBinary) console.warn('test/live-etcd live page: SKIPPED, it needs etcd on PATH');
-
-interface Page {
-  readonly events: WorkerEvent[];
-  send(command: unknown): void;
-  /** Resolves with the first event got so far or later that `accept` holds for. */
-  until<E extends WorkerEvent>(accept: (event: WorkerEvent) => event is E): Promise<E>;
-  until(accept: (event: WorkerEvent) => boolean): Promise<WorkerEvent>;
-  close(): void;
-}
-
-async function attach(server: PodflowServer): Promise<Page> {
-  const socket = new WebSocket(server.url.replace(/^http/, 'ws') + livePath, [liveSubprotocol]);
-  const events: WorkerEvent[] = [];
-  const waiters: Array<{ accept: (event: WorkerEvent) => boolean; resolve: (event: WorkerEvent) => void }> = [];
-  socket.on('message', (data) => {
-    const message = decodeWire(String(data)) as WorkerMessage;
-    for (const event of Array.isArray(message) ? (message as WorkerEvent[]) : [message as WorkerEvent]) {
-      events.push(event);
-      for (const waiter of [...waiters]) {
-        if (!waiter.accept(event)) continue;
-        waiters.splice(waiters.indexOf(waiter), 1);
-        waiter.resolve(event);
-      }
-    }
-  });
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return {
-    events,
-    send: (command) => socket.send(encodeWire(command)),
-    until: (accept: (event: WorkerEvent) => boolean) => {
-      const seen = events.find(accept);
-      return seen ? Promise.resolve(seen) : new Promise((resolve) => waiters.push({ accept, resolve }));
-    },
-    close: () => socket.close(),
-  } as Page;
-}
-
-/** Waits until the server's apiserver answers a list of pods (it bootstraps as etcd answers). */
-async function serving(server: PodflowServer): Promise<void> {
-  const deadline = performance.now() + 60_000;
-  while ((await fetch(`${server.url}/api/v1/namespaces/default/pods`)).status !== 200) {
-    if (performance.now() > deadline) throw new Error(`${server.url} did not serve within 60 s`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const pod = (name: string) => `apiVersion: v1
 kind: Pod
@@ -73,7 +25,7 @@ spec:
     image: nginx:1.25
 `;
 
-const records = (page: Page): TraceRecord[] => page.events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));
+const records = (page: TestPage): TraceRecord[] => page.events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));
 
 describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () => {
   let etcd: RealEtcd | null = null;
@@ -88,11 +40,11 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     etcd?.stop();
   });
 
-  test('says why it is not deterministic, shows etcd\'s real answers, steps back, and sees the other server\'s writes through the watch', async () => {
+  test('says why it is not deterministic, shows etcd\'s real answers, keyspace and status, steps back, and sees the other server\'s writes through the watch', async () => {
     const a = await startPodflowServer(onEtcd());
     servers.push(a);
     const page = await attach(a);
-    const ready = await page.until((e): e is Extract<WorkerEvent, { type: 'ready' }> => e.type === 'ready');
+    const ready = await page.until((e): e is Extract<WorkerEvent, { type: 'ready' }> => e.type === 'ready', true);
     expect(ready.nondeterministic).toContain(`stored in a real etcd (${etcd!.url})`);
     expect(ready.topology.components.map((c) => c.name)).toContain('etcd');
     await serving(a);
@@ -101,7 +53,7 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(created.status).toBe(201);
     // The create's Txn and the real etcd's answer: its revision and raft term, not the model's.
     const isCreate = (r: TraceRecord) => r.kind === 'etcd.TxnResponse' && JSON.stringify(r.payload).includes('/registry/pods/default/from-a');
-    await page.until((e) => e.type === 'traceBatch' && e.records.some(isCreate));
+    await page.until((e) => e.type === 'traceBatch' && e.records.some(isCreate), true);
     const answer = records(page).find(isCreate)!.payload as { ok: boolean; response: { succeeded: boolean; header: { revision: number; raftTerm: number; memberId: string } } };
     expect(answer.ok).toBe(true);
     expect(answer.response.succeeded).toBe(true);
@@ -111,23 +63,39 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
 
     // The create comes back through kube-apiserver's watch on etcd, as etcd's event.
     const watchedEvent = (name: string) => (e: WorkerEvent) => e.type === 'traceBatch' && e.records.some((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(`/registry/pods/default/${name}`));
-    await page.until(watchedEvent('from-a'));
+    await page.until(watchedEvent('from-a'), true);
+
+    // The keyspace comes from the real etcd: the pod's key as etcd holds it (revisions, version, lease, bytes).
+    const podKey = '/registry/pods/default/from-a';
+    const client = new Etcd3({ hosts: etcd!.url });
+    const [stored] = (await client.get(podKey).exec()).kvs;
+    client.close();
+    const isStored = (c: KeyChange) => c.key === podKey && c.modRevision === Number(stored!.mod_revision);
+    const diff = await page.until((e): e is Extract<WorkerEvent, { type: 'keyspaceDiff' }> => e.type === 'keyspaceDiff' && e.changes.some(isStored), true);
+    expect(diff.changes.find(isStored)).toMatchObject({
+      deleted: false, createRevision: Number(stored!.create_revision), version: Number(stored!.version), lease: String(stored!.lease), value: stored!.value.toString('latin1'),
+    });
+    // etcd's box: its revision and raft term as etcd reports them, and what it is.
+    const insides = await page.until((e) => e.type === 'insides' && e.components['etcd']?.role === 'etcd' && e.components['etcd'].revision >= answer.response.header.revision, true);
+    const box = (insides as Extract<WorkerEvent, { type: 'insides' }>).components['etcd'] as EtcdInsides;
+    expect(box.real).toMatchObject({ version: '3.4.23', raftTerm: answer.response.header.raftTerm });
+    expect(box.keys).toBeGreaterThan(0);
 
     // Step back over the recorded trace, then follow the head again.
     page.send({ type: 'pause' });
-    const paused = await page.until((e): e is Extract<WorkerEvent, { type: 'status' }> => e.type === 'status' && e.status.mode === 'paused');
+    const paused = await page.until((e): e is Extract<WorkerEvent, { type: 'status' }> => e.type === 'status' && e.status.mode === 'paused', true);
     page.send({ type: 'stepBack', count: 10 });
-    const back = await page.until((e): e is Extract<WorkerEvent, { type: 'timeline' }> => e.type === 'timeline' && e.position === paused.status.step - 10);
+    const back = await page.until((e): e is Extract<WorkerEvent, { type: 'timeline' }> => e.type === 'timeline' && e.position === paused.status.step - 10, true);
     expect(back.live).toBe(false);
     page.send({ type: 'play' });
-    await page.until((e) => e.type === 'status' && e.status.mode === 'playing' && e.status.step > paused.status.step);
+    await page.until((e) => e.type === 'status' && e.status.mode === 'playing' && e.status.step > paused.status.step, true);
 
     // A second apiserver on the same etcd: a pod created through it reaches the first one's watch.
     const b = await startPodflowServer(onEtcd());
     servers.push(b);
     await serving(b);
     expect((await fetch(`${b.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('from-b') })).status).toBe(201);
-    await page.until(watchedEvent('from-b'));
+    await page.until(watchedEvent('from-b'), true);
     // The create entered server b alone: server a learned of it from etcd.
     expect(records(page).some((r) => r.from === 'user' && r.kind === 'http.request' && JSON.stringify(r.payload).includes('from-b'))).toBe(false);
     page.close();

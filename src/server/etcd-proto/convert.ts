@@ -16,7 +16,7 @@ import type { Event, KeyValue } from '../../sim/etcd/kv.ts';
 import type {
   Compare, CompactionRequest, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveResponse,
   LeaseLeasesResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
-  ResponseHeader, ResponseOp, SortOrder, SortTarget, TxnRequest, TxnResponse, WatchCreateRequest, WatchFilterType, WatchRequest, WatchResponse,
+  ResponseHeader, ResponseOp, SortOrder, SortTarget, StatusResponse, TxnRequest, TxnResponse, WatchCreateRequest, WatchFilterType, WatchRequest, WatchResponse,
 } from '../../sim/etcd/rpc.ts';
 
 /** A protobuf message as the loader decodes or encodes it: fields by their proto names. */
@@ -374,6 +374,14 @@ export function leaseTimeToLiveResponseFromWire(w: Wire): LeaseTimeToLiveRespons
 
 export function leaseLeasesResponseFromWire(w: Wire): LeaseLeasesResponse {
   return { header: headerFromWire(w['header']), leases: list(w['leases']).map((l) => ({ ID: id(l['ID']) })) };
+}
+
+export function statusResponseFromWire(w: Wire): StatusResponse {
+  return {
+    header: headerFromWire(w['header']), version: String(w['version'] ?? ''), dbSize: int(w['dbSize']), leader: id(w['leader']),
+    raftIndex: int(w['raftIndex']), raftTerm: int(w['raftTerm']), raftAppliedIndex: int(w['raftAppliedIndex']),
+    errors: Array.isArray(w['errors']) ? (w['errors'] as unknown[]).map(String) : [], dbSizeInUse: int(w['dbSizeInUse']), isLearner: bool(w['isLearner']),
+  };
 }
 
 export function watchResponseFromWire(w: Wire): WatchResponse {

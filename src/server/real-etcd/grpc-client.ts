@@ -1,4 +1,4 @@
-// A gRPC client of a real etcd 3.4 cluster: the KV, Lease and Watch services of etcd's v3 API
+// A gRPC client of a real etcd 3.4 cluster: the KV, Lease, Watch and Maintenance (Status) services of etcd's v3 API
 // (protos/etcd-v3.4.23) over @grpc/grpc-js, with clientv3's behaviour over its endpoint list as kube-apiserver
 // uses it: requests go to one pinned endpoint; a call that fails with Unavailable (the member is down, its
 // connection broke) moves the pin to the next endpoint and is sent there, until every endpoint has been
@@ -14,9 +14,11 @@ import {
   credentials, loadPackageDefinition, Metadata, status, type CallOptions, type Client, type ClientDuplexStream, type ClientUnaryCall,
   type GrpcObject, type ServiceClientConstructor, type ServiceError,
 } from '@grpc/grpc-js';
+import { grpcCodes, type GrpcCodeName } from '../../sim/etcd/errors.ts';
+import type { RpcError } from '../../sim/etcd/index.ts';
 import { loadEtcdProtos, type Wire } from '../etcd-proto/convert.ts';
 
-type Service = 'KV' | 'Lease' | 'Watch';
+type Service = 'KV' | 'Lease' | 'Watch' | 'Maintenance';
 type Unary = (request: Wire, metadata: Metadata, options: CallOptions, done: (error: ServiceError | null, response?: Wire) => void) => ClientUnaryCall;
 
 let loaded: Record<Service, ServiceClientConstructor> | null = null;
@@ -24,7 +26,10 @@ let loaded: Record<Service, ServiceClientConstructor> | null = null;
 function services(): Record<Service, ServiceClientConstructor> {
   if (loaded === null) {
     const pb = (loadPackageDefinition(loadEtcdProtos())['etcdserverpb'] as GrpcObject);
-    loaded = { KV: pb['KV'] as ServiceClientConstructor, Lease: pb['Lease'] as ServiceClientConstructor, Watch: pb['Watch'] as ServiceClientConstructor };
+    loaded = {
+      KV: pb['KV'] as ServiceClientConstructor, Lease: pb['Lease'] as ServiceClientConstructor, Watch: pb['Watch'] as ServiceClientConstructor,
+      Maintenance: pb['Maintenance'] as ServiceClientConstructor,
+    };
   }
   return loaded;
 }
@@ -73,7 +78,10 @@ export class EtcdGrpcClient {
       const creds = credentials.createInsecure();
       const KV = new ctors.KV(address, creds);
       const channelOverride = KV.getChannel();
-      entry = { KV, Lease: new ctors.Lease(address, creds, { channelOverride }), Watch: new ctors.Watch(address, creds, { channelOverride }) };
+      entry = {
+        KV, Lease: new ctors.Lease(address, creds, { channelOverride }), Watch: new ctors.Watch(address, creds, { channelOverride }),
+        Maintenance: new ctors.Maintenance(address, creds, { channelOverride }),
+      };
       this.clients.set(address, entry);
     }
     return entry[service];
@@ -117,4 +125,18 @@ export class EtcdGrpcClient {
     for (const entry of this.clients.values()) entry.KV.close();
     this.clients.clear();
   }
+}
+
+function codeName(code: number): GrpcCodeName {
+  return (Object.keys(grpcCodes) as GrpcCodeName[]).find((n) => grpcCodes[n] === code) ?? 'Unknown';
+}
+
+/** A gRPC failure as the model's RpcError. */
+export function rpcError(error: GrpcFailure): RpcError {
+  return { code: error.code, codeName: codeName(error.code), message: error.details };
+}
+
+/** A broken stream's error as clientv3's Recv returns it. */
+export function streamErrorText(error: GrpcFailure): string {
+  return `rpc error: code = ${codeName(error.code)} desc = ${error.details}`;
 }

@@ -24,18 +24,20 @@
 import type { ClientDuplexStream } from '@grpc/grpc-js';
 import { Component, minute, type Message, type Reservation } from '../../sim/engine/index.ts';
 import {
-  etcdKinds, replyKind, type EtcdReply, type RequestOp, type ResponseOp, type RpcError, type TxnRequest, type WatchCreateRequest,
-  type WatchResponse, type WatchStreamClose, type WatchStreamRequest, type WriteRecord,
+  etcdKinds, replyKind, type EtcdReply, type TxnRequest, type WatchCreateRequest, type WatchResponse, type WatchStreamClose,
+  type WatchStreamRequest,
 } from '../../sim/etcd/index.ts';
-import { grpcCodes, type GrpcCodeName } from '../../sim/etcd/errors.ts';
 import { isTxnReadonly } from '../../sim/etcd/txn.ts';
 import {
   compactionRequestToWire, deleteRangeRequestToWire, deleteRangeResponseFromWire, headerOnlyFromWire, leaseGrantResponseFromWire,
-  leaseKeepAliveResponseFromWire, leaseLeasesResponseFromWire, leaseRequestToWire, leaseTimeToLiveResponseFromWire, putRequestToWire,
-  putResponseFromWire, rangeRequestToWire, rangeResponseFromWire, txnRequestToWire, txnResponseFromWire, watchRequestToWire,
-  watchResponseFromWire, type Wire,
+  leaseLeasesResponseFromWire, leaseRequestToWire, leaseTimeToLiveResponseFromWire, putRequestToWire, putResponseFromWire,
+  rangeRequestToWire, rangeResponseFromWire, txnRequestToWire, txnResponseFromWire, watchRequestToWire, watchResponseFromWire, type Wire,
 } from '../etcd-proto/convert.ts';
-import { EtcdGrpcClient, isUnavailable, type GrpcFailure } from './grpc-client.ts';
+import { EtcdGrpcClient, isUnavailable, rpcError, streamErrorText, type GrpcFailure } from './grpc-client.ts';
+import { KeepAliveStream } from './keep-alive.ts';
+import { RealEtcdOutside } from './outside-view.ts';
+import { RequestQueue } from './request-queue.ts';
+import { mayTouch, touchedBy, watcherOf, watcherTouched, writeRecord, type Touched, type Watcher } from './write-effects.ts';
 import type { EtcdReplyPayload, EtcdRequestKind } from '../../sim/messages/index.ts';
 
 export interface RealEtcdMemberOptions {
@@ -72,21 +74,6 @@ const unaryCalls: Readonly<Record<string, Unary>> = {
   [etcdKinds.leaseLeases]: { service: 'Lease', method: 'leaseLeases', toWire: () => ({}), fromWire: leaseLeasesResponseFromWire },
 };
 
-/** What a write may change: single keys, and key ranges (range deletes). */
-interface Touched {
-  readonly puts: string[];
-  readonly deletes: string[];
-  readonly ranges: Array<readonly [string, string]>;
-}
-
-/** A watcher on a stream: its range and filters, as created. */
-interface Watcher {
-  readonly key: string;
-  readonly rangeEnd: string;
-  readonly noPut: boolean;
-  readonly noDelete: boolean;
-}
-
 interface WatchSlot {
   readonly stream: StreamEntry;
   readonly watchId: number;
@@ -116,116 +103,13 @@ interface StreamEntry {
   readonly creates: PendingCreate[];
 }
 
-function codeName(code: number): GrpcCodeName {
-  return (Object.keys(grpcCodes) as GrpcCodeName[]).find((n) => grpcCodes[n] === code) ?? 'Unknown';
-}
-
-function rpcError(error: GrpcFailure): RpcError {
-  return { code: error.code, codeName: codeName(error.code), message: error.details };
-}
-
-function watcherOf(create: WatchCreateRequest): Watcher {
-  return {
-    key: create.key ?? '', rangeEnd: create.rangeEnd ?? '',
-    noPut: create.filters?.includes('NOPUT') ?? false, noDelete: create.filters?.includes('NODELETE') ?? false,
-  };
-}
-
-function watcherHasKey(w: Watcher, key: string): boolean {
-  if (w.rangeEnd === '') return key === w.key;
-  if (w.rangeEnd === '\u0000') return key >= w.key;
-  return key >= w.key && key < w.rangeEnd;
-}
-
-function watcherOverlaps(w: Watcher, [from, to]: readonly [string, string]): boolean {
-  const wEnd = w.rangeEnd === '' ? `${w.key}\u0000` : w.rangeEnd;
-  const aboveFrom = w.rangeEnd === '\u0000' || wEnd > from;
-  const belowTo = to === '\u0000' || w.key < to;
-  return aboveFrom && belowTo;
-}
-
-function watcherTouched(w: Watcher, t: Touched): boolean {
-  if (!w.noPut && t.puts.some((k) => watcherHasKey(w, k))) return true;
-  if (w.noDelete) return false;
-  return t.deletes.some((k) => watcherHasKey(w, k)) || t.ranges.some((r) => watcherOverlaps(w, r));
-}
-
-function addOps(ops: readonly RequestOp[], into: Touched): void {
-  for (const op of ops) {
-    if (op.requestPut !== undefined) into.puts.push(op.requestPut.key);
-    else if (op.requestDeleteRange !== undefined) {
-      const { key, rangeEnd } = op.requestDeleteRange;
-      if (rangeEnd === undefined || rangeEnd === '') into.deletes.push(key);
-      else into.ranges.push([key, rangeEnd]);
-    } else if (op.requestTxn !== undefined) {
-      addOps(op.requestTxn.success ?? [], into);
-      addOps(op.requestTxn.failure ?? [], into);
-    }
-  }
-}
-
-/** What a request may change, whichever branch a Txn takes. */
-function mayTouch(kind: string, payload: unknown): Touched {
-  const touched: Touched = { puts: [], deletes: [], ranges: [] };
-  if (kind === etcdKinds.put) addOps([{ requestPut: payload as never }], touched);
-  else if (kind === etcdKinds.deleteRange) addOps([{ requestDeleteRange: payload as never }], touched);
-  else if (kind === etcdKinds.txn) {
-    const txn = payload as TxnRequest;
-    addOps(txn.success ?? [], touched);
-    addOps(txn.failure ?? [], touched);
-  }
-  return touched;
-}
-
-/** What the ops of the branch taken changed, by their responses. */
-function addTaken(ops: readonly RequestOp[], responses: readonly ResponseOp[], into: Touched): void {
-  ops.forEach((op, i) => {
-    const response = responses[i];
-    if (op.requestPut !== undefined) into.puts.push(op.requestPut.key);
-    else if (op.requestDeleteRange !== undefined && (response?.responseDeleteRange?.deleted ?? 0) > 0) addOps([op], into);
-    else if (op.requestTxn !== undefined && response?.responseTxn !== undefined) {
-      const nested = response.responseTxn;
-      addTaken((nested.succeeded ? op.requestTxn.success : op.requestTxn.failure) ?? [], nested.responses, into);
-    }
-  });
-}
-
-function touchedBy(kind: string, payload: unknown, response: unknown): Touched {
-  const touched: Touched = { puts: [], deletes: [], ranges: [] };
-  if (kind === etcdKinds.put) touched.puts.push((payload as { key: string }).key);
-  else if (kind === etcdKinds.deleteRange && (response as { deleted: number }).deleted > 0) addOps([{ requestDeleteRange: payload as never }], touched);
-  else if (kind === etcdKinds.txn) {
-    const txn = payload as TxnRequest;
-    const r = response as { succeeded: boolean; responses: readonly ResponseOp[] };
-    addTaken((r.succeeded ? txn.success : txn.failure) ?? [], r.responses, touched);
-  }
-  return touched;
-}
-
-function writeRecord(kind: string, payload: unknown, response: unknown, touched: Touched): WriteRecord | null {
-  const revision = (response as { header: { revision: number } }).header.revision;
-  const changed = touched.puts.length + touched.deletes.length + touched.ranges.length > 0;
-  if (kind === etcdKinds.put) return { revision, changed, compares: [], branch: 'success', ops: [{ requestPut: payload as never }], nested: [], events: [] };
-  if (kind === etcdKinds.deleteRange) {
-    return { revision, changed, compares: [], branch: 'success', ops: [{ requestDeleteRange: payload as never }], nested: [], events: [] };
-  }
-  if (kind === etcdKinds.txn) {
-    const txn = payload as TxnRequest;
-    const succeeded = (response as { succeeded: boolean }).succeeded;
-    return {
-      revision, changed, branch: succeeded ? 'success' : 'failure', nested: [], events: [],
-      compares: (txn.compare ?? []).map((compare) => ({ compare, actual: [], result: succeeded ? true : null })),
-      ops: (succeeded ? txn.success : txn.failure) ?? [],
-    };
-  }
-  return null;
-}
-
 export class RealEtcdMember extends Component {
   readonly client: EtcdGrpcClient;
+  /** The page's view of the real etcd (its keyspace and insides); started by a server with attached pages. */
+  readonly outside: RealEtcdOutside;
   /** Called whenever an answer from the real etcd has entered the engine (the host runs it then). */
   onActivity: (() => void) | null = null;
-  private readonly serialize: boolean;
+  private readonly requests: RequestQueue;
   private readonly progressInterval: number;
   private readonly watchEventWaitMs: number;
   private readonly streams = new Map<string, StreamEntry>();
@@ -235,17 +119,21 @@ export class RealEtcdMember extends Component {
   private inFlight = 0;
   /** Event responses that came before the reply of the write they belong to. */
   private early: Array<{ entry: StreamEntry; response: WatchResponse }> = [];
-  private readonly queue: Array<() => Promise<void>> = [];
   /** Resolvers of queued creates, by their reservation id: a create is done when etcd answers it. */
   private readonly createdWaiters = new Map<number, () => void>();
-  private draining = false;
-  private keepAlive: { call: ClientDuplexStream<Wire, Wire>; waiting: Array<{ m: Message; reservation: Reservation }> } | null = null;
+  private readonly keepAlives: KeepAliveStream;
   private closed = false;
 
   constructor(name: string, options: RealEtcdMemberOptions) {
     super(name);
     this.client = new EtcdGrpcClient(options.endpoints);
-    this.serialize = options.serialize ?? false;
+    this.requests = new RequestQueue(options.serialize ?? false);
+    this.outside = new RealEtcdOutside(this.client, name, () => [...this.streams.values()].reduce((n, stream) => n + stream.watchers.size, 0));
+    this.keepAlives = new KeepAliveStream(this.client, (m, reservation, reply) => {
+      if (this.closed) return;
+      this.engine.fill(reservation, replyKind(m.kind as EtcdRequestKind), reply);
+      this.activity();
+    });
     this.progressInterval = Math.max(options.progressNotifyInterval ?? 10 * minute, 100);
     this.watchEventWaitMs = options.watchEventWaitMs ?? 2000;
   }
@@ -254,7 +142,7 @@ export class RealEtcdMember extends Component {
     const unary = unaryCalls[message.kind];
     if (unary !== undefined) return this.forward(message, unary);
     switch (message.kind) {
-      case etcdKinds.leaseKeepAlive: return this.sendKeepAlive(message);
+      case etcdKinds.leaseKeepAlive: return this.keepAlives.send(message, this.engine.reserve(this.name, message.from, { replyTo: message.id, cause: message.id }));
       case etcdKinds.watch: return this.serveWatch(message as Message<WatchStreamRequest>);
       case etcdKinds.watchClose: return this.closeStream(message as Message<WatchStreamClose>);
       default:
@@ -266,23 +154,10 @@ export class RealEtcdMember extends Component {
   close(): void {
     this.closed = true;
     for (const entry of this.streams.values()) entry.call?.cancel();
-    this.keepAlive?.call.cancel();
+    this.keepAlives.close();
+    this.outside.close();
     for (const write of this.writes.values()) if (write.timer !== null) clearTimeout(write.timer);
     this.client.close();
-  }
-
-  private enqueue(work: () => Promise<void>): void {
-    if (!this.serialize) {
-      void work();
-      return;
-    }
-    this.queue.push(work);
-    if (this.draining) return;
-    this.draining = true;
-    void (async () => {
-      while (this.queue.length > 0) await this.queue.shift()!();
-      this.draining = false;
-    })();
   }
 
   private activity(): void {
@@ -294,7 +169,7 @@ export class RealEtcdMember extends Component {
     const slots = writes ? this.reserveWatchSlots(mayTouch(m.kind, m.payload)) : [];
     const reservation = this.engine.reserve(this.name, m.from, { replyTo: m.id, cause: m.id });
     this.inFlight++;
-    this.enqueue(async () => {
+    this.requests.run(async () => {
       let payload: EtcdReply<unknown>;
       let touched: Touched | null = null;
       try {
@@ -384,7 +259,7 @@ export class RealEtcdMember extends Component {
       const create = request.createRequest;
       const reservation = this.engine.reserve(this.name, m.from, { replyTo: m.id, cause: m.id });
       this.inFlight++;
-      this.enqueue(() => new Promise<void>((resolve) => {
+      this.requests.run(() => new Promise<void>((resolve) => {
         entry.creates.push({ request: create, reservation });
         this.open(entry).write(watchRequestToWire(request));
         this.createdWaiters.set(reservation.id, resolve);
@@ -393,7 +268,7 @@ export class RealEtcdMember extends Component {
     }
     if (request.cancelRequest !== undefined) entry.watchers.delete(request.cancelRequest.watchId);
     if (request.cancelRequest !== undefined || request.progressRequest !== undefined) {
-      this.enqueue(async () => {
+      this.requests.run(async () => {
         if (!this.closed) this.open(entry).write(watchRequestToWire(request));
       });
     }
@@ -461,7 +336,7 @@ export class RealEtcdMember extends Component {
     }
     if (this.closed) return;
     if (isUnavailable(error)) this.client.failover(entry.address);
-    this.send(entry.client, etcdKinds.watchStreamError, { stream: entry.name, error: `rpc error: code = ${codeName(error.code)} desc = ${error.details}` }, { cause: null });
+    this.send(entry.client, etcdKinds.watchStreamError, { stream: entry.name, error: streamErrorText(error) }, { cause: null });
     if (entry.creates.length > 0) {
       const call = this.open(entry);
       for (const create of entry.creates) call.write(watchRequestToWire({ createRequest: create.request }));
@@ -477,30 +352,5 @@ export class RealEtcdMember extends Component {
     const call = entry.call;
     entry.call = null;
     call?.end();
-  }
-
-  /** LeaseKeepAlive is a stream in etcd; each keepalive here is one request and its answer, in order. */
-  private sendKeepAlive(m: Message): void {
-    const reservation = this.engine.reserve(this.name, m.from, { replyTo: m.id, cause: m.id });
-    if (this.keepAlive === null) {
-      const { call } = this.client.stream('Lease', 'leaseKeepAlive');
-      const keepAlive = { call, waiting: [] as Array<{ m: Message; reservation: Reservation }> };
-      this.keepAlive = keepAlive;
-      call.on('data', (data: Wire) => {
-        const next = keepAlive.waiting.shift();
-        if (next === undefined || this.closed) return;
-        this.engine.fill(next.reservation, replyKind(next.m.kind as EtcdRequestKind), { ok: true, response: leaseKeepAliveResponseFromWire(data), stats: null, log: null, write: null });
-        this.activity();
-      });
-      call.on('error', (error: GrpcFailure) => {
-        if (this.keepAlive === keepAlive) this.keepAlive = null;
-        for (const next of keepAlive.waiting.splice(0)) {
-          if (!this.closed) this.engine.fill(next.reservation, replyKind(next.m.kind as EtcdRequestKind), { ok: false, error: rpcError(error), stats: null, log: null, write: null });
-        }
-        this.activity();
-      });
-    }
-    this.keepAlive.waiting.push({ m, reservation });
-    this.keepAlive.call.write({ ID: (m.payload as { ID: string }).ID });
   }
 }

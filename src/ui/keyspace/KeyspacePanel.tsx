@@ -10,6 +10,7 @@ import { useShallow } from 'zustand/shallow';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { KeyDetails } from './KeyDetails.tsx';
+import { RealEtcdStatus } from './RealEtcdStatus.tsx';
 import { KeyTree, type KeyspaceRow } from './key-tree.ts';
 import { shownKeys } from './selectors.ts';
 import { heldRecord } from '../panels/why.ts';
@@ -25,6 +26,7 @@ export function KeyspacePanel() {
         <h2 id="keyspace-heading">{t('heading')}</h2>
         <RevisionPicker />
       </div>
+      <RealEtcdStatus />
       <div className="keyspace-body">
         <KeyList />
         <div className="keyspace-values">

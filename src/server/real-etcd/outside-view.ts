@@ -1,0 +1,142 @@
+// What the page shows of a real etcd (`--etcd-servers`), read from outside as any client could: the
+// /registry keyspace (keyspace-mirror.ts) and, for etcd's box, its insides, refreshed every `refreshMs`:
+// the revision, raft term and indexes, version and database size from Maintenance.Status of the pinned
+// endpoint, the number of keys (a count-only Range over every key), the leases (LeaseLeases), the
+// compacted revision (once a Range at the revision after the last one known fails, a watch from there is
+// cancelled with it), this server's own watchers and its newest write (from the replies
+// it delivers). What no client can see (the MVCC tree index, other clients' watchers, the request-stats
+// lines) is left out; the page says so.
+
+import type { Engine, Message } from '../../sim/engine/index.ts';
+import { etcdKinds, type EtcdReply, type LeaseLeasesResponse } from '../../sim/etcd/index.ts';
+import type { EtcdInsides, EtcdWriteView, InsidesEvent, RealEtcdInsides } from '../../protocol/index.ts';
+import { writeOf } from '../../worker/insides.ts';
+import {
+  leaseLeasesResponseFromWire, rangeRequestToWire, rangeResponseFromWire, statusResponseFromWire, watchRequestToWire, watchResponseFromWire, type Wire,
+} from '../etcd-proto/convert.ts';
+import type { EtcdGrpcClient } from './grpc-client.ts';
+import { RealEtcdKeyspace } from './keyspace-mirror.ts';
+
+/** Wall ms between two reads of etcd's state. */
+export const refreshMs = 1000;
+/** Wall ms a compaction probe waits for etcd's answer. */
+const probeWaitMs = 2000;
+
+const writeKinds: ReadonlySet<string> = new Set([etcdKinds.txn, etcdKinds.put, etcdKinds.deleteRange]);
+
+const hex = (id: string): string => BigInt(id).toString(16);
+
+export class RealEtcdOutside {
+  readonly keyspace: RealEtcdKeyspace;
+  private timer: NodeJS.Timeout | null = null;
+  private refreshing = false;
+  private compacted = 0;
+  private write: EtcdWriteView | null = null;
+  /** Writes delivered to the member whose replies have not been delivered yet, by message id. */
+  private readonly writes = new Map<number, Message>();
+  private last: Omit<EtcdInsides, 'write' | 'watchers'> | null = null;
+  private post: (() => void) | null = null;
+
+  /** `watchers`: how many watchers the server's member holds on etcd now. */
+  constructor(private readonly client: EtcdGrpcClient, private readonly member: string, private readonly watchers: () => number) {
+    this.keyspace = new RealEtcdKeyspace(client);
+  }
+
+  /** Starts mirroring and reading; `post` gets an `insides` event for the member's box after each read and each write. */
+  start(engine: Engine, post: (event: InsidesEvent) => void): void {
+    this.post = () => {
+      const insides = this.insides();
+      if (insides) post({ type: 'insides', step: engine.step, retained: true, replace: false, components: { [this.member]: insides } });
+    };
+    engine.onDelivery((m) => this.delivered(engine, m));
+    this.keyspace.start();
+    void this.refresh();
+    this.timer = setInterval(() => void this.refresh(), refreshMs);
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.post = null;
+    this.keyspace.close();
+  }
+
+  /** The box's insides from the last read (null before the first). */
+  insides(): EtcdInsides | null {
+    return this.last && { ...this.last, watchers: this.watchers(), write: this.write };
+  }
+
+  /** A write's reply delivered: it is the box's newest write, at this step (as the model's is). */
+  private delivered(engine: Engine, m: Message): void {
+    if (m.to === this.member && writeKinds.has(m.kind)) {
+      this.writes.set(m.id, m);
+      return;
+    }
+    const request = m.from === this.member && m.replyTo !== null ? this.writes.get(m.replyTo) : undefined;
+    if (request === undefined) return;
+    this.writes.delete(request.id);
+    const reply = m.payload as EtcdReply<unknown>;
+    if (!reply.ok || reply.write === null) return;
+    const after = reply.write.revision;
+    this.write = writeOf(request, engine.step, reply.write.changed ? after - 1 : after, after);
+    this.post?.();
+  }
+
+  private async refresh(): Promise<void> {
+    if (this.refreshing) return;
+    this.refreshing = true;
+    try {
+      const [status, count, leases, compacted] = await Promise.all([
+        this.client.unary('Maintenance', 'status', {}).then(statusResponseFromWire),
+        this.client.unary('KV', 'range', rangeRequestToWire({ key: '\0', rangeEnd: '\0', countOnly: true })).then((w) => rangeResponseFromWire(w).count),
+        this.client.unary('Lease', 'leaseLeases', {}).then((w): LeaseLeasesResponse => leaseLeasesResponseFromWire(w)),
+        this.probeCompaction(),
+      ]);
+      this.compacted = compacted;
+      this.keyspace.compact(compacted);
+      const real: RealEtcdInsides = {
+        endpoint: this.client.pinned, version: status.version, memberId: hex(status.header.memberId), leader: hex(status.leader),
+        raftTerm: status.raftTerm, raftIndex: status.raftIndex, raftAppliedIndex: status.raftAppliedIndex,
+        dbSize: status.dbSize, dbSizeInUse: status.dbSizeInUse, historyFrom: this.keyspace.historyFrom ?? status.header.revision,
+      };
+      this.last = { role: 'etcd', revision: status.header.revision, compactRevision: compacted, keys: count, leases: leases.leases.length, member: null, real };
+      this.post?.();
+    } catch {
+      // etcd is unreachable: the box keeps what it showed; the next read tries again (on the next endpoint).
+    } finally {
+      this.refreshing = false;
+    }
+  }
+
+  /**
+   * etcd's compacted revision. A Range at the revision after the last one known fails once etcd compacted
+   * past it; then a watch from there is created and cancelled with etcd's compacted revision.
+   */
+  private async probeCompaction(): Promise<number> {
+    const known = this.compacted;
+    try {
+      await this.client.unary('KV', 'range', rangeRequestToWire({ key: '/registry/', revision: known + 1, countOnly: true }));
+      return known;
+    } catch {
+      return this.watchedCompaction(known);
+    }
+  }
+
+  private watchedCompaction(known: number): Promise<number> {
+    const { call } = this.client.stream('Watch', 'watch');
+    return new Promise<number>((resolve) => {
+      const done = (revision: number): void => {
+        clearTimeout(timer);
+        call.cancel();
+        resolve(revision);
+      };
+      const timer = setTimeout(() => done(known), probeWaitMs);
+      call.on('data', (data: Wire) => {
+        const response = watchResponseFromWire(data);
+        if (response.canceled) done(Math.max(known, response.compactRevision));
+      });
+      call.on('error', () => done(known));
+      call.write(watchRequestToWire({ createRequest: { key: '/registry/', startRevision: known + 1 } }));
+    });
+  }
+}

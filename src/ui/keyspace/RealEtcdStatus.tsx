@@ -1,0 +1,47 @@
+// Over a real etcd (a server started with --etcd-servers), above the keyspace: what that etcd reports of
+// itself now (the member asked, its version, raft term and indexes, database size, compacted revision) and,
+// in a line of its own, what cannot be known from outside and why. Absent over the model's etcd.
+
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { EtcdInsides, RealEtcdInsides } from '../../protocol/index.ts';
+import type { SimState } from '../store/sim-store.ts';
+import { useSim } from '../store/sim-context.ts';
+
+function realEtcdOf(state: SimState): (EtcdInsides & { readonly real: RealEtcdInsides }) | null {
+  for (const insides of Object.values(state.insides?.components ?? {})) {
+    if (insides.role === 'etcd' && insides.real !== undefined) return insides as EtcdInsides & { readonly real: RealEtcdInsides };
+  }
+  return null;
+}
+
+function megabytes(bytes: number): string {
+  return (bytes / 1_000_000).toFixed(1);
+}
+
+export function RealEtcdStatus() {
+  const { t } = useTranslation('keyspace');
+  const read = useSim(realEtcdOf);
+  // It tells what etcd reports now, whatever step the page shows: a page held at a past step (whose
+  // boxes show no insides) keeps the last read.
+  const [last, setLast] = useState(read);
+  if (read !== null && read !== last) setLast(read);
+  const etcd = read ?? last;
+  if (!etcd) return null;
+  const { real } = etcd;
+  const role = real.leader === real.memberId ? t('real.leader') : t('real.follower', { leader: real.leader });
+  return (
+    <div className="real-etcd" data-testid="real-etcd" data-revision={etcd.revision} data-raft-term={real.raftTerm} data-raft-index={real.raftIndex}>
+      <p className="real-etcd-line">
+        <strong>{t('real.title', { version: real.version, endpoint: real.endpoint })}</strong>
+        {' · '}{t('real.member', { id: real.memberId, role })}
+        {' · '}<span data-testid="real-etcd-raft">{t('real.raft', { term: real.raftTerm, index: real.raftIndex, applied: real.raftAppliedIndex })}</span>
+        {' · '}{t('real.db', { size: megabytes(real.dbSize), inUse: megabytes(real.dbSizeInUse) })}
+        {' · '}<span data-testid="real-etcd-compacted">{t('real.compacted', { revision: etcd.compactRevision })}</span>
+      </p>
+      <p className="real-etcd-line hint" data-testid="real-etcd-unknown">
+        {t('real.unknown')}{real.historyFrom > 1 ? ` ${t('real.history', { from: real.historyFrom })}` : ''}
+      </p>
+    </div>
+  );
+}
