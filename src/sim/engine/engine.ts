@@ -31,6 +31,8 @@ export interface EngineOptions {
   readonly epochMs?: number;
   /** Keep at most this many trace records (default: all). */
   readonly traceLimit?: number;
+  /** The newest steps whose trace records keep their whole payloads; older ones keep summaries (default: all). */
+  readonly tracePayloadLimit?: number;
 }
 
 export interface LinkOptions {
@@ -145,7 +147,7 @@ export class Engine {
   constructor(options: EngineOptions) {
     this.rng = new Rng(options.seed);
     this.epochMs = options.epochMs ?? defaultEpochMs;
-    this.trace = new Trace(options.traceLimit);
+    this.trace = new Trace(options.traceLimit, options.tracePayloadLimit ?? options.traceLimit);
   }
 
   get now(): Time {
