@@ -46,6 +46,12 @@ describe('Trace', () => {
     expect(trace.at(trace.payloadsFrom - 1)!.payload).toEqual(slimPayload(message(trace.payloadsFrom - 1).payload));
   });
 
+  it('keeps a request\'s path and query whole in its summary (what says it is a watch, and of what)', () => {
+    const query = `allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dnode-12&resourceVersion=123456&timeoutSeconds=412&watch=true`;
+    const request = { method: 'GET', path: `/api/v1/${'p'.repeat(120)}`, query, headers: { accept: 'application/json' }, body: 'b'.repeat(200) };
+    expect(slimPayload(request)).toEqual({ method: 'GET', path: request.path, query, body: `${'b'.repeat(96)}…` });
+  });
+
   it('refuses bounds that are not positive', () => {
     expect(() => new Trace(0)).toThrow(RangeError);
     expect(() => new Trace(10, 0)).toThrow(RangeError);
