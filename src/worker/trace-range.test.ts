@@ -47,6 +47,12 @@ describe('traceRange', () => {
     // The same deliveries as the unbounded cluster's (same seed), their payloads summarised.
     expect(answer.records.map((r) => r.payload)).toEqual([1, 2, 3, 4, 5].map((step) => slimPayload(engine.trace.at(step)!.payload)));
     expect(ask(index, bounded.engine, { fromStep: bounded.engine.step, count: 1 }).records[0]!.payload).toEqual(engine.trace.at(bounded.engine.step)!.payload);
+    // Every step: the same record, its payload whole from payloadsFrom on and its summary before.
+    for (let step = 1; step <= bounded.engine.step; step++) {
+      const whole = engine.trace.at(step)!;
+      const kept = bounded.engine.trace.at(step)!;
+      expect(kept).toEqual(step < answer.payloadsFrom ? { ...whole, payload: slimPayload(whole.payload) } : whole);
+    }
   });
 
   it('at level request folds every internal step into the row before it, covering every step once', () => {
