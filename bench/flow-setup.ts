@@ -1,7 +1,9 @@
 // The flow bench's cluster and Deployment, shared by bench/flow.bench.ts and the profiling tools:
 // `PODFLOW_BENCH_REPLICAS` and `PODFLOW_BENCH_NODES` pick the size (default 1,000 on 50),
 // `PODFLOW_BENCH_STORAGE` the storage media type (protobuf, the default, or json),
-// `PODFLOW_BENCH_ETCD_MEMBERS` etcd's members (1, the default, 3 or 5).
+// `PODFLOW_BENCH_ETCD_MEMBERS` etcd's members (1, the default, 3 or 5),
+// `PODFLOW_BENCH_TRACE_PAYLOADS` the newest steps whose trace records keep whole payloads (default
+// 10,000 of the 100,000 records kept; `all` keeps every payload, as before session 8).
 
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -15,11 +17,13 @@ export const benchReplicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 export const benchNodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
 /** kube-apiserver's --storage-media-type for the run: protobuf (the default) or json. */
 const storageMediaType = process.env.PODFLOW_BENCH_STORAGE === 'json' ? 'json' : 'protobuf';
+/** The trace's tracePayloadLimit: older records keep their payloads' summaries. */
+const benchTracePayloads = process.env.PODFLOW_BENCH_TRACE_PAYLOADS === 'all' ? 100_000 : Number(process.env.PODFLOW_BENCH_TRACE_PAYLOADS ?? 10_000);
 /** etcd's members (`PODFLOW_BENCH_ETCD_MEMBERS`: 1, the default, 3 or 5). */
 export const benchEtcdMembers = ([1, 3, 5] as const).find((n) => String(n) === process.env.PODFLOW_BENCH_ETCD_MEMBERS) ?? 1;
 
 export function createBenchCluster(): Cluster {
-  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, schedulerAttemptLimit: 1_000, storageMediaType, etcdMembers: benchEtcdMembers,
+  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, tracePayloadLimit: benchTracePayloads, schedulerAttemptLimit: 1_000, storageMediaType, etcdMembers: benchEtcdMembers,
     // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
     // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
     ...(benchNodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * benchNodes, mutating: 2 * benchNodes } } } : {}) });

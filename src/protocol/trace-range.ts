@@ -47,6 +47,8 @@ export interface TraceRangeEvent {
   readonly rows: number;
   /** The newest step delivered (the head: at a past position the steps after it are still here). */
   readonly lastStep: number;
+  /** The first step whose record holds its whole payload: retained steps before it carry its summary only. */
+  readonly payloadsFrom: number;
   /** The rows' deliveries, oldest first, with their `level` (and `milestone`) when the worker classified them. */
   readonly records: readonly TraceRecord[];
   /** For each record, the steps after it folded into its row (0 at level internal). */

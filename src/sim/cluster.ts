@@ -69,6 +69,8 @@ export interface ClusterConfig<E extends Component = EtcdServer> {
   readonly nodes?: number;
   readonly latencies?: Partial<LinkLatencies>;
   readonly traceLimit?: number;
+  /** The newest steps whose trace records keep their whole payloads (the engine's tracePayloadLimit). */
+  readonly tracePayloadLimit?: number;
   /** Wall-clock instant (ms since the Unix epoch) that virtual time 0 stands for; the engine's default otherwise. */
   readonly epochMs?: number;
   /** How many scheduling attempt records kube-scheduler keeps (all by default); for large benchmarks. */
@@ -151,6 +153,7 @@ export class Cluster<E extends Component = EtcdServer> {
     this.engine = new Engine({
       seed: config.seed,
       ...(config.traceLimit !== undefined ? { traceLimit: config.traceLimit } : {}),
+      ...(config.tracePayloadLimit !== undefined ? { tracePayloadLimit: config.tracePayloadLimit } : {}),
       ...(config.epochMs !== undefined ? { epochMs: config.epochMs } : {}),
     });
     this.user = this.engine.add(new User());

@@ -10,8 +10,8 @@ const nginx = {
 };
 
 /** A booted 2-node cluster after `kubectl create` of a 2-replica nginx Deployment, run until idle. */
-function nginxCluster() {
-  const cluster = createCluster({ seed: 'queries', nodes: 2 });
+function nginxCluster(tracePayloadLimit?: number) {
+  const cluster = createCluster({ seed: 'queries', nodes: 2, ...(tracePayloadLimit ? { tracePayloadLimit } : {}) });
   cluster.boot();
   cluster.user.request('kube-apiserver', httpKinds.request, {
     method: 'POST', path: '/apis/apps/v1/namespaces/default/deployments', query: '',
@@ -115,6 +115,13 @@ describe('watchers', () => {
     expect(etcd.length).toBeGreaterThan(0);
     expect(etcd.some((w) => w.key === '/registry/pods/' && w.synced)).toBe(true);
     for (const w of etcd) expect(w.nextRevision).toBeLessThanOrEqual(cluster.etcd.store.currentRev + 1);
+  });
+
+  it('lists the same watches when the trace keeps only summaries of the steps that opened them', () => {
+    const whole = inspect(nginxCluster(), ['watchers']).watchers!;
+    const bounded = nginxCluster(100);
+    expect(bounded.engine.trace.payloadsFrom).toBeGreaterThan(1_000);
+    expect(inspect(bounded, ['watchers']).watchers!.apiserver).toEqual(whole.apiserver);
   });
 
   it('shows kube-apiserver\'s watch cache per resource: its objects, its window and the oldest servable resourceVersion', () => {

@@ -7,7 +7,8 @@ import { SimHost } from './host.ts';
 import { applyUserCommand } from './user-commands.ts';
 // The labels the page prints (a pure function of the record): slim payloads must keep them as they are.
 import { tokenLabel } from '../ui/graph/token-label.ts';
-import { fallbackLevel, slimPayload, TraceRangeIndex } from './trace-range.ts';
+import { slimPayload } from '../sim/engine/trace-summary.ts';
+import { fallbackLevel, TraceRangeIndex } from './trace-range.ts';
 
 function booted(traceLimit?: number) {
   const cluster = createCluster({ seed: 'trace-range', nodes: 1, ...(traceLimit ? { traceLimit } : {}) });
@@ -32,6 +33,26 @@ describe('traceRange', () => {
     // Past the end: the last row; a count of 0 gives the totals only.
     expect(ask(index, engine, { fromRow: 10 ** 9, count: 5 }).records.map((r) => r.step)).toEqual([engine.step]);
     expect(ask(index, engine, { fromRow: 0, count: 0 }).records).toEqual([]);
+  });
+
+  it('says from which step on the records hold whole payloads; rows before it carry the summaries', () => {
+    const bounded = createCluster({ seed: 'trace-range', nodes: 1, tracePayloadLimit: 200 });
+    bounded.boot();
+    const index = new TraceRangeIndex();
+    expect(ask(index, engine, { fromRow: 0, count: 0 }).payloadsFrom).toBe(1);
+    const answer = ask(index, bounded.engine, { fromRow: 0, count: 5 });
+    expect(answer.payloadsFrom).toBe(bounded.engine.trace.payloadsFrom);
+    expect(answer.payloadsFrom).toBeGreaterThan(bounded.engine.step - 200);
+    expect(answer.records.map((r) => r.step)).toEqual([1, 2, 3, 4, 5]);
+    // The same deliveries as the unbounded cluster's (same seed), their payloads summarised.
+    expect(answer.records.map((r) => r.payload)).toEqual([1, 2, 3, 4, 5].map((step) => slimPayload(engine.trace.at(step)!.payload)));
+    expect(ask(index, bounded.engine, { fromStep: bounded.engine.step, count: 1 }).records[0]!.payload).toEqual(engine.trace.at(bounded.engine.step)!.payload);
+    // Every step: the same record, its payload whole from payloadsFrom on and its summary before.
+    for (let step = 1; step <= bounded.engine.step; step++) {
+      const whole = engine.trace.at(step)!;
+      const kept = bounded.engine.trace.at(step)!;
+      expect(kept).toEqual(step < answer.payloadsFrom ? { ...whole, payload: slimPayload(whole.payload) } : whole);
+    }
   });
 
   it('at level request folds every internal step into the row before it, covering every step once', () => {

@@ -7,6 +7,7 @@
 import type { Milestone, StepLevel, TraceRangeCommand, TraceRangeEvent, TraceRecord } from '../protocol/index.ts';
 import { stepLevelRank, traceRangeLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
+import { slimPayload } from '../sim/engine/trace-summary.ts';
 
 /** What the story classifier recorded of a step (story/record.ts's StoryRecord): its level and milestone. */
 export interface StoryLookup {
@@ -23,39 +24,6 @@ export function fallbackLevel(message: Pick<Message, 'from' | 'to' | 'kind' | 'p
   if (message.from === message.to || message.kind === 'timer') return 'internal';
   if (message.kind === 'http.watchEvent' && (message.payload as { type?: unknown } | null)?.type === 'BOOKMARK') return 'internal';
   return 'request';
-}
-
-const slimDepth = 5;
-const slimString = 96;
-/** Stored values: a label shows at most a compare's first characters. */
-const slimValue = 32;
-const slimItems = 3;
-/** Parts of a Kubernetes object no label reads, emptied below the payload's top level. */
-const slimFields = new Set(['spec', 'status', 'managedFields', 'annotations', 'labels', 'ownerReferences', 'finalizers', 'data', 'template']);
-/** Fields left out: request headers, etcd's debug lines and stats, watch events' previous values. */
-const slimOmitted = new Set(['headers', 'log', 'stats', 'prevKv']);
-
-/**
- * A payload cut to what a label reads: objects nested `slimDepth` deep are emptied, and so are an
- * object's spec, status and bookkeeping below the top level; headers, debug lines and previous values are
- * left out; strings longer than `slimString` (stored values: `slimValue`) are shortened; lists keep their
- * length but only their first `slimItems` items (the rest null).
- */
-export function slimPayload(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > slimString ? `${value.slice(0, slimString)}…` : value;
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    if (depth >= slimDepth) return [];
-    return value.map((item, i) => (i < slimItems ? slimPayload(item, depth + 1) : null));
-  }
-  if (depth >= slimDepth) return {};
-  const slim: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (slimOmitted.has(key)) continue;
-    if (key === 'value' && typeof field === 'string') slim[key] = field.length > slimValue ? `${field.slice(0, slimValue)}…` : field;
-    else slim[key] = depth >= 1 && slimFields.has(key) && field !== null && typeof field === 'object' ? {} : slimPayload(field, depth + 1);
-  }
-  return slim;
 }
 
 /** The steps of one coarse level's rows, in order; row i is rowSteps[i]. */
@@ -87,7 +55,7 @@ export class TraceRangeIndex {
     const { trace } = engine;
     const lastStep = trace.lastStep;
     this.slim = command.payloads === 'slim';
-    const base = { type: 'traceRange', id: command.id, level, epoch: this.epoch, lastStep } as const;
+    const base = { type: 'traceRange', id: command.id, level, epoch: this.epoch, lastStep, payloadsFrom: trace.payloadsFrom } as const;
 
     if (level === 'internal') {
       const firstRow = trace.firstStep - 1;

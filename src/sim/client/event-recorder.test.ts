@@ -73,6 +73,21 @@ describe('EventCorrelator', () => {
     expect(skipped.filter((s) => !s)).toHaveLength(25);
     expect(c.correlate(make('same', 300_000), 300_000, 300_000).skip).toBe(false);
   });
+
+  it('forgets the least recently used of 4096 objects: a repeat about it is a new event again', () => {
+    const c = new EventCorrelator();
+    const about = (i: number, at: number): Event => ({ ...make('m', at), involvedObject: { ...getReference(pod), name: `pod-${i}`, uid: `u-${i}` } });
+    const record = (i: number, at: number): ReturnType<EventCorrelator['correlate']> => {
+      const result = c.correlate(about(i, at), at, at);
+      c.updateState({ ...result.event, metadata: { ...result.event.metadata, resourceVersion: String(i) } });
+      return result;
+    };
+    for (let i = 0; i < 4096; i++) record(i, 0);
+    expect(record(0, 1000).patch?.count).toBe(2);
+    record(4096, 2000);
+    expect(record(1, 3000).patch).toBeUndefined();
+    expect(record(0, 4000).patch?.count).toBe(3);
+  });
 });
 
 describe('EventBroadcaster against kube-apiserver', () => {

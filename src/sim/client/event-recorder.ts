@@ -9,8 +9,10 @@
 // eventBroadcasterImpl.recordToSink, recordEvent) and events_cache.go (EventCorrelator, EventAggregator,
 // eventLogger, EventSourceObjectSpamFilter), and the typed core/v1 EventSink (create and patch).
 //
-// Not modelled: the LRU bound of the caches (4096 entries: unbounded Maps here), the broadcaster's
-// 1000-event channel (nothing is dropped for a full channel), retries (a StatusError is never retried
+// Each of the correlator's three caches is an LRU of 4096 entries (maxLruCacheEntries; Models
+// github.com/golang/groupcache/lru: a Get or Add makes the entry the newest, an Add past the bound evicts
+// the oldest), so a long run's events about deleted objects are forgotten as upstream forgets them.
+// Not modelled: the broadcaster's 1000-event channel (nothing is dropped for a full channel), retries (a StatusError is never retried
 // upstream either; network errors do not exist here), and the events.k8s.io/v1 recorder the scheduler uses.
 
 import type { ObjectReference, Event } from '../api/types/core.ts';
@@ -36,7 +38,27 @@ export const eventCorrelation = {
   spamBurst: 25,
   spamQps: 1 / 300,
   combinedPrefix: '(combined from similar events): ',
+  maxLruCacheEntries: 4096,
 } as const;
+
+/** groupcache's lru.Cache: `get` and `set` make the entry the newest; past `size` entries the oldest goes. */
+class LruCache<V> {
+  private readonly entries = new Map<string, V>();
+
+  constructor(private readonly size: number) {}
+
+  get(key: string): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) this.set(key, value);
+    return value;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
 
 /** ref.GetReference for an object carrying its TypeMeta. */
 export function getReference(obj: KubeObject): ObjectReference {
@@ -89,9 +111,9 @@ export interface CorrelateResult {
 
 /** EventCorrelator: aggregate, then count, then spam-filter. */
 export class EventCorrelator {
-  private readonly aggregates = new Map<string, { localKeys: Set<string>; lastTimestamp: Time }>();
-  private readonly logs = new Map<string, EventLog>();
-  private readonly spam = new Map<string, { tokens: number; last: Time }>();
+  private readonly aggregates = new LruCache<{ localKeys: Set<string>; lastTimestamp: Time }>(eventCorrelation.maxLruCacheEntries);
+  private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries);
+  private readonly spam = new LruCache<{ tokens: number; last: Time }>(eventCorrelation.maxLruCacheEntries);
 
   correlate(event: Event, now: Time, epochMs: number): CorrelateResult {
     const [aggregated, key] = this.aggregate(event, now, epochMs);

@@ -27,6 +27,8 @@ export interface EngineOptions {
   readonly epochMs?: number;
   /** Keep at most this many trace records (default: all). */
   readonly traceLimit?: number;
+  /** The newest steps whose trace records keep their whole payloads; older ones keep summaries (default: all). */
+  readonly tracePayloadLimit?: number;
 }
 
 /** `reserved`: the next delivery would come after a reserved message that is not filled yet. */
@@ -65,7 +67,7 @@ export class Engine extends Post {
   constructor(options: EngineOptions) {
     super(options.seed);
     this.epochMs = options.epochMs ?? defaultEpochMs;
-    this.trace = new Trace(options.traceLimit);
+    this.trace = new Trace(options.traceLimit, options.tracePayloadLimit ?? options.traceLimit);
   }
 
   /** Number of deliveries so far. */

@@ -1,15 +1,25 @@
 // The trace: one record per delivery, in delivery order. A record is the delivered message itself (its
 // `cause` links it to the delivery that sent it), numbered by step: the first delivery is step 1.
-// Retention is bounded by `limit` (oldest records are dropped first); step numbers never shift.
+// Retention is bounded twice, oldest first: past `payloadLimit` steps a record keeps its ids, kind,
+// times and cause but its payload becomes the payload's summary (trace-summary.ts: what labels and
+// rows read); past `limit` records the record goes. Step numbers never shift.
 
 import type { Message } from './message.ts';
+import { slimPayload } from './trace-summary.ts';
 
 export class Trace {
   private records: Message[] = [];
   private dropped = 0;
+  /** Records before this index (into `records`) hold summaries instead of payloads. */
+  private summarized = 0;
 
-  constructor(readonly limit: number = Number.POSITIVE_INFINITY) {
+  /**
+   * @param limit records kept (default: all)
+   * @param payloadLimit the newest steps whose records keep their whole payloads (default: all kept)
+   */
+  constructor(readonly limit: number = Number.POSITIVE_INFINITY, readonly payloadLimit: number = limit) {
     if (!(limit > 0)) throw new RangeError(`trace limit must be positive, got ${limit}`);
+    if (!(payloadLimit > 0)) throw new RangeError(`trace payload limit must be positive, got ${payloadLimit}`);
   }
 
   /** Number of the last recorded step (0 before the first delivery). */
@@ -22,18 +32,33 @@ export class Trace {
     return this.dropped + 1;
   }
 
+  /** The first step whose record still holds its whole payload (earlier retained steps: summaries only). */
+  get payloadsFrom(): number {
+    return this.dropped + this.summarized + 1;
+  }
+
   append(message: Message): void {
     this.records.push(message);
+    // Both bounds act in chunks of a quarter, so retention costs O(1) amortised per append.
+    const full = this.records.length - this.summarized;
+    if (full > this.payloadLimit) {
+      const end = Math.min(this.records.length - 1, this.summarized + Math.max(full - this.payloadLimit, Math.ceil(this.payloadLimit / 4)));
+      for (let i = this.summarized; i < end; i++) {
+        const record = this.records[i]!;
+        this.records[i] = { ...record, payload: slimPayload(record.payload) };
+      }
+      this.summarized = end;
+    }
     if (this.records.length > this.limit) {
-      // Drop in chunks so retention costs O(1) amortised per append.
       const excess = Math.max(this.records.length - this.limit, Math.ceil(this.limit / 4));
       const drop = Math.min(excess, this.records.length - 1);
       this.records.splice(0, drop);
       this.dropped += drop;
+      this.summarized = Math.max(0, this.summarized - drop);
     }
   }
 
-  /** The message delivered at `step`, if still retained. */
+  /** The message delivered at `step`, if still retained (before `payloadsFrom`: with its payload's summary). */
   at(step: number): Message | undefined {
     return this.records[step - this.dropped - 1];
   }

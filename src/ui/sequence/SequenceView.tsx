@@ -254,6 +254,9 @@ export default function SequenceView() {
             ? t('summary', { rows: (main.rows - main.firstRow).toLocaleString(), first: (firstStep ?? main.firstRow + 1).toLocaleString(), last: main.lastStep.toLocaleString() })
             : t('summaryEmpty')}
         </span>
+        {main.payloadsFrom > (firstStep ?? 1) && (
+          <span className="muted" data-testid="sequence-payloads">{t('payloadsFrom', { step: main.payloadsFrom.toLocaleString(), count: (main.lastStep - main.payloadsFrom + 1).toLocaleString() })}</span>
+        )}
         <span className="muted sequence-hint">{t('seekHint')}</span>
       </div>
       <div className="sequence-lanes" ref={header} aria-hidden="true">

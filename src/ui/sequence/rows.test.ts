@@ -7,7 +7,7 @@ const record = (step: number): TraceRecord => ({
 });
 
 function answer(fromRow: number, steps: number[], folded: number[], extra: Partial<TraceRangeEvent> = {}): TraceRangeEvent {
-  return { type: 'traceRange', id: 1, level: 'request', epoch: 1, fromRow, firstRow: 0, rows: 100, lastStep: 400, records: steps.map(record), folded, ...extra };
+  return { type: 'traceRange', id: 1, level: 'request', epoch: 1, fromRow, firstRow: 0, rows: 100, lastStep: 400, payloadsFrom: 1, records: steps.map(record), folded, ...extra };
 }
 
 describe('row cache', () => {

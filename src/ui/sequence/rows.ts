@@ -20,6 +20,8 @@ export class RowCache {
   firstRow = 0;
   rows = 0;
   lastStep = 0;
+  /** Steps before this one carry their payloads' summaries only (the trace's payload retention). */
+  payloadsFrom = 1;
   private readonly byRow = new Map<number, SequenceRow>();
 
   constructor(readonly level: StepLevel) {}
@@ -44,11 +46,12 @@ export class RowCache {
       this.epoch = event.epoch;
       changed = true;
     }
-    if (event.firstRow !== this.firstRow || event.rows !== this.rows || event.lastStep !== this.lastStep) changed = true;
+    if (event.firstRow !== this.firstRow || event.rows !== this.rows || event.lastStep !== this.lastStep || event.payloadsFrom !== this.payloadsFrom) changed = true;
     // The last row held may have gained folded steps since it was received: it is asked for again.
     this.firstRow = event.firstRow;
     this.rows = event.rows;
     this.lastStep = event.lastStep;
+    this.payloadsFrom = event.payloadsFrom;
     event.records.forEach((record, i) => {
       const row = event.fromRow + i;
       const held = this.byRow.get(row);
