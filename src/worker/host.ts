@@ -57,6 +57,11 @@ const defaultSeed = 'podflow';
  * (their status and keyspace are recorded), but their deliveries are no longer shown.
  */
 const traceRetention = 200_000;
+/**
+ * The newest deliveries whose trace records keep their whole payloads; older ones keep a summary (the
+ * sequence view says from which step). 50,000 covers a boot and several flows; it bounds a long run's trace.
+ */
+const tracePayloadRetention = 50_000;
 
 /** What `restore` does around the replay (see SimHost.restore). */
 export interface RestoreOptions {
@@ -81,7 +86,7 @@ export class SimHost {
   constructor(options: SimHostOptions) {
     const post = withPodsAndReady(options.post, () => this.reporter.clearFlights());
     this.emit = post;
-    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention }));
+    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention, tracePayloadLimit: tracePayloadRetention }));
     this.pacing = { ...defaultPacing, ...options.pacing };
     this.stage = new Stage(post);
     const callbacks = {

@@ -4,7 +4,7 @@
 // signatures and the constructor's parameter properties; the constructor itself is not a member.
 
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
