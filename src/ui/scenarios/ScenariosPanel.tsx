@@ -39,6 +39,23 @@ function AtMilestone({ t }: { t: ScenarioTexts }) {
   return <p className="scenario-message" data-testid="scenario-milestone" data-step={milestone.step}>{t.atMilestone(milestoneWords(milestone, language).title)}</p>;
 }
 
+/** A scenario at scale's Pods while it runs: how many are Running and Ready of those it ends with. */
+function PodProgress({ total, t }: { total: number; t: ScenarioTexts }) {
+  const held = useSim((s) => s.pods.byKey.size);
+  // Summed over the nodes' groups (their per-state counts), not over every pod, on each store update.
+  const ready = useSim((s) => {
+    let running = 0;
+    for (const group of s.pods.groups.values()) running += group.looks.running ?? 0;
+    return running;
+  });
+  const text = t.podsReady(ready, held, total);
+  return (
+    <p className="scenario-pods" data-testid="scenario-pods" data-ready={ready}>
+      <progress max={total} value={ready} aria-label={text} /> {text}
+    </p>
+  );
+}
+
 interface ActiveStep {
   readonly index: number;
   readonly watch: number | null;
@@ -239,6 +256,7 @@ export function ScenariosPanel() {
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
+        {picked.pods !== undefined && current.steps.some((s) => s.status !== 'pending') && <PodProgress total={picked.pods} t={t} />}
       </div>
       <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
     </div>
