@@ -1,20 +1,21 @@
 /// <reference lib="dom" />
 // The page at scale (`npm run bench -- pagescale`): a Deployment of N replicas (1,000 by default;
-// PODFLOW_BENCH_UI_REPLICAS=1000,3000 for more sizes) created on the page, on a cluster of N/10 nodes, in
-// headless Chromium at 1280×720, at the 'All' level. Figures, never assertions:
+// PODFLOW_BENCH_UI_REPLICAS=1000,3000 for more sizes) created on the page, on N/20 nodes (at most the
+// page's 50), in headless Chromium at 1280×720, at the 'All' level. Figures, never assertions:
 //   while created   frame intervals (requestAnimationFrame) for 10 s of play at 1× from the create;
 //   to Available    wall time of "Run until idle" from there until every replica is Ready;
 //   while playing   frame intervals for 5 s of play at 1× with the N pods drawn (leases, status);
 //   steps           Step, Step back (each: click → step counter changed → next frame) and a seek to a
 //                   past step (podflow.actions.seek → counter → frame) once it is Available;
-//   memory          the page's JS heap (CDP Performance.getMetrics JSHeapUsedSize), the simulation
-//                   worker's (performance.memory in its scope) and the tab's renderer process RSS.
+//   memory          the tab's renderer process RSS (the simulation worker included) and the page's JS
+//                   heap (CDP Performance.getMetrics JSHeapUsedSize).
 // PODFLOW_BENCH_SHOTS=<dir> also saves the page at 1280×720 and 1440×900 once the pods are Available.
 
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
+import { maxNodes } from '../src/protocol/index.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
 import { webDeploymentYaml } from './manifests.ts';
 import { act, createManifest, frameIntervals, open, percentile, sampleTokens, servePage } from './ui-page.ts';
@@ -52,14 +53,14 @@ async function readyPods(page: Page): Promise<{ held: number; ready: number }> {
   });
 }
 
-/** The page's JS heap, the simulation worker's, and the renderer process's resident memory, in MiB. */
-async function memory(browser: Browser, page: Page): Promise<{ page: number; worker: number; rss: number }> {
+/**
+ * The page's JS heap and the tab's renderer process resident memory (the simulation worker runs in that
+ * process: Chromium offers no heap figure inside a worker without cross-origin isolation), in MiB.
+ */
+async function memory(browser: Browser, page: Page): Promise<{ page: number; rss: number }> {
   const session = await page.context().newCDPSession(page);
   const { metrics } = await session.send('Performance.enable').then(() => session.send('Performance.getMetrics'));
   const heap = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? Number.NaN;
-  const worker = page.workers().find((w) => w.url().includes('sim.worker'));
-  // Chromium's performance.memory, in the worker's own scope.
-  const workerHeap = worker ? await worker.evaluate(() => (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? Number.NaN) : Number.NaN;
   await session.detach();
   const browserSession = await browser.newBrowserCDPSession();
   const info = (await browserSession.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number }[] };
@@ -70,11 +71,12 @@ async function memory(browser: Browser, page: Page): Promise<{ page: number; wor
     rss = Math.max(rss, Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024);
   }
   const mib = 1024 * 1024;
-  return { page: heap / mib, worker: workerHeap / mib, rss };
+  return { page: heap / mib, rss };
 }
 
 async function measureSize(browser: Browser, url: string, replicas: number): Promise<BenchFigure[]> {
-  const nodes = Math.max(3, Math.ceil(replicas / 10));
+  // 20 pods a node, within the page's 50 nodes.
+  const nodes = Math.min(maxNodes, Math.max(3, Math.ceil(replicas / 20)));
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   await context.addInitScript({ content: 'window.__name = (f) => f;' });
   await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
@@ -82,8 +84,8 @@ async function measureSize(browser: Browser, url: string, replicas: number): Pro
   try {
     await open(page, url);
     await act(page, 'reset', 'podflow', nodes);
-    await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ timeout: 120_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 120_000 });
+    await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ state: 'attached', timeout: 600_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
     await createManifest(page, webDeploymentYaml(replicas));
     let created: number[] = [];
@@ -157,7 +159,7 @@ async function measureSize(browser: Browser, url: string, replicas: number): Pro
       stepFigure('seek to a past step', seek, `to 90, 50, 70, 30 and 95 % of step ${head.toLocaleString('en-US')}`),
       {
         name: `${size}: tab memory once Available (renderer RSS)`, value: mem.rss, unit: 'MiB',
-        note: `page JS heap ${mem.page.toFixed(0)} MiB, worker JS heap ${mem.worker.toFixed(0)} MiB; after the steps and seeks: RSS ${memAfter.rss.toFixed(0)} MiB, page ${memAfter.page.toFixed(0)} MiB, worker ${memAfter.worker.toFixed(0)} MiB`,
+        note: `the simulation worker included; page JS heap ${mem.page.toFixed(0)} MiB; after the steps and seeks: RSS ${memAfter.rss.toFixed(0)} MiB, page JS heap ${memAfter.page.toFixed(0)} MiB`,
       },
     ];
   } finally {
