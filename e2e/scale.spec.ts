@@ -83,6 +83,7 @@ test('"1,000 Pods on 50 nodes" is offered in both languages and shows its Pods\'
   const progress = page.getByTestId('scenario-pods');
   await expect(progress).toContainText('of 1,000 Pods Running and Ready');
   await expect.poll(async () => Number(await progress.getAttribute('data-ready')), { timeout: 240_000 }).toBeGreaterThan(0);
+  await progress.scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('scale-scenario-running-1280x800.png') });
   await page.getByRole('button', { name: 'Stop', exact: true }).click();
 

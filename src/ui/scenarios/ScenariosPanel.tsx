@@ -232,6 +232,8 @@ export function ScenariosPanel() {
             {scenarios.map((s) => <option key={s.id} value={s.id}>{s.title[language]}</option>)}
           </select>
         </label>
+        {/* Above the description, which is long for a scenario at scale: in view while it runs. */}
+        {picked.pods !== undefined && current.steps.some((s) => s.status !== 'pending') && <PodProgress total={picked.pods} t={t} />}
         <p className="scenario-description" data-testid="scenario-description">{picked.description[language]}</p>
         <p className="muted scenario-meta">
           {picked.source && <>{t.source}: {picked.source} · </>}
@@ -256,7 +258,6 @@ export function ScenariosPanel() {
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
-        {picked.pods !== undefined && current.steps.some((s) => s.status !== 'pending') && <PodProgress total={picked.pods} t={t} />}
       </div>
       <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
     </div>
