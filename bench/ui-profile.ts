@@ -93,13 +93,19 @@ async function main(): Promise<void> {
     await page.evaluate(() => {
       (window as unknown as { measuring_: boolean }).measuring_ = true;
     });
+    await cdp.send('Performance.enable');
+    const metricsBefore = new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
     await cdp.send('Profiler.start');
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await page.waitForTimeout(seconds * 1000);
     await page.getByRole('button', { name: 'Pause', exact: true }).click();
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    const metricsAfter = (await cdp.send('Performance.getMetrics')).metrics;
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks_: number[] }).longTasks_);
     const workerEvents = await page.evaluate(() => (window as unknown as { workerEvents_: Record<string, { count: number; bytes: number; readMs: number; handleMs: number }> }).workerEvents_);
+    // The renderer's own accounting over the run: script, style, layout, task time (s) and counts.
+    const delta = (name: string) => (metricsAfter.find((m) => m.name === name)?.value ?? 0) - (metricsBefore.get(name) ?? 0);
+    console.log(`main thread: tasks ${delta('TaskDuration').toFixed(2)} s, script ${delta('ScriptDuration').toFixed(2)} s, style ${delta('RecalcStyleDuration').toFixed(2)} s (${delta('RecalcStyleCount')}×), layout ${delta('LayoutDuration').toFixed(2)} s (${delta('LayoutCount')}×); DOM nodes now ${metricsAfter.find((m) => m.name === 'Nodes')?.value}`);
     console.log('worker events (count, JSON KiB, ms to read data, ms in the store):');
     for (const [type, e] of Object.entries(workerEvents).sort((a, b) => b[1].bytes - a[1].bytes)) {
       console.log(`  ${type.padEnd(18)} ${String(e.count).padStart(6)} ${(e.bytes / 1024).toFixed(0).padStart(8)} KiB ${e.readMs.toFixed(0).padStart(6)} ms ${e.handleMs.toFixed(0).padStart(6)} ms`);

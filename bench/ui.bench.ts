@@ -19,25 +19,14 @@
 //                        frames showed rows still waiting for the worker's answer.
 // Builds `dist/` first when it is missing. Frame figures depend on the machine's load; the note says it.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from '@playwright/test';
-import { build, preview } from 'vite';
+import type { Page } from '@playwright/test';
 import { webDeploymentYaml } from './manifests.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-
-function percentile(values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+import { act, createManifest, dist, frameIntervals, open, percentile, podsHeld, sampleTokens, servePage } from './ui-page.ts';
 
 /** Gzipped bytes of the scripts index.html loads at once, and of the worker chunks. */
 function initialJavaScript(): { initial: number; worker: number; files: number } {
@@ -49,79 +38,6 @@ function initialJavaScript(): { initial: number; worker: number; files: number }
   const workers = [...entry.matchAll(/assets\/(sim\.worker[^"'`]*\.js)/g)].map((m) => `assets/${m[1]!}`);
   const worker = [...new Set(workers)].reduce((sum, path) => sum + gz(path), 0);
   return { initial, worker, files: srcs.length };
-}
-
-/** Records requestAnimationFrame intervals in the page until `stop` resolves; returns them. */
-async function frameIntervals(page: Page, during: () => Promise<void>): Promise<number[]> {
-  await page.evaluate(() => {
-    const w = window as unknown as { frames_: number[]; recording_: boolean };
-    w.frames_ = [];
-    w.recording_ = true;
-    let last = performance.now();
-    const tick = (t: number) => {
-      w.frames_.push(t - last);
-      last = t;
-      if (w.recording_) requestAnimationFrame(tick);
-    };
-    requestAnimationFrame((t) => {
-      last = t;
-      requestAnimationFrame(tick);
-    });
-  });
-  await during();
-  return page.evaluate(() => {
-    const w = window as unknown as { frames_: number[]; recording_: boolean };
-    w.recording_ = false;
-    return w.frames_;
-  });
-}
-
-/** Tokens drawn (in flight or resting) and in flight, sampled every 100 ms while `during` runs. */
-async function sampleTokens(page: Page, during: () => Promise<void>): Promise<{ drawn: number[]; inFlight: number[] }> {
-  const drawn: number[] = [];
-  const inFlight: number[] = [];
-  let running = true;
-  const sampler = (async () => {
-    while (running) {
-      const [d, f] = await page.evaluate(() => [
-        document.querySelectorAll('[data-testid="token"][data-phase="in-flight"], [data-testid="token"][data-phase="arrived"]').length,
-        document.querySelectorAll('[data-testid="token"][data-phase="in-flight"]').length,
-      ]);
-      drawn.push(d!);
-      inFlight.push(f!);
-      await page.waitForTimeout(100);
-    }
-  })();
-  await during();
-  running = false;
-  await sampler;
-  return { drawn, inFlight };
-}
-
-/** Calls a store action through the page's scripting handle (`window.podflow`). */
-async function act(page: Page, name: string, ...args: unknown[]): Promise<void> {
-  await page.evaluate(([action, rest]) => {
-    const handle = (globalThis as unknown as { podflow: { actions: Record<string, (...a: unknown[]) => void> } }).podflow;
-    handle.actions[action as string]!(...(rest as unknown[]));
-  }, [name, args] as const);
-}
-
-/** Pods the graph holds now. */
-async function podsHeld(page: Page): Promise<number> {
-  return page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, unknown> } } } } }).podflow.store.getState().pods.byKey.size);
-}
-
-async function open(page: Page, url: string): Promise<number> {
-  await page.goto(url);
-  await page.locator('[data-testid="component-node"][data-component="user"]').waitFor();
-  await page.waitForFunction(() => document.querySelector('[data-testid="step-counter"]')?.textContent !== '0');
-  return page.evaluate(() => performance.now());
-}
-
-async function createManifest(page: Page, yaml?: string): Promise<void> {
-  const form = page.getByRole('form', { name: 'kubectl create' });
-  if (yaml !== undefined) await form.getByRole('textbox', { name: 'Manifest' }).fill(yaml);
-  await form.getByRole('button', { name: 'Create' }).click();
 }
 
 /** Step click → step counter and graph updated → next frame, for each of `count` steps. */
@@ -149,11 +65,8 @@ async function stepLatencies(page: Page, count: number): Promise<number[]> {
 
 
 async function measure(): Promise<BenchFigure[]> {
-  if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
+  const { url, browser, close } = await servePage();
   const js = initialJavaScript();
-  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
-  const browser = await chromium.launch({ headless: true, ...(systemChromium ? { executablePath: systemChromium } : {}) });
   const load = `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -251,8 +164,7 @@ async function measure(): Promise<BenchFigure[]> {
       { name: 'frame time with 1,000 pods drawn and the Deployment scaled to 0 at 0.001× (tokens in flight), p95', value: percentile(busy, 95), unit: 'ms', goal: { value: 33, better: 'lower' }, note: `p50 ${percentile(busy, 50).toFixed(1)} ms, ${busyFrames} frames in 2 s from when ${reached ? '200 tokens were' : '(never reached in 60 s) 200 tokens would be'} in flight; pods held ${podsBefore} before, ${podsAfter} after; tokens in flight sampled every 100 ms: max ${Math.max(0, ...busyTokens.inFlight)}, median ${percentile(busyTokens.inFlight, 50)}, ≥ 200 in ${busyTokens.inFlight.filter((n) => n >= 200).length} of ${busyTokens.inFlight.length} samples; the 1,000 pods took ${fillSeconds.toFixed(0)} s to create (run until idle); ${load}` },
     ];
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await close();
   }
 }
 
@@ -284,10 +196,7 @@ async function milestoneLatency(page: Page, name: string): Promise<number> {
 
 /** "Next milestone" and "Previous milestone" on the nginx flow: create, then every milestone to the end. */
 async function measureMilestones(): Promise<BenchFigure[]> {
-  if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
-  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
-  const browser = await chromium.launch({ headless: true, ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  const { url, browser, close } = await servePage();
   const load = `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
   try {
     const forward: number[] = [];
@@ -325,8 +234,7 @@ async function measureMilestones(): Promise<BenchFigure[]> {
       figure('Next milestone through recorded steps', replayed, 'forward again after going back'),
     ];
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await close();
   }
 }
 

@@ -45,9 +45,10 @@ export interface PodsEvent {
 export type Flight = Omit<TraceRecord, 'step'> & {
   readonly step: number | null;
   /**
-   * Set on flights shipped while playing: their payload (often a whole object) is left out, as hundreds
-   * of tokens a tick would otherwise cost the page more to receive than to draw. It comes with the
-   * delivery's `traceBatch` record, and the flight is shipped again with it when playback pauses.
+   * Set on flights shipped while playing: `payload` holds only the fields the token's label reads (its
+   * whole payload, often a whole object, is left out, as hundreds of tokens a tick would otherwise cost
+   * the page more to receive than to draw). The whole payload comes with the delivery's `traceBatch`
+   * record, and the flight is shipped again with it when playback pauses.
    */
   readonly payloadOmitted?: true;
 };

@@ -38,6 +38,8 @@ export interface ScenarioView {
   readonly source?: string;
   /** Worker nodes the scenario expects. */
   readonly nodes: number;
+  /** The Pods it ends with, Running and Ready (scenarios at scale: the panel shows their progress). */
+  readonly pods?: number;
   /** The files its `create` steps name; the console's `kubectl … -f <file>` reads them by these names. */
   readonly manifests: readonly { readonly file: string; readonly yaml: string }[];
   readonly steps: readonly ScenarioStepView[];

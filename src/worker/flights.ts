@@ -9,6 +9,7 @@
 import type { Flight, FlightsEvent, TraceRecord } from '../protocol/index.ts';
 import { flightLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
+import { labelPayload } from './token-payload.ts';
 
 /** The step shown: its number, virtual time, and the newest message id sent by then. */
 export interface FlightPosition {
@@ -89,7 +90,7 @@ function toFlight({ message: m, step }: Near, withPayload: boolean, storyOf: Sto
     const { level, milestone } = storyOf(step, m);
     if (level !== undefined) flight = milestone !== undefined ? { ...base, level, milestone } : { ...base, level };
   }
-  return withPayload ? { ...flight, payload: m.payload } : { ...flight, payload: null, payloadOmitted: true };
+  return withPayload ? { ...flight, payload: m.payload } : { ...flight, payload: labelPayload(m), payloadOmitted: true };
 }
 
 interface Shipped {
@@ -116,7 +117,8 @@ export class FlightTracker {
 
   /**
    * What changed since the last call for the step shown; null when nothing did. Without `withPayloads`
-   * (playing) new flights leave their payload out; with it, flights held without one are shipped again.
+   * (playing) new flights carry only what their label reads (token-payload.ts); with it, flights held
+   * without their whole payload are shipped again.
    */
   report(engine: Engine, at: FlightPosition, withPayloads = true): FlightsEvent | null {
     const longest = longestFlight(engine);

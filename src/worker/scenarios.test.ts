@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Command, ConsoleOutputEvent, SimStatus, WorkerEvent } from '../protocol/index.ts';
-import { commandLine, scenarioById, scenarios } from '../sim/scenarios/index.ts';
+import { catalog, commandLine, scenarioById, scenarios } from '../sim/scenarios/index.ts';
 // The page's step → user command mapping, driven here against the real host (a test-only import: the UI
 // itself reaches the worker through the protocol).
 import { deleteFirstPodLine, stepAction } from '../ui/scenarios/plan.ts';
@@ -57,12 +57,13 @@ function driver(runChunkSteps?: number) {
 describe('the scenario catalog for the UI', () => {
   it('carries every scenario with both languages, its manifests and every step with its command line', () => {
     const event = scenarioCatalog();
-    expect(event.scenarios.map((s) => s.id)).toEqual(scenarios.map((s) => s.id));
+    expect(event.scenarios.map((s) => s.id)).toEqual(catalog.map((s) => s.id));
     for (const [i, view] of event.scenarios.entries()) {
-      const scenario = scenarios[i]!;
+      const scenario = catalog[i]!;
       expect(view.title).toEqual(scenario.title);
       expect(view.description.zh).not.toBe('');
-      expect(view.nodes).toBe(3);
+      expect(view.nodes).toBe(scenario.nodes ?? 3);
+      expect(view.pods).toBe(scenario.pods);
       expect(view.steps.map((s) => s.commandLine)).toEqual(scenario.steps.map(commandLine));
       expect(view.manifests.map((m) => m.file)).toEqual(scenario.manifests.map((m) => m.file));
     }
@@ -72,7 +73,7 @@ describe('the scenario catalog for the UI', () => {
   });
 
   it('gives each manifest file name one text across the catalog (the console reads them by name)', () => {
-    for (const s of scenarios) for (const m of s.manifests) expect(scenarioFiles.get(m.file)).toBe(m.yaml);
+    for (const s of catalog) for (const m of s.manifests) expect(scenarioFiles.get(m.file)).toBe(m.yaml);
   });
 });
 

@@ -4,7 +4,7 @@
 
 import type { ScenarioCatalogEvent, ScenarioStepSpec, ScenarioView } from '../protocol/index.ts';
 import { defaultNodeCount } from '../sim/cluster.ts';
-import { commandLine, scenarios, type Scenario, type ScenarioStep } from '../sim/scenarios/index.ts';
+import { catalog, commandLine, type Scenario, type ScenarioStep } from '../sim/scenarios/index.ts';
 
 /** The protocol's step type must stay the sim's step type. */
 const sameStep = (step: ScenarioStep): ScenarioStepSpec => step;
@@ -16,14 +16,15 @@ export function scenarioView(scenario: Scenario): ScenarioView {
     description: scenario.description,
     ...(scenario.source !== undefined ? { source: scenario.source } : {}),
     nodes: scenario.nodes ?? defaultNodeCount,
+    ...(scenario.pods !== undefined ? { pods: scenario.pods } : {}),
     manifests: scenario.manifests.map((m) => ({ file: m.file, yaml: m.yaml })),
     steps: scenario.steps.map((step) => ({ step: sameStep(step), commandLine: commandLine(step) })),
   };
 }
 
 export function scenarioCatalog(): ScenarioCatalogEvent {
-  return { type: 'scenarioCatalog', scenarios: scenarios.map(scenarioView) };
+  return { type: 'scenarioCatalog', scenarios: catalog.map(scenarioView) };
 }
 
 /** The scenarios' manifests by file name (each name holds one text across the catalog). */
-export const scenarioFiles: ReadonlyMap<string, string> = new Map(scenarios.flatMap((s) => s.manifests.map((m) => [m.file, m.yaml] as const)));
+export const scenarioFiles: ReadonlyMap<string, string> = new Map(catalog.flatMap((s) => s.manifests.map((m) => [m.file, m.yaml] as const)));

@@ -2,6 +2,7 @@
 // (scale, roll out, heal, delete) and what goes wrong (no node fits, a node dies, history compacted).
 
 import { bigPodYaml, myReplicaSetYaml, nginxDeploymentYaml, userServiceDeploymentYaml, userServicePodYaml } from './manifests.ts';
+import { scaleScenarios } from './scale.ts';
 import type { Scenario, ScenarioManifest } from './scenario.ts';
 
 const nginx: ScenarioManifest = { file: 'nginx.yml', yaml: nginxDeploymentYaml };
@@ -215,7 +216,13 @@ export const scenarios: readonly Scenario[] = [
   },
 ];
 
+/**
+ * What the page offers: the teaching flows, then the scenarios at scale (scale.ts). Tests that run every
+ * flow run `scenarios`; the scale ones have their own test, as each takes minutes.
+ */
+export const catalog: readonly Scenario[] = [...scenarios, ...scaleScenarios];
+
 /** The scenario with this id. */
 export function scenarioById(id: string): Scenario | undefined {
-  return scenarios.find((s) => s.id === id);
+  return catalog.find((s) => s.id === id);
 }

@@ -51,6 +51,8 @@ export interface Scenario {
   readonly source?: string;
   /** Worker nodes the scenario expects (3 by default). */
   readonly nodes?: number;
+  /** The Pods it ends with, Running and Ready: a scenario at scale shows their progress while it runs. */
+  readonly pods?: number;
   readonly manifests: readonly ScenarioManifest[];
   readonly steps: readonly ScenarioStep[];
 }

@@ -53,13 +53,14 @@ export function tokenLabel(message: Pick<TraceRecord, 'kind' | 'payload'>): Toke
     case 'http.watchEnd': return ok(`watch ends: ${record.payload.reason}`);
     case 'etcd.Txn': {
       const compares = record.payload.compare ?? [];
-      const key = txnKey(record.payload);
       const first = compares[0];
       if (first) {
         const name = first.key.split('/').filter(Boolean).at(-1) ?? '';
         const more = compares.length > 1 ? ` (+${compares.length - 1})` : '';
         return ok(`Txn ${comparesText([{ ...first, key: name }])}${more}`);
       }
+      // Only without compares are the ops' keys read.
+      const key = txnKey(record.payload);
       return ok(`Txn${key ? ` ${lastSegment(key)}` : ''}`);
     }
     case 'etcd.TxnResponse': {

@@ -27,7 +27,9 @@ describe('which token a link labels', () => {
     expect(chooseLabels(tokens, 30, null).map((c) => c.flight.id)).toEqual([5, 12]);
   });
 
-  it('a flight shipped without its payload is labelled by its kind', () => {
-    expect(labelOf({ ...other, payloadOmitted: true }).text).toBe('http.request');
+  it('a flight shipped while playing is labelled and coloured from the fields it carries', () => {
+    expect(labelOf({ ...other, payload: { method: 'DELETE', path: '/api/v1/namespaces/default/pods/web-1' }, payloadOmitted: true }).text).toBe('DELETE …/pods/web-1');
+    expect(labelOf({ ...reply, payload: { ok: false, error: { message: 'etcdserver: request timed out' } }, payloadOmitted: true }))
+      .toEqual({ text: 'error: etcdserver: request timed out', failed: true });
   });
 });

@@ -32,11 +32,11 @@ export interface Obstacles {
 }
 
 const texts = new WeakMap<Flight, TokenLabel>();
-/** What a token's label says (while playing a flight comes without its payload: its kind says enough then). */
+/** What a token's label says (a flight shipped while playing carries the fields its label reads). */
 export function labelOf(flight: Flight): TokenLabel {
   let label = texts.get(flight);
   if (!label) {
-    label = flight.payloadOmitted ? { text: flight.kind, failed: false } : tokenLabel(flight);
+    label = tokenLabel(flight);
     texts.set(flight, label);
   }
   return label;

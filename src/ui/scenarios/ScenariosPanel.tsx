@@ -39,6 +39,23 @@ function AtMilestone({ t }: { t: ScenarioTexts }) {
   return <p className="scenario-message" data-testid="scenario-milestone" data-step={milestone.step}>{t.atMilestone(milestoneWords(milestone, language).title)}</p>;
 }
 
+/** A scenario at scale's Pods while it runs: how many are Running and Ready of those it ends with. */
+function PodProgress({ total, t }: { total: number; t: ScenarioTexts }) {
+  const held = useSim((s) => s.pods.byKey.size);
+  // Summed over the nodes' groups (their per-state counts), not over every pod, on each store update.
+  const ready = useSim((s) => {
+    let running = 0;
+    for (const group of s.pods.groups.values()) running += group.looks.running ?? 0;
+    return running;
+  });
+  const text = t.podsReady(ready, held, total);
+  return (
+    <p className="scenario-pods" data-testid="scenario-pods" data-ready={ready}>
+      <progress max={total} value={ready} aria-label={text} /> {text}
+    </p>
+  );
+}
+
 interface ActiveStep {
   readonly index: number;
   readonly watch: number | null;
@@ -215,6 +232,8 @@ export function ScenariosPanel() {
             {scenarios.map((s) => <option key={s.id} value={s.id}>{s.title[language]}</option>)}
           </select>
         </label>
+        {/* Above the description, which is long for a scenario at scale: in view while it runs. */}
+        {picked.pods !== undefined && current.steps.some((s) => s.status !== 'pending') && <PodProgress total={picked.pods} t={t} />}
         <p className="scenario-description" data-testid="scenario-description">{picked.description[language]}</p>
         <p className="muted scenario-meta">
           {picked.source && <>{t.source}: {picked.source} · </>}

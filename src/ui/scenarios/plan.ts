@@ -55,14 +55,22 @@ export const workloadPrefixes = [
 /** What kube-apiserver creates for itself at start (the `kubernetes` Service): not someone's workload. */
 const bootstrapWorkloadKeys: ReadonlySet<string> = new Set(['/registry/services/specs/default/kubernetes']);
 
-/** How many of `sortedKeys` (in the keyspace's order) are workload keys: two binary searches per prefix. */
+const counted = new WeakMap<readonly string[], number>();
+
+/**
+ * How many of `sortedKeys` (in the keyspace's order) are workload keys: two binary searches per prefix,
+ * once per keys array (the panel asks on every store update; the keys change far less often).
+ */
 export function workloadKeyCount(sortedKeys: readonly string[]): number {
+  const known = counted.get(sortedKeys);
+  if (known !== undefined) return known;
   let count = 0;
   for (const prefix of workloadPrefixes) count += lowerBound(sortedKeys, prefixEnd(prefix)) - lowerBound(sortedKeys, prefix);
   for (const key of bootstrapWorkloadKeys) {
     const at = lowerBound(sortedKeys, key);
     if (sortedKeys[at] === key) count--;
   }
+  counted.set(sortedKeys, count);
   return count;
 }
 

@@ -25,6 +25,7 @@ export interface ScenarioTexts {
   readonly nodes: (expected: number, actual: number) => string;
   readonly progress: (done: number, total: number) => string;
   readonly finished: (total: number) => string;
+  readonly podsReady: (ready: number, held: number, total: number) => string;
   readonly atMilestone: (title: string) => string;
   readonly status: Record<StepStatus | 'next' | 'stepping', string>;
 }
@@ -51,6 +52,7 @@ function textsIn(language: Language): ScenarioTexts {
     nodes: (expected, actual) => t('nodes', { expected, actual }),
     progress: (done, total) => t('progress', { done, total }),
     finished: (total) => t('finished', { total }),
+    podsReady: (ready, held, total) => t('podsReady', { ready: ready.toLocaleString(language), held: held.toLocaleString(language), total: total.toLocaleString(language) }),
     atMilestone: (title) => t('atMilestone', { title }),
     status: { pending: '', next: t('status.next'), running: t('status.running'), stepping: t('status.stepping'), done: t('status.done'), failed: t('status.failed') },
   };

@@ -28,6 +28,7 @@ describe('pods per node', () => {
     expect(group.shown).toHaveLength(chipSlots - 1);
     expect(group.shown.map((p) => p.createRevision)).toEqual(many.slice(0, chipSlots - 1).map((p) => p.createRevision));
     expect(group.more).toBe(1000 - (chipSlots - 1));
+    expect(group.all.map((p) => p.createRevision)).toEqual(many.map((p) => p.createRevision));
     expect(moreName(group)).toBe(`${1000 - (chipSlots - 1)} more pods (of 1000: 500 running, 500 starting)`);
     const exactly = applyPods(emptyPods, { type: 'pods', replace: true, upserted: many.slice(0, chipSlots), removed: [] });
     expect(exactly.groups.get('node-1')).toMatchObject({ more: 0, total: chipSlots });

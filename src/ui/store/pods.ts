@@ -13,6 +13,8 @@ export const chipSlots = 8;
 export const unbound = '';
 
 export interface PodGroup {
+  /** Every pod of the group, oldest first (drawn one by one when the graph is zoomed in). */
+  readonly all: readonly PodChip[];
   /** The chips shown, oldest first (at most `chipSlots`, or `chipSlots − 1` when `more` > 0). */
   readonly shown: readonly PodChip[];
   /** Pods of the group not shown. */
@@ -93,7 +95,7 @@ function makeGroup(pods: PodChip[]): PodGroup {
     const look = podLook(pod);
     looks[look] = (looks[look] ?? 0) + 1;
   }
-  return { shown: pods.slice(0, shownCount), more: pods.length - shownCount, total: pods.length, looks };
+  return { all: pods, shown: pods.slice(0, shownCount), more: pods.length - shownCount, total: pods.length, looks };
 }
 
 /** The part of a pod's name a chip shows: after the last `-` (the random suffix), or the whole name. */

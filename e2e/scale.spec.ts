@@ -1,0 +1,94 @@
+// The page at scale (issue 20, parts 4 and 5): nodes with more pods than chip slots draw them
+// aggregated (a bar per state and the counts) and, zoomed in, a dot per pod; tokens shipped while playing
+// are labelled from their payload's fields; the catalog offers "1,000 Pods on 50 nodes" in English and
+// Chinese and shows its Pods' progress while it runs. Screenshots at 1280×720 and 1440×900 are attached.
+
+import { webDeploymentYaml } from '../bench/manifests.ts';
+import { ActDock } from './act.ts';
+import { expect, test } from './podflow.ts';
+
+test('30 pods on 3 nodes: each node aggregates its pods per state; zoomed in, a dot per pod', async ({ podflow, page }, testInfo) => {
+  test.setTimeout(180_000);
+  const form = page.getByRole('form', { name: 'kubectl create' });
+  await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(30));
+  await form.getByRole('button', { name: 'Create' }).click();
+  await expect.poll(async () => {
+    if (await podflow.button('Run until idle').isEnabled()) await podflow.button('Run until idle').click();
+    return page.getByTestId('pod-summary').filter({ hasText: 'running' }).count();
+  }, { timeout: 150_000 }).toBe(3);
+  await expect(podflow.activity).toHaveText('idle');
+
+  const summaries = page.getByTestId('pod-summary');
+  const names = await summaries.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label') ?? ''));
+  // "11 pods: 11 running" per node, 30 in all, every one running.
+  let total = 0;
+  for (const name of names) {
+    const match = /^(\d+) pods: (\d+) running$/.exec(name);
+    expect(match, name).not.toBeNull();
+    expect(match![1]).toBe(match![2]);
+    total += Number(match![1]);
+  }
+  expect(total).toBe(30);
+  await expect(page.getByTestId('pod-chip')).toHaveCount(0);
+  for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: testInfo.outputPath(`nodes-aggregated-${width}x${height}.png`) });
+  }
+
+  // Zoomed in around node-2's pods (the wheel zooms about the pointer).
+  const node2 = await podflow.component('kubelet/node-2').getByTestId('pod-chips').boundingBox();
+  await page.mouse.move(node2!.x + node2!.width / 2, node2!.y + node2!.height / 2);
+  for (let i = 0; i < 4; i++) await page.mouse.wheel(0, -200);
+  await expect(page.getByTestId('pod-dot')).toHaveCount(30);
+  await expect(page.getByTestId('pod-summary')).toHaveCount(0);
+  await expect(page.getByTestId('pod-dot').first()).toHaveAttribute('aria-label', /^pod web-[a-z0-9]+-[a-z0-9]{5}, Running$/);
+  await page.screenshot({ path: testInfo.outputPath('nodes-zoomed-in-1440x900.png') });
+});
+
+test('tokens shipped while playing are labelled from their payload, not by their kind', async ({ podflow, page }) => {
+  // At 0.01× the create's POST is a token for half a second (5 virtual ms on kubectl's link).
+  await page.getByRole('combobox', { name: 'Speed' }).selectOption('0.01');
+  // Playing first: the create's messages are shipped while playing, without their whole payload.
+  await podflow.button('Play').click();
+  await podflow.createNginxDeployment();
+  // The HTTP request tokens' accessible names, read every frame until one names its method and path.
+  const names = await page.evaluate(() => new Promise<string[]>((resolve) => {
+    const seen = new Set<string>();
+    const start = performance.now();
+    const look = () => {
+      for (const el of document.querySelectorAll('[data-testid="token"][data-kind="http.request"]')) seen.add(el.getAttribute('aria-label') ?? '');
+      if ([...seen].some((name) => /: (GET|POST|PUT|PATCH|DELETE) [/…]/.test(name)) || performance.now() - start > 20_000) resolve([...seen]);
+      else requestAnimationFrame(look);
+    };
+    look();
+  }));
+  expect(names).toContainEqual(expect.stringMatching(/: (GET|POST|PUT|PATCH|DELETE) [/…]/));
+  expect(await page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { tokens: { payloadOmitted?: boolean }[] } } } }).podflow.store.getState().tokens
+    .some((t) => t.payloadOmitted))).toBe(true);
+  await podflow.button('Pause').click();
+});
+
+test('"1,000 Pods on 50 nodes" is offered in both languages and shows its Pods\' progress while it runs', async ({ podflow, page }, testInfo) => {
+  // Booting 50 nodes and creating the first Pods take minutes on a loaded machine.
+  test.setTimeout(720_000);
+  const dock = new ActDock(podflow);
+  await dock.tab('Scenarios').click();
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('scale-1000-pods');
+  await expect(page.getByTestId('scenario-description')).toContainText('watch cache');
+  await expect(page.getByTestId('scenario-description')).toContainText('kube-scheduler filters and scores all 50 nodes');
+  // The cluster has 3 nodes: reset it to the scenario's 50 first.
+  await page.getByRole('button', { name: 'Reset cluster first' }).click();
+  await expect(podflow.component('kubelet/node-50')).toBeAttached({ timeout: 240_000 });
+  await page.getByRole('button', { name: 'Run all remaining steps', exact: true }).click();
+  const progress = page.getByTestId('scenario-pods');
+  await expect(progress).toContainText('of 1,000 Pods Running and Ready');
+  await expect.poll(async () => Number(await progress.getAttribute('data-ready')), { timeout: 240_000 }).toBeGreaterThan(0);
+  await progress.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('scale-scenario-running-1280x800.png') });
+  await page.getByRole('button', { name: 'Stop', exact: true }).click();
+
+  await page.getByRole('button', { name: '中文' }).click();
+  await expect(page.getByTestId('scenario-description')).toContainText('watch cache');
+  await expect(page.getByTestId('scenario-description')).toContainText('每页 500 个键');
+  await expect(page.getByTestId('scenario-pods')).toContainText('个 Pod 中');
+});
