@@ -69,10 +69,11 @@ export interface WatchCacheWindow {
 }
 
 /**
- * Makes `next` (a decoded object not yet frozen) share with `prev` (the frozen object the cache held for
- * the same key) every subtree that is equal in content and key order, so the revisions of an object kept
- * in the window, the stores and the informers hold each unchanged part once: a Pod's spec, its
- * managedFields entries and its older conditions, written once, read by every revision after. Equal
+ * Makes `next` (a decoded object not yet frozen) share with `prev` (a frozen object: the one the cache
+ * held for the same key, else the newest of another key) every subtree that is equal in content and key
+ * order, so the revisions of an object kept in the window, the stores and the informers hold each
+ * unchanged part once: a Pod's spec, its managedFields entries and its older conditions, written once,
+ * read by every revision after (and a new Pod's template parts, shared with its siblings'). Equal
  * subtrees serialize the same, so no reader sees a difference beyond identity. Returns whether `next` as
  * a whole equals `prev`.
  */
@@ -122,6 +123,10 @@ export class WatchCache {
   private endIndex = 0;
   private removedEventSinceRelist = false;
   private readonly store = new Map<string, KubeObject>();
+  /** The newest object recorded, of any key: a new key's object shares its equal parts with it. */
+  private lastObject: KubeObject | null = null;
+  /** The newest `fieldsV1` set recorded per field manager, operation and subresource (frozen). */
+  private readonly fieldSets = new Map<string, unknown>();
 
   constructor(
     /** The storage key of an object (`/registry/pods/default/nginx`). */
@@ -235,14 +240,32 @@ export class WatchCache {
     const key = this.keyFunc(obj);
     const resourceVersion = parseResourceVersion(obj.metadata.resourceVersion ?? '');
     const prevObject = this.store.get(key) ?? null;
-    if (prevObject !== null) shareUnchanged(obj, prevObject);
+    const sibling = prevObject ?? this.lastObject;
+    if (sibling !== null) shareUnchanged(obj, sibling);
+    this.shareFieldSets(obj);
     deepFreeze(obj);
+    this.lastObject = obj;
     const event: WatchCacheEvent = { type, key, object: obj, prevObject, resourceVersion, recordTime: now };
     this.updateCache(event);
     this.resourceVersion = resourceVersion;
     if (type === 'DELETED') this.store.delete(key);
     else this.store.set(key, obj);
     return event;
+  }
+
+  /**
+   * Makes each managedFields entry's `fieldsV1` of `obj` (not yet frozen) share its equal parts with the
+   * newest set of the same manager, operation and subresource: the pods of one ReplicaSet, or the
+   * statuses one kubelet writes, repeat the same field sets.
+   */
+  private shareFieldSets(obj: KubeObject): void {
+    for (const entry of obj.metadata.managedFields ?? []) {
+      if (Object.isFrozen(entry) || entry.fieldsV1 === undefined) continue;
+      const manager = `${entry.manager ?? ''}\0${entry.operation ?? ''}\0${entry.subresource ?? ''}`;
+      const prev = this.fieldSets.get(manager);
+      if (prev !== undefined && shareUnchanged(entry.fieldsV1, prev)) entry.fieldsV1 = prev as typeof entry.fieldsV1;
+      else this.fieldSets.set(manager, entry.fieldsV1);
+    }
   }
 
   private updateCache(event: WatchCacheEvent): void {
