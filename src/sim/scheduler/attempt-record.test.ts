@@ -9,18 +9,21 @@ describe('AttemptRecord', () => {
     const filtered = filterDecision(['a', 'b', 'c'], filters, Int16Array.from([-1, 1, -1]), [['Insufficient cpu']]);
     const scores = [
       { plugin: { name: 'Ints' }, weight: 3, raw: [7, -2], normalized: [100, 0] },
+      { plugin: { name: 'Large' }, weight: 2, raw: [256, 70_000], normalized: [255, 1] },
       // Fractions and -0 are kept as they are (doubles).
       { plugin: { name: 'Fractions' }, weight: 1, raw: [0.1, -0], normalized: [0.2, 33.3] },
     ];
     const record = new AttemptRecord('default/p', 'u', 1, 5, scoredDecision(filtered, scores, 2), 'a', '', false);
     expect(record.nodes).toEqual([
-      { node: 'a', filters: [pass('NodeName'), pass('NodeResourcesFit')], feasible: true, finalScore: 0 + 100 * 3 + 0.2 * 1,
-        scores: [{ plugin: 'Ints', weight: 3, raw: 7, normalized: 100 }, { plugin: 'Fractions', weight: 1, raw: 0.1, normalized: 0.2 }] },
+      { node: 'a', filters: [pass('NodeName'), pass('NodeResourcesFit')], feasible: true, finalScore: 0 + 100 * 3 + 255 * 2 + 0.2 * 1,
+        scores: [{ plugin: 'Ints', weight: 3, raw: 7, normalized: 100 }, { plugin: 'Large', weight: 2, raw: 256, normalized: 255 },
+          { plugin: 'Fractions', weight: 1, raw: 0.1, normalized: 0.2 }] },
       { node: 'b', filters: [pass('NodeName'), { plugin: 'NodeResourcesFit', pass: false, reasons: ['Insufficient cpu'] }], feasible: false, scores: [], finalScore: null },
-      { node: 'c', filters: [pass('NodeName'), pass('NodeResourcesFit')], feasible: true, finalScore: 0 + 0 * 3 + 33.3 * 1,
-        scores: [{ plugin: 'Ints', weight: 3, raw: -2, normalized: 0 }, { plugin: 'Fractions', weight: 1, raw: -0, normalized: 33.3 }] },
+      { node: 'c', filters: [pass('NodeName'), pass('NodeResourcesFit')], feasible: true, finalScore: 0 + 0 * 3 + 1 * 2 + 33.3 * 1,
+        scores: [{ plugin: 'Ints', weight: 3, raw: -2, normalized: 0 }, { plugin: 'Large', weight: 2, raw: 70_000, normalized: 1 },
+          { plugin: 'Fractions', weight: 1, raw: -0, normalized: 33.3 }] },
     ]);
-    expect(Object.is(record.nodes[2]!.scores[1]!.raw, -0)).toBe(true);
+    expect(Object.is(record.nodes[2]!.scores[2]!.raw, -0)).toBe(true);
   });
 
   it('serializes as the plain record, in its key order, with its outcome once settled', () => {

@@ -39,11 +39,12 @@ export interface PluginScores {
   readonly normalized: readonly number[];
 }
 
-/** Numbers kept exactly: 32-bit integers when every one is, doubles otherwise. */
-type Numbers = Int32Array | Float64Array;
+/** Numbers kept exactly: bytes when every one is an integer from 0 to 255 (a normalized score is 0–100), 32-bit integers when every one is an integer, doubles otherwise. */
+type Numbers = Uint8Array | Int32Array | Float64Array;
 
 function pack(values: readonly number[]): Numbers {
-  return values.every((v) => (v | 0) === v && !Object.is(v, -0)) ? Int32Array.from(values) : Float64Array.from(values);
+  if (!values.every((v) => (v | 0) === v && !Object.is(v, -0))) return Float64Array.from(values);
+  return values.every((v) => v >= 0 && v <= 255) ? Uint8Array.from(values) : Int32Array.from(values);
 }
 
 /** What one attempt decided about the nodes, compact. */
