@@ -112,6 +112,34 @@ function shareUnchanged(next: unknown, prev: unknown): boolean {
   return equal;
 }
 
+/** What a new object shares its equal parts with before it is frozen (see shareUnchanged). */
+class SharedParts {
+  /** The newest object recorded, of any key: a new key's object shares its equal parts with it. */
+  private lastObject: KubeObject | null = null;
+  /** The newest `fieldsV1` set recorded per field manager, operation and subresource (frozen). */
+  private readonly fieldSets = new Map<string, unknown>();
+
+  /**
+   * Makes `obj` (decoded, not yet frozen) share with its key's previous object (else the newest of any
+   * key), and each managedFields entry's `fieldsV1` with the newest set of the same manager, operation
+   * and subresource (the pods of one ReplicaSet, or the statuses one kubelet writes, repeat the same
+   * field sets); then freezes it.
+   */
+  share(obj: KubeObject, prevObject: KubeObject | null): void {
+    const sibling = prevObject ?? this.lastObject;
+    if (sibling !== null) shareUnchanged(obj, sibling);
+    for (const entry of obj.metadata.managedFields ?? []) {
+      if (Object.isFrozen(entry) || entry.fieldsV1 === undefined) continue;
+      const manager = `${entry.manager ?? ''}\0${entry.operation ?? ''}\0${entry.subresource ?? ''}`;
+      const prev = this.fieldSets.get(manager);
+      if (prev !== undefined && shareUnchanged(entry.fieldsV1, prev)) entry.fieldsV1 = prev as typeof entry.fieldsV1;
+      else this.fieldSets.set(manager, entry.fieldsV1);
+    }
+    deepFreeze(obj);
+    this.lastObject = obj;
+  }
+}
+
 export class WatchCache {
   /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
   resourceVersion = 0;
@@ -123,10 +151,7 @@ export class WatchCache {
   private endIndex = 0;
   private removedEventSinceRelist = false;
   private readonly store = new Map<string, KubeObject>();
-  /** The newest object recorded, of any key: a new key's object shares its equal parts with it. */
-  private lastObject: KubeObject | null = null;
-  /** The newest `fieldsV1` set recorded per field manager, operation and subresource (frozen). */
-  private readonly fieldSets = new Map<string, unknown>();
+  private readonly sharing = new SharedParts();
 
   constructor(
     /** The storage key of an object (`/registry/pods/default/nginx`). */
@@ -240,32 +265,13 @@ export class WatchCache {
     const key = this.keyFunc(obj);
     const resourceVersion = parseResourceVersion(obj.metadata.resourceVersion ?? '');
     const prevObject = this.store.get(key) ?? null;
-    const sibling = prevObject ?? this.lastObject;
-    if (sibling !== null) shareUnchanged(obj, sibling);
-    this.shareFieldSets(obj);
-    deepFreeze(obj);
-    this.lastObject = obj;
+    this.sharing.share(obj, prevObject);
     const event: WatchCacheEvent = { type, key, object: obj, prevObject, resourceVersion, recordTime: now };
     this.updateCache(event);
     this.resourceVersion = resourceVersion;
     if (type === 'DELETED') this.store.delete(key);
     else this.store.set(key, obj);
     return event;
-  }
-
-  /**
-   * Makes each managedFields entry's `fieldsV1` of `obj` (not yet frozen) share its equal parts with the
-   * newest set of the same manager, operation and subresource: the pods of one ReplicaSet, or the
-   * statuses one kubelet writes, repeat the same field sets.
-   */
-  private shareFieldSets(obj: KubeObject): void {
-    for (const entry of obj.metadata.managedFields ?? []) {
-      if (Object.isFrozen(entry) || entry.fieldsV1 === undefined) continue;
-      const manager = `${entry.manager ?? ''}\0${entry.operation ?? ''}\0${entry.subresource ?? ''}`;
-      const prev = this.fieldSets.get(manager);
-      if (prev !== undefined && shareUnchanged(entry.fieldsV1, prev)) entry.fieldsV1 = prev as typeof entry.fieldsV1;
-      else this.fieldSets.set(manager, entry.fieldsV1);
-    }
   }
 
   private updateCache(event: WatchCacheEvent): void {
