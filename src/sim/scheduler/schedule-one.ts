@@ -13,7 +13,7 @@ import { formatTimestamp } from '../api/time.ts';
 import type { Pod } from '../api/types/core.ts';
 import type { ClientHost, EventRecorder, ResourceClient } from '../client/index.ts';
 import type { Co } from '../engine/index.ts';
-import type { AttemptLog, AttemptRecord, NodeRecord, PluginRecord, ScoreRecord } from './attempt-record.ts';
+import { AttemptRecord, filterDecision, scoredDecision, type AttemptLog } from './attempt-record.ts';
 import { fitErrorMessage } from './framework/fit-error.ts';
 import { CycleState, type FilterPlugin, type FilterResult, type PluginFailure } from './framework/interface.ts';
 import type { Framework } from './framework/runtime.ts';
@@ -33,16 +33,16 @@ export interface SchedulerParts {
   readonly podsApi: ResourceClient<Pod>;
 }
 
-/** Every Filter plugin's record when it passes, in order: shared by all records (they are read-only). */
-const passRecordsOf = new WeakMap<readonly FilterPlugin[], readonly PluginRecord[]>();
+/** The Filter plugins' names, per plugin list: shared by all attempts' records. */
+const filterNamesOf = new WeakMap<readonly FilterPlugin[], readonly string[]>();
 
-function passRecords(filters: readonly FilterPlugin[]): readonly PluginRecord[] {
-  let records = passRecordsOf.get(filters);
-  if (records === undefined) {
-    records = Object.freeze(filters.map((p) => Object.freeze({ plugin: p.name, pass: true, reasons: Object.freeze([]) })));
-    passRecordsOf.set(filters, records);
+function filterNames(filters: readonly FilterPlugin[]): readonly string[] {
+  let names = filterNamesOf.get(filters);
+  if (names === undefined) {
+    names = Object.freeze(filters.map((p) => p.name));
+    filterNamesOf.set(filters, names);
   }
-  return records;
+  return names;
 }
 
 export function* scheduleOne(s: SchedulerParts, key: string, pod: Pod, q: QueuedPodInfo): Co<void> {
@@ -53,45 +53,40 @@ export function* scheduleOne(s: SchedulerParts, key: string, pod: Pod, q: Queued
   // findNodesThatFitPod: PreFilter once, then each node through the Filter plugins.
   framework.runPreFilterPlugins(state, pod);
   const filters = framework.plugins.filter;
-  const passed = passRecords(filters);
-  const records: NodeRecord[] = [];
-  /** For each record, its node's place among the feasible ones (-1 if filtered out). */
-  const feasibleIndex: number[] = [];
+  /** Per node, the index of the Filter plugin that rejected it (-1: feasible), and the rejections' reasons. */
+  const failedAt = new Int16Array(infos.length);
+  const reasons: (readonly string[])[] = [];
   const failures: FilterResult[] = [];
   const feasible: NodeInfo[] = [];
-  for (const info of infos) {
+  infos.forEach((info, j) => {
     const failed = framework.runFilterPlugins(state, pod, info);
-    // The passing plugins' records are shared (frozen): most nodes pass every filter.
-    const nodeFilters = failed
-      ? [...passed.slice(0, failed.index), { plugin: filters[failed.index]!.name, pass: false, reasons: failed.result.reasons }]
-      : passed;
-    if (failed) failures.push(failed.result);
-    else feasible.push(info);
-    feasibleIndex.push(failed ? -1 : feasible.length - 1);
-    records.push({ node: info.node.metadata.name ?? '', filters: nodeFilters, feasible: !failed, scores: [], finalScore: null });
-  }
+    failedAt[j] = failed ? failed.index : -1;
+    if (failed) {
+      failures.push(failed.result);
+      reasons.push(failed.result.reasons);
+    } else {
+      feasible.push(info);
+    }
+  });
+  const filtered = filterDecision(s.attemptLog.sharedNodes(infos.map((info) => info.node.metadata.name ?? '')), filterNames(filters), failedAt, reasons);
+  const uid = pod.metadata.uid ?? '';
 
   if (feasible.length === 0) {
     const message = fitErrorMessage(infos.length, failures, framework.runPostFilterPlugins(state, pod, infos.length, failures));
-    s.attemptLog.record({ pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: host.now, nodes: records, selected: null, message, bound: false });
+    s.attemptLog.record(new AttemptRecord(key, uid, q.attempts, host.now, filtered, null, message, false));
     yield* handleSchedulingFailure(s, key, pod, q, message);
     return;
   }
 
   // prioritizeNodes: each plugin scores every feasible node, normalizes, and is weighted.
-  // Totals and score records by place among the feasible nodes (node names are unique).
   const totals = feasible.map(() => 0);
-  const scoreRecords = feasible.map((): ScoreRecord[] => []);
   const skip = framework.runPreScorePlugins(state, pod, feasible, infos);
-  for (const { plugin, weight, raw, normalized } of framework.runScorePlugins(state, pod, feasible, skip)) {
-    for (let i = 0; i < feasible.length; i++) {
-      totals[i] = totals[i]! + normalized[i]! * weight;
-      scoreRecords[i]!.push({ plugin: plugin.name, weight, raw: raw[i]!, normalized: normalized[i]! });
-    }
+  const scores = framework.runScorePlugins(state, pod, feasible, skip);
+  for (const { weight, normalized } of scores) {
+    for (let i = 0; i < feasible.length; i++) totals[i] = totals[i]! + normalized[i]! * weight;
   }
   const selected = selectHost(host, feasible, totals);
-  const nodes = records.map((r, j) => (r.feasible ? { ...r, scores: scoreRecords[feasibleIndex[j]!]!, finalScore: totals[feasibleIndex[j]!]! } : r));
-  const record: AttemptRecord = { pod: key, uid: pod.metadata.uid ?? '', attempt: q.attempts, time: host.now, nodes, selected, message: '', bound: false };
+  const record = new AttemptRecord(key, uid, q.attempts, host.now, scoredDecision(filtered, scores, feasible.length), selected, '', false);
   s.attemptLog.record(record);
 
   // assume, Reserve and Permit; then the binding cycle: PreBind and Bind.
@@ -103,11 +98,11 @@ export function* scheduleOne(s: SchedulerParts, key: string, pod: Pod, q: Queued
   if (failure) {
     s.cache.forgetPod(key);
     framework.runReservePluginsUnreserve(state, pod, selected);
-    s.attemptLog.replace(record, { ...record, message: failure.message });
+    s.attemptLog.replace(record, record.settled({ message: failure.message }));
     yield* handleSchedulingFailure(s, key, pod, q, failure.message, failure.code === 'Unschedulable');
     return;
   }
-  s.attemptLog.replace(record, { ...record, bound: true });
+  s.attemptLog.replace(record, record.settled({ bound: true }));
   s.queue.delete(key);
   s.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} to ${selected}`);
 }

@@ -84,7 +84,14 @@ export function isProtobufValue(value: string): boolean {
  * a zero creationTimestamp comes back null), so the object returned is the one stored. Call `at(rev)` once.
  */
 export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: number): KubeObject } {
-  if (value !== undefined && isProtobufValue(value)) return { at: (modRevision) => decodeObject(value, modRevision) };
+  if (value !== undefined && isProtobufValue(value)) {
+    return {
+      at(modRevision) {
+        const decoded = writtenObjects.get(value) ?? rememberWritten(value, decodeStored(value));
+        return withRevision(copyJson(decoded), modRevision);
+      },
+    };
+  }
   const copy = copyJson(withoutResourceVersion(obj));
   return {
     at(modRevision) {
@@ -104,11 +111,30 @@ export function decodeStored(value: string): KubeObject {
   return JSON.parse(byteStringToUtf8(value)) as KubeObject;
 }
 
-/** The stored object, with resourceVersion set to the revision that last wrote it. */
-export function decodeObject(value: string, modRevision: number): KubeObject {
-  const obj = decodeStored(value);
+/**
+ * The objects of the protobuf values written last (by this process's apiservers), by value, each kept
+ * privately and only copied: etcd's watch event and the next read of the key carry the bytes just
+ * written, and a copy costs about a tenth of a decode. A value always decodes to the same object, so the
+ * copy is what decoding it again would give.
+ */
+const writtenObjects = new Map<string, KubeObject>();
+const writtenObjectsKept = 256;
+
+function rememberWritten(value: string, decoded: KubeObject): KubeObject {
+  if (writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
+  writtenObjects.set(value, decoded);
+  return decoded;
+}
+
+function withRevision(obj: KubeObject, modRevision: number): KubeObject {
   obj.metadata = withResourceVersion(obj.metadata ?? {}, String(modRevision));
   return obj;
+}
+
+/** The stored object, with resourceVersion set to the revision that last wrote it. */
+export function decodeObject(value: string, modRevision: number): KubeObject {
+  const written = writtenObjects.get(value);
+  return withRevision(written ? copyJson(written) : decodeStored(value), modRevision);
 }
 
 /**

@@ -148,4 +148,32 @@ describe('WatchCache: revisions of an object share their unchanged parts', () =>
     expect(second.spec).not.toBe(first.spec);
     expect((second.spec as { containers: unknown }).containers).toBe((first.spec as { containers: unknown }).containers);
   });
+
+  it('a new key\'s object shares with the newest object recorded, and field sets with the same manager\'s newest', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([], 1);
+    const managed = (ip: string) => [
+      { manager: 'kube-controller-manager', operation: 'Update', time: `t${ip}`, fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:containers': {} } } },
+      { manager: 'kubelet', operation: 'Update', subresource: 'status', fieldsV1: { 'f:status': { 'f:phase': {}, 'f:podIPs': { [`k:{"ip":"${ip}"}`]: {} } } } },
+    ];
+    const named = (name: string, rv: number, ip: string): KubeObject => ({ ...pod(rv, 'Pending'), metadata: { name, namespace: 'default', resourceVersion: String(rv), managedFields: managed(ip) } } as KubeObject);
+    const a = cache.add(named('a', 2, '10.0.0.1'), 0).object as KubeObject & { spec: object };
+    // Another key: no previous revision, so its parts are shared with `a`; then a third object whose
+    // parts differ from `b` but whose field sets equal `a`'s (the newest of each manager).
+    const decoded = named('b', 3, '10.0.0.2');
+    const json = JSON.stringify(decoded);
+    const b = cache.add(decoded, 1).object as typeof a;
+    expect(JSON.stringify(b)).toBe(json);
+    expect(b.spec).toBe(a.spec);
+    const [aController, aKubelet] = a.metadata.managedFields!;
+    const [bController, bKubelet] = b.metadata.managedFields!;
+    expect(bController!.fieldsV1).toBe(aController!.fieldsV1);
+    expect(bKubelet!.fieldsV1).not.toBe(aKubelet!.fieldsV1);
+    expect((bKubelet!.fieldsV1 as { 'f:status': { 'f:phase': object } })['f:status']['f:phase']).toBe((aKubelet!.fieldsV1 as { 'f:status': { 'f:phase': object } })['f:status']['f:phase']);
+    const other = { metadata: { name: 'c', namespace: 'default', resourceVersion: '4', managedFields: managed('10.0.0.2') } } as KubeObject;
+    const c = cache.add(other, 2).object;
+    expect(c.metadata.managedFields![0]!.fieldsV1).toBe(aController!.fieldsV1);
+    expect(c.metadata.managedFields![1]!.fieldsV1).toBe(bKubelet!.fieldsV1);
+    expect(Object.isFrozen(c.metadata.managedFields![1]!.fieldsV1)).toBe(true);
+  });
 });

@@ -69,10 +69,11 @@ export interface WatchCacheWindow {
 }
 
 /**
- * Makes `next` (a decoded object not yet frozen) share with `prev` (the frozen object the cache held for
- * the same key) every subtree that is equal in content and key order, so the revisions of an object kept
- * in the window, the stores and the informers hold each unchanged part once: a Pod's spec, its
- * managedFields entries and its older conditions, written once, read by every revision after. Equal
+ * Makes `next` (a decoded object not yet frozen) share with `prev` (a frozen object: the one the cache
+ * held for the same key, else the newest of another key) every subtree that is equal in content and key
+ * order, so the revisions of an object kept in the window, the stores and the informers hold each
+ * unchanged part once: a Pod's spec, its managedFields entries and its older conditions, written once,
+ * read by every revision after (and a new Pod's template parts, shared with its siblings'). Equal
  * subtrees serialize the same, so no reader sees a difference beyond identity. Returns whether `next` as
  * a whole equals `prev`.
  */
@@ -111,6 +112,34 @@ function shareUnchanged(next: unknown, prev: unknown): boolean {
   return equal;
 }
 
+/** What a new object shares its equal parts with before it is frozen (see shareUnchanged). */
+class SharedParts {
+  /** The newest object recorded, of any key: a new key's object shares its equal parts with it. */
+  private lastObject: KubeObject | null = null;
+  /** The newest `fieldsV1` set recorded per field manager, operation and subresource (frozen). */
+  private readonly fieldSets = new Map<string, unknown>();
+
+  /**
+   * Makes `obj` (decoded, not yet frozen) share with its key's previous object (else the newest of any
+   * key), and each managedFields entry's `fieldsV1` with the newest set of the same manager, operation
+   * and subresource (the pods of one ReplicaSet, or the statuses one kubelet writes, repeat the same
+   * field sets); then freezes it.
+   */
+  share(obj: KubeObject, prevObject: KubeObject | null): void {
+    const sibling = prevObject ?? this.lastObject;
+    if (sibling !== null) shareUnchanged(obj, sibling);
+    for (const entry of obj.metadata.managedFields ?? []) {
+      if (Object.isFrozen(entry) || entry.fieldsV1 === undefined) continue;
+      const manager = `${entry.manager ?? ''}\0${entry.operation ?? ''}\0${entry.subresource ?? ''}`;
+      const prev = this.fieldSets.get(manager);
+      if (prev !== undefined && shareUnchanged(entry.fieldsV1, prev)) entry.fieldsV1 = prev as typeof entry.fieldsV1;
+      else this.fieldSets.set(manager, entry.fieldsV1);
+    }
+    deepFreeze(obj);
+    this.lastObject = obj;
+  }
+}
+
 export class WatchCache {
   /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
   resourceVersion = 0;
@@ -122,6 +151,7 @@ export class WatchCache {
   private endIndex = 0;
   private removedEventSinceRelist = false;
   private readonly store = new Map<string, KubeObject>();
+  private readonly sharing = new SharedParts();
 
   constructor(
     /** The storage key of an object (`/registry/pods/default/nginx`). */
@@ -235,8 +265,7 @@ export class WatchCache {
     const key = this.keyFunc(obj);
     const resourceVersion = parseResourceVersion(obj.metadata.resourceVersion ?? '');
     const prevObject = this.store.get(key) ?? null;
-    if (prevObject !== null) shareUnchanged(obj, prevObject);
-    deepFreeze(obj);
+    this.sharing.share(obj, prevObject);
     const event: WatchCacheEvent = { type, key, object: obj, prevObject, resourceVersion, recordTime: now };
     this.updateCache(event);
     this.resourceVersion = resourceVersion;

@@ -24,19 +24,30 @@ export interface NodeInfo {
 /** The highest score a Score plugin gives a node after NormalizeScore (framework.MaxNodeScore). */
 export const maxNodeScore = 100;
 
+/** Each quantity text's value (milli, then whole), computed once: a cluster has few distinct texts. */
+const quantityOfText = [new Map<string, number>(), new Map<string, number>()] as const;
+const quantityTexts = 1024;
+
 function quantity(text: string | undefined, milli: boolean): number {
   if (text === undefined) return 0;
-  const q = parseQuantity(text);
-  if (!q.ok) return 0;
-  return Number(milli ? quantityMilliValue(q.value) : quantityValue(q.value));
+  const memo = quantityOfText[milli ? 0 : 1];
+  let value = memo.get(text);
+  if (value === undefined) {
+    const q = parseQuantity(text);
+    value = q.ok ? Number(milli ? quantityMilliValue(q.value) : quantityValue(q.value)) : 0;
+    if (memo.size >= quantityTexts) memo.clear();
+    memo.set(text, value);
+  }
+  return value;
 }
 
 /**
  * Requests of frozen pod specs (the informer's, shared with the watch cache) and allocatable of frozen
- * node statuses, computed once: the scheduler sums them over every node's pods in every cycle.
+ * allocatable lists, computed once: the scheduler sums them over every node's pods in every cycle. A
+ * node's heartbeats write new statuses whose unchanged allocatable list the watch cache shares.
  */
 const requestsOfFrozenSpec = [new WeakMap<Pod['spec'], Resources>(), new WeakMap<Pod['spec'], Resources>()] as const;
-const allocatableOfFrozenStatus = new WeakMap<object, Readonly<{ cpu: number; memory: number; pods: number }>>();
+const allocatableOfFrozenList = new WeakMap<object, Readonly<{ cpu: number; memory: number; pods: number }>>();
 
 /** Pod requests: max(sum of containers, any init container) + overhead (resource_helpers PodRequests). */
 export function podRequests(pod: Pod, nonZero = false): Resources {
@@ -68,10 +79,10 @@ function computePodRequests(pod: Pod, nonZero: boolean): { cpu: number; memory: 
 
 /** The node's allocatable cpu (millicores), memory (bytes) and pod count. */
 export function allocatable(node: Node): Readonly<{ cpu: number; memory: number; pods: number }> {
-  const status = node.status;
-  if (status === undefined || !Object.isFrozen(status)) return computeAllocatable(node);
-  let a = allocatableOfFrozenStatus.get(status);
-  if (a === undefined) allocatableOfFrozenStatus.set(status, (a = Object.freeze(computeAllocatable(node))));
+  const list = node.status?.allocatable;
+  if (list === undefined || !Object.isFrozen(list)) return computeAllocatable(node);
+  let a = allocatableOfFrozenList.get(list);
+  if (a === undefined) allocatableOfFrozenList.set(list, (a = Object.freeze(computeAllocatable(node))));
   return a;
 }
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../api/types/meta.ts';
+import { decodeObject, decodeStored, encodeObject, storedCopy } from './codec.ts';
+
+const pod = (name: string): KubeObject => ({
+  apiVersion: 'v1', kind: 'Pod',
+  metadata: { name, namespace: 'default', uid: `uid-${name}`, resourceVersion: '7', labels: { app: 'web' } },
+  spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '100m' } } }], serviceAccountName: 'default' },
+} as KubeObject);
+
+describe('storage codec: a value just written decodes from a kept copy', () => {
+  it('the write\'s object and every later decode equal a fresh decode of the bytes (same JSON), each its own copy', () => {
+    const value = encodeObject(pod('written'));
+    // decodeStored always decodes the bytes; the resourceVersion goes after uid.
+    const { name, namespace, uid, ...rest } = decodeStored(value).metadata;
+    const fresh = (rv: string) => JSON.stringify({ ...decodeStored(value), metadata: { name, namespace, uid, resourceVersion: rv, ...rest } });
+    const stored = storedCopy(pod('written'), value).at(10);
+    const again = decodeObject(value, 11);
+    const third = decodeObject(value, 11);
+    expect(JSON.stringify(stored)).toBe(fresh('10'));
+    expect(JSON.stringify(again)).toBe(fresh('11'));
+    expect(again).not.toBe(third);
+    // A receiver that changes its object changes no one else's.
+    (again.metadata.labels as Record<string, string>).app = 'changed';
+    (stored as KubeObject & { spec: { containers: unknown[] } }).spec.containers.length = 0;
+    expect(third.metadata.labels).toEqual({ app: 'web' });
+    expect(decodeObject(value, 12)).toMatchObject({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c' }] } });
+  });
+});
