@@ -1,57 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Command, ConsoleOutputEvent, SimStatus, WorkerEvent } from '../protocol/index.ts';
 import { catalog, commandLine, scenarioById, scenarios } from '../sim/scenarios/index.ts';
 // The page's step → user command mapping, driven here against the real host (a test-only import: the UI
 // itself reaches the worker through the protocol).
 import { deleteFirstPodLine, stepAction } from '../ui/scenarios/plan.ts';
-import { SimHost } from './host.ts';
 import { scenarioCatalog, scenarioFiles, scenarioView } from './scenarios.ts';
+import { manualHost } from './testing.ts';
 
-/** A host on a manual clock: `settle()` fires its timers (run-until-idle chunks) until none is left. */
+/** A host on a manual clock (./testing.ts), with run-until-idle chunks of `runChunkSteps` when given. */
 function driver(runChunkSteps?: number) {
-  const events: WorkerEvent[] = [];
-  const timers = new Map<number, () => void>();
-  let nextTimer = 1;
-  const host = new SimHost({
-    post: (event) => events.push(event),
-    clock: {
-      now: () => 0,
-      setTimeout: (callback) => { timers.set(nextTimer, callback); return nextTimer++; },
-      clearTimeout: (handle) => { timers.delete(handle as number); },
-    },
-    ...(runChunkSteps !== undefined ? { pacing: { runChunkSteps } } : {}),
-  });
-  const settle = () => {
-    for (let guard = 0; timers.size > 0; guard++) {
-      if (guard > 10_000) throw new Error('the host keeps scheduling work');
-      const [id, callback] = timers.entries().next().value!;
-      timers.delete(id);
-      callback();
-    }
-  };
-  const send = (command: Command) => {
-    host.handle(command);
-    settle();
-  };
-  const status = (): SimStatus => {
-    const last = events.filter((e) => e.type === 'status').at(-1);
-    if (!last) throw new Error('no status yet');
-    return last.status;
-  };
-  const output = (id: number) => {
-    const chunks = events.filter((e): e is ConsoleOutputEvent => e.type === 'consoleOutput' && e.id === id);
-    return { stdout: chunks.map((c) => c.stdout).join(''), stderr: chunks.map((c) => c.stderr).join(''), done: chunks.some((c) => c.done), exitCode: chunks.find((c) => c.done)?.exitCode };
-  };
-  const errors = () => events.filter((e) => e.type === 'error');
-  let consoleIds = 0;
-  /** Runs a console line as the page does: `consoleRun`, then `runUntilCommandDone`. */
-  const run = (line: string) => {
-    const id = ++consoleIds;
-    send({ type: 'consoleRun', id, line });
-    send({ type: 'runUntilCommandDone', id, maxMs: 600_000 });
-    return output(id);
-  };
-  return { host, send, status, output, errors, run };
+  return manualHost(runChunkSteps !== undefined ? { pacing: { runChunkSteps } } : {});
 }
 
 describe('the scenario catalog for the UI', () => {

@@ -1,41 +1,9 @@
 // `kubectl logs` and `kubectl exec` in the console, against a whole simulated cluster.
 
 import { describe, expect, it } from 'vitest';
-import { createCluster } from '../../sim/cluster.ts';
-import { LogCollector } from './logs.ts';
-import { ConsoleSession } from './session.ts';
+import { consoleOnCluster } from './testing.ts';
 
-interface Result { stdout: string; stderr: string; exitCode: number | undefined }
-
-function setup() {
-  const cluster = createCluster({ seed: 'console-pods', nodes: 2 });
-  cluster.boot();
-  const logs = new LogCollector(cluster.apiserver.audit);
-  const session = new ConsoleSession(cluster.engine, cluster.user, logs);
-  cluster.engine.onDelivery((m) => { logs.observe(cluster.engine.step, m); session.observe(m); });
-  const results = new Map<number, Result>();
-  const output = (id: number): Result => {
-    for (const e of session.flush()) {
-      const result = results.get(e.id) ?? { stdout: '', stderr: '', exitCode: undefined };
-      results.set(e.id, result);
-      result.stdout += e.stdout;
-      result.stderr += e.stderr;
-      if (e.done) result.exitCode = e.exitCode;
-    }
-    return results.get(id) ?? { stdout: '', stderr: '', exitCode: undefined };
-  };
-  let id = 0;
-  const start = (line: string, stdin = ''): number => {
-    session.run(++id, line, stdin);
-    return id;
-  };
-  const run = (line: string, stdin = ''): Result => {
-    const mine = start(line, stdin);
-    cluster.engine.runFor(3_000);
-    return output(mine);
-  };
-  return { cluster, session, run, start, output };
-}
+const setup = () => consoleOnCluster({ seed: 'console-pods', nodes: 2 }, 3_000);
 
 const pod = (name: string, containers: string, restart = 'Always') => `apiVersion: v1
 kind: Pod

@@ -2,41 +2,10 @@
 // messages, and their output is what the real tools print for the replies the model gives.
 
 import { describe, expect, it } from 'vitest';
-import { createCluster, type Cluster } from '../../sim/cluster.ts';
 import { nginxDeploymentYaml as nginx } from '../../sim/scenarios/manifests.ts';
-import { LogCollector } from './logs.ts';
-import { ConsoleSession } from './session.ts';
+import { consoleOnCluster } from './testing.ts';
 
-
-interface Result { stdout: string; stderr: string; exitCode: number | undefined; problems: unknown[] }
-
-function setup(): { cluster: Cluster; session: ConsoleSession; logs: LogCollector; run: (line: string, stdin?: string) => Result; output: (id: number) => Result } {
-  const cluster = createCluster({ seed: 'console', nodes: 2 });
-  cluster.boot();
-  const logs = new LogCollector(cluster.apiserver.audit);
-  const session = new ConsoleSession(cluster.engine, cluster.user, logs);
-  cluster.engine.onDelivery((m) => { logs.observe(cluster.engine.step, m); session.observe(m); });
-  const results = new Map<number, Result>();
-  const output = (id: number): Result => {
-    for (const e of session.flush()) {
-      const result = results.get(e.id) ?? { stdout: '', stderr: '', exitCode: undefined, problems: [] };
-      results.set(e.id, result);
-      result.stdout += e.stdout;
-      result.stderr += e.stderr;
-      result.problems.push(...(e.problems ?? []));
-      if (e.done) result.exitCode = e.exitCode;
-    }
-    return results.get(id) ?? { stdout: '', stderr: '', exitCode: undefined, problems: [] };
-  };
-  let id = 0;
-  const run = (line: string, stdin = ''): Result => {
-    const mine = ++id;
-    session.run(mine, line, stdin);
-    cluster.engine.runUntilIdle();
-    return output(mine);
-  };
-  return { cluster, session, logs, run, output };
-}
+const setup = () => consoleOnCluster({ seed: 'console', nodes: 2 });
 
 describe('kubectl in the console', () => {
   it('creates from stdin, then lists with the Table the apiserver computes', () => {

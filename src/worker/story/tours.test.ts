@@ -3,7 +3,7 @@
 // shows fails here, naming the tour and the stop.
 
 import { describe, expect, it } from 'vitest';
-import type { Command, ConsoleOutputEvent, TourStopsEvent, WorkerEvent } from '../../protocol/index.ts';
+import type { TourStopsEvent } from '../../protocol/index.ts';
 import { tours } from '../../protocol/index.ts';
 import { locateStops, messageMatches, tourTrace, type MessageMatcher, type Tour } from '../../protocol/tours.ts';
 import type { TraceRecord } from '../../protocol/index.ts';
@@ -11,48 +11,15 @@ import type { TraceRecord } from '../../protocol/index.ts';
 // ../scenarios.test.ts).
 import { deleteFirstPodLine } from '../../ui/scenarios/plan.ts';
 import { fillResourceVersion, tourActions } from '../../ui/tours/plan.ts';
-import { SimHost } from '../host.ts';
 import { scenarioCatalog } from '../scenarios.ts';
+import { manualHost } from '../testing.ts';
 import { traceRecords } from '../tour-locate.ts';
 
-function driver() {
-  const events: WorkerEvent[] = [];
-  const timers = new Map<number, () => void>();
-  let nextTimer = 1;
-  const host = new SimHost({
-    post: (event) => events.push(event),
-    clock: {
-      now: () => 0,
-      setTimeout: (callback) => { timers.set(nextTimer, callback); return nextTimer++; },
-      clearTimeout: (handle) => { timers.delete(handle as number); },
-    },
-  });
-  const send = (command: Command) => {
-    host.handle(command);
-    for (let guard = 0; timers.size > 0; guard++) {
-      if (guard > 10_000) throw new Error('the host keeps scheduling work');
-      const [id, callback] = timers.entries().next().value!;
-      timers.delete(id);
-      callback();
-    }
-  };
-  let ids = 0;
-  const run = (line: string) => {
-    const id = ++ids;
-    send({ type: 'consoleRun', id, line });
-    send({ type: 'runUntilCommandDone', id, maxMs: 600_000 });
-    const chunks = events.filter((e): e is ConsoleOutputEvent => e.type === 'consoleOutput' && e.id === id);
-    return { stdout: chunks.map((c) => c.stdout).join(''), stderr: chunks.map((c) => c.stderr).join(''), exitCode: chunks.find((c) => c.done)?.exitCode };
-  };
-  const errors = () => events.filter((e) => e.type === 'error');
-  const last = <T extends WorkerEvent['type']>(type: T) => events.filter((e): e is Extract<WorkerEvent, { type: T }> => e.type === type).at(-1);
-  return { host, send, run, errors, last };
-}
 
 /** Runs `tour`'s actions on a fresh host, as the page does. */
 function runTour(id: string) {
   const tour = tours.find((t) => t.id === id)!;
-  const d = driver();
+  const d = manualHost();
   if (tour.etcdMembers !== undefined) d.send({ type: 'reset', seed: d.host.spec.seed, nodes: tour.nodes, etcdMembers: tour.etcdMembers });
   let previous = '';
   for (const action of tourActions(tour, scenarioCatalog().scenarios)) {
