@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 // The page attached to the server (`npm run apiserver`, src/server/live.ts), in headless Chromium: the
 // latency from a kubectl-like request reaching the server (an HTTP POST from this process, over loopback)
-// to the page drawing its token (the `http.request` from the user component to kube-apiserver appearing
-// in the token layer), p50 and p99 over sequential creates. Both ends read the same wall clock
+// to the page drawing its token (the `http.request` from the user component to kube-apiserver drawn in the
+// token layer: in flight, or resting at its arrival), p50 and p99 over sequential creates. Both ends read the same wall clock
 // (performance.timeOrigin + performance.now()). The server paces in real time (speed 1); the page gets
 // the host's reports every `livePulseMs`. Builds `dist/` first when it is missing. Figures depend on the
 // machine's load; the note says it.
@@ -44,16 +44,16 @@ async function requestToToken(): Promise<number[]> {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.goto(server.pageUrl!);
     await page.getByTestId('live-state').filter({ hasText: 'Live' }).waitFor();
-    // The wall-clock instant each request token was first in the page's DOM, by message id (a script as
-    // text: tsx's helpers do not exist in the page).
+    // The wall-clock instant each request token was first drawn (in flight, or resting at its arrival), by
+    // message id (a script as text: tsx's helpers do not exist in the page).
     await page.evaluate(`(() => {
       const seen = {};
       globalThis.tokenSeen = seen;
       new MutationObserver(() => {
-        for (const token of document.querySelectorAll('[data-testid="token"][data-kind="http.request"][data-from="user"]')) {
+        for (const token of document.querySelectorAll('[data-testid="token"][data-kind="http.request"][data-from="user"]:is([data-phase="in-flight"], [data-phase="arrived"])')) {
           seen[token.getAttribute('data-message-id')] ??= performance.timeOrigin + performance.now();
         }
-      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-message-id'] });
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-message-id', 'data-phase'] });
     })()`);
     const latencies: number[] = [];
     for (let i = 0; i < requests; i++) {

@@ -1,7 +1,8 @@
 // The page attached to `npm run apiserver`: the test starts the server (its own free port, fast-forward,
 // the built dist/), opens the one URL it prints, and runs the real kubectl from a terminal (a child
-// process). The page shows kubectl's request, etcd's Txn with its compare and the watch events in
-// order, the Pod reaching Running on the graph; pausing holds the view while kubectl is served; step back
+// process). Following the head, the page draws every request kubectl sends as it happens (a hop shorter
+// than a frame resting at its arrival). Paused, it shows kubectl's request, etcd's Txn with its compare and
+// the watch events in order, the Pod reaching Running on the graph; pausing holds the view while kubectl is served; step back
 // shows the earlier state. A server started with --token refuses a wrong token with a clear message. A
 // server on a real etcd (Debian's, started by the test) fills the keyspace and etcd's box from that etcd
 // and says what cannot be known from outside, in English and 中文. Skipped, with a message, without kubectl
@@ -105,6 +106,32 @@ test.describe('the page attached to npm run apiserver', () => {
     await page.getByRole('tab', { name: 'Scenarios' }).click();
     await expect(page.getByTestId('scenarios-off')).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('attached-1440x900.png') });
+
+    await test.step('following the head: each request kubectl sends is drawn as it happens', async () => {
+      // The user requests' tokens the page received, and those drawn (in flight, or resting at their
+      // arrival; at 1× a hop lasts less than a frame, so a token may be drawn for a moment only).
+      await page.evaluate(() => {
+        const seen = { received: new Set<string>(), drawn: new Set<string>() };
+        (globalThis as unknown as { requests: typeof seen }).requests = seen;
+        new MutationObserver(() => {
+          for (const token of document.querySelectorAll<SVGGElement>('[data-testid="token"][data-kind="http.request"][data-from="user"][data-to="kube-apiserver"]')) {
+            const id = token.dataset.messageId!;
+            seen.received.add(id);
+            if ((token.dataset.phase === 'in-flight' || token.dataset.phase === 'arrived') && token.style.visibility === 'visible') seen.drawn.add(id);
+          }
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-phase', 'style'] });
+      });
+      expect(await run(['create', 'configmap', 'followed', '--from-literal=seen=live'], server.kubeconfig)).toBe('configmap/followed created\n');
+      const requests = () => page.evaluate(() => {
+        const { received, drawn } = (globalThis as unknown as { requests: { received: Set<string>; drawn: Set<string> } }).requests;
+        return { received: received.size, undrawn: [...received].filter((id) => !drawn.has(id)) };
+      });
+      // kubectl's requests (discovery, then the POST) all reached the page, and every one of them was drawn.
+      await expect.poll(async () => {
+        const { received, undrawn } = await requests();
+        return received > 0 ? undrawn : 'no request received yet';
+      }).toEqual([]);
+    });
 
     /** The steps of the request, its Txn and the scheduler's watch event. */
     const steps: number[] = [];

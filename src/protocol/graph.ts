@@ -71,3 +71,10 @@ export interface FlightsEvent {
 
 /** At most this many flights are held (and drawn) at once. */
 export const flightLimit = 320;
+
+/**
+ * Real ms of playback a playing page's playhead may trail the engine by (beyond the longest flight)
+ * before it skips ahead (src/ui/playback/playhead.ts): a host whose reports reach the page late or in
+ * bursts holds the flights that long, so that the playhead still finds them.
+ */
+export const playheadMaxBehindMs = 500;

@@ -25,7 +25,7 @@ export {
 } from './saved-clusters.ts';
 export type { ConsoleOutputEvent, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem } from './console.ts';
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
-export { flightLimit } from './graph.ts';
+export { flightLimit, playheadMaxBehindMs } from './graph.ts';
 export type {
   ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView, RealEtcdInsides,
   InsidesEvent, KubeletInsides, SchedulerInsides, WatchCacheInsides,

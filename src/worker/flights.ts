@@ -23,6 +23,12 @@ export interface FlightPosition {
    * trails the engine by that much). Over the limit, the flights covering it are kept first.
    */
   readonly playhead?: number;
+  /**
+   * Virtual ms the page's playhead may trail `playhead` by (it skips ahead past that): the flights
+   * delivered that much earlier are still held, so a page whose reports come late or in bursts draws
+   * them (default 0: the page's playhead keeps up with the reports).
+   */
+  readonly trail?: number;
 }
 
 /** How much further back than the longest flight a report reaches, at most (virtual ms of the last advance). */
@@ -124,7 +130,7 @@ export class FlightTracker {
     const longest = longestFlight(engine);
     const advance = this.lastNow === null ? 0 : Math.min(maxAdvanceWindow, Math.max(0, at.now - this.lastNow));
     this.lastNow = at.now;
-    const flights = flightsAt(engine, at, at.now - (2 * longest + advance));
+    const flights = flightsAt(engine, at, at.now - (2 * longest + advance + (at.trail ?? 0)));
     const held = this.shipped;
     const next = new Map<number, Shipped>();
     const added: Flight[] = [];

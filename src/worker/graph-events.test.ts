@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import type { Command, Flight, FlightsEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { Component, Engine } from '../sim/engine/index.ts';
 import { nginxDeploymentYaml } from '../sim/scenarios/manifests.ts';
-import { flightsAt, longestFlight, type FlightPosition } from './flights.ts';
+import { FlightTracker, flightsAt, longestFlight, type FlightPosition } from './flights.ts';
+import { followerTrail, headFlightPosition } from './host-viewer.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { inspect } from './queries.ts';
 
@@ -178,6 +179,35 @@ describe('flights over the limit', () => {
     expect(ids(1, 4.5)).toEqual([['m0', false]]);
     // At 8: only m2 is in flight; then m1 (gone at 7) before nothing else.
     expect(ids(1, 8)).toEqual([['m2', true]]);
+  });
+});
+
+describe('flights for a page that trails the reports', () => {
+  it('a driven host holds each flight until a playhead trailing by up to followerTrail has passed it', () => {
+    const run = (trail: number) => {
+      const engine = new Engine({ seed: 'trail' });
+      const a = engine.add(new Quiet('a'));
+      engine.add(new Quiet('b'));
+      engine.link('a', 'b', { latency: 5 });
+      const tracker = new FlightTracker();
+      engine.send(a.name, 'b', probe('m0'), null);
+      engine.run({ until: 6 });
+      const first = tracker.report(engine, headFlightPosition(engine, trail))!;
+      expect(first.added.map((f) => [f.kind, f.step])).toEqual([['m0', 1]]);
+      // Reports every 33 ms: by 100 ms the page's playhead may still be short of 5 (it skips only past 500).
+      for (let now = 39; now <= 100; now += 33) {
+        engine.setTimer('a', 33, 't', null);
+        engine.run({ until: now });
+        const later = tracker.report(engine, headFlightPosition(engine, trail));
+        if (later?.removed.length) return `removed at ${engine.now}`;
+      }
+      return 'held';
+    };
+    expect(followerTrail(1)).toBe(1_000);
+    expect(followerTrail(0.5)).toBe(500);
+    expect(run(followerTrail(1))).toBe('held');
+    // Without it, a flight goes once it is older than two longest flights and one report's advance (43 ms).
+    expect(run(0)).toBe('removed at 72');
   });
 });
 

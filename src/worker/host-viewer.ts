@@ -7,7 +7,7 @@
 // shows it the head again and it follows on. The host's own position stays at the head.
 
 import type { Command, FlightsEvent, SimStatus, TimelineEvent, WorkerEvent } from '../protocol/index.ts';
-import { stepLevels } from '../protocol/index.ts';
+import { playheadMaxBehindMs, stepLevels } from '../protocol/index.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import { FlightTracker, longestFlight, type FlightPosition } from './flights.ts';
 import { requirePositiveInteger } from './host/hosted-cluster.ts';
@@ -86,9 +86,21 @@ function atPosition(event: TimelineEvent, cursor: TimelineCursor): TimelineEvent
   return { ...event, position: cursor.position, live: cursor.position === event.head, revision: cursor.revisionAt(cursor.position) };
 }
 
-/** Where the graph's tokens are when a page follows a driven head: trailing it by the longest flight (playing). */
-export function headFlightPosition(engine: Engine): FlightPosition {
-  return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead: engine.now - longestFlight(engine) };
+/**
+ * Where the graph's tokens are when a page follows a driven head: trailing it by the longest flight
+ * (playing), and by up to `trail` more (FlightPosition.trail).
+ */
+export function headFlightPosition(engine: Engine, trail = 0): FlightPosition {
+  return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead: engine.now - longestFlight(engine), trail };
+}
+
+/**
+ * How far a page following a driven host at `speed` may trail its reports (FlightPosition.trail): its
+ * playhead's bound, twice, so that a playhead skipping to that bound reaches a flight before the report
+ * that drops it.
+ */
+export function followerTrail(speed: number): number {
+  return 2 * speed * playheadMaxBehindMs;
 }
 
 /** The held position of a page: its cursor, the view served from it, and the flights it was shipped. */
@@ -242,7 +254,8 @@ export class PageViewer {
     this.held = null;
     const { host } = this;
     const head = new Cursor(host.timeline, host.timeline.head);
-    for (const event of viewEvents(host, head, headFlightPosition(host.engine), host.status())) this.send(event);
+    const status = host.status();
+    for (const event of viewEvents(host, head, headFlightPosition(host.engine, followerTrail(status.speed)), status)) this.send(event);
   }
 
   /** After a move of the held position: its flights, timeline, insides and status. */

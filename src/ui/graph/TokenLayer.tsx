@@ -5,6 +5,9 @@
 // a token when it joins or its selection changes; the motion itself is one playhead listener for the whole
 // layer writing transforms, so the clock moving re-renders nothing and a frame costs one pass over the
 // tokens. `data-phase` mirrors the flight phase and `data-delivered` whether the step shown delivered it.
+// A flight the playhead passes over between two frames (shorter than a frame's advance, as most are at
+// 1×: real kubectl's requests on an attached page) would never be drawn; it rests at its arrival for
+// `restMs` of real time instead (`shownPhase`).
 // The labels are a layer of their own (token-labels.ts): one per link, placed clear of the other labels
 // and of the components' titles, updated from the same per-frame pass; hovering a token shows its label.
 
@@ -39,6 +42,22 @@ export function linkSegments(boxes: ReadonlyMap<string, Rect>, links: readonly {
 export function tokenAt(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, [from, to]: readonly [Point, Point], t: VirtualTime): { phase: FlightPhase; x: number; y: number } {
   const p = flightProgress(flight, t);
   return { phase: flightPhase(flight, t), x: from.x + (to.x - from.x) * p, y: from.y + (to.y - from.y) * p };
+}
+
+/** Real ms a token the playhead passed over between two frames rests drawn at its arrival. */
+export const restMs = 300;
+
+/**
+ * The phase a token is drawn in at `t` (real time `nowMs`), given the phase it was drawn in at the
+ * previous frame (null: none yet) and the real instant its rest ends (0: not resting): as `flightPhase`,
+ * except that a flight gone at `t` that was still unsent at the previous frame was never drawn, so it
+ * rests at its arrival until `nowMs` reaches the returned `restUntil`.
+ */
+export function shownPhase(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, t: VirtualTime, previous: FlightPhase | null, restUntil: number, nowMs: number): { phase: FlightPhase; restUntil: number } {
+  const phase = flightPhase(flight, t);
+  if (phase !== 'gone') return { phase, restUntil: 0 };
+  const until = previous === 'unsent' ? nowMs + restMs : restUntil;
+  return { phase: nowMs < until ? 'arrived' : 'gone', restUntil: until };
 }
 
 /** Each link's segment once, by its canonical key (`a--b` with a < b), as the labels are placed on it. */
@@ -84,13 +103,20 @@ interface Placed {
   readonly flight: Flight;
   readonly segment: readonly [Point, Point];
   phase: FlightPhase | null;
+  /** Real ms (performance.now) when its rest at the arrival ends (shownPhase); 0: not resting. */
+  restUntil: number;
   x: number;
   y: number;
 }
 
-/** Moves one token's element to where it is at `t`, touching the DOM only for what changed. */
-function place(element: SVGGElement, placed: Placed, t: VirtualTime): void {
-  const { phase, x, y } = tokenAt(placed.flight, placed.segment, t);
+/**
+ * Moves one token's element to where it is at `t` (real time `nowMs`), touching the DOM only for what
+ * changed; `previous` is the phase it was drawn in (shownPhase).
+ */
+function place(element: SVGGElement, placed: Placed, t: VirtualTime, nowMs: number, previous = placed.phase): void {
+  const { x, y } = tokenAt(placed.flight, placed.segment, t);
+  const { phase, restUntil } = shownPhase(placed.flight, t, previous, placed.restUntil, nowMs);
+  placed.restUntil = restUntil;
   if (phase !== placed.phase) {
     element.dataset.phase = phase;
     element.style.visibility = isDrawn(phase) ? 'visible' : 'hidden';
@@ -131,10 +157,30 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     labels.current.update(placed.current.values(), canonical, measured.value, status.step, selection?.type === 'message' ? selection.id : null);
   }, [flow, canonical, segments, store]);
 
-  useEffect(() => time.on('change', (t) => {
-    for (const [element, entry] of placed.current) place(element, entry, t);
+  // Places every token at `t`; while some rest at their arrival, again when the first rest ends (the
+  // playhead may not move by then: paused).
+  const rest = useRef<{ timer: ReturnType<typeof setTimeout> | undefined; wake: number }>({ timer: undefined, wake: Number.POSITIVE_INFINITY });
+  const placeAgain = useRef<(t: VirtualTime) => void>(() => undefined);
+  const wakeAt = useCallback((wake: number, now: number) => {
+    if (wake >= rest.current.wake) return;
+    clearTimeout(rest.current.timer);
+    rest.current = { timer: setTimeout(() => placeAgain.current(time.get()), wake - now), wake };
+  }, [time]);
+  const placeAll = useCallback((t: VirtualTime) => {
+    const now = performance.now();
+    clearTimeout(rest.current.timer);
+    rest.current = { timer: undefined, wake: Number.POSITIVE_INFINITY };
+    for (const [element, entry] of placed.current) {
+      place(element, entry, t, now);
+      if (entry.restUntil > now) wakeAt(entry.restUntil, now);
+    }
     relabel();
-  }), [time, relabel]);
+  }, [relabel, wakeAt]);
+  useEffect(() => {
+    placeAgain.current = placeAll;
+  }, [placeAll]);
+  useEffect(() => () => clearTimeout(rest.current.timer), []);
+  useEffect(() => time.on('change', placeAll), [time, placeAll]);
 
   // Tokens joining or leaving, the selection or the step shown changing: label again once, next frame.
   const frame = useRef(0);
@@ -147,21 +193,30 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   }, [relabel]);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
   useEffect(relabelSoon, [selected, tokens, relabelSoon]);
+  // The playhead's time when the tokens last changed (a store update, before any frame draws them).
+  const learnedAt = useRef(time.get());
+  useEffect(() => store.subscribe((state, previous) => {
+    if (state.tokens !== previous.tokens) learnedAt.current = time.get();
+  }), [store, time]);
   useEffect(() => store.subscribe((state, previous) => {
     if (state.status.step !== previous.status.step) relabelSoon();
   }), [store, relabelSoon]);
 
   const register = useCallback((element: SVGGElement | null, flight: Flight, segment: readonly [Point, Point]) => {
     if (!element) return;
-    const entry: Placed = { flight, segment, phase: null, x: Number.NaN, y: Number.NaN };
+    const entry: Placed = { flight, segment, phase: null, restUntil: 0, x: Number.NaN, y: Number.NaN };
     placed.current.set(element, entry);
-    place(element, entry, time.get());
+    // Not yet drawn: when the page learned of it, was it still to come (the playhead may have passed it
+    // since, before React drew the element)?
+    const now = performance.now();
+    place(element, entry, time.get(), now, flightPhase(flight, learnedAt.current) === 'gone' ? null : 'unsent');
+    if (entry.restUntil > now) wakeAt(entry.restUntil, now);
     relabelSoon();
     return () => {
       placed.current.delete(element);
       relabelSoon();
     };
-  }, [time, relabelSoon]);
+  }, [time, relabelSoon, wakeAt]);
   const select = useCallback((id: number) => actions.select({ type: 'message', id }), [actions]);
   const hover = useCallback((element: SVGGElement | null) => {
     const entry = element ? placed.current.get(element) : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkSegments, tokenAt } from './TokenLayer.tsx';
+import { linkSegments, restMs, shownPhase, tokenAt } from './TokenLayer.tsx';
 
 describe('token layer geometry', () => {
   const boxes = new Map([
@@ -21,5 +21,21 @@ describe('token layer geometry', () => {
     expect(tokenAt(flight, reply, 11)).toEqual({ phase: 'in-flight', x: 250, y: 25 });
     expect(tokenAt(flight, reply, 14)).toEqual({ phase: 'arrived', x: 100, y: 25 });
     expect(tokenAt(flight, reply, 14.5).phase).toBe('gone');
+  });
+
+  it('rests a token the playhead passed over between two frames at its arrival for restMs, then hides it', () => {
+    // A 5 ms hop at 1×: one 16.7 ms frame carries the playhead from before its send to after its delivery.
+    const hop = { sentAt: 100, deliverAt: 105 };
+    const before = shownPhase(hop, 99, null, 0, 1_000);
+    expect(before).toEqual({ phase: 'unsent', restUntil: 0 });
+    const crossed = shownPhase(hop, 116, before.phase, before.restUntil, 1_017);
+    expect(crossed).toEqual({ phase: 'arrived', restUntil: 1_017 + restMs });
+    expect(shownPhase(hop, 133, crossed.phase, crossed.restUntil, 1_034).phase).toBe('arrived');
+    expect(shownPhase(hop, 400, 'arrived', crossed.restUntil, 1_017 + restMs).phase).toBe('gone');
+    // Seen in flight, or gone when it joined: gone is gone.
+    expect(shownPhase(hop, 116, 'in-flight', 0, 1_017)).toEqual({ phase: 'gone', restUntil: 0 });
+    expect(shownPhase(hop, 116, null, 0, 1_017).phase).toBe('gone');
+    // Stepping back before its delivery ends the rest.
+    expect(shownPhase(hop, 103, 'arrived', crossed.restUntil, 1_040)).toEqual({ phase: 'in-flight', restUntil: 0 });
   });
 });

@@ -38,16 +38,46 @@ describe('Playhead', () => {
 
   it('plays at speed, staying lag behind the engine', () => {
     const playhead = playheadFor();
-    playhead.follow(8, true);
-    expect(frames(playhead, playing, 5)).toEqual([1, 2, 3, 3, 3]);
+    // A first clock under the lag: it starts at 0.
+    playhead.follow(1, true);
+    playhead.advance(playing);
+    playhead.follow(7, true);
+    expect(frames(playhead, playing, 4)).toEqual([1, 2, 2, 2]);
     playhead.follow(9, true);
-    expect(frames(playhead, playing, 2)).toEqual([4, 4]);
+    expect(frames(playhead, playing, 3)).toEqual([3, 4, 4]);
+  });
+
+  it('plays at twice the speed while behind by more than half maxBehindMs of playback', () => {
+    const playhead = playheadFor({ transitionMs: 600, maxBehindMs: 500 });
+    // A first clock under the lag: it starts at 0.
+    playhead.follow(1, true);
+    playhead.advance(playing);
+    // 4 virtual ms ahead at 0.01: 400 ms of playback behind.
+    playhead.follow(9, true);
+    expect(frames(playhead, playing, 4)).toEqual([2, 3, 4, 4]);
   });
 
   it('skips ahead rather than trail the engine by more than maxBehindMs of playback', () => {
     const playhead = playheadFor({ transitionMs: 600, maxBehindMs: 500 });
+    // A first clock under the lag: it starts at 0.
+    playhead.follow(1, true);
+    playhead.advance(playing);
     playhead.follow(1000, true);
     expect(playhead.advance({ ...playing, speed: 1 })).toBe(1000 - 5 - 500);
+  });
+
+  it('joins a cluster already running (a page attaching to a server) lag behind its first clock', () => {
+    const playhead = playheadFor();
+    // The page's status before the server's first one: 0.
+    playhead.follow(0, true);
+    playhead.follow(3028, true);
+    expect(playhead.advance({ ...playing, speed: 1, dtMs: 16 })).toBe(3023);
+    playhead.follow(3061, true);
+    expect(playhead.advance({ ...playing, speed: 1, dtMs: 16 })).toBe(3039);
+    // Paused, its first clock is travelled to as any other.
+    const paused1 = playheadFor();
+    paused1.follow(10, false);
+    expect(paused1.advance(paused)).toBeLessThan(10);
   });
 
   it('never runs backwards', () => {

@@ -8,11 +8,15 @@
 //   playing     it advances at `speed` virtual ms per real ms, but stays `lag` behind the engine. The UI
 //               learns of a message when it is delivered, so it can show the whole flight only of
 //               messages delivered by the time the playhead reaches their send time: `lag` is the
-//               longest flight a link allows. Behind by more than `maxBehindMs` of real time, it skips.
+//               longest flight a link allows. Behind by more than half `maxBehindMs` of real time (reports
+//               that came late, in a burst), it plays at twice the speed until it is not; behind by more
+//               than `maxBehindMs`, it skips.
+//               A new cluster's first clock while playing (a page attaching to a server's running
+//               cluster) puts it `lag` behind that clock at once: nothing before it was shown to play through.
 //   reduced motion  it jumps to the target: delivered messages sit at their end position.
 
 import { easeInOut } from 'motion';
-import type { Topology, VirtualTime } from '../../protocol/index.ts';
+import { playheadMaxBehindMs, type Topology, type VirtualTime } from '../../protocol/index.ts';
 
 export interface PlayheadOptions {
   /** Real ms a paused playhead takes to reach a new target. */
@@ -30,13 +34,15 @@ export interface PlaybackFrame {
   readonly reducedMotion: boolean;
 }
 
-export const defaultPlayheadOptions: PlayheadOptions = { transitionMs: 600, maxBehindMs: 500 };
+export const defaultPlayheadOptions: PlayheadOptions = { transitionMs: 600, maxBehindMs: playheadMaxBehindMs };
 
 export class Playhead {
   private t: VirtualTime = 0;
   private target: VirtualTime = 0;
   private transition: { from: VirtualTime; to: VirtualTime; elapsedMs: number } | null = null;
   private lag: VirtualTime = 0;
+  /** Nothing of the cluster shown since the last reset: every clock followed since was 0. */
+  private fresh = true;
 
   constructor(private readonly options: PlayheadOptions = defaultPlayheadOptions) {}
 
@@ -51,10 +57,13 @@ export class Playhead {
     this.t = 0;
     this.target = 0;
     this.transition = null;
+    this.fresh = true;
   }
 
   /** The engine reported its clock. */
   follow(now: VirtualTime, playing: boolean): void {
+    if (this.fresh && playing) this.t = Math.max(0, now - this.lag);
+    if (now !== this.target) this.fresh = false;
     if (!playing && now !== this.target) this.transition = { from: this.t, to: now, elapsedMs: 0 };
     this.target = now;
   }
@@ -67,7 +76,8 @@ export class Playhead {
     } else if (frame.playing) {
       this.transition = null;
       const ahead = this.target - this.lag;
-      const next = Math.max(Math.min(this.t + frame.dtMs * frame.speed, ahead), ahead - frame.speed * this.options.maxBehindMs);
+      const rate = ahead - this.t > (frame.speed * this.options.maxBehindMs) / 2 ? 2 * frame.speed : frame.speed;
+      const next = Math.max(Math.min(this.t + frame.dtMs * rate, ahead), ahead - frame.speed * this.options.maxBehindMs);
       this.t = Math.max(this.t, next);
     } else if (this.transition) {
       const { from, to } = this.transition;

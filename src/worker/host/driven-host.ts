@@ -9,7 +9,7 @@
 
 import type { Command, CommandType, LoggableCommand, SimStatus, WorkerEvent } from '../../protocol/index.ts';
 import { describeUserCommand, applyUserCommand } from '../user-commands.ts';
-import { viewEvents, type ViewedHost } from '../host-viewer.ts';
+import { followerTrail, viewEvents, type ViewedHost } from '../host-viewer.ts';
 import { withPods } from '../pods.ts';
 import { bootCluster } from '../replay.ts';
 import { answer, answerTraceRange } from './answers.ts';
@@ -51,7 +51,8 @@ export class DrivenHost implements ViewedHost {
   constructor(options: DrivenHostOptions) {
     this.post = withPods(options.post);
     this.driver = options.driver;
-    const play: PlayState = { mode: 'playing', speed: options.driver.speed, playLevel: null };
+    // The pages get the reports over a socket, every pulse of the server's: late or in bursts under load.
+    const play: PlayState = { mode: 'playing', speed: options.driver.speed, playLevel: null, trail: followerTrail(options.driver.speed) };
     this.stage = new Stage(this.post);
     this.reporter = new Reporter(this.stage, play, this.post);
     const prepared = this.stage.prepare(options.cluster);

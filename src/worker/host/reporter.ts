@@ -18,6 +18,8 @@ export interface PlayState {
   readonly speed: number;
   /** Playing at a level coarser than 'internal' (one unit per paced tick), else null. */
   readonly playLevel: Exclude<StepLevel, 'internal'> | null;
+  /** Playing at the head, how far the page's playhead may trail the reports (FlightPosition.trail; default 0). */
+  readonly trail?: number;
 }
 
 /** What one report flushed at the head: what a saved cluster must add (see HostJournal). */
@@ -90,7 +92,7 @@ export class Reporter {
   flightPosition(): FlightPosition {
     const { timeline, engine } = this.stage;
     if (timeline.live) {
-      if (this.play.mode === 'playing' && this.play.playLevel === null) return headFlightPosition(engine);
+      if (this.play.mode === 'playing' && this.play.playLevel === null) return headFlightPosition(engine, this.play.trail);
       return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead: engine.now };
     }
     const sample = timeline.sample(timeline.position);
