@@ -212,7 +212,7 @@ export class SimHost {
       this.mode = 'playing';
       this.speed = this.driver.speed;
     }
-    this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount });
+    this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount, etcdMembers: 3 });
     this.report();
   }
 
