@@ -1,5 +1,10 @@
 import { expect, test } from './podflow.ts';
 
+// One etcd member: these steps follow etcd's requests and replies one by one, with no Raft round between them.
+test.beforeEach(async ({ podflow }) => {
+  await podflow.etcdMembers(1);
+});
+
 // Components show their insides at the step shown: stepping through the nginx flow, etcd's box shows the
 // revision the keyspace tab shows, kube-scheduler's box the pod it bound and the node (as the Objects tab
 // prints them), and stepping back shows the earlier values again.
