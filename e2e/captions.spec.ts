@@ -1,5 +1,10 @@
 import { expect, test } from './podflow.ts';
 
+// One etcd member: these steps follow etcd's requests and replies one by one, with no Raft round between them.
+test.beforeEach(async ({ podflow }) => {
+  await podflow.etcdMembers(1);
+});
+
 const post = 'kubectl → kube-apiserver: POST /apis/apps/v1/namespaces/default/deployments?fieldManager=kubectl-create&fieldValidation=Strict (create deployments)';
 const key = '/registry/deployments/default/nginx-deployment';
 

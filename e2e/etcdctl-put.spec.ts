@@ -1,5 +1,10 @@
 import { expect, test } from './podflow.ts';
 
+// One etcd member: these steps follow etcd's requests and replies one by one, with no Raft round between them.
+test.beforeEach(async ({ podflow }) => {
+  await podflow.etcdMembers(1);
+});
+
 // Real traffic: etcdctl talks to etcd directly, so a put is one request and one reply, each a step.
 test('an etcdctl put travels to etcd and back, one step at a time', async ({ podflow, page }) => {
   const request = podflow.token({ kind: 'etcd.Put', from: 'user', to: 'etcd' });

@@ -1,9 +1,16 @@
 import { expect, test } from './podflow.ts';
 
+// One etcd member: these steps follow etcd's requests and replies one by one, with no Raft round between them.
+test.beforeEach(async ({ podflow }) => {
+  await podflow.etcdMembers(1);
+});
+
 // Components show their insides at the step shown: stepping through the nginx flow, etcd's box shows the
 // revision the keyspace tab shows, kube-scheduler's box the pod it bound and the node (as the Objects tab
 // prints them), and stepping back shows the earlier values again.
 test('component insides follow the step shown, forward and back', async ({ podflow, page }) => {
+  // A few hundred single steps, each awaited on the page, after a second boot (the switch to 1 member).
+  test.setTimeout(150_000);
   const etcdRevision = podflow.component('etcd').getByTestId('etcd-revision');
   const decision = podflow.component('kube-scheduler').getByTestId('scheduler-decision');
   const keyspaceRevision = page.getByTestId('keyspace-revision');

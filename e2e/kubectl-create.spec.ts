@@ -1,5 +1,10 @@
 import { expect, test } from './podflow.ts';
 
+// One etcd member: these steps follow etcd's requests and replies one by one, with no Raft round between them.
+test.beforeEach(async ({ podflow }) => {
+  await podflow.etcdMembers(1);
+});
+
 // kubectl create -f of the seeds' nginx Deployment: the POST reaches kube-apiserver, its filter chain
 // and admission run as steps, one etcd Txn stores the Deployment, and the 201 travels back.
 test('creating the seeds\' nginx Deployment goes through kube-apiserver to one etcd Txn', async ({ podflow, page }) => {

@@ -1,7 +1,8 @@
 // The panes as a learner meets them on a laptop (1280×720) and a desktop (1440×900): whatever dock tab is
 // open, the graph pane keeps at least 720 × 400 CSS px, every component box lies wholly inside it, and
 // its text stays readable (font size × zoom ≥ 11 px) after every fit: the first, the fit button, the
-// zoom-out button, a cluster reset. Pane sizes are remembered across loads until "Reset layout".
+// zoom-out button, a cluster reset; the zoom buttons cover no box. The first screen runs 3 etcd members.
+// Pane sizes are remembered across loads until "Reset layout".
 // The boxes fit only when the graph at its readable zoom is no larger than the pane: the graph's own
 // design (layout.ts, ComponentNode.tsx) aims at 720 × 400 at zoom 1 with every text ≥ 11 px.
 
@@ -12,6 +13,8 @@ const viewports = [{ width: 1280, height: 720 }, { width: 1440, height: 900 }] a
 
 interface GraphGeometry {
   readonly pane: { x: number; y: number; width: number; height: number };
+  /** The zoom buttons' panel. */
+  readonly controls: { x: number; y: number; width: number; height: number };
   readonly zoom: number;
   readonly nodes: ReadonlyArray<{ name: string; x: number; y: number; width: number; height: number; titlePx: number; smallestPx: number }>;
 }
@@ -35,7 +38,7 @@ async function geometry(page: Page): Promise<GraphGeometry> {
         smallestPx: Math.min(...texts.map(textPx)),
       };
     });
-    return { pane: box(pane.querySelector('.react-flow')!), zoom, nodes };
+    return { pane: box(pane.querySelector('.react-flow')!), controls: box(pane.querySelector('.react-flow__controls')!), zoom, nodes };
   });
 }
 
@@ -51,16 +54,25 @@ async function settled(page: Page): Promise<GraphGeometry> {
   return JSON.parse(last) as GraphGeometry;
 }
 
-function expectReadableAndInside(g: GraphGeometry, where: string) {
+/** How many boxes the first screen's cluster has: 3 nodes' kubelets, 4 other components and the etcd members the switch shows. */
+async function boxCount(page: Page): Promise<number> {
+  const members = Number(await page.getByTestId('etcd-members-switch').locator('button[aria-pressed="true"]').textContent());
+  return 7 + members;
+}
+
+function expectReadableAndInside(g: GraphGeometry, boxes: number, where: string) {
   expect(g.pane.width, `graph pane width (${where})`).toBeGreaterThanOrEqual(720);
   expect(g.pane.height, `graph pane height (${where})`).toBeGreaterThanOrEqual(400);
-  expect(g.nodes).toHaveLength(8);
+  expect(g.nodes).toHaveLength(boxes);
   for (const n of g.nodes) {
     expect(n.titlePx, `${n.name}'s title on screen (${where})`).toBeGreaterThanOrEqual(11);
     expect(n.smallestPx, `${n.name}'s smallest text on screen (${where})`).toBeGreaterThanOrEqual(11 - 0.01);
     const inside = n.x >= g.pane.x - 0.5 && n.y >= g.pane.y - 0.5
       && n.x + n.width <= g.pane.x + g.pane.width + 0.5 && n.y + n.height <= g.pane.y + g.pane.height + 0.5;
     expect(inside, `${n.name} ${JSON.stringify(n)} inside the graph pane ${JSON.stringify(g.pane)} (${where})`).toBe(true);
+    const c = g.controls;
+    const covered = c.x < n.x + n.width && n.x < c.x + c.width && c.y < n.y + n.height && n.y < c.y + c.height;
+    expect(covered, `the zoom buttons ${JSON.stringify(c)} over ${n.name} ${JSON.stringify(n)} (${where})`).toBe(false);
   }
 }
 
@@ -69,6 +81,8 @@ for (const viewport of viewports) {
     test.use({ viewport });
 
     test('every component stays in view and readable with any dock tab open', async ({ podflow: { page } }) => {
+      const boxes = await boxCount(page);
+      expect(boxes, 'the first screen runs 3 etcd members').toBe(10);
       const tabs = page.getByRole('tablist', { name: 'Dock' }).getByRole('tab');
       const names = await tabs.allTextContents();
       expect(names.length).toBeGreaterThanOrEqual(9);
@@ -76,7 +90,7 @@ for (const viewport of viewports) {
         await test.step(`the ${name} tab`, async () => {
           await tabs.filter({ hasText: name }).first().click();
           await expect(tabs.filter({ hasText: name }).first()).toHaveAttribute('aria-selected', 'true');
-          expectReadableAndInside(await settled(page), name);
+          expectReadableAndInside(await settled(page), boxes, name);
         });
       }
       await test.step("the Send pane's Create button is in view without scrolling", async () => {
@@ -90,7 +104,7 @@ for (const viewport of viewports) {
       await test.step('the dock hidden', async () => {
         await page.getByRole('button', { name: 'Hide dock' }).click();
         await expect(page.getByTestId('dock')).toHaveAttribute('data-open', 'false');
-        expectReadableAndInside(await settled(page), 'dock hidden');
+        expectReadableAndInside(await settled(page), boxes, 'dock hidden');
       });
     });
   });
@@ -115,7 +129,7 @@ test.describe('fitting never shrinks text below 11 px', () => {
       await page.getByRole('tab', { name: 'Console' }).click();
       await podflow.button('Reset').click();
       await expect(podflow.component('kubelet/node-3')).toBeAttached();
-      expectReadableAndInside(await settled(page), 'after reset');
+      expectReadableAndInside(await settled(page), await boxCount(page), 'after reset');
     });
   });
 });

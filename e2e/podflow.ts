@@ -97,6 +97,18 @@ export class PodflowPage {
     await expect(locator).toBeVisible();
   }
 
+  /**
+   * A new cluster (same seed and nodes) with `count` etcd members, by the graph's switch; waits for their
+   * boxes. The first screen runs 3: a scenario that follows one etcd's requests and replies step by step
+   * (no Raft round between them) picks 1.
+   */
+  async etcdMembers(count: 1 | 3 | 5): Promise<void> {
+    await this.page.getByTestId('etcd-members-switch').getByRole('button', { name: count === 1 ? '1 member' : `${count} members` }).click();
+    if (count === 1) await expect(this.component('etcd')).toBeVisible({ timeout: 30_000 });
+    else await expect(this.component(`etcd-${count}`)).toBeVisible({ timeout: 30_000 });
+    await expect(this.activity).toHaveText('idle');
+  }
+
   button(name: string): Locator {
     return this.page.getByRole('button', { name, exact: true });
   }

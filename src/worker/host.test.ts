@@ -77,14 +77,14 @@ function batches(events: readonly WorkerEvent[]): TraceBatchEvent[] {
 }
 
 describe('SimHost commands', () => {
-  it('hosts the real cluster by default: every component drawn, the unmodelled ones marked', () => {
+  it('hosts the real cluster by default, with 3 etcd members: every component drawn, the unmodelled ones marked', () => {
     const events: WorkerEvent[] = [];
     new SimHost({ post: (event) => events.push(event), clock: new FakeClock() });
     const ready = events[0];
     if (ready?.type !== 'ready') throw new Error('expected ready first');
-    expect(ready).toMatchObject({ seed: 'podflow', nodes: 3 });
+    expect(ready).toMatchObject({ seed: 'podflow', nodes: 3, etcdMembers: 3 });
     expect(ready.topology.components.map((c) => c.role)).toEqual([
-      'user', 'kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kubelet', 'kubelet',
+      'user', 'kube-apiserver', 'etcd', 'etcd', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kubelet', 'kubelet', 'kubelet',
     ]);
     expect(ready.topology.components.find((c) => c.role === 'user')?.modelled).toBe(true);
   });

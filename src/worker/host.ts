@@ -100,7 +100,7 @@ export class SimHost {
     this.playback = new Playback(this.stage, options.clock, this.pacing, callbacks);
     this.reporter = new Reporter(this.stage, this.playback, post);
     this.tasks = new BackgroundTasks(options.clock, this.pacing.taskSliceMs, post, callbacks);
-    this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount });
+    this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount, etcdMembers: 3 });
     this.report();
   }
 

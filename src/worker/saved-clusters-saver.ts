@@ -57,7 +57,11 @@ export class ClusterSaver {
     this.needBase = true;
     this.pendingChanges = [];
     this.traceTail = host.headTail();
-    if (this.open) this.open = { ...this.open, seed: host.spec.seed, nodes: host.spec.nodes, ...specOptions(host.spec) };
+    if (this.open) {
+      // The new spec replaces the old one whole: a reset to 1 member or to protobuf drops the fields it leaves absent.
+      const { storageMediaType: _media, etcdMembers: _members, ...open } = this.open;
+      this.open = { ...open, seed: host.spec.seed, nodes: host.spec.nodes, ...specOptions(host.spec) };
+    }
     this.flush();
   }
 

@@ -98,6 +98,22 @@ describe('saved clusters', () => {
     expect(liveState(second.host)).toEqual(liveState(first.host));
   });
 
+  it('restores a cluster reset from 3 etcd members to 1 with 1 member (the reset drops the count it leaves absent)', async () => {
+    const locks = sharedLocks();
+    const first = await tab(locks);
+    await first.send({ type: 'reset', seed: 'saved', nodes: 1, etcdMembers: 3 });
+    await first.send({ type: 'reset', seed: 'saved', nodes: 1 });
+    await first.send({ type: 'applyManifest', yaml: configMap('after-reset') });
+    await first.send({ type: 'step', count: 10 });
+    const before = liveState(first.host);
+    first.host.dispose();
+    locks.acquire = (() => { const fresh = sharedLocks(); return fresh.acquire; })();
+
+    const second = await tab(locks);
+    expect(second.host.spec.etcdMembers ?? 1).toBe(1);
+    expect(liveState(second.host)).toEqual(before);
+  });
+
   it('keeps the previous consistent save when a save is aborted half-way', async () => {
     let abortNext = false;
     const locks = sharedLocks();

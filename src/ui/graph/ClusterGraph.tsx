@@ -4,6 +4,8 @@
 // at or above the level where the smallest text in the boxes is 11 px on screen (readable-zoom.ts); what
 // does not fit then is reached by panning. Components and links are described to screen readers but are
 // not tab stops; the tokens and pod chips are, and every message is also reachable from the side panel's lists.
+// The zoom buttons stand at the pane's right edge, half-way down: beside kube-apiserver, right of every box
+// of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit.
 
 import { Background, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
@@ -73,7 +75,7 @@ export function ClusterGraph() {
     >
       <Background gap={24} size={1} />
       <TokenLayer segments={segments} />
-      <Controls showInteractive={false} fitViewOptions={fitViewOptions} />
+      <Controls position="center-right" showInteractive={false} fitViewOptions={fitViewOptions} />
       <EtcdMembersSwitch />
       <ReadableFit onMinZoom={setMinZoom} />
     </ReactFlow>

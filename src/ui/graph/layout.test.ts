@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ComponentView, LinkView, Topology } from '../../protocol/index.ts';
 import { center, linkSegment, lerp, type Point, type Rect } from './geometry.ts';
 import { graphTarget, layoutTopology } from './layout.ts';
+import { labelSpots } from './token-placement.ts';
 
 /** The shape of src/sim/cluster.ts's topology for `nodes` kubelets, with etcd modelled. */
 function clusterTopology(nodes: number): Topology {
@@ -104,7 +105,13 @@ describe('layoutTopology', () => {
     };
     const rects = boxes(topology);
     const all = [...rects.values()];
-    expect(Math.max(...all.map((r) => r.x + r.width)) - Math.min(...all.map((r) => r.x))).toBeLessThanOrEqual(750);
+    expect(Math.max(...all.map((r) => r.x + r.width)) - Math.min(...all.map((r) => r.x))).toBeLessThanOrEqual(730);
+    // Each peer link leans right going down: a token label's first spot, its upper side, is its right, inside the graph.
+    for (const [upper, lower] of [['etcd-1', 'etcd-2'], ['etcd-2', 'etcd-3'], ['etcd-1', 'etcd-3']] as const) {
+      const [from, to] = linkSegment(rects.get(upper)!, rects.get(lower)!);
+      expect(to.x - from.x, `${upper}--${lower} leans right`).toBeGreaterThan(0);
+      expect(labelSpots({ segment: [from, to], width: 160, height: 16 })[0]!.x, `${upper}--${lower}'s first label spot`).toBeGreaterThan(from.x);
+    }
     expect(Math.max(...all.map((r) => r.y + r.height)) - Math.min(...all.map((r) => r.y))).toBeLessThanOrEqual(graphTarget.height);
     const { edges } = layoutTopology(topology);
     for (const edge of edges.filter((e) => e.zIndex === 1)) {

@@ -14,7 +14,7 @@
 // text. Box sizes never depend on the state shown, so nothing moves while playing.
 //
 // A 3-member etcd fits the panes of 1280×720 (about 760 × 520) and 1440×900 (about 1040 × 410) at zoom 1,
-// in 744 × 388: the members stand in a column of compact boxes in the etcd slot and below it (their role and
+// in 722 × 388: the members stand in a column of compact boxes in the etcd slot and below it (their role and
 // term in the heading), and the kubelets, narrower, centre under kube-apiserver right of the column. etcd-1's
 // and etcd-2's links to kube-apiserver pass no other box and are drawn above the boxes; etcd-3's, the peer
 // links raft travels and the links from kubectl / etcdctl are drawn beneath them, so a member's numbers are
@@ -68,13 +68,19 @@ const kubelet = { width: 230, height: rowC.height, gap: 15, rowGap: 24 } as cons
 /** A member box of a 3-member etcd: a heading and three lines. */
 const memberBox = { width: 180, height: 70, gap: 10 } as const;
 
-/** Where the three members of a 3-member etcd stand (see the top of this file). */
+/**
+ * Where the three members of a 3-member etcd stand (see the top of this file): a column whose boxes step
+ * 5 px right each, so every peer link (the links between the members, down the column's middle) leans
+ * right going down. A token label's first spot is on a link's upper side (token-placement.ts), which for
+ * these links is its right, inside the graph: left of them a label of a raft message would pass the
+ * graph's, and at 1280×720 the pane's, left edge.
+ */
 const threeMembers: readonly Box[] = [0, 1, 2].map((i) => ({
-  x: 0, y: rowB.y + i * (memberBox.height + memberBox.gap), width: memberBox.width, height: memberBox.height,
+  x: 12 + 5 * i, y: rowB.y + i * (memberBox.height + memberBox.gap), width: memberBox.width, height: memberBox.height,
 }));
 
-/** The kubelets beside a 3-member etcd's column: narrower, centred under kube-apiserver. */
-const besideMembers = { width: 176, gap: 12 } as const;
+/** The kubelets beside a 3-member etcd's column: narrower, centred under kube-apiserver, 16 px right of etcd-3. */
+const besideMembers = { width: 160, gap: 12 } as const;
 
 /** A 5-member etcd's zigzag: the near and far columns' left edges and how far each member sits below the one before it. */
 const fiveMembers = { near: 90, far: -80, stride: 64 } as const;

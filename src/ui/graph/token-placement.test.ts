@@ -57,4 +57,13 @@ describe('token label placement', () => {
       },
     ), { numRuns: 200 });
   });
+  it('keeps a label inside the graph rather than past its edge, beside a link near the edge', () => {
+    // A column of two boxes at the graph's left edge, a vertical link down its middle: left of it a label would pass x = 0.
+    const upper: Rect = { x: 0, y: 0, width: 180, height: 70 };
+    const lower: Rect = { x: 0, y: 160, width: 180, height: 70 };
+    const wide: Rect = { x: 200, y: 0, width: 400, height: 230 };
+    const request: LabelRequest = { key: 'a--b', segment: [{ x: 90, y: 70 }, { x: 90, y: 160 }], width: 150, height: 16 };
+    const placed = placeLabels([request], [], [upper, lower, wide]).get('a--b')!;
+    expect(placed.rect.x).toBeGreaterThanOrEqual(0);
+  });
 });

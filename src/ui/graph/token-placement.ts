@@ -1,7 +1,8 @@
 // Where the token labels go: at most one label per link, placed along or beside its link so that no label
 // covers another or a component's title. Each link tries a few spots (beside the link at its middle, then
 // further along it on either side, then on the line itself); a spot that meets a title or a label already
-// placed is out, and among the rest the one covering the least of the component boxes wins, the link's
+// placed is out, and among the rest the cheapest wins: the area of component boxes it covers plus three
+// times its area outside the graph (which a fit may leave outside the pane), the link's
 // previous spot first when it is still free (labels do not hop about while playing). Links are placed in
 // priority order (the selected message's, the step shown's, then the newest), so a link that finds no
 // free spot is one of the least important; its tokens stay dots and their count.
@@ -77,6 +78,10 @@ export function placeLabels(
 ): Map<string, LabelPlacement | null> {
   const placed: Rect[] = [];
   const result = new Map<string, LabelPlacement | null>();
+  // The graph's extent, the boxes' union: what lies outside it may lie outside the pane after a fit.
+  const left = Math.min(...boxes.map((b) => b.x));
+  const top = Math.min(...boxes.map((b) => b.y));
+  const graph: Rect = { x: left, y: top, width: Math.max(...boxes.map((b) => b.x + b.width)) - left, height: Math.max(...boxes.map((b) => b.y + b.height)) - top };
   for (const request of requests) {
     const spots = labelSpots(request);
     const before = previous.get(request.key)?.spot;
@@ -86,6 +91,7 @@ export function placeLabels(
       if (titles.some((title) => intersects(rect, title, gap)) || placed.some((other) => intersects(rect, other, gap))) return;
       let cost = spot * 40;
       for (const box of boxes) cost += overlapArea(rect, box);
+      if (boxes.length > 0) cost += 3 * (rect.width * rect.height - overlapArea(rect, graph));
       if (spot === before) cost -= 400;
       if (cost < bestCost) {
         bestCost = cost;

@@ -20,7 +20,8 @@ import { traceRecords } from '../tour-locate.ts';
 function runTour(id: string) {
   const tour = tours.find((t) => t.id === id)!;
   const d = manualHost();
-  if (tour.etcdMembers !== undefined) d.send({ type: 'reset', seed: d.host.spec.seed, nodes: tour.nodes, etcdMembers: tour.etcdMembers });
+  // As the page: a fresh cluster of the tour's own member count (1 unless the tour says), whatever the first screen runs.
+  d.send({ type: 'reset', seed: d.host.spec.seed, nodes: tour.nodes, ...(tour.etcdMembers === undefined ? {} : { etcdMembers: tour.etcdMembers }) });
   let previous = '';
   for (const action of tourActions(tour, scenarioCatalog().scenarios)) {
     switch (action.kind) {
