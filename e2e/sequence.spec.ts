@@ -90,6 +90,8 @@ test('the sequence view shows the nginx flow\'s milestones in order and follows 
 });
 
 test('a row\'s folded stages open under it', async ({ podflow, page }) => {
+  // One etcd member: with three, the Raft messages under a Txn fold into its row too.
+  await podflow.etcdMembers(1);
   await podflow.createNginxDeployment();
   for (let i = 0; i < 12; i++) await podflow.button('Step').click();
   await expect(podflow.stepCounter).not.toHaveText('0');

@@ -6,7 +6,7 @@
 // layer writing transforms, so the clock moving re-renders nothing and a frame costs one pass over the
 // tokens. `data-phase` mirrors the flight phase and `data-delivered` whether the step shown delivered it.
 // A flight the playhead passes over between two frames (shorter than a frame's advance, as most are at
-// 1×: real kubectl's requests on an attached page) would never be drawn; it rests at its arrival for
+// 1×: real kubectl's requests on an attached page) would never be drawn; while playing it rests at its arrival for
 // `restMs` of real time instead (`shownPhase`).
 // The labels are a layer of their own (token-labels.ts): one per link, placed clear of the other labels
 // and of the components' titles, updated from the same per-frame pass; hovering a token shows its label.
@@ -50,13 +50,14 @@ export const restMs = 300;
 /**
  * The phase a token is drawn in at `t` (real time `nowMs`), given the phase it was drawn in at the
  * previous frame (null: none yet) and the real instant its rest ends (0: not resting): as `flightPhase`,
- * except that a flight gone at `t` that was still unsent at the previous frame was never drawn, so it
- * rests at its arrival until `nowMs` reaches the returned `restUntil`.
+ * except that while `playing`, a flight gone at `t` that was still unsent at the previous frame was never
+ * drawn, so it rests at its arrival until `nowMs` reaches the returned `restUntil`. A step or a jump while
+ * paused shows where it lands, not each token it passed over.
  */
-export function shownPhase(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, t: VirtualTime, previous: FlightPhase | null, restUntil: number, nowMs: number): { phase: FlightPhase; restUntil: number } {
+export function shownPhase(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, t: VirtualTime, previous: FlightPhase | null, restUntil: number, nowMs: number, playing = true): { phase: FlightPhase; restUntil: number } {
   const phase = flightPhase(flight, t);
   if (phase !== 'gone') return { phase, restUntil: 0 };
-  const until = previous === 'unsent' ? nowMs + restMs : restUntil;
+  const until = previous === 'unsent' && playing ? nowMs + restMs : restUntil;
   return { phase: nowMs < until ? 'arrived' : 'gone', restUntil: until };
 }
 
@@ -113,9 +114,9 @@ interface Placed {
  * Moves one token's element to where it is at `t` (real time `nowMs`), touching the DOM only for what
  * changed; `previous` is the phase it was drawn in (shownPhase).
  */
-function place(element: SVGGElement, placed: Placed, t: VirtualTime, nowMs: number, previous = placed.phase): void {
+function place(element: SVGGElement, placed: Placed, t: VirtualTime, nowMs: number, playing: boolean, previous = placed.phase): void {
   const { x, y } = tokenAt(placed.flight, placed.segment, t);
-  const { phase, restUntil } = shownPhase(placed.flight, t, previous, placed.restUntil, nowMs);
+  const { phase, restUntil } = shownPhase(placed.flight, t, previous, placed.restUntil, nowMs, playing);
   placed.restUntil = restUntil;
   if (phase !== placed.phase) {
     element.dataset.phase = phase;
@@ -170,12 +171,13 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     const now = performance.now();
     clearTimeout(rest.current.timer);
     rest.current = { timer: undefined, wake: Number.POSITIVE_INFINITY };
+    const playing = store.getState().status.mode === 'playing';
     for (const [element, entry] of placed.current) {
-      place(element, entry, t, now);
+      place(element, entry, t, now, playing);
       if (entry.restUntil > now) wakeAt(entry.restUntil, now);
     }
     relabel();
-  }, [relabel, wakeAt]);
+  }, [relabel, wakeAt, store]);
   useEffect(() => {
     placeAgain.current = placeAll;
   }, [placeAll]);
@@ -209,14 +211,14 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     // Not yet drawn: when the page learned of it, was it still to come (the playhead may have passed it
     // since, before React drew the element)?
     const now = performance.now();
-    place(element, entry, time.get(), now, flightPhase(flight, learnedAt.current) === 'gone' ? null : 'unsent');
+    place(element, entry, time.get(), now, store.getState().status.mode === 'playing', flightPhase(flight, learnedAt.current) === 'gone' ? null : 'unsent');
     if (entry.restUntil > now) wakeAt(entry.restUntil, now);
     relabelSoon();
     return () => {
       placed.current.delete(element);
       relabelSoon();
     };
-  }, [time, relabelSoon, wakeAt]);
+  }, [time, relabelSoon, wakeAt, store]);
   const select = useCallback((id: number) => actions.select({ type: 'message', id }), [actions]);
   const hover = useCallback((element: SVGGElement | null) => {
     const entry = element ? placed.current.get(element) : undefined;

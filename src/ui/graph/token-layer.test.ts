@@ -38,4 +38,11 @@ describe('token layer geometry', () => {
     // Stepping back before its delivery ends the rest.
     expect(shownPhase(hop, 103, 'arrived', crossed.restUntil, 1_040)).toEqual({ phase: 'in-flight', restUntil: 0 });
   });
+
+  it('does not rest a token a step or a jump passed over while paused: the view shows where it lands', () => {
+    const hop = { sentAt: 100, deliverAt: 105 };
+    expect(shownPhase(hop, 116, 'unsent', 0, 1_017, false)).toEqual({ phase: 'gone', restUntil: 0 });
+    // A rest begun while playing runs out even if paused meanwhile.
+    expect(shownPhase(hop, 116, 'arrived', 1_317, 1_100, false).phase).toBe('arrived');
+  });
 });
