@@ -27,7 +27,7 @@ import { bootCluster, replay, type ReplayProgress } from './replay.ts';
 import { withPods } from './pods.ts';
 import { StoryTap, type StoryRecord } from './story/record.ts';
 import type { Timeline } from './timeline.ts';
-import { applyUserCommand, describeUserCommand } from './user-commands.ts';
+import { applyUserCommand, describeUserCommand, loggable } from './user-commands.ts';
 
 export type { ClusterSpec, HostedCluster } from './host/hosted-cluster.ts';
 export { specOptions } from './host/hosted-cluster.ts';
@@ -202,15 +202,11 @@ export class SimHost {
         return;
       }
       case 'applyManifest':
-        return this.userAction({ type: 'applyManifest', yaml: command.yaml });
       case 'userRequest':
-        return this.userAction({ type: 'userRequest', to: command.to, kind: command.kind, payload: command.payload });
       case 'consoleRun':
-        return this.userAction({ type: 'consoleRun', id: command.id, line: command.line, ...(command.stdin !== undefined ? { stdin: command.stdin } : {}) });
       case 'consoleInterrupt':
-        return this.userAction({ type: 'consoleInterrupt', id: command.id });
       case 'fault':
-        return this.userAction({ type: 'fault', fault: command.fault });
+        return this.userAction(loggable(command));
       case 'fork':
         this.playback.stop();
         if (command.branch !== null) throw new Error('keeping the old future as a branch needs saved clusters, which are not available in this worker');

@@ -2,7 +2,7 @@
 // user component. The host applies them live and logs them; replay applies the logged ones again at the
 // same step, so both go through this one function.
 
-import type { LoggableCommand } from '../protocol/index.ts';
+import type { Command, LoggableCommand } from '../protocol/index.ts';
 import { httpKinds, type HttpRequest } from '../sim/wire/http.ts';
 import { parseManifest } from '../sim/api/manifest.ts';
 import { componentNames } from '../sim/cluster.ts';
@@ -19,6 +19,22 @@ export interface CommandTarget extends ConsoleCluster {
   /** Injects a fault as a user action (src/sim/faults.ts); absent in clusters that cannot. */
   readonly fault?: (fault: Fault) => unknown;
   readonly topology: { readonly components: readonly { readonly name: string; readonly modelled: boolean }[] };
+}
+
+/** The page's command of a loggable type, as the log keeps it: only the fields replay needs. */
+export function loggable(command: Extract<Command, { readonly type: LoggableCommand['type'] }>): LoggableCommand {
+  switch (command.type) {
+    case 'applyManifest':
+      return { type: 'applyManifest', yaml: command.yaml };
+    case 'userRequest':
+      return { type: 'userRequest', to: command.to, kind: command.kind, payload: command.payload };
+    case 'consoleRun':
+      return { type: 'consoleRun', id: command.id, line: command.line, ...(command.stdin !== undefined ? { stdin: command.stdin } : {}) };
+    case 'consoleInterrupt':
+      return { type: 'consoleInterrupt', id: command.id };
+    case 'fault':
+      return { type: 'fault', fault: command.fault };
+  }
 }
 
 /** Sends what `command` asks for; throws (having sent nothing) when it cannot be carried out. */

@@ -8,7 +8,7 @@
 // and logs them (server-log.ts).
 
 import type { Command, CommandType, LoggableCommand, SimStatus, WorkerEvent } from '../../protocol/index.ts';
-import { describeUserCommand, applyUserCommand } from '../user-commands.ts';
+import { applyUserCommand, describeUserCommand, loggable } from '../user-commands.ts';
 import { followerTrail, viewEvents, type ViewedHost } from '../host-viewer.ts';
 import { withPods } from '../pods.ts';
 import { bootCluster } from '../replay.ts';
@@ -145,15 +145,11 @@ export class DrivenHost implements ViewedHost {
       case 'fork':
         throw new Error(drivenRefusal(command.type));
       case 'applyManifest':
-        return this.act({ type: 'applyManifest', yaml: command.yaml });
       case 'userRequest':
-        return this.act({ type: 'userRequest', to: command.to, kind: command.kind, payload: command.payload });
       case 'consoleRun':
-        return this.act({ type: 'consoleRun', id: command.id, line: command.line, ...(command.stdin !== undefined ? { stdin: command.stdin } : {}) });
       case 'consoleInterrupt':
-        return this.act({ type: 'consoleInterrupt', id: command.id });
       case 'fault':
-        return this.act({ type: 'fault', fault: command.fault });
+        return this.act(loggable(command));
       default:
         throw new Error(`${command.type} needs saved clusters, which are not available in this worker`);
     }
