@@ -2,7 +2,9 @@
 // Where the page's main thread spends its time while the visualizer plays: a CPU profile of headless
 // Chromium (CDP Profiler) over the production build, summarised as self time per function and the long
 // tasks (CDP Performance timeline). Not a benchmark (no figure is kept): a tool for finding what to fix.
-//   npx tsx bench/ui-profile.ts [nginx|scale] [seconds]
+//   npx tsx bench/ui-profile.ts [nginx|scale|available] [seconds]
+// nginx: the seed's Deployment being created; scale: a 1,000-replica one being created (on 3 nodes);
+// available: playing once 1,000 replicas on 50 nodes are all Ready (reaching that takes minutes).
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
@@ -13,6 +15,7 @@ import { chromium } from '@playwright/test';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { build, preview } from 'vite';
 import { webDeploymentYaml } from './manifests.ts';
+import { act } from './ui-page.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -77,8 +80,22 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle');
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
     const form = page.getByRole('form', { name: 'kubectl create' });
-    if (scenario === 'scale') await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
+    if (scenario === 'available') {
+      await act(page, 'reset', 'podflow', 50);
+      await page.locator('[data-testid="component-node"][data-component="kubelet/node-50"]').waitFor({ state: 'attached', timeout: 600_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
+    }
+    if (scenario !== 'nginx') await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
     await form.getByRole('button', { name: 'Create' }).click();
+    if (scenario === 'available') {
+      await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
+      await page.waitForFunction(() => {
+        const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { ready: boolean }> } } } } }).podflow.store.getState().pods.byKey;
+        let ready = 0;
+        for (const pod of pods.values()) if (pod.ready) ready++;
+        return ready >= 1000 && document.querySelector('[data-testid="activity"]')?.textContent === 'idle';
+      }, undefined, { timeout: 3_600_000, polling: 1_000 });
+    }
 
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
