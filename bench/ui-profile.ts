@@ -130,12 +130,24 @@ async function main(): Promise<void> {
 
     const selfMs = new Map<number, number>();
     profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+    const maps = new Map<string, SourceMapConsumer | null>();
+    const original = (file: string, line: number, column: number): string | null => {
+      const name = file.split('/').pop()!;
+      if (!maps.has(name)) {
+        const path = join(root, 'dist', 'assets', `${name}.map`);
+        maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
+      }
+      const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
+      return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
+    };
     const byFunction = new Map<string, number>();
     for (const node of profile.nodes) {
       const ms = selfMs.get(node.id) ?? 0;
       if (ms === 0) continue;
       const { functionName, url: file, lineNumber, columnNumber } = node.callFrame;
-      const key = `${functionName || '(anonymous)'} ${file.split('/').pop()}:${lineNumber + 1}:${columnNumber + 1}`;
+      // Named by its source (the page's or a library's) where the build has a source map.
+      const source = file ? original(file, lineNumber, columnNumber) : null;
+      const key = `${functionName || '(anonymous)'} ${source ?? `${file.split('/').pop()}:${lineNumber + 1}:${columnNumber + 1}`}`;
       byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
     }
     // Inclusive time: a node's self time plus its descendants', summed per function (recursion counted once per frame).
@@ -148,16 +160,6 @@ async function main(): Promise<void> {
       const sum = (selfMs.get(id) ?? 0) + (node.children ?? []).reduce((acc, child) => acc + totalOf(child), 0);
       inclusive.set(id, sum);
       return sum;
-    };
-    const maps = new Map<string, SourceMapConsumer | null>();
-    const original = (file: string, line: number, column: number): string | null => {
-      const name = file.split('/').pop()!;
-      if (!maps.has(name)) {
-        const path = join(root, 'dist', 'assets', `${name}.map`);
-        maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
-      }
-      const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
-      return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
     };
     const inclusiveByFunction = new Map<string, number>();
     for (const node of profile.nodes) {
@@ -172,7 +174,7 @@ async function main(): Promise<void> {
     console.log(`${scenario}: ${seconds} s played at 1×; ${total.toFixed(0)} ms sampled on the main thread`);
     console.log(`long tasks: ${longTasks.length}, total ${longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
     console.log('self time:');
-    for (const [key, ms] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+    for (const [key, ms] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
     console.log('inclusive time (page scripts):');
     for (const [key, ms] of [...inclusiveByFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
   } finally {
