@@ -2,7 +2,9 @@
 // Where the page's main thread spends its time while the visualizer plays: a CPU profile of headless
 // Chromium (CDP Profiler) over the production build, summarised as self time per function and the long
 // tasks (CDP Performance timeline). Not a benchmark (no figure is kept): a tool for finding what to fix.
-//   npx tsx bench/ui-profile.ts [nginx|scale] [seconds]
+//   npx tsx bench/ui-profile.ts [nginx|scale|available] [seconds]
+// nginx: the seed's Deployment being created; scale: a 1,000-replica one being created (on 3 nodes);
+// available: playing once 1,000 replicas on 50 nodes are all Ready (reaching that takes minutes).
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
@@ -13,6 +15,7 @@ import { chromium } from '@playwright/test';
 import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { build, preview } from 'vite';
 import { webDeploymentYaml } from './manifests.ts';
+import { act } from './ui-page.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
@@ -77,8 +80,22 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle');
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
     const form = page.getByRole('form', { name: 'kubectl create' });
-    if (scenario === 'scale') await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
+    if (scenario === 'available') {
+      await act(page, 'reset', 'podflow', 50);
+      await page.locator('[data-testid="component-node"][data-component="kubelet/node-50"]').waitFor({ state: 'attached', timeout: 600_000 });
+      await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
+    }
+    if (scenario !== 'nginx') await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
     await form.getByRole('button', { name: 'Create' }).click();
+    if (scenario === 'available') {
+      await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
+      await page.waitForFunction(() => {
+        const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { ready: boolean }> } } } } }).podflow.store.getState().pods.byKey;
+        let ready = 0;
+        for (const pod of pods.values()) if (pod.ready) ready++;
+        return ready >= 1000 && document.querySelector('[data-testid="activity"]')?.textContent === 'idle';
+      }, undefined, { timeout: 3_600_000, polling: 1_000 });
+    }
 
     const cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');
@@ -113,12 +130,24 @@ async function main(): Promise<void> {
 
     const selfMs = new Map<number, number>();
     profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+    const maps = new Map<string, SourceMapConsumer | null>();
+    const original = (file: string, line: number, column: number): string | null => {
+      const name = file.split('/').pop()!;
+      if (!maps.has(name)) {
+        const path = join(root, 'dist', 'assets', `${name}.map`);
+        maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
+      }
+      const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
+      return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
+    };
     const byFunction = new Map<string, number>();
     for (const node of profile.nodes) {
       const ms = selfMs.get(node.id) ?? 0;
       if (ms === 0) continue;
       const { functionName, url: file, lineNumber, columnNumber } = node.callFrame;
-      const key = `${functionName || '(anonymous)'} ${file.split('/').pop()}:${lineNumber + 1}:${columnNumber + 1}`;
+      // Named by its source (the page's or a library's) where the build has a source map.
+      const source = file ? original(file, lineNumber, columnNumber) : null;
+      const key = `${functionName || '(anonymous)'} ${source ?? `${file.split('/').pop()}:${lineNumber + 1}:${columnNumber + 1}`}`;
       byFunction.set(key, (byFunction.get(key) ?? 0) + ms);
     }
     // Inclusive time: a node's self time plus its descendants', summed per function (recursion counted once per frame).
@@ -131,16 +160,6 @@ async function main(): Promise<void> {
       const sum = (selfMs.get(id) ?? 0) + (node.children ?? []).reduce((acc, child) => acc + totalOf(child), 0);
       inclusive.set(id, sum);
       return sum;
-    };
-    const maps = new Map<string, SourceMapConsumer | null>();
-    const original = (file: string, line: number, column: number): string | null => {
-      const name = file.split('/').pop()!;
-      if (!maps.has(name)) {
-        const path = join(root, 'dist', 'assets', `${name}.map`);
-        maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
-      }
-      const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
-      return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
     };
     const inclusiveByFunction = new Map<string, number>();
     for (const node of profile.nodes) {
@@ -155,7 +174,7 @@ async function main(): Promise<void> {
     console.log(`${scenario}: ${seconds} s played at 1×; ${total.toFixed(0)} ms sampled on the main thread`);
     console.log(`long tasks: ${longTasks.length}, total ${longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms, longest ${Math.max(0, ...longTasks).toFixed(0)} ms`);
     console.log('self time:');
-    for (const [key, ms] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
+    for (const [key, ms] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
     console.log('inclusive time (page scripts):');
     for (const [key, ms] of [...inclusiveByFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
   } finally {

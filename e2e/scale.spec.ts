@@ -1,7 +1,8 @@
 // The page at scale (issue 20, parts 4 and 5): nodes with more pods than chip slots draw them
 // aggregated (a bar per state and the counts) and, zoomed in, a dot per pod; tokens shipped while playing
 // are labelled from their payload's fields; the catalog offers "1,000 Pods on 50 nodes" in English and
-// Chinese and shows its Pods' progress while it runs. Screenshots at 1280×720 and 1440×900 are attached.
+// Chinese and shows its Pods' progress while it runs; the Objects panel lists 1,000 Pods with a screenful
+// of rows in the DOM and scrolls to the last. Screenshots at 1280×720 and 1440×900 are attached.
 
 import { webDeploymentYaml } from '../bench/manifests.ts';
 import { ActDock } from './act.ts';
@@ -91,4 +92,41 @@ test('"1,000 Pods on 50 nodes" is offered in both languages and shows its Pods\'
   await expect(page.getByTestId('scenario-description')).toContainText('watch cache');
   await expect(page.getByTestId('scenario-description')).toContainText('每页 500 个键');
   await expect(page.getByTestId('scenario-pods')).toContainText('个 Pod 中');
+});
+
+test('the Objects panel lists 1,000 Pods with only the rows in view in the DOM, and scrolls to the last', async ({ podflow, page }, testInfo) => {
+  // Creating 1,000 Pods takes minutes on a loaded machine.
+  test.setTimeout(600_000);
+  // 10 nodes of 110 Pods each: every Pod is scheduled (3 nodes would leave 670 retrying) and the run ends idle.
+  await page.evaluate(() => (globalThis as unknown as { podflow: { actions: { reset(seed?: string, nodes?: number, members?: number): void } } }).podflow.actions.reset(undefined, 10, 1));
+  await expect(podflow.component('kubelet/node-10')).toBeAttached({ timeout: 240_000 });
+  await expect(podflow.activity).toHaveText('idle', { timeout: 240_000 });
+  const form = page.getByRole('form', { name: 'kubectl create' });
+  await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
+  await form.getByRole('button', { name: 'Create' }).click();
+  await podflow.openStateTab('Objects');
+  const podsButton = page.getByRole('group', { name: 'Resource' }).getByRole('button', { name: /^pods\b/ });
+  await podflow.button('Run until idle').click();
+  // Every Pod is stored once the ReplicaSet controller's slow-start batches are through.
+  await expect(podsButton).toHaveText('pods 1000', { timeout: 480_000 });
+  await podsButton.click();
+  const table = page.getByRole('table', { name: /^pods / });
+  await expect(table).toHaveAttribute('aria-rowcount', '1001');
+  const rows = table.getByTestId('object-row');
+  await expect(rows.first()).toBeVisible();
+  // A screenful (about 20 rows at 720 px) and the overscan either side, never the whole list.
+  expect(await rows.count()).toBeLessThanOrEqual(60);
+  const names = await page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { inspection: { objects: { tables: { resource: string; rows: { name: string }[] }[] } } } } } }).podflow
+    .store.getState().inspection.objects.tables.find((t) => t.resource === 'pods')!.rows.map((r) => r.name));
+  expect(names).toHaveLength(1000);
+  // Scrolled to the bottom: the last Pod is drawn, the first is not, and still only a screenful is.
+  await table.locator('xpath=ancestor::div[contains(@class, "objects-scroller")]').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await expect(table.locator(`[data-testid="object-row"][aria-rowindex="1001"]`)).toBeVisible();
+  await expect(table.locator(`[data-testid="object-row"][aria-rowindex="1001"] td[data-column="Name"]`)).toHaveText(names.at(-1)!);
+  await expect(table.locator(`[data-testid="object-row"][aria-rowindex="2"]`)).toHaveCount(0);
+  expect(await rows.count()).toBeLessThanOrEqual(60);
+  for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.screenshot({ path: testInfo.outputPath(`objects-1000-pods-${width}x${height}.png`) });
+  }
 });

@@ -6,7 +6,8 @@
 
 import type { Command, WorkerEvent, WorkerMessage } from '../protocol/index.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
-import { addNotice, applyWorkerMessage, type ServerLink, type SimStore } from './store/sim-store.ts';
+import type { Inbox } from './store/inbox.ts';
+import { addNotice, type ServerLink, type SimStore } from './store/sim-store.ts';
 
 /** Real ms before a closed socket tries again. */
 const reconnectMs = 1_500;
@@ -39,13 +40,16 @@ export interface ServerTransport {
   close(): void;
 }
 
-/** Attaches `store` to the server at `origin`; the link's state is kept in `store` (`server`). */
-export function connectServer(store: SimStore, origin: string, token: string | null): ServerTransport {
+/** Attaches `store` to the server at `origin`: its messages go through `inbox`, the link's state is kept in `store` (`server`). */
+export function connectServer(store: SimStore, inbox: Inbox, origin: string, token: string | null): ServerTransport {
   let socket: WebSocket | null = null;
   let queue: string[] = [];
   let closed = false;
   let retry: ReturnType<typeof setTimeout> | null = null;
-  const setLink = (link: Omit<ServerLink, 'url'>) => store.setState((state) => ({ ...state, server: { url: origin, ...link } }), true);
+  const setLink = (link: Omit<ServerLink, 'url'>) => {
+    inbox.flush();
+    store.setState((state) => ({ ...state, server: { url: origin, ...link } }), true);
+  };
 
   const open = (): void => {
     retry = null;
@@ -63,7 +67,7 @@ export function connectServer(store: SimStore, origin: string, token: string | n
       // Before its snapshot, the server speaks only to refuse the page (the close that follows says why).
       if (!attached && !Array.isArray(message) && (message as WorkerEvent).type === 'error') return;
       attached = true;
-      applyWorkerMessage(store, message);
+      inbox.receive(message);
     });
     ws.addEventListener('close', (event) => {
       if (socket !== ws || closed) return;
@@ -86,6 +90,7 @@ export function connectServer(store: SimStore, origin: string, token: string | n
         return;
       }
       if (store.getState().server?.state === 'refused') {
+        inbox.flush();
         store.setState((state) => addNotice(state, command.type, state.server?.reason ?? 'the server refused this page'), true);
         return;
       }

@@ -1,6 +1,6 @@
 // The one place the UI creates the simulation worker, and where the page switches between its own cluster
 // (the worker) and a server's (sim-socket.ts): one store, one set of actions, the commands going to
-// whichever holds the cluster shown. Worker events flow into the store; a worker that dies (an uncaught
+// whichever holds the cluster shown. Worker events flow into the store once per frame (store/inbox.ts); a worker that dies (an uncaught
 // error) is reported as crashed; restarting makes a new worker, which reopens the saved cluster at its
 // last persisted step. A page served by `npm run apiserver` (its index.html carries the
 // `podflow-live` mark) attaches to that server at once, with the token of its `#token=` fragment.
@@ -8,13 +8,15 @@
 import type { Command, WorkerMessage } from '../protocol/index.ts';
 import { connectServer, serverOrigin, type ServerTransport } from './sim-socket.ts';
 import type { SimConnection, SimLink } from './store/sim-context.ts';
-import { applyWorkerMessage, createSimActions, createSimStore, workerCrashed, type SimStore } from './store/sim-store.ts';
+import { createInbox, type Inbox } from './store/inbox.ts';
+import { createSimActions, createSimStore, workerCrashed, type SimStore } from './store/sim-store.ts';
 
-function startWorker(store: SimStore): Worker {
+function startWorker(store: SimStore, inbox: Inbox): Worker {
   const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'podflow-sim' });
-  worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => applyWorkerMessage(store, event.data));
+  worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => inbox.receive(event.data));
   worker.addEventListener('error', (event) => {
     worker.terminate();
+    inbox.flush();
     store.setState((state) => workerCrashed(state, event.message || 'it could not start'), true);
   });
   return worker;
@@ -29,6 +31,7 @@ function servedBy(): { origin: string; token: string | null } | null {
 
 export function connectSim(): SimConnection {
   const store = createSimStore();
+  const inbox = createInbox(store);
   let worker: Worker | null = null;
   let server: ServerTransport | null = null;
   const post = (command: Command) => {
@@ -37,7 +40,7 @@ export function connectSim(): SimConnection {
   };
   const restart = () => {
     worker?.terminate();
-    worker = server ? null : startWorker(store);
+    worker = server ? null : startWorker(store, inbox);
   };
   const link: SimLink = {
     attach(url, token) {
@@ -45,21 +48,23 @@ export function connectSim(): SimConnection {
       worker?.terminate();
       worker = null;
       server?.close();
+      inbox.flush();
       // What the worker said about saving and long tasks belongs to the in-browser cluster.
       store.setState((state) => ({ ...state, persistence: null, savedClusters: null, progress: null, workerCrashed: null }), true);
-      server = connectServer(store, origin, token);
+      server = connectServer(store, inbox, origin, token);
     },
     detach() {
       server?.close();
       server = null;
+      inbox.flush();
       store.setState((state) => ({ ...state, server: null }), true);
-      worker ??= startWorker(store);
+      worker ??= startWorker(store, inbox);
     },
   };
   const attached = servedBy();
   if (attached) link.attach(attached.origin, attached.token);
-  else worker = startWorker(store);
-  const connection = { store, actions: createSimActions(store, post, restart), link };
+  else worker = startWorker(store, inbox);
+  const connection = { store, actions: createSimActions(store, post, restart, inbox.flush), link };
   // A scripting handle for end-to-end tests and the devtools console (`podflow.actions.seek(100)`).
   (globalThis as { podflow?: SimConnection }).podflow = connection;
   return connection;

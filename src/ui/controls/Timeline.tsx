@@ -116,29 +116,42 @@ function MilestoneMarkers({ head: liveHead, position: livePosition }: { readonly
     () => (width > 0 ? layoutMilestoneMarks(milestones, head, width, (m) => milestoneWords(m, language).short, currentStep) : []),
     [milestones, head, width, language, currentStep],
   );
+  // Each marker is placed at its step over the head (a CSS variable of the row): the head moving re-renders
+  // only the markers whose place, label or kind changed, not every marker on the track.
+  const style = { '--timeline-head': Math.max(head, 1) } as React.CSSProperties;
   return (
-    <div className="timeline-milestones" ref={ref} role="group" aria-label={t('timeline.milestones')} data-testid="timeline-milestones">
+    <div className="timeline-milestones" ref={ref} role="group" aria-label={t('timeline.milestones')} data-testid="timeline-milestones" style={style}>
       {marks.map((mark) => (
-        <MilestoneMarker key={`${mark.milestone.step}-${mark.milestone.messageId}-${mark.milestone.kind}`} mark={mark} current={mark.milestone.step === currentStep} />
+        <MilestoneMarker
+          key={`${mark.milestone.step}-${mark.milestone.messageId}-${mark.milestone.kind}`}
+          milestone={mark.milestone}
+          at={mark.at}
+          failure={mark.failure}
+          labelled={mark.labelled}
+          anchor={mark.anchor}
+          current={mark.milestone.step === currentStep}
+        />
       ))}
     </div>
   );
 }
 
-const MilestoneMarker = memo(function MilestoneMarker({ mark, current }: { readonly mark: MilestoneMark<Milestone>; readonly current: boolean }) {
+type MilestoneMarkerProps = Pick<MilestoneMark<Milestone>, 'milestone' | 'at' | 'failure' | 'labelled' | 'anchor'> & { readonly current: boolean };
+
+const MilestoneMarker = memo(function MilestoneMarker({ milestone, at, failure, labelled, anchor, current }: MilestoneMarkerProps) {
   const { t } = useTranslation('controls');
   const actions = useSimActions();
   const language = usePrefs((prefs) => prefs.language);
-  const { milestone } = mark;
   const words = milestoneWords(milestone, language);
-  const classes = `timeline-milestone${mark.failure ? ' timeline-milestone--failure' : ''}${mark.anchor === 'left' ? ' timeline-milestone--left' : ''}`;
+  const classes = `timeline-milestone${failure ? ' timeline-milestone--failure' : ''}${anchor === 'left' ? ' timeline-milestone--left' : ''}`;
   // The current milestone's label may lie over other markers: it is drawn beneath them and lets clicks
   // through to them; other labels fit before the next marker and are part of their button.
-  const inline = mark.labelled && !current;
+  const inline = labelled && !current;
+  const left = { left: `calc(${at} * 100% / var(--timeline-head))` };
   return (
     <>
-      {mark.labelled && current && (
-        <span className={`${classes} timeline-milestone-current`} style={{ left: `${mark.percent}%` }} aria-hidden="true" data-testid="timeline-current-label">
+      {labelled && current && (
+        <span className={`${classes} timeline-milestone-current`} style={left} aria-hidden="true" data-testid="timeline-current-label">
           {words.short}
         </span>
       )}
@@ -146,14 +159,14 @@ const MilestoneMarker = memo(function MilestoneMarker({ mark, current }: { reado
         type="button"
         tabIndex={-1}
         className={`${classes}${inline ? '' : ' timeline-milestone--dot'}`}
-        style={{ left: `${mark.percent}%` }}
+        style={left}
         title={words.title}
         aria-label={t('timeline.milestoneGo', { step: milestone.step, title: words.title })}
         aria-current={current ? 'step' : undefined}
         data-testid="timeline-milestone"
         data-step={milestone.step}
         data-kind={milestone.kind}
-        data-failure={mark.failure}
+        data-failure={failure}
         onClick={() => actions.seek(milestone.step)}
       >
         {inline ? words.short : null}

@@ -37,6 +37,8 @@ describe('timeline milestone markers', () => {
     expect(marks).toHaveLength(1);
     expect(marks[0]).toMatchObject({ labelled: true, count: 3 });
     expect(marks[0]?.milestone.step).toBe(501);
+    // Drawn where its first milestone lies (the page places it at that step over the head).
+    expect(marks[0]).toMatchObject({ at: 500, x: 500 });
   });
 
   it('draw crowded milestones as one marker, a failure winning', () => {

@@ -14,8 +14,8 @@ import { markerPercent } from './timeline-markers.ts';
 
 export interface MilestoneMark<M extends Placed = Milestone> {
   readonly milestone: M;
-  /** Place on the track, 0–100 %. */
-  readonly percent: number;
+  /** The step its place is drawn at: its first milestone's (a crowded place stands for several). */
+  readonly at: number;
   /** Pixels from the track's left edge. */
   readonly x: number;
   readonly failure: boolean;
@@ -53,7 +53,7 @@ export function layoutMilestoneMarks<M extends Placed>(
 ): MilestoneMark<M>[] {
   const width = Math.max(1, trackWidth);
   // A marker closer than `minGap` pixels to the one before it joins that one's place.
-  const places: Array<{ milestone: M; count: number; x: number }> = [];
+  const places: Array<{ milestone: M; count: number; x: number; at: number }> = [];
   for (const milestone of milestones) {
     const x = (markerPercent(milestone.step, head) / 100) * width;
     const last = places.at(-1);
@@ -64,7 +64,7 @@ export function layoutMilestoneMarks<M extends Placed>(
       const take = milestone.step === currentStep || failureMilestones.has(milestone.kind) || !failureMilestones.has(last.milestone.kind);
       if (!keep && take) last.milestone = milestone;
     } else {
-      places.push({ milestone, count: 1, x });
+      places.push({ milestone, count: 1, x, at: milestone.step });
     }
   }
   // A shared place is drawn where its first milestone lies, so places stay `minGap` apart.
@@ -93,9 +93,9 @@ export function layoutMilestoneMarks<M extends Placed>(
     labels.set(index, 'right');
     taken.push([x - minGap, end + labelGap]);
   });
-  return places.map(({ milestone, count }, index) => ({
+  return places.map(({ milestone, count, at }, index) => ({
     milestone,
-    percent: (xs[index]! / width) * 100,
+    at,
     x: xs[index]!,
     failure: failureMilestones.has(milestone.kind),
     labelled: labels.has(index),

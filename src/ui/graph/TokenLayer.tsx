@@ -71,11 +71,29 @@ function canonicalSegments(segments: LinkSegments): Map<string, readonly [Point,
   return canonical;
 }
 
-/** Obstacles are measured again after this long (real ms): boxes and titles seldom change. */
+/** Obstacles are measured again after this long (real ms): boxes seldom change (their headings are measured once). */
 const remeasureMs = 2_000;
 
-/** The component boxes and their headings, in flow coordinates, from React Flow's nodes and the DOM. */
-function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Element | null): Obstacles {
+/**
+ * Each box's heading relative to its box's top-left corner, in flow units, by node id. A heading does not
+ * move inside its box, so it is read from the DOM (a forced layout) once per node, not at every measure.
+ */
+type TitleOffsets = Map<string, Rect>;
+
+/** Where `nodeId`'s heading lies in its box (`boxWidth` wide in flow units); null when not drawn yet. */
+function measureTitle(root: ParentNode, nodeId: string, boxWidth: number): Rect | null {
+  const element = root.querySelector(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
+  const heading = element?.querySelector('.component-heading') ?? element?.querySelector('.component-title');
+  if (!element || !heading) return null;
+  const outer = element.getBoundingClientRect();
+  const inner = heading.getBoundingClientRect();
+  const zoom = boxWidth > 0 ? outer.width / boxWidth : 1;
+  if (!(zoom > 0) || inner.width === 0) return null;
+  return { x: (inner.left - outer.left) / zoom, y: (inner.top - outer.top) / zoom, width: inner.width / zoom, height: inner.height / zoom };
+}
+
+/** The component boxes (React Flow's nodes) and their headings (`offsets`, measured for nodes it lacks), in flow coordinates. */
+function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Element | null, offsets: TitleOffsets): Obstacles {
   const titles: Rect[] = [];
   const boxes: Rect[] = [];
   const root = container?.closest('.react-flow') ?? document;
@@ -88,14 +106,12 @@ function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Elem
       height: internal.measured.height ?? node.height ?? 0,
     };
     boxes.push(box);
-    const element = root.querySelector(`.react-flow__node[data-id="${CSS.escape(node.id)}"]`);
-    const heading = element?.querySelector('.component-heading') ?? element?.querySelector('.component-title');
-    if (!element || !heading) continue;
-    const outer = element.getBoundingClientRect();
-    const inner = heading.getBoundingClientRect();
-    const zoom = box.width > 0 ? outer.width / box.width : 1;
-    if (!(zoom > 0) || inner.width === 0) continue;
-    titles.push({ x: box.x + (inner.left - outer.left) / zoom, y: box.y + (inner.top - outer.top) / zoom, width: inner.width / zoom, height: inner.height / zoom });
+    let offset = offsets.get(node.id) ?? null;
+    if (offset === null) {
+      offset = measureTitle(root, node.id, box.width);
+      if (offset !== null) offsets.set(node.id, offset);
+    }
+    if (offset !== null) titles.push({ x: box.x + offset.x, y: box.y + offset.y, width: offset.width, height: offset.height });
   }
   return { titles, boxes };
 }
@@ -141,7 +157,7 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const labelRoot = useRef<SVGGElement>(null);
   const labels = useRef<TokenLabels | null>(null);
   const canonical = useMemo(() => canonicalSegments(segments), [segments]);
-  const obstacles = useRef<{ value: Obstacles; at: number; segments: LinkSegments } | null>(null);
+  const obstacles = useRef<{ value: Obstacles; at: number; segments: LinkSegments; offsets: TitleOffsets } | null>(null);
 
   // Chooses and places the labels from where the tokens are now (after the tokens moved or changed).
   const relabel = useCallback(() => {
@@ -151,7 +167,9 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     const now = performance.now();
     let measured = obstacles.current;
     if (!measured || measured.segments !== segments || now - measured.at > remeasureMs || measured.value.titles.length === 0) {
-      measured = { value: measureObstacles(flow, root.ownerSVGElement), at: now, segments };
+      // A new layout (a new cluster or components) has its headings measured afresh.
+      const offsets = measured?.segments === segments ? measured.offsets : new Map<string, Rect>();
+      measured = { value: measureObstacles(flow, root.ownerSVGElement, offsets), at: now, segments, offsets };
       obstacles.current = measured;
     }
     const { status, selection } = store.getState();

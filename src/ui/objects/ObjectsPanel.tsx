@@ -2,9 +2,11 @@
 // printers), one resource at a time: each object's resourceVersion beside its key's mod_revision (the
 // apiserver reports the mod_revision as the resourceVersion), generation, owner and conditions, and the
 // list's resourceVersion. Clicking an object selects its key (the keyspace shows the same key);
-// clicking an owner reference goes to the owner.
+// clicking an owner reference goes to the owner. The table is virtualised: only the rows scrolled into
+// view (and a few either side) are in the DOM, so a list of thousands of Pods costs what a screenful does.
 
-import { useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ObjectRow, ObjectTable } from '../../protocol/index.ts';
 import { WhyWrittenButton } from '../panels/WhyWrittenButton.tsx';
@@ -12,8 +14,8 @@ import { useSim, useSimActions } from '../store/sim-context.ts';
 import { conditionSummary, findObject, generationText } from './objects.ts';
 import { useInspection } from './use-inspection.ts';
 
-/** Rows drawn per table at most; more are counted (the keyspace panel scrolls through any number). */
-const rowLimit = 300;
+/** A row's height before it is measured (12px monospace, 2px padding, 1px border). */
+const estimatedRowHeight = 21;
 
 export function ObjectsPanel() {
   const { t } = useTranslation('objects');
@@ -54,14 +56,28 @@ export function ObjectsPanel() {
 
 function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; readonly selectedKey: string | null }) {
   const { t } = useTranslation('objects');
-  const actions = useSimActions();
-  const rows = table.rows.slice(0, rowLimit);
+  const scroller = useRef<HTMLDivElement>(null);
   const namespaced = table.rows.some((r) => r.namespace !== null);
+  // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
+  const virtualizer = useVirtualizer({
+    count: table.rows.length, getScrollElement: () => scroller.current, estimateSize: () => estimatedRowHeight, overscan: 12,
+    getItemKey: (index) => table.rows[index]!.key,
+  });
+  // A key selected elsewhere (the keyspace, an owner link) is scrolled into view once.
+  const selectedRow = selectedKey === null ? -1 : table.rows.findIndex((r) => r.key === selectedKey);
+  useEffect(() => {
+    if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
+  }, [selectedRow, virtualizer]);
+  const items = virtualizer.getVirtualItems();
+  // Spacer rows above and below the drawn ones keep the scroll height of the whole list.
+  const above = items[0]?.start ?? 0;
+  const below = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const width = table.columns.length + (namespaced ? 5 : 4);
   return (
-    <div className="objects-scroller" tabIndex={0}>
-      <table className="objects-table" aria-label={`${table.resource} (kubectl get ${table.resource})`}>
+    <div className="objects-scroller" ref={scroller} tabIndex={0}>
+      <table className="objects-table" aria-label={`${table.resource} (kubectl get ${table.resource})`} aria-rowcount={table.rows.length + 1} data-rows={table.rows.length}>
         <thead>
-          <tr>
+          <tr aria-rowindex={1}>
             {namespaced ? <th scope="col">{t('columns.namespace')}</th> : null}
             {table.columns.map((c) => <th key={c} scope="col">{c}</th>)}
             <th scope="col" title={t('columns.resourceVersionHint')}>resourceVersion</th>
@@ -71,29 +87,55 @@ function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; rea
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
-            <tr key={row.key} data-testid="object-row" data-key={row.key} aria-selected={row.key === selectedKey} className={row.key === selectedKey ? 'object-row--selected' : undefined}>
-              {namespaced ? <td>{row.namespace ?? ''}</td> : null}
-              {row.cells.map((cell, i) => (
-                <td key={i} data-column={table.columns[i]}>
-                  {i === 0 && table.columns[0] === 'Name'
-                    ? <button type="button" className="link-button" onClick={() => actions.selectKey(row.key)}>{cell}</button>
-                    : cell}
-                </td>
-              ))}
-              <td data-testid="object-resource-version">{row.resourceVersion}</td>
-              <td data-testid="object-mod-revision">{row.modRevision}</td>
-              <td>{generationText(row)}</td>
-              <td>{row.ownerReferences.map((o) => <OwnerLink key={`${o.kind}/${o.name}`} owner={o} />)}</td>
-            </tr>
+          {above > 0 ? <tr className="objects-spacer" aria-hidden="true"><td colSpan={width} style={{ height: above }} /></tr> : null}
+          {items.map((item) => (
+            <ObjectTableRow
+              key={item.key}
+              index={item.index}
+              measure={virtualizer.measureElement}
+              row={table.rows[item.index]!}
+              columns={table.columns}
+              namespaced={namespaced}
+              selected={item.index === selectedRow}
+            />
           ))}
+          {below > 0 ? <tr className="objects-spacer" aria-hidden="true"><td colSpan={width} style={{ height: below }} /></tr> : null}
         </tbody>
       </table>
       {table.rows.length === 0 ? <p className="hint panel-empty">{t('none')}</p> : null}
-      {table.rows.length > rowLimit ? <p className="hint panel-empty">{t('more', { count: table.rows.length - rowLimit })}</p> : null}
     </div>
   );
 }
+
+interface ObjectTableRowProps {
+  readonly index: number;
+  readonly measure: (element: Element | null) => void;
+  readonly row: ObjectRow;
+  readonly columns: readonly string[];
+  readonly namespaced: boolean;
+  readonly selected: boolean;
+}
+
+/** One object; unchanged rows (the same row object from the worker) are not re-rendered. */
+const ObjectTableRow = memo(function ObjectTableRow({ index, measure, row, columns, namespaced, selected }: ObjectTableRowProps) {
+  const actions = useSimActions();
+  return (
+    <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-testid="object-row" data-key={row.key} aria-selected={selected} className={selected ? 'object-row--selected' : undefined}>
+      {namespaced ? <td>{row.namespace ?? ''}</td> : null}
+      {row.cells.map((cell, i) => (
+        <td key={i} data-column={columns[i]}>
+          {i === 0 && columns[0] === 'Name'
+            ? <button type="button" className="link-button" onClick={() => actions.selectKey(row.key)}>{cell}</button>
+            : cell}
+        </td>
+      ))}
+      <td data-testid="object-resource-version">{row.resourceVersion}</td>
+      <td data-testid="object-mod-revision">{row.modRevision}</td>
+      <td>{generationText(row)}</td>
+      <td>{row.ownerReferences.map((o) => <OwnerLink key={`${o.kind}/${o.name}`} owner={o} />)}</td>
+    </tr>
+  );
+});
 
 function OwnerLink({ owner }: { readonly owner: ObjectRow['ownerReferences'][number] }) {
   const { t } = useTranslation('objects');

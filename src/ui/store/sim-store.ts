@@ -322,20 +322,31 @@ export function workerCrashed(state: SimState, reason: string): SimState {
   return { ...state, workerCrashed: reason, progress: null, status: { ...state.status, mode: 'paused' } };
 }
 
-export function createSimActions(store: SimStore, post: (command: Command) => void, restart: () => void = () => undefined): SimActions {
-  const update = (reducer: (state: SimState) => SimState) => store.setState(reducer, true);
+/**
+ * The page's actions on `store`. `flush` applies the worker messages queued for the next frame (inbox.ts):
+ * an action that reads or changes the store runs it first, so it sees (and keeps) every event received.
+ */
+export function createSimActions(store: SimStore, post: (command: Command) => void, restart: () => void = () => undefined, flush: () => void = () => undefined): SimActions {
+  const update = (reducer: (state: SimState) => SimState) => {
+    flush();
+    store.setState(reducer, true);
+  };
+  const current = () => {
+    flush();
+    return store.getState();
+  };
   const actions: SimActions = {
     step: (count = 1) => post({ type: 'step', count }),
     stepLevel: (level, direction) => post({ type: 'stepLevel', level, direction }),
     play: (level) => post(level === undefined || level === 'internal' ? { type: 'play' } : { type: 'play', level }),
     pause: () => post({ type: 'pause' }),
-    togglePlay: (level) => (store.getState().status.mode === 'playing' ? actions.pause() : actions.play(level)),
+    togglePlay: (level) => (current().status.mode === 'playing' ? actions.pause() : actions.play(level)),
     setSpeed: (speed) => post({ type: 'setSpeed', speed }),
     runUntilIdle: () => post({ type: 'runUntilIdle' }),
     advance: (ms) => post({ type: 'advance', ms }),
     runUntilCommandDone: (id, maxMs) => post({ type: 'runUntilCommandDone', id, maxMs }),
     reset: (seed, nodes, etcdMembers) => {
-      const { cluster } = store.getState();
+      const { cluster } = current();
       const next = { seed: seed ?? cluster?.seed, nodes: nodes ?? cluster?.nodes };
       const members = etcdMembers ?? cluster?.etcdMembers ?? 1;
       if (next.seed !== undefined && next.nodes !== undefined) {
@@ -353,7 +364,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
     describeValue: (key, modRevision, value, previous) => post({ type: 'describeValue', key, modRevision, value, previous }),
     runCommand: (line, options = {}) => {
-      const [activity, id] = startCommand(store.getState().activity, line, options.origin ?? 'console');
+      const [activity, id] = startCommand(current().activity, line, options.origin ?? 'console');
       update((state) => ({ ...state, activity }));
       post({ type: 'consoleRun', id, line, ...(options.stdin !== undefined ? { stdin: options.stdin } : {}) });
       return id;
