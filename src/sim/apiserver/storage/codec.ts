@@ -83,7 +83,8 @@ export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'pro
  * object gives that value again (the protobuf encoding is a function of the object, and a decoded
  * object encodes as the value it came from; protobuf.property.test.ts), so encodeObject of it, once it
  * is frozen and can no longer change, is that value without encoding. Only frozen objects are looked up:
- * an object handed out mutable may have been changed.
+ * an object handed out mutable may have been changed. Contract: whoever freezes a decoded object has not
+ * changed it (the watch cache freezes what the etcd watcher decoded, after swapping in equal parts only).
  */
 const encodedValues = new WeakMap<KubeObject, { readonly value: string; readonly mediaType: StorageMediaType }>();
 
