@@ -20,7 +20,24 @@ function daysFromCivil(year: number, month: number, day: number): number {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-function dateTime(wholeSeconds: number): string {
+/**
+ * A pure function of one argument remembered for the last `kept` distinct arguments (the whole memo is
+ * dropped when full): a run writes and reads the same few seconds' timestamps over and over.
+ */
+function remembered<A, R>(f: (a: A) => R, kept = 4096): (a: A) => R {
+  const memo = new Map<A, R>();
+  return (a) => {
+    if (memo.has(a)) return memo.get(a)!;
+    if (memo.size >= kept) memo.clear();
+    const r = f(a);
+    memo.set(a, r);
+    return r;
+  };
+}
+
+const dateTime = remembered(dateTimeUncached);
+
+function dateTimeUncached(wholeSeconds: number): string {
   const days = Math.floor(wholeSeconds / 86_400);
   const secs = wholeSeconds - days * 86_400;
   const [y, mo, d] = civilFromDays(days);
@@ -45,7 +62,9 @@ const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
  * Parses an RFC 3339 timestamp (any fractional precision, `Z` or a `±hh:mm` offset) into epoch
  * milliseconds; `undefined` when it is not one, as Go's time.Parse(time.RFC3339) would reject it.
  */
-export function parseTimestamp(s: string): number | undefined {
+export const parseTimestamp: (s: string) => number | undefined = remembered(parseTimestampUncached);
+
+function parseTimestampUncached(s: string): number | undefined {
   const m = rfc3339.exec(s);
   if (m === null) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];

@@ -314,6 +314,7 @@ export class Reader {
 
   int32(): number {
     const v = this.int64();
+    if (v >= 0 && v < 2 ** 31) return v;
     return Number(BigInt.asIntN(32, BigInt(v)));
   }
 

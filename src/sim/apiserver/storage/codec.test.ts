@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types/meta.ts';
-import { decodeObject, decodeStored, encodeObject, storedCopy } from './codec.ts';
+import { decodeObject, decodeStored, deepFreeze, encodeObject, storedCopy } from './codec.ts';
 
 const pod = (name: string): KubeObject => ({
   apiVersion: 'v1', kind: 'Pod',
@@ -25,5 +25,19 @@ describe('storage codec: a value just written decodes from a kept copy', () => {
     (stored as KubeObject & { spec: { containers: unknown[] } }).spec.containers.length = 0;
     expect(third.metadata.labels).toEqual({ app: 'web' });
     expect(decodeObject(value, 12)).toMatchObject({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c' }] } });
+  });
+
+  it('an object decoded from a written value encodes as that value: once frozen from the value, while mutable from its contents', () => {
+    const value = encodeObject(pod('cached'));
+    // The watch cache's case: decoded, frozen, encoded again by GuaranteedUpdate's getStateFromObject.
+    const frozen = deepFreeze(decodeObject(value, 20));
+    expect(encodeObject(frozen)).toBe(value);
+    expect(encodeObject(frozen, 'json')).toBe(encodeObject(JSON.parse(JSON.stringify(frozen)) as KubeObject, 'json'));
+    // A decoded object handed out mutable and changed encodes what it now holds.
+    const changed = decodeObject(value, 21);
+    (changed.metadata.labels as Record<string, string>).app = 'changed';
+    const changedValue = encodeObject(changed);
+    expect(changedValue).not.toBe(value);
+    expect(decodeStored(changedValue).metadata.labels).toEqual({ app: 'changed' });
   });
 });

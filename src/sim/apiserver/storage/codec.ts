@@ -67,10 +67,26 @@ function withDeprecatedServiceAccount(obj: KubeObject): KubeObject {
  * Kinds without a protobuf encoding are stored as JSON, as kube-apiserver stores custom resources.
  */
 export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'protobuf'): string {
+  if (Object.isFrozen(obj)) {
+    const known = encodedValues.get(obj);
+    if (known !== undefined && known.mediaType === mediaType) return known.value;
+  }
   const stored = withoutResourceVersion(obj);
   if (mediaType === 'json' || !hasProtobufKind(obj.kind ?? '')) return utf8ToByteString(JSON.stringify(stored));
-  return bytesToByteString(encodeProtobuf(stored));
+  const value = bytesToByteString(encodeProtobuf(stored));
+  if (!writtenObjects.has(value)) rememberWritten(value, null);
+  return value;
 }
+
+/**
+ * The value each object decoded from a value this codec encoded was decoded from: encoding such an
+ * object gives that value again (the protobuf encoding is a function of the object, and a decoded
+ * object encodes as the value it came from; protobuf.property.test.ts), so encodeObject of it, once it
+ * is frozen and can no longer change, is that value without encoding. Only frozen objects are looked up:
+ * an object handed out mutable may have been changed. Contract: whoever freezes a decoded object has not
+ * changed it (the watch cache freezes what the etcd watcher decoded, after swapping in equal parts only).
+ */
+const encodedValues = new WeakMap<KubeObject, { readonly value: string; readonly mediaType: StorageMediaType }>();
 
 /** Whether a stored value is Kubernetes protobuf. */
 export function isProtobufValue(value: string): boolean {
@@ -87,8 +103,7 @@ export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: n
   if (value !== undefined && isProtobufValue(value)) {
     return {
       at(modRevision) {
-        const decoded = writtenObjects.get(value) ?? rememberWritten(value, decodeStored(value));
-        return withRevision(copyJson(decoded), modRevision);
+        return decodeObject(value, modRevision);
       },
     };
   }
@@ -112,18 +127,17 @@ export function decodeStored(value: string): KubeObject {
 }
 
 /**
- * The objects of the protobuf values written last (by this process's apiservers), by value, each kept
- * privately and only copied: etcd's watch event and the next read of the key carry the bytes just
- * written, and a copy costs about a tenth of a decode. A value always decodes to the same object, so the
- * copy is what decoding it again would give.
+ * The protobuf values encoded last (by this process's apiservers), each with its object once a read
+ * decoded it (null until then), kept privately and only copied: etcd's watch event and the Txn's
+ * response carry the bytes just written, and a copy costs about a tenth of a decode. A value always
+ * decodes to the same object, so the copy is what decoding it again would give.
  */
-const writtenObjects = new Map<string, KubeObject>();
+const writtenObjects = new Map<string, KubeObject | null>();
 const writtenObjectsKept = 256;
 
-function rememberWritten(value: string, decoded: KubeObject): KubeObject {
-  if (writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
+function rememberWritten(value: string, decoded: KubeObject | null): void {
+  if (!writtenObjects.has(value) && writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
   writtenObjects.set(value, decoded);
-  return decoded;
 }
 
 function withRevision(obj: KubeObject, modRevision: number): KubeObject {
@@ -134,7 +148,12 @@ function withRevision(obj: KubeObject, modRevision: number): KubeObject {
 /** The stored object, with resourceVersion set to the revision that last wrote it. */
 export function decodeObject(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
-  return withRevision(written ? copyJson(written) : decodeStored(value), modRevision);
+  if (written === undefined) return withRevision(decodeStored(value), modRevision);
+  let decoded = written;
+  if (decoded === null) rememberWritten(value, decoded = decodeStored(value));
+  const obj = withRevision(copyJson(decoded), modRevision);
+  encodedValues.set(obj, { value, mediaType: 'protobuf' });
+  return obj;
 }
 
 /**
