@@ -194,6 +194,38 @@ for (const [name, e] of [...byClass].filter(([n]) => !n.startsWith('(')).sort((a
   console.log(`${mib(e.retained)} MiB  ${String(e.count).padStart(9)}  ${name}`);
 }
 
+// Strings and other non-object nodes by type: a concatenated (cons) string is a tree of pieces that
+// holds every piece until it is flattened, so many of them mean strings built by `+` and kept.
+const byType = new Map<string, { self: number; count: number }>();
+for (let n = 0; n < nodeCount; n++) {
+  if (post[n]! < 0) continue;
+  const type = nodeTypes[nodes[n * nf + typeOf]!]!;
+  const entry = byType.get(type) ?? { self: 0, count: 0 };
+  entry.self += nodes[n * nf + sizeOf]!;
+  entry.count++;
+  byType.set(type, entry);
+}
+console.log('\nreachable nodes by V8 type (self sizes)');
+for (const [type, e] of [...byType].sort((a, b) => b[1].self - a[1].self)) console.log(`${mib(e.self)} MiB  ${String(e.count).padStart(9)}  ${type}`);
+
+// Concatenated strings by the property (or element) that holds them, counting each string's root only.
+const consType = nodeTypes.indexOf('concatenated string');
+const byHolder = new Map<string, { retained: number; count: number }>();
+for (let n = 0; n < nodeCount; n++) {
+  if (post[n]! < 0 || nodes[n * nf + typeOf] === consType) continue;
+  for (let e = firstEdge[n]!; e < firstEdge[n + 1]!; e++) {
+    const t = target(e);
+    if (!strong(e) || post[t]! < 0 || nodes[t * nf + typeOf] !== consType) continue;
+    const key = edges[e * ef + edgeType] === propertyType ? `${className(n)}.${names[edges[e * ef + edgeName]!]}` : `${className(n)}[]`;
+    const entry = byHolder.get(key) ?? { retained: 0, count: 0 };
+    entry.retained += retained[post[t]!]!;
+    entry.count++;
+    byHolder.set(key, entry);
+  }
+}
+console.log('\nconcatenated strings by holder (retained, each string counted from its root)');
+for (const [key, e] of [...byHolder].sort((a, b) => b[1].retained - a[1].retained).slice(0, rows)) console.log(`${mib(e.retained)} MiB  ${String(e.count).padStart(9)}  ${key}`);
+
 // (2) Class.property: retained size of property targets that the property's holder dominates.
 const byProperty = new Map<string, number>();
 for (let n = 0; n < nodeCount; n++) {

@@ -33,6 +33,14 @@ export interface RequestContextsConfig {
   readonly namespaces: () => GenericStore;
 }
 
+/** Each stage's message kind made once (the trace keeps it in every stage's record). */
+const stageKinds = new Map<StageName, `apiserver.${StageName}`>();
+function stageKind(stage: StageName): `apiserver.${StageName}` {
+  let kind = stageKinds.get(stage);
+  if (kind === undefined) stageKinds.set(stage, kind = `apiserver.${stage}`);
+  return kind;
+}
+
 export class RequestContexts {
   /** The namespace lister admission reads. */
   private readonly namespaces = new Map<string, Namespace>();
@@ -61,7 +69,7 @@ export class RequestContexts {
   /** Makes a filter's or the registry's stage a step of its own. */
   *stage<S extends StageName>(requestId: number | null, stage: S, detail: StageDetails[S]): Co<void> {
     const payload = { requestId, stage, ...detail } as StagePayload;
-    yield* this.config.stage(`apiserver.${stage}` as `apiserver.${StageName}`, payload, this.config.stageDelay);
+    yield* this.config.stage(stageKind(stage), payload, this.config.stageDelay);
   }
 
   /** Keeps the namespace lister current with a committed namespace write. */

@@ -77,7 +77,8 @@ export function unixNanos(epochMs: number): bigint {
  * `nanos` overrides the time when a recorder must keep two events of one instant apart.
  */
 export function eventName(objectName: string, epochMs: number, nanos: bigint = unixNanos(epochMs)): string {
-  return `${objectName}.${nanos.toString(16)}`;
+  // One flat string: a template literal would keep its pieces as a rope for as long as the Event lives.
+  return [objectName, nanos.toString(16)].join('.');
 }
 
 function eventKey(e: Event): string {

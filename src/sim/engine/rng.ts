@@ -78,7 +78,7 @@ export class Rng {
     const w2 = (this.uint32() & 0x3fffffff) | 0x80000000;
     const w3 = this.uint32();
     const h = hex8(w0) + hex8(w1 >>> 0) + hex8(w2 >>> 0) + hex8(w3);
-    return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+    return [h.slice(0, 8), h.slice(8, 12), h.slice(12, 16), h.slice(16, 20), h.slice(20)].join('-');
   }
 
   /** A `generateName` suffix: `length` characters from Kubernetes' alphabet (5 by default). */

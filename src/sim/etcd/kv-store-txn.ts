@@ -114,12 +114,13 @@ export class StoreTxnWrite extends StoreTxnRead {
       }
     }
     const sub = this.changes.length;
-    const kv: KeyValue = { key, createRevision: created, modRevision: rev, version, value, lease };
+    // Every revision of a key holds the key index's string: one copy per key, not one per write.
+    const kv: KeyValue = { key: ki.key, createRevision: created, modRevision: rev, version, value, lease };
     s.backend.put(rev, sub, kv);
     ki.put(rev, sub);
     this.changes.push(kv);
-    if (oldLease !== noLease) s.lessor.detach(oldLease, key);
-    if (lease !== noLease) s.lessor.attach(lease, key);
+    if (oldLease !== noLease) s.lessor.detach(oldLease, ki.key);
+    if (lease !== noLease) s.lessor.attach(lease, ki.key);
     return rev;
   }
 

@@ -117,9 +117,17 @@ export interface EtcdRaftOptions {
   readonly seed: string;
 }
 
+/** Each reply kind made once: a string built per reply would be a rope of two pieces in every trace record. */
+const replyKinds = new Map<EtcdRequestKind, EtcdReplyKind>();
+
 /** The reply kind for a request kind: `etcd.Txn` → `etcd.TxnResponse`. */
 export function replyKind<K extends EtcdRequestKind>(requestKind: K): EtcdReplyKind<K> {
-  return `${requestKind}Response`;
+  let kind = replyKinds.get(requestKind);
+  if (kind === undefined) {
+    kind = [requestKind, 'Response'].join('') as EtcdReplyKind;
+    replyKinds.set(requestKind, kind);
+  }
+  return kind as EtcdReplyKind<K>;
 }
 
 /** What one write did, for the UI: one record per Put, DeleteRange, Txn, LeaseRevoke. */
