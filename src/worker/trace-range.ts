@@ -89,7 +89,8 @@ export class TraceRangeIndex {
     const message = engine.trace.at(step);
     if (!message) throw new Error(`step ${step} is not retained`);
     const milestone = this.story?.milestoneAt(step);
-    const payload = this.slim ? slimPayload(message.payload) : message.payload;
+    // Full payloads of summarized steps are rebuilt from history where the trace kept a light record.
+    const payload = this.slim ? slimPayload(message.payload) : engine.trace.payloadAt(step)!.payload;
     return { step, ...message, payload, level: this.levelOf(step, message), ...(milestone ? { milestone } : {}) };
   }
 
