@@ -172,7 +172,7 @@ export class Cluster<E extends Component = EtcdServer> {
       }) as Component as E));
     }
     this.etcd = this.etcdMembers[0]!;
-    this.engine.trace.rebuildWith(etcdHistoryRebuilder(this.etcdMembers as readonly HistoryMember[]));
+    this.engine.trace.rebuildWith(etcdHistoryRebuilder(this.etcdMembers as readonly HistoryMember[], this.engine.epochMs));
     const etcdNames = this.etcdMembers.map((m) => m.name);
 
     const latencies = { ...defaultLatencies, ...config.latencies };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinTokens } from './wire/credentials.ts';
 import { httpKinds } from './wire/http.ts';
 import { createCluster, type Cluster } from './cluster.ts';
+import { causeChain } from '../worker/queries.ts';
 import { TraceRangeIndex } from '../worker/trace-range.ts';
 
 /** The same seeded flow: a Deployment of 12 replicas on 3 nodes, then scaled to 4, each run until idle. */
@@ -40,15 +41,16 @@ describe('light trace records of etcd replies', () => {
           expect(JSON.stringify(got.payload), `step ${step} ${expected.kind}`).toBe(JSON.stringify(expected.payload));
         } else {
           expect(got.payload).toEqual(light.engine.trace.at(step)!.payload);
-          // Only replies without stored values (or from another component) stay summaries here.
-          if (expected.kind.startsWith('etcd.') && expected.kind.endsWith('Response') && carriesKv(expected.payload)) expect(got.kept, `step ${step}`).toBe('rebuilt');
+          // Only replies without stored values or a request-stats line (or from another component) stay summaries here.
+          const logged = typeof (expected.payload as { log?: unknown }).log === 'string';
+          if (expected.kind.startsWith('etcd.') && expected.kind.endsWith('Response') && (carriesKv(expected.payload) || logged)) expect(got.kept, `step ${step}`).toBe('rebuilt');
         }
       }
       expect(rebuilt).toBeGreaterThan(100);
     }, 600_000);
   }
 
-  it('answer the inspector (traceRange with full payloads) with the rebuilt payloads, for any step', () => {
+  it('answer the inspector (traceRange with full payloads, and why-chains) with the rebuilt payloads, for any step', () => {
     const whole = run({});
     const light = run({ tracePayloadLimit: 400 });
     const wholeIndex = new TraceRangeIndex();
@@ -59,8 +61,15 @@ describe('light trace records of etcd replies', () => {
       const expected = wholeIndex.answer(whole.engine, command).records[0]!;
       const got = lightIndex.answer(light.engine, command).records[0]!;
       expect(got.step).toBe(step);
-      if (light.engine.trace.payloadAt(step)!.kept === 'rebuilt') expect(JSON.stringify(got.payload)).toBe(JSON.stringify(expected.payload));
-      else expect(got.payload).toEqual(light.engine.trace.at(step)!.payload);
+      const chain = causeChain(light.engine, got.id).chain[0]!;
+      if (light.engine.trace.payloadAt(step)!.kept === 'rebuilt') {
+        expect(JSON.stringify(got.payload)).toBe(JSON.stringify(expected.payload));
+        expect(JSON.stringify(chain.payload)).toBe(JSON.stringify(expected.payload));
+        expect([got.payloadKept, chain.payloadKept]).toEqual(['rebuilt', 'rebuilt']);
+      } else {
+        expect(got.payload).toEqual(light.engine.trace.at(step)!.payload);
+        expect([got.payloadKept, chain.payloadKept]).toEqual(['summary', 'summary']);
+      }
     }), { numRuns: 300 });
   }, 600_000);
 
