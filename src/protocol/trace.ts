@@ -27,4 +27,9 @@ export interface TraceRecord {
   readonly level?: StepLevel;
   /** The milestone this delivery is, when it is one. */
   readonly milestone?: Milestone;
+  /**
+   * Set on a step older than the trace's whole payloads (issue 20): `rebuilt` when the payload was rebuilt
+   * from etcd's history (equal to the delivered one), `summary` when only its summary remains.
+   */
+  readonly payloadKept?: 'rebuilt' | 'summary';
 }

@@ -14,6 +14,7 @@ import { KubeControllerManager } from './controllers/index.ts';
 import { Kubelet } from './kubelet/index.ts';
 import { KubeScheduler } from './scheduler/index.ts';
 import { EtcdServer } from './etcd/index.ts';
+import { etcdHistoryRebuilder, type HistoryMember } from './trace-payloads.ts';
 import { clusterMembers, defaultClusterToken, memberConfigs } from './etcd/cluster.ts';
 import { User, userComponentName } from './user/user.ts';
 import { clusterFaults, injectFault, type ClusterFaults, type Fault } from './faults.ts';
@@ -171,6 +172,7 @@ export class Cluster<E extends Component = EtcdServer> {
       }) as Component as E));
     }
     this.etcd = this.etcdMembers[0]!;
+    this.engine.trace.rebuildWith(etcdHistoryRebuilder(this.etcdMembers as readonly HistoryMember[], this.engine.epochMs));
     const etcdNames = this.etcdMembers.map((m) => m.name);
 
     const latencies = { ...defaultLatencies, ...config.latencies };

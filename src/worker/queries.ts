@@ -5,7 +5,8 @@
 //   scheduler   kube-scheduler's per-attempt records (per node, per plugin filter verdicts and scores);
 //   watchers    the watches open at kube-apiserver (from the trace: watch requests not yet ended) and
 //               the watchers inside etcd's store;
-//   causeChain  a delivered message's causes back to the root, from the engine's trace.
+//   causeChain  a delivered message's causes back to the root, from the engine's trace (older steps'
+//               payloads rebuilt from their light records where etcd's history allows).
 
 import type { ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
@@ -230,7 +231,10 @@ export function causeChain(engine: Engine, id: number, annotate: (step: number, 
       break;
     }
     const message: Message = records[i]!;
-    chain.push(annotate(firstStep + i, message));
+    // An older step's payload is rebuilt from history where its light record allows (else its summary).
+    const { payload, kept } = engine.trace.payloadAt(firstStep + i)!;
+    const record = annotate(firstStep + i, kept === 'whole' ? message : { ...message, payload });
+    chain.push(kept === 'whole' ? record : { ...record, payloadKept: kept });
     next = message.cause;
   }
   return { type: 'causeChain', id, chain, truncated };

@@ -89,8 +89,11 @@ export class TraceRangeIndex {
     const message = engine.trace.at(step);
     if (!message) throw new Error(`step ${step} is not retained`);
     const milestone = this.story?.milestoneAt(step);
-    const payload = this.slim ? slimPayload(message.payload) : message.payload;
-    return { step, ...message, payload, level: this.levelOf(step, message), ...(milestone ? { milestone } : {}) };
+    const level = this.levelOf(step, message);
+    if (this.slim) return { step, ...message, payload: slimPayload(message.payload), level, ...(milestone ? { milestone } : {}) };
+    // Full payloads of summarized steps are rebuilt from history where the trace kept a light record.
+    const { payload, kept } = engine.trace.payloadAt(step)!;
+    return { step, ...message, payload, level, ...(milestone ? { milestone } : {}), ...(kept === 'whole' ? {} : { payloadKept: kept }) };
   }
 
   /** The rows at `level` (request or milestone), indexed up to the newest step. */

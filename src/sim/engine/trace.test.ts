@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Message } from './message.ts';
 import { Trace } from './trace.ts';
 import { slimPayload } from './trace-summary.ts';
@@ -50,6 +50,27 @@ describe('Trace', () => {
     const query = `allowWatchBookmarks=true&fieldSelector=spec.nodeName%3Dnode-12&resourceVersion=123456&timeoutSeconds=412&watch=true`;
     const request = { method: 'GET', path: `/api/v1/${'p'.repeat(120)}`, query, headers: { accept: 'application/json' }, body: 'b'.repeat(200) };
     expect(slimPayload(request)).toEqual({ method: 'GET', path: request.path, query, body: `${'b'.repeat(96)}…` });
+  });
+
+  it('rebuilds a light record\'s payload through its rebuilder, and gives the summary where the history is gone', () => {
+    const trace = new Trace(400, 100);
+    const history = new Map<number, unknown>();
+    const refOf = vi.fn((m: Message) => (m.id % 2 === 0 ? m.id : undefined));
+    trace.rebuildWith({ refOf, rebuild: (_m, ref) => history.get(ref as number) });
+    for (let id = 1; id <= 1000; id++) {
+      history.set(id, message(id).payload);
+      trace.append(message(id));
+    }
+    // Refs are taken once, when a record is summarized.
+    expect(refOf).toHaveBeenCalledTimes(trace.payloadsFrom - 1);
+    history.delete(trace.firstStep + 1);
+    for (let step = trace.firstStep; step <= trace.lastStep; step++) {
+      const got = trace.payloadAt(step)!;
+      if (step >= trace.payloadsFrom) expect(got).toEqual({ payload: message(step).payload, kept: 'whole' });
+      else if (step % 2 === 0 && step !== trace.firstStep + 1) expect(got).toEqual({ payload: message(step).payload, kept: 'rebuilt' });
+      else expect(got).toEqual({ payload: slimPayload(message(step).payload), kept: 'summary' });
+    }
+    expect(trace.payloadAt(trace.firstStep - 1)).toBeUndefined();
   });
 
   it('refuses bounds that are not positive', () => {

@@ -3,15 +3,35 @@
 // Retention is bounded twice, oldest first: past `payloadLimit` steps a record keeps its ids, kind,
 // times and cause but its payload becomes the payload's summary (trace-summary.ts: what labels and
 // rows read); past `limit` records the record goes. Step numbers never shift.
+// A light record (issue 20): when a record is summarized, a `PayloadRebuilder` may keep beside it what
+// cannot be recomputed (e.g. etcd key-values as key + revision); `payloadAt` rebuilds the whole payload
+// from the model's history on demand, and gives the summary where that history is gone (compacted).
 
 import type { Message } from './message.ts';
 import { slimPayload } from './trace-summary.ts';
+
+/** Rebuilds payloads of summarized records from what the model keeps anyway (its history). */
+export interface PayloadRebuilder {
+  /** What must be kept to rebuild `message`'s payload later; undefined when it cannot be rebuilt. */
+  refOf(message: Message): unknown;
+  /** The whole payload, equal to the delivered one, from `ref`; undefined when the history it needs is gone. */
+  rebuild(message: Message, ref: unknown): unknown;
+}
+
+/** A step's payload as the trace can give it: whole (kept or rebuilt), or only its summary. */
+export interface TracedPayload {
+  readonly payload: unknown;
+  readonly kept: 'whole' | 'rebuilt' | 'summary';
+}
 
 export class Trace {
   private records: Message[] = [];
   private dropped = 0;
   /** Records before this index (into `records`) hold summaries instead of payloads. */
   private summarized = 0;
+  /** Light records' refs, by step (only for summarized records the rebuilder can rebuild). */
+  private readonly refs = new Map<number, unknown>();
+  private rebuilder: PayloadRebuilder | null = null;
 
   /**
    * @param limit records kept (default: all)
@@ -37,6 +57,11 @@ export class Trace {
     return this.dropped + this.summarized + 1;
   }
 
+  /** Summarized records from now on keep refs for `rebuilder` (the cluster's etcd history). */
+  rebuildWith(rebuilder: PayloadRebuilder): void {
+    this.rebuilder = rebuilder;
+  }
+
   append(message: Message): void {
     this.records.push(message);
     // Both bounds act in chunks of a quarter, so retention costs O(1) amortised per append.
@@ -45,6 +70,8 @@ export class Trace {
       const end = Math.min(this.records.length - 1, this.summarized + Math.max(full - this.payloadLimit, Math.ceil(this.payloadLimit / 4)));
       for (let i = this.summarized; i < end; i++) {
         const record = this.records[i]!;
+        const ref = this.rebuilder?.refOf(record);
+        if (ref !== undefined) this.refs.set(this.dropped + i + 1, ref);
         this.records[i] = { ...record, payload: slimPayload(record.payload) };
       }
       this.summarized = end;
@@ -53,6 +80,7 @@ export class Trace {
       const excess = Math.max(this.records.length - this.limit, Math.ceil(this.limit / 4));
       const drop = Math.min(excess, this.records.length - 1);
       this.records.splice(0, drop);
+      for (let step = this.dropped + 1; step <= this.dropped + drop; step++) this.refs.delete(step);
       this.dropped += drop;
       this.summarized = Math.max(0, this.summarized - drop);
     }
@@ -61,6 +89,19 @@ export class Trace {
   /** The message delivered at `step`, if still retained (before `payloadsFrom`: with its payload's summary). */
   at(step: number): Message | undefined {
     return this.records[step - this.dropped - 1];
+  }
+
+  /**
+   * The payload delivered at `step`: whole while kept, rebuilt from a light record's ref while the
+   * history it needs remains, else the summary. Undefined when the step is no longer retained.
+   */
+  payloadAt(step: number): TracedPayload | undefined {
+    const record = this.at(step);
+    if (!record) return undefined;
+    if (step >= this.payloadsFrom) return { payload: record.payload, kept: 'whole' };
+    const ref = this.refs.get(step);
+    const rebuilt = ref === undefined || !this.rebuilder ? undefined : this.rebuilder.rebuild(record, ref);
+    return rebuilt === undefined ? { payload: record.payload, kept: 'summary' } : { payload: rebuilt, kept: 'rebuilt' };
   }
 
   /** Records for steps > `afterStep`, in order. */

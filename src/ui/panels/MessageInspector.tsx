@@ -134,6 +134,7 @@ function MessageBody({ record }: { readonly record: TraceRecord | Flight }) {
       </dl>
       {record.step !== null && <button type="button" onClick={() => actions.askWhy(record.id)}>{t('why')}</button>}
       <h3>{t('payload')}</h3>
+      {'payloadKept' in record && record.payloadKept && <p className="hint" data-testid="message-payload-kept">{t(record.payloadKept === 'rebuilt' ? 'payloadRebuilt' : 'payloadSummary')}</p>}
       {'payloadOmitted' in record && record.payloadOmitted
         ? <p className="hint">{t('payloadLater')}</p>
         : <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>}

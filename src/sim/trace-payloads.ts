@@ -1,0 +1,138 @@
+// Light records of etcd's replies (issue 20): when the trace summarizes an etcd member's reply that
+// carries key-values (Range, Put/DeleteRange with prevKv, Txn, watch events), the record keeps the reply
+// with each stored key-value replaced by its key and mod revision; inspecting the step reads the key-value
+// back from that member's MVCC backend at that revision, the same object the reply carried. A reply whose
+// key-values etcd has compacted since gives undefined: the trace shows its summary. The reply's
+// request-stats line is kept as its time spent and remote (zapLine renders it again from the stats), when
+// rendering it so gives the same line.
+
+import type { Message, PayloadRebuilder } from './engine/index.ts';
+import type { KeyValue } from './etcd/kv.ts';
+import { zapLine, type RequestStats, type RequestStatsContext } from './etcd/request-stats.ts';
+
+/** What the rebuilder reads of a member: its MVCC backend's changes by revision (EtcdServer's store). */
+export interface HistoryMember {
+  readonly name: string;
+  readonly store?: { readonly backend?: { rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue) => void): void } };
+}
+
+/** A key-value of a light record: read back from the member's backend at `modRevision`. */
+class KvRef {
+  constructor(readonly key: string, readonly modRevision: number) {}
+}
+
+/** A request-stats line of a light record: rendered again by zapLine from the reply's stats. */
+class LogRef {
+  constructor(readonly ctx: RequestStatsContext) {}
+}
+
+const kvFieldCount = 6;
+
+/** Go's time.Duration.String() read back into ms (goDuration's inverse): `2.663ms`, `500.308µs`, `1.2s`, `0s`. */
+function durationMs(text: string): number | undefined {
+  const match = /^([0-9.]+)(ns|µs|ms|s)$/.exec(text);
+  if (!match) return undefined;
+  const scale = { ns: 1e-6, µs: 1e-3, ms: 1, s: 1000 }[match[2] as 'ns' | 'µs' | 'ms' | 's'];
+  return Number(match[1]) * scale;
+}
+
+/**
+ * The context `log` was rendered with, when rendering `stats` with it gives `log` again: the start is
+ * the reply's send time, the time spent and remote are read from the line.
+ */
+function logContext(log: string, stats: RequestStats, startMs: number, remotes: Map<string, string>): RequestStatsContext | undefined {
+  const line = JSON.parse(log) as Record<string, unknown>;
+  const spentMs = typeof line['time spent'] === 'string' ? durationMs(line['time spent']) : undefined;
+  const remote = line.remote;
+  if (spentMs === undefined || typeof remote !== 'string') return undefined;
+  if (!remotes.has(remote)) remotes.set(remote, remote);
+  const ctx = { startMs, spentMs, remote: remotes.get(remote)! };
+  return zapLine(stats, ctx) === log ? ctx : undefined;
+}
+
+/** A stored key-value with a value (tombstones and keys-only results are small and stay in place). */
+function isStoredKv(value: object): value is KeyValue {
+  const kv = value as Partial<KeyValue>;
+  return typeof kv.key === 'string' && typeof kv.modRevision === 'number' && typeof kv.value === 'string' && kv.value !== ''
+    && typeof kv.createRevision === 'number' && typeof kv.version === 'number' && kv.lease !== undefined && Object.keys(value).length === kvFieldCount;
+}
+
+/** `value` with its stored key-values replaced by refs; the same object when it holds none. */
+function withRefs(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (value instanceof KvRef) return value;
+  if (Array.isArray(value)) {
+    const items = value.map(withRefs);
+    return items.every((item, i) => item === value[i]) ? value : items;
+  }
+  if (isStoredKv(value)) return new KvRef(value.key, value.modRevision);
+  let copy: Record<string, unknown> | null = null;
+  for (const [field, item] of Object.entries(value)) {
+    const light = withRefs(item);
+    if (light !== item) copy ??= { ...value };
+    if (copy) copy[field] = light;
+  }
+  return copy ?? value;
+}
+
+/** `ref` with each KvRef read back through `lookup`; undefined when one is gone. */
+function resolve(ref: unknown, lookup: (key: string, modRevision: number) => KeyValue | undefined): unknown {
+  if (ref instanceof KvRef) return lookup(ref.key, ref.modRevision);
+  if (ref instanceof LogRef) return ref;
+  if (ref === null || typeof ref !== 'object') return ref;
+  if (Array.isArray(ref)) {
+    const items: unknown[] = [];
+    for (const item of ref) {
+      const whole = resolve(item, lookup);
+      if (whole === undefined && item !== undefined) return undefined;
+      items.push(whole);
+    }
+    return items;
+  }
+  const whole: Record<string, unknown> = {};
+  for (const [field, item] of Object.entries(ref)) {
+    const value = resolve(item, lookup);
+    if (value === undefined && item !== undefined) return undefined;
+    whole[field] = value;
+  }
+  return whole;
+}
+
+/** The key-value `key` changed to at main revision `modRevision`, while the backend still has it. */
+function kvAt(member: HistoryMember, key: string, modRevision: number): KeyValue | undefined {
+  let found: KeyValue | undefined;
+  member.store?.backend?.rangeRevisions(modRevision, modRevision + 1, (kv) => {
+    if (kv.key === key) found = kv;
+  });
+  return found;
+}
+
+/** The reply `ref` rebuilds to: its log line rendered again from its stats. */
+function withLog(reply: unknown): unknown {
+  const r = reply as { log?: unknown; stats?: RequestStats };
+  return r.log instanceof LogRef ? { ...r, log: zapLine(r.stats!, r.log.ctx) } : reply;
+}
+
+/**
+ * Light records for the replies of `members` (`epochMs`: the engine's, for their log lines' times): their
+ * stored key-values as refs, their request-stats line as its context. Replies with neither stay summaries.
+ */
+export function etcdHistoryRebuilder(members: readonly HistoryMember[], epochMs: number): PayloadRebuilder {
+  const byName = new Map(members.filter((m) => m.store?.backend).map((m) => [m.name, m]));
+  const remotes = new Map<string, string>();
+  return {
+    refOf(message: Message): unknown {
+      if (!byName.has(message.from) || !message.kind.startsWith('etcd.')) return undefined;
+      let ref = withRefs(message.payload);
+      const reply = ref as { log?: unknown; stats?: RequestStats | null } | null;
+      const ctx = typeof reply?.log === 'string' && reply.stats ? logContext(reply.log, reply.stats, epochMs + message.sentAt, remotes) : undefined;
+      if (ctx) ref = { ...reply, log: new LogRef(ctx) };
+      return ref === message.payload ? undefined : ref;
+    },
+    rebuild(message: Message, ref: unknown): unknown {
+      const member = byName.get(message.from);
+      const whole = member ? resolve(ref, (key, modRevision) => kvAt(member, key, modRevision)) : undefined;
+      return whole === undefined ? undefined : withLog(whole);
+    },
+  };
+}
