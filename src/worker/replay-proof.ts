@@ -43,7 +43,7 @@ export interface LiveRun {
 }
 
 /** The cluster as the page's worker builds it for `size` (host.ts `buildCluster`). */
-export function proofCluster(size: ProofSize, seed = 'replay-proof'): Cluster {
+function proofCluster(size: ProofSize, seed = 'replay-proof'): Cluster {
   return createCluster({ seed, nodes: size.nodes, traceLimit: traceRetention, tracePayloadLimit: tracePayloadRetention });
 }
 
@@ -88,7 +88,7 @@ export function replayedRun(size: ProofSize, log: readonly LogEntry<LoggableComm
   return digest(cluster);
 }
 
-export function digest(cluster: Cluster): RunDigest {
+function digest(cluster: Cluster): RunDigest {
   const kvs = cluster.etcd.kv.range({ key: '\0', rangeEnd: '\0' }).kvs;
   return {
     step: cluster.engine.step,

@@ -36,6 +36,6 @@ export function bigScaleScenario(size: ScaleSize, id = `scale-${size.pods}-pods`
   return scaleScenario(id, size, title(size), description(size));
 }
 
-export const bigScaleSizes: readonly ScaleSize[] = [{ nodes: 1000, pods: 30_000 }, { nodes: 5000, pods: 150_000 }];
+const bigScaleSizes: readonly ScaleSize[] = [{ nodes: 1000, pods: 30_000 }, { nodes: 5000, pods: 150_000 }];
 
 export const bigScaleScenarios: readonly Scenario[] = bigScaleSizes.map((size) => bigScaleScenario(size));

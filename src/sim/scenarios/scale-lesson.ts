@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster.ts';
 import { builtinTokens } from '../wire/credentials.ts';
 import { httpKinds, type HttpResponse } from '../wire/http.ts';
 import { prefixEnd, utf8Length } from '../etcd/bytes.ts';
-import { etcdKinds, replyKind } from '../etcd/messages.ts';
+import { etcdKinds, replyKind, type EtcdReply } from '../etcd/messages.ts';
 import type { RangeResponse } from '../etcd/rpc.ts';
 import type { Message } from '../engine/index.ts';
 
@@ -68,7 +68,8 @@ function listCost(cluster: Cluster, source: ListCost['source'], query: string): 
     if (message.replyTo === sent.id && message.to === user.name) answer = message;
     // Ranges over the Pods' prefix that etcd answered while the list was open: the list's own reads.
     else if (message.kind === replyKind(etcdKinds.range) && message.to === apiserver.name) {
-      for (const kv of (message.payload as RangeResponse).kvs ?? []) if (kv.key.startsWith('/registry/pods/')) etcdBytes += kv.key.length + kv.value.length;
+      const reply = message.payload as EtcdReply<RangeResponse>;
+      if (reply.ok) for (const kv of reply.response.kvs) if (kv.key.startsWith('/registry/pods/')) etcdBytes += kv.key.length + kv.value.length;
     }
   });
   try {

@@ -59,11 +59,11 @@ function PodProgress({ total, t }: { total: number; t: ScenarioTexts }) {
 }
 
 /** A large scenario's cost, estimated before it starts, with the button that allows starting it (`allow`). */
-function CostEstimate({ pods, t, allow }: { pods: number; t: ScenarioTexts; allow: (() => void) | null }) {
-  const estimate = scaleEstimate(pods);
+function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; t: ScenarioTexts; allow: (() => void) | null }) {
+  const estimate = scaleEstimate(pods, nodes);
   return (
     <div className={`scenario-estimate${estimate.fits ? '' : ' too-big'}`} data-testid="scenario-estimate" data-fits={estimate.fits} role={allow ? 'alert' : undefined}>
-      <p>{t.estimate(estimate)}</p>
+      <p>{t.estimate(estimate, nodes)}</p>
       {!estimate.fits && <p>{t.estimateTooBig(tabHeapBytes)}</p>}
       {allow && <button type="button" onClick={allow}>{t.startAnyway}</button>}
     </div>
@@ -257,7 +257,7 @@ export function ScenariosPanel() {
           {picked.source && <>{t.source}: {picked.source} · </>}
           {t.files}: {picked.manifests.map((m) => m.file).join(', ') || '—'}
         </p>
-        {asksBeforeStart(picked.pods) && <CostEstimate pods={picked.pods} t={t} allow={asks ? () => setCostOk(true) : null} />}
+        {asksBeforeStart(picked.pods) && <CostEstimate pods={picked.pods} nodes={picked.nodes} t={t} allow={asks ? () => setCostOk(true) : null} />}
         {inUse && (
           <div className="scenario-warning" role="alert">
             {used && <p>{t.inUse(objectCount)}</p>}

@@ -3,7 +3,7 @@
 
 import type { Language } from '../captions/captions.ts';
 import { i18n } from '../i18n/index.ts';
-import { bytesPerPod, podsPerCpuSecond, type ScaleEstimate } from './estimate.ts';
+import { bytesPerPod, type ScaleEstimate } from './estimate.ts';
 import type { StepStatus } from './run-state.ts';
 
 export interface ScenarioTexts {
@@ -27,7 +27,7 @@ export interface ScenarioTexts {
   readonly progress: (done: number, total: number) => string;
   readonly finished: (total: number) => string;
   readonly podsReady: (ready: number, held: number, total: number) => string;
-  readonly estimate: (estimate: ScaleEstimate) => string;
+  readonly estimate: (estimate: ScaleEstimate, nodes: number) => string;
   readonly estimateTooBig: (limitBytes: number) => string;
   readonly startAnyway: string;
   readonly atMilestone: (title: string) => string;
@@ -57,10 +57,10 @@ function textsIn(language: Language): ScenarioTexts {
     progress: (done, total) => t('progress', { done, total }),
     finished: (total) => t('finished', { total }),
     podsReady: (ready, held, total) => t('podsReady', { ready: ready.toLocaleString(language), held: held.toLocaleString(language), total: total.toLocaleString(language) }),
-    estimate: ({ seconds, bytes }) => {
+    estimate: ({ seconds, podsPerCpuSecond, bytes }, nodes) => {
       const minutes = Math.ceil(seconds / 60);
       const time = minutes < 120 ? t('minutes', { n: minutes.toLocaleString(language) }) : t('hours', { n: (seconds / 3600).toLocaleString(language, { maximumFractionDigits: 1 }) });
-      return t('estimate', { time, memory: gib(bytes, language), rate: podsPerCpuSecond.toLocaleString(language), perPod: `${Math.round(bytesPerPod / 1024)} KiB` });
+      return t('estimate', { time, memory: gib(bytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language), perPod: `${Math.round(bytesPerPod / 1024)} KiB` });
     },
     estimateTooBig: (limitBytes) => t('estimateTooBig', { limit: gib(limitBytes, language) }),
     startAnyway: t('startAnyway'),
