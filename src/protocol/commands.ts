@@ -220,7 +220,11 @@ export type Command =
 
 export type CommandType = Command['type'];
 
-export const maxNodes = 50;
+/**
+ * The most worker nodes a cluster may have: Kubernetes' scale envelope (5,000 nodes), which the largest
+ * scenario at scale uses. Export files and every cluster command are checked against it.
+ */
+export const maxNodes = 5000;
 
 /** How many etcd members a cluster may have: one (no raft traffic) or a raft cluster of three or five. */
 export type EtcdMemberCount = 1 | 3 | 5;

@@ -89,7 +89,7 @@ describe('export file', () => {
       ['[]', /the file must be an object/],
       [JSON.stringify({ ...valid, format: 'other' }), /not a Podflow cluster/],
       [JSON.stringify({ ...valid, version: 2 }), /unsupported version 2/],
-      [JSON.stringify({ ...valid, nodes: 1000 }), /nodes must be an integer from 1 to 50/],
+      [JSON.stringify({ ...valid, nodes: 5001 }), /nodes must be an integer from 1 to 5000/],
       [JSON.stringify({ ...valid, extra: 1 }), /unexpected field "extra"/],
       [`{"__proto__":{"admin":true},${validText.slice(1)}`, /unexpected field "__proto__"/],
       [JSON.stringify({ ...valid, commands: [...valid.commands].reverse() }), /out of order/],

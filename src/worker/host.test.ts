@@ -136,7 +136,7 @@ describe('SimHost commands', () => {
     ['a request to no component', { type: 'userRequest', to: 'nobody', kind: 'x', payload: null }, /no component named nobody/],
     ['a step count of zero', { type: 'step', count: 0 }, /step count must be a positive integer, got 0/],
     ['a negative speed', { type: 'setSpeed', speed: -1 }, /speed must be a positive number/],
-    ['too many nodes', { type: 'reset', seed: 'x', nodes: 51 }, /node count must be at most 50/],
+    ['too many nodes', { type: 'reset', seed: 'x', nodes: 5001 }, /node count must be at most 5000/],
     ['an empty seed', { type: 'reset', seed: '', nodes: 1 }, /seed must be a non-empty string/],
     ['a manifest of a kind nobody serves', { type: 'applyManifest', yaml: 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}' },
       /no matches for kind "Widget" in version "example.com\/v1"/],

@@ -56,12 +56,12 @@ const defaultSeed = 'podflow';
  * Deliveries the engine keeps for the timeline (its trace retention): older steps can still be seeked to
  * (their status and keyspace are recorded), but their deliveries are no longer shown.
  */
-const traceRetention = 200_000;
+export const traceRetention = 200_000;
 /**
  * The newest deliveries whose trace records keep their whole payloads; older ones keep a summary (the
  * sequence view says from which step). 50,000 covers a boot and several flows; it bounds a long run's trace.
  */
-const tracePayloadRetention = 50_000;
+export const tracePayloadRetention = 50_000;
 
 /** What `restore` does around the replay (see SimHost.restore). */
 export interface RestoreOptions {

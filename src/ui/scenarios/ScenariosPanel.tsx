@@ -4,8 +4,9 @@
 // cluster to its next milestone, and once the step's work is done the next click starts the next step.
 // "Run next step" and "Run all remaining steps" carry steps out whole. All go through the ordinary user
 // commands (perform.ts), so they are user actions on the timeline like anything typed in the console.
-// Starting on a cluster that already holds objects asks first (reset the cluster, or mix). Texts follow
-// the page's language.
+// Starting on a cluster that already holds objects asks first (reset the cluster, or mix); so does a
+// scenario at scale too large to be quick, after showing its estimated time and memory (estimate.ts).
+// Stop pauses the cluster; "Run all remaining steps" goes on from there. Texts follow the page's language.
 
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/shallow';
@@ -14,6 +15,7 @@ import { entryText } from '../console/activity.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
+import { asksBeforeStart, scaleEstimate, tabHeapBytes } from './estimate.ts';
 import { workloadKeyCount } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTextsIn, type ScenarioTexts } from './texts.ts';
@@ -53,6 +55,18 @@ function PodProgress({ total, t }: { total: number; t: ScenarioTexts }) {
     <p className="scenario-pods" data-testid="scenario-pods" data-ready={ready}>
       <progress max={total} value={ready} aria-label={text} /> {text}
     </p>
+  );
+}
+
+/** A large scenario's cost, estimated before it starts, with the button that allows starting it (`allow`). */
+function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; t: ScenarioTexts; allow: (() => void) | null }) {
+  const estimate = scaleEstimate(pods, nodes);
+  return (
+    <div className={`scenario-estimate${estimate.fits ? '' : ' too-big'}`} data-testid="scenario-estimate" data-fits={estimate.fits} role={allow ? 'alert' : undefined}>
+      <p>{t.estimate(estimate, nodes)}</p>
+      {!estimate.fits && <p>{t.estimateTooBig(tabHeapBytes)}</p>}
+      {allow && <button type="button" onClick={allow}>{t.startAnyway}</button>}
+    </div>
   );
 }
 
@@ -99,6 +113,7 @@ export function ScenariosPanel() {
   const picked = scenarios.find((s) => s.id === pickedId) ?? scenarios[0] ?? null;
   const [run, setRun] = useState<ScenarioRun | null>(null);
   const [mixOk, setMixOk] = useState(false);
+  const [costOk, setCostOk] = useState(false);
   const [busy, setBusy] = useState(false);
   const abort = useRef<AbortController | null>(null);
   const runRef = useRef<ScenarioRun | null>(null);
@@ -115,7 +130,10 @@ export function ScenariosPanel() {
   const finished = current.next >= picked.steps.length;
   const used = objectCount > 0 || userActions;
   const otherNodes = clusterNodes !== null && clusterNodes !== picked.nodes;
-  const inUse = current.next === 0 && current.steps.every((s) => s.status === 'pending') && !mixOk && (used || otherNodes);
+  const notStarted = current.next === 0 && current.steps.every((s) => s.status === 'pending');
+  const inUse = notStarted && !mixOk && (used || otherNodes);
+  const asks = asksBeforeStart(picked.pods) && notStarted && !costOk;
+  const held = inUse || asks;
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
@@ -228,7 +246,7 @@ export function ScenariosPanel() {
       <div className="scenario-side">
         <label className="scenario-pick">
           {t.scenario}
-          <select aria-label={t.scenario} value={picked.id} disabled={busy} onChange={(e) => { setPickedId(e.target.value); setMixOk(false); }}>
+          <select aria-label={t.scenario} value={picked.id} disabled={busy} onChange={(e) => { setPickedId(e.target.value); setMixOk(false); setCostOk(false); }}>
             {scenarios.map((s) => <option key={s.id} value={s.id}>{s.title[language]}</option>)}
           </select>
         </label>
@@ -239,6 +257,7 @@ export function ScenariosPanel() {
           {picked.source && <>{t.source}: {picked.source} · </>}
           {t.files}: {picked.manifests.map((m) => m.file).join(', ') || '—'}
         </p>
+        {asksBeforeStart(picked.pods) && <CostEstimate pods={picked.pods} nodes={picked.nodes} t={t} allow={asks ? () => setCostOk(true) : null} />}
         {inUse && (
           <div className="scenario-warning" role="alert">
             {used && <p>{t.inUse(objectCount)}</p>}
@@ -248,12 +267,12 @@ export function ScenariosPanel() {
           </div>
         )}
         <div className="scenario-controls" role="group" aria-label={t.controls(title)}>
-          <button type="button" className="scenario-milestone" disabled={busy || finished || inUse} aria-label={t.nextMilestoneName} title={t.nextMilestoneHint}
+          <button type="button" className="scenario-milestone" disabled={busy || finished || held} aria-label={t.nextMilestoneName} title={t.nextMilestoneHint}
             data-testid="scenario-next-milestone" onClick={() => void milestone()}>{t.nextMilestone}</button>
-          <button type="button" disabled={busy || finished || inUse || stepping !== null} onClick={() => void go(false)}>{t.runNext}</button>
-          <button type="button" disabled={busy || finished || inUse} onClick={() => void go(true)}>{t.runAll}</button>
+          <button type="button" disabled={busy || finished || held || stepping !== null} onClick={() => void go(false)}>{t.runNext}</button>
+          <button type="button" disabled={busy || finished || held} onClick={() => void go(true)}>{t.runAll}</button>
           <button type="button" disabled={!busy} onClick={() => { abort.current?.abort(); actions.pause(); }}>{t.stop}</button>
-          <button type="button" disabled={busy || current.next === 0} onClick={() => { update(initialRun(picked, clusterVersion)); setActive(null); setMixOk(false); }}>{t.startOver}</button>
+          <button type="button" disabled={busy || current.next === 0} onClick={() => { update(initialRun(picked, clusterVersion)); setActive(null); setMixOk(false); setCostOk(false); }}>{t.startOver}</button>
         </div>
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}

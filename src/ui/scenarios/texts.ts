@@ -3,6 +3,7 @@
 
 import type { Language } from '../captions/captions.ts';
 import { i18n } from '../i18n/index.ts';
+import { bytesPerPod, type ScaleEstimate } from './estimate.ts';
 import type { StepStatus } from './run-state.ts';
 
 export interface ScenarioTexts {
@@ -26,6 +27,9 @@ export interface ScenarioTexts {
   readonly progress: (done: number, total: number) => string;
   readonly finished: (total: number) => string;
   readonly podsReady: (ready: number, held: number, total: number) => string;
+  readonly estimate: (estimate: ScaleEstimate, nodes: number) => string;
+  readonly estimateTooBig: (limitBytes: number) => string;
+  readonly startAnyway: string;
   readonly atMilestone: (title: string) => string;
   readonly status: Record<StepStatus | 'next' | 'stepping', string>;
 }
@@ -53,9 +57,21 @@ function textsIn(language: Language): ScenarioTexts {
     progress: (done, total) => t('progress', { done, total }),
     finished: (total) => t('finished', { total }),
     podsReady: (ready, held, total) => t('podsReady', { ready: ready.toLocaleString(language), held: held.toLocaleString(language), total: total.toLocaleString(language) }),
+    estimate: ({ seconds, podsPerCpuSecond, bytes }, nodes) => {
+      const minutes = Math.ceil(seconds / 60);
+      const time = minutes < 120 ? t('minutes', { n: minutes.toLocaleString(language) }) : t('hours', { n: (seconds / 3600).toLocaleString(language, { maximumFractionDigits: 1 }) });
+      return t('estimate', { time, memory: gib(bytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language), perPod: `${Math.round(bytesPerPod / 1024)} KiB` });
+    },
+    estimateTooBig: (limitBytes) => t('estimateTooBig', { limit: gib(limitBytes, language) }),
+    startAnyway: t('startAnyway'),
     atMilestone: (title) => t('atMilestone', { title }),
     status: { pending: '', next: t('status.next'), running: t('status.running'), stepping: t('status.stepping'), done: t('status.done'), failed: t('status.failed') },
   };
+}
+
+/** Bytes as GiB with one decimal. */
+function gib(bytes: number, language: Language): string {
+  return `${(bytes / 1024 ** 3).toLocaleString(language, { maximumFractionDigits: 1 })} GiB`;
 }
 
 const cache = new Map<Language, ScenarioTexts>();
