@@ -279,10 +279,11 @@ test.describe('a server on a real etcd (--etcd-servers)', () => {
   });
 
   test('paused after a create and stepped back, etcd\'s box shows the step\'s revision, as last read from etcd', async ({ page }) => {
-    test.setTimeout(240_000);
+    // The server boots against etcd in real time, and the attached page follows it: generous waits on this shared machine.
+    test.setTimeout(300_000);
     await page.addInitScript(() => {
       if (localStorage.getItem('podflow.prefs') === null) {
-        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'light', level: 'all' }, version: 1 }));
+        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'light', level: 'milestone' }, version: 1 }));
       }
     });
     await page.goto(server.url);
@@ -292,13 +293,13 @@ test.describe('a server on a real etcd (--etcd-servers)', () => {
     const created = Number(await run(['get', 'configmap', 'held', '-o', 'jsonpath={.metadata.resourceVersion}'], server.kubeconfig));
     const revision = page.getByTestId('etcd-revision');
     const shown = async () => Number(await revision.getAttribute('data-value'));
-    await expect.poll(shown).toBeGreaterThanOrEqual(created);
+    await expect.poll(shown, { timeout: 60_000 }).toBeGreaterThanOrEqual(created);
 
     await page.getByRole('tab', { name: 'etcd keyspace' }).click();
     await expect(page.getByTestId('keyspace')).toBeVisible({ timeout: 60_000 });
     await page.getByRole('searchbox', { name: 'Filter keys' }).fill('configmaps/default/held');
     const row = page.getByTestId('key-row').and(page.locator('[data-key="/registry/configmaps/default/held"]'));
-    await expect(row).toBeVisible();
+    await expect(row).toBeVisible({ timeout: 60_000 });
 
     // Paused, then back to the step at which this server saw etcd reach the create's revision (the cluster
     // delivers many messages a second, so that step is behind the one paused at).
@@ -307,9 +308,9 @@ test.describe('a server on a real etcd (--etcd-servers)', () => {
     const counter = page.getByTestId('step-counter');
     const paused = await counter.textContent();
     await page.evaluate((r) => (globalThis as unknown as { podflow: { actions: { seekRevision(revision: number): void } } }).podflow.actions.seekRevision(r), created);
-    await expect(counter).not.toHaveText(paused!);
-    await expect(row).toBeVisible();
-    await expect.poll(shown).toBeGreaterThanOrEqual(created);
+    await expect(counter).not.toHaveText(paused!, { timeout: 60_000 });
+    await expect(row).toBeVisible({ timeout: 60_000 });
+    await expect.poll(shown, { timeout: 60_000 }).toBeGreaterThanOrEqual(created);
     const atCreate = Number(await counter.textContent());
     const boxAtCreate = await shown();
     const readAt = page.getByTestId('real-etcd-read-at');
@@ -317,8 +318,9 @@ test.describe('a server on a real etcd (--etcd-servers)', () => {
     expect(Number(await readAt.getAttribute('data-read-at'))).toBeLessThanOrEqual(Date.now());
 
     // One step back: the keyspace before the create; etcd's box is still there, as read by that step.
+    await page.getByTestId('level-switch').getByRole('button', { name: 'All' }).click();
     await page.getByTestId('step-back-button').click();
-    await expect(counter).toHaveText(String(atCreate - 1));
+    await expect(counter).toHaveText(String(atCreate - 1), { timeout: 60_000 });
     await expect(row).toHaveCount(0);
     await expect(revision).toBeVisible();
     const before = await shown();

@@ -16,8 +16,8 @@
 // revisions, and the step it applied at).
 //
 // A component the recorder cannot read (a real etcd's member, read from outside by the server:
-// src/server/real-etcd/outside-view.ts) is `record`ed by whoever reads it, at the step the read or write
-// reached the engine, kept and pruned like the others: a past step shows what was read by then.
+// src/server/real-etcd/outside-view.ts) is `record`ed by whoever reads it, at the step it names (never
+// before the last one), kept and pruned like the others: a past step shows what was read by then.
 
 import type {
   ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView, InsidesEvent,
@@ -109,9 +109,9 @@ export class InsidesRecorder {
   }
 
   /**
-   * Records `insides` of component `name`, which the recorder cannot read itself, as read at `step` (the
-   * engine's step when the read or write reached it, never before the last one recorded); kept only if
-   * it differs from the last one recorded.
+   * Records `insides` of component `name`, which the recorder cannot read itself, as holding from `step`
+   * on (never before the last one recorded; a second record at one step replaces the first); kept only
+   * if it differs from the last one recorded.
    */
   record(name: string, step: number, insides: ComponentInsides): void {
     if (!this.outside.has(name)) this.outside.set(name, 0);

@@ -50,6 +50,7 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(ready.topology.components.map((c) => c.name)).toContain('etcd');
     await serving(a);
 
+    const createdAt = Date.now();
     const created = await fetch(`${a.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('from-a') });
     expect(created.status).toBe(201);
     // The create's Txn and the real etcd's answer: its revision and raft term, not the model's.
@@ -76,8 +77,9 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(diff.changes.find(isStored)).toMatchObject({
       deleted: false, createRevision: Number(stored!.create_revision), version: Number(stored!.version), lease: String(stored!.lease), value: stored!.value.toString('latin1'),
     });
-    // etcd's box: its revision and raft term as etcd reports them, and what it is.
-    const insides = await page.until((e) => e.type === 'insides' && e.components['etcd']?.role === 'etcd' && e.components['etcd'].revision >= answer.response.header.revision, true);
+    // etcd's box, as read after the create: its revision and raft term as etcd reports them, and what it is.
+    const insides = await page.until((e) => e.type === 'insides' && e.components['etcd']?.role === 'etcd' && e.components['etcd'].revision >= answer.response.header.revision
+      && e.components['etcd'].real!.readAt >= createdAt, true);
     const box = (insides as Extract<WorkerEvent, { type: 'insides' }>).components['etcd'] as EtcdInsides;
     expect(box.real).toMatchObject({ version: '3.4.23', raftTerm: answer.response.header.raftTerm });
     expect(box.keys).toBeGreaterThan(0);

@@ -6,8 +6,9 @@
 // cancelled with it), this server's own watchers and its newest write (from the replies
 // it delivers); the revision shown is the newest this server knows etcd at (its read, its newest write's
 // answer, or the mirror's watch, whichever is newest). What no client can see (the MVCC tree index, other clients' watchers, the request-stats
-// lines) is left out; the page says so. Each read and each write is recorded at the engine's step then
-// (InsidesRecorder.record, only when it changed), so a page at a past step shows the box as read by then.
+// lines) is left out; the page says so. Each write is recorded at the step that delivered its answer and
+// each read at the step after the engine's (InsidesRecorder.record, only when it changed), so a page at a
+// past step shows the box as read by then.
 
 import type { Engine, Message } from '../../sim/engine/index.ts';
 import { etcdKinds, type EtcdReply, type LeaseLeasesResponse } from '../../sim/etcd/index.ts';
@@ -37,21 +38,29 @@ export class RealEtcdOutside {
   /** Writes delivered to the member whose replies have not been delivered yet, by message id. */
   private readonly writes = new Map<number, Message>();
   private last: Omit<EtcdInsides, 'write' | 'watchers'> | null = null;
-  private record: (() => void) | null = null;
+  /** Records the box as it is now, at `step`. */
+  private record: ((step: number) => void) | null = null;
+  /** Records the box after a read (of etcd's status or of the mirror's watch). */
+  private read: () => void = () => undefined;
 
   /** `watchers`: how many watchers the server's member holds on etcd now. */
   constructor(private readonly client: EtcdGrpcClient, private readonly member: string, private readonly watchers: () => number) {
     this.keyspace = new RealEtcdKeyspace(client);
   }
 
-  /** Starts mirroring and reading; the member's box is recorded in `recorder` at the engine's step after each read and each write. */
+  /**
+   * Starts mirroring and reading; the member's box is recorded in `recorder` after each write at the step
+   * that delivered its answer, and after each read at the next step: a read completes between two
+   * deliveries, and the timeline (and so the keyspace shown) samples the mirror after each delivery.
+   */
   start(engine: Engine, recorder: Pick<InsidesRecorder, 'record'>): void {
-    this.record = () => {
+    this.record = (step) => {
       const insides = this.insides();
-      if (insides) recorder.record(this.member, engine.step, insides);
+      if (insides) recorder.record(this.member, step, insides);
     };
+    this.read = () => this.record?.(engine.step + 1);
     engine.onDelivery((m) => this.delivered(engine, m));
-    this.keyspace.onChange = () => this.record?.();
+    this.keyspace.onChange = () => this.read();
     this.keyspace.start();
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), refreshMs);
@@ -61,6 +70,7 @@ export class RealEtcdOutside {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.record = null;
+    this.read = () => undefined;
     this.keyspace.close();
   }
 
@@ -84,7 +94,7 @@ export class RealEtcdOutside {
     if (!reply.ok || reply.write === null) return;
     const after = reply.write.revision;
     this.write = writeOf(request, engine.step, reply.write.changed ? after - 1 : after, after);
-    this.record?.();
+    this.record?.(engine.step);
   }
 
   private async refresh(): Promise<void> {
@@ -105,7 +115,7 @@ export class RealEtcdOutside {
         dbSize: status.dbSize, dbSizeInUse: status.dbSizeInUse, historyFrom: this.keyspace.historyFrom ?? status.header.revision, readAt: Date.now(),
       };
       this.last = { role: 'etcd', revision: status.header.revision, compactRevision: compacted, keys: count, leases: leases.leases.length, member: null, real };
-      this.record?.();
+      this.read();
     } catch {
       // etcd is unreachable: the box keeps what it showed; the next read tries again (on the next endpoint).
     } finally {
