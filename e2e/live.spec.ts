@@ -5,7 +5,8 @@
 // the watch events in order, the Pod reaching Running on the graph; pausing holds the view while kubectl is served; step back
 // shows the earlier state. A server started with --token refuses a wrong token with a clear message. A
 // server on a real etcd (Debian's, started by the test) fills the keyspace and etcd's box from that etcd
-// and says what cannot be known from outside, in English and 中文. Skipped, with a message, without kubectl
+// and says what cannot be known from outside, in English and 中文; paused and stepped back, etcd's box
+// shows what was read of etcd by the step shown. Skipped, with a message, without kubectl
 // on PATH (and the real-etcd test without etcd).
 
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
@@ -275,5 +276,59 @@ test.describe('a server on a real etcd (--etcd-servers)', () => {
     await expect(real).toContainText('真实 etcd 3.4.23');
     await expect(page.getByTestId('real-etcd-unknown')).toContainText('MVCC 树索引');
     await page.screenshot({ path: test.info().outputPath('real-etcd-zh-1280x720.png') });
+  });
+
+  test('paused after a create and stepped back, etcd\'s box shows the step\'s revision, as last read from etcd', async ({ page }) => {
+    // The server boots against etcd in real time, and the attached page follows it: generous waits on this shared machine.
+    test.setTimeout(300_000);
+    await page.addInitScript(() => {
+      if (localStorage.getItem('podflow.prefs') === null) {
+        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'light', level: 'milestone' }, version: 1 }));
+      }
+    });
+    await page.goto(server.url);
+    await expect(page.getByTestId('live-state')).toHaveText('Live');
+    await expect.poll(async () => (await run(['get', 'namespace', 'default', '-o', 'name'], server.kubeconfig).catch(() => ''))).toBe('namespace/default\n');
+    expect(await run(['create', 'configmap', 'held', '--from-literal=at=create'], server.kubeconfig)).toBe('configmap/held created\n');
+    const created = Number(await run(['get', 'configmap', 'held', '-o', 'jsonpath={.metadata.resourceVersion}'], server.kubeconfig));
+    const revision = page.getByTestId('etcd-revision');
+    const shown = async () => Number(await revision.getAttribute('data-value'));
+    await expect.poll(shown, { timeout: 60_000 }).toBeGreaterThanOrEqual(created);
+
+    await page.getByRole('tab', { name: 'etcd keyspace' }).click();
+    await expect(page.getByTestId('keyspace')).toBeVisible({ timeout: 60_000 });
+    await page.getByRole('searchbox', { name: 'Filter keys' }).fill('configmaps/default/held');
+    const row = page.getByTestId('key-row').and(page.locator('[data-key="/registry/configmaps/default/held"]'));
+    await expect(row).toBeVisible({ timeout: 60_000 });
+
+    // Paused, then back to the step at which this server saw etcd reach the create's revision (the cluster
+    // delivers many messages a second, so that step is behind the one paused at).
+    await page.getByTestId('play-button').click();
+    await expect(page.getByTestId('live-state')).toHaveText('Paused');
+    const counter = page.getByTestId('step-counter');
+    const paused = await counter.textContent();
+    await page.evaluate((r) => (globalThis as unknown as { podflow: { actions: { seekRevision(revision: number): void } } }).podflow.actions.seekRevision(r), created);
+    await expect(counter).not.toHaveText(paused!, { timeout: 60_000 });
+    await expect(row).toBeVisible({ timeout: 60_000 });
+    await expect.poll(shown, { timeout: 60_000 }).toBeGreaterThanOrEqual(created);
+    const atCreate = Number(await counter.textContent());
+    const boxAtCreate = await shown();
+    const readAt = page.getByTestId('real-etcd-read-at');
+    await expect(readAt).toHaveText(/^as last read from etcd at \d\d:\d\d:\d\d$/);
+    expect(Number(await readAt.getAttribute('data-read-at'))).toBeLessThanOrEqual(Date.now());
+
+    // One step back: the keyspace before the create; etcd's box is still there, as read by that step.
+    await page.getByTestId('level-switch').getByRole('button', { name: 'All' }).click();
+    await page.getByTestId('step-back-button').click();
+    await expect(counter).toHaveText(String(atCreate - 1), { timeout: 60_000 });
+    await expect(row).toHaveCount(0);
+    await expect(revision).toBeVisible();
+    const before = await shown();
+    expect(before).toBeGreaterThan(1);
+    expect(before).toBeLessThanOrEqual(boxAtCreate);
+    await expect(readAt).toHaveText(/^as last read from etcd at /);
+    await page.screenshot({ path: test.info().outputPath('real-etcd-stepped-back-1440x900.png') });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await page.screenshot({ path: test.info().outputPath('real-etcd-stepped-back-1280x720.png') });
   });
 });

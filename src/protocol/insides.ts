@@ -63,6 +63,8 @@ export interface RealEtcdInsides {
   readonly dbSizeInUse: number;
   /** The revision the page's keyspace starts at (the server's first read of etcd): older revisions are not mirrored. */
   readonly historyFrom: number;
+  /** When this was read from etcd (wall clock, ms since the Unix epoch): a page at a past step shows the read it had by then. */
+  readonly readAt: number;
 }
 
 /** What a cluster member's raft node holds at the step shown (etcd 3.4's raft.Status, and its faults). */

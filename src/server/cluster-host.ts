@@ -142,7 +142,7 @@ export class ClusterHost {
     if (this.realEtcd) this.realEtcd.onActivity = () => this.pacing.wake();
     // The live host builds nothing: it adopts this cluster and boots it, recording from step 0.
     this.live = options.live ? new DrivenHost({ post: (event) => this.announce(event), spec, cluster: hosted, driver: { act: (command, apply) => this.admission.act(command, apply), speed } }) : null;
-    if (this.live && this.realEtcd) this.realEtcd.outside.start(this.cluster.engine, (event) => this.announce(event));
+    if (this.live && this.realEtcd) this.realEtcd.outside.start(this.cluster.engine, this.live.insides);
     if (!this.live && !realEtcd) this.cluster.boot();
     this.workloadsStarted = !realEtcd;
     this.cluster.engine.onDelivery((m) => this.delivered(m));

@@ -14,6 +14,10 @@
 // state (role, leader, term, commit, applied), its faults (stopped, partitioned away, slow disk) and the
 // newest write it applied (the key at its store's newest revision, found in the same walk over the new
 // revisions, and the step it applied at).
+//
+// A component the recorder cannot read (a real etcd's member, read from outside by the server:
+// src/server/real-etcd/outside-view.ts) is `record`ed by whoever reads it, at the step it names (never
+// before the last one), kept and pruned like the others: a past step shows what was read by then.
 
 import type {
   ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView, InsidesEvent,
@@ -47,6 +51,12 @@ export class InsidesRecorder {
   private kubelets = new Map<string, Cluster['kubelets'][number]>();
   private readonly lists = new Map<string, Entry[]>();
   private detach: (() => void) | null = null;
+  private engine: Engine | null = null;
+  /**
+   * The components recorded from outside (`record`), with the step their list is complete from: 0 until it
+   * was pruned (a step before its first entry has nothing read yet, which is no gap).
+   */
+  private readonly outside = new Map<string, number>();
   /** Each etcd member, by name, with its live key count and the revision that count is at. */
   private members = new Map<string, { server: EtcdServer; liveKeys: number; keysAtRevision: number }>();
   private added = 0;
@@ -56,6 +66,7 @@ export class InsidesRecorder {
   /** Forgets everything and samples `cluster` (a new cluster, built and not yet booted, or restored). */
   begin(cluster: { readonly engine: Engine }): void {
     this.lists.clear();
+    this.outside.clear();
     this.posted = null;
     this.added = 0;
     this.attach(cluster);
@@ -68,6 +79,7 @@ export class InsidesRecorder {
   attach(cluster: { readonly engine: Engine }): void {
     this.detach?.();
     this.detach = null;
+    this.engine = cluster.engine;
     this.cluster = cluster instanceof Cluster ? cluster : null;
     const target = this.cluster;
     this.kubelets = new Map(target?.kubelets.map((k) => [k.name, k]) ?? []);
@@ -92,8 +104,30 @@ export class InsidesRecorder {
   /** The oldest step whose insides are all kept. */
   get retainedFrom(): number {
     let from = 0;
-    for (const list of this.lists.values()) from = Math.max(from, list[0]?.step ?? 0);
+    for (const [name, list] of this.lists) from = Math.max(from, this.outside.get(name) ?? list[0]?.step ?? 0);
     return from;
+  }
+
+  /**
+   * Records `insides` of component `name`, which the recorder cannot read itself, as holding from `step`
+   * on (never before the last one recorded; a second record at one step replaces the first); kept only
+   * if it differs from the last one recorded.
+   */
+  record(name: string, step: number, insides: ComponentInsides): void {
+    if (!this.outside.has(name)) this.outside.set(name, 0);
+    let list = this.lists.get(name);
+    if (!list) {
+      list = [];
+      this.lists.set(name, list);
+    }
+    const previous = list.at(-1);
+    if (previous && sameInsides(previous.insides, insides)) return;
+    if (previous?.step === step) list[list.length - 1] = { step, insides };
+    else list.push({ step, insides });
+    if (++this.added >= pruneEvery && this.engine) {
+      this.added = 0;
+      this.prune(this.engine.trace.firstStep);
+    }
   }
 
   /** Every component's insides at `step` (by name); null when the step is older than what is kept. */
@@ -214,11 +248,13 @@ export class InsidesRecorder {
   }
 
   private prune(firstStep: number): void {
-    for (const list of this.lists.values()) {
+    for (const [name, list] of this.lists) {
       // Keep the entry that covers firstStep and every later one.
       let drop = 0;
       while (drop + 1 < list.length && list[drop + 1]!.step <= firstStep) drop++;
-      if (drop > 0) list.splice(0, drop);
+      if (drop === 0) continue;
+      list.splice(0, drop);
+      if (this.outside.has(name)) this.outside.set(name, list[0]!.step);
     }
   }
 }
@@ -394,7 +430,7 @@ function sameInsides(a: ComponentInsides, b: ComponentInsides): boolean {
     case 'etcd': {
       const o = b as EtcdInsides;
       return a.revision === o.revision && a.compactRevision === o.compactRevision && a.keys === o.keys && a.watchers === o.watchers
-        && a.leases === o.leases && a.write === o.write && sameMember(a.member, o.member);
+        && a.leases === o.leases && a.write === o.write && a.real === o.real && sameMember(a.member, o.member);
     }
     case 'kube-apiserver': {
       const o = b as ApiserverInsides;

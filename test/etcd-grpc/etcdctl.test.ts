@@ -94,6 +94,7 @@ const script: Step[] = [
   { args: 'lease revoke $L' },
   { args: 'put leased3 l3 --lease=$L' },
   { args: 'watch --rev $B+1 --prev-kv key --prefix', watch: 10 },
+  { args: 'watch -w json --rev $B+3 --prev-kv key3', watch: 2 },
   { args: 'watch -w json --rev $B+2 key1', watch: 2 },
   { args: 'watch --rev $B+1 leased --prefix', watch: 4 },
   { args: 'compaction $B+5' },

@@ -107,10 +107,19 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     const secondPods = ok(await runSecond(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}']));
     expect(secondPods.trim().split('\n').sort()).toEqual(before);
 
+    // Its pods watch cache must have listed first: kubectl lists from etcd and then watches from that
+    // revision, which a cache that lists later is past (410 too old resource version, as a real
+    // kube-apiserver answers while its caches start; kubectl then prints the Status and exits).
+    await until('the second apiserver\'s pods cache to serve', async () => {
+      const cached = await runSecond(['get', '--raw', '/api/v1/namespaces/default/pods?resourceVersion=0']);
+      return cached.code === 0 && before.every((p) => cached.stdout.includes(`"name":"${p.split(' ')[0]}"`));
+    });
     watch = spawn(kubectl!, ['--cache-dir', join(dir, 'cache2'), 'get', 'pods', '--watch', '-o', 'name'], { env: { ...process.env, ...secondEnv, HOME: dir } });
     let watched = '';
     watch.stdout!.on('data', (c: Buffer) => (watched += c.toString()));
+    watch.stderr!.on('data', (c: Buffer) => (watched += c.toString()));
     await until('the watch on the second apiserver to list the pods', async () => watched.split('\n').length > before.length);
+    expect(watched, 'the watch lists the pods and goes on watching').not.toMatch(/^status\//m);
     ok(await env.run(['run', 'through-first', '--image=nginx']));
     await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'));
     await until('the new pod Running', async () => allRunning(await podPhases(env!), before.length + 1));

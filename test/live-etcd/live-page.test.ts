@@ -1,6 +1,7 @@
 // The page attached to a server that stores in a real etcd (`--etcd-servers`), and a second server on the
 // same etcd: the page is told the run is not deterministic (and why), sees the real etcd's answers (its
-// revisions, its raft term) on the trace, the keyspace and etcd's box as the real etcd holds them, steps back over what was recorded, and sees a pod created through
+// revisions, its raft term) on the trace, the keyspace and etcd's box as the real etcd holds them, steps back over what was recorded (etcd's box
+// as it was read by the step shown), and sees a pod created through
 // the other server arrive through etcd's watch. Skipped, with a message, without etcd.
 
 import { tmpdir } from 'node:os';
@@ -49,6 +50,7 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(ready.topology.components.map((c) => c.name)).toContain('etcd');
     await serving(a);
 
+    const createdAt = Date.now();
     const created = await fetch(`${a.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('from-a') });
     expect(created.status).toBe(201);
     // The create's Txn and the real etcd's answer: its revision and raft term, not the model's.
@@ -75,8 +77,9 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(diff.changes.find(isStored)).toMatchObject({
       deleted: false, createRevision: Number(stored!.create_revision), version: Number(stored!.version), lease: String(stored!.lease), value: stored!.value.toString('latin1'),
     });
-    // etcd's box: its revision and raft term as etcd reports them, and what it is.
-    const insides = await page.until((e) => e.type === 'insides' && e.components['etcd']?.role === 'etcd' && e.components['etcd'].revision >= answer.response.header.revision, true);
+    // etcd's box, as read after the create: its revision and raft term as etcd reports them, and what it is.
+    const insides = await page.until((e) => e.type === 'insides' && e.components['etcd']?.role === 'etcd' && e.components['etcd'].revision >= answer.response.header.revision
+      && e.components['etcd'].real!.readAt >= createdAt, true);
     const box = (insides as Extract<WorkerEvent, { type: 'insides' }>).components['etcd'] as EtcdInsides;
     expect(box.real).toMatchObject({ version: '3.4.23', raftTerm: answer.response.header.raftTerm });
     expect(box.keys).toBeGreaterThan(0);
@@ -87,6 +90,15 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     page.send({ type: 'stepBack', count: 10 });
     const back = await page.until((e): e is Extract<WorkerEvent, { type: 'timeline' }> => e.type === 'timeline' && e.position === paused.status.step - 10, true);
     expect(back.live).toBe(false);
+    // A past step shows etcd's box as it was recorded by then: at the create's answer, that Txn at its revision.
+    const createStep = records(page).find(isCreate)!.step;
+    page.send({ type: 'seek', step: createStep });
+    const then = await page.until((e): e is Extract<WorkerEvent, { type: 'insides' }> => e.type === 'insides' && e.step === createStep);
+    expect(then.retained).toBe(true);
+    const boxThen = then.components['etcd'] as EtcdInsides;
+    expect(boxThen.write).toMatchObject({ step: createStep, rpc: 'Txn', key: podKey, compare: 'mod_revision == 0', revision: answer.response.header.revision });
+    expect(boxThen.real).toMatchObject({ version: '3.4.23', raftTerm: answer.response.header.raftTerm });
+    expect(boxThen.real!.readAt).toBeLessThanOrEqual(Date.now());
     page.send({ type: 'play' });
     await page.until((e) => e.type === 'status' && e.status.mode === 'playing' && e.status.step > paused.status.step, true);
 

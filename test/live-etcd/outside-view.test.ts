@@ -8,10 +8,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Etcd3 } from 'etcd3';
 import { Engine } from '../../src/sim/engine/index.ts';
-import type { InsidesEvent } from '../../src/protocol/index.ts';
+import type { ComponentInsides } from '../../src/protocol/index.ts';
 import type { KeyValue } from '../../src/sim/etcd/index.ts';
 import { EtcdGrpcClient } from '../../src/server/real-etcd/grpc-client.ts';
 import { RealEtcdOutside } from '../../src/server/real-etcd/outside-view.ts';
+import { InsidesRecorder } from '../../src/worker/insides.ts';
 import { KeyspaceTracker } from '../../src/worker/keyspace.ts';
 import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
 
@@ -46,8 +47,11 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
     const engine = new Engine({ seed: 1 });
     let watchers = 0;
     const outside = new RealEtcdOutside(grpc, 'etcd', () => watchers);
-    const events: InsidesEvent[] = [];
-    outside.start(engine, (event) => events.push(event));
+    const recorder = new InsidesRecorder();
+    recorder.begin({ engine });
+    // The engine delivers nothing here: every read is recorded at the step after it, step 1.
+    const box = (): ComponentInsides | undefined => recorder.at(engine.step + 1)!['etcd'];
+    outside.start(engine, recorder);
     const mirror = outside.keyspace;
     try {
       await until(() => mirror.historyFrom !== null, 'the first read');
@@ -86,8 +90,8 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
 
       // The box: etcd's revision, raft term, keys (every live key, /elsewhere too) and leases; the server's own watchers.
       watchers = 3;
-      await until(() => events.some((e) => e.components['etcd']?.role === 'etcd' && e.components['etcd'].revision === last && e.components['etcd'].watchers === 3), 'insides at the last revision');
-      const insides = events.at(-1)!.components['etcd']!;
+      await until(() => { const b = box(); return b?.role === 'etcd' && b.revision === last && b.watchers === 3; }, 'insides at the last revision');
+      const insides = box()!;
       expect(insides).toMatchObject({ role: 'etcd', revision: last, compactRevision: 0, keys: 3, leases: 1, member: null });
       if (insides.role !== 'etcd') throw new Error('not etcd');
       expect(insides.real).toMatchObject({ version: '3.4.23', historyFrom: from, endpoint: etcd.url.replace('http://', '') });
@@ -96,7 +100,7 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
 
       // A compaction: the box says where, the mirror drops what it superseded, and older revisions are unavailable.
       await client.kv.compact({ revision: String(last - 1) });
-      await until(() => events.at(-1)!.components['etcd']?.role === 'etcd' && (events.at(-1)!.components['etcd'] as { compactRevision: number }).compactRevision === last - 1, 'the compacted revision');
+      await until(() => { const b = box(); return b?.role === 'etcd' && b.compactRevision === last - 1; }, 'the compacted revision');
       expect(mirror.store.compactMainRev).toBe(last - 1);
       expect(tracker.at(last - 2).compacted).toBe(true);
       expect(tracker.at(last - 1).entries.map((e) => e.key)).toEqual(['/registry/leases/default/a']);

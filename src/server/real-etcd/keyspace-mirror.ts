@@ -6,9 +6,11 @@
 // What it cannot know: revisions before the first Range (it begins there: `historyFrom`, and the page is
 // told those are not available, as if compacted) and changes to keys outside /registry (they make the
 // revision jump). After the watch broke it watches again from the next revision; when etcd compacted past
-// that meanwhile, it reads the keyspace again and records what changed as puts at their revisions and
-// deletions at the revision read. Records below etcd's compacted revision are folded (`compact`), as
-// etcd's compaction drops them: the mirror's memory follows etcd's history.
+// that meanwhile (the watch is cancelled with ErrCompacted), it reads the keyspace at the compacted revision
+// (the oldest etcd still answers), records what changed as puts at their revisions and deletions at that
+// revision, and watches from the next one: every revision from the compacted one on is then as etcd
+// holds it, and the ones before it are unavailable, as on etcd. Records below etcd's compacted revision
+// are folded (`compact`), as etcd's compaction drops them: the mirror's memory follows etcd's history.
 
 import type { ClientDuplexStream } from '@grpc/grpc-js';
 import type { KeyValue, RangeRequest, RangeResponse } from '../../sim/etcd/index.ts';
@@ -84,6 +86,11 @@ export class RealEtcdKeyspace implements KeyspaceSource {
   compact(revision: number): void {
     if (revision <= this.compacted) return;
     this.compacted = revision;
+    this.fold(revision);
+  }
+
+  /** Drops the records at or below `revision` that a newer one of their key at or below it supersedes, and its tombstones. */
+  private fold(revision: number): void {
     const latest = new Map<string, number>();
     this.records.forEach((kv, i) => {
       if (kv.modRevision <= revision) latest.set(kv.key, i);
@@ -119,17 +126,21 @@ export class RealEtcdKeyspace implements KeyspaceSource {
     return state;
   }
 
-  /** Ranges /registry now and records what differs from what the mirror holds; then watches from there. */
-  private async read(): Promise<void> {
+  /**
+   * Ranges /registry at `revision` (now when 0) and records what differs from what the mirror holds; then
+   * watches from the next revision. A read that fails (etcd unreachable, or compacted past `revision`
+   * meanwhile) is tried again by watching again, which etcd cancels with its new compacted revision.
+   */
+  private async read(revision = 0): Promise<void> {
     let response: RangeResponse;
     try {
-      response = rangeResponseFromWire(await this.client.unary('KV', 'range', rangeRequestToWire(registry)));
+      response = rangeResponseFromWire(await this.client.unary('KV', 'range', rangeRequestToWire({ ...registry, ...(revision > 0 ? { revision } : {}) })));
     } catch {
       this.again();
       return;
     }
     if (this.closed) return;
-    const at = response.header.revision;
+    const at = revision > 0 ? revision : response.header.revision;
     if (!this.loaded) {
       this.loaded = true;
       this.from = at > 1 ? at : -1;
@@ -137,8 +148,10 @@ export class RealEtcdKeyspace implements KeyspaceSource {
     } else {
       const held = this.stateAt(this.revision);
       const changes: KeyValue[] = response.kvs.filter((kv) => held.get(kv.key)?.modRevision !== kv.modRevision);
-      for (const key of held.keys()) if (!response.kvs.some((kv) => kv.key === key)) changes.push(tombstone(key, at));
+      const read = new Set(response.kvs.map((kv) => kv.key));
+      for (const key of held.keys()) if (!read.has(key)) changes.push(tombstone(key, at));
       this.records.push(...changes.sort((a, b) => a.modRevision - b.modRevision));
+      if (this.compacted >= at) this.fold(this.compacted);
     }
     this.revision = Math.max(this.revision, at);
     this.onChange?.();
@@ -155,9 +168,9 @@ export class RealEtcdKeyspace implements KeyspaceSource {
         this.call = null;
         call.cancel();
         if (response.compactRevision === 0) return this.again();
-        // Compacted past where it was to start: read the keyspace again.
+        // Compacted past where it was to start: read the keyspace again, at the compacted revision.
         this.compact(response.compactRevision);
-        return void this.read();
+        return void this.read(response.compactRevision);
       }
       if (response.events.length === 0) return;
       for (const event of response.events) {

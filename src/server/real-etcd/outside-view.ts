@@ -4,13 +4,16 @@
 // endpoint, the number of keys (a count-only Range over every key), the leases (LeaseLeases), the
 // compacted revision (once a Range at the revision after the last one known fails, a watch from there is
 // cancelled with it), this server's own watchers and its newest write (from the replies
-// it delivers). What no client can see (the MVCC tree index, other clients' watchers, the request-stats
-// lines) is left out; the page says so.
+// it delivers); the revision shown is the newest this server knows etcd at (its read, its newest write's
+// answer, or the mirror's watch, whichever is newest). What no client can see (the MVCC tree index, other clients' watchers, the request-stats
+// lines) is left out; the page says so. Each write is recorded at the step that delivered its answer and
+// each read at the step after the engine's (InsidesRecorder.record, only when it changed), so a page at a
+// past step shows the box as read by then.
 
 import type { Engine, Message } from '../../sim/engine/index.ts';
 import { etcdKinds, type EtcdReply, type LeaseLeasesResponse } from '../../sim/etcd/index.ts';
-import type { EtcdInsides, EtcdWriteView, InsidesEvent, RealEtcdInsides } from '../../protocol/index.ts';
-import { writeOf } from '../../worker/insides.ts';
+import type { EtcdInsides, EtcdWriteView, RealEtcdInsides } from '../../protocol/index.ts';
+import { writeOf, type InsidesRecorder } from '../../worker/insides.ts';
 import {
   leaseLeasesResponseFromWire, rangeRequestToWire, rangeResponseFromWire, statusResponseFromWire, watchRequestToWire, watchResponseFromWire, type Wire,
 } from '../etcd-proto/convert.ts';
@@ -35,20 +38,29 @@ export class RealEtcdOutside {
   /** Writes delivered to the member whose replies have not been delivered yet, by message id. */
   private readonly writes = new Map<number, Message>();
   private last: Omit<EtcdInsides, 'write' | 'watchers'> | null = null;
-  private post: (() => void) | null = null;
+  /** Records the box as it is now, at `step`. */
+  private record: ((step: number) => void) | null = null;
+  /** Records the box after a read (of etcd's status or of the mirror's watch). */
+  private read: () => void = () => undefined;
 
   /** `watchers`: how many watchers the server's member holds on etcd now. */
   constructor(private readonly client: EtcdGrpcClient, private readonly member: string, private readonly watchers: () => number) {
     this.keyspace = new RealEtcdKeyspace(client);
   }
 
-  /** Starts mirroring and reading; `post` gets an `insides` event for the member's box after each read and each write. */
-  start(engine: Engine, post: (event: InsidesEvent) => void): void {
-    this.post = () => {
+  /**
+   * Starts mirroring and reading; the member's box is recorded in `recorder` after each write at the step
+   * that delivered its answer, and after each read at the next step: a read completes between two
+   * deliveries, and the timeline (and so the keyspace shown) samples the mirror after each delivery.
+   */
+  start(engine: Engine, recorder: Pick<InsidesRecorder, 'record'>): void {
+    this.record = (step) => {
       const insides = this.insides();
-      if (insides) post({ type: 'insides', step: engine.step, retained: true, replace: false, components: { [this.member]: insides } });
+      if (insides) recorder.record(this.member, step, insides);
     };
+    this.read = () => this.record?.(engine.step + 1);
     engine.onDelivery((m) => this.delivered(engine, m));
+    this.keyspace.onChange = () => this.read();
     this.keyspace.start();
     void this.refresh();
     this.timer = setInterval(() => void this.refresh(), refreshMs);
@@ -57,13 +69,16 @@ export class RealEtcdOutside {
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.post = null;
+    this.record = null;
+    this.read = () => undefined;
     this.keyspace.close();
   }
 
   /** The box's insides from the last read (null before the first). */
   insides(): EtcdInsides | null {
-    return this.last && { ...this.last, watchers: this.watchers(), write: this.write };
+    if (!this.last) return null;
+    const revision = Math.max(this.last.revision, this.write?.revision ?? 0, this.keyspace.store.currentRev);
+    return { ...this.last, revision, watchers: this.watchers(), write: this.write };
   }
 
   /** A write's reply delivered: it is the box's newest write, at this step (as the model's is). */
@@ -79,7 +94,7 @@ export class RealEtcdOutside {
     if (!reply.ok || reply.write === null) return;
     const after = reply.write.revision;
     this.write = writeOf(request, engine.step, reply.write.changed ? after - 1 : after, after);
-    this.post?.();
+    this.record?.(engine.step);
   }
 
   private async refresh(): Promise<void> {
@@ -97,10 +112,10 @@ export class RealEtcdOutside {
       const real: RealEtcdInsides = {
         endpoint: this.client.pinned, version: status.version, memberId: hex(status.header.memberId), leader: hex(status.leader),
         raftTerm: status.raftTerm, raftIndex: status.raftIndex, raftAppliedIndex: status.raftAppliedIndex,
-        dbSize: status.dbSize, dbSizeInUse: status.dbSizeInUse, historyFrom: this.keyspace.historyFrom ?? status.header.revision,
+        dbSize: status.dbSize, dbSizeInUse: status.dbSizeInUse, historyFrom: this.keyspace.historyFrom ?? status.header.revision, readAt: Date.now(),
       };
       this.last = { role: 'etcd', revision: status.header.revision, compactRevision: compacted, keys: count, leases: leases.leases.length, member: null, real };
-      this.post?.();
+      this.read();
     } catch {
       // etcd is unreachable: the box keeps what it showed; the next read tries again (on the next endpoint).
     } finally {

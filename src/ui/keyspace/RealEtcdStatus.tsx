@@ -1,8 +1,8 @@
-// Over a real etcd (a server started with --etcd-servers), above the keyspace: what that etcd reports of
-// itself now (the member asked, its version, raft term and indexes, database size, compacted revision) and,
-// in a line of its own, what cannot be known from outside and why. Absent over the model's etcd.
+// Over a real etcd (a server started with --etcd-servers), above the keyspace: what that etcd reported of
+// itself as last read by the step shown (the member asked, its version, raft term and indexes, database
+// size, compacted revision), when that read was, and, in a line of its own, what cannot be known from
+// outside and why. Absent over the model's etcd and at a step before the server's first read.
 
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { EtcdInsides, RealEtcdInsides } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
@@ -19,14 +19,14 @@ function megabytes(bytes: number): string {
   return (bytes / 1_000_000).toFixed(1);
 }
 
+/** `readAt` as a wall-clock time of day in the page's language (`14:03:07`). */
+function timeOfDay(readAt: number, language: string): string {
+  return new Date(readAt).toLocaleTimeString(language === 'zh' ? 'zh-CN' : 'en-US', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+}
+
 export function RealEtcdStatus() {
-  const { t } = useTranslation('keyspace');
-  const read = useSim(realEtcdOf);
-  // It tells what etcd reports now, whatever step the page shows: a page held at a past step (whose
-  // boxes show no insides) keeps the last read.
-  const [last, setLast] = useState(read);
-  if (read !== null && read !== last) setLast(read);
-  const etcd = read ?? last;
+  const { t, i18n } = useTranslation('keyspace');
+  const etcd = useSim(realEtcdOf);
   if (!etcd) return null;
   const { real } = etcd;
   const role = real.leader === real.memberId ? t('real.leader') : t('real.follower', { leader: real.leader });
@@ -34,6 +34,7 @@ export function RealEtcdStatus() {
     <div className="real-etcd" data-testid="real-etcd" data-revision={etcd.revision} data-raft-term={real.raftTerm} data-raft-index={real.raftIndex}>
       <p className="real-etcd-line">
         <strong>{t('real.title', { version: real.version, endpoint: real.endpoint })}</strong>
+        {' · '}<span data-testid="real-etcd-read-at" data-read-at={real.readAt}>{t('real.readAt', { time: timeOfDay(real.readAt, i18n.language) })}</span>
         {' · '}{t('real.member', { id: real.memberId, role })}
         {' · '}<span data-testid="real-etcd-raft">{t('real.raft', { term: real.raftTerm, index: real.raftIndex, applied: real.raftAppliedIndex })}</span>
         {' · '}{t('real.db', { size: megabytes(real.dbSize), inUse: megabytes(real.dbSizeInUse) })}
