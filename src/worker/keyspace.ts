@@ -11,8 +11,8 @@ import type {
 } from '../protocol/index.ts';
 import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
 import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
-import { PodHistory } from './pods.ts';
 import { base64Encode, byteStringToBytes, terminalText, type KeyValue, type RangeRequest, type RangeResponse } from '../sim/etcd/index.ts';
+import { PodHistory } from './pods.ts';
 
 /** What the tracker reads of an etcd member (`EtcdServer` is one). */
 export interface KeyspaceSource {

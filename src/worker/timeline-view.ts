@@ -16,7 +16,7 @@ export type TimelineCursor = Pick<Timeline, 'head' | 'position' | 'live' | 'seek
 
 /**
  * The keyspace a view reads past revisions from. With `flush` (the host's own view), a seek drops the
- * head's writes not yet shipped, which the snapshot of the position supersedes.
+ * head's writes not yet shipped, which the move (or snapshot) to the position covers.
  */
 export type KeyspaceHistory = Pick<KeyspaceTracker, 'at' | 'between' | 'move'> & Partial<Pick<KeyspaceTracker, 'flush'>>;
 
