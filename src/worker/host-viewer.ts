@@ -64,7 +64,7 @@ export function viewEvents(host: ViewedHost, cursor: TimelineCursor, flightPosit
   const { position } = cursor;
   const annotate = story.annotate.bind(story);
   const events: WorkerEvent[] = [];
-  const post = withPods((event) => events.push(event));
+  const post = withPods((event) => events.push(event), () => host.keyspaceTracker?.pods ?? null);
   const view = new TimelineView(cursor, () => host, host.keyspaceTracker, post, annotate);
   post({ type: 'traceBatch', ...view.tailAt(position), replace: true });
   if (host.keyspaceTracker) post({ ...host.keyspaceTracker.at(cursor.revisionAt(position)), current: true });
@@ -117,7 +117,7 @@ export class PageViewer {
 
   /** `send` delivers an event to this page alone. */
   constructor(private readonly host: ViewedHost, private readonly send: (event: WorkerEvent) => void) {
-    this.post = withPods(send);
+    this.post = withPods(send, () => host.keyspaceTracker?.pods ?? null);
   }
 
   /** True while the page follows the head (it has not paused, stepped or sought since it last played). */
@@ -240,7 +240,8 @@ export class PageViewer {
     const cursor = new Cursor(host.timeline, host.timeline.head);
     const annotate = host.story.annotate.bind(host.story);
     // The head's writes not yet flushed are the host's to ship: a page's view only reads the history.
-    const keyspace = host.keyspaceTracker && { at: host.keyspaceTracker.at.bind(host.keyspaceTracker), between: host.keyspaceTracker.between.bind(host.keyspaceTracker) };
+    const tracker = host.keyspaceTracker;
+    const keyspace = tracker && { at: tracker.at.bind(tracker), between: tracker.between.bind(tracker), move: tracker.move.bind(tracker) };
     const flights = new FlightTracker(annotate);
     this.held = { cursor, view: new TimelineView(cursor, () => host, keyspace, this.post, annotate), flights };
     // The page holds the head's flights: they are replaced by the held step's at once.

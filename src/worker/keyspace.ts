@@ -2,7 +2,9 @@
 // store's revision with the last one it saw and, if writes happened, reads the committed changes of the
 // new revisions from the backend (tagged with the delivering step); `flush` ships them as one
 // `keyspaceDiff`. Past revisions are answered from etcd's own MVCC history with a Range at that
-// revision, so nothing is copied here; below the compacted revision the answer is "compacted".
+// revision, so nothing is copied here; below the compacted revision the answer is "compacted". Moving the
+// page's mirror from one past revision to another is a diff of the keys written between them (`move`),
+// so its cost follows what changed; a snapshot serves only a long jump or a compacted revision.
 
 import type {
   DescribeValueCommand, KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
@@ -10,6 +12,7 @@ import type {
 import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
 import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
 import { base64Encode, byteStringToBytes, terminalText, type KeyValue, type RangeRequest, type RangeResponse } from '../sim/etcd/index.ts';
+import { PodHistory } from './pods.ts';
 
 /** What the tracker reads of an etcd member (`EtcdServer` is one). */
 export interface KeyspaceSource {
@@ -21,17 +24,35 @@ export interface KeyspaceSource {
   readonly kv: { range(request: RangeRequest): RangeResponse };
 }
 
+const podPrefix = '/registry/pods/';
+/** The end of the range of keys under `prefix` (etcd's prefix range: the last byte plus one). */
+const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 /** Every key: etcd's `key = range_end = "\0"`. */
 const everyKey: RangeRequest = { key: '\0', rangeEnd: '\0' };
+/**
+ * A move spans at most this many revisions, or a quarter of the live keys if more, as a diff: past that a
+ * snapshot (one Range over every key, each pod decoded once) costs less than reading each revision between.
+ */
+const minMoveRevisions = 256;
 
 export class KeyspaceTracker {
   private seenRevision: number;
   private sentCompactRevision: number;
   private changes: KeyChange[] = [];
+  /** Live keys at `seenRevision`, followed through each write as etcd's keys_total is. */
+  private liveKeys: number;
+  /** Every pod version from the oldest revision etcd held when mirroring began (the stage prunes it). */
+  readonly pods: PodHistory;
 
   constructor(private readonly source: KeyspaceSource) {
-    this.seenRevision = source.store.currentRev;
-    this.sentCompactRevision = source.store.compactMainRev;
+    const { store, kv } = source;
+    this.seenRevision = store.currentRev;
+    this.sentCompactRevision = store.compactMainRev;
+    this.liveKeys = this.countKeys();
+    const oldest = Math.max(1, store.compactMainRev);
+    this.pods = new PodHistory(oldest);
+    for (const held of kv.range({ key: podPrefix, rangeEnd: prefixEnd(podPrefix), revision: oldest }).kvs) this.pods.note(toChange(held, 0));
+    store.backend.rangeRevisions(oldest + 1, this.seenRevision + 1, (written) => this.pods.note(toChange(written, 0)));
   }
 
   /** Records the changes committed since the last call, as made by `step`. */
@@ -39,7 +60,14 @@ export class KeyspaceTracker {
     const { store } = this.source;
     const revision = store.currentRev;
     if (revision === this.seenRevision) return;
-    store.backend.rangeRevisions(this.seenRevision + 1, revision + 1, (kv) => this.changes.push(toChange(kv, step)));
+    store.backend.rangeRevisions(this.seenRevision + 1, revision + 1, (kv) => {
+      // A tombstone removes a key; version 1 creates one.
+      if (kv.createRevision === 0) this.liveKeys--;
+      else if (kv.version === 1) this.liveKeys++;
+      const change = toChange(kv, step);
+      this.pods.note(change);
+      this.changes.push(change);
+    });
     this.seenRevision = revision;
   }
 
@@ -58,7 +86,37 @@ export class KeyspaceTracker {
     this.changes = [];
     this.seenRevision = this.source.store.currentRev;
     this.sentCompactRevision = this.source.store.compactMainRev;
+    this.liveKeys = this.countKeys();
     return { ...this.at(this.seenRevision), current: true };
+  }
+
+  /**
+   * The diff that moves a mirror holding revision `from` to revision `to`, either way; null when a snapshot
+   * of `to` serves better: either revision is compacted (a compacted mirror holds no keys), or more
+   * revisions lie between than `minMoveRevisions` or a quarter of the live keys. Forward it is `between`.
+   * Backward every key written after `to` is removed, and the version it had at `to` (if any) added again,
+   * so the mirror takes it as a snapshot gives it (no previous version); a mirror still short of `from`
+   * (the head's writes not shipped yet) comes out at `to` all the same. Restored versions come in
+   * revision order, each tagged by `stepOf` with the step that wrote it; removals are tagged `toStep`.
+   */
+  move(from: number, to: number, toStep: number, stepOf: (revision: number) => number): KeyspaceDiffEvent | null {
+    const { store, kv } = this.source;
+    const compactRevision = store.compactMainRev;
+    if (Math.min(from, to) < Math.max(1, compactRevision)) return null;
+    if (Math.abs(to - from) > Math.max(minMoveRevisions, this.liveKeys / 4)) return null;
+    if (to >= from) return this.between(from, to, stepOf);
+    const written = new Set<string>();
+    store.backend.rangeRevisions(to + 1, from + 1, (k) => written.add(k.key));
+    const removals: KeyChange[] = [];
+    const restored: KeyValue[] = [];
+    for (const key of written) {
+      removals.push({ key, modRevision: from, deleted: true, step: toStep });
+      const kept = kv.range({ key, revision: to }).kvs[0];
+      if (kept) restored.push(kept);
+    }
+    restored.sort((a, b) => a.modRevision - b.modRevision);
+    const changes = [...removals, ...restored.map((k) => toChange(k, stepOf(k.modRevision)))];
+    return { type: 'keyspaceDiff', revision: to, changes, compactRevision };
   }
 
   /**
@@ -82,6 +140,10 @@ export class KeyspaceTracker {
     if (revision < compactRevision) return { ...base, compacted: true, entries: [] };
     const entries = kv.range({ ...everyKey, revision }).kvs.map(toEntry);
     return { ...base, compacted: false, entries };
+  }
+
+  private countKeys(): number {
+    return this.source.kv.range({ ...everyKey, countOnly: true }).count;
   }
 }
 

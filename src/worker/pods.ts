@@ -3,6 +3,9 @@
 // new cluster, a seek into the past, a restore) a `pods` replacement. So the chips show exactly what
 // etcd held at the step shown, through the same MVCC history as the keyspace panel. Each pod is decoded
 // as the apiserver decodes it and its STATUS is the server's Table printer's, as the objects panel prints it.
+// A `PodHistory` keeps every pod version written since the keyspace was mirrored (bounded by the steps the
+// trace retains), so a snapshot's pods come from it, each version decoded once, and a revision etcd has
+// compacted still shows its pods.
 
 import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
@@ -65,19 +68,99 @@ export function podsOfSnapshot(snapshot: Pick<KeyspaceSnapshotEvent, 'entries'>)
   return { type: 'pods', replace: true, upserted, removed: [] };
 }
 
+/** One version of a pod's key: its value (null: deleted) and, once asked for, its chip. */
+interface PodVersion {
+  readonly revision: number;
+  readonly createRevision: number;
+  readonly value: string | null;
+  chip?: PodChip | null;
+}
+
+/** Versions between prunes (a prune drops those no kept revision reads). */
+const pruneEvery = 4096;
+
+export class PodHistory {
+  /** Per pod key its versions in revision order; the first is the one in place at `from`. */
+  private readonly versions = new Map<string, PodVersion[]>();
+  private added = 0;
+
+  /** `from`: the oldest revision answered (what etcd held at it is noted first). */
+  constructor(private from: number) {}
+
+  /** Notes a write (of any key: other keys are ignored); writes come in revision order. */
+  note(change: KeyChange): void {
+    if (!change.key.startsWith(podPrefix)) return;
+    let list = this.versions.get(change.key);
+    if (!list) this.versions.set(change.key, (list = []));
+    list.push(change.deleted
+      ? { revision: change.modRevision, createRevision: 0, value: null }
+      : { revision: change.modRevision, createRevision: change.createRevision, value: change.value });
+    this.added++;
+  }
+
+  /** The pods at `revision`; null below the oldest revision kept. */
+  at(revision: number): PodChip[] | null {
+    if (revision < this.from) return null;
+    const chips: PodChip[] = [];
+    for (const [key, list] of this.versions) {
+      const version = versionAt(list, revision);
+      const chip = version && chipOf(key, version);
+      if (chip) chips.push(chip);
+    }
+    // In key order, as a snapshot's entries are.
+    return chips.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  /**
+   * Forgets what no revision from `revision` on reads (each key keeps its version in place at it), now and
+   * then: after `pruneEvery` notes since the last prune.
+   */
+  prune(revision: number): void {
+    if (this.added < pruneEvery || revision <= this.from) return;
+    this.added = 0;
+    this.from = revision;
+    for (const [key, list] of this.versions) {
+      let first = 0;
+      while (first + 1 < list.length && list[first + 1]!.revision <= revision) first++;
+      if (first > 0) list.splice(0, first);
+      if (list.length === 1 && list[0]!.value === null) this.versions.delete(key);
+    }
+  }
+}
+
+/** The version of a key in place at `revision` (binary search), or undefined before its first. */
+function versionAt(list: readonly PodVersion[], revision: number): PodVersion | undefined {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.revision <= revision) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? undefined : list[lo - 1];
+}
+
+function chipOf(key: string, version: PodVersion): PodChip | null {
+  if (version.value === null) return null;
+  if (version.chip === undefined) version.chip = podChip({ key, value: version.value, modRevision: version.revision, createRevision: version.createRevision });
+  return version.chip;
+}
+
 /**
  * Wraps the worker's `post` so every keyspace change the UI gets is followed by the pods it implies:
  * a diff by a `pods` diff, a current snapshot by a `pods` replacement (a snapshot answering a revision
- * picked in the keyspace panel is not the step shown, and changes no chip).
+ * picked in the keyspace panel is not the step shown, and changes no chip). A current snapshot's pods
+ * come from `history` where it holds the snapshot's revision (a compacted one included).
  */
-export function withPods(post: (event: WorkerEvent) => void): (event: WorkerEvent) => void {
+export function withPods(post: (event: WorkerEvent) => void, history: () => PodHistory | null = () => null): (event: WorkerEvent) => void {
   return (event) => {
     post(event);
     if (event.type === 'keyspaceDiff') {
       const pods = podsOfDiff(event);
       if (pods) post(pods);
     } else if (event.type === 'keyspaceSnapshot' && event.current) {
-      post(podsOfSnapshot(event));
+      const chips = history()?.at(event.revision);
+      post(chips ? { type: 'pods', replace: true, upserted: chips, removed: [] } : podsOfSnapshot(event));
     }
   };
 }

@@ -1,7 +1,9 @@
 // Serves past steps to the UI from what was recorded, never touching the live simulation: the deliveries
 // from the engine's trace (while retained), the keyspace from etcd's MVCC history at the step's revision,
 // the status from the timeline's samples. Stepping forward through the past ships the same kinds of
-// events as live steps (a `traceBatch` of the steps and a `keyspaceDiff` of their writes).
+// events as live steps (a `traceBatch` of the steps and a `keyspaceDiff` of their writes); stepping back
+// or seeking ships a `keyspaceDiff` of the keys written between the two steps (keyspace.ts `move`), so
+// it costs what changed, and a whole snapshot only for a long jump, a compacted revision or the same step.
 
 import type { KeyspaceTracker } from './keyspace.ts';
 import type { Timeline } from './timeline.ts';
@@ -14,9 +16,9 @@ export type TimelineCursor = Pick<Timeline, 'head' | 'position' | 'live' | 'seek
 
 /**
  * The keyspace a view reads past revisions from. With `flush` (the host's own view), a seek drops the
- * head's writes not yet shipped, which the snapshot of the position supersedes.
+ * head's writes not yet shipped, which the move (or snapshot) to the position covers.
  */
-export type KeyspaceHistory = Pick<KeyspaceTracker, 'at' | 'between'> & Partial<Pick<KeyspaceTracker, 'flush'>>;
+export type KeyspaceHistory = Pick<KeyspaceTracker, 'at' | 'between' | 'move'> & Partial<Pick<KeyspaceTracker, 'flush'>>;
 
 export class TimelineView {
   constructor(
@@ -28,14 +30,20 @@ export class TimelineView {
     private readonly annotate: (step: number, message: Message) => TraceRecord = (step, message) => ({ step, ...message }),
   ) {}
 
-  /** Shows `step`: the deliveries up to it (replacing the UI's), the keyspace at its revision. */
+  /**
+   * Shows `step`: the deliveries up to it (replacing the UI's), the keyspace at its revision (a diff from
+   * the position's revision, which the page holds, or short of it by the head's writes not yet shipped).
+   */
   seek(step: number): void {
+    const from = this.timeline.position;
     this.timeline.seek(step);
     this.post({ type: 'traceBatch', ...this.tailAt(step), replace: true });
-    if (this.keyspace) {
-      this.keyspace.flush?.();
-      this.post({ ...this.keyspace.at(this.timeline.revisionAt(step)), current: true });
-    }
+    if (!this.keyspace) return;
+    this.keyspace.flush?.();
+    const to = this.timeline.revisionAt(step);
+    const diff = from === step ? null : this.keyspace.move(this.timeline.revisionAt(from), to, step, (revision) => this.timeline.stepOfRevision(revision) ?? step);
+    if (!diff) this.post({ ...this.keyspace.at(to), current: true });
+    else if (diff.changes.length > 0) this.post(diff);
   }
 
   /** Returns to the head if the view is in the past. */

@@ -2,7 +2,7 @@
 // and replay from seed + command log reproducing the live run exactly.
 
 import { describe, expect, it } from 'vitest';
-import type { Command, KeyspaceSnapshotEvent, SimStatus, TimelineEvent, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import type { Command, KeyEntry, KeyspaceSnapshotEvent, SimStatus, TimelineEvent, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { KeyspaceTracker } from './keyspace.ts';
@@ -34,13 +34,33 @@ function stillClock(): HostClock & { fire(): void } {
 
 function hostWithEvents(seed = 'timeline') {
   const events: WorkerEvent[] = [];
-  const host = new SimHost({ post: (e) => events.push(e), clock: stillClock(), initial: { seed, nodes: 2 } });
+  /** The keyspace as the page mirrors it (current snapshots replace it, diffs change it). */
+  const mirror = new Map<string, KeyEntry>();
+  const post = (e: WorkerEvent) => {
+    events.push(e);
+    if (e.type === 'keyspaceSnapshot' && e.current) {
+      mirror.clear();
+      for (const entry of e.entries) mirror.set(entry.key, entry);
+    }
+    if (e.type === 'keyspaceDiff') {
+      for (const change of e.changes) {
+        if (change.deleted) mirror.delete(change.key);
+        else mirror.set(change.key, entryOf(change));
+      }
+    }
+  };
+  const host = new SimHost({ post, clock: stillClock(), initial: { seed, nodes: 2 } });
   const send = (command: Command): WorkerEvent[] => {
     events.length = 0;
     host.handle(command);
     return [...events];
   };
-  return { host, events, send };
+  const mirrored = (): KeyEntry[] => [...mirror.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+  return { host, events, send, mirrored };
+}
+
+function entryOf({ key, createRevision, modRevision, version, lease, value }: KeyEntry): KeyEntry {
+  return { key, createRevision, modRevision, version, lease, value };
 }
 
 const records = (events: readonly WorkerEvent[]): TraceRecord[] => events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));
@@ -68,7 +88,7 @@ function stepEach(send: (c: Command) => WorkerEvent[], count: number): Array<{ r
 
 describe('timeline', () => {
   it('steps back 10 and forward 10: the same deliveries, statuses and keyspace diffs as the first time', () => {
-    const { send } = hostWithEvents();
+    const { send, mirrored } = hostWithEvents();
     send({ type: 'applyManifest', yaml: nginx });
     const before = statusOf(send({ type: 'step', count: 15 }));
     const firstKeyspace = snapshotOf(send({ type: 'seek', step: before.step }));
@@ -79,8 +99,10 @@ describe('timeline', () => {
     expect(statusOf(back)).toEqual(before);
     expect(timelineOf(back)).toMatchObject({ position: head - 10, head, live: false });
     expect(back.find((e) => e.type === 'traceBatch')).toMatchObject({ replace: true });
-    expect(snapshotOf(back)).toMatchObject({ current: true, revision: timelineOf(back)?.revision });
-    expect(snapshotOf(back)?.entries).toEqual(firstKeyspace?.entries);
+    // The keyspace goes back by a diff of the keys written in between: the page holds what it held then.
+    expect(snapshotOf(back)).toBeUndefined();
+    expect(back.find((e) => e.type === 'keyspaceDiff')).toMatchObject({ revision: timelineOf(back)?.revision });
+    expect(mirrored()).toEqual(firstKeyspace?.entries);
 
     const again = stepEach(send, 10);
     expect(first.some((s) => s.changes.length > 0)).toBe(true);
@@ -89,7 +111,7 @@ describe('timeline', () => {
   });
 
   it('shows a past step with the status and keyspace recorded when it was live', () => {
-    const { send } = hostWithEvents();
+    const { send, mirrored } = hostWithEvents();
     send({ type: 'applyManifest', yaml: configMap('one') });
     const live = stepEach(send, 30);
     const liveAt = (step: number) => live.find((s) => s.status.step === step)!.status;
@@ -102,7 +124,7 @@ describe('timeline', () => {
     expect(batch?.type === 'traceBatch' && batch.records.at(-1)).toEqual(live[12]!.record);
     // The keyspace is etcd's at the step's revision: the ConfigMap exists once its Txn was delivered.
     const txnStep = live.find((s) => s.record.kind === 'etcd.Txn' && JSON.stringify(s.record.payload).includes('configmaps/default/one'))?.status.step ?? Infinity;
-    const keys = snapshotOf(seeked)?.entries.map((e) => e.key) ?? [];
+    const keys = mirrored().map((e) => e.key);
     expect(keys.includes('/registry/configmaps/default/one')).toBe(mid >= txnStep);
   });
 

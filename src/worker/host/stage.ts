@@ -57,7 +57,11 @@ export class Stage {
     const keyspace = cluster.etcd ? new KeyspaceTracker(cluster.etcd) : null;
     this.keyspace = keyspace;
     const { engine } = cluster;
-    if (keyspace) engine.onDelivery(() => keyspace.observe(engine.step));
+    if (keyspace) engine.onDelivery(() => {
+      keyspace.observe(engine.step);
+      // Pod versions are kept for the steps whose deliveries are.
+      keyspace.pods.prune(timeline.revisionAt(Math.min(engine.trace.firstStep, timeline.head)));
+    });
     this.timelineView = new TimelineView(timeline, () => this.current.cluster, keyspace, this.post, this.annotate);
     if (keyspace) this.post(keyspace.current());
   }
