@@ -64,21 +64,24 @@ interface Seen {
 function record(frame: Frame, path: string, key: string): Promise<void> {
   return frame.evaluate(({ path, key }) => {
     interface Rec { step: number; kind: string; from: string; to: string; payload: unknown }
-    const handle = (globalThis as unknown as { podflow: { store: { subscribe(f: (s: { recent: readonly Rec[] }) => void): void } } }).podflow;
+    const handle = (globalThis as unknown as { podflow: { store: { getState(): { recent: readonly Rec[] }; subscribe(f: (s: { recent: readonly Rec[] }) => void): void } } }).podflow;
     const seen = { requests: [] as number[], txns: [] as number[], watchEvents: [] as number[] };
     (globalThis as unknown as { seen: typeof seen }).seen = seen;
-    const noted = new Set<number>();
-    handle.store.subscribe((state) => {
+    // Each record once: the newest step looked at so far.
+    let last = -1;
+    const look = (state: { recent: readonly Rec[] }) => {
       for (const r of state.recent) {
-        if (noted.has(r.step)) continue;
+        if (r.step <= last) continue;
+        last = r.step;
+        if (r.kind !== 'http.request' && r.kind !== 'etcd.Txn' && r.kind !== 'etcd.WatchResponse') continue;
         const text = JSON.stringify(r.payload);
         if (r.kind === 'http.request' && r.from === 'user' && text.includes(path) && text.includes('"POST"')) seen.requests.push(r.step);
         else if (r.kind === 'etcd.Txn' && r.to === 'etcd' && text.includes(key)) seen.txns.push(r.step);
         else if (r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && text.includes(key)) seen.watchEvents.push(r.step);
-        else continue;
-        noted.add(r.step);
       }
-    });
+    };
+    look(handle.store.getState());
+    handle.store.subscribe(look);
   }, { path, key });
 }
 
@@ -92,10 +95,11 @@ async function show(frame: Frame, step: number): Promise<void> {
   await expect(frame.getByTestId('step-counter')).toHaveText(String(step));
 }
 
+/** A column's page: its frame, by the name the side-by-side page gives it. */
 async function frameOf(page: Page, side: 'a' | 'b'): Promise<Frame> {
-  const element = await page.getByTestId(`side-${side}-frame`).elementHandle();
-  const frame = await element!.contentFrame();
-  return frame!;
+  await expect(page.getByTestId(`side-${side}-frame`)).toBeAttached();
+  await expect.poll(() => page.frame(`side-${side}`) !== null).toBe(true);
+  return page.frame(`side-${side}`)!;
 }
 
 test.describe('two kube-apiservers on one real etcd, side by side', () => {
@@ -127,8 +131,9 @@ test.describe('two kube-apiservers on one real etcd, side by side', () => {
   });
 
   test('a ConfigMap created through A: a request and a Txn in A\'s column, a watch event from another etcd client in B\'s', async ({ page }) => {
-    // Both servers boot against etcd in real time (no fast-forward): slower than the model's runs.
-    test.setTimeout(240_000);
+    // Both servers boot against etcd in real time (no fast-forward), and one renderer draws two live pages:
+    // slower than the model's runs on this shared machine.
+    test.setTimeout(480_000);
     expect(b.output()).toContain('kube-apiserver identity kube-apiserver-');
     await page.addInitScript(() => {
       if (localStorage.getItem('podflow.prefs') === null) {
@@ -156,8 +161,14 @@ test.describe('two kube-apiservers on one real etcd, side by side', () => {
 
     await expect.poll(async () => {
       const [inA, inB] = [await seen(columnA), await seen(columnB)];
-      return { a: [inA.requests.length > 0, inA.txns.length > 0], b: inB.watchEvents.length > 0 };
-    }, { timeout: 60_000 }).toEqual({ a: [true, true], b: true });
+      const result = { a: [inA.requests.length > 0, inA.txns.length > 0], b: inB.watchEvents.length > 0 };
+      // What each column has received so far, in the failure message.
+      const newest = (f: Frame) => f.evaluate(() => {
+        const { recent, status } = (globalThis as unknown as { podflow: { store: { getState(): { recent: ReadonlyArray<{ step: number; kind: string }>; status: { step: number; mode: string } } } } }).podflow.store.getState();
+        return `${recent.length} recent, last ${recent.at(-1)?.step} ${recent.at(-1)?.kind}, at step ${status.step} ${status.mode}`;
+      });
+      return result.a.every(Boolean) && result.b ? result : { ...result, columns: [await newest(columnA), await newest(columnB)] };
+    }, { timeout: 120_000 }).toEqual({ a: [true, true], b: true });
     const [inA, inB] = [await seen(columnA), await seen(columnB)];
     // B handled no request for it and wrote nothing: it learned of the ConfigMap from etcd's watch.
     expect(inB.requests).toEqual([]);

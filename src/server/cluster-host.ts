@@ -20,7 +20,6 @@
 // are told the run is not deterministic (`nondeterministicReason`).
 
 import type { LoggableCommand, WorkerEvent } from '../protocol/index.ts';
-import { controlPlaneIdentity, type ApiserverIdentity } from '../sim/apiserver/identity-lease.ts';
 import { createCluster, type Cluster, type ClusterTopology } from '../sim/cluster.ts';
 import type { Component, Message } from '../sim/engine/index.ts';
 import { EtcdServer } from '../sim/etcd/index.ts';
@@ -90,8 +89,6 @@ export class ClusterHost {
   readonly live: DrivenHost | null;
   /** Requests and etcd calls replayed from the log at start. */
   readonly replayed: number;
-  /** This server's kube-apiserver: its host's name and APIServerID (its identity lease's name). */
-  readonly identity: ApiserverIdentity;
   private readonly log: ServerLog | null;
   private readonly admission: Admission;
   private readonly pacing: WallClockPacing;
@@ -110,8 +107,8 @@ export class ClusterHost {
     const spec: ClusterSpec = { seed: options.seed, nodes: options.nodes };
     let hosted: HostedCluster;
     const hostname = options.hostname ?? (realEtcd ? serverHostname() : null);
-    this.identity = hostname === null ? controlPlaneIdentity : apiserverIdentity(hostname);
-    const identity = hostname === null ? {} : { identity: this.identity };
+    // Read back as `cluster.apiserver.identityLease.identity`.
+    const identity = hostname === null ? {} : { identity: apiserverIdentity(hostname) };
     if (options.etcdServers !== undefined) {
       this.epochMs = options.epochMs ?? Date.now();
       const endpoints = options.etcdServers;

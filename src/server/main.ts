@@ -109,7 +109,8 @@ if (!loopback && values.token === undefined) {
 if (etcdListenAddress && !['127.0.0.1', '[::1]', 'localhost'].includes(etcdListenAddress[1]!)) {
   console.warn(`podflow apiserver: serving etcd on ${etcdListen} without authentication: anyone who can reach it reads and writes the cluster's etcd`);
 }
-if (server.host.realEtcd) console.log(`podflow apiserver: kube-apiserver identity ${server.host.identity.id} (host ${server.host.identity.hostname}), its Lease in kube-system`);
+const identity = server.host.cluster.apiserver.identityLease.identity;
+if (server.host.realEtcd) console.log(`podflow apiserver: kube-apiserver identity ${identity.id} (host ${identity.hostname}), its Lease in kube-system`);
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 const store = server.host.realEtcd ? ` on the real etcd at ${server.host.realEtcd.client.endpoints.join(',')} (not deterministic)` : '';
 // One URL: the page's when there is one (the kubeconfig holds the API's), the API's otherwise.
@@ -120,7 +121,7 @@ if (server.pageUrl && server.live?.hasPage) {
   if (server.live) console.log(`podflow apiserver: no built page in ${resolve(values.dist ?? 'dist')}: run \`npm run build\` first to watch the cluster live in a browser`);
 }
 if (peer !== undefined && server.pageUrl && server.live?.hasPage) {
-  console.log(`podflow apiserver: the peer at ${peer} (A) and this kube-apiserver, ${server.host.identity.id} (B), side by side at ${sideBySideUrl(new URL(server.pageUrl).origin, peer, server.pageUrl)}`);
+  console.log(`podflow apiserver: the peer at ${peer} (A) and this kube-apiserver, ${identity.id} (B), side by side at ${sideBySideUrl(new URL(server.pageUrl).origin, peer, server.pageUrl)}`);
 }
 if (server.etcd) console.log(`Podflow etcd at ${server.etcd.address} (etcdctl --endpoints=${server.etcd.address} get / --prefix --keys-only)`);
 

@@ -109,13 +109,14 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
 
     // Two kube-apiservers, two identities: each holds its own Lease in kube-system, and a's page names b
     // as the writer of b's.
-    expect(a.host.identity.id).not.toBe(b.host.identity.id);
-    const bLease = `/registry/leases/kube-system/${b.host.identity.id}`;
+    const [aId, bId] = [a, b].map(({ host }) => host.cluster.apiserver.identityLease.identity);
+    expect(aId!.id).not.toBe(bId!.id);
+    const bLease = `/registry/leases/kube-system/${bId!.id}`;
     await page.until((e) => e.type === 'traceBatch' && e.records.some((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(bLease)), true);
-    expect(writer(watchRecord(page, bLease))).toBe(`written by ${b.host.identity.id}, another kube-apiserver`);
+    expect(writer(watchRecord(page, bLease))).toBe(`written by ${bId!.id}, another kube-apiserver`);
     const listed = await (await fetch(`${a.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver`)).json() as { items: Lease[] };
     expect(listed.items.map((l) => [l.metadata.name, l.metadata.labels?.['kubernetes.io/hostname'], l.spec?.holderIdentity?.split('_')[0]]).sort()).toEqual(
-      [a, b].map(({ host: { identity } }) => [identity.id, identity.hostname, identity.id]).sort());
+      [aId!, bId!].map(({ id, hostname }) => [id, hostname, id]).sort());
 
     // b's own page: a create through a is, on b's side, no request and one watch event from outside.
     const pageB = await attach(b);

@@ -64,6 +64,11 @@ export class IdentityLeaseController {
 
   constructor(private readonly host: IdentityLeaseHost) {}
 
+  /** The apiserver whose lease this is. */
+  get identity(): ApiserverIdentity {
+    return this.host.identity;
+  }
+
   *renew(): Co<void> {
     const ctx = this.host.systemContext();
     const renewTime = formatMicroTimestamp(this.host.wallNow());

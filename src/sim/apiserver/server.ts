@@ -91,7 +91,8 @@ export class KubeApiserver extends Component {
   private readonly chain: HandlerChain;
   private readonly watches: WatchServer;
   private readonly relays: StreamRelays;
-  private readonly identityLease: IdentityLeaseController;
+  /** The identity lease controller (its `identity`: this apiserver's host name and APIServerID). */
+  readonly identityLease: IdentityLeaseController;
   private readonly postStartHooks: PostStartHookContext;
   private bootstrapped = false;
 

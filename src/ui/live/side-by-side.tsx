@@ -48,7 +48,7 @@ function Column({ side, url }: { readonly side: 'a' | 'b'; readonly url: string 
         <span className="side-host" title={host}>{host}</span>
         <a href={url} target="_blank" rel="noopener" data-testid={`side-${side}-open`}>{t('openInNewTab')}</a>
       </header>
-      <iframe className="side-frame" src={url} title={t('sideLabel', { side: side.toUpperCase(), host })} data-testid={`side-${side}-frame`} />
+      <iframe className="side-frame" src={url} name={`side-${side}`} title={t('sideLabel', { side: side.toUpperCase(), host })} data-testid={`side-${side}-frame`} />
     </section>
   );
 }
