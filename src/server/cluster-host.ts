@@ -29,6 +29,7 @@ import type { ClusterSpec, HostedCluster } from '../worker/host/hosted-cluster.t
 import { replayAll } from '../worker/replay.ts';
 import { applyUserCommand, type CommandTarget } from '../worker/user-commands.ts';
 import { Admission, type ReplySink, type Submission } from './admission.ts';
+import { apiserverIdentity, serverHostname } from './identity.ts';
 import { RealEtcdMember } from './real-etcd/real-etcd-member.ts';
 import { ServerLog, type EtcdCall } from './server-log.ts';
 import { defaultFastForwardLeadMs, WallClockPacing } from './wall-clock-pacing.ts';
@@ -62,6 +63,12 @@ export interface HostOptions {
   readonly etcdServers?: readonly string[];
   /** Host the page's view of the cluster (timeline, story, reporting) for attached pages. */
   readonly live?: boolean;
+  /**
+   * `--hostname`: the host kube-apiserver's identity lease is named after (identity.ts). By default the
+   * model's `control-plane` on the model's etcd, and one unique to this server on a real etcd, where
+   * other servers may hold leases beside it.
+   */
+  readonly hostname?: string;
 }
 
 /** What the page says of a run stored in a real etcd (`ready.nondeterministic`). */
@@ -99,12 +106,15 @@ export class ClusterHost {
     const stored = this.log?.stored() ?? null;
     const spec: ClusterSpec = { seed: options.seed, nodes: options.nodes };
     let hosted: HostedCluster;
+    const hostname = options.hostname ?? (realEtcd ? serverHostname() : null);
+    // Read back as `cluster.apiserver.identityLease.identity`.
+    const identity = hostname === null ? {} : { identity: apiserverIdentity(hostname) };
     if (options.etcdServers !== undefined) {
       this.epochMs = options.epochMs ?? Date.now();
       const endpoints = options.etcdServers;
       this.cluster = createCluster({
         seed: `${options.seed}/${this.epochMs}/${process.pid}`, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, epochMs: this.epochMs,
-        etcdMember: (name) => new RealEtcdMember(name, { endpoints }), apiserver: { sharedEtcd: true },
+        etcdMember: (name) => new RealEtcdMember(name, { endpoints }), apiserver: { sharedEtcd: true, ...identity },
       });
       this.realEtcd = this.cluster.etcd as RealEtcdMember;
       this.model = null;
@@ -120,7 +130,9 @@ export class ClusterHost {
     } else {
       const lead = options.fastForward ? options.fastForwardLeadMs ?? defaultFastForwardLeadMs : 0;
       const epochMs = stored ? stored.epochMs : options.epochMs ?? Math.floor((Date.now() - lead) / 1000) * 1000;
-      const cluster = createCluster({ seed: options.seed, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, ...(epochMs !== undefined ? { epochMs } : {}) });
+      const cluster = createCluster({
+        seed: options.seed, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, ...(epochMs !== undefined ? { epochMs } : {}), apiserver: identity,
+      });
       this.cluster = cluster;
       this.model = cluster;
       this.realEtcd = null;

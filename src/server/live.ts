@@ -24,6 +24,7 @@ import { extname, join, relative, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Command, CommandType, WorkerEvent } from '../protocol/index.ts';
+import { sideBySidePath } from '../protocol/side-by-side.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
 import { PageViewer } from '../worker/host-viewer.ts';
 import type { ClusterHost } from './cluster-host.ts';
@@ -85,6 +86,9 @@ function pageFiles(distDir: string): Map<string, { readonly body: Buffer; readon
   walk(distDir);
   const index = files.get('/index.html')!;
   files.delete('/index.html');
+  const sideBySide = files.get('/side-by-side.html');
+  files.delete('/side-by-side.html');
+  if (sideBySide) files.set(sideBySidePath, sideBySide);
   // The page finds out that it is attached (and where to) from this mark.
   const marked = index.body.toString('utf8').replace('<head>', `<head>\n    <meta name="podflow-live" content="${livePath}" />`);
   files.set(pagePath, { body: Buffer.from(marked), type: index.type });

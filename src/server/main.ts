@@ -16,9 +16,15 @@
 //                       clock and the run is not deterministic (no --data-dir, --fast-forward or --speed)
 //   --dist D            the built page to serve at /podflow/ (default ./dist, made by `npm run build`)
 //   --headless          serve kubectl only: no page, no live view (and none of its recording)
+//   --hostname H        the host kube-apiserver's identity lease is named after (default: control-plane on the
+//                       model's etcd; on a real etcd this machine's name and the process id, so two processes
+//                       on one etcd hold two leases; give one to keep the same lease across restarts)
+//   --peer-apiserver U  the page URL another server on the same etcd printed: prints a page showing both side
+//                       by side (this server's page and the peer's, each attached to its own server)
 
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { sideBySideUrl } from '../protocol/side-by-side.ts';
 import { defaultServerOptions, startPodflowServer } from './server.ts';
 
 const { values } = parseArgs({
@@ -36,6 +42,8 @@ const { values } = parseArgs({
     'etcd-servers': { type: 'string' },
     dist: { type: 'string' },
     headless: { type: 'boolean' },
+    hostname: { type: 'string' },
+    'peer-apiserver': { type: 'string' },
   },
   strict: true,
 });
@@ -66,6 +74,16 @@ if (etcdServers !== undefined && etcdListen !== undefined) {
   process.exit(2);
 }
 
+const peer = values['peer-apiserver'];
+if (peer !== undefined && !/^https?:\/\/[^/]/.test(peer)) {
+  console.error(`podflow apiserver: --peer-apiserver must be the page URL the other server printed (http://127.0.0.1:PORT/podflow/), got "${peer}"`);
+  process.exit(2);
+}
+if (values.hostname !== undefined && !/^[a-z0-9]([a-z0-9.-]{0,61}[a-z0-9])?$/.test(values.hostname)) {
+  console.error(`podflow apiserver: --hostname must be a label value of lowercase letters, digits, '.' and '-' (63 at most), got "${values.hostname}"`);
+  process.exit(2);
+}
+
 const kubeconfig = resolve(values.kubeconfig ?? 'podflow.kubeconfig');
 const server = await startPodflowServer({
   ...defaultServerOptions,
@@ -81,6 +99,7 @@ const server = await startPodflowServer({
   ...(etcdListen !== undefined ? { etcdListen } : {}),
   ...(etcdServers !== undefined ? { etcdServers } : {}),
   live: values.headless !== true,
+  ...(values.hostname !== undefined ? { hostname: values.hostname } : {}),
   distDir: resolve(values.dist ?? 'dist'),
 });
 const loopback = ['127.0.0.1', '::1', 'localhost'].includes(values.address ?? '127.0.0.1');
@@ -90,6 +109,8 @@ if (!loopback && values.token === undefined) {
 if (etcdListenAddress && !['127.0.0.1', '[::1]', 'localhost'].includes(etcdListenAddress[1]!)) {
   console.warn(`podflow apiserver: serving etcd on ${etcdListen} without authentication: anyone who can reach it reads and writes the cluster's etcd`);
 }
+const identity = server.host.cluster.apiserver.identityLease.identity;
+if (server.host.realEtcd) console.log(`podflow apiserver: kube-apiserver identity ${identity.id} (host ${identity.hostname}), its Lease in kube-system`);
 const replayed = server.host.replayed > 0 ? ` (replayed ${server.host.replayed} requests)` : '';
 const store = server.host.realEtcd ? ` on the real etcd at ${server.host.realEtcd.client.endpoints.join(',')} (not deterministic)` : '';
 // One URL: the page's when there is one (the kubeconfig holds the API's), the API's otherwise.
@@ -98,6 +119,9 @@ if (server.pageUrl && server.live?.hasPage) {
 } else {
   console.log(`Podflow apiserver at ${server.url}${store}${replayed}: export KUBECONFIG=${kubeconfig} && kubectl get pods`);
   if (server.live) console.log(`podflow apiserver: no built page in ${resolve(values.dist ?? 'dist')}: run \`npm run build\` first to watch the cluster live in a browser`);
+}
+if (peer !== undefined && server.pageUrl && server.live?.hasPage) {
+  console.log(`podflow apiserver: the peer at ${peer} (A) and this kube-apiserver, ${identity.id} (B), side by side at ${sideBySideUrl(new URL(server.pageUrl).origin, peer, server.pageUrl)}`);
 }
 if (server.etcd) console.log(`Podflow etcd at ${server.etcd.address} (etcdctl --endpoints=${server.etcd.address} get / --prefix --keys-only)`);
 

@@ -85,7 +85,7 @@ export interface ClusterConfig<E extends Component = EtcdServer> {
    * kube-apiserver flags: admission (alwaysPullImages), max-in-flight limits, compaction interval, stage delay;
    * `sharedEtcd` for an etcd other apiservers write to.
    */
-  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix' | 'sharedEtcd'>;
+  readonly apiserver?: Pick<KubeApiserverOptions, 'alwaysPullImages' | 'maxInFlight' | 'compactionInterval' | 'stageDelay' | 'etcdPrefix' | 'sharedEtcd' | 'identity'>;
   /**
    * How kube-apiserver stores objects in etcd (`--storage-media-type`): Kubernetes protobuf, its
    * default, or JSON.

@@ -1,14 +1,18 @@
 // The page attached to a server that stores in a real etcd (`--etcd-servers`), and a second server on the
 // same etcd: the page is told the run is not deterministic (and why), sees the real etcd's answers (its
-// revisions, its raft term) on the trace, the keyspace and etcd's box as the real etcd holds them, steps back over what was recorded (etcd's box
-// as it was read by the step shown), and sees a pod created through
-// the other server arrive through etcd's watch. Skipped, with a message, without etcd.
+// revisions, its raft term) on the trace, the keyspace and etcd's box as the real etcd holds them, steps back
+// over what was recorded (etcd's box as it was read by the step shown), and sees a pod created through the
+// other server arrive through etcd's watch, labelled as another etcd client's write. The two servers are two
+// kube-apiservers, each with its identity Lease; each page sees the other's writes only as watch events.
+// Skipped, with a message, without etcd.
 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Etcd3 } from 'etcd3';
-import type { EtcdInsides, KeyChange, TraceRecord, WorkerEvent } from '../../src/protocol/index.ts';
+import type { EtcdInsides, KeyChange, TraceRecord, WatchResponse, WorkerEvent } from '../../src/protocol/index.ts';
+import type { Lease } from '../../src/sim/api/types/coordination.ts';
+import { foreignWriter } from '../../src/ui/captions/foreign-write.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
 import { attach, serving, type TestPage } from './attached-page.ts';
 import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
@@ -108,8 +112,32 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     await serving(b);
     expect((await fetch(`${b.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('from-b') })).status).toBe(201);
     await page.until(watchedEvent('from-b'), true);
-    // The create entered server b alone: server a learned of it from etcd.
+    // The create entered server b alone: server a learned of it from etcd, and the page says so.
     expect(records(page).some((r) => r.from === 'user' && r.kind === 'http.request' && JSON.stringify(r.payload).includes('from-b'))).toBe(false);
+    const watchRecord = (p: TestPage, key: string) => records(p).find((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(key))!;
+    const writer = (record: TraceRecord) => foreignWriter(record, (record.payload as { response: WatchResponse }).response)?.en ?? null;
+    expect(writer(watchRecord(page, '/registry/pods/default/from-a'))).toBeNull();
+    expect(writer(watchRecord(page, '/registry/pods/default/from-b'))).toBe('written by another etcd client, not through this kube-apiserver');
+
+    // Two kube-apiservers, two identities: each holds its own Lease in kube-system, and a's page names b
+    // as the writer of b's.
+    const [aId, bId] = [a, b].map(({ host }) => host.cluster.apiserver.identityLease.identity);
+    expect(aId!.id).not.toBe(bId!.id);
+    const bLease = `/registry/leases/kube-system/${bId!.id}`;
+    await page.until((e) => e.type === 'traceBatch' && e.records.some((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(bLease)), true);
+    expect(writer(watchRecord(page, bLease))).toBe(`written by ${bId!.id}, another kube-apiserver`);
+    const listed = await (await fetch(`${a.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver`)).json() as { items: Lease[] };
+    expect(listed.items.map((l) => [l.metadata.name, l.metadata.labels?.['kubernetes.io/hostname'], l.spec?.holderIdentity?.split('_')[0]]).sort()).toEqual(
+      [aId!, bId!].map(({ id, hostname }) => [id, hostname, id]).sort());
+
+    // b's own page: a create through a is, on b's side, no request and one watch event from outside.
+    const pageB = await attach(b);
+    await pageB.until((e) => e.type === 'ready', true);
+    expect((await fetch(`${a.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('seen-by-b') })).status).toBe(201);
+    await pageB.until(watchedEvent('seen-by-b'), true);
+    expect(records(pageB).some((r) => r.kind === 'http.request' && JSON.stringify(r.payload).includes('seen-by-b'))).toBe(false);
+    expect(writer(watchRecord(pageB, '/registry/pods/default/seen-by-b'))).toBe('written by another etcd client, not through this kube-apiserver');
+    pageB.close();
     page.close();
   }, 240_000);
 });

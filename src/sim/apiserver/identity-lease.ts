@@ -1,7 +1,8 @@
 // kube-apiserver's identity lease: kube-system/kube-apiserver-<hash>, held by `<id>_<uuid>`, one hour
 // long, renewed every 10 s, labelled as an apiserver's heartbeat. The hash is
-// base32(sha224(hostname)[:16]) lowercased for the control-plane host's name `control-plane`, worked
-// out once (the model has no SHA-224): `kube-apiserver-m6v5cwonsdill5e7qwezc7bc5y`.
+// base32(sha224(hostname)[:16]) lowercased; for the control-plane host's name `control-plane` worked out
+// once (the model has no SHA-224): `kube-apiserver-m6v5cwonsdill5e7qwezc7bc5y`. A server process names
+// its own (`ApiserverIdentity`, worked out by src/server/identity.ts), so that two on one etcd hold two leases.
 // Models k8s pkg/controlplane/instance.go (start-kube-apiserver-identity-lease-controller,
 // IdentityLeaseDurationSeconds 3600, IdentityLeaseRenewIntervalPeriod 10 s, labelAPIServerHeartbeatFunc),
 // pkg/controlplane/apiserver/config.go (APIServerID) and component-helpers apimachinery/lease/controller.go.
@@ -16,18 +17,27 @@ import { StorageError } from './storage/errors.ts';
 
 export const controlPlaneHostname = 'control-plane';
 export const apiserverID = 'kube-apiserver-m6v5cwonsdill5e7qwezc7bc5y';
+
+/** Who a kube-apiserver is: its host's name and its APIServerID (`kube-apiserver-<hash of the hostname>`). */
+export interface ApiserverIdentity {
+  readonly hostname: string;
+  readonly id: string;
+}
+
+/** The model's control-plane host (the page's worker and a default server). */
+export const controlPlaneIdentity: ApiserverIdentity = { hostname: controlPlaneHostname, id: apiserverID };
 export const identityLeaseDurationSeconds = 3600;
 export const identityLeaseRenewInterval = 10_000;
 export const identityLeaseTimer = 'identity-lease-renew';
 
-export function apiserverIdentityLease(uuid: string, renewTime: string): KubeObject {
+export function apiserverIdentityLease(uuid: string, renewTime: string, identity: ApiserverIdentity = controlPlaneIdentity): KubeObject {
   const lease: Lease = {
     apiVersion: 'coordination.k8s.io/v1', kind: 'Lease',
     metadata: {
-      name: apiserverID, namespace: 'kube-system',
-      labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': controlPlaneHostname },
+      name: identity.id, namespace: 'kube-system',
+      labels: { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': identity.hostname },
     },
-    spec: { holderIdentity: `${apiserverID}_${uuid}`, leaseDurationSeconds: identityLeaseDurationSeconds, renewTime },
+    spec: { holderIdentity: `${identity.id}_${uuid}`, leaseDurationSeconds: identityLeaseDurationSeconds, renewTime },
   };
   return lease;
 }
@@ -41,6 +51,8 @@ export interface IdentityLeaseHost {
   /** The wall-clock time now, ms since the Unix epoch. */
   wallNow(): number;
   uuid(): string;
+  /** This apiserver's identity. */
+  readonly identity: ApiserverIdentity;
   /** Calls `renew` again after `identityLeaseRenewInterval` (a background timer named `identityLeaseTimer`). */
   scheduleRenew(): void;
 }
@@ -52,13 +64,18 @@ export class IdentityLeaseController {
 
   constructor(private readonly host: IdentityLeaseHost) {}
 
+  /** The apiserver whose lease this is. */
+  get identity(): ApiserverIdentity {
+    return this.host.identity;
+  }
+
   *renew(): Co<void> {
     const ctx = this.host.systemContext();
     const renewTime = formatMicroTimestamp(this.host.wallNow());
     const store = this.host.leases();
     try {
       if (this.lease === null) {
-        this.lease = yield* store.create(ctx, apiserverIdentityLease(`${this.host.uuid()}`, renewTime));
+        this.lease = yield* store.create(ctx, apiserverIdentityLease(this.host.uuid(), renewTime, this.host.identity));
       } else {
         const current = this.lease as Lease;
         const { object } = yield* store.update(ctx, current.metadata.name ?? '', () => ({ ...current, spec: { ...current.spec, renewTime } }) as KubeObject);

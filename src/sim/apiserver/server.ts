@@ -25,7 +25,7 @@ import { defaultMaxInFlight, MaxInFlight, type MaxInFlightLimits } from './filte
 import { ApiserverMetrics } from './filters/metrics.ts';
 import { RbacIndex } from './filters/rbac.ts';
 import { HandlerChain } from './handler-chain.ts';
-import { IdentityLeaseController, identityLeaseRenewInterval, identityLeaseTimer } from './identity-lease.ts';
+import { controlPlaneIdentity, IdentityLeaseController, identityLeaseRenewInterval, identityLeaseTimer, type ApiserverIdentity } from './identity-lease.ts';
 import { runPostStartHooks, type PostStartHookContext } from './post-start-hooks.ts';
 import { RequestContexts, systemUser } from './request-context.ts';
 import { ClusterIPAllocator, StoredRangeAllocator, newNodePortBitmap, newServiceIPBitmap, rangeKeys, serviceClusterIPRange } from './service-allocators.ts';
@@ -67,6 +67,8 @@ export interface KubeApiserverOptions {
   readonly advertiseAddress?: string;
   /** `--storage-media-type`: how objects are written to etcd (default protobuf, as kube-apiserver's). */
   readonly storageMediaType?: StorageMediaType;
+  /** Its host's name and APIServerID, for the identity lease (default: the model's `control-plane`). */
+  readonly identity?: ApiserverIdentity;
 }
 
 const compactorTimer = 'compactor';
@@ -89,7 +91,8 @@ export class KubeApiserver extends Component {
   private readonly chain: HandlerChain;
   private readonly watches: WatchServer;
   private readonly relays: StreamRelays;
-  private readonly identityLease: IdentityLeaseController;
+  /** The identity lease controller (its `identity`: this apiserver's host name and APIServerID). */
+  readonly identityLease: IdentityLeaseController;
   private readonly postStartHooks: PostStartHookContext;
   private bootstrapped = false;
 
@@ -199,6 +202,7 @@ export class KubeApiserver extends Component {
       systemContext: () => context(systemUser, 'kube-system', null, 'kube-apiserver'),
       wallNow: () => this.engine.epochMs + this.now,
       uuid: () => this.rng.uuid(),
+      identity: options.identity ?? controlPlaneIdentity,
       scheduleRenew: () => {
         this.setTimer(identityLeaseRenewInterval, identityLeaseTimer, null, { background: true });
       },

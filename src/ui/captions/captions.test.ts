@@ -195,9 +195,27 @@ const cases: Case[] = [
   },
   {
     name: 'etcd.WatchResponse with events',
-    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(21), watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: kv(key, 21) }] }) }, { from: 'etcd', to: 'kube-apiserver' }),
+    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(21), watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: kv(key, 21) }] }) }, { from: 'etcd', to: 'kube-apiserver', cause: 1 }),
     en: `etcd → kube-apiserver: watch 5 event PUT ${key} (mod_revision 21)`,
     zh: `etcd → kube-apiserver：watch 5 事件 PUT ${key}（mod_revision 21）`,
+  },
+  {
+    name: 'etcd.WatchResponse of another etcd client\'s write (no cause in this server)',
+    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(21), watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: kv(key, 21) }] }) }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: `etcd → kube-apiserver: watch 5 event PUT ${key} (mod_revision 21); written by another etcd client, not through this kube-apiserver`,
+    zh: `etcd → kube-apiserver：watch 5 事件 PUT ${key}（mod_revision 21）；由另一个 etcd 客户端写入，而非经由这个 kube-apiserver`,
+  },
+  {
+    name: 'etcd.WatchResponse of another kube-apiserver\'s identity lease',
+    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(30), watchId: 5, created: false, canceled: false, events: [{ type: 'PUT', kv: kv('/registry/leases/kube-system/kube-apiserver-s2bgmziuyb2qrwpoihfaumwpf4', 30, 9) }] }) }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: 'etcd → kube-apiserver: watch 5 event PUT /registry/leases/kube-system/kube-apiserver-s2bgmziuyb2qrwpoihfaumwpf4 (mod_revision 30); written by kube-apiserver-s2bgmziuyb2qrwpoihfaumwpf4, another kube-apiserver',
+    zh: 'etcd → kube-apiserver：watch 5 事件 PUT /registry/leases/kube-system/kube-apiserver-s2bgmziuyb2qrwpoihfaumwpf4（mod_revision 30）；由另一个 kube-apiserver kube-apiserver-s2bgmziuyb2qrwpoihfaumwpf4 写入',
+  },
+  {
+    name: 'etcd.WatchResponse of a delete from outside this server',
+    record: rec('etcd.WatchResponse', { stream: 's', response: watchResponse({ header: header(31), watchId: 5, created: false, canceled: false, events: [{ type: 'DELETE', kv: kv(key, 31, 0) }] }) }, { from: 'etcd', to: 'kube-apiserver' }),
+    en: `etcd → kube-apiserver: watch 5 event DELETE ${key} (mod_revision 31); deleted by another etcd client, or by etcd as its lease expired`,
+    zh: `etcd → kube-apiserver：watch 5 事件 DELETE ${key}（mod_revision 31）；由另一个 etcd 客户端删除，或因租约到期由 etcd 删除`,
   },
   {
     name: 'etcd.WatchResponse created',

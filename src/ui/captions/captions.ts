@@ -9,6 +9,7 @@
 import { typedRecord, type ClusterMessageKind, type EtcdReplyPayload, type TraceRecord, type TypedMessageView } from '../../protocol/index.ts';
 import { comparesText, headerRevision, opsText, rangeText, txnKey } from './etcd-text.ts';
 import { child, clip, text } from './payload.ts';
+import { foreignWriter } from './foreign-write.ts';
 import { plainCaption } from './plain.ts';
 import { unknownOf } from './stored-bytes.ts';
 import { etcdFaultCaption, raftKindPrefix, raftTechnical, raftTimerLabels } from './raft.ts';
@@ -417,9 +418,10 @@ const watchResponse: Captioner<'etcd.WatchResponse'> = (record) => {
   if (!first) return { en: `etcd: progress notification on watch ${id} at revision ${revision}`, zh: `etcd：watch ${id} 的进度通知，revision ${revision}` };
   const { type, kv: { key, modRevision: mod } } = first;
   const more = events.length - 1;
+  const foreign = foreignWriter(record, response);
   return {
-    en: `etcd → ${who(record.to, record.from)}: watch ${id} event ${type} ${key} (mod_revision ${mod})${more ? ` and ${more} more` : ''}`,
-    zh: `etcd → ${who(record.to, record.from)}：watch ${id} 事件 ${type} ${key}（mod_revision ${mod}）${more ? `，另有 ${more} 个` : ''}`,
+    en: `etcd → ${who(record.to, record.from)}: watch ${id} event ${type} ${key} (mod_revision ${mod})${more ? ` and ${more} more` : ''}${foreign ? `; ${foreign.en}` : ''}`,
+    zh: `etcd → ${who(record.to, record.from)}：watch ${id} 事件 ${type} ${key}（mod_revision ${mod}）${more ? `，另有 ${more} 个` : ''}${foreign ? `；${foreign.zh}` : ''}`,
   };
 };
 

@@ -7,6 +7,7 @@
 import {
   isProtobuf, typedRecord, type ClusterMessageKind, type EtcdReplyPayload, type RequestOp, type TraceRecord, type TypedMessageView,
 } from '../../protocol/index.ts';
+import { foreignWriter } from './foreign-write.ts';
 import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
 import { child, clip, list, text } from './payload.ts';
@@ -659,9 +660,11 @@ const watchResponse: Plain<'etcd.WatchResponse'> = (record, { cause }) => {
   const early = cause && writes.has(cause.kind)
     ? { en: `. This arrives before etcd's reply to the write itself: etcd notifies watchers as the write commits, before the reply travels back`, zh: `。它比 etcd 对这次写入本身的回复来得更早：etcd 在写入提交时就通知 watcher，然后回复才返回` }
     : none;
+  const foreign = foreignWriter(record, response);
+  const by = foreign ? { en: ` (${foreign.en})`, zh: `（${foreign.zh}）` } : none;
   return {
-    en: `etcd tells ${to.en} that ${obj.en} ${what.en} at revision ${mod}${more.en}${early.en}`,
-    zh: `etcd 通知${zs(to.zh)}：${obj.zh} 在 revision ${mod} ${what.zh}${more.zh}${early.zh}`,
+    en: `etcd tells ${to.en} that ${obj.en} ${what.en} at revision ${mod}${by.en}${more.en}${early.en}`,
+    zh: `etcd 通知${zs(to.zh)}：${obj.zh} 在 revision ${mod} ${what.zh}${by.zh}${more.zh}${early.zh}`,
   };
 };
 

@@ -1,5 +1,6 @@
 // Attaching the page to a server (`npm run apiserver`) and back. In the header: "Connect to a server…"
-// (a form with the server's address and, for a server started with --token, its token) while the page runs
+// (a form with the server's address, for a server started with --token its token, and optionally a second
+// server on the same etcd to show beside it on the side-by-side page) while the page runs
 // its own cluster; once attached, a badge saying which server, whether the view is live or paused (or
 // connecting, or refused, with why), whether the run is not deterministic (a server on a real etcd: the
 // server's reason in its tooltip), what is off while attached, and "Back to my cluster".
@@ -7,9 +8,11 @@
 
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { sideBySideUrl } from '../../protocol/side-by-side.ts';
 import { serverOrigin } from '../sim-socket.ts';
 import { useSim, useSimLink } from '../store/sim-context.ts';
 import type { ServerLink } from '../store/sim-store.ts';
+import { pageUrlOf } from './page-url.ts';
 import './live.css';
 
 /** True while the page shows a server's cluster. */
@@ -43,13 +46,25 @@ function ConnectForm({ onDone, initialUrl }: { readonly onDone: () => void; read
   const id = useId();
   const [url, setUrl] = useState(initialUrl ?? 'http://127.0.0.1:6443');
   const [token, setToken] = useState('');
+  const [peer, setPeer] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    let origin: string;
     try {
-      serverOrigin(url, location.href);
+      origin = serverOrigin(url, location.href);
     } catch {
       setError(t('badUrl', { input: url }));
+      return;
+    }
+    if (peer.trim() !== '') {
+      // Two servers: the side-by-side page on the first, each column attached to its own server.
+      const peerPage = pageUrlOf(peer);
+      if (peerPage === null) {
+        setError(t('badUrl', { input: peer }));
+        return;
+      }
+      location.assign(sideBySideUrl(origin, `${origin}/podflow/${token === '' ? '' : `#token=${encodeURIComponent(token)}`}`, peerPage));
       return;
     }
     link?.attach(url, token === '' ? null : token);
@@ -65,6 +80,10 @@ function ConnectForm({ onDone, initialUrl }: { readonly onDone: () => void; read
       <label>
         {t('token')}
         <input type="password" value={token} onChange={(event) => setToken(event.target.value)} autoComplete="off" data-testid="server-token" />
+      </label>
+      <label title={t('peerFieldHint')}>
+        {t('peerField')}
+        <input value={peer} onChange={(event) => setPeer(event.target.value)} spellCheck={false} placeholder="http://127.0.0.1:6444" data-testid="peer-server-url" />
       </label>
       {error ? <p className="live-error" role="alert">{error}</p> : null}
       <div className="live-form-buttons">
