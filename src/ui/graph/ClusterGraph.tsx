@@ -2,7 +2,8 @@
 // and messages animated on its links (one token layer). A new cluster (reset) mounts a new flow, fitted
 // to the view. Every fit (the first, after a reset, the fit button, a resize of the pane) keeps the zoom
 // at or above the level where the smallest text in the boxes is 11 px on screen (readable-zoom.ts); what
-// does not fit then is reached by panning. Components and links are described to screen readers but are
+// does not fit then is reached by panning. In a narrow window (layout/placement.ts) the whole graph is
+// fitted to the pane instead, whatever its zoom: every box on screen, zoom in to read. Components and links are described to screen readers but are
 // not tab stops; the tokens and pod chips are, and every message is also reachable from the side panel's lists.
 // The zoom buttons stand at the pane's right edge, half-way down: beside kube-apiserver, right of every box
 // of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit.
@@ -10,6 +11,7 @@
 import { Background, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDockPlacement } from '../layout/placement.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
@@ -23,6 +25,10 @@ const nodeTypes = { component: ComponentNode } satisfies NodeTypes;
 const edgeTypes = { link: LinkEdge } satisfies EdgeTypes;
 const padding = 0.04;
 const maxZoom = 2;
+/** How far a narrow window's fit may zoom out. */
+const narrowMinZoom = 0.2;
+/** A narrow window's fit keeps the boxes clear of the etcd members switch (top left) and the zoom buttons (right). */
+const narrowPadding: FitViewOptions['padding'] = { top: '44px', right: '52px', bottom: '8px', left: '8px' };
 
 export function ClusterGraph() {
   const { t } = useTranslation('canvas');
@@ -30,6 +36,7 @@ export function ClusterGraph() {
   const actions = useSimActions();
   const theme = usePrefs((prefs) => prefs.theme);
   const [minZoom, setMinZoom] = useState(1);
+  const narrow = useDockPlacement() === 'narrow';
   const layout = useMemo(() => (cluster ? layoutTopology(cluster.topology) : null), [cluster]);
   const segments = useMemo(() => {
     if (!cluster || !layout) return new Map();
@@ -47,7 +54,7 @@ export function ClusterGraph() {
     'controls.zoomOut.ariaLabel': t('zoomOut'),
     'controls.fitView.ariaLabel': t('fitView'),
   }), [t]);
-  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom]);
+  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: narrow ? narrowPadding : padding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom, narrow]);
 
   if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
   return (
@@ -77,16 +84,17 @@ export function ClusterGraph() {
       <TokenLayer segments={segments} />
       <Controls position="center-right" showInteractive={false} fitViewOptions={fitViewOptions} />
       <EtcdMembersSwitch />
-      <ReadableFit onMinZoom={setMinZoom} />
+      <ReadableFit onMinZoom={setMinZoom} narrow={narrow} />
     </ReactFlow>
   );
 }
 
 /**
- * Measures the smallest text in the boxes once they are drawn, sets the zoom floor from it, and fits the
- * view again whenever the pane changes size (a dock opened, a pane dragged, the window resized).
+ * Measures the smallest text in the boxes once they are drawn, sets the zoom floor from it (in a narrow
+ * window, `narrowMinZoom`), and fits the view again whenever the pane changes size (a dock opened, a pane
+ * dragged, the window resized).
  */
-function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void }) {
+function ReadableFit({ onMinZoom, narrow }: { readonly onMinZoom: (zoom: number) => void; readonly narrow: boolean }) {
   const flow = useReactFlow();
   const initialized = useNodesInitialized();
   const domNode = useStore((state) => state.domNode);
@@ -95,9 +103,9 @@ function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void
     let frame = 0;
     const fit = () => {
       const nodes = domNode.querySelector('.react-flow__nodes');
-      const zoom = readableMinZoom(nodes ? smallestTextPx(nodes) : null);
+      const zoom = narrow ? narrowMinZoom : readableMinZoom(nodes ? smallestTextPx(nodes) : null);
       onMinZoom(zoom);
-      void flow.fitView({ padding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
+      void flow.fitView({ padding: narrow ? narrowPadding : padding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
     };
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
@@ -108,6 +116,6 @@ function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void
       observer.disconnect();
       cancelAnimationFrame(frame);
     };
-  }, [initialized, domNode, flow, onMinZoom]);
+  }, [initialized, domNode, flow, onMinZoom, narrow]);
   return null;
 }
