@@ -18,6 +18,7 @@ import { ComponentNode } from './ComponentNode.tsx';
 import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { LinkEdge } from './LinkEdge.tsx';
+import { narrowFitPadding } from './narrow-fit.ts';
 import { readableMinZoom, smallestTextPx } from './readable-zoom.ts';
 import { linkSegments, TokenLayer } from './TokenLayer.tsx';
 
@@ -27,8 +28,6 @@ const padding = 0.04;
 const maxZoom = 2;
 /** How far a narrow window's fit may zoom out. */
 const narrowMinZoom = 0.2;
-/** A narrow window's fit keeps the boxes clear of the etcd members switch (top left) and the zoom buttons (right). */
-const narrowPadding: FitViewOptions['padding'] = { top: '44px', right: '52px', bottom: '8px', left: '8px' };
 
 export function ClusterGraph() {
   const { t } = useTranslation('canvas');
@@ -36,6 +35,7 @@ export function ClusterGraph() {
   const actions = useSimActions();
   const theme = usePrefs((prefs) => prefs.theme);
   const [minZoom, setMinZoom] = useState(1);
+  const [fitPadding, setFitPadding] = useState<FitViewOptions['padding']>(padding);
   const narrow = useDockPlacement() === 'narrow';
   const layout = useMemo(() => (cluster ? layoutTopology(cluster.topology) : null), [cluster]);
   const segments = useMemo(() => {
@@ -54,7 +54,7 @@ export function ClusterGraph() {
     'controls.zoomOut.ariaLabel': t('zoomOut'),
     'controls.fitView.ariaLabel': t('fitView'),
   }), [t]);
-  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: narrow ? narrowPadding : padding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom, narrow]);
+  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: fitPadding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom, fitPadding]);
 
   if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
   return (
@@ -84,17 +84,21 @@ export function ClusterGraph() {
       <TokenLayer segments={segments} />
       <Controls position="center-right" showInteractive={false} fitViewOptions={fitViewOptions} />
       <EtcdMembersSwitch />
-      <ReadableFit onMinZoom={setMinZoom} narrow={narrow} />
+      <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} />
     </ReactFlow>
   );
 }
 
 /**
  * Measures the smallest text in the boxes once they are drawn, sets the zoom floor from it (in a narrow
- * window, `narrowMinZoom`), and fits the view again whenever the pane changes size (a dock opened, a pane
- * dragged, the window resized).
+ * window, `narrowMinZoom`, with the padding of narrow-fit.ts), and fits the view again whenever the pane
+ * changes size (a dock opened, a pane dragged, the window resized).
  */
-function ReadableFit({ onMinZoom, narrow }: { readonly onMinZoom: (zoom: number) => void; readonly narrow: boolean }) {
+function ReadableFit({ onMinZoom, onPadding, narrow }: {
+  readonly onMinZoom: (zoom: number) => void;
+  readonly onPadding: (padding: FitViewOptions['padding']) => void;
+  readonly narrow: boolean;
+}) {
   const flow = useReactFlow();
   const initialized = useNodesInitialized();
   const domNode = useStore((state) => state.domNode);
@@ -104,8 +108,10 @@ function ReadableFit({ onMinZoom, narrow }: { readonly onMinZoom: (zoom: number)
     const fit = () => {
       const nodes = domNode.querySelector('.react-flow__nodes');
       const zoom = narrow ? narrowMinZoom : readableMinZoom(nodes ? smallestTextPx(nodes) : null);
+      const fitPadding = narrow ? narrowPaddingIn(domNode, flow.getNodesBounds(flow.getNodes())) : padding;
       onMinZoom(zoom);
-      void flow.fitView({ padding: narrow ? narrowPadding : padding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
+      onPadding(fitPadding);
+      void flow.fitView({ padding: fitPadding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
     };
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
@@ -116,6 +122,15 @@ function ReadableFit({ onMinZoom, narrow }: { readonly onMinZoom: (zoom: number)
       observer.disconnect();
       cancelAnimationFrame(frame);
     };
-  }, [initialized, domNode, flow, onMinZoom, narrow]);
+  }, [initialized, domNode, flow, onMinZoom, onPadding, narrow]);
   return null;
+}
+
+/** The narrow fit's padding for the pane `domNode` as it is drawn now (its etcd members switch and zoom buttons measured). */
+function narrowPaddingIn(domNode: HTMLElement, graph: { width: number; height: number }) {
+  const pane = domNode.getBoundingClientRect();
+  const members = domNode.querySelector('[data-testid="etcd-members-switch"]')?.getBoundingClientRect();
+  const controls = domNode.querySelector('.react-flow__controls')?.getBoundingClientRect();
+  const corner = members ? { right: members.right - pane.left, bottom: members.bottom - pane.top } : { right: 0, bottom: 0 };
+  return narrowFitPadding(pane, graph, corner, controls ? pane.right - controls.left : 0);
 }
