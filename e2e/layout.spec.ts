@@ -165,3 +165,67 @@ test.describe('the layout is remembered', () => {
     });
   });
 });
+
+// A small window, and each column of the side-by-side page (1280×720 and 1440×900 halved): the panes are
+// stacked (layout/placement.ts), nothing runs off the window's right edge, the whole graph is fitted to
+// its pane clear of the zoom buttons and the etcd members switch, and the dock's tabs are on screen.
+for (const viewport of [{ width: 640, height: 700 }, { width: 720, height: 870 }] as const) {
+  test.describe(`in a narrow window, ${viewport.width}×${viewport.height}`, () => {
+    test.use({ viewport });
+
+    test('the header, the playback controls, every component box and the dock tabs are on screen', async ({ podflow: { page } }) => {
+      await expect(page.locator('.workspace')).toHaveAttribute('data-placement', 'narrow');
+      const within = async (name: string, locator: ReturnType<Page['locator']>) => {
+        await expect(locator, name).toBeVisible();
+        const b = (await locator.boundingBox())!;
+        const inside = b.x >= -0.5 && b.y >= -0.5 && b.x + b.width <= viewport.width + 0.5 && b.y + b.height <= viewport.height + 0.5;
+        expect(inside, `${name} ${JSON.stringify(b)} inside the ${viewport.width}×${viewport.height} window`).toBe(true);
+      };
+      await test.step('no sideways scrolling', async () => {
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+      });
+      await test.step('the header and the playback controls', async () => {
+        await within('the server control', page.getByRole('button', { name: 'Connect to a server…' }));
+        await within('Reset layout', page.getByRole('button', { name: 'Reset layout' }));
+        await within('Next milestone', page.getByTestId('next-milestone-button'));
+        await within('Play', page.getByTestId('play-button'));
+        await within('the step counter', page.getByTestId('step-counter'));
+      });
+      await test.step('every component box, clear of the zoom buttons and the etcd members switch', async () => {
+        const g = await settled(page);
+        const boxes = await boxCount(page);
+        expect(g.nodes).toHaveLength(boxes);
+        const members = (await page.getByTestId('etcd-members-switch').boundingBox())!;
+        const overlaps = (a: GraphGeometry['pane'], b: GraphGeometry['pane']) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+        for (const n of g.nodes) {
+          const inside = n.x >= g.pane.x - 0.5 && n.y >= g.pane.y - 0.5
+            && n.x + n.width <= g.pane.x + g.pane.width + 0.5 && n.y + n.height <= g.pane.y + g.pane.height + 0.5;
+          expect(inside, `${n.name} ${JSON.stringify(n)} inside the graph pane ${JSON.stringify(g.pane)}`).toBe(true);
+          expect(overlaps(g.controls, n), `the zoom buttons over ${n.name}`).toBe(false);
+          expect(overlaps(members, n), `the etcd members switch over ${n.name}`).toBe(false);
+        }
+        expect(g.pane.x + g.pane.width).toBeLessThanOrEqual(viewport.width + 0.5);
+        expect(g.pane.y + g.pane.height).toBeLessThanOrEqual(viewport.height + 0.5);
+      });
+      await test.step('the dock tabs, and a tab opens its view on screen', async () => {
+        const tabs = page.getByRole('tablist', { name: 'Dock' });
+        await within('the dock tab list', tabs);
+        await within('the Hide dock button', page.getByRole('button', { name: 'Hide dock' }));
+        await tabs.getByRole('tab', { name: 'Objects' }).click();
+        await within('the Objects tab', tabs.getByRole('tab', { name: 'Objects' }));
+        await expect(page.locator('#dock-panel-objects')).toBeVisible();
+        const panel = (await page.locator('#dock-panel-objects').boundingBox())!;
+        expect(panel.height, 'the Objects view has room').toBeGreaterThanOrEqual(100);
+      });
+      await test.step('the dock hidden, the graph takes its room and still fits', async () => {
+        await page.getByRole('button', { name: 'Hide dock' }).click();
+        await expect(page.getByTestId('dock')).toHaveAttribute('data-open', 'false');
+        await within('the dock tab list, dock hidden', page.getByRole('tablist', { name: 'Dock' }));
+        const g = await settled(page);
+        for (const n of g.nodes) {
+          expect(n.x + n.width <= g.pane.x + g.pane.width + 0.5 && n.y + n.height <= g.pane.y + g.pane.height + 0.5, `${n.name} inside, dock hidden`).toBe(true);
+        }
+      });
+    });
+  });
+}

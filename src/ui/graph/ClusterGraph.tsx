@@ -2,7 +2,8 @@
 // and messages animated on its links (one token layer). A new cluster (reset) mounts a new flow, fitted
 // to the view. Every fit (the first, after a reset, the fit button, a resize of the pane) keeps the zoom
 // at or above the level where the smallest text in the boxes is 11 px on screen (readable-zoom.ts); what
-// does not fit then is reached by panning. Components and links are described to screen readers but are
+// does not fit then is reached by panning. In a narrow window (layout/placement.ts) the whole graph is
+// fitted to the pane instead, whatever its zoom: every box on screen, zoom in to read. Components and links are described to screen readers but are
 // not tab stops; the tokens and pod chips are, and every message is also reachable from the side panel's lists.
 // The zoom buttons stand at the pane's right edge, half-way down: beside kube-apiserver, right of every box
 // of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit.
@@ -10,12 +11,14 @@
 import { Background, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDockPlacement } from '../layout/placement.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { LinkEdge } from './LinkEdge.tsx';
+import { narrowFitPadding } from './narrow-fit.ts';
 import { readableMinZoom, smallestTextPx } from './readable-zoom.ts';
 import { linkSegments, TokenLayer } from './TokenLayer.tsx';
 
@@ -23,6 +26,8 @@ const nodeTypes = { component: ComponentNode } satisfies NodeTypes;
 const edgeTypes = { link: LinkEdge } satisfies EdgeTypes;
 const padding = 0.04;
 const maxZoom = 2;
+/** How far a narrow window's fit may zoom out. */
+const narrowMinZoom = 0.2;
 
 export function ClusterGraph() {
   const { t } = useTranslation('canvas');
@@ -30,6 +35,8 @@ export function ClusterGraph() {
   const actions = useSimActions();
   const theme = usePrefs((prefs) => prefs.theme);
   const [minZoom, setMinZoom] = useState(1);
+  const [fitPadding, setFitPadding] = useState<FitViewOptions['padding']>(padding);
+  const narrow = useDockPlacement() === 'narrow';
   const layout = useMemo(() => (cluster ? layoutTopology(cluster.topology) : null), [cluster]);
   const segments = useMemo(() => {
     if (!cluster || !layout) return new Map();
@@ -47,7 +54,7 @@ export function ClusterGraph() {
     'controls.zoomOut.ariaLabel': t('zoomOut'),
     'controls.fitView.ariaLabel': t('fitView'),
   }), [t]);
-  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom]);
+  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: fitPadding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom, fitPadding]);
 
   if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
   return (
@@ -77,16 +84,21 @@ export function ClusterGraph() {
       <TokenLayer segments={segments} />
       <Controls position="center-right" showInteractive={false} fitViewOptions={fitViewOptions} />
       <EtcdMembersSwitch />
-      <ReadableFit onMinZoom={setMinZoom} />
+      <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} />
     </ReactFlow>
   );
 }
 
 /**
- * Measures the smallest text in the boxes once they are drawn, sets the zoom floor from it, and fits the
- * view again whenever the pane changes size (a dock opened, a pane dragged, the window resized).
+ * Measures the smallest text in the boxes once they are drawn, sets the zoom floor from it (in a narrow
+ * window, `narrowMinZoom`, with the padding of narrow-fit.ts), and fits the view again whenever the pane
+ * changes size (a dock opened, a pane dragged, the window resized).
  */
-function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void }) {
+function ReadableFit({ onMinZoom, onPadding, narrow }: {
+  readonly onMinZoom: (zoom: number) => void;
+  readonly onPadding: (padding: FitViewOptions['padding']) => void;
+  readonly narrow: boolean;
+}) {
   const flow = useReactFlow();
   const initialized = useNodesInitialized();
   const domNode = useStore((state) => state.domNode);
@@ -95,9 +107,11 @@ function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void
     let frame = 0;
     const fit = () => {
       const nodes = domNode.querySelector('.react-flow__nodes');
-      const zoom = readableMinZoom(nodes ? smallestTextPx(nodes) : null);
+      const zoom = narrow ? narrowMinZoom : readableMinZoom(nodes ? smallestTextPx(nodes) : null);
+      const fitPadding = narrow ? narrowPaddingIn(domNode, flow.getNodesBounds(flow.getNodes())) : padding;
       onMinZoom(zoom);
-      void flow.fitView({ padding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
+      onPadding(fitPadding);
+      void flow.fitView({ padding: fitPadding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
     };
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
@@ -108,6 +122,15 @@ function ReadableFit({ onMinZoom }: { readonly onMinZoom: (zoom: number) => void
       observer.disconnect();
       cancelAnimationFrame(frame);
     };
-  }, [initialized, domNode, flow, onMinZoom]);
+  }, [initialized, domNode, flow, onMinZoom, onPadding, narrow]);
   return null;
+}
+
+/** The narrow fit's padding for the pane `domNode` as it is drawn now (its etcd members switch and zoom buttons measured). */
+function narrowPaddingIn(domNode: HTMLElement, graph: { width: number; height: number }) {
+  const pane = domNode.getBoundingClientRect();
+  const members = domNode.querySelector('[data-testid="etcd-members-switch"]')?.getBoundingClientRect();
+  const controls = domNode.querySelector('.react-flow__controls')?.getBoundingClientRect();
+  const corner = members ? { right: members.right - pane.left, bottom: members.bottom - pane.top } : { right: 0, bottom: 0 };
+  return narrowFitPadding(pane, graph, corner, controls ? pane.right - controls.left : 0);
 }

@@ -1,7 +1,8 @@
 // The panes under the playback bar, resizable (react-resizable-panels) and remembered (localStorage):
 // the graph, the right-hand column, and the dock, below the graph when the window is tall enough and
 // stacked under the right-hand column otherwise (placement.ts). The graph pane has a floor of 720 × 400
-// CSS px in either placement; the dock collapses to its tab strip.
+// CSS px in either placement; the dock collapses to its tab strip. In a narrow window the three are
+// stacked instead, full width, the graph on top and the dock's tab strip always on screen.
 
 import { useEffect, type ReactNode } from 'react';
 import { Group, Panel, Separator, useDefaultLayout, usePanelRef, type PanelImperativeHandle, type PanelSize } from 'react-resizable-panels';
@@ -27,6 +28,10 @@ const sizes = {
   /** The tab strip: one row below the graph, up to two in the narrower column. */
   collapsedBelow: 40,
   collapsedBeside: 72,
+  /** The stacked panes of a narrow window: graph, side column, dock (shares of the workspace's height). */
+  narrowGraph: '48%',
+  narrowSide: '18%',
+  narrowDock: '34%',
 } as const;
 
 function useRemembered(id: string) {
@@ -59,19 +64,21 @@ function useLayoutResets(reset: () => void) {
 }
 
 export function Workspace(props: WorkspaceProps) {
-  return useDockPlacement() === 'below' ? <DockBelow {...props} /> : <DockBeside {...props} />;
+  const placement = useDockPlacement();
+  if (placement === 'narrow') return <Stacked {...props} />;
+  return placement === 'below' ? <DockBelow {...props} /> : <DockBeside {...props} />;
 }
 
-function GraphPanel({ children }: { readonly children: ReactNode }) {
+function GraphPanel({ children, ...rest }: { readonly children: ReactNode; readonly panelRef?: React.Ref<PanelImperativeHandle | null>; readonly defaultSize?: string; readonly minSize?: number }) {
   const { t } = useTranslation('layout');
   return (
-    <Panel id="graph" minSize={graphFloor.width} className="pane graph-pane" role="region" aria-label={t('graphPane')} data-testid="graph-pane">
+    <Panel id="graph" minSize={graphFloor.width} {...rest} className="pane graph-pane" role="region" aria-label={t('graphPane')} data-testid="graph-pane">
       {children}
     </Panel>
   );
 }
 
-function SidePanel({ children, ...rest }: { readonly children: ReactNode; readonly panelRef?: React.Ref<PanelImperativeHandle | null>; readonly defaultSize?: number; readonly minSize?: number; readonly maxSize?: number }) {
+function SidePanel({ children, ...rest }: { readonly children: ReactNode; readonly panelRef?: React.Ref<PanelImperativeHandle | null>; readonly defaultSize?: number | string; readonly minSize?: number; readonly maxSize?: number }) {
   const { t } = useTranslation('layout');
   return (
     <Panel id="side" className="pane side-panel" {...rest}>
@@ -135,6 +142,30 @@ function DockBeside({ graph, side, dock }: WorkspaceProps) {
             {dock}
           </Panel>
         </Group>
+      </Panel>
+    </Group>
+  );
+}
+
+function Stacked({ graph, side, dock }: WorkspaceProps) {
+  const stack = useRemembered('narrow');
+  const graphRef = usePanelRef();
+  const sideRef = usePanelRef();
+  const dockRef = usePanelRef();
+  const onDockResize = useDockPanel(dockRef);
+  useLayoutResets(() => {
+    graphRef.current?.resize(sizes.narrowGraph);
+    sideRef.current?.resize(sizes.narrowSide);
+    dockRef.current?.resize(sizes.narrowDock);
+  });
+  return (
+    <Group orientation="vertical" id="podflow-layout-narrow" className="workspace" data-placement="narrow" {...stack}>
+      <GraphPanel panelRef={graphRef} defaultSize={sizes.narrowGraph} minSize={160}>{graph}</GraphPanel>
+      <ResizeHandle between="side" />
+      <SidePanel panelRef={sideRef} defaultSize={sizes.narrowSide} minSize={64}>{side}</SidePanel>
+      <ResizeHandle between="dock" />
+      <Panel id="dock-pane" panelRef={dockRef} className="pane dock-pane" collapsible collapsedSize={sizes.collapsedBelow} minSize={120} defaultSize={sizes.narrowDock} onResize={onDockResize}>
+        {dock}
       </Panel>
     </Group>
   );

@@ -11,4 +11,9 @@ describe('dockPlacement', () => {
   it('puts it beside on a wide screen', () => {
     expect(dockPlacement(2560, 1440)).toBe('beside');
   });
+  it('stacks the panes in a window narrower than 1280 px, such as a column of the side-by-side page', () => {
+    expect(dockPlacement(640, 700)).toBe('narrow');
+    expect(dockPlacement(720, 870)).toBe('narrow');
+    expect(dockPlacement(1279, 900)).toBe('narrow');
+  });
 });
