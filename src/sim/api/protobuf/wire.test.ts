@@ -12,6 +12,11 @@ describe('UTF-8', () => {
     }));
   });
 
+  it('keeps a leading U+FEFF (a byte order mark is text to Go), on the host decoder\'s path too', () => {
+    expect(utf8Decode(utf8Encode('\ufeff'))).toBe('\ufeff');
+    expect(utf8Decode(utf8Encode(`\ufeff${'\u00e9'.repeat(40)}`))).toBe(`\ufeff${'\u00e9'.repeat(40)}`);
+  });
+
   it("replaces each invalid byte with U+FFFD, as Go's encoding/json does", () => {
     // A truncated 3-byte sequence (E2 82) is two invalid bytes in Go, one maximal subpart in WHATWG.
     expect(utf8Decode(new Uint8Array([0x61, 0xe2, 0x82, 0x62]), 0, 4)).toBe('a\ufffd\ufffdb');

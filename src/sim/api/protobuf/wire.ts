@@ -170,9 +170,10 @@ export function utf8Encode(s: string): Uint8Array {
 
 // The host's UTF-8 decoder (browsers, workers and Node all have one; it is deterministic), strict: it
 // replaces an invalid sequence as a whole where Go replaces each invalid byte, so invalid input takes
-// the slow path. src/sim's type libraries leave it out, so it is declared here.
-declare const TextDecoder: (new (label: string, options: { fatal: boolean }) => { decode(input: Uint8Array): string }) | undefined;
-const hostDecoder = typeof TextDecoder === 'function' ? new TextDecoder('utf-8', { fatal: true }) : undefined;
+// the slow path. `ignoreBOM` keeps a leading U+FEFF in the string (by default the decoder drops it; Go
+// keeps it). src/sim's type libraries leave it out, so it is declared here.
+declare const TextDecoder: (new (label: string, options: { fatal: boolean; ignoreBOM: boolean }) => { decode(input: Uint8Array): string }) | undefined;
+const hostDecoder = typeof TextDecoder === 'function' ? new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }) : undefined;
 
 /**
  * UTF-8 bytes to a string; each byte of an invalid sequence becomes U+FFFD (as Go's encoding/json
