@@ -6,31 +6,13 @@
 // compacted) a seek to a step whose revision is compacted. Medians of wall time per command, and of the
 // process's CPU time beside it (on a shared machine the wall time mostly measures the wait for a core).
 
+import { webDeployment } from '../src/sim/scenarios/scale-build.ts';
 import { manualHost } from '../src/worker/testing.ts';
 import type { Command, WorkerEvent } from '../src/protocol/index.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
 
 const replicas = Number(process.env.PODFLOW_BENCH_REPLICAS ?? 1000);
 const nodes = Number(process.env.PODFLOW_BENCH_NODES ?? 50);
-
-const manifest = (n: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: ${n}
-  selector:
-    matchLabels:
-      app: web
-  template:
-    metadata:
-      labels:
-        app: web
-    spec:
-      containers:
-        - name: web
-          image: nginx:1.14.2
-`;
 
 interface Timing {
   readonly wallMs: number;
@@ -57,7 +39,7 @@ function measure(): BenchFigure[] {
   const harness = manualHost({ initial: { seed: 'bench-stepback', nodes, etcdMembers: 1 } });
   const { host, events, send } = harness;
   const built = performance.now();
-  send({ type: 'applyManifest', yaml: manifest(replicas) });
+  send({ type: 'applyManifest', yaml: webDeployment(replicas).yaml });
   send({ type: 'runUntilIdle' });
   const runMs = performance.now() - built;
   const head = host.timeline.head;
