@@ -19,16 +19,21 @@ export function PlayheadProvider({ children }: { readonly children: ReactNode })
 
   useEffect(() => {
     let version: number | undefined;
-    const sync = (state: SimState) => {
+    const sync = (state: SimState, previous?: SimState) => {
       if (state.cluster?.version !== version) {
         version = state.cluster?.version;
         playhead.reset(presentationLag(state.cluster?.topology ?? null));
       }
-      playhead.follow(state.status.now, state.status.mode === 'playing');
+      const playing = state.status.mode === 'playing';
+      // A pause whose store update also carries the last turns' clock (the inbox applies a frame's worker
+      // messages at once): that clock was reached while playing, so it is followed as playing first and
+      // the pause then freezes the playhead where it is, as when each message was applied alone.
+      if (!playing && previous?.status.mode === 'playing' && previous.cluster?.version === state.cluster?.version) playhead.follow(state.status.now, true);
+      playhead.follow(state.status.now, playing);
     };
     sync(store.getState());
     return store.subscribe((state, previous) => {
-      if (state.status !== previous.status || state.cluster !== previous.cluster) sync(state);
+      if (state.status !== previous.status || state.cluster !== previous.cluster) sync(state, previous);
     });
   }, [store, playhead]);
 
