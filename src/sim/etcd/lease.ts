@@ -36,7 +36,8 @@ export class Lease {
     return Math.trunc((this.expiry - now) / 1000);
   }
 
-  /** Keys attached to the lease, in byte order. */
+  /** Keys attached to the lease, in byte order. Real etcd answers in Go map order, which varies per run
+   *  (lease/lessor.go Lease.Keys); byte order keeps the model deterministic. */
   sortedKeys(): string[] {
     return [...this.keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
