@@ -13,10 +13,9 @@ test('30 pods on 3 nodes: each node aggregates its pods per state; zoomed in, a 
   const form = page.getByRole('form', { name: 'kubectl create' });
   await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(30));
   await form.getByRole('button', { name: 'Create' }).click();
-  await expect.poll(async () => {
-    if (await podflow.button('Run until idle').isEnabled()) await podflow.button('Run until idle').click();
-    return page.getByTestId('pod-summary').filter({ hasText: 'running' }).count();
-  }, { timeout: 150_000 }).toBe(3);
+  // settle's click gives up after 1 s: a bare click() on "Run until idle" waits forever when the run
+  // reaches idle between the isEnabled check and the click (CI saw all 30 Running and the poll stuck).
+  await new ActDock(podflow).settle(async () => (await page.getByTestId('pod-summary').filter({ hasText: 'running' }).count()) === 3, 100);
   await expect(podflow.activity).toHaveText('idle');
 
   const summaries = page.getByTestId('pod-summary');
