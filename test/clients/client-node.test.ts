@@ -5,20 +5,13 @@
 import { CoreV1Api, KubeConfig, makeInformer, type V1ConfigMap } from '@kubernetes/client-node';
 import { afterAll, describe, expect, test } from 'vitest';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
+import { until } from '../wait.ts';
 
 let server: PodflowServer | null = null;
 
 afterAll(async () => {
   await server?.close();
 });
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 2_000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 describe('@kubernetes/client-node', () => {
   test('an informer converges to the server\'s list through creates, patches and deletes', async () => {
@@ -56,7 +49,7 @@ describe('@kubernetes/client-node', () => {
     };
     const informerState = () => new Map(informer.list().map((c) => [c.metadata!.name!, `${c.metadata!.resourceVersion} ${JSON.stringify(c.data)}`]));
     const expected = await serverState();
-    await until(() => JSON.stringify([...informerState()].sort()) === JSON.stringify([...expected].sort()), 'the informer\'s cache equals the server\'s list');
+    await until('the informer\'s cache equals the server\'s list', () => JSON.stringify([...informerState()].sort()) === JSON.stringify([...expected].sort()), { timeoutMs: 20_000 });
     expect(errors).toEqual([]);
     await informer.stop();
 

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
+import { until } from '../wait.ts';
 
 const python = '/usr/bin/python3';
 
@@ -31,11 +32,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`never happened: ${what}`);
-}
-
 interface PythonReport {
   readonly namespaces: string[];
   readonly nodes: string[];
@@ -55,7 +51,7 @@ describe.skipIf(!available)('the Kubernetes Python client', () => {
     const cluster = server.host.cluster;
     cluster.faults.compactNow();
     cluster.faults.breakEtcdWatches();
-    await until(() => (cluster.apiserver.watchCacheWindowOf('/registry/configmaps')?.oldestServable ?? 0) > 1, 'the ConfigMap watch cache relisted');
+    await until('the ConfigMap watch cache relisted', () => (cluster.apiserver.watchCacheWindowOf('/registry/configmaps')?.oldestServable ?? 0) > 1);
 
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(python, [join(import.meta.dirname, 'python_client.py'), kubeconfig, '1'], { timeout: 120_000 }, (err, out, errOut) => {

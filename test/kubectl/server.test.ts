@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { defaultServerOptions, startPodflowServer, type PodflowServer, type ServerOptions } from '../../src/server/server.ts';
 import { selfSignedCertificate } from '../../src/server/tls.ts';
+import { until } from '../wait.ts';
 
 const servers: PodflowServer[] = [];
 const dirs: string[] = [];
@@ -49,12 +50,6 @@ function call(server: PodflowServer, method: string, path: string, body?: unknow
     req.on('error', reject);
     req.end(body ? JSON.stringify(body) : undefined);
   });
-}
-
-/** Waits until `check` holds (polling the event loop), failing with `what` if it never does. */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 1_000 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  if (!check()) throw new Error(`never happened: ${what}`);
 }
 
 /** Opens a server-sent event stream and pushes each event's JSON data onto `into`; `onOpen` sees the response first. */
@@ -105,17 +100,17 @@ describe('the Podflow apiserver over HTTP', () => {
     });
     req.on('error', () => undefined);
     req.end();
-    await until(() => response !== null, 'the watch answered');
+    await until('the watch answered', () => response !== null);
     expect(response!.statusCode).toBe(200);
     expect(response!.headers['content-type']).toBe('application/json'); // the serializer's type, as watch.go sets it
     expect(response!.headers['transfer-encoding']).toBe('chunked');
     expect((await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('one'))).status).toBe(201);
     expect((await call(server, 'POST', '/api/v1/namespaces/default/configmaps', configMap('two'))).status).toBe(201);
-    await until(() => lines.length >= 2, 'two watch events');
+    await until('two watch events', () => lines.length >= 2);
     const events = lines.map((l) => JSON.parse(l) as { type: string; object: { kind: string; rows: Array<{ cells: unknown[] }> } });
     expect(events.map((e) => [e.type, e.object.kind, e.object.rows.length, e.object.rows[0]!.cells[0]])).toEqual([['ADDED', 'Table', 1, 'one'], ['ADDED', 'Table', 1, 'two']]);
     req.destroy();
-    await until(() => cancels.length > 0, 'the watch cancelled in the simulation');
+    await until('the watch cancelled in the simulation', () => cancels.length > 0);
     expect(cancels).toHaveLength(1);
   });
 
@@ -127,9 +122,9 @@ describe('the Podflow apiserver over HTTP', () => {
       expect(res.headers['content-type']).toBe('text/event-stream; charset=utf-8');
       streaming = true;
     });
-    await until(() => streaming, 'the trace stream open');
+    await until('the trace stream open', () => streaming);
     expect((await call(server, 'GET', '/version')).status).toBe(200);
-    await until(() => records.length >= 2, 'the request and its response in the trace');
+    await until('the request and its response in the trace', () => records.length >= 2);
     req.destroy();
     const [sent, answered] = records;
     expect([sent!.kind, sent!.from, sent!.to]).toEqual(['http.request', 'user', 'kube-apiserver']);
@@ -138,7 +133,7 @@ describe('the Podflow apiserver over HTTP', () => {
     // From step 1: the retained history first (boot: the apiserver's first etcd request), then live records.
     const history: Array<{ step: number; kind: string }> = [];
     const again = serverSentEvents(`${server.url}/podflow/trace?from=1`, history);
-    await until(() => history.length >= 10, 'ten records of history');
+    await until('ten records of history', () => history.length >= 10);
     again.destroy();
     expect(history.slice(0, 10).map((r) => r.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });

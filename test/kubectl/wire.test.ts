@@ -14,13 +14,10 @@ import type { KubeObject } from '../../src/sim/api/types/meta.ts';
 import { decodeWatchFrames } from '../../src/sim/apiserver/wire-encoding.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
 import { findKubectl, ok, rows, startKubectlEnv, type KubectlEnv, type KubectlResult } from './harness.ts';
+import { until } from '../wait.ts';
 
 const kubectl = findKubectl();
 if (!kubectl) console.warn('test/kubectl/wire: kubectl is not on PATH; the real-kubectl cases are SKIPPED');
-
-async function until(cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 50));
-}
 
 describe.skipIf(!kubectl)('real kubectl: protobuf requests and watch tables', () => {
   let env: KubectlEnv;
@@ -86,10 +83,10 @@ describe.skipIf(!kubectl)('real kubectl: protobuf requests and watch tables', ()
       const request = m.payload as { path?: string; query?: string };
       if (m.kind === 'http.request' && m.to === 'kube-apiserver' && request.path === '/api/v1/namespaces/default/pods' && /(^|&)watch=true/.test(request.query ?? '')) watching = true;
     });
-    await until(() => watching);
+    await until('the watch to start', () => watching, { timeoutMs: 30_000, everyMs: 50 });
     stop();
     expect(ok(await k('run', 'watched', '--image=nginx'))).toBe('pod/watched created\n');
-    await until(() => /MODIFIED\s+watched\s+1\/1\s+Running/.test(out));
+    await until('the MODIFIED row of the watched pod', () => /MODIFIED\s+watched\s+1\/1\s+Running/.test(out), { timeoutMs: 30_000, everyMs: 50 });
     watch.kill();
     expect(err).toBe('');
     const lines = rows(out);
@@ -184,7 +181,7 @@ describe('the HTTP front: bytes on the wire', () => {
 
     await send('DELETE', '/api/v1/namespaces/default/configmaps/pb', { accept });
     const frames = (): ReturnType<typeof decodeWatchFrames> => decodeWatchFrames(new Uint8Array(Buffer.concat(watchChunks)));
-    await until(() => frames().events.length >= 2);
+    await until('two watch events', () => frames().events.length >= 2, { timeoutMs: 30_000, everyMs: 50 });
     watchReq.destroy();
     const { events, rest } = frames();
     expect(rest).toHaveLength(0);

@@ -8,20 +8,16 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { findKubectl, startKubectlEnv, type KubectlEnv } from '../kubectl/harness.ts';
 import { findEtcd } from '../etcd/real-etcd.ts';
 import { RealEtcdCluster as EtcdCluster } from '../etcd/real-etcd-cluster.ts';
+import { until } from '../wait.ts';
+
+/** Each check may run kubectl: poll every 200 ms, for up to a minute. */
+const slow = { timeoutMs: 60_000, everyMs: 200 };
 
 const kubectl = findKubectl();
 const etcdBinary = findEtcd();
 if (!kubectl || !etcdBinary) console.warn('test/live-etcd failover: SKIPPED, it needs both kubectl and etcd on PATH');
 
 const manifests = join(import.meta.dirname, '..', 'kubectl', 'manifests');
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 async function runningPods(env: KubectlEnv): Promise<number> {
   const out = (await env.run(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.status.phase}{"\\n"}{end}'])).stdout;
@@ -42,10 +38,10 @@ describe.skipIf(!kubectl || !etcdBinary)('the apiserver on a real three-member e
     const member = env.server.host.realEtcd!;
     const failovers: string[] = [];
     member.client.onFailover = (from, to) => failovers.push(`${from} -> ${to}`);
-    await until('three Ready nodes', async () => ((await env!.run(['get', 'nodes'])).stdout.match(/ Ready /g) ?? []).length === 3);
+    await until('three Ready nodes', async () => ((await env!.run(['get', 'nodes'])).stdout.match(/ Ready /g) ?? []).length === 3, slow);
     const create = await env.run(['create', '-f', join(manifests, 'nginx-deployment.yaml')]);
     expect(create.stdout).toBe('deployment.apps/nginx-deployment created\n');
-    await until('the pod Running', async () => (await runningPods(env!)) === 1);
+    await until('the pod Running', async () => (await runningPods(env!)) === 1, slow);
 
     const pinned = `http://${member.client.pinned}`;
     await etcd.kill(pinned);
@@ -56,7 +52,7 @@ describe.skipIf(!kubectl || !etcdBinary)('the apiserver on a real three-member e
     // leader ("etcdserver: leader changed"), and the pin moves on again.
     expect(`http://${member.client.pinned}`).not.toBe(pinned);
     expect(failovers[0]).toMatch(new RegExp(`^${pinned.slice('http://'.length)} -> `));
-    await until('three pods Running after the failover', async () => (await runningPods(env!)) === 3);
+    await until('three pods Running after the failover', async () => (await runningPods(env!)) === 3, slow);
     const get = await env.run(['get', 'deployment', 'nginx-deployment']);
     expect(get.stdout).toMatch(/^nginx-deployment\s+3\/3\s+3\s+3\s/m);
   }, 180_000);

@@ -10,21 +10,16 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { findKubectl, startKubectlEnv, type KubectlEnv, type KubectlResult } from '../kubectl/harness.ts';
 import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
+import { until } from '../wait.ts';
+
+/** Each check may run kubectl: poll every 200 ms, for up to a minute. */
+const slow = { timeoutMs: 60_000, everyMs: 200 };
 
 const kubectl = findKubectl();
 const etcdBinary = findEtcd();
 if (!kubectl || !etcdBinary) console.warn('test/live-etcd kubectl: SKIPPED, it needs both kubectl and etcd on PATH');
 
 const manifests = join(import.meta.dirname, '..', 'kubectl', 'manifests');
-
-/** Polls `check` (each call may run kubectl) until it returns true, or fails after `timeoutMs`. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function ok(r: KubectlResult): string {
   expect(r.stderr, r.stderr).toBe('');
@@ -59,15 +54,15 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     etcd = await RealEtcd.start(etcdBinary!);
     const onEtcd = { fastForward: false, etcdServers: [etcd.url] };
     env = await startKubectlEnv(kubectl!, onEtcd);
-    await until('three Ready nodes', async () => ((await env!.run(['get', 'nodes'])).stdout.match(/ Ready /g) ?? []).length === 3);
+    await until('three Ready nodes', async () => ((await env!.run(['get', 'nodes'])).stdout.match(/ Ready /g) ?? []).length === 3, slow);
 
     ok(await env.run(['create', '-f', join(manifests, 'nginx-deployment.yaml')]));
     ok(await env.run(['create', '-f', join(manifests, 'replicaset.yaml')]));
-    await until('the Deployment\'s pod and the ReplicaSet\'s two pods Running', async () => allRunning(await podPhases(env!), 3));
+    await until('the Deployment\'s pod and the ReplicaSet\'s two pods Running', async () => allRunning(await podPhases(env!), 3), slow);
     expect(ok(await env.run(['scale', 'deployment/nginx-deployment', '--replicas=3']))).toBe('deployment.apps/nginx-deployment scaled\n');
-    await until('five pods Running', async () => allRunning(await podPhases(env!), 5));
+    await until('five pods Running', async () => allRunning(await podPhases(env!), 5), slow);
     expect(ok(await env.run(['delete', 'replicaset', 'my-replicaset']))).toBe('replicaset.apps "my-replicaset" deleted\n');
-    await until('the ReplicaSet\'s pods gone', async () => allRunning(await podPhases(env!), 3));
+    await until('the ReplicaSet\'s pods gone', async () => allRunning(await podPhases(env!), 3), slow);
     const before = await podPhases(env);
     const leadersBefore = ok(await env.run(['get', 'leases', '-n', 'kube-system', 'kube-controller-manager', 'kube-scheduler',
       '-o', 'jsonpath={range .items[*]}{.metadata.name}={.spec.holderIdentity}/{.spec.leaseTransitions} {end}']));
@@ -86,14 +81,14 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
       const now = (await holders()).trim().split(' ');
       const was = leadersBefore.trim().split(' ');
       return now.length === 2 && now.every((lease) => !was.includes(lease));
-    });
+    }, slow);
     const leaders = await holders();
     const kubeconfig = join(dir, 'second.kubeconfig');
     second = spawn(process.execPath, [join('node_modules', '.bin', 'tsx'), 'src/server/main.ts', '--port', '0', `--etcd-servers=${etcd.url}`, '--kubeconfig', kubeconfig],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     let banner = '';
     second.stdout!.on('data', (chunk: Buffer) => (banner += chunk.toString()));
-    await until('the second apiserver\'s start line', async () => /^Podflow apiserver.*export KUBECONFIG=/m.test(banner), 90_000);
+    await until('the second apiserver\'s start line', async () => /^Podflow apiserver.*export KUBECONFIG=/m.test(banner), { timeoutMs: 90_000, everyMs: 200 });
     expect(banner).toMatch(/on the real etcd at 127\.0\.0\.1:\d+ \(not deterministic\)/);
     const secondEnv = { KUBECONFIG: kubeconfig };
     const runSecond = (args: string[]) => new Promise<KubectlResult>((resolve) => {
@@ -113,16 +108,16 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     await until('the second apiserver\'s pods cache to serve', async () => {
       const cached = await runSecond(['get', '--raw', '/api/v1/namespaces/default/pods?resourceVersion=0']);
       return cached.code === 0 && before.every((p) => cached.stdout.includes(`"name":"${p.split(' ')[0]}"`));
-    });
+    }, slow);
     watch = spawn(kubectl!, ['--cache-dir', join(dir, 'cache2'), 'get', 'pods', '--watch', '-o', 'name'], { env: { ...process.env, ...secondEnv, HOME: dir } });
     let watched = '';
     watch.stdout!.on('data', (c: Buffer) => (watched += c.toString()));
     watch.stderr!.on('data', (c: Buffer) => (watched += c.toString()));
-    await until('the watch on the second apiserver to list the pods', async () => watched.split('\n').length > before.length);
+    await until('the watch on the second apiserver to list the pods', async () => watched.split('\n').length > before.length, slow);
     expect(watched, 'the watch lists the pods and goes on watching').not.toMatch(/^status\//m);
     ok(await env.run(['run', 'through-first', '--image=nginx']));
-    await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'));
-    await until('the new pod Running', async () => allRunning(await podPhases(env!), before.length + 1));
+    await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'), slow);
+    await until('the new pod Running', async () => allRunning(await podPhases(env!), before.length + 1), slow);
     expect(await holders()).toBe(leaders);
     expect((await podPhases(env)).filter((p) => !p.startsWith('through-first '))).toEqual(before);
   }, 300_000);

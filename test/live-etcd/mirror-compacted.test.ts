@@ -6,25 +6,17 @@
 // message, without etcd.
 
 import { createServer, connect, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Etcd3 } from 'etcd3';
+import { describe, expect, test } from 'vitest';
 import type { KeyValue } from '../../src/sim/etcd/index.ts';
 import { EtcdGrpcClient } from '../../src/server/real-etcd/grpc-client.ts';
 import { RealEtcdKeyspace } from '../../src/server/real-etcd/keyspace-mirror.ts';
 import { KeyspaceTracker } from '../../src/worker/keyspace.ts';
-import { findEtcd, freePort, RealEtcd } from '../etcd/real-etcd.ts';
+import { findEtcd, freePort } from '../etcd/real-etcd.ts';
+import { etcdAndClient } from './etcd-and-client.ts';
+import { until } from '../wait.ts';
 
 const etcdBinary = findEtcd();
 if (!etcdBinary) console.warn('test/live-etcd mirror after a compacted re-watch: SKIPPED, it needs etcd on PATH');
-
-/** Resolves once `check` holds, checking every 20 ms, or rejects after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A loopback TCP relay to `target` that can be cut (every connection closed, new ones refused) and opened again on its port. */
 class Relay {
@@ -61,19 +53,11 @@ class Relay {
 }
 
 describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', () => {
-  let etcd: RealEtcd;
-  let client: Etcd3;
-
-  beforeAll(async () => {
-    etcd = await RealEtcd.start(etcdBinary!);
-    client = new Etcd3({ hosts: etcd.url });
-  }, 60_000);
-  afterAll(() => {
-    client?.close();
-    etcd?.stop();
-  });
+  const real = etcdAndClient(etcdBinary);
 
   test('etcd compacted past the watch while it was broken: the mirror reads again and ends identical to etcd', async () => {
+    const etcd = real.etcd();
+    const client = real.client();
     const put = async (key: string, value: string): Promise<number> => Number((await client.put(key).value(value).exec()).header.revision);
     await put('/registry/configmaps/default/kept', 'k0');
     await put('/registry/configmaps/default/changed', 'c0');
@@ -87,9 +71,9 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
     const mirror = new RealEtcdKeyspace(grpc);
     mirror.start();
     try {
-      await until(() => mirror.historyFrom !== null, 'the first read');
+      await until('the first read', () => mirror.historyFrom !== null, { timeoutMs: 30_000 });
       const watched = await put('/registry/configmaps/default/changed', 'c1');
-      await until(() => mirror.store.currentRev === watched, `the mirror at revision ${watched}`);
+      await until(`the mirror at revision ${watched}`, () => mirror.store.currentRev === watched, { timeoutMs: 30_000 });
 
       // The watch breaks; meanwhile keys change, go and come back, and etcd compacts past the mirror's revision.
       await relay.cut();
@@ -106,7 +90,7 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
       expect(compactAt).toBeGreaterThan(watched + 1);
 
       await relay.open();
-      await until(() => mirror.store.currentRev === last, `the mirror at etcd's revision ${last}`);
+      await until(`the mirror at etcd's revision ${last}`, () => mirror.store.currentRev === last, { timeoutMs: 30_000 });
       // It learned of the compaction from the cancelled watch (nothing else tells this mirror).
       expect(mirror.store.compactMainRev).toBe(compactAt);
 
@@ -128,7 +112,7 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
 
       // And it follows etcd on from there, through its watch.
       const next = await put('/registry/configmaps/default/kept', 'k1');
-      await until(() => mirror.store.currentRev === next, `the mirror at revision ${next}`);
+      await until(`the mirror at revision ${next}`, () => mirror.store.currentRev === next, { timeoutMs: 30_000 });
       expect(tracker.current().entries.find((e) => e.key === '/registry/configmaps/default/kept')).toMatchObject({ value: 'k1', modRevision: next, version: 2 });
     } finally {
       mirror.close();

@@ -5,8 +5,7 @@
 // so; the insides carry etcd's own revision, raft term, compacted revision, keys and leases. Skipped, with
 // a message, without etcd.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { Etcd3 } from 'etcd3';
+import { describe, expect, test } from 'vitest';
 import { Engine } from '../../src/sim/engine/index.ts';
 import type { ComponentInsides } from '../../src/protocol/index.ts';
 import type { KeyValue } from '../../src/sim/etcd/index.ts';
@@ -14,34 +13,19 @@ import { EtcdGrpcClient } from '../../src/server/real-etcd/grpc-client.ts';
 import { RealEtcdOutside } from '../../src/server/real-etcd/outside-view.ts';
 import { InsidesRecorder } from '../../src/worker/insides.ts';
 import { KeyspaceTracker } from '../../src/worker/keyspace.ts';
-import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
+import { findEtcd } from '../etcd/real-etcd.ts';
+import { etcdAndClient } from './etcd-and-client.ts';
+import { until } from '../wait.ts';
 
 const etcdBinary = findEtcd();
 if (!etcdBinary) console.warn('test/live-etcd outside view: SKIPPED, it needs etcd on PATH');
 
-/** Resolves once `check` holds, checking every 20 ms, or rejects after `timeoutMs`. */
-async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
-  let etcd: RealEtcd;
-  let client: Etcd3;
-
-  beforeAll(async () => {
-    etcd = await RealEtcd.start(etcdBinary!);
-    client = new Etcd3({ hosts: etcd.url });
-  }, 60_000);
-  afterAll(() => {
-    client?.close();
-    etcd?.stop();
-  });
+  const real = etcdAndClient(etcdBinary);
 
   test('the mirror holds what etcd holds at every revision from its first read; insides are etcd\'s own; compaction is followed', async () => {
+    const etcd = real.etcd();
+    const client = real.client();
     await client.put('/registry/configmaps/default/before').value('b0').exec();
     const grpc = new EtcdGrpcClient([etcd.url]);
     const engine = new Engine({ seed: 1 });
@@ -54,7 +38,7 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
     outside.start(engine, recorder);
     const mirror = outside.keyspace;
     try {
-      await until(() => mirror.historyFrom !== null, 'the first read');
+      await until('the first read', () => mirror.historyFrom !== null);
       const from = mirror.historyFrom!;
       const tracker = new KeyspaceTracker(mirror);
       expect(tracker.current().entries.map((e) => e.key)).toEqual(['/registry/configmaps/default/before']);
@@ -65,7 +49,7 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
       await client.put('/elsewhere').value('not mirrored').exec();
       await client.delete().key('/registry/configmaps/default/before').exec();
       const last = Number((await client.put('/registry/pods/default/p').value('p1').exec()).header.revision);
-      await until(() => mirror.store.currentRev === last, `the mirror at revision ${last}`);
+      await until(`the mirror at revision ${last}`, () => mirror.store.currentRev === last);
 
       // At every revision it saw, the mirror answers as a Range of /registry/ on etcd does.
       for (let revision = from; revision <= last; revision++) {
@@ -90,7 +74,7 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
 
       // The box: etcd's revision, raft term, keys (every live key, /elsewhere too) and leases; the server's own watchers.
       watchers = 3;
-      await until(() => { const b = box(); return b?.role === 'etcd' && b.revision === last && b.watchers === 3; }, 'insides at the last revision');
+      await until('insides at the last revision', () => { const b = box(); return b?.role === 'etcd' && b.revision === last && b.watchers === 3; });
       const insides = box()!;
       expect(insides).toMatchObject({ role: 'etcd', revision: last, compactRevision: 0, keys: 3, leases: 1, member: null });
       if (insides.role !== 'etcd') throw new Error('not etcd');
@@ -100,7 +84,7 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
 
       // A compaction: the box says where, the mirror drops what it superseded, and older revisions are unavailable.
       await client.kv.compact({ revision: String(last - 1) });
-      await until(() => { const b = box(); return b?.role === 'etcd' && b.compactRevision === last - 1; }, 'the compacted revision');
+      await until('the compacted revision', () => { const b = box(); return b?.role === 'etcd' && b.compactRevision === last - 1; });
       expect(mirror.store.compactMainRev).toBe(last - 1);
       expect(tracker.at(last - 2).compacted).toBe(true);
       expect(tracker.at(last - 1).entries.map((e) => e.key)).toEqual(['/registry/leases/default/a']);

@@ -12,6 +12,7 @@ import type { HttpRequest } from '../../src/sim/wire/http.ts';
 import type { RequestLogEntry } from '../../src/server/http-server.ts';
 import { readLimitedBody } from '../../src/server/request-limits.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer, type ServerOptions } from '../../src/server/server.ts';
+import { until } from '../wait.ts';
 
 const servers: PodflowServer[] = [];
 
@@ -87,14 +88,6 @@ function* chunks(total: number, size = 64 << 10): Generator<Buffer> {
 async function configMapCount(server: PodflowServer): Promise<number> {
   const list = JSON.parse((await call(server, 'GET', '/api/v1/configmaps')).body) as { items: unknown[] };
   return list.items.length;
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 1_000; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`never happened: ${what}`);
 }
 
 const status = (reply: Reply) => JSON.parse(reply.body) as { kind: string; code: number; reason?: string; message: string };
@@ -204,7 +197,7 @@ describe('headers and slow clients', () => {
     server.host.submit = () => ({ id: null, cancel: () => undefined });
     const lost = await call(server, 'GET', '/version');
     expect([lost.status, status(lost).reason]).toEqual([504, 'Timeout']);
-    await until(async () => (await openSockets()) === 0, 'every socket closed');
+    await until('every socket closed', async () => (await openSockets()) === 0);
   });
 
   test('an unexpected error is a 500 Status and is still logged; the server goes on', async () => {
@@ -238,7 +231,7 @@ describe('the fast-forward clock', () => {
       for (const p of pods.items) expect(Date.parse(p.metadata.creationTimestamp)).toBeLessThanOrEqual(Date.now());
       return pods.items.length === 3 && pods.items.every((p) => p.status.phase === 'Running');
     };
-    await until(running, 'three Running pods');
+    await until('three Running pods', running);
   });
 });
 
