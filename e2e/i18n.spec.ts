@@ -102,3 +102,17 @@ test.describe('the page in 中文', () => {
     await expect(page.getByRole('button', { name: '重置布局' })).toBeVisible();
   });
 });
+
+test('a browser that prefers Chinese opens the page in 中文; English stays one click away', async ({ browser }) => {
+  const context = await browser.newContext({ locale: 'zh-CN' });
+  const page = await context.newPage();
+  await page.goto('/');
+  const language = page.getByRole('group', { name: 'Language' });
+  await expect(language.getByRole('button', { name: '中文' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('toolbar').getByRole('button', { name: /下一个里程碑/ }).first()).toBeVisible();
+  await language.getByRole('button', { name: 'English' }).click();
+  await page.reload();
+  await expect(language.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+  await context.close();
+});

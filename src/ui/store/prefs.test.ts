@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPrefsStore } from './prefs.ts';
+import { createPrefsStore, languageFor } from './prefs.ts';
 
 function memoryStorage() {
   const items = new Map<string, string>();
@@ -17,6 +17,20 @@ describe('UI preferences', () => {
     expect(first.getState().language).toBe('en');
     first.getState().setLanguage('zh');
     expect(createPrefsStore(storage).getState().language).toBe('zh');
+  });
+
+  it('start in the browser\'s language: 中文 when Chinese comes before English, else English; a choice outlives it', () => {
+    expect(languageFor(['zh-CN', 'zh', 'en'])).toBe('zh');
+    expect(languageFor(['zh-TW'])).toBe('zh');
+    expect(languageFor(['en-US', 'zh-CN'])).toBe('en');
+    expect(languageFor(['fr-FR', 'ZH-hans', 'en'])).toBe('zh');
+    expect(languageFor(['de-DE'])).toBe('en');
+    expect(languageFor([])).toBe('en');
+    const storage = memoryStorage();
+    const chinese = createPrefsStore(storage, ['zh-CN']);
+    expect(chinese.getState().language).toBe('zh');
+    chinese.getState().setLanguage('en');
+    expect(createPrefsStore(storage, ['zh-CN']).getState().language).toBe('en');
   });
 
   it('remember the level Step works at; default Story (milestones); an unknown stored level falls back', () => {

@@ -1,6 +1,7 @@
 // UI preferences that outlive a page load: the caption language, the colour theme and the level of detail
-// Step works at. A vanilla store persisted in localStorage (zustand's persist middleware); English until
-// the user picks another language.
+// Step works at. A vanilla store persisted in localStorage (zustand's persist middleware). The first
+// language is the browser's: 中文 when Chinese comes before English in its preferred languages, else English;
+// once the user picks one, that one.
 
 import { useStore } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
@@ -28,10 +29,23 @@ export interface Prefs {
 /** A learner starts with the story: Step and Play move milestone by milestone (UX.md). */
 export const defaultLevel: StepLevel = 'milestone';
 
-export function createPrefsStore(storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined): StoreApi<Prefs> {
+/** The page's language for a browser preferring `languages` (`navigator.languages`, most preferred first). */
+export function languageFor(languages: readonly string[]): Language {
+  for (const tag of languages) {
+    const primary = tag.toLowerCase().split('-')[0];
+    if (primary === 'zh') return 'zh';
+    if (primary === 'en') return 'en';
+  }
+  return 'en';
+}
+
+export function createPrefsStore(
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined,
+  preferred: readonly string[] = [],
+): StoreApi<Prefs> {
   return createStore<Prefs>()(persist(
     (set) => ({
-      language: 'en', theme: 'system', level: defaultLevel,
+      language: languageFor(preferred), theme: 'system', level: defaultLevel,
       setLanguage: (language) => set({ language }),
       setTheme: (theme) => set({ theme }),
       setLevel: (level) => set({ level: stepLevels.includes(level) ? level : defaultLevel }),
@@ -51,7 +65,10 @@ export function createPrefsStore(storage: Pick<Storage, 'getItem' | 'setItem' | 
   ));
 }
 
-export const prefsStore = createPrefsStore(typeof localStorage === 'undefined' ? undefined : localStorage);
+export const prefsStore = createPrefsStore(
+  typeof localStorage === 'undefined' ? undefined : localStorage,
+  typeof navigator === 'undefined' ? [] : navigator.languages,
+);
 
 export function usePrefs<T>(selector: (prefs: Prefs) => T): T {
   return useStore(prefsStore, selector);
