@@ -111,7 +111,14 @@ for (const [id, title, stops] of [
       if (i > 0) await card.getByRole('button', { name: 'Next stop' }).click();
       await expect(card.getByText(`Stop ${i + 1} of ${stops}`)).toBeVisible({ timeout: i === 0 ? 60_000 : 10_000 });
       await expect(card.getByTestId('tour-exact-line').first()).toBeVisible();
-      await expect(page.locator('[data-testid="component-node"][data-tour-highlight="true"]').first()).toBeVisible();
+      const lit = page.locator('[data-testid="component-node"][data-tour-highlight="true"]');
+      await expect(lit.first()).toBeVisible();
+      // The card sits in the right-hand column: it never covers a component the stop is about.
+      const cardBox = (await card.boundingBox())!;
+      for (const box of await lit.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect))) {
+        const apart = box.right <= cardBox.x || box.left >= cardBox.x + cardBox.width || box.bottom <= cardBox.y || box.top >= cardBox.y + cardBox.height;
+        expect(apart, `a lit component at ${JSON.stringify(box)} is under the tour card`).toBe(true);
+      }
     }
     await expect(card.getByRole('button', { name: 'Next stop' })).toBeDisabled();
   });

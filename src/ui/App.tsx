@@ -26,7 +26,8 @@ import { useSim } from './store/sim-context.ts';
 import { StoryPanel } from './story/StoryPanel.tsx';
 
 // The tour picker and its catalog load after the first paint (their own chunk).
-const TourControls = lazy(() => import('./tours/TourControls.tsx').then((m) => ({ default: m.TourControls })));
+const TourPicker = lazy(() => import('./tours/TourControls.tsx').then((m) => ({ default: m.TourPicker })));
+const TourCard = lazy(() => import('./tours/TourControls.tsx').then((m) => ({ default: m.TourCard })));
 
 /** The picker's button, disabled, while its chunk loads: the header keeps its size. */
 function TourPickerPlaceholder() {
@@ -55,7 +56,7 @@ export function App() {
           <ClusterLabel />
           <LiveControls />
           {attached ? null : <StorageStatus />}
-          {attached ? null : <Suspense fallback={<TourPickerPlaceholder />}><TourControls /></Suspense>}
+          {attached ? null : <Suspense fallback={<TourPickerPlaceholder />}><TourPicker /></Suspense>}
           <LanguageSwitch />
           <ThemeSwitch />
           <ResetLayoutButton />
@@ -68,6 +69,7 @@ export function App() {
           graph={<ClusterGraph />}
           side={(
             <>
+              {attached ? null : <Suspense fallback={null}><TourCard /></Suspense>}
               <StoryPanel />
               <TrafficActions />
               <MessageInspector />

@@ -1,5 +1,6 @@
-// The guided tours on the page: the "Tour ▾" picker in the header and the stop card. Picking a tour
-// resets the cluster and runs the tour's commands (run.ts); the card then shows one stop at a time —
+// The guided tours on the page: the "Tour ▾" picker in the header and the stop card at the top of the
+// right-hand column (the narrator's place, UX.md), so it never covers the graph it talks about. Picking a
+// tour resets the cluster and runs the tour's commands (run.ts); the card then shows one stop at a time —
 // "步骤 N / Step N" where the seed numbers it, the text, the exact messages of the stop — while the graph
 // lights the components involved and the inspector shows the stop's message. The learner can leave the
 // tour to explore freely and come back to the same stop.
@@ -14,15 +15,6 @@ import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import { prepareTour, returnToStop, showStop } from './run.ts';
 import { idleTour, tourStore, useTour } from './tour-store.ts';
 import './tours.css';
-
-export function TourControls() {
-  return (
-    <>
-      <TourPicker />
-      <TourCard />
-    </>
-  );
-}
 
 /** Starts, moves through and ends the tour; one per page (the picker and the card share it). */
 function useTourDriver() {
@@ -60,7 +52,8 @@ function useTourDriver() {
 
 let running: AbortController | null = null;
 
-function TourPicker() {
+/** The header's "Tour ▾" button and its menu. */
+export function TourPicker() {
   const { t } = useTranslation('tours');
   const language = usePrefs((p) => p.language);
   const { start } = useTourDriver();
@@ -110,7 +103,8 @@ function moveFocus(event: ReactKeyboardEvent<HTMLElement>) {
   event.preventDefault();
 }
 
-function TourCard() {
+/** The stop card, in the right-hand column above the story; nothing when no tour runs. */
+export function TourCard() {
   const { t } = useTranslation('tours');
   const language = usePrefs((p) => p.language);
   const state = useTour((s) => s);
