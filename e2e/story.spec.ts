@@ -290,3 +290,17 @@ test('the my-replicaset scenario milestone by milestone: the command first, then
   await runAll.click();
   await expect(page.getByTestId('scenario-progress')).toHaveText('All 2 steps done');
 });
+
+test('"Next milestone" on an idle cluster says why nothing new is shown, and the note goes with the next step', async ({ podflow, page }) => {
+  const before = await podflow.step();
+  await podflow.button('Next milestone').click();
+  const note = page.getByTestId('story-nothing-ahead');
+  await expect(note).toHaveAttribute('data-level', 'milestone', { timeout: 30_000 });
+  // It says how far the model looked, in the steps the counter shows.
+  const after = await podflow.step();
+  expect(after).toBeGreaterThan(before);
+  await expect(note).toContainText(`No further milestone: Podflow delivered the next ${(after - before).toLocaleString('en')} steps`);
+  await expect(note).toContainText('background work');
+  await podflow.button('Step').click();
+  await expect(note).toHaveCount(0);
+});

@@ -11,7 +11,7 @@ import type { InsidesEvent } from './insides.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
-import type { StoryEvent } from './story.ts';
+import type { StepLevel, StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
 import type { TourStopsEvent } from './tours.ts';
 import type { Topology, TopologyEvent, VirtualTime } from './topology.ts';
@@ -64,6 +64,20 @@ export interface SimStatus {
   readonly mode: PlaybackMode;
   /** Virtual ms per real ms while playing. */
   readonly speed: number;
+  /**
+   * The last "next at a level" from the head found no step at that level: what it delivered looking for
+   * one (only background work: heartbeats, lease renewals, Raft). Present only while the head is where
+   * that search ended.
+   */
+  readonly nothingAhead?: NothingAhead;
+}
+
+export interface NothingAhead {
+  readonly level: Exclude<StepLevel, 'internal'>;
+  /** Steps delivered while looking. */
+  readonly steps: number;
+  /** Virtual ms they covered. */
+  readonly virtualMs: number;
 }
 
 export interface StatusEvent {

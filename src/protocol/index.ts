@@ -3,7 +3,7 @@
 
 export type { Command, CommandType, EtcdMemberCount } from './commands.ts';
 export { defaultNewClusterEtcdMembers, etcdMemberCounts, maxNodes } from './commands.ts';
-export type { SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
+export type { NothingAhead, SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';

@@ -5,6 +5,7 @@
 
 import { useTranslation } from 'react-i18next';
 import type { TraceRecord } from '../../protocol/index.ts';
+import { formatVirtualTime } from '../format.ts';
 import { WhyChain } from '../panels/WhyChain.tsx';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
@@ -34,6 +35,7 @@ export function StoryPanel() {
   const words = useMilestoneWords(milestone);
   const step = useStepWords(record);
   const whyOpen = useSim((state) => state.why !== null);
+  const nothingAhead = useSim((state) => state.status.nothingAhead);
   const actions = useSimActions();
   const lang = language === 'zh' ? 'zh-Hans' : 'en';
   const failure = milestone !== undefined && failureMilestones.has(milestone.kind);
@@ -53,6 +55,11 @@ export function StoryPanel() {
           </p>
         ) : (
           <p className="hint" data-testid="story-milestone-none">{position > 0 && position <= bootSteps && count === 0 ? `${t('booted')} ` : ''}{t('noMilestone')}</p>
+        )}
+        {nothingAhead && (
+          <p className="hint" data-testid="story-nothing-ahead" data-level={nothingAhead.level}>
+            {t(`nothingAhead.${nothingAhead.level}`, { steps: nothingAhead.steps.toLocaleString(language === 'zh' ? 'zh-CN' : 'en'), time: formatVirtualTime(nothingAhead.virtualMs) })}
+          </p>
         )}
         {record && step && record.step !== milestone?.step && (
           <p className="story-now" data-testid="story-now"><span className="story-label">{t('now')}:</span> {step.plain}</p>

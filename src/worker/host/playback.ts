@@ -70,6 +70,7 @@ export class Playback implements PlayState {
   mode: PlayState['mode'] = 'paused';
   speed = defaultSpeed;
   playLevel: PlayState['playLevel'] = null;
+  nothingAhead: PlayState['nothingAhead'] = null;
   private timer: unknown = null;
   private lastTickAt = 0;
 
@@ -257,12 +258,16 @@ export class Playback implements PlayState {
     }
     const rank = stepLevelRank[level];
     const startedIdle = engine.idle;
+    const [fromStep, fromNow] = [engine.step, engine.now];
     const deadline = engine.now + this.pacing.levelStepIdleMs;
     for (let i = 0; i < this.pacing.levelStepMaxSteps; i++) {
-      if (!startedIdle && engine.idle) return false;
-      if (engine.stepOnce() === null) return false;
+      if (!startedIdle && engine.idle) break;
+      if (engine.stepOnce() === null) break;
       if (story.rankAt(engine.step) >= rank) return true;
-      if (startedIdle && engine.now >= deadline) return false;
+      if (startedIdle && engine.now >= deadline) break;
+    }
+    if (level !== 'internal') {
+      this.nothingAhead = { atStep: engine.step, found: { level, steps: engine.step - fromStep, virtualMs: engine.now - fromNow } };
     }
     return false;
   }

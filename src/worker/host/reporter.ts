@@ -4,7 +4,7 @@
 // changed (`flights`, flights.ts), the timeline (if it moved), what the components hold (if it changed)
 // and, always last, the `status`. It reads the stage and the play state; it runs nothing.
 
-import type { KeyspaceDiffEvent, SimStatus, StepLevel, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
+import type { KeyspaceDiffEvent, NothingAhead, SimStatus, StepLevel, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
 import { playingTraceTailLimit, traceTailLimit } from '../../protocol/index.ts';
 import { consoleOf } from '../console/console-of.ts';
 import { FlightTracker, type FlightPosition } from '../flights.ts';
@@ -20,6 +20,8 @@ export interface PlayState {
   readonly playLevel: Exclude<StepLevel, 'internal'> | null;
   /** Playing at the head, how far the page's playhead may trail the reports (FlightPosition.trail; default 0). */
   readonly trail?: number;
+  /** The last search for a step at a level that found none at the head, and the step where it ended. */
+  readonly nothingAhead?: { readonly atStep: number; readonly found: NothingAhead } | null;
 }
 
 /** What one report flushed at the head: what a saved cluster must add (see HostJournal). */
@@ -103,7 +105,11 @@ export class Reporter {
   status(): SimStatus {
     const { timeline, engine } = this.stage;
     const { mode, speed } = this.play;
-    if (timeline.live) return { step: engine.step, now: engine.now, pending: engine.pending, idle: engine.idle, mode, speed };
+    if (timeline.live) {
+      const ahead = this.play.nothingAhead;
+      const nothingAhead = ahead && ahead.atStep === engine.step ? { nothingAhead: ahead.found } : {};
+      return { step: engine.step, now: engine.now, pending: engine.pending, idle: engine.idle, mode, speed, ...nothingAhead };
+    }
     const sample = timeline.sample(timeline.position);
     return { step: timeline.position, now: sample.now, pending: sample.pending, idle: sample.idle, mode, speed };
   }

@@ -117,15 +117,28 @@ describe('the story in the host', () => {
   it('from an idle cluster looks ahead through background work at most a bounded span of virtual time', () => {
     const { host, send, drain } = setup();
     drain();
-    const before = host.engine.now;
+    const [before, startStep] = [host.engine.now, host.engine.step];
     const events = send({ type: 'stepLevel', level: 'milestone', direction: 'forward' });
     // Heartbeats and lease renewals are never milestones: nothing is found within ten minutes.
     expect(stories(events).flatMap((e) => e.milestones)).toEqual([]);
     expect(host.engine.now - before).toBeGreaterThanOrEqual(10 * 60 * 1000);
     expect(host.engine.now - before).toBeLessThan(11 * 60 * 1000);
-    // At the request level the next lease renewal is found.
-    send({ type: 'stepLevel', level: 'request', direction: 'forward' });
+    // The page is told what was searched, so it can say why nothing new is shown.
+    const status = events.filter((e) => e.type === 'status').at(-1)!.status;
+    expect(status.nothingAhead).toEqual({ level: 'milestone', steps: host.engine.step - startStep, virtualMs: host.engine.now - before });
+    // At the request level the next lease renewal is found, and the note is gone.
+    const next = send({ type: 'stepLevel', level: 'request', direction: 'forward' });
     expect(host.story.levelAt(host.timeline.position)).toBe('request');
+    expect(next.filter((e) => e.type === 'status').at(-1)!.status.nothingAhead).toBeUndefined();
+  });
+
+  it('a search that finds its step carries no note of nothing ahead', () => {
+    const { send, drain } = setup();
+    drain();
+    send({ type: 'applyManifest', yaml: nginxDeploymentYaml });
+    const events = send({ type: 'stepLevel', level: 'milestone', direction: 'forward' });
+    expect(records(events).at(-1)!.level).toBe('milestone');
+    expect(events.filter((e) => e.type === 'status').at(-1)!.status.nothingAhead).toBeUndefined();
   });
 
   it('stops at the back end: no earlier step at the level leaves the position where it is', () => {
