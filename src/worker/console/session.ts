@@ -1,6 +1,6 @@
-// The console's side in the worker: runs each command line (kubectl or etcdctl) as a coroutine of the
-// user component, so its requests are messages of the trace, and buffers the output until the host
-// reports. A command runs as far as the engine has delivered its replies: its output grows as the user
+// The console's side in the worker: runs each command line (kubectl or etcdctl, and the filters of a
+// pipe after it: pipe.ts) as a coroutine of the user component, so its requests are messages of the
+// trace, and buffers the output until the host reports. A command runs as far as the engine has delivered its replies: its output grows as the user
 // steps or plays. Ctrl-C interrupts a running command (a watch is cancelled on the wire).
 // Errors inside a command (a model bug, a malformed reply) end that command with the error text; they
 // never escape into the engine.
@@ -16,6 +16,7 @@ import { parsePodCommand, runPodCommand } from './kubectl-pods.ts';
 import { runCrane } from './crane.ts';
 import { splitArgs } from '../../sim/go/shell.ts';
 import type { LogCollector } from './logs.ts';
+import { parsePipeline, type Pipe } from './pipe.ts';
 
 interface Running {
   readonly id: number;
@@ -31,6 +32,8 @@ interface Running {
   etcdWatch: EtcdctlWatch | null;
   /** True when something new is to be reported. */
   dirty: boolean;
+  /** The filters after a `|` that stdout goes through, if any. */
+  readonly pipe: Pipe | null;
 }
 
 export class ConsoleSession {
@@ -46,19 +49,26 @@ export class ConsoleSession {
     const previous = this.running.get(id);
     if (previous && !previous.done) this.interrupt(id);
     this.running.delete(id);
-    const state: Running = { id, stdout: '', stderr: '', problems: [], done: false, exitCode: 0, interrupted: false, watchRequest: null, etcdWatch: null, dirty: true };
+    const pipeline = parsePipeline(line.trim());
+    const pipe = 'pipe' in pipeline ? pipeline.pipe : null;
+    const state: Running = { id, stdout: '', stderr: '', problems: [], done: false, exitCode: 0, interrupted: false, watchRequest: null, etcdWatch: null, dirty: true, pipe };
     this.running.set(id, state);
-    const trimmed = line.trim();
+    if ('error' in pipeline) {
+      state.stderr += pipeline.error;
+      this.finish(state, pipeline.exitCode);
+      return;
+    }
+    const trimmed = pipeline.command;
     const tool = trimmed.split(/\s+/)[0];
     if (tool === 'crane') {
       const result = runCrane(splitArgs(trimmed).slice(1));
-      state.stdout += result.stdout;
+      this.out(state, result.stdout);
       state.stderr += result.stderr;
       this.finish(state, result.exitCode);
       return;
     }
     if (tool !== 'kubectl' && tool !== 'etcdctl') {
-      state.stderr += `${tool || line}: command not found (this console runs kubectl, etcdctl and crane)\n`;
+      state.stderr += `${tool || line}: command not found (this console runs kubectl, etcdctl and crane; after a | grep, head and wc -l)\n`;
       this.finish(state, 127);
       return;
     }
@@ -82,7 +92,7 @@ export class ConsoleSession {
       if (state.done || state.etcdWatch === null) continue;
       const output = watchOutput(state.etcdWatch, message);
       if (!output) continue;
-      state.stdout += output.stdout;
+      this.out(state, output.stdout);
       state.stderr += output.stderr;
       state.dirty = true;
       if (output.done) this.finish(state, output.exitCode);
@@ -126,7 +136,7 @@ export class ConsoleSession {
     return {
       engine, user, stdin, verbosity,
       ...(impersonate !== undefined ? { impersonate } : {}),
-      out: (text) => { if (!state.interrupted) { state.stdout += text; state.dirty = true; } },
+      out: (text) => { if (!state.interrupted) { this.out(state, text); state.dirty = true; } },
       err: (text) => { if (!state.interrupted) { state.stderr += text; state.dirty = true; } },
       problem: (p) => { state.problems.push(p); state.dirty = true; },
       requestLog: (line, method, path) => logs?.kubectl(engine.step, line, method, path),
@@ -171,10 +181,21 @@ export class ConsoleSession {
     }
   }
 
+  /** Standard output, through the pipe when the line has one. */
+  private out(state: Running, text: string): void {
+    state.stdout += state.pipe ? state.pipe.write(text) : text;
+  }
+
+  /** Ends the command; with a pipe the filters see the end of their input and the last one's status is the line's. */
   private finish(state: Running, exitCode: number): void {
     if (state.done) return;
     state.done = true;
     state.exitCode = exitCode;
+    if (state.pipe) {
+      const end = state.pipe.end();
+      state.stdout += end.text;
+      if (!state.interrupted) state.exitCode = end.exitCode;
+    }
     state.dirty = true;
   }
 }
