@@ -2,8 +2,8 @@
 // pipe after it: pipe.ts) as a coroutine of the user component, so its requests are messages of the
 // trace, and buffers the output until the host reports. A command runs as far as the engine has
 // delivered its replies: its output grows as the user steps or plays. Ctrl-C interrupts a running
-// command (a watch is cancelled on the wire). Errors inside a command (a model bug, a malformed reply) end that command with the error text; they
-// never escape into the engine.
+// command (a watch is cancelled on the wire). Errors inside a command (a model bug, a malformed reply)
+// end that command with the error text; they never escape into the engine.
 
 import type { ConsoleOutputEvent, ManifestProblem } from '../../protocol/console.ts';
 import type { Co, Engine, Message } from '../../sim/engine/index.ts';
