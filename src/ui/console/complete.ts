@@ -16,7 +16,7 @@ const resourceTypes: Readonly<Record<string, string>> = {
   serviceaccounts: 'serviceaccounts', sa: 'serviceaccounts',
 };
 
-const kubectlVerbs = ['get', 'describe', 'create', 'apply', 'replace', 'delete', 'scale', 'set image', 'rollout status', 'rollout history', 'rollout undo', 'version'];
+const kubectlVerbs = ['get', 'describe', 'create', 'apply', 'replace', 'delete', 'run', 'logs', 'exec', 'scale', 'set image', 'rollout status', 'rollout history', 'rollout undo', 'version'];
 const etcdctlCommands = ['get', 'put', 'del', 'watch', 'compaction', 'lease list', 'lease grant', 'lease revoke', 'lease timetolive'];
 const typesTaking = new Set(['get', 'describe', 'delete', 'scale', 'image', 'status', 'history', 'undo']);
 

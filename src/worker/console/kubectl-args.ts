@@ -97,11 +97,11 @@ export const kubectlVerbs: readonly string[] = ['get', 'describe', 'create', 'ap
 const notModelled: readonly string[] = [
   'annotate', 'api-resources', 'api-versions', 'attach', 'autoscale', 'certificate', 'cluster-info', 'completion', 'config', 'cordon', 'cp',
   'debug', 'diff', 'drain', 'edit', 'events', 'exec', 'expose', 'kustomize', 'label', 'logs', 'options', 'patch', 'plugin', 'port-forward',
-  'proxy', 'run', 'taint', 'top', 'uncordon', 'wait',
+  'proxy', 'taint', 'top', 'uncordon', 'wait',
 ];
 
-/** Every kubectl 1.28 command name, for cobra's suggestions. */
-const allCommands: readonly string[] = [...kubectlVerbs, ...notModelled].sort();
+/** Every kubectl 1.28 command name, for cobra's suggestions (run, logs and exec are parsed before this file: kubectl-run.ts, kubectl-pods.ts). */
+const allCommands: readonly string[] = [...kubectlVerbs, 'run', ...notModelled].sort();
 
 /** Levenshtein distance, as cobra's ld(). */
 function distance(a: string, b: string): number {
@@ -123,7 +123,7 @@ export function suggestionsFor(typed: string): string[] {
 /** The message for a real kubectl command the console does not model (null when it is not one). */
 export function notModelledMessage(verb: string): string | null {
   if (!notModelled.includes(verb)) return null;
-  return `error: "kubectl ${verb}" is not modelled in Podflow's console. It models get, describe, create, apply, replace, delete, scale, set image, rollout, explain, auth can-i, auth whoami and version.\n`;
+  return `error: "kubectl ${verb}" is not modelled in Podflow's console. It models get, describe, create, apply, replace, delete, run, scale, set image, rollout, logs, exec, explain, auth can-i, auth whoami and version.\n`;
 }
 
 function resolveVerb(words: string[]): { verb: KubectlVerb; used: number } | string {

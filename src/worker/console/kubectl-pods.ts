@@ -8,13 +8,12 @@
 // (`deploy/x` picks a pod in real kubectl), `--all-containers`, `--since`.
 
 import { splitArgs } from '../../sim/go/shell.ts';
-import { httpKinds, type HttpResponse, type HttpStreamData } from '../../sim/wire/http.ts';
+import { httpKinds, type HttpStreamData } from '../../sim/wire/http.ts';
 import type { Pod } from '../../sim/api/types/core.ts';
 import { escapePath } from '../../sim/api/url-path.ts';
-import type { Status } from '../../sim/api/types/meta.ts';
 import { awaitReply, type Co, type Message } from '../../sim/engine/index.ts';
 import { klogLine, send, type CommandIO } from './http.ts';
-import { statusErrorText } from './kubectl-print.ts';
+import { statusErrorText, statusOf } from './kubectl-print.ts';
 
 interface PodCommand {
   readonly verb: 'logs' | 'exec';
@@ -98,11 +97,6 @@ export function parsePodCommand(line: string): { ok: true; command: PodCommand }
       ...(as !== undefined ? { as } : {}),
     },
   };
-}
-
-function statusOf(response: HttpResponse): Partial<Status> | null {
-  const b = response.body as { kind?: string } | null;
-  return b && typeof b === 'object' && b.kind === 'Status' ? (b as Partial<Status>) : null;
 }
 
 function query(params: readonly (readonly [string, string])[]): string {

@@ -8,6 +8,7 @@
 import { Document, visit, Scalar } from 'yaml';
 import type { ResourceInfo } from '../../sim/api/resources.ts';
 import type { KubeObject, Status, TableColumnDefinition, TableRow } from '../../sim/api/types/meta.ts';
+import type { HttpResponse } from '../../sim/wire/http.ts';
 
 /** Go's text/tabwriter as kubectl configures it: each cell but the last padded to its column's width + 3. */
 export function tabwrite(rows: readonly (readonly string[])[], padding = 3): string {
@@ -181,6 +182,12 @@ export function listOf(items: readonly KubeObject[]): Record<string, unknown> {
 }
 
 /** What kubectl prints for an error reply (its Status). `action` wraps it for `-f` (`error when creating "STDIN"`). */
+/** The Status an error reply carries, or null when its body is something else. */
+export function statusOf(response: HttpResponse): Partial<Status> | null {
+  const body = response.body as { kind?: unknown } | null;
+  return body !== null && typeof body === 'object' && body.kind === 'Status' ? (body as Partial<Status>) : null;
+}
+
 export function statusErrorText(status: Partial<Status> | null, code: number, fallback: string, action?: string): string {
   if (status && status.reason === 'Invalid' && status.details?.causes && status.details.causes.length > 0) {
     const causes = status.details.causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : c.message ?? ''));

@@ -29,7 +29,7 @@ import {
   collectionPath as kubectlCollectionPath, createRequest, deleteRequest, deleteWaitRequests, getRequest, scaleRequest, setImageRequest,
 } from '../../sim/scenarios/kubectl.ts';
 import {
-  kindName, labelsText, listOf, statusErrorText, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
+  kindName, labelsText, listOf, statusErrorText, statusOf, tableRows, tabwrite, toJson, toYaml, withTypeMeta,
 } from './kubectl-print.ts';
 
 export interface KubectlIO extends CommandIO {
@@ -69,10 +69,6 @@ function query(params: Record<string, string | undefined>): string {
 
 function isError(response: HttpResponse): boolean {
   return response.status < 200 || response.status >= 300;
-}
-
-function statusOf(response: HttpResponse): Partial<Status> | null {
-  return isObj(response.body) && response.body.kind === 'Status' ? (response.body as Partial<Status>) : null;
 }
 
 /** Fails the command with kubectl's text for an error reply; returns the exit code. */

@@ -13,6 +13,7 @@ import { cancelWatch } from './http.ts';
 import { parseKubectl } from './kubectl-args.ts';
 import { runKubectl, type KubectlIO } from './kubectl.ts';
 import { parsePodCommand, runPodCommand } from './kubectl-pods.ts';
+import { parseRunCommand, runRun } from './kubectl-run.ts';
 import { runCrane } from './crane.ts';
 import { splitArgs } from '../../sim/go/shell.ts';
 import type { LogCollector } from './logs.ts';
@@ -153,6 +154,14 @@ export class ConsoleSession {
         return 1;
       }
       return yield* runPodCommand(this.io(state, stdin, pods.command.verbosity, pods.command.as), pods.command);
+    }
+    const run = parseRunCommand(line);
+    if (run !== null) {
+      if (!run.ok) {
+        state.stderr += run.stderr;
+        return 1;
+      }
+      return yield* runRun(this.io(state, stdin, run.command.verbosity, run.command.as), run.command);
     }
     const parsed = parseKubectl(line);
     if (!parsed.ok) {
