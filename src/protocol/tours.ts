@@ -343,6 +343,9 @@ function componentsOf(stop: TourStop, records: readonly TraceRecord[]): string[]
   for (const record of records) {
     names.add(record.from);
     names.add(record.to);
+    // A Pod's phase is read from the write of its status: the kubelet that reported it is lit too.
+    const milestone = record.milestone;
+    if (milestone?.kind === 'podPhase' && milestone.node !== null) names.add(`kubelet/${milestone.node}`);
   }
   return [...names];
 }

@@ -103,6 +103,11 @@ describe('guided tours', () => {
     expect(byId('store-rs').records[0]!.payload).toMatchObject({ compare: [{ target: 'MOD', key: '/registry/replicasets/default/my-replicaset', modRevision: 0 }] });
     expect(byId('store-binding').records.every((r) => (r.payload as { compare: { modRevision: number }[] }).compare[0]!.modRevision > 0)).toBe(true);
     expect(byId('kubelet-sees-pod').components.some((c) => c.startsWith('kubelet/'))).toBe(true);
+    // The last stop is the status writes: the kubelets that reported them are lit with the apiserver and etcd.
+    const running = byId('running');
+    const nodes = running.records.map((r) => (r.milestone?.kind === 'podPhase' ? r.milestone.node : null));
+    expect(nodes.every((n) => n !== null)).toBe(true);
+    for (const node of nodes) expect(running.components).toContain(`kubelet/${node}`);
   });
 
   it('resource-versions: "" reaches etcd, "0" and N are answered by the watch cache alone; 410 is followed by a relist', () => {
