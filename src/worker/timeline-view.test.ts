@@ -32,7 +32,7 @@ function hostOf(tracePayloadLimit?: number) {
   return { host, send };
 }
 
-const tailAfterSeek = (send: (c: Command) => WorkerEvent[], step: number): TraceRecord[] => {
+const tailAfterSeek = (send: (c: Command) => WorkerEvent[], step: number): readonly TraceRecord[] => {
   const batch = send({ type: 'seek', step }).find((e) => e.type === 'traceBatch' && e.replace);
   if (batch?.type !== 'traceBatch') throw new Error('a seek ships the deliveries before the position');
   return batch.records;
