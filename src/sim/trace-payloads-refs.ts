@@ -26,7 +26,7 @@ export class KvRef {
 }
 
 /** A stored value: the value `key` was written with at main revision `revision`. */
-export class ValueRef {
+class ValueRef {
   constructor(readonly key: string, readonly revision: number) {}
 }
 
@@ -40,7 +40,7 @@ export class ObjectRef {
 }
 
 /** The key-value `key` changed to at main revision `modRevision`, while the member's backend still has it. */
-export function kvAt(member: HistoryMember, key: string, modRevision: number): KeyValue | undefined {
+function kvAt(member: HistoryMember, key: string, modRevision: number): KeyValue | undefined {
   let found: KeyValue | undefined;
   member.store?.backend?.rangeRevisions(modRevision, modRevision + 1, (kv) => {
     if (kv.key === key) found = kv;

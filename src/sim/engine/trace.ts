@@ -31,7 +31,7 @@ export interface TracedPayload {
 }
 
 /** How many records after a request `PayloadRebuilder.refOf`'s reply lookup reads at most. */
-export const replyLookahead = 4096;
+const replyLookahead = 4096;
 
 export class Trace {
   private records: Message[] = [];
