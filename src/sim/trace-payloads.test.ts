@@ -8,7 +8,7 @@ import { etcdHistoryRebuilder, type HistoryMember } from './trace-payloads.ts';
 import { causeChain } from '../worker/queries.ts';
 import { TraceRangeIndex } from '../worker/trace-range.ts';
 
-type Options = Pick<ClusterConfig, 'tracePayloadLimit' | 'etcdMembers'> & {
+type Options = Pick<ClusterConfig, 'tracePayloadLimit' | 'etcdMembers' | 'storageMediaType'> & {
   /** Wraps the cluster's rebuilder (a test's tampering one). */
   rebuilder?: (inner: PayloadRebuilder) => PayloadRebuilder;
 };
@@ -101,10 +101,11 @@ function compare(whole: Cluster, light: Cluster): { problems: Map<string, number
 const rebuiltKinds = ['etcd.TxnResponse', 'etcd.RangeResponse', 'etcd.Txn', 'http.watchEvent', 'http.response'];
 
 describe('light trace records', () => {
-  for (const etcdMembers of [1, 3] as const) {
-    it(`rebuild every summarized etcd reply, Txn request, watch event and stored object answered, byte for byte (${etcdMembers} member${etcdMembers > 1 ? 's' : ''})`, () => {
-      const whole = run({ etcdMembers });
-      const light = run({ etcdMembers, tracePayloadLimit: 400 });
+  const variants = [{ etcdMembers: 1 }, { etcdMembers: 3 }, { etcdMembers: 1, storageMediaType: 'json' }] as const;
+  for (const variant of variants) {
+    it(`rebuild every summarized etcd reply, Txn request, watch event and stored object answered, byte for byte (${JSON.stringify(variant)})`, () => {
+      const whole = run(variant);
+      const light = run({ ...variant, tracePayloadLimit: 400 });
       expect(light.engine.step).toBe(whole.engine.step);
       expect(light.engine.trace.payloadsFrom).toBeGreaterThan(light.engine.step / 2);
       const { problems, rebuilt } = compare(whole, light);
