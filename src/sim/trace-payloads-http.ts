@@ -5,8 +5,9 @@
 //   the watch cache serve it; a deleted one (a DELETED event, or the answer to a delete that removed the
 //   key) is the key's last value before R, at resourceVersion R. The ref is kept only when the key
 //   changed at R and its value there is stored as the object's kind and apiVersion, so answers that are
-//   not a stored object as it is (a Table, PartialObjectMetadata, a Scale, a Status, a List) and the
-//   answers of `?dryRun` writes (never stored) keep their summaries.
+//   not a stored object as it is (a Table, PartialObjectMetadata, a Scale, a Status) and the answers of
+//   `?dryRun` writes (never stored) keep their summaries. A List keeps each item as a ListItemRef (items
+//   are served without kind and apiVersion), when every item is a stored object as it is.
 // - an `etcd.Txn` request keeps each put's value as a ValueRef: the key and the revision its reply wrote,
 //   whose stored value is that very string (a put never stored, in the branch not taken or a failed
 //   request, keeps the request's summary).
@@ -22,7 +23,7 @@ import type { RequestOp, TxnRequest } from './etcd/rpc.ts';
 import { userComponentName } from './user/user.ts';
 import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from './wire/http.ts';
 import type { EtcdReply } from './etcd/messages.ts';
-import { ObjectRef, kvAsOf, putValueRef, resolve, type HistoryMember } from './trace-payloads-refs.ts';
+import { ListItemRef, ObjectRef, kvAsOf, putValueRef, resolve, type HistoryMember } from './trace-payloads-refs.ts';
 
 /** Whether `value` is stored as an object of `kind` in `apiVersion` (the protobuf envelope's TypeMeta, or the JSON's). */
 function storedAs(value: string, kind: string, apiVersion: string): boolean {
@@ -42,9 +43,9 @@ function storedAs(value: string, kind: string, apiVersion: string): boolean {
  * `object` as an ObjectRef, when it is the stored object its resourceVersion names: `deleted` says it is
  * the key's value before that revision (undefined: when the key was deleted at it).
  */
-function objectRef(members: readonly HistoryMember[], object: unknown, deleted?: boolean): ObjectRef | undefined {
+function objectRef(members: readonly HistoryMember[], object: unknown, deleted?: boolean, listed?: { readonly kind: string; readonly apiVersion: string }): ObjectRef | undefined {
   if (object === null || typeof object !== 'object') return undefined;
-  const { kind, apiVersion, metadata } = object as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown; resourceVersion?: unknown } };
+  const { kind, apiVersion, metadata } = { ...object, ...listed } as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown; resourceVersion?: unknown } };
   const rv = metadata?.resourceVersion;
   if (typeof kind !== 'string' || typeof apiVersion !== 'string' || typeof metadata?.name !== 'string' || typeof rv !== 'string' || !/^[1-9][0-9]*$/.test(rv)) return undefined;
   const revision = Number(rv);
@@ -57,12 +58,30 @@ function objectRef(members: readonly HistoryMember[], object: unknown, deleted?:
     if (!change) continue;
     const content = (deleted ?? isTombstone(change)) ? revision - 1 : revision;
     const kv = kvAsOf(member, change.key, content);
-    return kv && kv.value !== '' && storedAs(kv.value, kind, apiVersion) ? new ObjectRef(change.key, revision, content) : undefined;
+    if (!kv || kv.value === '' || !storedAs(kv.value, kind, apiVersion)) return undefined;
+    return listed ? new ListItemRef(change.key, revision, content) : new ObjectRef(change.key, revision, content);
   }
   return undefined;
 }
 
-/** The puts of `ops` with their values as ValueRefs at `revision`; undefined when one is not the value stored there. */
+/**
+ * A List's body with each item as a ListItemRef; undefined when one is not the stored object its
+ * resourceVersion names, or the body is no List of items without kind and apiVersion.
+ */
+function listRef(members: readonly HistoryMember[], body: unknown): unknown {
+  const list = body as { kind?: unknown; apiVersion?: unknown; items?: unknown } | null;
+  if (typeof list?.kind !== 'string' || !list.kind.endsWith('List') || typeof list.apiVersion !== 'string' || !Array.isArray(list.items)) return undefined;
+  const listed = { kind: list.kind.slice(0, -'List'.length), apiVersion: list.apiVersion };
+  const items: ObjectRef[] = [];
+  for (const item of list.items as unknown[]) {
+    const ref = (item as { kind?: unknown } | null)?.kind === undefined ? objectRef(members, item, false, listed) : undefined;
+    if (!ref) return undefined;
+    items.push(ref);
+  }
+  return items.length > 0 ? { ...list, items } : undefined;
+}
+
+/** The revision whose value with their values as ValueRefs at `revision`; undefined when one is not the value stored there. */
 function putsWithValueRefs(member: HistoryMember, ops: readonly RequestOp[] | undefined, revision: number | null): readonly RequestOp[] | undefined {
   if (!ops?.some((op) => op.requestPut?.value)) return ops;
   if (revision === null) return undefined;
@@ -110,7 +129,7 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
         case httpKinds.response: {
           if (message.replyTo !== null && dryRuns.delete(message.replyTo)) return undefined;
           const response = message.payload as HttpResponse;
-          const body = objectRef(members, response.body);
+          const body = objectRef(members, response.body) ?? listRef(members, response.body);
           return body && { ...response, body };
         }
         case httpKinds.watchEvent: {

@@ -39,6 +39,9 @@ export class ObjectRef {
   constructor(readonly key: string, readonly resourceVersion: number, readonly contentRevision: number) {}
 }
 
+/** An item of a List: an ObjectRef without kind and apiVersion, as a List's items are served. */
+export class ListItemRef extends ObjectRef {}
+
 /** The key-value `key` changed to at main revision `modRevision`, while the member's backend still has it. */
 function kvAt(member: HistoryMember, key: string, modRevision: number): KeyValue | undefined {
   let found: KeyValue | undefined;
@@ -60,6 +63,11 @@ export function kvAsOf(member: HistoryMember, key: string, rev: number): KeyValu
   }
 }
 
+function withoutTypeMeta(object: object): object {
+  const { kind: _kind, apiVersion: _apiVersion, ...rest } = object as { kind?: unknown; apiVersion?: unknown };
+  return rest;
+}
+
 /** The data a ref stands for, read from `members` (the first that still has it). */
 function readRef(ref: KvRef | ValueRef | ObjectRef, members: readonly HistoryMember[]): unknown {
   for (const member of members) {
@@ -71,7 +79,7 @@ function readRef(ref: KvRef | ValueRef | ObjectRef, members: readonly HistoryMem
       if (kv) return kv.value;
     } else {
       const kv = kvAsOf(member, ref.key, ref.contentRevision);
-      if (kv && kv.value !== '') return decodeObject(kv.value, ref.resourceVersion);
+      if (kv && kv.value !== '') return ref instanceof ListItemRef ? withoutTypeMeta(decodeObject(kv.value, ref.resourceVersion)) : decodeObject(kv.value, ref.resourceVersion);
     }
   }
   return undefined;

@@ -56,6 +56,13 @@ function indexOf(whole: Cluster): { byId: Map<number, Message>; replies: Map<num
   return { byId: new Map(all.map((m) => [m.id, m])), replies: new Map(all.filter((m) => m.replyTo !== null).map((m) => [m.replyTo!, m])) };
 }
 
+/** A List of stored objects as a List serves them: each at its resourceVersion, without kind and apiVersion. */
+const storedList = (body: unknown): boolean => {
+  const list = body as { kind?: string; items?: Obj[] } | null;
+  return /List$/.test(list?.kind ?? '') && !/^PartialObjectMetadata/.test(list!.kind!) && (list!.items?.length ?? 0) > 0
+    && list!.items!.every((item) => item?.kind === undefined && typeof item?.metadata?.resourceVersion === 'string');
+};
+
 /**
  * What inspecting a summarized step of the light trace must give: whole again (byte for byte) for every
  * etcd reply with a key-value or a log line, every Txn whose puts its reply stored, every watch event and
@@ -72,7 +79,7 @@ function mustRebuild(message: Message, { byId, replies }: ReturnType<typeof inde
   if (message.kind === httpKinds.watchEvent) return storedObject(payload.object) ? 'rebuilt' : null;
   if (message.kind === httpKinds.response) {
     const request = byId.get(message.replyTo!)?.payload as { query: string } | undefined;
-    return storedObject(payload.body) && !request?.query.includes('dryRun') ? 'rebuilt' : null;
+    return (storedObject(payload.body) || storedList(payload.body)) && !request?.query.includes('dryRun') ? 'rebuilt' : null;
   }
   if (message.kind === httpKinds.request && message.from === 'user' && payload.body !== undefined) return 'whole';
   return null;
@@ -99,6 +106,8 @@ function compare(whole: Cluster, light: Cluster): { problems: Map<string, number
 }
 
 const rebuiltKinds = ['etcd.TxnResponse', 'etcd.RangeResponse', 'etcd.Txn', 'http.watchEvent', 'http.response'];
+/** Lists answered at least this many times in the summarized steps, each rebuilt. */
+const rebuiltLists = 5;
 
 describe('light trace records', () => {
   const variants = [{ etcdMembers: 1 }, { etcdMembers: 3 }, { etcdMembers: 1, storageMediaType: 'json' }] as const;
@@ -111,6 +120,10 @@ describe('light trace records', () => {
       const { problems, rebuilt } = compare(whole, light);
       expect(Object.fromEntries(problems)).toEqual({});
       for (const kind of rebuiltKinds) expect(rebuilt.get(kind) ?? 0, kind).toBeGreaterThan(20);
+      const lists = whole.engine.trace.all().flatMap((m, i) => (i + 1 < light.engine.trace.payloadsFrom && m.kind === httpKinds.response
+        && storedList((m.payload as { body?: unknown }).body) ? [light.engine.trace.payloadAt(i + 1)!.kept] : []));
+      expect(lists.length).toBeGreaterThanOrEqual(rebuiltLists);
+      expect(lists.every((kept) => kept === 'rebuilt')).toBe(true);
       // The flow's answers that are not a stored object as it is stay summaries: the dry run's, the Scale.
       const { byId } = indexOf(whole);
       const summarized = (pred: (m: Message) => boolean) => whole.engine.trace.all().flatMap((m, i) => (i + 1 < light.engine.trace.payloadsFrom && pred(m) ? [light.engine.trace.payloadAt(i + 1)!.kept] : []));
