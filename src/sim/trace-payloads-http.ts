@@ -41,11 +41,14 @@ function storedAs(value: string, kind: string, apiVersion: string): boolean {
 
 /**
  * `object` as an ObjectRef, when it is the stored object its resourceVersion names: `deleted` says it is
- * the key's value before that revision (undefined: when the key was deleted at it).
+ * the key's value before that revision (undefined: when the key was deleted at it); `listed`, that it is
+ * a List's item of that kind and apiVersion (a ListItemRef).
  */
 function objectRef(members: readonly HistoryMember[], object: unknown, deleted?: boolean, listed?: { readonly kind: string; readonly apiVersion: string }): ObjectRef | undefined {
   if (object === null || typeof object !== 'object') return undefined;
-  const { kind, apiVersion, metadata } = { ...object, ...listed } as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown; resourceVersion?: unknown } };
+  const served = object as { kind?: unknown; apiVersion?: unknown; metadata?: { name?: unknown; namespace?: unknown; resourceVersion?: unknown } };
+  const { kind, apiVersion } = listed ?? served;
+  const metadata = served.metadata;
   const rv = metadata?.resourceVersion;
   if (typeof kind !== 'string' || typeof apiVersion !== 'string' || typeof metadata?.name !== 'string' || typeof rv !== 'string' || !/^[1-9][0-9]*$/.test(rv)) return undefined;
   const revision = Number(rv);
@@ -81,7 +84,7 @@ function listRef(members: readonly HistoryMember[], body: unknown): unknown {
   return items.length > 0 ? { ...list, items } : undefined;
 }
 
-/** The revision whose value with their values as ValueRefs at `revision`; undefined when one is not the value stored there. */
+/** The puts of `ops` with their values as ValueRefs at `revision`; undefined when one is not the value stored there. */
 function putsWithValueRefs(member: HistoryMember, ops: readonly RequestOp[] | undefined, revision: number | null): readonly RequestOp[] | undefined {
   if (!ops?.some((op) => op.requestPut?.value)) return ops;
   if (revision === null) return undefined;

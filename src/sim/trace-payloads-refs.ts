@@ -1,9 +1,9 @@
 // What a light trace record keeps in place of stored data (issue 20), and how it is read back from an etcd
 // member's MVCC history: a stored key-value as its key and mod revision (KvRef), a stored value as the
 // key and the revision that wrote it (ValueRef), a Kubernetes object as the key and revision whose
-// value it was decoded from (ObjectRef). Each reads back the same data the delivered payload carried,
-// while the member still has that revision; once compacted, `resolve` gives undefined and the trace
-// shows the step's summary.
+// value it was decoded from (ObjectRef; a List's item: ListItemRef). Each reads back the same data the
+// delivered payload carried, while the member still has that revision; once compacted, `resolve` gives
+// undefined and the trace shows the step's summary.
 
 import { decodeObject } from './apiserver/storage/codec.ts';
 import type { KeyValue } from './etcd/kv.ts';
@@ -63,6 +63,7 @@ export function kvAsOf(member: HistoryMember, key: string, rev: number): KeyValu
   }
 }
 
+/** `object` without kind and apiVersion, as a List's items are served. */
 function withoutTypeMeta(object: object): object {
   const { kind: _kind, apiVersion: _apiVersion, ...rest } = object as { kind?: unknown; apiVersion?: unknown };
   return rest;
