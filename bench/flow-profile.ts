@@ -45,17 +45,29 @@ for (const [kind, e] of [...kinds].sort((a, b) => b[1].chars - a[1].chars).slice
 const snapshot = process.env.PODFLOW_PROFILE_SNAPSHOT;
 if (snapshot) console.log(`heap snapshot written to ${writeHeapSnapshot(snapshot)}`);
 
-/** The summarized steps by what inspecting them gives (rebuilt from etcd's history, or the summary), and a rebuild's cost. */
+/**
+ * The summarized steps by what inspecting them gives (rebuilt from etcd's history, kept whole, or the
+ * summary), by kind, and a rebuild's cost.
+ */
 function lightRecords(c: typeof cluster): void {
   const { trace } = c.engine;
   const rebuilt: number[] = [];
+  const byKind = new Map<string, { rebuilt: number; whole: number; summary: number }>();
   let summaries = 0;
   for (let step = trace.firstStep; step < trace.payloadsFrom; step++) {
-    if (trace.payloadAt(step)!.kept === 'rebuilt') rebuilt.push(step);
-    else summaries++;
+    const { kept } = trace.payloadAt(step)!;
+    if (kept === 'rebuilt') rebuilt.push(step);
+    else if (kept === 'summary') summaries++;
+    const kind = trace.at(step)!.kind;
+    const entry = byKind.get(kind) ?? { rebuilt: 0, whole: 0, summary: 0 };
+    entry[kept]++;
+    byKind.set(kind, entry);
   }
   const started = performance.now();
   for (const step of rebuilt) trace.payloadAt(step);
   const us = (1000 * (performance.now() - started)) / Math.max(1, rebuilt.length);
   console.log(`summarized steps: ${rebuilt.length} rebuilt from etcd's history (${us.toFixed(1)} µs each), ${summaries} summaries only`);
+  for (const [kind, e] of [...byKind].sort((a, b) => b[1].rebuilt + b[1].summary - a[1].rebuilt - a[1].summary).slice(0, 16)) {
+    console.log(`  ${kind.padEnd(32)} rebuilt ${String(e.rebuilt).padStart(6)}  kept whole ${String(e.whole).padStart(4)}  summary ${String(e.summary).padStart(6)}`);
+  }
 }

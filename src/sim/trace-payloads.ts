@@ -8,18 +8,13 @@
 
 import type { Message, PayloadRebuilder } from './engine/index.ts';
 import type { KeyValue } from './etcd/kv.ts';
+import type { WriteRecord } from './etcd/messages.ts';
+import type { RequestOp } from './etcd/rpc.ts';
 import { zapLine, type RequestStats, type RequestStatsContext } from './etcd/request-stats.ts';
+import { apiserverBodiesRebuilder } from './trace-payloads-http.ts';
+import { KvRef, putValueRef, resolve, type HistoryMember } from './trace-payloads-refs.ts';
 
-/** What the rebuilder reads of a member: its MVCC backend's changes by revision (EtcdServer's store). */
-export interface HistoryMember {
-  readonly name: string;
-  readonly store?: { readonly backend?: { rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue) => void): void } };
-}
-
-/** A key-value of a light record: read back from the member's backend at `modRevision`. */
-class KvRef {
-  constructor(readonly key: string, readonly modRevision: number) {}
-}
+export type { HistoryMember } from './trace-payloads-refs.ts';
 
 /** A request-stats line of a light record: rendered again by zapLine from the reply's stats. */
 class LogRef {
@@ -75,63 +70,47 @@ function withRefs(value: unknown): unknown {
   return copy ?? value;
 }
 
-/** `ref` with each KvRef read back through `lookup`; undefined when one is gone. */
-function resolve(ref: unknown, lookup: (key: string, modRevision: number) => KeyValue | undefined): unknown {
-  if (ref instanceof KvRef) return lookup(ref.key, ref.modRevision);
-  if (ref instanceof LogRef) return ref;
-  if (ref === null || typeof ref !== 'object') return ref;
-  if (Array.isArray(ref)) {
-    const items: unknown[] = [];
-    for (const item of ref) {
-      const whole = resolve(item, lookup);
-      if (whole === undefined && item !== undefined) return undefined;
-      items.push(whole);
-    }
-    return items;
-  }
-  const whole: Record<string, unknown> = {};
-  for (const [field, item] of Object.entries(ref)) {
-    const value = resolve(item, lookup);
-    if (value === undefined && item !== undefined) return undefined;
-    whole[field] = value;
-  }
-  return whole;
-}
-
-/** The key-value `key` changed to at main revision `modRevision`, while the backend still has it. */
-function kvAt(member: HistoryMember, key: string, modRevision: number): KeyValue | undefined {
-  let found: KeyValue | undefined;
-  member.store?.backend?.rangeRevisions(modRevision, modRevision + 1, (kv) => {
-    if (kv.key === key) found = kv;
-  });
-  return found;
-}
-
 /** The reply `ref` rebuilds to: its log line rendered again from its stats. */
 function withLog(reply: unknown): unknown {
   const r = reply as { log?: unknown; stats?: RequestStats };
   return r.log instanceof LogRef ? { ...r, log: zapLine(r.stats!, r.log.ctx) } : reply;
 }
 
+/** `reply` (a light one) with the values its write record's puts stored as ValueRefs. */
+function withWriteValueRefs(member: HistoryMember, reply: unknown): unknown {
+  const write = (reply as { write?: WriteRecord | null } | null)?.write;
+  if (!write?.changed) return reply;
+  let ops: RequestOp[] | null = null;
+  for (const [i, op] of write.ops.entries()) {
+    const light = putValueRef(member, op, write.revision);
+    if (light !== op) (ops ??= [...write.ops])[i] = light;
+  }
+  return ops ? { ...(reply as object), write: { ...write, ops } } : reply;
+}
+
 /**
- * Light records for the replies of `members` (`epochMs`: the engine's, for their log lines' times): their
- * stored key-values as refs, their request-stats line as its context. Replies with neither stay summaries.
+ * Light records of what etcd's history can give back (`members`; `epochMs`: the engine's, for log lines'
+ * times). The replies of `members`: their stored key-values and the values their writes stored as refs,
+ * their request-stats line as its context; replies with none of these stay summaries. kube-apiserver's
+ * Txn requests and the objects of its answers: trace-payloads-http.ts.
  */
 export function etcdHistoryRebuilder(members: readonly HistoryMember[], epochMs: number): PayloadRebuilder {
   const byName = new Map(members.filter((m) => m.store?.backend).map((m) => [m.name, m]));
   const remotes = new Map<string, string>();
+  const apiserver = apiserverBodiesRebuilder([...byName.values()]);
+  const isReply = (message: Message) => byName.has(message.from) && message.kind.startsWith('etcd.');
   return {
-    refOf(message: Message): unknown {
-      if (!byName.has(message.from) || !message.kind.startsWith('etcd.')) return undefined;
-      let ref = withRefs(message.payload);
-      const reply = ref as { log?: unknown; stats?: RequestStats | null } | null;
-      const ctx = typeof reply?.log === 'string' && reply.stats ? logContext(reply.log, reply.stats, epochMs + message.sentAt, remotes) : undefined;
-      if (ctx) ref = { ...reply, log: new LogRef(ctx) };
+    refOf(message: Message, reply: () => Message | undefined): unknown {
+      if (!isReply(message)) return apiserver.refOf(message, reply);
+      let ref = withWriteValueRefs(byName.get(message.from)!, withRefs(message.payload));
+      const light = ref as { log?: unknown; stats?: RequestStats | null } | null;
+      const ctx = typeof light?.log === 'string' && light.stats ? logContext(light.log, light.stats, epochMs + message.sentAt, remotes) : undefined;
+      if (ctx) ref = { ...light, log: new LogRef(ctx) };
       return ref === message.payload ? undefined : ref;
     },
     rebuild(message: Message, ref: unknown): unknown {
-      const member = byName.get(message.from);
-      const whole = member ? resolve(ref, (key, modRevision) => kvAt(member, key, modRevision)) : undefined;
+      if (!isReply(message)) return apiserver.rebuild(message, ref);
+      const whole = resolve(ref, [byName.get(message.from)!]);
       return whole === undefined ? undefined : withLog(whole);
     },
   };

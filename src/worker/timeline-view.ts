@@ -75,13 +75,19 @@ export class TimelineView {
     return { records, omitted: step - records.length };
   }
 
-  /** The retained deliveries of steps `first`…`last`, newest `traceTailLimit` only. */
+  /**
+   * The retained deliveries of steps `first`…`last`, newest `traceTailLimit` only, with their payloads as
+   * the inspector shows them (trace.payloadAt: rebuilt from history past the trace's whole payloads).
+   */
   private records(first: number, last: number): { records: TraceRecord[]; omitted: number } {
     const { trace } = this.live().engine;
     const records: TraceRecord[] = [];
     for (let step = Math.max(first, last - traceTailLimit + 1, trace.firstStep); step <= last; step++) {
       const message = trace.at(step);
-      if (message) records.push(this.annotate(step, message));
+      if (!message) continue;
+      const { payload, kept } = trace.payloadAt(step)!;
+      const record = this.annotate(step, kept === 'whole' ? message : { ...message, payload });
+      records.push(kept === 'whole' ? record : { ...record, payloadKept: kept });
     }
     return { records, omitted: last - first + 1 - records.length };
   }

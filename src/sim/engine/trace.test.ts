@@ -73,6 +73,27 @@ describe('Trace', () => {
     expect(trace.payloadAt(trace.firstStep - 1)).toBeUndefined();
   });
 
+  it('keeps a record whole when its rebuilder says so, and finds a request\'s reply among the records after it', () => {
+    const trace = new Trace(400, 100);
+    const replies: (Message | undefined)[] = [];
+    trace.rebuildWith({
+      refOf(m, reply) {
+        if (m.id % 10 === 0) replies.push(reply());
+        return m.id % 3 === 0 ? m.payload : undefined;
+      },
+      rebuild: () => undefined,
+    });
+    // Every tenth message is a request answered five steps later.
+    for (let id = 1; id <= 1000; id++) trace.append(id % 10 === 5 ? { ...message(id), replyTo: id - 5 } : message(id));
+    for (let step = trace.firstStep; step < trace.payloadsFrom; step++) {
+      const whole = step % 3 === 0;
+      expect(trace.at(step)!.payload).toEqual(whole ? message(step).payload : slimPayload(message(step).payload));
+      expect(trace.payloadAt(step)!.kept).toBe(whole ? 'whole' : 'summary');
+    }
+    expect(replies.length).toBeGreaterThan(10);
+    expect(replies.every((r, i) => r?.id === 10 * (i + 1) + 5)).toBe(true);
+  });
+
   it('refuses bounds that are not positive', () => {
     expect(() => new Trace(0)).toThrow(RangeError);
     expect(() => new Trace(10, 0)).toThrow(RangeError);

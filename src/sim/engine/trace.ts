@@ -4,16 +4,22 @@
 // times and cause but its payload becomes the payload's summary (trace-summary.ts: what labels and
 // rows read); past `limit` records the record goes. Step numbers never shift.
 // A light record (issue 20): when a record is summarized, a `PayloadRebuilder` may keep beside it what
-// cannot be recomputed (e.g. etcd key-values as key + revision); `payloadAt` rebuilds the whole payload
-// from the model's history on demand, and gives the summary where that history is gone (compacted).
+// cannot be recomputed (e.g. etcd key-values as key + revision), or keep the record whole (a request body
+// a client sent); `payloadAt` rebuilds the whole payload from the model's history on demand, and gives the
+// summary where that history is gone (compacted).
 
 import type { Message } from './message.ts';
 import { slimPayload } from './trace-summary.ts';
 
 /** Rebuilds payloads of summarized records from what the model keeps anyway (its history). */
 export interface PayloadRebuilder {
-  /** What must be kept to rebuild `message`'s payload later; undefined when it cannot be rebuilt. */
-  refOf(message: Message): unknown;
+  /**
+   * What must be kept to rebuild `message`'s payload later; undefined when it cannot be rebuilt. `reply`
+   * finds the reply to `message` among the retained records delivered after it (`replyLookahead` at most).
+   * Called for each record as it is summarized, in step order. Returning the payload itself keeps the
+   * record whole (what cannot be recomputed, e.g. a request body a client sent).
+   */
+  refOf(message: Message, reply: () => Message | undefined): unknown;
   /** The whole payload, equal to the delivered one, from `ref`; undefined when the history it needs is gone. */
   rebuild(message: Message, ref: unknown): unknown;
 }
@@ -23,6 +29,9 @@ export interface TracedPayload {
   readonly payload: unknown;
   readonly kept: 'whole' | 'rebuilt' | 'summary';
 }
+
+/** How many records after a request `PayloadRebuilder.refOf`'s reply lookup reads at most. */
+const replyLookahead = 4096;
 
 export class Trace {
   private records: Message[] = [];
@@ -52,7 +61,10 @@ export class Trace {
     return this.dropped + 1;
   }
 
-  /** The first step whose record still holds its whole payload (earlier retained steps: summaries only). */
+  /**
+   * The first step whose record still holds its whole payload (earlier retained steps: summaries, but for
+   * those the rebuilder kept whole; `payloadAt` says which).
+   */
   get payloadsFrom(): number {
     return this.dropped + this.summarized + 1;
   }
@@ -70,9 +82,9 @@ export class Trace {
       const end = Math.min(this.records.length - 1, this.summarized + Math.max(full - this.payloadLimit, Math.ceil(this.payloadLimit / 4)));
       for (let i = this.summarized; i < end; i++) {
         const record = this.records[i]!;
-        const ref = this.rebuilder?.refOf(record);
+        const ref = this.rebuilder?.refOf(record, () => this.replyAfter(i, record.id));
         if (ref !== undefined) this.refs.set(this.dropped + i + 1, ref);
-        this.records[i] = { ...record, payload: slimPayload(record.payload) };
+        if (ref !== record.payload) this.records[i] = { ...record, payload: slimPayload(record.payload) };
       }
       this.summarized = end;
     }
@@ -86,7 +98,17 @@ export class Trace {
     }
   }
 
-  /** The message delivered at `step`, if still retained (before `payloadsFrom`: with its payload's summary). */
+  /** The reply to request `id` among the `replyLookahead` records after index `i` (into `records`). */
+  private replyAfter(i: number, id: number): Message | undefined {
+    const end = Math.min(this.records.length, i + 1 + replyLookahead);
+    for (let j = i + 1; j < end; j++) if (this.records[j]!.replyTo === id) return this.records[j];
+    return undefined;
+  }
+
+  /**
+   * The message delivered at `step`, if still retained (before `payloadsFrom`: with its payload's summary,
+   * unless the rebuilder kept it whole).
+   */
   at(step: number): Message | undefined {
     return this.records[step - this.dropped - 1];
   }
@@ -100,6 +122,7 @@ export class Trace {
     if (!record) return undefined;
     if (step >= this.payloadsFrom) return { payload: record.payload, kept: 'whole' };
     const ref = this.refs.get(step);
+    if (ref !== undefined && ref === record.payload) return { payload: record.payload, kept: 'whole' };
     const rebuilt = ref === undefined || !this.rebuilder ? undefined : this.rebuilder.rebuild(record, ref);
     return rebuilt === undefined ? { payload: record.payload, kept: 'summary' } : { payload: rebuilt, kept: 'rebuilt' };
   }

@@ -1,0 +1,65 @@
+// After a far seek the recent deliveries the page lists are the steps before the position, with the
+// payloads the inspector shows: rebuilt from etcd's history past the trace's whole payloads.
+
+import { describe, expect, it } from 'vitest';
+import type { Command, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import { traceTailLimit } from '../protocol/index.ts';
+import { createCluster } from '../sim/cluster.ts';
+import { slimPayload } from '../sim/engine/trace-summary.ts';
+import { SimHost, type HostClock } from './host.ts';
+
+const stillClock: HostClock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
+
+const deployment = [
+  'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: web}',
+  'spec: {replicas: 4, selector: {matchLabels: {app: web}}, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: web, image: "nginx:1.14.2"}]}}}',
+].join('\n');
+
+/** A host of the same seeded flow, keeping the newest `tracePayloadLimit` payloads whole (default: all). */
+function hostOf(tracePayloadLimit?: number) {
+  const events: WorkerEvent[] = [];
+  const host = new SimHost({
+    post: (e) => events.push(e), clock: stillClock, initial: { seed: 'recent-deliveries', nodes: 2 },
+    buildCluster: (spec) => createCluster({ ...spec, ...(tracePayloadLimit ? { tracePayloadLimit } : {}) }),
+  });
+  const send = (command: Command): WorkerEvent[] => {
+    events.length = 0;
+    host.handle(command);
+    return [...events];
+  };
+  send({ type: 'applyManifest', yaml: deployment });
+  send({ type: 'runUntilIdle' });
+  return { host, send };
+}
+
+const tailAfterSeek = (send: (c: Command) => WorkerEvent[], step: number): readonly TraceRecord[] => {
+  const batch = send({ type: 'seek', step }).find((e) => e.type === 'traceBatch' && e.replace);
+  if (batch?.type !== 'traceBatch') throw new Error('a seek ships the deliveries before the position');
+  return batch.records;
+};
+
+describe('the recent deliveries after a far seek', () => {
+  it('carry the payloads rebuilt from history where the trace keeps light records', () => {
+    const whole = hostOf();
+    const light = hostOf(300);
+    expect(light.host.timeline.head).toBe(whole.host.timeline.head);
+    const { payloadsFrom } = light.host.engine.trace;
+    const step = payloadsFrom - 1;
+    expect(step).toBeGreaterThan(traceTailLimit);
+
+    const expected = tailAfterSeek(whole.send, step);
+    const got = tailAfterSeek(light.send, step);
+    expect(got.map((r) => r.step)).toEqual(expected.map((r) => r.step));
+    const kept = { whole: 0, rebuilt: 0, summary: 0 };
+    for (const [i, record] of got.entries()) {
+      const wholePayload = expected[i]!.payload;
+      kept[record.payloadKept ?? 'whole']++;
+      if (record.payloadKept === 'summary') expect(record.payload).toEqual(slimPayload(wholePayload));
+      else expect(JSON.stringify(record.payload), `step ${record.step} ${record.kind}`).toBe(JSON.stringify(wholePayload));
+      expect({ ...record, payload: null, payloadKept: null }).toEqual({ ...expected[i], payload: null, payloadKept: null });
+    }
+    expect(kept.rebuilt).toBeGreaterThan(traceTailLimit / 4);
+    // The watch events in the list are whole again, as the inspector shows them.
+    expect(got.filter((r) => r.kind === 'http.watchEvent').every((r) => r.payloadKept === 'rebuilt')).toBe(true);
+  }, 300_000);
+});
