@@ -151,15 +151,24 @@ export interface RequestStatsContext {
   readonly remote: string;
 }
 
+/** The second isoMillis formatted last, and its text up to the milliseconds (`2023-08-15T00:00:00.`). */
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
 /** RFC 3339 UTC with milliseconds, e.g. 2023-08-15T00:00:00.000Z, without the host's Date. */
 export function isoMillis(ms: number): string {
   const t = Math.floor(ms);
-  const days = Math.floor(t / 86_400_000);
-  const msOfDay = t - days * 86_400_000;
-  const [year, month, day] = civilFromDays(days);
-  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-  return `${p(year, 4)}-${p(month)}-${p(day)}T${p(Math.floor(msOfDay / 3_600_000))}:${p(Math.floor(msOfDay / 60_000) % 60)}:`
-    + `${p(Math.floor(msOfDay / 1000) % 60)}.${p(msOfDay % 1000, 3)}Z`;
+  const second = Math.floor(t / 1000);
+  if (second !== lastSecond) {
+    const days = Math.floor(t / 86_400_000);
+    const secondOfDay = second - days * 86_400;
+    const [year, month, day] = civilFromDays(days);
+    const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+    lastSecondText = `${p(year, 4)}-${p(month)}-${p(day)}T${p(Math.floor(secondOfDay / 3600))}:${p(Math.floor(secondOfDay / 60) % 60)}:${p(secondOfDay % 60)}.`;
+    lastSecond = second;
+  }
+  const milli = t - second * 1000;
+  return lastSecondText + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z';
 }
 
 /** Go's time.Duration.String() for a non-negative duration given in ms. */
