@@ -21,8 +21,12 @@ export type StorageMediaType = 'protobuf' | 'json';
 export const protobufMagic = 'k8s\0';
 
 function withoutResourceVersion(obj: KubeObject): KubeObject {
-  const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  return withDeprecatedServiceAccount({ ...obj, metadata });
+  const source = obj.metadata as Record<string, unknown>;
+  const metadata: Record<string, unknown> = {};
+  for (const k of Object.keys(source)) {
+    if (k !== 'resourceVersion' && k !== 'selfLink') metadata[k] = source[k];
+  }
+  return withDeprecatedServiceAccount({ ...obj, metadata: metadata as KubeObject['metadata'] });
 }
 
 type PodSpecLike = { serviceAccountName?: string; serviceAccount?: string };
@@ -128,14 +132,16 @@ export function decodeStored(value: string): KubeObject {
 
 /**
  * The protobuf values encoded last (by this process's apiservers), each with its object once a read
- * decoded it (null until then), kept privately and only copied: etcd's watch event and the Txn's
- * response carry the bytes just written, and a copy costs about a tenth of a decode. A value always
- * decodes to the same object, so the copy is what decoding it again would give.
+ * decoded it (null until then): etcd's watch event and the Txn's response carry the bytes just written,
+ * and a copy costs about a tenth of a decode. A value always decodes to the same object, so a copy is
+ * what decoding it again would give. The object is either kept privately (`shared` false), or it is the
+ * one the etcd watcher handed to the watch cache (`shared` true), copied only once frozen (see
+ * decodeToFreeze).
  */
-const writtenObjects = new Map<string, KubeObject | null>();
+const writtenObjects = new Map<string, { readonly object: KubeObject; readonly shared: boolean } | null>();
 const writtenObjectsKept = 256;
 
-function rememberWritten(value: string, decoded: KubeObject | null): void {
+function rememberWritten(value: string, decoded: { readonly object: KubeObject; readonly shared: boolean } | null): void {
   if (!writtenObjects.has(value) && writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
   writtenObjects.set(value, decoded);
 }
@@ -145,13 +151,29 @@ function withRevision(obj: KubeObject, modRevision: number): KubeObject {
   return obj;
 }
 
-/** The stored object, with resourceVersion set to the revision that last wrote it. */
+/** The stored object, with resourceVersion set to the revision that last wrote it; the caller may change it. */
 export function decodeObject(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
   if (written === undefined) return withRevision(decodeStored(value), modRevision);
-  let decoded = written;
-  if (decoded === null) rememberWritten(value, decoded = decodeStored(value));
-  const obj = withRevision(copyJson(decoded), modRevision);
+  let source: KubeObject;
+  if (written !== null && (!written.shared || Object.isFrozen(written.object))) source = written.object;
+  else rememberWritten(value, { object: source = decodeStored(value), shared: false });
+  const obj = withRevision(copyJson(source), modRevision);
+  encodedValues.set(obj, { value, mediaType: 'protobuf' });
+  return obj;
+}
+
+/**
+ * decodeObject for a reader that freezes the object (deepFreeze) without changing it — the watch cache,
+ * through the etcd watcher, which may first swap in equal parts only. A value just written is decoded
+ * once: when this reader comes first, its object is not copied but kept, and later readers copy it once
+ * it is frozen (until then they decode the value again: an object not yet frozen may still change).
+ */
+export function decodeToFreeze(value: string, modRevision: number): KubeObject {
+  const written = writtenObjects.get(value);
+  if (written !== null) return decodeObject(value, modRevision);
+  const obj = withRevision(decodeStored(value), modRevision);
+  rememberWritten(value, { object: obj, shared: true });
   encodedValues.set(obj, { value, mediaType: 'protobuf' });
   return obj;
 }
@@ -185,14 +207,15 @@ const fieldsBeforeResourceVersion: ReadonlySet<string> = new Set(['name', 'gener
 /** Puts resourceVersion where Go's ObjectMeta field order puts it (after uid), for faithful JSON output. */
 function withResourceVersion(meta: KubeObject['metadata'], rv: string): KubeObject['metadata'] {
   const out: Record<string, unknown> = {};
+  const source = meta as Record<string, unknown>;
   let placed = false;
-  for (const [k, v] of Object.entries(meta)) {
+  for (const k of Object.keys(source)) {
     if (k === 'resourceVersion') continue;
     if (!placed && !fieldsBeforeResourceVersion.has(k)) {
       out.resourceVersion = rv;
       placed = true;
     }
-    out[k] = v;
+    out[k] = source[k];
   }
   if (!placed) out.resourceVersion = rv;
   return out as KubeObject['metadata'];
