@@ -171,15 +171,19 @@ export function isoMillis(ms: number): string {
   return lastSecondText + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z';
 }
 
+/** `v` with `digits` decimals, trailing zeros (and a trailing point) dropped. */
+function trimmedFixed(v: number, digits: number): string {
+  return v.toFixed(digits).replace(/\.?0+$/, '');
+}
+
 /** Go's time.Duration.String() for a non-negative duration given in ms. */
 export function goDuration(ms: number): string {
   const ns = Math.round(ms * 1e6);
   if (ns === 0) return '0s';
-  const trim = (v: number, digits: number): string => v.toFixed(digits).replace(/\.?0+$/, '');
   if (ns < 1e3) return `${ns}ns`;
-  if (ns < 1e6) return `${trim(ns / 1e3, 3)}µs`;
-  if (ns < 1e9) return `${trim(ns / 1e6, 6)}ms`;
-  return `${trim(ns / 1e9, 9)}s`;
+  if (ns < 1e6) return `${trimmedFixed(ns / 1e3, 3)}µs`;
+  if (ns < 1e9) return `${trimmedFixed(ns / 1e6, 6)}ms`;
+  return `${trimmedFixed(ns / 1e9, 9)}s`;
 }
 
 /** The line as etcd's zap logger writes it (`--logger zap --log-level debug`). */
