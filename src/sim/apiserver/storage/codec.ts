@@ -131,17 +131,17 @@ export function decodeStored(value: string): KubeObject {
 }
 
 /**
- * The protobuf values encoded last (by this process's apiservers), each with its object once a read
- * decoded it (null until then): etcd's watch event and the Txn's response carry the bytes just written,
- * and a copy costs about a tenth of a decode. A value always decodes to the same object, so a copy is
- * what decoding it again would give. The object is either kept privately (`shared` false), or it is the
- * one the etcd watcher handed to the watch cache (`shared` true), copied only once frozen (see
- * decodeToFreeze).
+ * The protobuf values encoded last (by this process's apiservers), each with the object the etcd watcher
+ * decoded from it for the watch cache (null until then). etcd's watch event usually reaches the watcher
+ * before the Txn's response reaches the handler (in a 300-pod rollout: every update), and the response
+ * then copies the watch cache's object (about a tenth of a decode) once the watch cache has frozen it;
+ * a value always decodes to the same object, so the copy is what decoding it again would give. A reader
+ * that comes first (most creates: no watcher decodes an Event) decodes the value and keeps its object.
  */
-const writtenObjects = new Map<string, { readonly object: KubeObject; readonly shared: boolean } | null>();
+const writtenObjects = new Map<string, KubeObject | null>();
 const writtenObjectsKept = 256;
 
-function rememberWritten(value: string, decoded: { readonly object: KubeObject; readonly shared: boolean } | null): void {
+function rememberWritten(value: string, decoded: KubeObject | null): void {
   if (!writtenObjects.has(value) && writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
   writtenObjects.set(value, decoded);
 }
@@ -155,25 +155,22 @@ function withRevision(obj: KubeObject, modRevision: number): KubeObject {
 export function decodeObject(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
   if (written === undefined) return withRevision(decodeStored(value), modRevision);
-  let source: KubeObject;
-  if (written !== null && (!written.shared || Object.isFrozen(written.object))) source = written.object;
-  else rememberWritten(value, { object: source = decodeStored(value), shared: false });
-  const obj = withRevision(copyJson(source), modRevision);
+  // Before the watch cache has frozen its object, that object may still change: decode the bytes.
+  const obj = withRevision(written !== null && Object.isFrozen(written) ? copyJson(written) : decodeStored(value), modRevision);
   encodedValues.set(obj, { value, mediaType: 'protobuf' });
   return obj;
 }
 
 /**
  * decodeObject for a reader that freezes the object (deepFreeze) without changing it — the watch cache,
- * through the etcd watcher, which may first swap in equal parts only. A value just written is decoded
- * once: when this reader comes first, its object is not copied but kept, and later readers copy it once
- * it is frozen (until then they decode the value again: an object not yet frozen may still change).
+ * through the etcd watcher, which may first swap in equal parts only. Its object of a value just written
+ * is not copied but kept for later readers, who copy it once it is frozen.
  */
 export function decodeToFreeze(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
   if (written !== null) return decodeObject(value, modRevision);
   const obj = withRevision(decodeStored(value), modRevision);
-  rememberWritten(value, { object: obj, shared: true });
+  rememberWritten(value, obj);
   encodedValues.set(obj, { value, mediaType: 'protobuf' });
   return obj;
 }
