@@ -13,7 +13,7 @@ import { newBadRequest, type StatusError } from './errors.ts';
 import type { GroupVersionKind } from './gvk.ts';
 import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
-import { goTypeName, hasStruct, isEmptyValue, structField, structFields, zeroValue, type TypeNode } from './schema.ts';
+import { goTypeName, hasStruct, isEmptyValue, structFields, structSlots, zeroValue, type TypeNode } from './schema.ts';
 import { goQuote } from '../go/strconv.ts';
 import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
@@ -175,18 +175,23 @@ class Decoder {
 
   struct(value: Readonly<Record<string, unknown>>, name: string, ctx: Context): Record<string, unknown> {
     const fields = structFields(name);
-    const decoded = new Map<string, unknown>();
-    for (const [key, v] of Object.entries(value)) {
-      const f = structField(name, key);
-      if (f === undefined) {
+    const { slotOf, slots } = structSlots(name);
+    // Each field's decoded value at its slot (undefined: the zero value), keys read in input order.
+    const decoded = new Array<unknown>(fields.length);
+    for (const key of Object.keys(value)) {
+      const slot = slotOf.get(key);
+      if (slot === undefined) {
         this.unknownFields.push(pathOf({ struct: name, parent: ctx, step: key, isField: true }));
         continue;
       }
-      decoded.set(key, this.value(v, f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true }));
+      const f = fields[slot]!;
+      decoded[slot] = this.value(value[key], f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true });
     }
     const out: Record<string, unknown> = {};
-    for (const f of fields) {
-      const v = decoded.has(f.json) && decoded.get(f.json) !== undefined ? decoded.get(f.json) : zero(f.type);
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i]!;
+      const d = decoded[slots[i]!];
+      const v = d !== undefined ? d : zero(f.type);
       if (f.omitempty && isEmptyValue(v, f.type)) continue;
       out[f.json] = v;
     }

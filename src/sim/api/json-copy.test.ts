@@ -33,4 +33,15 @@ describe('copyJson', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
     expect(() => copyJson({ n: 1n })).toThrow(TypeError);
   });
+
+  it('copies own keys only when something enumerable was added to Object.prototype', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    proto['polluted'] = 1;
+    try {
+      same({ a: 1, b: { c: [{ d: 2 }] } });
+      expect(Object.keys(copyJson({ a: { b: 1 } }).a)).toStrictEqual(['b']);
+    } finally {
+      delete proto['polluted'];
+    }
+  });
 });

@@ -68,6 +68,27 @@ export function structField(name: string, json: string): SchemaField | undefined
   return index.get(json);
 }
 
+export interface StructSlots {
+  /** The index in structFields(name) of the field each JSON name decodes into (the last field of that name, as structField finds it). */
+  readonly slotOf: ReadonlyMap<string, number>;
+  /** For each field of structFields(name), the index its JSON name decodes into. */
+  readonly slots: readonly number[];
+}
+
+const slotCache = new Map<string, StructSlots>();
+
+/** Where a decoder keeps each field's value while it reads a struct's JSON keys in any order. */
+export function structSlots(name: string): StructSlots {
+  let cached = slotCache.get(name);
+  if (cached === undefined) {
+    const fields = structFields(name);
+    const slotOf = new Map(fields.map((f, i) => [f.json, i]));
+    cached = { slotOf, slots: fields.map((f) => slotOf.get(f.json)!) };
+    slotCache.set(name, cached);
+  }
+  return cached;
+}
+
 /** Whether the schema has a struct of this name (the root struct of a kind has the kind's name). */
 export function hasStruct(name: string): boolean {
   return structs[name] !== undefined;

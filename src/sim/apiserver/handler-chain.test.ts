@@ -35,6 +35,27 @@ describe('kube-apiserver: the filter chain', () => {
     expect(status(asAlice).message).toBe('pods "x" is forbidden: User "alice" cannot delete resource "pods" in API group "" in the namespace "default"');
   });
 
+  it('records audit events with the fields in audit.Event\'s order, optional ones only when set', () => {
+    const cluster = bootedCluster();
+    const created = call(cluster, 'POST', '/apis/apps/v1/namespaces/default/deployments', { body: nginxDeployment, headers: { 'user-agent': 'kubectl/v1.28.0' } });
+    const missing = call(cluster, 'GET', '/api/v1/namespaces/default/pods/nope/log');
+    const events = cluster.apiserver.audit.all();
+    const done = (id: string | undefined) => events.find((e) => e.auditID === id && e.stage === 'ResponseComplete')!;
+    const shape = (e: object) => JSON.stringify(e, (k, v: unknown) => (k.endsWith('Timestamp') || k === 'auditID' || k === 'groups' ? undefined : v));
+    expect(shape(done(created.response.headers['audit-id']))).toBe(JSON.stringify({
+      level: 'Metadata', stage: 'ResponseComplete', requestURI: '/apis/apps/v1/namespaces/default/deployments', verb: 'create',
+      user: { username: 'kubernetes-admin' }, userAgent: 'kubectl/v1.28.0',
+      objectRef: { resource: 'deployments', namespace: 'default', apiGroup: 'apps', apiVersion: 'v1' }, responseStatus: { code: 201 },
+    }));
+    expect(shape(done(missing.response.headers['audit-id']))).toBe(JSON.stringify({
+      level: 'Metadata', stage: 'ResponseComplete', requestURI: '/api/v1/namespaces/default/pods/nope/log', verb: 'get',
+      user: { username: 'kubernetes-admin' },
+      objectRef: { resource: 'pods', namespace: 'default', name: 'nope', apiGroup: '', apiVersion: 'v1', subresource: 'log' },
+      responseStatus: { code: 404, status: 'Failure', reason: 'NotFound', message: 'pods "nope" not found' },
+    }));
+    expect(Object.keys(done(created.response.headers['audit-id'])).slice(-2)).toEqual(['requestReceivedTimestamp', 'stageTimestamp']);
+  });
+
   it('answers an unknown bearer token with 401', () => {
     const cluster = bootedCluster();
     const r = call(cluster, 'GET', '/api/v1/namespaces/default/pods', { token: 'who-knows' });

@@ -14,7 +14,7 @@ import { formatMicroTimestamp } from '../api/time.ts';
 import type { Co, Message, Time } from '../engine/index.ts';
 import { parseQuery } from '../go/url.ts';
 import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
-import type { AuditEvent, AuditLog, AuditStage } from './filters/audit.ts';
+import type { AuditEvent, AuditLog, AuditObjectRef, AuditStage } from './filters/audit.ts';
 import { authenticatedGroup, type TokenAuthenticator, type UserInfo } from './filters/authentication.ts';
 import { tooManyRequestsBody, type MaxInFlight } from './filters/max-in-flight.ts';
 import type { ApiserverMetrics } from './filters/metrics.ts';
@@ -120,34 +120,34 @@ export class HandlerChain {
   private recordAudit(stage: AuditStage, auditID: string, http: HttpRequest, info: RequestInfo, user: UserInfo, response: HttpResponse | null, receivedAt: number): void {
     const epochMs = this.config.epochMs();
     const status = response?.body instanceof Object && (response.body as { kind?: string }).kind === 'Status' ? response.body as { status?: string; reason?: string; message?: string } : null;
-    const event: AuditEvent = {
+    // Built field by field in the event's field order (conditional spreads cost a temporary object each).
+    const event: { -readonly [K in keyof AuditEvent]?: AuditEvent[K] } = {
       level: 'Metadata',
       auditID,
       stage,
       requestURI: http.query === '' ? http.path : `${http.path}?${http.query}`,
       verb: info.verb,
       user: { username: user.name, groups: user.groups },
-      ...(http.headers['user-agent'] ? { userAgent: http.headers['user-agent'] } : {}),
-      ...(info.isResourceRequest ? {
-        objectRef: {
-          resource: info.resource,
-          ...(info.namespace ? { namespace: info.namespace } : {}),
-          ...(info.name ? { name: info.name } : {}),
-          apiGroup: info.apiGroup,
-          apiVersion: info.apiVersion,
-          ...(info.subresource ? { subresource: info.subresource } : {}),
-        },
-      } : {}),
-      ...(response ? {
-        responseStatus: {
-          code: response.status,
-          ...(status?.status === 'Failure' ? { status: 'Failure', reason: status.reason ?? '', message: status.message ?? '' } : {}),
-        },
-      } : {}),
-      requestReceivedTimestamp: formatMicroTimestamp(epochMs + receivedAt),
-      stageTimestamp: formatMicroTimestamp(epochMs + this.config.now()),
     };
-    this.config.audit.record(event);
+    const userAgent = http.headers['user-agent'];
+    if (userAgent) event.userAgent = userAgent;
+    if (info.isResourceRequest) {
+      const objectRef: { -readonly [K in keyof AuditObjectRef]: AuditObjectRef[K] } = { resource: info.resource };
+      if (info.namespace) objectRef.namespace = info.namespace;
+      if (info.name) objectRef.name = info.name;
+      objectRef.apiGroup = info.apiGroup;
+      objectRef.apiVersion = info.apiVersion;
+      if (info.subresource) objectRef.subresource = info.subresource;
+      event.objectRef = objectRef;
+    }
+    if (response) {
+      event.responseStatus = status?.status === 'Failure'
+        ? { code: response.status, status: 'Failure', reason: status.reason ?? '', message: status.message ?? '' }
+        : { code: response.status };
+    }
+    event.requestReceivedTimestamp = formatMicroTimestamp(epochMs + receivedAt);
+    event.stageTimestamp = formatMicroTimestamp(epochMs + this.config.now());
+    this.config.audit.record(event as AuditEvent);
   }
 }
 

@@ -36,7 +36,20 @@ export interface AcceptClause {
  * is for short lists). Clauses with q=0 are kept: the apiserver does not drop them.
  */
 // Models github.com/munnerz/goautoneg/autoneg.go (ParseAccept, acceptSlice.Less).
-export function parseAccept(header: string): AcceptClause[] {
+export function parseAccept(header: string): readonly AcceptClause[] {
+  const known = parsedAccepts.get(header);
+  if (known !== undefined) return known;
+  const clauses = parseAcceptClauses(header);
+  if (parsedAccepts.size >= parsedAcceptsKept) parsedAccepts.delete(parsedAccepts.keys().next().value!);
+  parsedAccepts.set(header, clauses);
+  return clauses;
+}
+
+/** The Accept headers parsed last (clients send a handful of distinct ones, each on every request). */
+const parsedAccepts = new Map<string, readonly AcceptClause[]>();
+const parsedAcceptsKept = 256;
+
+function parseAcceptClauses(header: string): AcceptClause[] {
   const clauses: AcceptClause[] = [];
   for (const rawPart of header.split(',')) {
     const part = rawPart.replace(/^ +| +$/g, '');

@@ -86,11 +86,15 @@ function summarizeText(text: string): string {
   return summarizeData(utf8Encode(text.slice(0, 64)));
 }
 
-/** Reads the body with the serializer its Content-Type names (415 for none), or throws the 400 a real apiserver gives. */
-export function readBody(request: HttpRequest, expectedKind: string, defaultApiVersion?: string): ReadBody {
+/**
+ * Reads the body with the serializer its Content-Type names (415 for none), or throws the 400 a real
+ * apiserver gives. A body sent as an object (an in-process client's) is copied, so that the caller may
+ * change what it gets; `copyObject` false gives the client's object itself, for a caller that only reads it.
+ */
+export function readBody(request: HttpRequest, expectedKind: string, defaultApiVersion?: string, copyObject = true): ReadBody {
   const body = request.body;
   if (body === undefined || body === '') throw newBadRequest('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
-  if (typeof body === 'object' && !(body instanceof Uint8Array)) return { value: structuredCloneJson(body) as Record<string, unknown>, mediaType: jsonMediaType };
+  if (typeof body === 'object' && !(body instanceof Uint8Array)) return { value: (copyObject ? copyJson(body) : body) as Record<string, unknown>, mediaType: jsonMediaType };
   const mediaType = negotiateInputMediaType(request.headers['content-type']);
   if (mediaType === protobufMediaType) {
     const bytes = bodyBytes(body);
@@ -159,7 +163,9 @@ export function fieldValidationOf(query: Map<string, string>): FieldValidation {
  * Warn. (Protobuf carries no unknown or duplicate fields by construction.)
  */
 export function decodeObject(request: HttpRequest, r: ResourceInfo, fieldValidation: FieldValidation, kind = r.kind, apiVersion = apiVersionOf(r)): DecodedObject {
-  const body = readBody(request, kind, apiVersion);
+  // Decoding builds a new object (sharing only Raw values such as fieldsV1, which nothing changes in
+  // place) and asObjectOfResource copies the top level, so the client's object is read, not copied.
+  const body = readBody(request, kind, apiVersion, false);
   const typed = asObjectOfResource(body.value, r, kind, apiVersion);
   const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
   const version = apiVersion.includes('/') ? apiVersion.slice(apiVersion.indexOf('/') + 1) : apiVersion;
@@ -190,8 +196,4 @@ export function decodeObject(request: HttpRequest, r: ResourceInfo, fieldValidat
 /** The Warning header value for warnings (RFC 7234 code 299, as kube-apiserver writes them). */
 export function warningHeader(warnings: readonly string[]): Record<string, string> {
   return warnings.length === 0 ? {} : { warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
-}
-
-function structuredCloneJson<T>(value: T): T {
-  return copyJson(value);
 }

@@ -66,6 +66,10 @@ describe('request stats', () => {
   it('formats durations and instants as Go and zap do', () => {
     expect([0, 0.000_5, 0.521788, 1.5, 1500].map(goDuration)).toEqual(['0s', '500ns', '521.788µs', '1.5ms', '1.5s']);
     expect(isoMillis(1_692_057_600_123)).toBe('2023-08-15T00:00:00.123Z');
+    // The second's text is kept between calls: moving back and forth, and within one second, still formats each instant.
+    expect([1_692_057_600_999.7, 1_692_057_601_000, 1_692_057_599_005, 1_692_057_599_050, 1_692_144_000_000, 7, -1]
+      .map(isoMillis)).toEqual(['2023-08-15T00:00:00.999Z', '2023-08-15T00:00:01.000Z', '2023-08-14T23:59:59.005Z',
+      '2023-08-14T23:59:59.050Z', '2023-08-16T00:00:00.000Z', '1970-01-01T00:00:00.007Z', '1969-12-31T23:59:59.999Z']);
     const stats = txnStats(createK1, null);
     const ctx = { startMs: 1_692_057_600_000, spentMs: 0.5, remote: 'kube-apiserver' };
     expect(JSON.parse(zapLine(stats, ctx))).toEqual({

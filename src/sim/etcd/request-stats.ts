@@ -151,26 +151,39 @@ export interface RequestStatsContext {
   readonly remote: string;
 }
 
+/** The second isoMillis formatted last, and its text up to the milliseconds (`2023-08-15T00:00:00.`). */
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
 /** RFC 3339 UTC with milliseconds, e.g. 2023-08-15T00:00:00.000Z, without the host's Date. */
 export function isoMillis(ms: number): string {
   const t = Math.floor(ms);
-  const days = Math.floor(t / 86_400_000);
-  const msOfDay = t - days * 86_400_000;
-  const [year, month, day] = civilFromDays(days);
-  const p = (n: number, w = 2): string => String(n).padStart(w, '0');
-  return `${p(year, 4)}-${p(month)}-${p(day)}T${p(Math.floor(msOfDay / 3_600_000))}:${p(Math.floor(msOfDay / 60_000) % 60)}:`
-    + `${p(Math.floor(msOfDay / 1000) % 60)}.${p(msOfDay % 1000, 3)}Z`;
+  const second = Math.floor(t / 1000);
+  if (second !== lastSecond) {
+    const days = Math.floor(t / 86_400_000);
+    const secondOfDay = second - days * 86_400;
+    const [year, month, day] = civilFromDays(days);
+    const p = (n: number, w = 2): string => String(n).padStart(w, '0');
+    lastSecondText = `${p(year, 4)}-${p(month)}-${p(day)}T${p(Math.floor(secondOfDay / 3600))}:${p(Math.floor(secondOfDay / 60) % 60)}:${p(secondOfDay % 60)}.`;
+    lastSecond = second;
+  }
+  const milli = t - second * 1000;
+  return lastSecondText + (milli < 10 ? '00' : milli < 100 ? '0' : '') + milli + 'Z';
+}
+
+/** `v` with `digits` decimals, trailing zeros (and a trailing point) dropped. */
+function trimmedFixed(v: number, digits: number): string {
+  return v.toFixed(digits).replace(/\.?0+$/, '');
 }
 
 /** Go's time.Duration.String() for a non-negative duration given in ms. */
 export function goDuration(ms: number): string {
   const ns = Math.round(ms * 1e6);
   if (ns === 0) return '0s';
-  const trim = (v: number, digits: number): string => v.toFixed(digits).replace(/\.?0+$/, '');
   if (ns < 1e3) return `${ns}ns`;
-  if (ns < 1e6) return `${trim(ns / 1e3, 3)}µs`;
-  if (ns < 1e9) return `${trim(ns / 1e6, 6)}ms`;
-  return `${trim(ns / 1e9, 9)}s`;
+  if (ns < 1e6) return `${trimmedFixed(ns / 1e3, 3)}µs`;
+  if (ns < 1e9) return `${trimmedFixed(ns / 1e6, 6)}ms`;
+  return `${trimmedFixed(ns / 1e9, 9)}s`;
 }
 
 /** The line as etcd's zap logger writes it (`--logger zap --log-level debug`). */

@@ -11,6 +11,7 @@ import { apiVersionOf } from '../../api/resources.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import { formatTimestamp } from '../../api/time.ts';
 import { applyDefaults } from '../../api/defaults.ts';
+import { copyJson } from '../../api/json-copy.ts';
 import type { Co } from '../../engine/index.ts';
 import type { HttpResponse } from '../../wire/http.ts';
 import { asObjectOfResource, fieldValidationOf, warningHeader } from '../request-body.ts';
@@ -36,12 +37,16 @@ export function* handlePatch(request: HandlerRequest): Co<HttpResponse> {
   if (!patchTypes.includes(contentType)) throw newUnsupportedMediaType([...patchTypes]);
   if (contentType === 'application/apply-patch+yaml') return yield* handleApply(h);
   const body = h.http.body;
-  const text = typeof body === 'string' ? body : JSON.stringify(body ?? null);
   let patch: unknown;
-  try {
-    patch = JSON.parse(text);
-  } catch (err) {
-    throw newBadRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
+  if (typeof body === 'string') {
+    try {
+      patch = JSON.parse(body);
+    } catch (err) {
+      throw newBadRequest(`error decoding patch: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  } else {
+    // An in-process client's patch object: what its JSON text would parse to, without the text.
+    patch = copyJson(body ?? null);
   }
   if (contentType !== 'application/json-patch+json' && (typeof patch !== 'object' || patch === null || Array.isArray(patch))) {
     throw newBadRequest(`json: cannot unmarshal ${Array.isArray(patch) ? 'array' : patch === null ? 'null' : typeof patch} into Go value of type map[string]interface {}`);

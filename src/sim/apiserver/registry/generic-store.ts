@@ -226,7 +226,8 @@ export class GenericStore {
     }.bind(this);
     try {
       if (ctx.dryRun) return { object: yield* dryRunUpdate(this.storage, this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate), created };
-      const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true }, tryUpdate, s.ttlSeconds);
+      // tryUpdate copies the current object before `updated` changes it, and only reads `current`.
+      const object = yield* this.storage.guaranteedUpdate(this.key(ctx.namespace, name), { ignoreNotFound: true, readsCurrentOnly: true }, tryUpdate, s.ttlSeconds);
       this.onCommit(s.resource.resource, object, false);
       if (previous !== null && (s.shouldDeleteDuringUpdate ?? shouldDeleteDuringUpdate)(object, previous)) {
         // deleteWithoutFinalizers: the update removed the last finalizer of an object marked for deletion.

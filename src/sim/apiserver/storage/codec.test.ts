@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../api/types/meta.ts';
-import { decodeObject, decodeStored, deepFreeze, encodeObject, storedCopy } from './codec.ts';
+import { decodeObject, decodeStored, decodeToFreeze, deepFreeze, encodeObject, storedCopy } from './codec.ts';
 
 const pod = (name: string): KubeObject => ({
   apiVersion: 'v1', kind: 'Pod',
@@ -25,6 +25,27 @@ describe('storage codec: a value just written decodes from a kept copy', () => {
     (stored as KubeObject & { spec: { containers: unknown[] } }).spec.containers.length = 0;
     expect(third.metadata.labels).toEqual({ app: 'web' });
     expect(decodeObject(value, 12)).toMatchObject({ metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c' }] } });
+  });
+
+  it('the watch cache\'s object, decoded first, is not copied; later readers copy it once frozen, and decode again before', () => {
+    const value = encodeObject(pod('watched'));
+    const { name, namespace, uid, ...rest } = decodeStored(value).metadata;
+    const fresh = (rv: string) => JSON.stringify({ ...decodeStored(value), metadata: { name, namespace, uid, resourceVersion: rv, ...rest } });
+    const cached = decodeToFreeze(value, 20);
+    expect(JSON.stringify(cached)).toBe(fresh('20'));
+    // Not frozen yet, so possibly changing: a reader then gets the bytes' own object, not the changed one.
+    (cached.metadata.labels as Record<string, string>).app = 'changing';
+    const early = decodeObject(value, 20);
+    expect(JSON.stringify(early)).toBe(fresh('20'));
+    const value2 = encodeObject(pod('frozen'));
+    const frozen = deepFreeze(decodeToFreeze(value2, 21));
+    const later = storedCopy(pod('frozen'), value2).at(21);
+    expect(later).not.toBe(frozen);
+    expect(Object.isFrozen(later)).toBe(false);
+    expect(later).toEqual(frozen);
+    expect(encodeObject(frozen)).toBe(value2);
+    // A second watch-cache read of a value already decoded copies too.
+    expect(decodeToFreeze(value2, 22)).not.toBe(frozen);
   });
 
   it('an object decoded from a written value encodes as that value: once frozen from the value, while mutable from its contents', () => {

@@ -21,8 +21,12 @@ export type StorageMediaType = 'protobuf' | 'json';
 export const protobufMagic = 'k8s\0';
 
 function withoutResourceVersion(obj: KubeObject): KubeObject {
-  const { resourceVersion: _rv, selfLink: _selfLink, ...metadata } = obj.metadata;
-  return withDeprecatedServiceAccount({ ...obj, metadata });
+  const source = obj.metadata as Record<string, unknown>;
+  const metadata: Record<string, unknown> = {};
+  for (const k of Object.keys(source)) {
+    if (k !== 'resourceVersion' && k !== 'selfLink') metadata[k] = source[k];
+  }
+  return withDeprecatedServiceAccount({ ...obj, metadata: metadata as KubeObject['metadata'] });
 }
 
 type PodSpecLike = { serviceAccountName?: string; serviceAccount?: string };
@@ -127,10 +131,12 @@ export function decodeStored(value: string): KubeObject {
 }
 
 /**
- * The protobuf values encoded last (by this process's apiservers), each with its object once a read
- * decoded it (null until then), kept privately and only copied: etcd's watch event and the Txn's
- * response carry the bytes just written, and a copy costs about a tenth of a decode. A value always
- * decodes to the same object, so the copy is what decoding it again would give.
+ * The protobuf values encoded last (by this process's apiservers), each with the object the etcd watcher
+ * decoded from it for the watch cache (null until then). etcd's watch event usually reaches the watcher
+ * before the Txn's response reaches the handler (in a 300-pod rollout: every update), and the response
+ * then copies the watch cache's object (about a tenth of a decode) once the watch cache has frozen it;
+ * a value always decodes to the same object, so the copy is what decoding it again would give. A reader
+ * that comes first (most creates: no watcher decodes an Event) decodes the value and keeps its object.
  */
 const writtenObjects = new Map<string, KubeObject | null>();
 const writtenObjectsKept = 256;
@@ -145,13 +151,26 @@ function withRevision(obj: KubeObject, modRevision: number): KubeObject {
   return obj;
 }
 
-/** The stored object, with resourceVersion set to the revision that last wrote it. */
+/** The stored object, with resourceVersion set to the revision that last wrote it; the caller may change it. */
 export function decodeObject(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
   if (written === undefined) return withRevision(decodeStored(value), modRevision);
-  let decoded = written;
-  if (decoded === null) rememberWritten(value, decoded = decodeStored(value));
-  const obj = withRevision(copyJson(decoded), modRevision);
+  // Before the watch cache has frozen its object, that object may still change: decode the bytes.
+  const obj = withRevision(written !== null && Object.isFrozen(written) ? copyJson(written) : decodeStored(value), modRevision);
+  encodedValues.set(obj, { value, mediaType: 'protobuf' });
+  return obj;
+}
+
+/**
+ * decodeObject for a reader that freezes the object (deepFreeze) without changing it — the watch cache,
+ * through the etcd watcher, which may first swap in equal parts only. Its object of a value just written
+ * is not copied but kept for later readers, who copy it once it is frozen.
+ */
+export function decodeToFreeze(value: string, modRevision: number): KubeObject {
+  const written = writtenObjects.get(value);
+  if (written !== null) return decodeObject(value, modRevision);
+  const obj = withRevision(decodeStored(value), modRevision);
+  rememberWritten(value, obj);
   encodedValues.set(obj, { value, mediaType: 'protobuf' });
   return obj;
 }
@@ -185,14 +204,15 @@ const fieldsBeforeResourceVersion: ReadonlySet<string> = new Set(['name', 'gener
 /** Puts resourceVersion where Go's ObjectMeta field order puts it (after uid), for faithful JSON output. */
 function withResourceVersion(meta: KubeObject['metadata'], rv: string): KubeObject['metadata'] {
   const out: Record<string, unknown> = {};
+  const source = meta as Record<string, unknown>;
   let placed = false;
-  for (const [k, v] of Object.entries(meta)) {
+  for (const k of Object.keys(source)) {
     if (k === 'resourceVersion') continue;
     if (!placed && !fieldsBeforeResourceVersion.has(k)) {
       out.resourceVersion = rv;
       placed = true;
     }
-    out[k] = v;
+    out[k] = source[k];
   }
   if (!placed) out.resourceVersion = rv;
   return out as KubeObject['metadata'];

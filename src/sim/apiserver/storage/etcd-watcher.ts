@@ -23,7 +23,7 @@ import { goQuote } from '../../go/strconv.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Co } from '../../engine/index.ts';
 import { ErrGRPCFutureRev, prefixEnd, type Event, type WatchResponse } from '../../etcd/index.ts';
-import { copyWithResourceVersion, decodeObject, parseResourceVersion } from './codec.ts';
+import { copyWithResourceVersion, decodeObject, decodeToFreeze, parseResourceVersion } from './codec.ts';
 import type { EtcdClient } from './etcd-client.ts';
 import type { EtcdWatch, EtcdWatchClient } from './etcd-watch-client.ts';
 import type { StorageWatch, StorageWatchEvent, StorageWatchSink, WatchOptions } from './interface.ts';
@@ -133,7 +133,8 @@ class EtcdWatchChan implements StorageWatch {
       const old = decodeObject(prevKv!.value, rev);
       return this.matches(old) ? { type: 'DELETED', object: old } : null;
     }
-    const cur = decodeObject(event.kv.value, rev);
+    // The watch cache freezes it unchanged; one never frozen (a storage watch's client's) is not copied for others.
+    const cur = decodeToFreeze(event.kv.value, rev);
     if (isCreate) return this.matches(cur) ? { type: 'ADDED', object: cur } : null;
     if (selectsEverything(this.opts.predicate)) return { type: 'MODIFIED', object: cur };
     const curPasses = this.matches(cur);

@@ -43,6 +43,24 @@ describe('Etcd3Store (etcd only)', () => {
       expect(created.metadata.resourceVersion).toBe('2');
     });
 
+    it('gives tryUpdate a copy of the cached object, or the frozen object itself when tryUpdate only reads it', () => {
+      const { bench, store } = setup();
+      bench.run(store.create(podKey('x'), pod('x'), 0));
+      const cached = Object.freeze(bench.run(store.get(podKey('x'), { resourceVersion: '' }))!);
+      const given: unknown[] = [];
+      const update = (v: string) => function* (cur: typeof cached) {
+        given.push(cur);
+        return { ...cur, metadata: { ...cur.metadata, labels: { v } } };
+      };
+      bench.run(store.guaranteedUpdate(podKey('x'), { ignoreNotFound: false }, update('1'), 0, cached));
+      const next = Object.freeze(bench.run(store.get(podKey('x'), { resourceVersion: '' }))!);
+      bench.run(store.guaranteedUpdate(podKey('x'), { ignoreNotFound: false, readsCurrentOnly: true }, update('2'), 0, next));
+      expect(given[0]).not.toBe(cached);
+      expect(given[0]).toEqual(cached);
+      expect(given[1]).toBe(next);
+      expect(bench.run(store.get(podKey('x'), { resourceVersion: '' }))!.metadata.labels).toEqual({ v: '2' });
+    });
+
     it('a stale cached object costs one failed Txn, whose else-branch read feeds the retry', () => {
       const { bench, store } = setup();
       const stale = bench.run(store.create(podKey('x'), pod('x'), 0));

@@ -24,7 +24,7 @@ import type { EtcdClient } from './etcd-client.ts';
 import type { EtcdWatcher } from './etcd-watcher.ts';
 import { storageErrors } from './errors.ts';
 import {
-  checkPreconditions, type GetOptions, type ListOptions, type ListResult, type Preconditions, type Storage,
+  checkPreconditions, type GetOptions, type GuaranteedUpdateOptions, type ListOptions, type ListResult, type Preconditions, type Storage,
   type StorageWatch, type StorageWatchSink, type UpdateFunc, type ValidateDeletion, type WatchOptions,
 } from './interface.ts';
 import { LeaseManager } from './lease-manager.ts';
@@ -153,7 +153,7 @@ export class Etcd3Store implements Storage {
     return { items, resourceVersion: withRev, cost };
   }
 
-  *guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
+  *guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions,
     tryUpdate: UpdateFunc, ttlSeconds = 0, cachedExistingObject?: KubeObject): Co<KubeObject> {
     let state = cachedExistingObject ? stateFromObject(cachedExistingObject, this.mediaType) : yield* this.currentState(key, opts.ignoreNotFound);
     let isCurrent = cachedExistingObject === undefined;
@@ -162,7 +162,7 @@ export class Etcd3Store implements Storage {
       let updated: KubeObject;
       try {
         checkPreconditions(opts.preconditions, key, current);
-        updated = yield* tryUpdate(structuredCloneObject(current));
+        updated = yield* tryUpdate(opts.readsCurrentOnly === true ? current : structuredCloneObject(current));
       } catch (err) {
         // A failure on possibly stale cached data: read etcd, and fail only if the data was current.
         if (isCurrent) throw err;

@@ -111,6 +111,12 @@ export interface StorageWatch {
   stop(): void;
 }
 
+export interface GuaranteedUpdateOptions {
+  readonly ignoreNotFound: boolean;
+  readonly preconditions?: Preconditions;
+  readonly readsCurrentOnly?: boolean;
+}
+
 export interface Storage {
   create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject>;
   /** Null when the key does not exist and `ignoreNotFound` is set. */
@@ -119,9 +125,11 @@ export interface Storage {
   /**
    * `cachedExistingObject`: a possibly stale copy of the current object (the watch cache's). The etcd
    * store then skips its initial read and sends the Txn at once, reading only when the Txn, a
-   * precondition or the update fails on it.
+   * precondition or the update fails on it. `opts.readsCurrentOnly`: `tryUpdate` never changes the object
+   * it is given (it copies it before changing anything), so the store may give it the cached object
+   * itself, frozen, instead of a copy.
    */
-  guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
+  guaranteedUpdate(key: string, opts: GuaranteedUpdateOptions,
     tryUpdate: UpdateFunc, ttlSeconds?: number, cachedExistingObject?: KubeObject): Co<KubeObject>;
   delete(key: string, preconditions: Preconditions | undefined, validateDeletion: ValidateDeletion,
     cachedExistingObject?: KubeObject): Co<KubeObject>;
