@@ -152,7 +152,7 @@ export class Kubelet extends ClientComponent {
     for (const w of this.podWorkers.keepRunning()) {
       // The status manager starts with an empty cache: each kept pod's status is written again.
       w.lastStatus = '';
-      w.conditionTimes.clear();
+      w.conditionTimes = {};
       // The processes ran on; the timers that stood for them died with the process: arm them again, and
       // the prober starts its workers afresh.
       for (const c of w.containers) {
