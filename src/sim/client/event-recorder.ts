@@ -131,9 +131,10 @@ export class EventCorrelator {
   private aggregate(event: Event, now: Time, epochMs: number): [Event, string] {
     const key = aggregateKey(event);
     let record = this.aggregates.get(key);
-    if (!record || now - record.lastTimestamp > eventCorrelation.maxInterval) record = { localKeys: [], lastTimestamp: now };
     const message = event.message ?? '';
-    if (!record.localKeys.includes(message)) record.localKeys.push(message);
+    // A literal of one: most aggregates never see a second message (a push onto [] reserves 17 slots).
+    if (!record || now - record.lastTimestamp > eventCorrelation.maxInterval) record = { localKeys: [message], lastTimestamp: now };
+    else if (!record.localKeys.includes(message)) record.localKeys.push(message);
     record.lastTimestamp = now;
     this.aggregates.set(key, record);
     if (record.localKeys.length < eventCorrelation.maxEvents) return [event, eventKey(event)];
