@@ -114,9 +114,14 @@ export class Kubelet extends ClientComponent {
     return this.nodeStatus.registered;
   }
 
-  /** Renewals done so far (the lease's renewTime each time). */
-  get leaseRenewals(): readonly string[] {
+  /** Renewals of the node's Lease done so far. */
+  get leaseRenewals(): number {
     return this.nodeLease.renewals;
+  }
+
+  /** The renewTime of the newest renewal of the node's Lease. */
+  get lastLeaseRenewTime(): string {
+    return this.nodeLease.lastRenewTime;
   }
 
   /** Registers the node, starts the lease loop and the pod informer. */
