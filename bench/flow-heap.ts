@@ -167,6 +167,9 @@ const children = new Uint32Array(root);
   for (let p = 0; p < root; p++) children[fill[idom[p]!]!++] = p;
 }
 const byClass = new Map<string, { retained: number; count: number }>();
+// `PODFLOW_HEAP_WITHIN=Kubelet` limits table (2) to what instances of that class dominate.
+const within = process.env.PODFLOW_HEAP_WITHIN;
+const inside = new Uint8Array(visited);
 {
   const open = new Map<string, number>();
   const stack: Array<[number, boolean]> = [[root, false]];
@@ -177,6 +180,7 @@ const byClass = new Map<string, { retained: number; count: number }>();
       open.set(name, open.get(name)! - 1);
       continue;
     }
+    if (within === undefined || open.get(within) || name === within) inside[p] = 1;
     if (!open.get(name)) {
       const entry = byClass.get(name) ?? { retained: 0, count: 0 };
       entry.retained += retained[p]!;
@@ -233,10 +237,10 @@ for (let n = 0; n < nodeCount; n++) {
   for (let e = firstEdge[n]!; e < firstEdge[n + 1]!; e++) {
     if (edges[e * ef + edgeType] !== propertyType) continue;
     const t = target(e);
-    if (post[t]! < 0 || idom[post[t]!] !== post[n]) continue;
+    if (post[t]! < 0 || idom[post[t]!] !== post[n] || !inside[post[n]!]) continue;
     const key = `${className(n)}.${names[edges[e * ef + edgeName]!]}`;
     byProperty.set(key, (byProperty.get(key) ?? 0) + retained[post[t]!]!);
   }
 }
-console.log('\nproperties by retained size (targets their holder dominates), summed per Class.property');
+console.log(`\nproperties by retained size (targets their holder dominates), summed per Class.property${within === undefined ? '' : `, within ${within}`}`);
 for (const [key, size] of [...byProperty].sort((a, b) => b[1] - a[1]).slice(0, rows)) console.log(`${mib(size)} MiB  ${key}`);

@@ -112,7 +112,8 @@ export interface CorrelateResult {
 
 /** EventCorrelator: aggregate, then count, then spam-filter. */
 export class EventCorrelator {
-  private readonly aggregates = new LruCache<{ localKeys: Set<string>; lastTimestamp: Time }>(eventCorrelation.maxLruCacheEntries);
+  /** localKeys: the distinct messages in the order first seen (fewer than maxEvents: an array is smaller than a Set). */
+  private readonly aggregates = new LruCache<{ localKeys: string[]; lastTimestamp: Time }>(eventCorrelation.maxLruCacheEntries);
   private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries);
   private readonly spam = new LruCache<{ tokens: number; last: Time }>(eventCorrelation.maxLruCacheEntries);
 
@@ -130,13 +131,14 @@ export class EventCorrelator {
   private aggregate(event: Event, now: Time, epochMs: number): [Event, string] {
     const key = aggregateKey(event);
     let record = this.aggregates.get(key);
-    if (!record || now - record.lastTimestamp > eventCorrelation.maxInterval) record = { localKeys: new Set(), lastTimestamp: now };
-    record.localKeys.add(event.message ?? '');
+    const message = event.message ?? '';
+    // A literal of one: most aggregates never see a second message (a push onto [] reserves 17 slots).
+    if (!record || now - record.lastTimestamp > eventCorrelation.maxInterval) record = { localKeys: [message], lastTimestamp: now };
+    else if (!record.localKeys.includes(message)) record.localKeys.push(message);
     record.lastTimestamp = now;
     this.aggregates.set(key, record);
-    if (record.localKeys.size < eventCorrelation.maxEvents) return [event, eventKey(event)];
-    const first = record.localKeys.values().next().value!;
-    record.localKeys.delete(first);
+    if (record.localKeys.length < eventCorrelation.maxEvents) return [event, eventKey(event)];
+    record.localKeys.shift();
     const t = formatTimestamp(epochMs);
     const combined: Event = {
       kind: 'Event', apiVersion: 'v1',

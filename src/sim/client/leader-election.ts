@@ -40,8 +40,6 @@ export class LeaderElector {
   private observed: Lease | null = null;
   private leading = false;
   private stopped = false;
-  /** renewTimes of successful renewals, for tests and the UI. */
-  readonly renewals: string[] = [];
 
   constructor(private readonly host: ClientHost, private readonly config: LeaderElectionConfig) {}
 
@@ -100,7 +98,6 @@ export class LeaderElector {
     if (this.leading && this.observed) {
       try {
         this.observed = yield* leases.update({ ...this.observed, spec: { ...this.observed.spec, renewTime: nowText } });
-        this.renewals.push(nowText);
         return true;
       } catch (err) {
         if (!isStatusError(err)) throw err;
@@ -117,7 +114,6 @@ export class LeaderElector {
           apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace },
           spec: { holderIdentity: identity, leaseDurationSeconds: durationSeconds, acquireTime: nowText, renewTime: nowText, leaseTransitions: 0 },
         });
-        this.renewals.push(nowText);
         return true;
       } catch (createErr) {
         if (!isStatusError(createErr)) throw createErr;
@@ -143,7 +139,6 @@ export class LeaderElector {
           acquireTime: held === identity ? spec.acquireTime ?? nowText : nowText, renewTime: nowText, leaseTransitions: transitions,
         },
       });
-      this.renewals.push(nowText);
       return true;
     } catch (err) {
       if (!isStatusError(err)) throw err;

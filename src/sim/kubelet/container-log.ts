@@ -52,21 +52,23 @@ export const maxLogLines = 5_000;
 
 export class ContainerLog {
   readonly lines: LogLine[] = [];
-  private readonly listeners = new Set<(line: LogLine) => void>();
+  /** Made at the first `follow` (most logs are never followed). */
+  private listeners: Set<(line: LogLine) => void> | undefined;
 
   write(at: number, stream: 'stdout' | 'stderr', text: string): void {
     for (const line of splitLines(text)) {
       const entry = { at, stream, text: line };
       this.lines.push(entry);
       if (this.lines.length > maxLogLines) this.lines.splice(0, this.lines.length - maxLogLines);
-      for (const l of this.listeners) l(entry);
+      if (this.listeners) for (const l of this.listeners) l(entry);
     }
   }
 
   /** Calls `listener` for every line written from now on; returns the unsubscribe. */
   follow(listener: (line: LogLine) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    const listeners = (this.listeners ??= new Set());
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /** The log as `kubectl logs` prints it, at wall-clock instant `now`. */

@@ -114,9 +114,14 @@ export class Kubelet extends ClientComponent {
     return this.nodeStatus.registered;
   }
 
-  /** Renewals done so far (the lease's renewTime each time). */
-  get leaseRenewals(): readonly string[] {
+  /** Renewals of the node's Lease done so far. */
+  get leaseRenewals(): number {
     return this.nodeLease.renewals;
+  }
+
+  /** The renewTime of the newest renewal of the node's Lease. */
+  get lastLeaseRenewTime(): string {
+    return this.nodeLease.lastRenewTime;
   }
 
   /** Registers the node, starts the lease loop and the pod informer. */
@@ -152,7 +157,7 @@ export class Kubelet extends ClientComponent {
     for (const w of this.podWorkers.keepRunning()) {
       // The status manager starts with an empty cache: each kept pod's status is written again.
       w.lastStatus = '';
-      w.conditionTimes.clear();
+      w.conditionTimes = {};
       // The processes ran on; the timers that stood for them died with the process: arm them again, and
       // the prober starts its workers afresh.
       for (const c of w.containers) {

@@ -148,13 +148,13 @@ export class KubeGenericRuntimeManager implements PodSyncer {
     };
     yield* this.patchStatus(pod, w);
     if (w.terminating || !this.parts.isCurrent(w)) return;
-    const entry = w.restartBackoff.get(c.name);
+    const entry = c.restartBackoff;
     const policy = pod.spec.restartPolicy ?? 'Always';
     if (policy === 'Never' || (policy === 'OnFailure' && exitCode === 0)) return;
     c.lastTerminated = c.terminated;
     if (entry === undefined || finishedAt - entry.lastUpdate > 2 * runtimeDurations.crashLoopBackOffMax) {
       // Not in back-off: Next() starts the entry at 10 s and the container restarts at once.
-      w.restartBackoff.set(c.name, { backoff: runtimeDurations.crashLoopBackOffInitial, lastUpdate: finishedAt });
+      c.restartBackoff = { backoff: runtimeDurations.crashLoopBackOffInitial, lastUpdate: finishedAt };
       yield* this.restartContainer(pod, w, c);
       return;
     }
@@ -167,7 +167,7 @@ export class KubeGenericRuntimeManager implements PodSyncer {
     yield* this.patchStatus(pod, w);
     this.host.after(Math.max(0, finishedAt + entry.backoff - this.host.now), 'crashloop-backoff', () => {
       if (w.terminating || !this.parts.isCurrent(w)) return;
-      w.restartBackoff.set(c.name, { backoff: Math.min(entry.backoff * 2, runtimeDurations.crashLoopBackOffMax), lastUpdate: finishedAt });
+      c.restartBackoff = { backoff: Math.min(entry.backoff * 2, runtimeDurations.crashLoopBackOffMax), lastUpdate: finishedAt };
       this.host.spawn(this.restartContainer(pod, w, c));
     }, { background: true });
   }

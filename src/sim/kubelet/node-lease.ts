@@ -11,8 +11,10 @@ import type { Co } from '../engine/index.ts';
 import { runtimeDurations } from './runtime-service.ts';
 
 export class NodeLeaseController {
-  /** Renewals done so far (the lease's renewTime each time). */
-  readonly renewals: string[] = [];
+  /** Renewals done so far (a count: a list of every renewTime would grow with virtual time for as long as the node lives). */
+  renewals = 0;
+  /** The renewTime of the newest renewal ('' before the first). */
+  lastRenewTime = '';
 
   /** `nodeUid`: the Node's UID once registered (the lease's owner reference). */
   constructor(private readonly host: ClientHost, private readonly leases: ResourceClient<Lease>, private readonly node: string,
@@ -40,7 +42,8 @@ export class NodeLeaseController {
       } else {
         yield* this.leases.update({ ...lease, spec: { ...lease.spec, holderIdentity: this.node, renewTime } });
       }
-      this.renewals.push(renewTime);
+      this.renewals++;
+      this.lastRenewTime = renewTime;
     } catch (err) {
       if (!isStatusError(err)) throw err;
     }

@@ -63,6 +63,8 @@ export interface RunningContainer {
   lastTerminated?: Termination;
   /** The runtime step of the newest start under way, for the UI; unset until its image is pulled or checked. */
   step?: 'pulling' | 'creating' | 'starting';
+  /** Its restart back-off (flowcontrol.Backoff's entry for the container), from its first restart on. */
+  restartBackoff?: BackoffEntry;
 }
 
 /** One entry of flowcontrol.Backoff: the current back-off and the time of the event that set it. */
@@ -82,11 +84,9 @@ export interface PodWorker {
   lastStatus: string;
   /** Set once the pod is being killed: every step under way stops at its next check (the sync's context is cancelled). */
   terminating: boolean;
-  /** The status manager's cache for this pod: each condition's status and transition time. */
-  conditionTimes: Map<string, { status: string; time: string }>;
+  /** The status manager's cache for this pod: each condition's status and transition time, by condition type. */
+  conditionTimes: Record<string, { status: string; time: string } | undefined>;
   pullBackoff: Duration;
-  /** Container restart back-off per container name. */
-  restartBackoff: Map<string, BackoffEntry>;
   /** The pod as last seen (for the server and probes). */
   pod: Pod;
 }
@@ -184,8 +184,7 @@ export class PodWorkers {
           log: new ContainerLog(), files: new Map(), instance: 0, server: null, handlesTerm: true, probes: [],
           readyResult: !c.readinessProbe, startedResult: !c.startupProbe,
         })),
-        lastStatus: '', terminating: false, conditionTimes: new Map(), pullBackoff: runtimeDurations.imagePullBackOffInitial,
-        restartBackoff: new Map(), pod,
+        lastStatus: '', terminating: false, conditionTimes: {}, pullBackoff: runtimeDurations.imagePullBackOffInitial, pod,
       };
       this.workers.set(uid, w);
       this.host.spawn(this.syncer.syncPod(pod, w));

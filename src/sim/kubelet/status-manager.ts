@@ -63,11 +63,11 @@ export class StatusManager {
     const ready = unready.length === 0;
     const condition = (type: string, ok: boolean, reason?: string, message?: string): PodCondition => {
       const status = ok ? 'True' : 'False';
-      const prev = w.conditionTimes.get(type);
+      const prev = w.conditionTimes[type];
       const fromPod = pod.status?.conditions?.find((x) => x.type === type);
       const time = prev && prev.status === status ? prev.time
         : (!prev && fromPod && fromPod.status === status && fromPod.lastTransitionTime ? fromPod.lastTransitionTime : t);
-      w.conditionTimes.set(type, { status, time });
+      w.conditionTimes[type] = { status, time };
       return { type, status, lastProbeTime: null, lastTransitionTime: time, ...(reason ? { reason } : {}), ...(message ? { message } : {}) };
     };
     // Models pkg/kubelet/status/generate.go GenerateContainersReadyCondition: a terminal pod is PodCompleted / PodFailed.
