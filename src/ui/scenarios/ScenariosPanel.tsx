@@ -6,7 +6,8 @@
 // commands (perform.ts), so they are user actions on the timeline like anything typed in the console.
 // Starting on a cluster that already holds objects asks first (reset the cluster, or mix); so does a
 // scenario at scale too large to be quick, after showing its estimated time and memory (estimate.ts).
-// Stop pauses the cluster; "Run all remaining steps" goes on from there. Texts follow the page's language.
+// Stop pauses the cluster; "Run all remaining steps" goes on from there. Once a scenario at scale is done,
+// what it teaches is measured and shown below its controls (ScaleLesson.tsx). Texts follow the page's language.
 
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/shallow';
@@ -19,6 +20,7 @@ import { asksBeforeStart, scaleEstimate, tabHeapBytes } from './estimate.ts';
 import { workloadKeyCount } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTextsIn, type ScenarioTexts } from './texts.ts';
+import { ScaleLesson } from './ScaleLesson.tsx';
 import { milestoneAt } from '../story/story.ts';
 import { milestoneWords } from '../story/texts.ts';
 import './scenarios.css';
@@ -277,6 +279,7 @@ export function ScenariosPanel() {
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
+        {picked.pods !== undefined && finished && <ScaleLesson />}
       </div>
       <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
     </div>
