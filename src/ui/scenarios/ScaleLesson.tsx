@@ -1,29 +1,33 @@
 // What a finished scenario at scale teaches, in the Scenarios panel: mounted when its last step is done,
 // it asks the worker to measure the lesson on the cluster (`measureScaleLesson`: two lists of every Pod
 // sent as the user, traced like kubectl's), then shows each figure in words with why (lesson-texts.ts)
-// and buttons that go to each list's request and answer on the timeline. A lesson measured before it
-// mounted (an earlier run on the same cluster) is not shown: it waits for its own.
+// and buttons that go to each list's request and answer on the timeline. Each finished run asks once; a
+// lesson measured before it asked (an earlier run on the same cluster) is not shown: it waits for its own.
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
+import type { SimStore } from '../store/sim-store.ts';
+import type { ScenarioRun } from './run-state.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { lessonTextsIn } from './lesson-texts.ts';
 
-export function ScaleLesson() {
+/** The finished run each page last asked a lesson for: asked once per run, however often the panel mounts. */
+const askedFor = new WeakMap<SimStore, ScenarioRun>();
+
+export function ScaleLesson({ run }: { run: ScenarioRun }) {
   const store = useSimStore();
   const actions = useSimActions();
   const language = usePrefs((p) => p.language);
   const lesson = useSim((s) => s.scaleLesson);
-  const [before] = useState(() => store.getState().scaleLesson);
-  // Once per mount (StrictMode runs a mount's effects twice in development).
-  const asked = useRef(false);
+  // What the store held when this run's lesson was asked for is an older run's; undefined: asked before this mount.
+  const [stale] = useState(() => (askedFor.get(store) === run ? undefined : store.getState().scaleLesson));
   useEffect(() => {
-    if (asked.current) return;
-    asked.current = true;
+    if (askedFor.get(store) === run) return;
+    askedFor.set(store, run);
     actions.measureScaleLesson();
-  }, [actions]);
+  }, [store, actions, run]);
   const t = lessonTextsIn(language);
-  const fresh = lesson !== null && lesson !== before ? lesson : null;
+  const fresh = lesson !== null && lesson !== stale ? lesson : null;
   return (
     <section className="scenario-lesson" data-testid="scale-lesson" data-measured={fresh !== null} aria-label={t.title}>
       <h3>{t.title}</h3>

@@ -14,6 +14,7 @@ import { useShallow } from 'zustand/shallow';
 import type { ScenarioView } from '../../protocol/index.ts';
 import { entryText } from '../console/activity.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
+import type { SimStore } from '../store/sim-store.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
 import { asksBeforeStart, scaleEstimate, tabHeapBytes } from './estimate.ts';
@@ -72,6 +73,12 @@ function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; 
   );
 }
 
+/**
+ * Each page's pick and run, kept across remounts: the dock mounts its panel anew when the page's layout
+ * changes (a resize), and a finished scenario at scale stays finished, its lesson shown, not asked again.
+ */
+const kept = new WeakMap<SimStore, { readonly pickedId: string | null; readonly run: ScenarioRun | null }>();
+
 interface ActiveStep {
   readonly index: number;
   readonly watch: number | null;
@@ -111,9 +118,9 @@ export function ScenariosPanel() {
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
   const t = scenarioTextsIn(language);
-  const [pickedId, setPickedId] = useState<string | null>(null);
+  const [pickedId, setPicked] = useState<string | null>(() => kept.get(store)?.pickedId ?? null);
   const picked = scenarios.find((s) => s.id === pickedId) ?? scenarios[0] ?? null;
-  const [run, setRun] = useState<ScenarioRun | null>(null);
+  const [run, setRun] = useState<ScenarioRun | null>(() => kept.get(store)?.run ?? null);
   const [mixOk, setMixOk] = useState(false);
   const [costOk, setCostOk] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -139,7 +146,12 @@ export function ScenariosPanel() {
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
+    kept.set(store, { pickedId: picked.id, run: next });
     setRun(next);
+  };
+  const pick = (id: string) => {
+    kept.set(store, { pickedId: id, run: kept.get(store)?.run ?? null });
+    setPicked(id);
   };
 
   const go = async (all: boolean) => {
@@ -248,7 +260,7 @@ export function ScenariosPanel() {
       <div className="scenario-side">
         <label className="scenario-pick">
           {t.scenario}
-          <select aria-label={t.scenario} value={picked.id} disabled={busy} onChange={(e) => { setPickedId(e.target.value); setMixOk(false); setCostOk(false); }}>
+          <select aria-label={t.scenario} value={picked.id} disabled={busy} onChange={(e) => { pick(e.target.value); setMixOk(false); setCostOk(false); }}>
             {scenarios.map((s) => <option key={s.id} value={s.id}>{s.title[language]}</option>)}
           </select>
         </label>
@@ -279,7 +291,7 @@ export function ScenariosPanel() {
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
-        {picked.pods !== undefined && finished && <ScaleLesson />}
+        {picked.pods !== undefined && finished && <ScaleLesson run={current} />}
       </div>
       <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
     </div>
