@@ -48,7 +48,7 @@ test('"1,000 Pods on 50 nodes" ends with its lesson: lists from etcd and from th
 
   for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
     await page.setViewportSize({ width, height });
-    await lesson.scrollIntoViewIfNeeded();
+    await lesson.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: testInfo.outputPath(`scale-lesson-en-${width}x${height}.png`) });
   }
 
@@ -67,7 +67,7 @@ test('"1,000 Pods on 50 nodes" ends with its lesson: lists from etcd and from th
   await expect(etcdFact.getByTestId('scale-lesson-go-request')).toHaveText(`转到它的请求（第 ${fromEtcd!.requestStep.toLocaleString('en-US')} 步）`);
   for (const [width, height] of [[1280, 720], [1440, 900]] as const) {
     await page.setViewportSize({ width, height });
-    await lesson.scrollIntoViewIfNeeded();
+    await lesson.evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await page.screenshot({ path: testInfo.outputPath(`scale-lesson-zh-${width}x${height}.png`) });
   }
 });

@@ -7,7 +7,7 @@
 // Starting on a cluster that already holds objects asks first (reset the cluster, or mix); so does a
 // scenario at scale too large to be quick, after showing its estimated time and memory (estimate.ts).
 // Stop pauses the cluster; "Run all remaining steps" goes on from there. Once a scenario at scale is done,
-// what it teaches is measured and shown below its controls (ScaleLesson.tsx). Texts follow the page's language.
+// what it teaches is measured and shown below its steps (ScaleLesson.tsx). Texts follow the page's language.
 
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/shallow';
@@ -291,9 +291,11 @@ export function ScenariosPanel() {
         <p className="muted" data-testid="scenario-progress" aria-live="polite">
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
+      </div>
+      <div className="scenario-main">
+        <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
         {picked.pods !== undefined && finished && <ScaleLesson run={current} />}
       </div>
-      <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
     </div>
   );
 }
