@@ -8,6 +8,7 @@ import type { StepLevel, StepLevelCommand } from './story.ts';
 import type { TourLocateCommand } from './tours.ts';
 import type { TraceRangeCommand } from './trace-range.ts';
 import type { DescribeValueCommand } from './keyspace.ts';
+import type { MeasureScaleLessonCommand } from './scale-lesson.ts';
 
 /**
  * Pauses playback, then delivers up to `count` (≥ 1) messages, one step each. At a past position it first
@@ -216,7 +217,8 @@ export type Command =
   | StepLevelCommand
   | TourLocateCommand
   | TraceRangeCommand
-  | DescribeValueCommand;
+  | DescribeValueCommand
+  | MeasureScaleLessonCommand;
 
 export type CommandType = Command['type'];
 

@@ -10,6 +10,7 @@ import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { InsidesEvent } from './insides.ts';
 import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
+import type { ScaleLessonEvent } from './scale-lesson.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
 import type { StepLevel, StoryEvent } from './story.ts';
 import type { ProgressEvent, TimelineEvent } from './timeline.ts';
@@ -116,7 +117,8 @@ export type WorkerEvent =
   | InsidesEvent
   | TourStopsEvent
   | TraceRangeEvent
-  | TopologyEvent;
+  | TopologyEvent
+  | ScaleLessonEvent;
 
 /**
  * What one message from the worker carries: an event, or the events of one turn (a command, a play tick,

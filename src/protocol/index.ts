@@ -30,6 +30,7 @@ export type {
   ApiserverInsides, ComponentInsides, ControllerInsides, ControllerManagerInsides, EtcdAppliedWrite, EtcdInsides, EtcdMemberInsides, EtcdWriteView, RealEtcdInsides,
   InsidesEvent, KubeletInsides, SchedulerInsides, WatchCacheInsides,
 } from './insides.ts';
+export type { ListCostView, ScaleLessonEvent, ScaleLessonView } from './scale-lesson.ts';
 export type { ScenarioCatalogEvent, ScenarioStepSpec, ScenarioStepView, ScenarioView } from './scenarios.ts';
 export type { Milestone, MilestoneFacts, MilestoneKind, ObjectRef, StepLevel, StoryEvent } from './story.ts';
 export { failureMilestones, isFailureMilestone, milestoneLimit, stepLevelRank, stepLevels } from './story.ts';

@@ -28,6 +28,7 @@ import { withPods, type PodHistory } from './pods.ts';
 import { StoryTap, type StoryRecord } from './story/record.ts';
 import type { Timeline } from './timeline.ts';
 import { applyUserCommand, describeUserCommand, loggable } from './user-commands.ts';
+import { scaleLessonEvent } from './scale-lesson.ts';
 
 export type { ClusterSpec, HostedCluster } from './host/hosted-cluster.ts';
 export { specOptions } from './host/hosted-cluster.ts';
@@ -212,6 +213,10 @@ export class SimHost {
       case 'consoleInterrupt':
       case 'fault':
         return this.userAction(loggable(command));
+      case 'measureScaleLesson':
+        if (!this.stage.timeline.live) throw new Error('the lesson is measured at the newest step: go to it first');
+        this.playback.stop();
+        return this.emit(scaleLessonEvent(this.stage.cluster, (request) => this.userAction(request)));
       case 'fork':
         this.playback.stop();
         if (command.branch !== null) throw new Error('keeping the old future as a branch needs saved clusters, which are not available in this worker');

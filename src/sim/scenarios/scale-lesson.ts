@@ -4,13 +4,14 @@
 // throughput. The two lists are real requests sent as the user (they appear in the trace like kubectl's);
 // everything else is read from the components' state.
 
-import type { Cluster } from '../cluster.ts';
+import type { KubeApiserver } from '../apiserver/server.ts';
 import { builtinTokens } from '../wire/credentials.ts';
-import { httpKinds, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { prefixEnd, utf8Length } from '../etcd/bytes.ts';
 import { etcdKinds, replyKind, type EtcdReply } from '../etcd/messages.ts';
-import type { RangeResponse } from '../etcd/rpc.ts';
-import type { Message } from '../engine/index.ts';
+import type { RangeRequest, RangeResponse } from '../etcd/rpc.ts';
+import type { Engine, Message } from '../engine/index.ts';
+import type { User } from '../user/user.ts';
 
 /** One list of every Pod, as the model answered it. */
 export interface ListCost {
@@ -27,6 +28,9 @@ export interface ListCost {
   readonly etcdBytes: number;
   /** Virtual milliseconds from the request leaving the user to the answer arriving. */
   readonly ms: number;
+  /** The engine steps that delivered the request to kube-apiserver and its answer to the user. */
+  readonly requestStep: number;
+  readonly answerStep: number;
 }
 
 export interface ScaleLesson {
@@ -40,11 +44,30 @@ export interface ScaleLesson {
   readonly scheduler: { readonly attempts: number; readonly perSecond: number };
 }
 
+/** What the lesson reads of a cluster (`Cluster` is one). */
+export interface LessonCluster {
+  readonly engine: Engine;
+  readonly user: User;
+  readonly apiserver: Pick<KubeApiserver, 'name' | 'watchCacheWindowOf'>;
+  readonly scheduler?: { readonly attempts: readonly { readonly time: number }[] } | null;
+  readonly etcd: { readonly kv: { range(request: RangeRequest): RangeResponse } };
+}
+
+/**
+ * Sends `request` to kube-apiserver as the user and returns the message sent. By default the user sends
+ * it; a host that logs the user's actions sends it as one (src/worker/scale-lesson.ts).
+ */
+export type LessonSend = (request: HttpRequest) => Pick<Message, 'id' | 'sentAt'>;
+
 const podsPath = '/api/v1/pods';
 
-/** Sends both lists, runs the engine until both are answered, and reads the rest from the components. */
-export function measureScaleLesson(cluster: Cluster): ScaleLesson {
-  const lists = [listCost(cluster, 'etcd', ''), listCost(cluster, 'watch cache', 'resourceVersion=0')];
+/**
+ * Sends both lists one after the other (etcd's first), runs the engine until each is answered, and reads
+ * the rest from the components.
+ */
+export function measureScaleLesson(cluster: LessonCluster, send?: LessonSend): ScaleLesson {
+  const sendAsUser: LessonSend = send ?? ((request) => cluster.user.request(cluster.apiserver.name, httpKinds.request, request));
+  const lists = [listCost(cluster, sendAsUser, 'etcd', ''), listCost(cluster, sendAsUser, 'watch cache', 'resourceVersion=0')];
   const window = cluster.apiserver.watchCacheWindowOf('/registry/pods');
   const attempts = cluster.scheduler?.attempts ?? [];
   const span = attempts.length > 1 ? (attempts.at(-1)!.time - attempts[0]!.time) / 1000 : 0;
@@ -57,15 +80,21 @@ export function measureScaleLesson(cluster: Cluster): ScaleLesson {
   };
 }
 
-function listCost(cluster: Cluster, source: ListCost['source'], query: string): ListCost {
+function listCost(cluster: LessonCluster, send: LessonSend, source: ListCost['source'], query: string): ListCost {
   const { engine, user, apiserver } = cluster;
   let answer: Message | null = null;
+  let requestStep = 0;
+  let answerStep = 0;
   let etcdBytes = 0;
-  const sent = user.request(apiserver.name, httpKinds.request, {
+  const sent = send({
     method: 'GET', path: podsPath, query, headers: { authorization: `Bearer ${builtinTokens.admin}`, accept: 'application/json' }, body: '',
   });
   const stop = engine.onDelivery((message) => {
-    if (message.replyTo === sent.id && message.to === user.name) answer = message;
+    if (message.id === sent.id) requestStep = engine.step;
+    else if (message.replyTo === sent.id && message.to === user.name) {
+      answer = message;
+      answerStep = engine.step;
+    }
     // Ranges over the Pods' prefix that etcd answered while the list was open: the list's own reads.
     else if (message.kind === replyKind(etcdKinds.range) && message.to === apiserver.name) {
       const reply = message.payload as EtcdReply<RangeResponse>;
@@ -81,9 +110,11 @@ function listCost(cluster: Cluster, source: ListCost['source'], query: string): 
   const response = (answer as Message).payload as HttpResponse;
   const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
   const items = (JSON.parse(body) as { items?: unknown[] }).items?.length ?? 0;
-  return { source, query, status: response.status, items, responseBytes: utf8Length(body), etcdBytes, ms: (answer as Message).deliverAt - sent.sentAt };
+  return {
+    source, query, status: response.status, items, responseBytes: utf8Length(body), etcdBytes, ms: (answer as Message).deliverAt - sent.sentAt, requestStep, answerStep,
+  };
 }
 
-function countKeys(cluster: Cluster, prefix: string): number {
+function countKeys(cluster: LessonCluster, prefix: string): number {
   return cluster.etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix), countOnly: true }).count;
 }

@@ -6,19 +6,22 @@
 // commands (perform.ts), so they are user actions on the timeline like anything typed in the console.
 // Starting on a cluster that already holds objects asks first (reset the cluster, or mix); so does a
 // scenario at scale too large to be quick, after showing its estimated time and memory (estimate.ts).
-// Stop pauses the cluster; "Run all remaining steps" goes on from there. Texts follow the page's language.
+// Stop pauses the cluster; "Run all remaining steps" goes on from there. Once a scenario at scale is done,
+// what it teaches is measured and shown below its steps (ScaleLesson.tsx). Texts follow the page's language.
 
 import { useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/shallow';
 import type { ScenarioView } from '../../protocol/index.ts';
 import { entryText } from '../console/activity.ts';
 import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
+import type { SimStore } from '../store/sim-store.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
 import { asksBeforeStart, scaleEstimate, tabHeapBytes } from './estimate.ts';
 import { workloadKeyCount } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTextsIn, type ScenarioTexts } from './texts.ts';
+import { ScaleLesson } from './ScaleLesson.tsx';
 import { milestoneAt } from '../story/story.ts';
 import { milestoneWords } from '../story/texts.ts';
 import './scenarios.css';
@@ -70,6 +73,12 @@ function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; 
   );
 }
 
+/**
+ * Each page's pick and run, kept across remounts: the dock mounts its panel anew when the page's layout
+ * changes (a resize), and a finished scenario at scale stays finished, its lesson shown, not asked again.
+ */
+const kept = new WeakMap<SimStore, { readonly pickedId: string | null; readonly run: ScenarioRun | null }>();
+
 interface ActiveStep {
   readonly index: number;
   readonly watch: number | null;
@@ -109,9 +118,9 @@ export function ScenariosPanel() {
   const userActions = useSim((s) => s.timeline?.markers.some((m) => m.kind === 'command') ?? false);
   const language = usePrefs((p) => p.language);
   const t = scenarioTextsIn(language);
-  const [pickedId, setPickedId] = useState<string | null>(null);
+  const [pickedId, setPicked] = useState<string | null>(() => kept.get(store)?.pickedId ?? null);
   const picked = scenarios.find((s) => s.id === pickedId) ?? scenarios[0] ?? null;
-  const [run, setRun] = useState<ScenarioRun | null>(null);
+  const [run, setRun] = useState<ScenarioRun | null>(() => kept.get(store)?.run ?? null);
   const [mixOk, setMixOk] = useState(false);
   const [costOk, setCostOk] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -137,7 +146,12 @@ export function ScenariosPanel() {
 
   const update = (next: ScenarioRun) => {
     runRef.current = next;
+    kept.set(store, { pickedId: picked.id, run: next });
     setRun(next);
+  };
+  const pick = (id: string) => {
+    kept.set(store, { pickedId: id, run: kept.get(store)?.run ?? null });
+    setPicked(id);
   };
 
   const go = async (all: boolean) => {
@@ -246,7 +260,7 @@ export function ScenariosPanel() {
       <div className="scenario-side">
         <label className="scenario-pick">
           {t.scenario}
-          <select aria-label={t.scenario} value={picked.id} disabled={busy} onChange={(e) => { setPickedId(e.target.value); setMixOk(false); setCostOk(false); }}>
+          <select aria-label={t.scenario} value={picked.id} disabled={busy} onChange={(e) => { pick(e.target.value); setMixOk(false); setCostOk(false); }}>
             {scenarios.map((s) => <option key={s.id} value={s.id}>{s.title[language]}</option>)}
           </select>
         </label>
@@ -278,7 +292,10 @@ export function ScenariosPanel() {
           {finished ? t.finished(picked.steps.length) : t.progress(current.next, picked.steps.length)}
         </p>
       </div>
-      <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
+      <div className="scenario-main">
+        <Steps scenario={picked} run={current} t={t} stepping={stepping?.index ?? null} />
+        {picked.pods !== undefined && finished && <ScaleLesson run={current} />}
+      </div>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone, type StepLevel } from '../../protocol/index.ts';
 import type {
   CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, ProgressEvent,
-  Flight, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
+  Flight, ScaleLessonView, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
 } from '../../protocol/index.ts';
 import type { EtcdMemberCount, InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
@@ -98,6 +98,8 @@ export interface SimState {
   readonly traceRange: TraceRangeEvent | null;
   /** The server the page is attached to; null while it runs its own cluster in the worker. */
   readonly server: ServerLink | null;
+  /** What the scenario at scale run on this cluster taught, measured after it (null until measured). */
+  readonly scaleLesson: ScaleLessonView | null;
 }
 
 export const recentLimit = 500;
@@ -132,6 +134,7 @@ export const initialSimState: SimState = {
   tourStops: null,
   traceRange: null,
   server: null,
+  scaleLesson: null,
 };
 
 export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState {
@@ -159,6 +162,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
         insides: null,
         tourStops: null,
         traceRange: null,
+        scaleLesson: null,
       };
     case 'traceBatch': {
       if (event.replace === true) {
@@ -221,6 +225,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     }
     case 'traceRange':
       return { ...state, traceRange: event };
+    case 'scaleLesson':
+      return { ...state, scaleLesson: event.lesson };
   }
 }
 
@@ -311,6 +317,8 @@ export interface SimActions {
   deleteCluster(id: string): void;
   exportCluster(id: string): void;
   importCluster(source: 'file' | 'link', text: string): void;
+  /** Measures what a finished scenario at scale teaches (two lists as the user; answered in `scaleLesson`). */
+  measureScaleLesson(): void;
   /** Asks the worker for a window of the trace (answered in `traceRange`). */
   traceRange(query: Omit<TraceRangeCommand, 'type'>): void;
   /** Replaces a crashed worker with a new one, which reopens the cluster at its last saved step. */
@@ -391,6 +399,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     deleteCluster: (id) => post({ type: 'deleteCluster', id }),
     exportCluster: (id) => post({ type: 'exportCluster', id }),
     importCluster: (source, text) => post({ type: 'importCluster', source, text }),
+    measureScaleLesson: () => post({ type: 'measureScaleLesson' }),
     traceRange: (query) => post({ type: 'traceRange', ...query }),
     restartWorker: () => {
       update((state) => ({ ...state, workerCrashed: null }));

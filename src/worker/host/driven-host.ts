@@ -141,6 +141,7 @@ export class DrivenHost implements ViewedHost {
       case 'runUntilIdle':
       case 'advance':
       case 'runUntilCommandDone':
+      case 'measureScaleLesson':
       case 'reset':
       case 'fork':
         throw new Error(drivenRefusal(command.type));
