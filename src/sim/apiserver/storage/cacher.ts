@@ -201,7 +201,8 @@ export class Cacher implements Storage {
 
   *guaranteedUpdate(key: string, opts: { readonly ignoreNotFound: boolean; readonly preconditions?: Preconditions },
     tryUpdate: UpdateFunc, ttlSeconds = 0): Co<KubeObject> {
-    // The cached object is frozen and the etcd3 store only reads it (tryUpdate gets its own copy): no copy here.
+    // The cached object is frozen and the etcd3 store only reads it; tryUpdate gets a copy unless it says
+    // it only reads the current object (opts.readsCurrentOnly: the registry copies before changing): no copy here.
     return yield* this.storage.guaranteedUpdate(key, opts, tryUpdate, ttlSeconds, this.watchCache.getByKey(key));
   }
 
