@@ -421,7 +421,10 @@ describe.skipIf(binary === null)('differential: simulated etcd vs real etcd 3.4'
       }
       case 'watch': {
         const name = `w${s.watches.length}`;
-        const start = p.start === null ? 0 : rev(s, p.start);
+        // A watch from the past that is cancelled in the same stream races in the real etcd: its 100 ms sync
+        // loop may send the history between the create and the cancel, or not (CI saw a DELETE once in ~20
+        // runs). The simulation answers the cancel first, always; such a watch starts at the current revision.
+        const start = p.start === null || p.extra === 'cancel' ? 0 : rev(s, p.start);
         const create = {
           key: key(s, p.k), rangeEnd: end(s, p.k, p.end), startRevision: start, prevKv: p.prevKv,
           ...(p.filter ? { filters: [p.filter] } : {}), ...(p.extra === 'id' || p.extra === 'dup' ? { watchId: 5 } : {}),
