@@ -9,6 +9,8 @@
 
 import { splitArgs } from '../../sim/go/shell.ts';
 import type { Co } from '../../sim/engine/index.ts';
+import { lookupResource } from '../../sim/api/resources.ts';
+import { collectionPath } from '../../sim/scenarios/kubectl.ts';
 import { send, type CommandIO } from './http.ts';
 import { statusErrorText, statusOf, toJson, toYaml } from './kubectl-print.ts';
 
@@ -167,7 +169,7 @@ export function* runRun(io: CommandIO, cmd: RunCommand): Co<number> {
   }
   const namespace = cmd.namespace ?? 'default';
   const { response } = yield* send(io, {
-    method: 'POST', path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`,
+    method: 'POST', path: collectionPath(lookupResource('', 'pods')!, namespace),
     query: `${cmd.dryRun === 'server' ? 'dryRun=All&' : ''}fieldManager=kubectl-run`,
     accept: 'application/json', contentType: 'application/json', body: `${JSON.stringify(pod)}\n`,
   });

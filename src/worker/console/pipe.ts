@@ -3,6 +3,8 @@
 // filtered as it streams); stderr is not piped. The line's exit status is the last filter's, as a shell's
 // (grep: 1 when no line matched). Only these filters are modelled; the rest of a shell is not.
 
+import { splitArgs } from '../../sim/go/shell.ts';
+
 /** One stage after a `|`: it takes whole lines and gives the lines it prints. */
 interface Filter {
   line(text: string): readonly string[];
@@ -83,7 +85,7 @@ function splitStages(line: string): string[] {
 }
 
 function parseFilter(stage: string): Filter | string {
-  const words = shellWords(stage);
+  const words = splitArgs(stage);
   const [tool, ...args] = words;
   switch (tool) {
     case 'grep': return grep(args);
@@ -94,10 +96,6 @@ function parseFilter(stage: string): Filter | string {
     default:
       return `${tool}: command not found (after | this console runs grep, head and wc -l)\n`;
   }
-}
-
-function shellWords(stage: string): string[] {
-  return [...stage.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!);
 }
 
 // Models GNU grep's options -v, -i, -c, -E, -F, -w and its basic regular expressions.
