@@ -48,7 +48,7 @@ test('stepping through kubectl create, the caption tells each step', async ({ po
     // Ours by the revision it made (a leader-election renewal's reply can be on screen beside it).
     const revision = await podflow.keyRow(key).getByTestId('key-mod-revision').textContent();
     const txnReply = podflow.token({ kind: 'etcd.TxnResponse', from: 'etcd', to: 'kube-apiserver', label: `succeeded, rev ${revision?.trim()}` });
-    for (let i = 0; i < 10 && (await txnReply.count()) === 0; i++) await podflow.button('Step').click();
+    await podflow.stepUntilVisible(txnReply, 10);
     await txnReply.click();
     await expect(technical).toContainText(new RegExp(`Txn compare mod_revision\\(${key}\\) == 0 succeeded → put, revision \\d+`));
     await expect(plain).toContainText(/etcd committed the write of Deployment nginx-deployment at revision \d+ and replies\. Its watchers .* already have the change/);

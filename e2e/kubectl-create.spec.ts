@@ -29,8 +29,7 @@ test('creating the seeds\' nginx Deployment goes through kube-apiserver to one e
   });
 
   await test.step('step through the chain until the Txn reaches etcd', async () => {
-    for (let i = 0; i < 12 && (await txn.count()) === 0; i++) await podflow.button('Step').click();
-    await expect(txn).toBeVisible();
+    await podflow.stepUntilVisible(txn, 12);
     await txn.click();
     await expect(podflow.payload).toContainText('"key": "/registry/deployments/default/nginx-deployment"');
     await expect(podflow.payload).toContainText('"target": "MOD"');
