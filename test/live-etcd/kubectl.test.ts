@@ -116,7 +116,8 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     await until('the watch on the second apiserver to list the pods', async () => watched.split('\n').length > before.length, slow);
     expect(watched, 'the watch lists the pods and goes on watching').not.toMatch(/^status\//m);
     ok(await env.run(['run', 'through-first', '--image=nginx']));
-    await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'), slow);
+    await until('the second apiserver\'s watch to see the pod created through the first', async () => watched.includes('pod/through-first'), slow)
+      .catch((e: Error) => { throw new Error(`${e.message}; the watch printed:\n${watched}`); });
     await until('the new pod Running', async () => allRunning(await podPhases(env!), before.length + 1), slow);
     expect(await holders()).toBe(leaders);
     expect((await podPhases(env)).filter((p) => !p.startsWith('through-first '))).toEqual(before);
