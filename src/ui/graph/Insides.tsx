@@ -6,8 +6,10 @@
 // text is its accessible name and tooltip.
 
 import { memo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { ApiserverInsides, ComponentInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, KubeletInsides, SchedulerInsides } from '../../protocol/index.ts';
+import { useShallow } from 'zustand/shallow';
+import type { ApiserverInsides, ComponentInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, SchedulerInsides } from '../../protocol/index.ts';
 import { useSim } from '../store/sim-context.ts';
 import { shortKey, shortPod } from './insides-text.ts';
 
@@ -204,24 +206,48 @@ function schedulerDecision({ scheduling, last }: SchedulerInsides): Decision {
 /** Container steps a kubelet's accessible name spells out; the rest are counted. */
 const labelledSteps = 5;
 
+/**
+ * What a kubelet's box draws, as primitives (so that a store update that leaves them equal does not
+ * re-render the box): whether the step has insides, how many container steps, then pod, container and
+ * step of the first `labelledSteps`. Null: nothing retained for it.
+ */
+function kubeletShown(insides: ComponentInsides | undefined): readonly (string | number)[] | null {
+  if (insides?.role !== 'kubelet') return null;
+  const shown: (string | number)[] = [insides.steps.length];
+  for (const s of insides.steps.slice(0, labelledSteps)) shown.push(s.pod, s.container, s.step);
+  return shown;
+}
+
+/** A container step's phrase in the language of `t`, translated once per language (hundreds of boxes ask on every update while playing). */
+const stepPhrases = new WeakMap<TFunction<'graph'>, Map<string, string>>();
+function stepPhrase(t: TFunction<'graph'>, step: string): string {
+  let phrases = stepPhrases.get(t);
+  if (!phrases) stepPhrases.set(t, phrases = new Map());
+  let phrase = phrases.get(step);
+  if (phrase === undefined) phrases.set(step, phrase = t(`kubelet.steps.${step}`, { defaultValue: step }));
+  return phrase;
+}
+
 export const KubeletInsidesView = memo(function KubeletInsidesView({ name }: { readonly name: string }) {
-  const insides: KubeletInsides | null = useInsides(name, 'kubelet');
+  const shown = useSim(useShallow((state) => kubeletShown(state.insides?.components[name])));
   const { t } = useTranslation('graph');
-  if (!insides) return <NotShown />;
-  const first = insides.steps[0];
+  if (!shown) return <NotShown />;
+  const count = shown[0] as number;
+  const spelled: { pod: string; container: string; step: string }[] = [];
+  for (let i = 1; i < shown.length; i += 3) spelled.push({ pod: shown[i] as string, container: shown[i + 1] as string, step: shown[i + 2] as string });
+  const first = spelled[0];
   if (!first) return <p className="insides-line insides-line--muted" data-testid="kubelet-step" data-step="">{t('kubelet.none')}</p>;
-  const step = t(`kubelet.steps.${first.step}`, { defaultValue: first.step });
+  const stepText = (step: string) => stepPhrase(t, step);
   // The accessible name spells out the first few steps (a kubelet starting a hundred pods would
   // otherwise translate a hundred phrases on every tick), then how many more there are.
-  const spelled = insides.steps.slice(0, labelledSteps);
-  const rest = insides.steps.length - spelled.length;
-  const label = spelled.map((s) => t('kubelet.stepName', { step: t(`kubelet.steps.${s.step}`, { defaultValue: s.step }), pod: s.pod, container: s.container })).join('; ')
+  const rest = count - spelled.length;
+  const label = spelled.map((s) => t('kubelet.stepName', { step: stepText(s.step), pod: s.pod, container: s.container })).join('; ')
     + (rest > 0 ? ` ${t('kubelet.more', { count: rest })}` : '');
-  const more = insides.steps.length - 1;
+  const more = count - 1;
   return (
     <p className={`insides-line insides-step insides-step--${first.step}`} data-testid="kubelet-step" data-step={first.step} data-pod={first.pod}
       aria-label={label} title={label}>
-      {t('kubelet.step', { step, pod: shortPod(first.pod, 16) })}{more > 0 ? ` ${t('kubelet.more', { count: more })}` : ''}
+      {t('kubelet.step', { step: stepText(first.step), pod: shortPod(first.pod, 16) })}{more > 0 ? ` ${t('kubelet.more', { count: more })}` : ''}
     </p>
   );
 });

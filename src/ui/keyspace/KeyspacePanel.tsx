@@ -85,7 +85,6 @@ function highlightedStepOf(state: SimState): number {
 
 function KeyList() {
   const { t } = useTranslation('keyspace');
-  const highlightedStep = useSim(highlightedStepOf);
   const keys = useSim(shownKeys);
   const [filter, setFilter] = useState('');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
@@ -127,7 +126,7 @@ function KeyList() {
             const row = tree.row(item.index);
             return (
               <div key={row.id} role="listitem" className="key-slot" style={{ transform: `translateY(${item.start}px)`, height: rowHeight }}>
-                <TreeRow row={row} onToggle={toggle} highlightedStep={highlightedStep} />
+                <TreeRow row={row} onToggle={toggle} />
               </div>
             );
           })}
@@ -148,34 +147,39 @@ function emptyText(pastStatus: 'loading' | 'compacted' | 'ready' | null, keys: n
 interface TreeRowProps {
   readonly row: KeyspaceRow;
   readonly onToggle: (id: string) => void;
-  readonly highlightedStep: number;
 }
 
-const TreeRow = memo(function TreeRow({ row, onToggle, highlightedStep }: TreeRowProps) {
+/** Rows are equal when every field is (a new tree, with keys added elsewhere, hands out new row objects). */
+function sameRowProps(a: TreeRowProps, b: TreeRowProps): boolean {
+  if (a.onToggle !== b.onToggle) return false;
+  const [x, y] = [a.row as Readonly<Record<string, unknown>>, b.row as Readonly<Record<string, unknown>>];
+  return Object.keys(x).length === Object.keys(y).length && Object.keys(x).every((field) => x[field] === y[field]);
+}
+
+const TreeRow = memo(function TreeRow({ row, onToggle }: TreeRowProps) {
   const { t } = useTranslation('keyspace');
-  if (row.type === 'key') return <KeyRow keyName={row.key} name={row.name} nested={row.nested} highlightedStep={highlightedStep} />;
+  if (row.type === 'key') return <KeyRow keyName={row.key} name={row.name} nested={row.nested} />;
   return (
     <button type="button" className={`key-group key-group--${row.type}`} aria-expanded={!row.collapsed} onClick={() => onToggle(row.id)}>
       <span aria-hidden="true">{row.collapsed ? '▸' : '▾'}</span> {row.type === 'namespace' ? t('namespace', { name: row.label }) : row.label} <span className="key-count">{row.count}</span>
     </button>
   );
-});
+}, sameRowProps);
 
 interface KeyRowProps {
   readonly keyName: string;
   readonly name: string;
   readonly nested: boolean;
-  /** Keys last written by this step are highlighted. */
-  readonly highlightedStep: number;
 }
 
-const KeyRow = memo(function KeyRow({ keyName, name, nested, highlightedStep }: KeyRowProps) {
+/** A key last written by the highlighted step (highlightedStepOf) is highlighted. */
+const KeyRow = memo(function KeyRow({ keyName, name, nested }: KeyRowProps) {
   const actions = useSimActions();
   const entry = useSim((state) => (state.keyspace.past ? state.keyspace.past.entries.get(keyName) : state.keyspace.live.entries.get(keyName)));
   const changedNow = useSim((state) => {
     if (state.keyspace.past) return false;
     const step = state.keyspace.live.entries.get(keyName)?.step;
-    return step !== null && step !== undefined && step === highlightedStep;
+    return step !== null && step !== undefined && step === highlightedStepOf(state);
   });
   const selected = useSim((state) => state.keyspace.selectedKey === keyName);
   if (!entry) return null;
