@@ -79,7 +79,9 @@ export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'pro
   const stored = withoutResourceVersion(obj);
   if (mediaType === 'json' || !hasProtobufKind(obj.kind ?? '')) return utf8ToByteString(JSON.stringify(stored));
   const value = bytesToByteString(encodeProtobuf(stored));
-  if (!writtenObjects.has(value)) rememberWritten(value);
+  const written = writtenObjects.get(value);
+  if (written === undefined) rememberWritten(value, stored);
+  else if (written.readBack === null && written.kept === null) written.stored = stored;
   return value;
 }
 
@@ -104,14 +106,17 @@ export function isProtobufValue(value: string): boolean {
  * protobuf value is what decoding it gives, since Go's structs normalize what they carry (an empty map is
  * not encoded, a zero creationTimestamp comes back null): the object read back is computed from `obj`
  * without decoding the bytes (protobufRoundTrip, equal to the decode: round-trip.property.test.ts) and
- * handed to the first reader of the value, the etcd watcher or this write's response. Call `at(rev)` once.
+ * handed to the first reader of the value, the etcd watcher or this write's response. `obj` must be
+ * unchanged since encodeObject gave `value` (what it encoded is read back; any object that encodes to
+ * `value` reads back the same). Call `at(rev)` once.
  */
 export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: number): KubeObject } {
   if (value !== undefined && isProtobufValue(value)) {
     const written = writtenObjects.get(value);
     if (written !== undefined && written.kept === null && written.readBack === null) {
-      written.readBack = protobufRoundTrip(withoutResourceVersion(obj)) ?? null;
+      written.readBack = protobufRoundTrip(written.stored ?? withoutResourceVersion(obj)) ?? null;
     }
+    if (written !== undefined) written.stored = null;
     return {
       at(modRevision) {
         return decodeObject(value, modRevision);
@@ -150,15 +155,17 @@ export function decodeStored(value: string): KubeObject {
 interface WrittenValue {
   readBack: KubeObject | null;
   kept: KubeObject | null;
+  /** What encodeObject encoded (the object without resourceVersion), until storedCopy reads it back. */
+  stored: KubeObject | null;
 }
 
 /** The values encoded last (256 kept). */
 const writtenObjects = new Map<string, WrittenValue>();
 const writtenObjectsKept = 256;
 
-function rememberWritten(value: string): void {
+function rememberWritten(value: string, stored: KubeObject): void {
   if (writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
-  writtenObjects.set(value, { readBack: null, kept: null });
+  writtenObjects.set(value, { readBack: null, kept: null, stored });
 }
 
 /** The written value's read-back object, which the caller now owns; or its bytes decoded. */
