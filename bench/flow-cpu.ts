@@ -1,4 +1,4 @@
-// Summarises a V8 CPU profile (`node --cpu-prof`, e.g. of bench/flow-profile.ts): self time per function
+// Summarises a V8 CPU profile (`node --cpu-prof`, or bench/flow-profile.ts with PODFLOW_PROFILE_CPU): self time per function
 // and per source file, and inclusive (total) time per function and per file, largest first. Not a
 // benchmark: a tool for docs/performance.md.
 // `npx tsx bench/flow-cpu.ts <file.cpuprofile | directory> [rows]`. `--cpu-prof` under `--import tsx`

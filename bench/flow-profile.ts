@@ -2,9 +2,14 @@
 // `PODFLOW_BENCH_REPLICAS` replicas on `PODFLOW_BENCH_NODES` nodes, the bench's cluster options) to all
 // Available, then measures the heap after a forced GC and, with `PODFLOW_PROFILE_SNAPSHOT=<file>`,
 // writes a V8 heap snapshot for `bench/flow-heap.ts` to attribute. Not a benchmark: a tool for
-// docs/performance.md. Run with `node --expose-gc --import tsx bench/flow-profile.ts`
-// (add `--cpu-prof --cpu-prof-dir=<dir>` for a CPU profile of the same run).
+// docs/performance.md. Run with `node --expose-gc --import tsx bench/flow-profile.ts`; with
+// `PODFLOW_PROFILE_CPU=<dir>` it writes a CPU profile of the rollout alone (from the Deployment's POST to
+// all Available, not the boot or the trace measurements after it) to `<dir>/rollout.cpuprofile`, for
+// `bench/flow-cpu.ts` to summarise.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { createBenchCluster, postDeployment, availableReplicas, benchNodes, benchReplicas } from './flow-setup.ts';
 
@@ -19,11 +24,25 @@ const cluster = createBenchCluster();
 const empty = heap();
 cluster.boot();
 const booted = heap();
+const profileDir = process.env.PODFLOW_PROFILE_CPU;
+const profiler = profileDir === undefined ? undefined : new Session();
+if (profiler !== undefined) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 postDeployment(cluster);
 const cpu = process.cpuUsage();
 const stepsBefore = cluster.engine.step;
 while (availableReplicas(cluster) < benchReplicas) cluster.engine.runFor(1000, 200_000);
 const used = process.cpuUsage(cpu);
+if (profiler !== undefined && profileDir !== undefined) {
+  const { profile } = await profiler.post('Profiler.stop');
+  mkdirSync(profileDir, { recursive: true });
+  writeFileSync(join(profileDir, 'rollout.cpuprofile'), JSON.stringify(profile));
+  profiler.disconnect();
+  console.log(`CPU profile of the rollout written to ${join(profileDir, 'rollout.cpuprofile')}`);
+}
 const after = heap();
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 console.log(`${benchReplicas} replicas on ${benchNodes} nodes: ${cluster.engine.step - stepsBefore} steps, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU`);

@@ -6,6 +6,7 @@
 // Models k8s.io/api/*/generated.pb.go (Unmarshal), k8s.io/apimachinery/pkg/apis/meta/v1/{generated.pb.go,
 // time_proto.go, micro_time_proto.go}, pkg/api/resource/quantity_proto.go, pkg/util/intstr.
 
+import { copyJson } from '../json-copy.ts';
 import { parseQuantity, quantityString } from '../quantity.ts';
 import { isEmptyValue, zeroValue, type TypeNode } from '../schema.ts';
 import { formatTimestamp } from '../time.ts';
@@ -20,6 +21,23 @@ function formatTime(seconds: number, nanos: number, micro: boolean): string {
   if (!micro) return whole;
   const micros = Math.floor(nanos / 1000);
   return `${whole.slice(0, -1)}.${String(micros).padStart(6, '0')}Z`;
+}
+
+/** A Time (nanos ignored) or MicroTime read from its Timestamp {seconds, nanos}: null when zero. */
+export function timeValue(seconds: number, nanos: number, micro: boolean): string | null {
+  if (!micro) nanos = 0;
+  if (seconds === zeroTimeSeconds && nanos === 0) return null;
+  if (nanos < 0 || nanos >= 1e9 || Math.abs(seconds) > 253402300799) {
+    throw new ProtoError(`Time.MarshalJSON: year outside of range [0,9999]`);
+  }
+  return formatTime(seconds, nanos, micro);
+}
+
+/** A Quantity read from its string field: Quantity.String() of the parsed text. */
+export function quantityValue(text: string): string {
+  const q = parseQuantity(text);
+  if (!q.ok) throw new ProtoError(q.error);
+  return quantityString(q.value);
 }
 
 /** The Go field name a wrong-wireType error names (`Name`, `GenerateName`). */
@@ -198,12 +216,7 @@ function readMessageValue(r: Reader, t: TypeNode): unknown {
           r.skip(wire);
         }
       }
-      if (t.kind === 'Time') nanos = 0;
-      if (seconds === zeroTimeSeconds && nanos === 0) return null;
-      if (nanos < 0 || nanos >= 1e9 || Math.abs(seconds) > 253402300799) {
-        throw new ProtoError(`Time.MarshalJSON: year outside of range [0,9999]`);
-      }
-      return formatTime(seconds, nanos, t.kind === 'MicroTime');
+      return timeValue(seconds, nanos, t.kind === 'MicroTime');
     }
     case 'Quantity': {
       let text = '';
@@ -220,10 +233,7 @@ function readMessageValue(r: Reader, t: TypeNode): unknown {
           r.skip(tag % 8);
         }
       }
-      if (!seen) return '0';
-      const q = parseQuantity(text);
-      if (!q.ok) throw new ProtoError(q.error);
-      return quantityString(q.value);
+      return seen ? quantityValue(text) : '0';
     }
     case 'IntOrString': {
       let type = 0;
@@ -305,10 +315,18 @@ function completeValue(t: TypeNode, v: unknown): unknown {
 }
 
 /** What Go's JSON encoder writes for a zero value of this type (nil slices, maps and pointers: null). */
-function zero(t: TypeNode): unknown {
+export function zero(t: TypeNode): unknown {
   return zeroValue(t, zeroStruct);
 }
 
+const zeroStructs = new Map<string, unknown>();
+
+/** A struct's zero value (complete of no fields): built once per struct, a copy handed out each time. */
 function zeroStruct(name: string): unknown {
-  return complete(planOf(name), {});
+  let z = zeroStructs.get(name);
+  if (z === undefined) {
+    z = complete(planOf(name), {});
+    zeroStructs.set(name, z);
+  }
+  return copyJson(z);
 }

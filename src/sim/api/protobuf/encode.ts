@@ -169,7 +169,7 @@ const quantityMemo = new Map<string, string>();
 const timeMemo = new Map<string, readonly [number, number]>();
 
 /** Quantity.String() of a quantity's text (the text itself when it does not parse). */
-function canonicalQuantity(text: string): string {
+export function canonicalQuantity(text: string): string {
   let out = quantityMemo.get(text);
   if (out === undefined) {
     const q = parseQuantity(text);
@@ -181,7 +181,7 @@ function canonicalQuantity(text: string): string {
 }
 
 /** [seconds, nanos] of an RFC 3339 timestamp; nanos only for MicroTime (truncated to microseconds). */
-function parseTime(s: string, micro: boolean): readonly [number, number] {
+export function parseTime(s: string, micro: boolean): readonly [number, number] {
   const key = micro ? `µ${s}` : s;
   let out = timeMemo.get(key);
   if (out === undefined) {

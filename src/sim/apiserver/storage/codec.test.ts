@@ -48,6 +48,35 @@ describe('storage codec: a value just written decodes from a kept copy', () => {
     expect(decodeToFreeze(value2, 22)).not.toBe(frozen);
   });
 
+  it('the object read back from a write (not decoded: computed from what was encoded) is the decode, whoever reads first, and shares nothing with the written object', () => {
+    // Shapes the protobuf round trip normalizes: empty maps and lists, a Time with a fraction and an offset, a non-canonical quantity.
+    const written = (name: string) => ({
+      ...pod(name),
+      metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: {}, finalizers: [], creationTimestamp: '2024-05-01T10:00:00.5+02:00' },
+      spec: { containers: [{ name: 'c', image: 'nginx', resources: { requests: { cpu: '1000m' } }, env: [] }], nodeSelector: {} },
+    } as KubeObject);
+    for (const watcherFirst of [true, false]) {
+      const obj = written(`readback-${watcherFirst}`);
+      const value = encodeObject(obj);
+      const write = storedCopy(obj, value);
+      (obj.metadata as Record<string, unknown>).labels = { changed: 'after the write' };
+      (obj as KubeObject & { spec: { containers: { image: string }[] } }).spec.containers[0]!.image = 'changed';
+      const { name, namespace, uid, ...rest } = decodeStored(value).metadata;
+      const expected = (rv: number) => JSON.stringify({ ...decodeStored(value), metadata: { name, namespace, uid, resourceVersion: String(rv), ...rest } });
+      const cached = watcherFirst ? deepFreeze(decodeToFreeze(value, 30)) : undefined;
+      const response = write.at(30);
+      expect(JSON.stringify(response)).toBe(expected(30));
+      expect(response).toMatchObject({ metadata: { creationTimestamp: '2024-05-01T08:00:00Z' }, spec: { containers: [{ image: 'nginx', resources: { requests: { cpu: '1' } } }] } });
+      expect(response.metadata.labels).toBeUndefined();
+      if (cached !== undefined) {
+        expect(JSON.stringify(cached)).toBe(expected(30));
+        expect(response).not.toBe(cached);
+        expect(Object.isFrozen(response)).toBe(false);
+      }
+      expect(encodeObject(deepFreeze(response))).toBe(value);
+    }
+  });
+
   it('an object decoded from a written value encodes as that value: once frozen from the value, while mutable from its contents', () => {
     const value = encodeObject(pod('cached'));
     // The watch cache's case: decoded, frozen, encoded again by GuaranteedUpdate's getStateFromObject.

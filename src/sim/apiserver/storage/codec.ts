@@ -10,6 +10,7 @@
 
 import type { KubeObject } from '../../api/types/meta.ts';
 import { decodeProtobuf, encodeProtobuf, hasProtobufKind } from '../../api/protobuf/index.ts';
+import { protobufRoundTrip } from '../../api/protobuf/round-trip.ts';
 import { bytesToByteString, byteStringToBytes, byteStringToUtf8, utf8ToByteString } from '../../etcd/bytes.ts';
 import { InvalidResourceVersion } from './errors.ts';
 import { copyJson } from '../../api/json-copy.ts';
@@ -78,7 +79,9 @@ export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'pro
   const stored = withoutResourceVersion(obj);
   if (mediaType === 'json' || !hasProtobufKind(obj.kind ?? '')) return utf8ToByteString(JSON.stringify(stored));
   const value = bytesToByteString(encodeProtobuf(stored));
-  if (!writtenObjects.has(value)) rememberWritten(value, null);
+  const written = writtenObjects.get(value);
+  if (written === undefined) rememberWritten(value, stored);
+  else if (written.readBack === null && written.kept === null) written.stored = stored;
   return value;
 }
 
@@ -99,12 +102,21 @@ export function isProtobufValue(value: string): boolean {
 
 /**
  * What decodeObject(value, rev) will give once the revision is known, for the `value` just encoded from
- * `obj`: a JSON value is not parsed again but copied (copyJson gives exactly the JSON round trip); a
- * protobuf value is decoded, since Go's structs normalize what they carry (an empty map is not encoded,
- * a zero creationTimestamp comes back null), so the object returned is the one stored. Call `at(rev)` once.
+ * `obj`: a JSON value is not parsed again but copied (copyJson gives exactly the JSON round trip). A
+ * protobuf value is what decoding it gives, since Go's structs normalize what they carry (an empty map is
+ * not encoded, a zero creationTimestamp comes back null): the object read back is computed from `obj`
+ * without decoding the bytes (protobufRoundTrip, equal to the decode: round-trip.property.test.ts) and
+ * handed to the first reader of the value, the etcd watcher or this write's response. `obj` must be
+ * unchanged since encodeObject gave `value` (what it encoded is read back; any object that encodes to
+ * `value` reads back the same). Call `at(rev)` once.
  */
 export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: number): KubeObject } {
   if (value !== undefined && isProtobufValue(value)) {
+    const written = writtenObjects.get(value);
+    if (written !== undefined && written.kept === null && written.readBack === null) {
+      written.readBack = protobufRoundTrip(written.stored ?? withoutResourceVersion(obj)) ?? null;
+    }
+    if (written !== undefined) written.stored = null;
     return {
       at(modRevision) {
         return decodeObject(value, modRevision);
@@ -131,19 +143,37 @@ export function decodeStored(value: string): KubeObject {
 }
 
 /**
- * The protobuf values encoded last (by this process's apiservers), each with the object the etcd watcher
- * decoded from it for the watch cache (null until then). etcd's watch event usually reaches the watcher
- * before the Txn's response reaches the handler (in a 300-pod rollout: every update), and the response
- * then copies the watch cache's object (about a tenth of a decode) once the watch cache has frozen it;
- * a value always decodes to the same object, so the copy is what decoding it again would give. A reader
- * that comes first (most creates: no watcher decodes an Event) decodes the value and keeps its object.
+ * A protobuf value encoded by this process's apiservers, and what its readers may have without decoding
+ * it. `readBack`: the object decoding it gives (without resourceVersion), computed when it was written
+ * and held by no one yet; the first reader takes it. `kept`: the object the etcd watcher took for the
+ * watch cache (null until then). etcd's watch event usually reaches the watcher before the Txn's response
+ * reaches the handler (in a 300-pod rollout: every update), and the response then copies the watch
+ * cache's object (about a tenth of a decode) once the watch cache has frozen it; a value always decodes to
+ * the same object, so the copy is what decoding it again would give. A reader that comes first (most
+ * creates: no watcher reads an Event) takes `readBack` and keeps it; a later watcher then decodes.
  */
-const writtenObjects = new Map<string, KubeObject | null>();
+interface WrittenValue {
+  readBack: KubeObject | null;
+  kept: KubeObject | null;
+  /** What encodeObject encoded (the object without resourceVersion), until storedCopy reads it back. */
+  stored: KubeObject | null;
+}
+
+/** The values encoded last (256 kept). */
+const writtenObjects = new Map<string, WrittenValue>();
 const writtenObjectsKept = 256;
 
-function rememberWritten(value: string, decoded: KubeObject | null): void {
-  if (!writtenObjects.has(value) && writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
-  writtenObjects.set(value, decoded);
+function rememberWritten(value: string, stored: KubeObject): void {
+  if (writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
+  writtenObjects.set(value, { readBack: null, kept: null, stored });
+}
+
+/** The written value's read-back object, which the caller now owns; or its bytes decoded. */
+function takeReadBack(written: WrittenValue, value: string): KubeObject {
+  const obj = written.readBack;
+  if (obj === null) return decodeStored(value);
+  written.readBack = null;
+  return obj;
 }
 
 function withRevision(obj: KubeObject, modRevision: number): KubeObject {
@@ -155,8 +185,9 @@ function withRevision(obj: KubeObject, modRevision: number): KubeObject {
 export function decodeObject(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
   if (written === undefined) return withRevision(decodeStored(value), modRevision);
-  // Before the watch cache has frozen its object, that object may still change: decode the bytes.
-  const obj = withRevision(written !== null && Object.isFrozen(written) ? copyJson(written) : decodeStored(value), modRevision);
+  // Before the watch cache has frozen its object, that object may still change: it is not copied.
+  const kept = written.kept;
+  const obj = withRevision(kept !== null && Object.isFrozen(kept) ? copyJson(kept) : takeReadBack(written, value), modRevision);
   encodedValues.set(obj, { value, mediaType: 'protobuf' });
   return obj;
 }
@@ -168,9 +199,9 @@ export function decodeObject(value: string, modRevision: number): KubeObject {
  */
 export function decodeToFreeze(value: string, modRevision: number): KubeObject {
   const written = writtenObjects.get(value);
-  if (written !== null) return decodeObject(value, modRevision);
-  const obj = withRevision(decodeStored(value), modRevision);
-  rememberWritten(value, obj);
+  if (written === undefined || written.kept !== null) return decodeObject(value, modRevision);
+  const obj = withRevision(takeReadBack(written, value), modRevision);
+  written.kept = obj;
   encodedValues.set(obj, { value, mediaType: 'protobuf' });
   return obj;
 }
