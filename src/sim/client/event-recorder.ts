@@ -22,6 +22,7 @@ import { isStatusError } from '../api/errors.ts';
 import { second, type Co, type Time } from '../engine/index.ts';
 import type { ClientHost } from './client-component.ts';
 import type { ResourceClient, RestClient } from './rest-client.ts';
+import { keySpan, LruCache, StringPool } from './correlator-cache.ts';
 
 export interface EventSource {
   readonly component: string;
@@ -40,80 +41,6 @@ export const eventCorrelation = {
   combinedPrefix: '(combined from similar events): ',
   maxLruCacheEntries: 4096,
 } as const;
-
-/**
- * The strings the correlator's keys are made of, each kept once for as long as an entry names it: a
- * string has a small id (reused after its last entry is gone) and a count of the entries holding it.
- */
-class StringPool {
-  constructor(private readonly limit: number) {}
-
-  private readonly ids = new Map<string, number>();
-  private readonly strings: (string | undefined)[] = [];
-  private readonly refs: number[] = [];
-  private readonly free: number[] = [];
-
-  id(s: string): number | undefined {
-    return this.ids.get(s);
-  }
-
-  acquire(s: string): number {
-    let id = this.ids.get(s);
-    if (id === undefined) {
-      id = this.free.pop() ?? this.strings.length;
-      if (id >= this.limit) throw new Error('event correlator: more key strings than its caches can hold');
-      this.ids.set(s, id);
-      this.strings[id] = s;
-      this.refs[id] = 0;
-    }
-    this.refs[id]!++;
-    return id;
-  }
-
-  release(id: number): void {
-    if (--this.refs[id]! > 0) return;
-    this.ids.delete(this.strings[id]!);
-    this.strings[id] = undefined;
-    this.free.push(id);
-  }
-}
-
-/**
- * Ids of live key strings stay below this: each cache entry names at most two, and 2 × 3 × 4096 live
- * entries fit, so `first * keySpan + second` is a small integer that names one pair.
- */
-const keySpan = 32_768;
-
-/**
- * groupcache's lru.Cache: `get` and `set` make the entry the newest; past `size` entries the oldest goes.
- * `set` says whether the key is new; `dropped` hears of each entry evicted.
- */
-class LruCache<V> {
-  private readonly entries = new Map<number, V>();
-
-  constructor(private readonly size: number, private readonly dropped: (key: number, value: V) => void) {}
-
-  get(key: number | undefined): V | undefined {
-    if (key === undefined) return undefined;
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: number, value: V): boolean {
-    const had = this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.size) {
-      const [oldest, old] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      this.dropped(oldest, old);
-    }
-    return !had;
-  }
-}
 
 /** ref.GetReference for an object carrying its TypeMeta. */
 export function getReference(obj: KubeObject): ObjectReference {
@@ -158,11 +85,15 @@ function aggregatePart(e: Event): string {
   return [e.type, e.reason, e.reportingComponent, e.reportingInstance].map((s) => s ?? '').join('');
 }
 
+/**
+ * eventLog: the server's copy's count, first timestamp (its id in the messages' pool: the events of one
+ * second share it), name and resourceVersion (a number when it is a plain decimal, as etcd's revisions are).
+ */
 interface EventLog {
-  readonly count: number;
-  readonly firstTimestamp: string | null | undefined;
-  readonly name: string;
-  readonly resourceVersion: string | undefined;
+  count: number;
+  firstTimestamp: number | null | undefined;
+  name: string;
+  resourceVersion: string | number | undefined;
 }
 
 /** An aggregate: its distinct messages' ids in the order first seen (one as a number: most never see a second). */
@@ -186,7 +117,10 @@ export class EventCorrelator {
     this.releaseKey(key);
     for (const id of typeof record.messages === 'number' ? [record.messages] : record.messages) this.messages.release(id);
   });
-  private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries, (key) => this.releaseKey(key));
+  private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries, (key, log) => {
+    this.releaseKey(key);
+    if (typeof log.firstTimestamp === 'number') this.messages.release(log.firstTimestamp);
+  });
   private readonly spam = new LruCache<{ tokens: number; last: Time }>(eventCorrelation.maxLruCacheEntries, (key) => this.keys.release(key));
 
   correlate(event: Event, now: Time, epochMs: number): CorrelateResult {
@@ -198,7 +132,22 @@ export class EventCorrelator {
 
   /** UpdateState: remember the server's copy (name, resourceVersion, count) under its own key. */
   updateState(event: Event): void {
-    this.store(this.logs, objectPart(event), eventPart(event), { count: event.count ?? 0, firstTimestamp: event.firstTimestamp, name: event.metadata.name ?? '', resourceVersion: event.metadata.resourceVersion });
+    this.log(objectPart(event), eventPart(event), event);
+  }
+
+  /** Sets the log of (object, rest) to the event's; a cached log is changed in place (its Get made it the newest, as an Add would). */
+  private log(object: string, rest: string, event: Event): void {
+    const rv = event.metadata.resourceVersion;
+    const resourceVersion = rv !== undefined && /^[1-9]\d{0,8}$/.test(rv) ? Number(rv) : rv;
+    const firstTimestamp = typeof event.firstTimestamp === 'string' ? this.messages.acquire(event.firstTimestamp) : event.firstTimestamp;
+    const name = event.metadata.name ?? '';
+    const cached = this.logs.get(this.find(object, rest));
+    if (!cached) {
+      this.store(this.logs, object, rest, { count: event.count ?? 0, firstTimestamp, name, resourceVersion });
+      return;
+    }
+    if (typeof cached.firstTimestamp === 'number') this.messages.release(cached.firstTimestamp);
+    Object.assign(cached, { count: event.count ?? 0, firstTimestamp, name, resourceVersion });
   }
 
   /** The cache key of an object's part and a rest, if both strings are pooled (else no entry has it). */
@@ -268,11 +217,12 @@ export class EventCorrelator {
     let patch: CorrelateResult['patch'];
     if (last && last.count > 0) {
       const metadata = { ...event.metadata, name: last.name };
-      if (last.resourceVersion) metadata.resourceVersion = last.resourceVersion;
-      observed = { ...event, metadata, firstTimestamp: last.firstTimestamp, count: last.count + 1 };
+      if (last.resourceVersion) metadata.resourceVersion = String(last.resourceVersion);
+      const firstTimestamp = typeof last.firstTimestamp === 'number' ? this.messages.string(last.firstTimestamp) : last.firstTimestamp;
+      observed = { ...event, metadata, firstTimestamp, count: last.count + 1 };
       patch = { count: last.count + 1, lastTimestamp: event.lastTimestamp, message: event.message };
     }
-    this.store(this.logs, object, rest, { count: observed.count ?? 0, firstTimestamp: observed.firstTimestamp, name: observed.metadata.name ?? '', resourceVersion: observed.metadata.resourceVersion });
+    this.log(object, rest, observed);
     return patch ? { event: observed, patch } : { event: observed };
   }
 
