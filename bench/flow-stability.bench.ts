@@ -10,8 +10,11 @@
 // rounds; it is reported with the heap after round 10 against round 1's and against the booted cluster.
 // The end is measured after `PODFLOW_STABILITY_QUIET` virtual minutes more (default 75: the Events'
 // hour-long leases expire, then two of the apiserver's 5-minute compactions drop their history).
-// `npm run bench -- stability` (`PODFLOW_STABILITY_ROUNDS`, `PODFLOW_STABILITY_REPLICAS` change the size).
+// `npm run bench -- stability` (`PODFLOW_STABILITY_ROUNDS`, `PODFLOW_STABILITY_REPLICAS` change the size;
+// `PODFLOW_STABILITY_SNAPSHOT=<prefix>` writes V8 heap snapshots `<prefix>-round1.heapsnapshot` and
+// `<prefix>-end.heapsnapshot` for `bench/flow-heap.ts` to attribute what round 1 and the end hold).
 
+import { writeHeapSnapshot } from 'node:v8';
 import { builtinTokens } from '../src/sim/wire/credentials.ts';
 import { httpKinds } from '../src/sim/wire/http.ts';
 import { minute } from '../src/sim/engine/index.ts';
@@ -22,6 +25,7 @@ const rounds = Number(process.env.PODFLOW_STABILITY_ROUNDS ?? 10);
 const replicas = Number(process.env.PODFLOW_STABILITY_REPLICAS ?? 1000);
 const settle = Number(process.env.PODFLOW_STABILITY_SETTLE ?? 5) * minute;
 const quiet = Number(process.env.PODFLOW_STABILITY_QUIET ?? 75) * minute;
+const snapshot = process.env.PODFLOW_STABILITY_SNAPSHOT;
 
 function stability(): BenchFigure[] {
   const gc = forcedGc();
@@ -48,9 +52,11 @@ function stability(): BenchFigure[] {
     cluster.engine.runFor(settle);
     after.push(heap());
     process.stderr.write(`round ${round}: heap ${(after.at(-1)! / 1024 / 1024).toFixed(1)} MiB, step ${cluster.engine.step}\n`);
+    if (snapshot && round === 1) writeHeapSnapshot(`${snapshot}-round1.heapsnapshot`);
   }
   cluster.engine.runFor(quiet);
   const end = heap();
+  if (snapshot) writeHeapSnapshot(`${snapshot}-end.heapsnapshot`);
   const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
   const first = after[0]!;
   const half = Math.floor(rounds / 2);

@@ -88,6 +88,29 @@ describe('EventCorrelator', () => {
     expect(record(1, 3000).patch).toBeUndefined();
     expect(record(0, 4000).patch?.count).toBe(3);
   });
+
+  it('keeps an object\'s key strings only while one of its entries is cached', () => {
+    const c = new EventCorrelator();
+    const strings = (root: unknown): string[] => {
+      const out: string[] = [];
+      const seen = new Set<unknown>();
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') out.push(v);
+        if (typeof v !== 'object' || v === null || seen.has(v)) return;
+        seen.add(v);
+        if (v instanceof Map) for (const [k, x] of v) { walk(k); walk(x); }
+        else Object.values(v).forEach(walk);
+      };
+      walk(root);
+      return out;
+    };
+    const about = (i: number): Event => ({ ...make('m', 0), involvedObject: { ...getReference(pod), name: `pod-${i}`, uid: `uid-${i}.` } });
+    c.correlate(about(0), 0, 0);
+    expect(strings(c).filter((x) => x.includes('uid-0.'))).not.toEqual([]);
+    for (let i = 1; i <= 4096; i++) c.correlate(about(i), 0, 0);
+    expect(strings(c).filter((x) => x.includes('uid-0.'))).toEqual([]);
+    expect(strings(c).filter((x) => x.includes('uid-4096.'))).not.toEqual([]);
+  });
 });
 
 describe('EventBroadcaster against kube-apiserver', () => {

@@ -22,6 +22,7 @@ import { isStatusError } from '../api/errors.ts';
 import { second, type Co, type Time } from '../engine/index.ts';
 import type { ClientHost } from './client-component.ts';
 import type { ResourceClient, RestClient } from './rest-client.ts';
+import { keySpan, LruCache, StringPool } from './correlator-cache.ts';
 
 export interface EventSource {
   readonly component: string;
@@ -40,25 +41,6 @@ export const eventCorrelation = {
   combinedPrefix: '(combined from similar events): ',
   maxLruCacheEntries: 4096,
 } as const;
-
-/** groupcache's lru.Cache: `get` and `set` make the entry the newest; past `size` entries the oldest goes. */
-class LruCache<V> {
-  private readonly entries = new Map<string, V>();
-
-  constructor(private readonly size: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) this.set(key, value);
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
-  }
-}
 
 /** ref.GetReference for an object carrying its TypeMeta. */
 export function getReference(obj: KubeObject): ObjectReference {
@@ -81,26 +63,43 @@ export function eventName(objectName: string, epochMs: number, nanos: bigint = u
   return [objectName, nanos.toString(16)].join('.');
 }
 
-function eventKey(e: Event): string {
-  const o = e.involvedObject;
-  return [e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.fieldPath, o.uid, o.apiVersion, e.type, e.reason, e.message].map((s) => s ?? '').join('');
-}
+// Upstream's keys join an event's fields into one string (getEventKey, getEventAggregateKey,
+// getSpamKey). Here the same fields make two pooled strings: the source and object's part (the spam key's
+// fields) and the rest, so a pod's nine entries in a kubelet's caches share one copy of its part and the
+// kubelet's few messages are kept once. Two keys name one entry exactly when upstream's do, short of one
+// field's text running into its neighbour's (the object's uid, which every key holds, rules that out).
 
-function aggregateKey(e: Event): string {
-  const o = e.involvedObject;
-  return [e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion, e.type, e.reason, e.reportingComponent, e.reportingInstance].map((s) => s ?? '').join('');
-}
-
-function spamKey(e: Event): string {
+/** The spam key: the source and the object. */
+function objectPart(e: Event): string {
   const o = e.involvedObject;
   return [e.source?.component, e.source?.host, o.kind, o.namespace, o.name, o.uid, o.apiVersion].map((s) => s ?? '').join('');
 }
 
+/** The event key's fields besides the object's part. */
+function eventPart(e: Event): string {
+  return [e.involvedObject.fieldPath, e.type, e.reason, e.message].map((s) => s ?? '').join('');
+}
+
+/** The aggregate key's fields besides the object's part. */
+function aggregatePart(e: Event): string {
+  return [e.type, e.reason, e.reportingComponent, e.reportingInstance].map((s) => s ?? '').join('');
+}
+
+/**
+ * eventLog: the server's copy's count, first timestamp (its id in the messages' pool: the events of one
+ * second share it), name and resourceVersion (a number when it is a plain decimal, as etcd's revisions are).
+ */
 interface EventLog {
-  readonly count: number;
-  readonly firstTimestamp: string | null | undefined;
-  readonly name: string;
-  readonly resourceVersion: string | undefined;
+  count: number;
+  firstTimestamp: number | null | undefined;
+  name: string;
+  resourceVersion: string | number | undefined;
+}
+
+/** An aggregate: its distinct messages' ids in the order first seen (one as a number: most never see a second). */
+interface Aggregate {
+  messages: number | number[];
+  lastTimestamp: Time;
 }
 
 export interface CorrelateResult {
@@ -112,33 +111,92 @@ export interface CorrelateResult {
 
 /** EventCorrelator: aggregate, then count, then spam-filter. */
 export class EventCorrelator {
-  /** localKeys: the distinct messages in the order first seen (fewer than maxEvents: an array is smaller than a Set). */
-  private readonly aggregates = new LruCache<{ localKeys: string[]; lastTimestamp: Time }>(eventCorrelation.maxLruCacheEntries);
-  private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries);
-  private readonly spam = new LruCache<{ tokens: number; last: Time }>(eventCorrelation.maxLruCacheEntries);
+  private readonly keys = new StringPool(keySpan);
+  private readonly messages = new StringPool(Infinity);
+  private readonly aggregates = new LruCache<Aggregate>(eventCorrelation.maxLruCacheEntries, (key, record) => {
+    this.releaseKey(key);
+    for (const id of typeof record.messages === 'number' ? [record.messages] : record.messages) this.messages.release(id);
+  });
+  private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries, (key, log) => {
+    this.releaseKey(key);
+    if (typeof log.firstTimestamp === 'number') this.messages.release(log.firstTimestamp);
+  });
+  private readonly spam = new LruCache<{ tokens: number; last: Time }>(eventCorrelation.maxLruCacheEntries, (key) => this.keys.release(key));
 
   correlate(event: Event, now: Time, epochMs: number): CorrelateResult {
-    const [aggregated, key] = this.aggregate(event, now, epochMs);
-    const observed = this.observe(aggregated, key);
-    return { ...observed, skip: this.filter(observed.event, now) };
+    const object = objectPart(event);
+    const [aggregated, rest] = this.aggregate(event, object, now, epochMs);
+    const observed = this.observe(aggregated, object, rest);
+    return { ...observed, skip: this.filter(object, now) };
   }
 
   /** UpdateState: remember the server's copy (name, resourceVersion, count) under its own key. */
   updateState(event: Event): void {
-    this.logs.set(eventKey(event), { count: event.count ?? 0, firstTimestamp: event.firstTimestamp, name: event.metadata.name ?? '', resourceVersion: event.metadata.resourceVersion });
+    this.log(objectPart(event), eventPart(event), event);
   }
 
-  private aggregate(event: Event, now: Time, epochMs: number): [Event, string] {
-    const key = aggregateKey(event);
-    let record = this.aggregates.get(key);
+  /** Sets the log of (object, rest) to the event's; a cached log is changed in place (its Get made it the newest, as an Add would). */
+  private log(object: string, rest: string, event: Event): void {
+    const rv = event.metadata.resourceVersion;
+    const resourceVersion = rv !== undefined && /^[1-9]\d{0,8}$/.test(rv) ? Number(rv) : rv;
+    const firstTimestamp = typeof event.firstTimestamp === 'string' ? this.messages.acquire(event.firstTimestamp) : event.firstTimestamp;
+    const name = event.metadata.name ?? '';
+    const cached = this.logs.get(this.find(object, rest));
+    if (!cached) {
+      this.store(this.logs, object, rest, { count: event.count ?? 0, firstTimestamp, name, resourceVersion });
+      return;
+    }
+    if (typeof cached.firstTimestamp === 'number') this.messages.release(cached.firstTimestamp);
+    Object.assign(cached, { count: event.count ?? 0, firstTimestamp, name, resourceVersion });
+  }
+
+  /** The cache key of an object's part and a rest, if both strings are pooled (else no entry has it). */
+  private find(object: string, rest?: string): number | undefined {
+    const first = this.keys.id(object);
+    if (first === undefined || rest === undefined) return first;
+    const second = this.keys.id(rest);
+    return second === undefined ? undefined : first * keySpan + second;
+  }
+
+  /** Sets an entry; the strings are pooled while it lives. */
+  private store<V>(cache: LruCache<V>, object: string, rest: string | undefined, value: V): void {
+    const first = this.keys.acquire(object);
+    const second = rest === undefined ? undefined : this.keys.acquire(rest);
+    if (cache.set(second === undefined ? first : first * keySpan + second, value)) return;
+    this.keys.release(first);
+    if (second !== undefined) this.keys.release(second);
+  }
+
+  private releaseKey(key: number): void {
+    this.keys.release(Math.floor(key / keySpan));
+    this.keys.release(key % keySpan);
+  }
+
+  /** Adds a message to an aggregate unless it has it; returns how many it has. */
+  private remember(record: Aggregate, message: string): number {
+    const id = this.messages.id(message);
+    if (typeof record.messages === 'number') {
+      if (record.messages === id) return 1;
+      record.messages = [record.messages, this.messages.acquire(message)];
+    } else if (id === undefined || !record.messages.includes(id)) record.messages.push(this.messages.acquire(message));
+    return record.messages.length;
+  }
+
+  private aggregate(event: Event, object: string, now: Time, epochMs: number): [Event, string] {
+    const rest = aggregatePart(event);
     const message = event.message ?? '';
-    // A literal of one: most aggregates never see a second message (a push onto [] reserves 17 slots).
-    if (!record || now - record.lastTimestamp > eventCorrelation.maxInterval) record = { localKeys: [message], lastTimestamp: now };
-    else if (!record.localKeys.includes(message)) record.localKeys.push(message);
+    let record = this.aggregates.get(this.find(object, rest));
+    let count = 1;
+    if (!record) {
+      record = { messages: this.messages.acquire(message), lastTimestamp: now };
+      this.store(this.aggregates, object, rest, record);
+    } else if (now - record.lastTimestamp > eventCorrelation.maxInterval) {
+      for (const id of typeof record.messages === 'number' ? [record.messages] : record.messages) this.messages.release(id);
+      record.messages = this.messages.acquire(message);
+    } else count = this.remember(record, message);
     record.lastTimestamp = now;
-    this.aggregates.set(key, record);
-    if (record.localKeys.length < eventCorrelation.maxEvents) return [event, eventKey(event)];
-    record.localKeys.shift();
+    if (count < eventCorrelation.maxEvents) return [event, eventPart(event)];
+    this.messages.release((record.messages as number[]).shift()!);
     const t = formatTimestamp(epochMs);
     const combined: Event = {
       kind: 'Event', apiVersion: 'v1',
@@ -150,30 +208,33 @@ export class EventCorrelator {
       firstTimestamp: t, lastTimestamp: t, count: 1,
       type: event.type,
     };
-    return [combined, key];
+    return [combined, rest];
   }
 
-  private observe(event: Event, key: string): { event: Event; patch?: CorrelateResult['patch'] } {
-    const last = this.logs.get(key);
+  private observe(event: Event, object: string, rest: string): { event: Event; patch?: CorrelateResult['patch'] } {
+    const last = this.logs.get(this.find(object, rest));
     let observed = event;
     let patch: CorrelateResult['patch'];
     if (last && last.count > 0) {
       const metadata = { ...event.metadata, name: last.name };
-      if (last.resourceVersion) metadata.resourceVersion = last.resourceVersion;
-      observed = { ...event, metadata, firstTimestamp: last.firstTimestamp, count: last.count + 1 };
+      if (last.resourceVersion) metadata.resourceVersion = String(last.resourceVersion);
+      const firstTimestamp = typeof last.firstTimestamp === 'number' ? this.messages.string(last.firstTimestamp) : last.firstTimestamp;
+      observed = { ...event, metadata, firstTimestamp, count: last.count + 1 };
       patch = { count: last.count + 1, lastTimestamp: event.lastTimestamp, message: event.message };
     }
-    this.logs.set(key, { count: observed.count ?? 0, firstTimestamp: observed.firstTimestamp, name: observed.metadata.name ?? '', resourceVersion: observed.metadata.resourceVersion });
+    this.log(object, rest, observed);
     return patch ? { event: observed, patch } : { event: observed };
   }
 
   /** EventSourceObjectSpamFilter: a token bucket per source and object, full to begin with. */
-  private filter(event: Event, now: Time): boolean {
-    const key = spamKey(event);
-    const bucket = this.spam.get(key) ?? { tokens: eventCorrelation.spamBurst, last: now };
+  private filter(object: string, now: Time): boolean {
+    let bucket = this.spam.get(this.find(object));
+    if (!bucket) {
+      bucket = { tokens: eventCorrelation.spamBurst, last: now };
+      this.store(this.spam, object, undefined, bucket);
+    }
     bucket.tokens = Math.min(eventCorrelation.spamBurst, bucket.tokens + ((now - bucket.last) / second) * eventCorrelation.spamQps);
     bucket.last = now;
-    this.spam.set(key, bucket);
     if (bucket.tokens < 1) return true;
     bucket.tokens -= 1;
     return false;

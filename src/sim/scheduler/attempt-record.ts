@@ -69,6 +69,19 @@ export function filterDecision(nodes: readonly string[], filters: readonly strin
   return { nodes, filters, failedAt, reasons, scorePlugins: [], raw: new Int32Array(0), normalized: new Int32Array(0) };
 }
 
+/** The Score plugins' names and weights, one frozen list per list of them (attempts share it). */
+const scorePluginLists = new Map<string, AttemptDecision['scorePlugins']>();
+
+function scorePluginsOf(scores: readonly PluginScores[]): AttemptDecision['scorePlugins'] {
+  const key = scores.map((s) => `${s.plugin.name}:${s.weight}`).join(',');
+  let list = scorePluginLists.get(key);
+  if (list === undefined) {
+    list = Object.freeze(scores.map((s) => Object.freeze({ plugin: s.plugin.name, weight: s.weight })));
+    scorePluginLists.set(key, list);
+  }
+  return list;
+}
+
 /** Adds the Score plugins' results (over the feasible nodes) to a filter decision. */
 export function scoredDecision(filtered: AttemptDecision, scores: readonly PluginScores[], feasible: number): AttemptDecision {
   const raw: number[] = new Array<number>(feasible * scores.length);
@@ -79,7 +92,7 @@ export function scoredDecision(filtered: AttemptDecision, scores: readonly Plugi
       normalized[i * scores.length + p] = s.normalized[i]!;
     }
   });
-  return { ...filtered, scorePlugins: scores.map((s) => ({ plugin: s.plugin.name, weight: s.weight })), raw: pack(raw), normalized: pack(normalized) };
+  return { ...filtered, scorePlugins: scorePluginsOf(scores), raw: pack(raw), normalized: pack(normalized) };
 }
 
 /** Every Filter plugin's record when it passes, in order, per list of plugin names (records are read-only). */

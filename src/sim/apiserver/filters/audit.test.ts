@@ -19,3 +19,40 @@ describe('AuditLog', () => {
     expect(log.all().map((e) => e.auditID)).toEqual(['id-98', 'id-99', 'id-100']);
   });
 });
+
+describe('AuditLog sharing', () => {
+  const stage = (stage: AuditEvent['stage'], id: string, at: string): AuditEvent => ({
+    level: 'Metadata', auditID: id, stage, requestURI: ['/api/v1/namespaces/default/pods', 'web-1'].join('/'), verb: 'get',
+    user: { username: ['system:node', 'node-1'].join(':'), groups: ['system:nodes'] }, userAgent: ['kubelet', 'v1.28'].join('/'),
+    objectRef: { resource: 'pods', namespace: 'default', name: 'web-1', apiVersion: 'v1' },
+    requestReceivedTimestamp: ['2026-01-01T00:00:00', '000001Z'].join('.'), stageTimestamp: at,
+  });
+
+  it('keeps a request\'s repeated parts and a user\'s record once, and every event as it was recorded', () => {
+    const log = new AuditLog();
+    const recorded = [
+      stage('RequestReceived', 'a', ['2026-01-01T00:00:00', '000001Z'].join('.')),
+      stage('RequestReceived', 'b', '2026-01-01T00:00:00.000002Z'),
+      { ...stage('ResponseComplete', 'a', '2026-01-01T00:00:00.000003Z'), responseStatus: { code: 200 } },
+    ];
+    const copies = recorded.map((e) => JSON.stringify(e));
+    for (const e of recorded) log.record({ ...e });
+    const [received, other, complete] = log.all();
+    expect(log.all().map((e) => JSON.stringify(e))).toEqual(copies);
+    expect(complete!.objectRef).toBe(received!.objectRef);
+    expect(complete!.user).toBe(received!.user);
+    expect(other!.user).toBe(received!.user);
+    expect(complete!.requestURI).toBe(received!.requestURI);
+    expect(complete!.requestReceivedTimestamp).toBe(received!.requestReceivedTimestamp);
+    expect(received!.stageTimestamp).toBe(received!.requestReceivedTimestamp);
+  });
+
+  it('shares an object reference only when every field is the same', () => {
+    const log = new AuditLog();
+    log.record(stage('RequestReceived', 'a', ''));
+    log.record({ ...stage('ResponseComplete', 'a', ''), objectRef: { resource: 'pods', namespace: 'default', name: 'web-1', apiVersion: 'v1', subresource: 'status' } });
+    const [received, complete] = log.all();
+    expect(complete!.objectRef).not.toBe(received!.objectRef);
+    expect(complete!.objectRef!.subresource).toBe('status');
+  });
+});
