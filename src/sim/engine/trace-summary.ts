@@ -23,17 +23,28 @@ const slimOmitted = new Set(['headers', 'log', 'stats', 'prevKv']);
 export function slimPayload(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.length > slimString ? `${value.slice(0, slimString)}…` : value;
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    if (depth >= slimDepth) return [];
-    return value.map((item, i) => (i < slimItems ? slimPayload(item, depth + 1) : null));
-  }
+  if (Array.isArray(value)) return depth >= slimDepth ? [] : slimList(value, depth);
   if (depth >= slimDepth) return {};
   const slim: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  // for…in walks the same keys as Object.entries here (payloads are plain data: no enumerable inherited keys) without building the pairs.
+  for (const key in value) {
     if (slimOmitted.has(key)) continue;
-    if (typeof field === 'string' && wholeStrings.has(key)) slim[key] = field;
-    else if (key === 'value' && typeof field === 'string') slim[key] = field.length > slimValue ? `${field.slice(0, slimValue)}…` : field;
-    else slim[key] = depth >= 1 && slimFields.has(key) && field !== null && typeof field === 'object' ? {} : slimPayload(field, depth + 1);
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'string') slim[key] = wholeStrings.has(key) ? field : slimText(field, key === 'value' ? slimValue : slimString);
+    else slim[key] = depth >= 1 && field !== null && typeof field === 'object' && slimFields.has(key) ? {} : slimPayload(field, depth + 1);
   }
   return slim;
+}
+
+function slimText(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** A list's first `slimItems` items slimmed, the rest null. */
+function slimList(list: readonly unknown[], depth: number): unknown[] {
+  const out: unknown[] = [];
+  const kept = Math.min(list.length, slimItems);
+  for (let i = 0; i < kept; i++) out.push(slimPayload(list[i], depth + 1));
+  for (let i = kept; i < list.length; i++) out.push(null);
+  return out;
 }
