@@ -23,7 +23,11 @@ const slimOmitted = new Set(['headers', 'log', 'stats', 'prevKv']);
 export function slimPayload(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return value.length > slimString ? `${value.slice(0, slimString)}…` : value;
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return depth >= slimDepth ? [] : slimList(value, depth);
+  if (Array.isArray(value)) {
+    if (depth >= slimDepth) return [];
+    // map: the summary list's store is exactly its length (pushing would leave slack in every kept summary).
+    return value.map((item, i) => (i < slimItems ? slimPayload(item, depth + 1) : null));
+  }
   if (depth >= slimDepth) return {};
   const slim: Record<string, unknown> = {};
   // for…in walks the same keys as Object.entries here (payloads are plain data: no enumerable inherited keys) without building the pairs.
@@ -38,13 +42,4 @@ export function slimPayload(value: unknown, depth = 0): unknown {
 
 function slimText(s: string, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
-}
-
-/** A list's first `slimItems` items slimmed, the rest null. */
-function slimList(list: readonly unknown[], depth: number): unknown[] {
-  const out: unknown[] = [];
-  const kept = Math.min(list.length, slimItems);
-  for (let i = 0; i < kept; i++) out.push(slimPayload(list[i], depth + 1));
-  for (let i = kept; i < list.length; i++) out.push(null);
-  return out;
 }
