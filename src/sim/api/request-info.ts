@@ -37,6 +37,9 @@ export interface RequestInfo {
 
 const namespaceSubresources = new Set(['status', 'finalize']);
 
+/** The verb of a request with no `watch`/`proxy` prefix, by HTTP method (any other method: ''). */
+const verbOfMethod = new Map<string, string>([['POST', 'create'], ['GET', 'get'], ['HEAD', 'get'], ['PUT', 'update'], ['PATCH', 'patch'], ['DELETE', 'delete']]);
+
 /**
  * Parses a request as the apiserver's RequestInfoFactory does (prefixes `api` and `apis`). A GET
  * without a name is a list, or a watch with `watch=true`; a DELETE without a name is a
@@ -44,8 +47,8 @@ const namespaceSubresources = new Set(['status', 'finalize']);
  */
 export function parseRequestInfo(method: HTTPMethod, path: string, query: QueryParams): RequestInfo | { readonly error: string } {
   const base = { isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', apiGroup: '', apiVersion: '', namespace: '', resource: '', subresource: '', name: '', parts: [] };
-  let parts = path.replace(/^\/+|\/+$/g, '').split('/');
-  if (path.replace(/^\/+|\/+$/g, '') === '') parts = [];
+  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  let parts = trimmed === '' ? [] : trimmed.split('/');
   if (parts.length < 3 || (parts[0] !== 'api' && parts[0] !== 'apis')) return base;
   const apiPrefix = parts[0]!;
   parts = parts.slice(1);
@@ -64,7 +67,7 @@ export function parseRequestInfo(method: HTTPMethod, path: string, query: QueryP
     verb = parts[0];
     parts = parts.slice(1);
   } else {
-    verb = ({ POST: 'create', GET: 'get', HEAD: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as Record<string, string>)[method] ?? '';
+    verb = verbOfMethod.get(method) ?? '';
   }
 
   let namespace = '';

@@ -126,8 +126,23 @@ export const plainEndpoint: EndpointRestrictions = { allowsConversion: () => fal
  */
 // Models negotiation.NegotiateMediaTypeOptions and acceptMediaTypeOptions.
 export function negotiateMediaType(accept: string | undefined, endpoint: EndpointRestrictions = resourceEndpoint, served: readonly MediaType[] = servedMediaTypes): NegotiatedMediaType {
+  if (accept === undefined || accept === '') return { mediaType: served[0]!, convert: null, pretty: false };
+  if (endpoint !== resourceEndpoint || served !== servedMediaTypes) return negotiate(accept, endpoint, served);
+  // A resource endpoint's answer depends on the Accept header alone (the result is never mutated).
+  let known = negotiatedAccepts.get(accept);
+  if (known === undefined) {
+    known = negotiate(accept, endpoint, served);
+    if (negotiatedAccepts.size >= parsedAcceptsKept) negotiatedAccepts.delete(negotiatedAccepts.keys().next().value!);
+    negotiatedAccepts.set(accept, known);
+  }
+  return known;
+}
+
+/** A resource endpoint's negotiation for the Accept headers seen last. */
+const negotiatedAccepts = new Map<string, NegotiatedMediaType>();
+
+function negotiate(accept: string, endpoint: EndpointRestrictions, served: readonly MediaType[]): NegotiatedMediaType {
   const fallback: NegotiatedMediaType = { mediaType: served[0]!, convert: null, pretty: false };
-  if (accept === undefined || accept === '') return fallback;
   for (const clause of parseAccept(accept)) {
     for (const mediaType of served) {
       const [type, subType] = mediaType.split('/') as [string, string];

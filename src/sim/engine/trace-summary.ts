@@ -25,15 +25,21 @@ export function slimPayload(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (depth >= slimDepth) return [];
+    // map: the summary list's store is exactly its length (pushing would leave slack in every kept summary).
     return value.map((item, i) => (i < slimItems ? slimPayload(item, depth + 1) : null));
   }
   if (depth >= slimDepth) return {};
   const slim: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
+  // for…in walks the same keys as Object.entries here (payloads are plain data: no enumerable inherited keys) without building the pairs.
+  for (const key in value) {
     if (slimOmitted.has(key)) continue;
-    if (typeof field === 'string' && wholeStrings.has(key)) slim[key] = field;
-    else if (key === 'value' && typeof field === 'string') slim[key] = field.length > slimValue ? `${field.slice(0, slimValue)}…` : field;
-    else slim[key] = depth >= 1 && slimFields.has(key) && field !== null && typeof field === 'object' ? {} : slimPayload(field, depth + 1);
+    const field = (value as Record<string, unknown>)[key];
+    if (typeof field === 'string') slim[key] = wholeStrings.has(key) ? field : slimText(field, key === 'value' ? slimValue : slimString);
+    else slim[key] = depth >= 1 && field !== null && typeof field === 'object' && slimFields.has(key) ? {} : slimPayload(field, depth + 1);
   }
   return slim;
+}
+
+function slimText(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
 }

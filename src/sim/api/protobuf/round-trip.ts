@@ -134,24 +134,10 @@ function field(t: TypeNode, v: unknown): unknown {
       if (bytes === undefined) throw new NotMirrored();
       return base64FromBytes(bytes);
     }
-    case 'Time': case 'MicroTime': {
-      if (typeof v !== 'string') return null;
-      const micro = t.kind === 'MicroTime';
-      const [seconds, nanos] = parseTime(v, micro);
-      try {
-        return timeValue(seconds, nanos, micro);
-      } catch {
-        throw new NotMirrored();
-      }
-    }
-    case 'Quantity': {
-      const text = canonicalQuantity(v === undefined || v === null ? '0' : String(v));
-      try {
-        return quantityValue(text);
-      } catch {
-        throw new NotMirrored();
-      }
-    }
+    case 'Time': case 'MicroTime':
+      return typeof v === 'string' ? timeReadBack(v, t.kind === 'MicroTime') : null;
+    case 'Quantity':
+      return quantityReadBack(v === undefined || v === null ? '0' : String(v));
     case 'IntOrString':
       return typeof v === 'string' ? wellFormed(v) : integer('int32', typeof v === 'number' ? Math.trunc(v) : 0);
     case 'Raw':
@@ -159,6 +145,47 @@ function field(t: TypeNode, v: unknown): unknown {
     case 'struct':
       return v === undefined || v === null ? zero(t) : struct(t.name, v as Obj);
   }
+}
+
+// Memos of the read-backs that format (a cluster's objects share a few timestamps and quantities);
+// bounded, and pure, so determinism is unaffected. `notMirrored` records a value the codec rejects.
+const memoLimit = 4096;
+const notMirrored = Symbol('not mirrored');
+const timeMemo = new Map<string, string | null | typeof notMirrored>();
+const quantityMemo = new Map<string, string | typeof notMirrored>();
+
+/** A Time's or MicroTime's text read back (seconds, and microseconds for a MicroTime, in UTC). */
+function timeReadBack(text: string, micro: boolean): string | null {
+  const key = micro ? `µ${text}` : text;
+  let out = timeMemo.get(key);
+  if (out === undefined) {
+    const [seconds, nanos] = parseTime(text, micro);
+    try {
+      out = timeValue(seconds, nanos, micro);
+    } catch {
+      out = notMirrored;
+    }
+    if (timeMemo.size >= memoLimit) timeMemo.clear();
+    timeMemo.set(key, out);
+  }
+  if (out === notMirrored) throw new NotMirrored();
+  return out;
+}
+
+/** A Quantity's text read back: printed canonically, then parsed and printed again by the decoder. */
+function quantityReadBack(text: string): string {
+  let out = quantityMemo.get(text);
+  if (out === undefined) {
+    try {
+      out = quantityValue(canonicalQuantity(text));
+    } catch {
+      out = notMirrored;
+    }
+    if (quantityMemo.size >= memoLimit) quantityMemo.clear();
+    quantityMemo.set(text, out);
+  }
+  if (out === notMirrored) throw new NotMirrored();
+  return out;
 }
 
 /** A map entry's value read back: the entry's value field, or Go's zero value when it writes none. */
