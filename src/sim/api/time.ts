@@ -5,6 +5,7 @@
 // Models k8s.io/apimachinery/pkg/apis/meta/v1/time.go and micro_time.go.
 
 import { civilFromDays } from '../engine/time.ts';
+import { remembered } from './remembered.ts';
 
 const msPerDay = 86_400_000;
 
@@ -19,21 +20,6 @@ function daysFromCivil(year: number, month: number, day: number): number {
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-
-/**
- * A pure function of one argument remembered for the last `kept` distinct arguments (the whole memo is
- * dropped when full): a run writes and reads the same few seconds' timestamps over and over.
- */
-function remembered<A, R>(f: (a: A) => R, kept = 4096): (a: A) => R {
-  const memo = new Map<A, R>();
-  return (a) => {
-    if (memo.has(a)) return memo.get(a)!;
-    if (memo.size >= kept) memo.clear();
-    const r = f(a);
-    memo.set(a, r);
-    return r;
-  };
-}
 
 /**
  * The date and time parts of a timestamp as one flat string. Every timestamp here is built with `join`,

@@ -9,6 +9,10 @@
 import { newNotAcceptable, newUnsupportedMediaType } from '../api/errors.ts';
 import type { HttpRequest, HttpResponse } from '../wire/http.ts';
 import { hasProtobufKind } from '../api/protobuf/index.ts';
+import { remembered } from '../api/remembered.ts';
+
+/** How many distinct Accept headers the parse and the negotiation remember. */
+const acceptsKept = 256;
 
 export const jsonMediaType = 'application/json';
 export const yamlMediaType = 'application/yaml';
@@ -36,18 +40,8 @@ export interface AcceptClause {
  * is for short lists). Clauses with q=0 are kept: the apiserver does not drop them.
  */
 // Models github.com/munnerz/goautoneg/autoneg.go (ParseAccept, acceptSlice.Less).
-export function parseAccept(header: string): readonly AcceptClause[] {
-  const known = parsedAccepts.get(header);
-  if (known !== undefined) return known;
-  const clauses = parseAcceptClauses(header);
-  if (parsedAccepts.size >= parsedAcceptsKept) parsedAccepts.delete(parsedAccepts.keys().next().value!);
-  parsedAccepts.set(header, clauses);
-  return clauses;
-}
-
-/** The Accept headers parsed last (clients send a handful of distinct ones, each on every request). */
-const parsedAccepts = new Map<string, readonly AcceptClause[]>();
-const parsedAcceptsKept = 256;
+// Remembered for the Accept headers seen last: clients send a handful of distinct ones, each on every request.
+export const parseAccept: (header: string) => readonly AcceptClause[] = remembered(parseAcceptClauses, acceptsKept);
 
 function parseAcceptClauses(header: string): AcceptClause[] {
   const clauses: AcceptClause[] = [];
@@ -129,17 +123,10 @@ export function negotiateMediaType(accept: string | undefined, endpoint: Endpoin
   if (accept === undefined || accept === '') return { mediaType: served[0]!, convert: null, pretty: false };
   if (endpoint !== resourceEndpoint || served !== servedMediaTypes) return negotiate(accept, endpoint, served);
   // A resource endpoint's answer depends on the Accept header alone (the result is never mutated).
-  let known = negotiatedAccepts.get(accept);
-  if (known === undefined) {
-    known = negotiate(accept, endpoint, served);
-    if (negotiatedAccepts.size >= parsedAcceptsKept) negotiatedAccepts.delete(negotiatedAccepts.keys().next().value!);
-    negotiatedAccepts.set(accept, known);
-  }
-  return known;
+  return negotiateForResource(accept);
 }
 
-/** A resource endpoint's negotiation for the Accept headers seen last. */
-const negotiatedAccepts = new Map<string, NegotiatedMediaType>();
+const negotiateForResource = remembered((accept: string) => negotiate(accept, resourceEndpoint, servedMediaTypes), acceptsKept);
 
 function negotiate(accept: string, endpoint: EndpointRestrictions, served: readonly MediaType[]): NegotiatedMediaType {
   const fallback: NegotiatedMediaType = { mediaType: served[0]!, convert: null, pretty: false };

@@ -21,7 +21,7 @@ const slimOmitted = new Set(['headers', 'log', 'stats', 'prevKv']);
  * length but only their first `slimItems` items (the rest null).
  */
 export function slimPayload(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.length > slimString ? `${value.slice(0, slimString)}…` : value;
+  if (typeof value === 'string') return slimText(value, slimString);
   if (value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) {
     if (depth >= slimDepth) return [];

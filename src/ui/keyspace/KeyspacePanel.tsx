@@ -6,7 +6,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useShallow } from 'zustand/shallow';
+import { shallow, useShallow } from 'zustand/shallow';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { KeyDetails } from './KeyDetails.tsx';
@@ -151,9 +151,7 @@ interface TreeRowProps {
 
 /** Rows are equal when every field is (a new tree, with keys added elsewhere, hands out new row objects). */
 function sameRowProps(a: TreeRowProps, b: TreeRowProps): boolean {
-  if (a.onToggle !== b.onToggle) return false;
-  const [x, y] = [a.row as Readonly<Record<string, unknown>>, b.row as Readonly<Record<string, unknown>>];
-  return Object.keys(x).length === Object.keys(y).length && Object.keys(x).every((field) => x[field] === y[field]);
+  return a.onToggle === b.onToggle && shallow(a.row, b.row);
 }
 
 const TreeRow = memo(function TreeRow({ row, onToggle }: TreeRowProps) {

@@ -15,6 +15,7 @@
 
 import { parseQuantity, quantityString } from '../quantity.ts';
 import type { TypeNode } from '../schema.ts';
+import { remembered } from '../remembered.ts';
 import { parseTimestamp } from '../time.ts';
 import { planOf, type Plan } from './plan.ts';
 import { bytesFromBase64, wireBytes, wireFixed64, wireVarint, type BackWriter } from './wire.ts';
@@ -162,34 +163,18 @@ const timeRe = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\
 const stringType: TypeNode = { kind: 'string' };
 const int32Type: TypeNode = { kind: 'int32' };
 
-// Memos of the parses encoding repeats most (a cluster's objects share a few timestamps and
-// quantities); bounded, and pure, so determinism is unaffected.
-const memoLimit = 4096;
-const quantityMemo = new Map<string, string>();
-const timeMemo = new Map<string, readonly [number, number]>();
-
 /** Quantity.String() of a quantity's text (the text itself when it does not parse). */
-export function canonicalQuantity(text: string): string {
-  let out = quantityMemo.get(text);
-  if (out === undefined) {
-    const q = parseQuantity(text);
-    out = q.ok ? quantityString(q.value) : text;
-    if (quantityMemo.size >= memoLimit) quantityMemo.clear();
-    quantityMemo.set(text, out);
-  }
-  return out;
-}
+export const canonicalQuantity: (text: string) => string = remembered((text: string) => {
+  const q = parseQuantity(text);
+  return q.ok ? quantityString(q.value) : text;
+});
+
+const parseTimeOf = remembered((s: string) => parseTimeUncached(s, false));
+const parseMicroTimeOf = remembered((s: string) => parseTimeUncached(s, true));
 
 /** [seconds, nanos] of an RFC 3339 timestamp; nanos only for MicroTime (truncated to microseconds). */
 export function parseTime(s: string, micro: boolean): readonly [number, number] {
-  const key = micro ? `µ${s}` : s;
-  let out = timeMemo.get(key);
-  if (out === undefined) {
-    out = parseTimeUncached(s, micro);
-    if (timeMemo.size >= memoLimit) timeMemo.clear();
-    timeMemo.set(key, out);
-  }
-  return out;
+  return micro ? parseMicroTimeOf(s) : parseTimeOf(s);
 }
 
 function parseTimeUncached(s: string, micro: boolean): [number, number] {

@@ -15,6 +15,7 @@ import { quantityValue, timeValue, zero } from './decode.ts';
 import { canonicalQuantity, parseTime } from './encode.ts';
 import { hasProtobufKind, isRegistered } from './kinds.ts';
 import { planOf, type OutField, type Plan } from './plan.ts';
+import { remembered } from '../remembered.ts';
 import { base64FromBytes, bytesFromBase64, utf8Decode, utf8Encode } from './wire.ts';
 
 type Obj = Readonly<Record<string, unknown>>;
@@ -147,43 +148,35 @@ function field(t: TypeNode, v: unknown): unknown {
   }
 }
 
-// Memos of the read-backs that format (a cluster's objects share a few timestamps and quantities);
-// bounded, and pure, so determinism is unaffected. `notMirrored` records a value the codec rejects.
-const memoLimit = 4096;
+/** What the codec rejects (the memos below remember a rejection too). */
 const notMirrored = Symbol('not mirrored');
-const timeMemo = new Map<string, string | null | typeof notMirrored>();
-const quantityMemo = new Map<string, string | typeof notMirrored>();
+
+/** `read()`, or `notMirrored` where it throws. */
+function orNotMirrored<R>(read: () => R): R | typeof notMirrored {
+  try {
+    return read();
+  } catch {
+    return notMirrored;
+  }
+}
+
+// Remembered by text: a cluster's objects share a few timestamps and quantities. Times by MicroTime or not.
+const timeOf = ([false, true] as const).map((micro) => remembered((text: string) => {
+  const [seconds, nanos] = parseTime(text, micro);
+  return orNotMirrored(() => timeValue(seconds, nanos, micro));
+}));
+const quantityOf = remembered((text: string) => orNotMirrored(() => quantityValue(canonicalQuantity(text))));
 
 /** A Time's or MicroTime's text read back (seconds, and microseconds for a MicroTime, in UTC). */
 function timeReadBack(text: string, micro: boolean): string | null {
-  const key = micro ? `µ${text}` : text;
-  let out = timeMemo.get(key);
-  if (out === undefined) {
-    const [seconds, nanos] = parseTime(text, micro);
-    try {
-      out = timeValue(seconds, nanos, micro);
-    } catch {
-      out = notMirrored;
-    }
-    if (timeMemo.size >= memoLimit) timeMemo.clear();
-    timeMemo.set(key, out);
-  }
+  const out = timeOf[micro ? 1 : 0]!(text);
   if (out === notMirrored) throw new NotMirrored();
   return out;
 }
 
 /** A Quantity's text read back: printed canonically, then parsed and printed again by the decoder. */
 function quantityReadBack(text: string): string {
-  let out = quantityMemo.get(text);
-  if (out === undefined) {
-    try {
-      out = quantityValue(canonicalQuantity(text));
-    } catch {
-      out = notMirrored;
-    }
-    if (quantityMemo.size >= memoLimit) quantityMemo.clear();
-    quantityMemo.set(text, out);
-  }
+  const out = quantityOf(text);
   if (out === notMirrored) throw new NotMirrored();
   return out;
 }
