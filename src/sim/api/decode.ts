@@ -15,7 +15,7 @@ import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
 import { goTypeName, hasStruct, isEmptyValue, structFields, structSlots, zeroValue, type TypeNode } from './schema.ts';
 import { goQuote } from '../go/strconv.ts';
-import { formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
+import { canonicalTimeText } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
 
 export interface Decoded {
@@ -143,9 +143,9 @@ class Decoder {
         return value;
       case 'Time': case 'MicroTime': {
         if (typeof value !== 'string') throw new DecodeError(`json: cannot unmarshal ${jsonKind(value)} into Go value of type string`);
-        const ms = parseTimestamp(value);
-        if (ms === undefined) throw new DecodeError(timeParseError(value));
-        return t.kind === 'Time' ? formatTimestamp(ms) : formatMicroTimestamp(ms);
+        const text = canonicalTimeText(value, t.kind === 'MicroTime');
+        if (text === undefined) throw new DecodeError(timeParseError(value));
+        return text;
       }
       case 'Raw': return value;
       case 'bytes': {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultEpochMs } from '../engine/time.ts';
-import { canonicalTimestamp, formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
+import { canonicalTimeText, canonicalTimestamp, formatMicroTimestamp, formatTimestamp, parseTimestamp } from './time.ts';
 
 describe('timestamps', () => {
   it('formats the engine epoch as the 1.28 release day', () => {
@@ -25,6 +25,15 @@ describe('timestamps', () => {
     for (const bad of ['2023-08-15', '2023-02-30T00:00:00Z', '2023-08-15T24:00:00Z', 'yesterday', '2023-08-15 00:00:00Z']) {
       expect(parseTimestamp(bad)).toBeUndefined();
     }
+  });
+
+  it('re-serializes as Time or MicroTime exactly, to year 9999 (no float milliseconds: near it they are coarser than a microsecond)', () => {
+    expect(canonicalTimeText('9999-12-31T23:59:59.999999Z', true)).toBe('9999-12-31T23:59:59.999999Z');
+    expect(canonicalTimeText('9999-12-31T23:59:59.999999Z', false)).toBe('9999-12-31T23:59:59Z');
+    // Go's RFC3339Micro truncates: eleven nines stay in their second.
+    expect(canonicalTimeText('2023-08-15T00:00:05.99999999999Z', true)).toBe('2023-08-15T00:00:05.999999Z');
+    expect(canonicalTimeText('2023-08-15T02:00:05.5+02:00', true)).toBe('2023-08-15T00:00:05.500000Z');
+    expect(canonicalTimeText('2023-02-30T00:00:00Z', true)).toBeUndefined();
   });
 
   it('round-trips every second between 1900 and 2200', () => {

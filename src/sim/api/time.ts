@@ -7,8 +7,6 @@
 import { civilFromDays } from '../engine/time.ts';
 import { remembered } from './remembered.ts';
 
-const msPerDay = 86_400_000;
-
 /** [year, month 1–12, day] → days since 1970-01-01 (Hinnant's days_from_civil). */
 function daysFromCivil(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
@@ -56,12 +54,20 @@ const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz
 export const parseTimestamp: (s: string) => number | undefined = remembered(parseTimestampUncached);
 
 function parseTimestampUncached(s: string): number | undefined {
+  const parts = timestampParts(s);
+  return parts === undefined ? undefined : parts.seconds * 1000 + (parts.fraction === '' ? 0 : Number(`0.${parts.fraction}`) * 1000);
+}
+
+/**
+ * An RFC 3339 timestamp as whole epoch seconds (exact: no float milliseconds, which near year 9999 are
+ * coarser than a microsecond) and its fraction's digits; `undefined` when Go's time.Parse would reject it.
+ */
+function timestampParts(s: string): { readonly seconds: number; readonly fraction: string } | undefined {
   const m = rfc3339.exec(s);
   if (m === null) return undefined;
   const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
   const monthDays = [31, year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
   if (month < 1 || month > 12 || day < 1 || day > monthDays[month - 1]! || hour > 23 || minute > 59 || second > 59) return undefined;
-  const fraction = m[7] === undefined ? 0 : Number(`0${m[7]}`) * 1000;
   let offsetMin = 0;
   if (m[9] !== undefined) {
     const oh = Number(m[10]);
@@ -69,11 +75,21 @@ function parseTimestampUncached(s: string): number | undefined {
     if (oh > 23 || om > 59) return undefined;
     offsetMin = (m[9] === '-' ? -1 : 1) * (oh * 60 + om);
   }
-  return daysFromCivil(year, month, day) * msPerDay + ((hour * 60 + minute - offsetMin) * 60 + second) * 1000 + fraction;
+  return { seconds: daysFromCivil(year, month, day) * 86_400 + (hour * 60 + minute - offsetMin) * 60 + second, fraction: m[7]?.slice(1) ?? '' };
+}
+
+/**
+ * Re-serializes an RFC 3339 timestamp as metav1.Time (`micro` false: UTC, whole seconds) or
+ * metav1.MicroTime (`micro`: six fractional digits, truncated) stores it; `undefined` when it is not one.
+ */
+export function canonicalTimeText(s: string, micro: boolean): string | undefined {
+  const parts = timestampParts(s);
+  if (parts === undefined) return undefined;
+  if (!micro) return [dateTime(parts.seconds), 'Z'].join('');
+  return [dateTime(parts.seconds), '.', parts.fraction.slice(0, 6).padEnd(6, '0'), 'Z'].join('');
 }
 
 /** Re-serializes any RFC 3339 input the way metav1.Time stores it (UTC, whole seconds). */
 export function canonicalTimestamp(s: string): string | undefined {
-  const ms = parseTimestamp(s);
-  return ms === undefined ? undefined : formatTimestamp(ms);
+  return canonicalTimeText(s, false);
 }
