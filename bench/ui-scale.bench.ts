@@ -1,7 +1,9 @@
 /// <reference lib="dom" />
 // The page at scale (`npm run bench -- pagescale`): a Deployment of N replicas (1,000 by default;
-// PODFLOW_BENCH_UI_REPLICAS=1000,3000 for more sizes) created on the page, on N/20 nodes (at most the
-// page's 50), in headless Chromium at 1280×720, at the 'All' level. Figures, never assertions:
+// PODFLOW_BENCH_UI_REPLICAS=1000,3000 for more sizes) created on the page, on N/20 nodes (at most 50, the
+// sizes every session's figures were taken at; PODFLOW_BENCH_UI_NODES sets the nodes instead, e.g. 100 for
+// 10,000 replicas, since a node takes at most 110 Pods), in headless Chromium at 1280×720, at the 'All'
+// level. Figures, never assertions:
 //   while created   frame intervals (requestAnimationFrame) for 10 s of play at 1× from the create;
 //   to Available    wall time of "Run until idle" from there until every replica is Ready;
 //   while playing   frame intervals for 5 s of play at 1× with the N pods drawn (leases, status);
@@ -21,6 +23,7 @@ import { act, createManifest, frameIntervals, open, percentile, sampleTokens, se
 
 const sizes = (process.env.PODFLOW_BENCH_UI_REPLICAS ?? '1000').split(',').map(Number).filter((n) => n > 0);
 const shots = process.env.PODFLOW_BENCH_SHOTS;
+const nodesOverride = Number(process.env.PODFLOW_BENCH_UI_NODES ?? 0);
 const load = () => `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
 
 /** `trigger` run in the page → the step counter changes → the next frame, in ms (NaN after 30 s). */
@@ -77,7 +80,7 @@ async function measureSize(browser: Browser, url: string, replicas: number): Pro
   // 20 pods a node, at most 50 nodes: the sizes every session's figures were taken at (the page now
   // offers up to 5,000 nodes, but more nodes at the same replicas would not compare).
   const benchMaxNodes = 50;
-  const nodes = Math.min(benchMaxNodes, Math.max(3, Math.ceil(replicas / 20)));
+  const nodes = nodesOverride > 0 ? nodesOverride : Math.min(benchMaxNodes, Math.max(3, Math.ceil(replicas / 20)));
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   await context.addInitScript({ content: 'window.__name = (f) => f;' });
   await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
