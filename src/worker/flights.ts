@@ -65,8 +65,10 @@ export function flightsAt(engine: Engine, at: FlightPosition, from: number, limi
   if (!at.live) {
     // Deliveries are in deliverAt order; a message sent by `now` on a link arrives within the longest
     // flight plus any delay its sender added, so scan a generous horizon after the step.
+    // A step older than the trace retains is answered from the oldest retained one on: the steps between
+    // have no records, and walking them cost time in proportion to the whole run (a second at 10,000 Pods).
     const horizon = at.now + 4 * longestFlight(engine) + maxAdvanceWindow;
-    let step = at.step + 1;
+    let step = Math.max(at.step + 1, trace.firstStep);
     for (; step <= trace.lastStep; step++) {
       const m = trace.at(step);
       if (!m) continue;

@@ -214,3 +214,28 @@ describe('flights for a page that trails the reports', () => {
 class Quiet extends Component {
   receive(): void {}
 }
+
+describe('flights at a step the trace no longer retains', () => {
+  it('reads only retained records', () => {
+    const engine = new Engine({ seed: 'flights-retained', traceLimit: 5 });
+    const a = engine.add(new Quiet('a'));
+    engine.add(new Quiet('b'));
+    engine.link('a', 'b', { latency: 5 });
+    for (let i = 0; i < 40; i++) {
+      engine.send(a.name, 'b', probe(`m${i}`), null);
+      engine.run({ maxSteps: 1 });
+    }
+    expect(engine.trace.firstStep).toBeGreaterThan(30);
+    const reads: number[] = [];
+    const at = engine.trace.at.bind(engine.trace);
+    engine.trace.at = (step: number) => {
+      reads.push(step);
+      return at(step);
+    };
+    const found = flightsAt(engine, { step: 2, now: 0, sent: engine.lastMessageId, live: false }, Number.NEGATIVE_INFINITY);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.filter((step) => step < engine.trace.firstStep || step > engine.trace.lastStep)).toEqual([]);
+    // Every message was sent by then and the horizon reaches past the newest delivery: all retained ones.
+    expect(found.map((n) => n.step)).toEqual([36, 37, 38, 39, 40].slice(0, found.length));
+  });
+});
