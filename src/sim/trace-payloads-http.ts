@@ -23,6 +23,7 @@ import type { RequestOp, TxnRequest } from './etcd/rpc.ts';
 import { userComponentName } from './user/user.ts';
 import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from './wire/http.ts';
 import type { EtcdReply } from './etcd/messages.ts';
+import { RequestRef, rebuildRequest, requestRef } from './trace-payloads-bodies.ts';
 import { ListItemRef, ObjectRef, kvAsOf, putValueRef, resolve, type HistoryMember } from './trace-payloads-refs.ts';
 
 /** Whether `value` is stored as an object of `kind` in `apiVersion` (the protobuf envelope's TypeMeta, or the JSON's). */
@@ -127,7 +128,8 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
           const request = message.payload as HttpRequest;
           if (/(^|&)dryRun=/.test(request.query)) dryRuns.add(message.id);
           // A body the user sent cannot be recomputed: the record keeps it, once.
-          return message.from === userComponentName && request.body !== undefined ? request : undefined;
+          if (message.from === userComponentName) return request.body !== undefined ? request : undefined;
+          return requestRef(message, reply(), (body) => objectRef(members, body));
         }
         case httpKinds.response: {
           if (message.replyTo !== null && dryRuns.delete(message.replyTo)) return undefined;
@@ -145,6 +147,7 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
       }
     },
     rebuild(message: Message, ref: unknown): unknown {
+      if (ref instanceof RequestRef) return rebuildRequest(message, ref, members);
       const own = byName.get(message.to);
       return resolve(ref, own ? [own, ...members.filter((m) => m !== own)] : members);
     },
