@@ -1,5 +1,6 @@
 // Light records of the components' requests to kube-apiserver (issue 20): the controllers', the
-// scheduler's and the kubelets' `http.request`s (the user's are kept whole: trace-payloads-http.ts).
+// scheduler's and the kubelets' `http.request`s, and the user's without a body (the user's bodies are
+// kept whole: trace-payloads-http.ts).
 // A record keeps its headers (one shared object per distinct set: a component sends the same ones) and
 // its body as an edit (trace-payloads-delta.ts) of the stored object the request's answer carries: a
 // create's answer is the object stored from the body; an update's, the object after it (the body is

@@ -52,7 +52,7 @@ export function isPlainJson(value: unknown): boolean {
 export function delta(value: unknown, base: unknown): Delta | undefined {
   if (value === base && (value === null || typeof value !== 'object')) return undefined;
   if (value === undefined || typeof value === 'function') return null;
-  if (value === null || typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value) ? null : value as Delta;
+  if (value === null || typeof value !== 'object') return value as Delta;
   if (Array.isArray(value)) return Array.isArray(base) ? arrayEdit(value, base) : { $v: value };
   const object = value as Record<string, unknown>;
   return isPlainObject(base) ? objectEdit(object, base) : { $v: object };

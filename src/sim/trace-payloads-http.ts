@@ -12,8 +12,8 @@
 //   whose stored value is that very string (a put never stored, in the branch not taken or a failed
 //   request, keeps the request's summary).
 // - a request body the user sent (kubectl, the page) cannot be recomputed: its `http.request` record stays
-//   whole. The components' request bodies keep their summaries (kept whole they would cost about as
-//   much as every ref above together; docs/performance.md, session 10).
+//   whole. Other requests keep their headers, shared, and the components' bodies an edit of the stored
+//   object their answers carry (trace-payloads-bodies.ts).
 
 import { byteStringToUtf8 } from './etcd/bytes.ts';
 import { isProtobufValue, protobufMagic } from './apiserver/storage/codec.ts';
@@ -128,7 +128,7 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
           const request = message.payload as HttpRequest;
           if (/(^|&)dryRun=/.test(request.query)) dryRuns.add(message.id);
           // A body the user sent cannot be recomputed: the record keeps it, once.
-          if (message.from === userComponentName) return request.body !== undefined ? request : undefined;
+          if (message.from === userComponentName && request.body !== undefined) return request;
           return requestRef(message, reply(), (body) => objectRef(members, body));
         }
         case httpKinds.response: {
