@@ -14,9 +14,11 @@
 import type { Message } from './engine/index.ts';
 import type { ObjectRef } from './trace-payloads-refs.ts';
 import { resolve, type HistoryMember } from './trace-payloads-refs.ts';
-import { applyDelta, delta, isPlainJson, type Delta } from './trace-payloads-delta.ts';
+import { applyDelta, delta, type Delta } from './trace-payloads-delta.ts';
 import type { HttpRequest, HttpResponse } from './wire/http.ts';
 import { remembered } from './api/remembered.ts';
+
+type Headers = Readonly<Record<string, string>>;
 
 /** The longest body (JSON text) a request without a stored object in its answer keeps whole. */
 export const wholeBodyLimit = 512;
@@ -26,29 +28,50 @@ export const wholeBodyLimit = 512;
  * stored object its answer carried) and `body` (the body as an edit of that object; undefined: equal).
  */
 export class RequestRef {
-  constructor(readonly headers: Readonly<Record<string, string>>, readonly object: ObjectRef | null, readonly body: Delta | undefined) {}
+  constructor(readonly headers: Headers, readonly object: ObjectRef | null, readonly body: Delta | undefined) {}
 }
 
 /** The order of a request's fields as RestClient sends them, which the rebuild writes again. */
 const fieldOrder = ['method,path,query,headers', 'method,path,query,headers,body'];
 
-/** One shared copy per distinct JSON text (headers, edits): pure, bounded. */
+/** One shared copy per distinct JSON text (edits): pure, bounded. */
 const shared = remembered((json: string): unknown => JSON.parse(json), 1024);
 
+/** Whether two headers objects have the same JSON text (the same names, in the same order, and values). */
+function sameHeaders(a: Headers, b: Headers): boolean {
+  const keys = Object.keys(a);
+  const other = Object.keys(b);
+  return keys.length === other.length && keys.every((key, i) => key === other[i] && a[key] === b[key]);
+}
+
+/** How many distinct headers of one sender are shared (a kubelet sends two: with a body's content-type, and without). */
+const headersPerSender = 4;
+
+/** `headers`, or the same headers `from` sent before (one shared object). */
+function sharedHeaders(sent: Map<string, Headers[]>, from: string, headers: Headers): Headers {
+  const known = sent.get(from) ?? [];
+  const same = known.find((h) => sameHeaders(h, headers));
+  if (same) return same;
+  if (known.length >= headersPerSender) known.shift();
+  known.push(headers);
+  sent.set(from, known);
+  return headers;
+}
+
 /** Body-less requests' refs, one per distinct headers. */
-const headersOnly = remembered((headers: Readonly<Record<string, string>>) => new RequestRef(headers, null, undefined), 1024);
+const headersOnly = remembered((headers: Headers) => new RequestRef(headers, null, undefined), 1024);
 
 /**
  * What a light record of `request` (a component's `http.request`) keeps: a RequestRef; the payload itself
  * (kept whole: no stored object in its answer, and a small body); undefined (its summary).
- * `answer`: its `http.response`, when retained; `objectRef`: the stored object an answer's body is.
+ * `answer`: its `http.response`, when retained; `objectRef`: the stored object an answer's body is;
+ * `sent`: the distinct headers each sender sent last (what its requests share).
  */
-export function requestRef(message: Message, answer: Message | undefined, objectRef: (body: unknown) => ObjectRef | undefined): unknown {
+export function requestRef(message: Message, answer: Message | undefined, objectRef: (body: unknown) => ObjectRef | undefined, sent: Map<string, Headers[]>): unknown {
   const request = message.payload as HttpRequest;
   if (!fieldOrder.includes(Object.keys(request).join()) || request.method.length > 64) return undefined;
-  const headers = shared(JSON.stringify(request.headers)) as Readonly<Record<string, string>>;
+  const headers = sharedHeaders(sent, message.from, request.headers);
   if (request.body === undefined) return headersOnly(headers);
-  if (!isPlainJson(request.body)) return undefined;
   const response = answer?.payload as HttpResponse | undefined;
   const object = response && response.status < 300 && !/(^|&)dryRun=/.test(request.query) ? objectRef(response.body) : undefined;
   if (!object) return JSON.stringify(request.body).length <= wholeBodyLimit ? request : undefined;

@@ -10,7 +10,8 @@
 //   - of an array: `$n` items (absent: the base's length), item `i` the base's unless the edit has `i`;
 //     an item's edit with `$f: j` applies to the base's item `j` instead (an item that moved, as a
 //     strategic merge patch lists only the conditions that changed).
-// Objects with a key spelled as one of these (`$k`, `$n`, `$v`, `$f`) are kept as literals.
+// Objects with a key spelled as one of these (`$k`, `$n`, `$v`, `$f`) are kept as literals. A literal
+// stands for its JSON text: applying copies it through JSON.
 
 /** An edit of an object or array (see above). */
 type Edit = { readonly [key: string]: Delta | readonly string[] | number | undefined };
@@ -19,6 +20,9 @@ export type Delta = string | number | boolean | null | { readonly $v: unknown } 
 const metaKeys = new Set(['$k', '$n', '$v', '$f']);
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype;
+
+/** An object JSON writes as its fields. */
+const walkable = (value: unknown): value is Record<string, unknown> => isPlainObject(value) && typeof value.toJSON !== 'function';
 
 /** The keys JSON.stringify writes of `object`, in its order (undefined and function values are skipped). */
 function jsonKeys(object: Record<string, unknown>): string[] {
@@ -39,23 +43,16 @@ function identity(item: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether `value` is plain JSON data: no class instances (e.g. bytes), bigints or symbols. */
-export function isPlainJson(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return typeof value !== 'bigint' && typeof value !== 'symbol';
-  if (Array.isArray(value)) return value.every(isPlainJson);
-  if (!isPlainObject(value)) return false;
-  for (const key in value) if (!isPlainJson(value[key])) return false;
-  return true;
-}
-
-/** `value` (plain JSON data: isPlainJson) as an edit of `base`; undefined when both are the same JSON. */
+/**
+ * `value` as an edit of `base`; undefined when both are the same JSON. What is not plain data (a class
+ * instance, an object with its own toJSON) is a literal, which stands for its JSON text.
+ */
 export function delta(value: unknown, base: unknown): Delta | undefined {
   if (value === base && (value === null || typeof value !== 'object')) return undefined;
   if (value === undefined || typeof value === 'function') return null;
   if (value === null || typeof value !== 'object') return value as Delta;
   if (Array.isArray(value)) return Array.isArray(base) ? arrayEdit(value, base) : { $v: value };
-  const object = value as Record<string, unknown>;
-  return isPlainObject(base) ? objectEdit(object, base) : { $v: object };
+  return walkable(value) && walkable(base) ? objectEdit(value, base) : { $v: value };
 }
 
 function objectEdit(value: Record<string, unknown>, base: Record<string, unknown>): Delta | undefined {

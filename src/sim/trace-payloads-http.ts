@@ -111,12 +111,17 @@ function txnRef(member: HistoryMember, txn: TxnRequest, reply: Message | undefin
 /**
  * Light records of kube-apiserver's Txn requests to `members` and of the stored objects its responses and
  * watch events carry. Contract: `refOf` sees a request before its response (the trace summarizes in step
- * order), so the responses of `?dryRun` requests are known.
+ * order), so the responses of `?dryRun` requests are known, and an answer's stored object found for its
+ * request's record is not looked up again.
  */
 export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): PayloadRebuilder {
   const byName = new Map(members.map((m) => [m.name, m]));
   /** Requests with `?dryRun` whose responses are not yet summarized. */
   const dryRuns = new Set<number>();
+  /** The stored objects of answers whose requests' light records took them, by answer (not yet summarized). */
+  const answerRefs = new Map<number, ObjectRef>();
+  /** The distinct request headers each sender sent last, shared by its light records. */
+  const headers = new Map<string, Readonly<Record<string, string>>[]>();
   return {
     refOf(message: Message, reply: () => Message | undefined): unknown {
       switch (message.kind) {
@@ -129,12 +134,19 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
           if (/(^|&)dryRun=/.test(request.query)) dryRuns.add(message.id);
           // A body the user sent cannot be recomputed: the record keeps it, once.
           if (message.from === userComponentName && request.body !== undefined) return request;
-          return requestRef(message, reply(), (body) => objectRef(members, body));
+          const answer = reply();
+          return requestRef(message, answer, (body) => {
+            const ref = objectRef(members, body);
+            if (ref) answerRefs.set(answer!.id, ref);
+            return ref;
+          }, headers);
         }
         case httpKinds.response: {
           if (message.replyTo !== null && dryRuns.delete(message.replyTo)) return undefined;
           const response = message.payload as HttpResponse;
-          const body = objectRef(members, response.body) ?? listRef(members, response.body);
+          const known = answerRefs.get(message.id);
+          if (known) answerRefs.delete(message.id);
+          const body = known ?? objectRef(members, response.body) ?? listRef(members, response.body);
           return body && { ...response, body };
         }
         case httpKinds.watchEvent: {

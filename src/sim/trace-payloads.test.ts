@@ -225,7 +225,7 @@ describe('light trace records', () => {
     const store = cluster.etcd.store;
     store.compact(store.currentRev);
     const after = steps.map((s) => [cluster.engine.trace.at(s)!.kind, stored(s)] as const);
-    for (const kind of ['http.watchEvent', 'etcd.Txn', 'etcd.TxnResponse']) expect(after.some(([k, p]) => k === kind && p.kept === 'summary'), kind).toBe(true);
+    for (const kind of ['http.watchEvent', 'etcd.Txn', 'etcd.TxnResponse', 'http.request']) expect(after.some(([k, p]) => k === kind && p.kept === 'summary'), kind).toBe(true);
     for (const [i, [, p]] of after.entries()) if (p.kept === 'summary') expect(p.payload).toBe(cluster.engine.trace.at(steps[i]!)!.payload);
   }, 600_000);
 });
