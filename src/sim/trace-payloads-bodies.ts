@@ -12,8 +12,7 @@
 // otherwise.
 
 import type { Message } from './engine/index.ts';
-import type { ObjectRef } from './trace-payloads-refs.ts';
-import { resolve, type HistoryMember } from './trace-payloads-refs.ts';
+import { resolve, type HistoryMember, type ObjectRef } from './trace-payloads-refs.ts';
 import { applyDelta, delta, type Delta } from './trace-payloads-delta.ts';
 import type { HttpRequest, HttpResponse } from './wire/http.ts';
 import { remembered } from './api/remembered.ts';
