@@ -63,16 +63,17 @@ const headersOnly = remembered((headers: Headers) => new RequestRef(headers, nul
 /**
  * What a light record of `request` (a component's `http.request`) keeps: a RequestRef; the payload itself
  * (kept whole: no stored object in its answer, and a small body); undefined (its summary).
- * `answer`: its `http.response`, when retained; `objectRef`: the stored object an answer's body is;
+ * `reply`: its `http.response`, when retained; `objectRef`: the stored object an answer's body is;
  * `sent`: the distinct headers each sender sent last (what its requests share).
  */
-export function requestRef(message: Message, answer: Message | undefined, objectRef: (body: unknown) => ObjectRef | undefined, sent: Map<string, Headers[]>): unknown {
+export function requestRef(message: Message, reply: () => Message | undefined, objectRef: (answer: Message) => ObjectRef | undefined, sent: Map<string, Headers[]>): unknown {
   const request = message.payload as HttpRequest;
   if (!fieldOrder.includes(Object.keys(request).join()) || request.method.length > 64) return undefined;
   const headers = sharedHeaders(sent, message.from, request.headers);
   if (request.body === undefined) return headersOnly(headers);
+  const answer = reply();
   const response = answer?.payload as HttpResponse | undefined;
-  const object = response && response.status < 300 && !/(^|&)dryRun=/.test(request.query) ? objectRef(response.body) : undefined;
+  const object = response && response.status < 300 && !/(^|&)dryRun=/.test(request.query) ? objectRef(answer!) : undefined;
   if (!object) return JSON.stringify(request.body).length <= wholeBodyLimit ? request : undefined;
   const body = delta(request.body, response!.body);
   return new RequestRef(headers, object, body === undefined ? undefined : shared(JSON.stringify(body)) as Delta);

@@ -134,10 +134,9 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
           if (/(^|&)dryRun=/.test(request.query)) dryRuns.add(message.id);
           // A body the user sent cannot be recomputed: the record keeps it, once.
           if (message.from === userComponentName && request.body !== undefined) return request;
-          const answer = reply();
-          return requestRef(message, answer, (body) => {
-            const ref = objectRef(members, body);
-            if (ref) answerRefs.set(answer!.id, ref);
+          return requestRef(message, reply, (answer) => {
+            const ref = objectRef(members, (answer.payload as HttpResponse).body);
+            if (ref) answerRefs.set(answer.id, ref);
             return ref;
           }, headers);
         }
