@@ -82,11 +82,21 @@ function lightRecords(c: typeof cluster): void {
     entry[kept]++;
     byKind.set(kind, entry);
   }
-  const started = performance.now();
-  for (const step of rebuilt) trace.payloadAt(step);
-  const us = (1000 * (performance.now() - started)) / Math.max(1, rebuilt.length);
-  console.log(`summarized steps: ${rebuilt.length} rebuilt from etcd's history (${us.toFixed(1)} µs each), ${summaries} summaries only`);
+  /** Milliseconds spent rebuilding, by kind. */
+  const spent = new Map<string, number>();
+  let total = 0;
+  for (const step of rebuilt) {
+    const started = performance.now();
+    trace.payloadAt(step);
+    const ms = performance.now() - started;
+    const kind = trace.at(step)!.kind;
+    spent.set(kind, (spent.get(kind) ?? 0) + ms);
+    total += ms;
+  }
+  const us = (ms: number, n: number): string => `${((1000 * ms) / Math.max(1, n)).toFixed(1)} µs`;
+  console.log(`summarized steps: ${rebuilt.length} rebuilt from etcd's history (${us(total, rebuilt.length)} each), ${summaries} summaries only`);
   for (const [kind, e] of [...byKind].sort((a, b) => b[1].rebuilt + b[1].summary - a[1].rebuilt - a[1].summary).slice(0, 16)) {
-    console.log(`  ${kind.padEnd(32)} rebuilt ${String(e.rebuilt).padStart(6)}  kept whole ${String(e.whole).padStart(4)}  summary ${String(e.summary).padStart(6)}`);
+    const each = e.rebuilt > 0 ? ` (${us(spent.get(kind)!, e.rebuilt)} each)` : '';
+    console.log(`  ${kind.padEnd(32)} rebuilt ${String(e.rebuilt).padStart(6)}${each}  kept whole ${String(e.whole).padStart(4)}  summary ${String(e.summary).padStart(6)}`);
   }
 }

@@ -22,8 +22,9 @@ const benchTracePayloads = process.env.PODFLOW_BENCH_TRACE_PAYLOADS === 'all' ? 
 /** etcd's members (`PODFLOW_BENCH_ETCD_MEMBERS`: 1, the default, 3 or 5). */
 export const benchEtcdMembers = ([1, 3, 5] as const).find((n) => String(n) === process.env.PODFLOW_BENCH_ETCD_MEMBERS) ?? 1;
 
-export function createBenchCluster(): Cluster {
-  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, tracePayloadLimit: benchTracePayloads, schedulerAttemptLimit: 1_000, storageMediaType, etcdMembers: benchEtcdMembers,
+/** The bench's cluster; `tracePayloads`: its tracePayloadLimit (default `PODFLOW_BENCH_TRACE_PAYLOADS`'s). */
+export function createBenchCluster(tracePayloads = benchTracePayloads): Cluster {
+  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, tracePayloadLimit: tracePayloads, schedulerAttemptLimit: 1_000, storageMediaType, etcdMembers: benchEtcdMembers,
     // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
     // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
     ...(benchNodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * benchNodes, mutating: 2 * benchNodes } } } : {}) });

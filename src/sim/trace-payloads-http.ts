@@ -12,8 +12,8 @@
 //   whose stored value is that very string (a put never stored, in the branch not taken or a failed
 //   request, keeps the request's summary).
 // - a request body the user sent (kubectl, the page) cannot be recomputed: its `http.request` record stays
-//   whole. The components' request bodies keep their summaries (kept whole they would cost about as
-//   much as every ref above together; docs/performance.md, session 10).
+//   whole. Other requests keep their headers, shared, and the components' bodies an edit of the stored
+//   object their answers carry (trace-payloads-bodies.ts).
 
 import { byteStringToUtf8 } from './etcd/bytes.ts';
 import { isProtobufValue, protobufMagic } from './apiserver/storage/codec.ts';
@@ -23,6 +23,7 @@ import type { RequestOp, TxnRequest } from './etcd/rpc.ts';
 import { userComponentName } from './user/user.ts';
 import { httpKinds, type HttpRequest, type HttpResponse, type HttpWatchEvent } from './wire/http.ts';
 import type { EtcdReply } from './etcd/messages.ts';
+import { RequestRef, rebuildRequest, requestRef } from './trace-payloads-bodies.ts';
 import { ListItemRef, ObjectRef, kvAsOf, putValueRef, resolve, type HistoryMember } from './trace-payloads-refs.ts';
 
 /** Whether `value` is stored as an object of `kind` in `apiVersion` (the protobuf envelope's TypeMeta, or the JSON's). */
@@ -110,12 +111,17 @@ function txnRef(member: HistoryMember, txn: TxnRequest, reply: Message | undefin
 /**
  * Light records of kube-apiserver's Txn requests to `members` and of the stored objects its responses and
  * watch events carry. Contract: `refOf` sees a request before its response (the trace summarizes in step
- * order), so the responses of `?dryRun` requests are known.
+ * order), so the responses of `?dryRun` requests are known, and an answer's stored object found for its
+ * request's record is not looked up again.
  */
 export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): PayloadRebuilder {
   const byName = new Map(members.map((m) => [m.name, m]));
   /** Requests with `?dryRun` whose responses are not yet summarized. */
   const dryRuns = new Set<number>();
+  /** The stored objects of answers whose requests' light records took them, by answer (not yet summarized). */
+  const answerRefs = new Map<number, ObjectRef>();
+  /** The distinct request headers each sender sent last, shared by its light records. */
+  const headers = new Map<string, Readonly<Record<string, string>>[]>();
   return {
     refOf(message: Message, reply: () => Message | undefined): unknown {
       switch (message.kind) {
@@ -127,12 +133,19 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
           const request = message.payload as HttpRequest;
           if (/(^|&)dryRun=/.test(request.query)) dryRuns.add(message.id);
           // A body the user sent cannot be recomputed: the record keeps it, once.
-          return message.from === userComponentName && request.body !== undefined ? request : undefined;
+          if (message.from === userComponentName && request.body !== undefined) return request;
+          return requestRef(message, reply, (answer) => {
+            const ref = objectRef(members, (answer.payload as HttpResponse).body);
+            if (ref) answerRefs.set(answer.id, ref);
+            return ref;
+          }, headers);
         }
         case httpKinds.response: {
           if (message.replyTo !== null && dryRuns.delete(message.replyTo)) return undefined;
           const response = message.payload as HttpResponse;
-          const body = objectRef(members, response.body) ?? listRef(members, response.body);
+          const known = answerRefs.get(message.id);
+          if (known) answerRefs.delete(message.id);
+          const body = known ?? objectRef(members, response.body) ?? listRef(members, response.body);
           return body && { ...response, body };
         }
         case httpKinds.watchEvent: {
@@ -145,6 +158,7 @@ export function apiserverBodiesRebuilder(members: readonly HistoryMember[]): Pay
       }
     },
     rebuild(message: Message, ref: unknown): unknown {
+      if (ref instanceof RequestRef) return rebuildRequest(message, ref, members);
       const own = byName.get(message.to);
       return resolve(ref, own ? [own, ...members.filter((m) => m !== own)] : members);
     },

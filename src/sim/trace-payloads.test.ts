@@ -5,6 +5,7 @@ import { httpKinds, type HttpMethod } from './wire/http.ts';
 import { createCluster, type Cluster, type ClusterConfig } from './cluster.ts';
 import type { Message, PayloadRebuilder } from './engine/index.ts';
 import { etcdHistoryRebuilder, type HistoryMember } from './trace-payloads.ts';
+import { wholeBodyLimit } from './trace-payloads-bodies.ts';
 import { causeChain } from '../worker/queries.ts';
 import { TraceRangeIndex } from '../worker/trace-range.ts';
 
@@ -13,14 +14,27 @@ type Options = Pick<ClusterConfig, 'tracePayloadLimit' | 'etcdMembers' | 'storag
   rebuilder?: (inner: PayloadRebuilder) => PayloadRebuilder;
 };
 
+/** Per light run: the requests whose answer was delivered when the trace summarized them. */
+const answeredBy = new WeakMap<Cluster, ReadonlySet<number>>();
+
 /**
  * The same seeded flow: a Deployment of 12 replicas on 3 nodes; a dry-run scale, a read of its scale
  * subresource and one Pod, the deletion of one Pod; then scaled to 4; each run until idle.
  */
 function run(options: Options): Cluster {
-  const { rebuilder, ...config } = options;
+  const { rebuilder = (inner) => inner, ...config } = options;
   const cluster = createCluster({ seed: 'light-records', nodes: 3, ...config });
-  if (rebuilder) cluster.engine.trace.rebuildWith(rebuilder(etcdHistoryRebuilder(cluster.etcdMembers as readonly HistoryMember[], cluster.engine.epochMs)));
+  const inner = rebuilder(etcdHistoryRebuilder(cluster.etcdMembers as readonly HistoryMember[], cluster.engine.epochMs));
+  const answered = new Set<number>();
+  answeredBy.set(cluster, answered);
+  cluster.engine.trace.rebuildWith({
+    refOf(message, reply) {
+      const answer = reply();
+      if (answer) answered.add(message.id);
+      return inner.refOf(message, () => answer);
+    },
+    rebuild: (message, ref) => inner.rebuild(message, ref),
+  });
   cluster.boot();
   const request = (method: HttpMethod, path: string, body?: unknown, contentType = 'application/json', query = '') => cluster.user.request('kube-apiserver', httpKinds.request, {
     method, path, query, headers: { authorization: `Bearer ${builtinTokens.admin}`, 'content-type': contentType }, ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -66,9 +80,12 @@ const storedList = (body: unknown): boolean => {
 /**
  * What inspecting a summarized step of the light trace must give: whole again (byte for byte) for every
  * etcd reply with a key-value or a log line, every Txn whose puts its reply stored, every watch event and
- * response carrying a stored object (but a dry run's), and the user's requests with a body.
+ * response carrying a stored object (but a dry run's), every request without a body (its headers), every
+ * component's request whose answer carries a stored object (its body; `answered`: the requests whose
+ * answer was delivered when the trace summarized them); the user's requests with a body and the
+ * components' small bodies answered without a stored object (a Binding) are kept whole.
  */
-function mustRebuild(message: Message, { byId, replies }: ReturnType<typeof indexOf>): 'rebuilt' | 'whole' | null {
+function mustRebuild(message: Message, { byId, replies }: ReturnType<typeof indexOf>, answered: ReadonlySet<number>): 'rebuilt' | 'whole' | null {
   const payload = message.payload as Record<string, unknown>;
   if (message.kind.startsWith('etcd.') && message.kind.endsWith('Response')) return carriesKv(payload) || typeof payload.log === 'string' ? 'rebuilt' : null;
   if (message.kind === 'etcd.Txn') {
@@ -81,7 +98,13 @@ function mustRebuild(message: Message, { byId, replies }: ReturnType<typeof inde
     const request = byId.get(message.replyTo!)?.payload as { query: string } | undefined;
     return (storedObject(payload.body) || storedList(payload.body)) && !request?.query.includes('dryRun') ? 'rebuilt' : null;
   }
-  if (message.kind === httpKinds.request && message.from === 'user' && payload.body !== undefined) return 'whole';
+  if (message.kind === httpKinds.request) {
+    if (message.from === 'user' && payload.body !== undefined) return 'whole';
+    if (payload.body === undefined) return 'rebuilt';
+    const answer = replies.get(message.id)?.payload as { status: number; body: unknown } | undefined;
+    if (answer && answered.has(message.id) && answer.status < 300 && storedObject(answer.body) && !String(payload.query).includes('dryRun')) return 'rebuilt';
+    return JSON.stringify(payload.body).length <= wholeBodyLimit ? 'whole' : null;
+  }
   return null;
 }
 
@@ -94,7 +117,7 @@ function compare(whole: Cluster, light: Cluster): { problems: Map<string, number
   for (let step = 1; step < light.engine.trace.payloadsFrom; step++) {
     const expected = whole.engine.trace.at(step)!;
     const got = light.engine.trace.payloadAt(step)!;
-    const must = mustRebuild(expected, index);
+    const must = mustRebuild(expected, index, answeredBy.get(light)!);
     if (got.kept === 'summary') {
       if (must || JSON.stringify(got.payload) !== JSON.stringify(light.engine.trace.at(step)!.payload)) count(problems, expected.kind);
       continue;
@@ -105,14 +128,14 @@ function compare(whole: Cluster, light: Cluster): { problems: Map<string, number
   return { problems, rebuilt };
 }
 
-const rebuiltKinds = ['etcd.TxnResponse', 'etcd.RangeResponse', 'etcd.Txn', 'http.watchEvent', 'http.response'];
+const rebuiltKinds = ['etcd.TxnResponse', 'etcd.RangeResponse', 'etcd.Txn', 'http.watchEvent', 'http.response', 'http.request'];
 /** Lists answered at least this many times in the summarized steps, each rebuilt. */
 const rebuiltLists = 5;
 
 describe('light trace records', () => {
   const variants = [{ etcdMembers: 1 }, { etcdMembers: 3 }, { etcdMembers: 1, storageMediaType: 'json' }] as const;
   for (const variant of variants) {
-    it(`rebuild every summarized etcd reply, Txn request, watch event and stored object answered, byte for byte (${JSON.stringify(variant)})`, () => {
+    it(`rebuild every summarized etcd reply, Txn request, watch event, stored object answered and component's request, byte for byte (${JSON.stringify(variant)})`, () => {
       const whole = run(variant);
       const light = run({ ...variant, tracePayloadLimit: 400 });
       expect(light.engine.step).toBe(whole.engine.step);
@@ -132,6 +155,19 @@ describe('light trace records', () => {
       expect(answers((r) => r.query === 'dryRun=All')).toEqual(['summary']);
       expect(answers((r) => r.path.endsWith('/scale'))).toEqual(['summary']);
       expect(summarized((m) => m.kind === httpKinds.watchEvent && (m.payload as { type: string }).type === 'DELETED').length).toBeGreaterThan(0);
+      // The components' bodies: each kind of request the flow makes is given back whole.
+      const bodies = (method: string, path: RegExp) => summarized((m) => m.kind === httpKinds.request && m.from !== 'user'
+        && (m.payload as { method: string }).method === method && path.test((m.payload as { path: string }).path));
+      const sent: [string, RegExp, 'rebuilt' | 'whole'][] = [
+        ['POST', /\/pods$/, 'rebuilt'], ['PATCH', /\/pods\/[^/]+\/status$/, 'rebuilt'], ['PUT', /\/replicasets\/[^/]+\/status$/, 'rebuilt'],
+        ['PUT', /\/deployments\/[^/]+\/status$/, 'rebuilt'], ['POST', /\/events$/, 'rebuilt'], ['POST', /\/binding$/, 'whole'],
+      ];
+      for (const [method, path, kept] of sent) {
+        const steps = bodies(method, path);
+        // Rebuilt, or kept whole when its answer came after the trace summarized it (three Events at 3 members).
+        expect(steps.filter((k) => k === kept).length, `${method} ${path}`).toBeGreaterThan(steps.length / 2);
+        expect(steps.filter((k) => k === 'summary'), `${method} ${path}`).toEqual([]);
+      }
     }, 600_000);
   }
 
@@ -150,6 +186,7 @@ describe('light trace records', () => {
       ['http.response', (json) => json.replace('"phase":"', '"phase":"0')],
       ['etcd.Txn', (json) => json.replace('"value":"', '"value":"\\u0000')],
       ['etcd.TxnResponse', (json) => json.replace('"revision":', '"revision":1')],
+      ['http.request', (json) => json.replace('"lastProbeTime":null', '"lastProbeTime":0')],
     ];
     for (const [kind, change] of cases) {
       const light = run({ tracePayloadLimit: 400, rebuilder: tamper(kind, change) });
@@ -188,7 +225,7 @@ describe('light trace records', () => {
     const store = cluster.etcd.store;
     store.compact(store.currentRev);
     const after = steps.map((s) => [cluster.engine.trace.at(s)!.kind, stored(s)] as const);
-    for (const kind of ['http.watchEvent', 'etcd.Txn', 'etcd.TxnResponse']) expect(after.some(([k, p]) => k === kind && p.kept === 'summary'), kind).toBe(true);
+    for (const kind of ['http.watchEvent', 'etcd.Txn', 'etcd.TxnResponse', 'http.request']) expect(after.some(([k, p]) => k === kind && p.kept === 'summary'), kind).toBe(true);
     for (const [i, [, p]] of after.entries()) if (p.kept === 'summary') expect(p.payload).toBe(cluster.engine.trace.at(steps[i]!)!.payload);
   }, 600_000);
 });

@@ -39,7 +39,7 @@ const tailAfterSeek = (send: (c: Command) => WorkerEvent[], step: number): reado
 };
 
 describe('the recent deliveries after a far seek', () => {
-  it('carry the payloads rebuilt from history where the trace keeps light records', () => {
+  it('carry the payloads rebuilt from history where the trace keeps light records, the components\' request bodies included', () => {
     const whole = hostOf();
     const light = hostOf(300);
     expect(light.host.timeline.head).toBe(whole.host.timeline.head);
@@ -61,5 +61,9 @@ describe('the recent deliveries after a far seek', () => {
     expect(kept.rebuilt).toBeGreaterThan(traceTailLimit / 4);
     // The watch events in the list are whole again, as the inspector shows them.
     expect(got.filter((r) => r.kind === 'http.watchEvent').every((r) => r.payloadKept === 'rebuilt')).toBe(true);
+    // So are the components' requests with their bodies (rebuilt, or kept whole: a Binding).
+    const bodies = got.filter((r, i) => r.kind === 'http.request' && r.from !== 'user' && (expected[i]!.payload as { body?: unknown }).body !== undefined);
+    expect(bodies.length).toBeGreaterThan(0);
+    expect(bodies.filter((r) => r.payloadKept === 'summary')).toEqual([]);
   }, 300_000);
 });
