@@ -67,3 +67,36 @@ describe('the recent deliveries after a far seek', () => {
     expect(bodies.filter((r) => r.payloadKept === 'summary')).toEqual([]);
   }, 300_000);
 });
+
+describe('stepping back through the recent deliveries', () => {
+  it('ships what a seek to the step ships, rebuilding only the step that enters the list', () => {
+    const light = hostOf(300);
+    const fresh = hostOf(300);
+    const step = light.host.engine.trace.payloadsFrom - 1;
+    tailAfterSeek(light.send, step);
+    const { trace } = light.host.engine;
+    const payloadAt = trace.payloadAt.bind(trace);
+    const asked: number[] = [];
+    trace.payloadAt = (at: number) => {
+      asked.push(at);
+      return payloadAt(at);
+    };
+    for (let back = 1; back <= 3; back++) {
+      asked.length = 0;
+      const batch = light.send({ type: 'stepBack', count: 1 }).find((e) => e.type === 'traceBatch' && e.replace);
+      if (batch?.type !== 'traceBatch') throw new Error('a step back ships the deliveries before the position');
+      expect(asked).toEqual([step - back - traceTailLimit + 1]);
+      expect(JSON.stringify(batch.records)).toBe(JSON.stringify(tailAfterSeek(fresh.send, step - back)));
+    }
+    // A seek to the same step again reuses all of it; once the engine has moved, nothing shipped is reused.
+    tailAfterSeek(light.send, step - 3);
+    asked.length = 0;
+    tailAfterSeek(light.send, step - 3);
+    expect(asked).toEqual([]);
+    const head = light.host.engine.step;
+    light.host.engine.run({ maxSteps: 1 });
+    expect(light.host.engine.step).toBe(head + 1);
+    tailAfterSeek(light.send, step - 3);
+    expect(asked.length).toBe(traceTailLimit);
+  }, 300_000);
+});

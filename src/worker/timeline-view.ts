@@ -21,6 +21,9 @@ export type TimelineCursor = Pick<Timeline, 'head' | 'position' | 'live' | 'seek
 export type KeyspaceHistory = Pick<KeyspaceTracker, 'at' | 'between' | 'move'> & Partial<Pick<KeyspaceTracker, 'flush'>>;
 
 export class TimelineView {
+  /** The records of the last `records` call, by step, and the engine and its step then. */
+  private shipped: { readonly engine: Engine | null; readonly head: number; readonly records: ReadonlyMap<number, TraceRecord> } = { engine: null, head: -1, records: new Map() };
+
   constructor(
     private readonly timeline: TimelineCursor,
     private readonly live: () => { readonly engine: Engine },
@@ -80,15 +83,26 @@ export class TimelineView {
    * the inspector shows them (trace.payloadAt: rebuilt from history past the trace's whole payloads).
    */
   private records(first: number, last: number): { records: TraceRecord[]; omitted: number } {
-    const { trace } = this.live().engine;
+    const { engine } = this.live();
+    const { trace } = engine;
+    // The records last shipped are reused while the engine has not moved: a Step back re-ships the tail
+    // one step shorter, and rebuilding its summarized payloads again cost ~15 ms a click at 1,000 Pods.
+    const reusable = this.shipped.engine === engine && this.shipped.head === engine.step ? this.shipped.records : null;
+    const shipped = new Map<number, TraceRecord>();
     const records: TraceRecord[] = [];
     for (let step = Math.max(first, last - traceTailLimit + 1, trace.firstStep); step <= last; step++) {
-      const message = trace.at(step);
-      if (!message) continue;
-      const { payload, kept } = trace.payloadAt(step)!;
-      const record = this.annotate(step, kept === 'whole' ? message : { ...message, payload });
-      records.push(kept === 'whole' ? record : { ...record, payloadKept: kept });
+      let record = reusable?.get(step);
+      if (record === undefined) {
+        const message = trace.at(step);
+        if (!message) continue;
+        const { payload, kept } = trace.payloadAt(step)!;
+        const annotated = this.annotate(step, kept === 'whole' ? message : { ...message, payload });
+        record = kept === 'whole' ? annotated : { ...annotated, payloadKept: kept };
+      }
+      shipped.set(step, record);
+      records.push(record);
     }
+    this.shipped = { engine, head: engine.step, records: shipped };
     return { records, omitted: last - first + 1 - records.length };
   }
 }
