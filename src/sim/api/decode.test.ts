@@ -74,6 +74,27 @@ describe('decodeStruct', () => {
   });
 });
 
+describe('decodeStruct: what it builds once', () => {
+  it('hands out a new zero struct each time (the remembered one never leaks)', () => {
+    const a = decoded('Pod', { spec: { containers: [{ name: 'a' }] } });
+    const b = decoded('Pod', { spec: { containers: [{ name: 'b' }] } });
+    const statusA = a.status as Record<string, unknown>;
+    expect(statusA).toEqual({});
+    expect(statusA).not.toBe(b.status);
+    statusA.phase = 'Running';
+    ((a.spec as { containers: Record<string, unknown>[] }).containers[0]!.resources as Record<string, unknown>).limits = { cpu: '1' };
+    const c = decoded('Pod', { spec: { containers: [{ name: 'c' }] } });
+    expect(c.status).toEqual({});
+    expect((c.spec as { containers: Record<string, unknown>[] }).containers[0]!.resources).toEqual({});
+  });
+
+  it('strings and booleans of the right type decode as themselves; of the wrong type fail as before', () => {
+    expect(decoded('Container', { name: 'web', stdin: true, tty: false })).toEqual({ name: 'web', resources: {}, stdin: true });
+    expect(decodeStruct('Container', { name: 1 })).toEqual({ ok: false, error: 'json: cannot unmarshal number into Go struct field Container.name of type string' });
+    expect(decodeStruct('Container', { stdin: 'yes' })).toEqual({ ok: false, error: 'json: cannot unmarshal string into Go struct field Container.stdin of type bool' });
+  });
+});
+
 describe('decodeForRequest', () => {
   it('turns unknown fields into the apiserver 400 under Strict', () => {
     const r = decodeForRequest(deploymentGVK, { spec: { foo: 1 } }, 'Strict');

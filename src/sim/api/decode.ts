@@ -15,6 +15,7 @@ import { parseQuantity, quantityString } from './quantity.ts';
 import { fail, ok, type Result } from './result.ts';
 import { goTypeName, hasStruct, isEmptyValue, structFields, structSlots, zeroValue, type TypeNode } from './schema.ts';
 import { goQuote } from '../go/strconv.ts';
+import { copyJson } from './json-copy.ts';
 import { canonicalTimeText } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
 
@@ -185,7 +186,11 @@ class Decoder {
         continue;
       }
       const f = fields[slot]!;
-      decoded[slot] = this.value(value[key], f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true });
+      const v = value[key];
+      // A string or bool of the right JSON type decodes as itself (no context needed: no error, no unknown field below).
+      const kind = f.type.kind;
+      if ((kind === 'string' && typeof v === 'string') || (kind === 'bool' && typeof v === 'boolean')) decoded[slot] = v;
+      else decoded[slot] = this.value(v, f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true });
     }
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
@@ -204,8 +209,16 @@ function zero(t: TypeNode): unknown {
   return zeroValue(t, zeroStruct);
 }
 
+const zeroStructs = new Map<string, Record<string, unknown>>();
+
+/** A struct's zero value (the decode of `{}`): decoded once per struct, a copy handed out each time. */
 function zeroStruct(name: string): unknown {
-  return new Decoder().struct({}, name, rootContext(name));
+  let z = zeroStructs.get(name);
+  if (z === undefined) {
+    z = new Decoder().struct({}, name, rootContext(name));
+    zeroStructs.set(name, z);
+  }
+  return copyJson(z);
 }
 
 /**

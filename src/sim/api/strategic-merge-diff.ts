@@ -45,8 +45,29 @@ export function sortedJSON(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function equal(a: unknown, b: unknown): boolean {
-  return sortedJSON(a) === sortedJSON(b);
+const isEnumerableOwn = (o: object, key: string): boolean => Object.prototype.propertyIsEnumerable.call(o, key);
+
+/**
+ * Whether two JSON values have the same `sortedJSON` text, without building it: lists element by element,
+ * maps by their key sets and values, other values by their JSON text (so `-0` equals `0`). The same value
+ * twice (subtrees the two sides share) is equal at once.
+ */
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+    return true;
+  }
+  if (isMap(a)) {
+    if (!isMap(b)) return false;
+    const keys = Object.keys(a);
+    if (keys.length !== Object.keys(b).length) return false;
+    for (const key of keys) if (!isEnumerableOwn(b, key) || !equal(a[key], b[key])) return false;
+    return true;
+  }
+  if (Array.isArray(b) || isMap(b) || (typeof a === 'string' && typeof b === 'string')) return false;
+  return (JSON.stringify(a) ?? 'null') === (JSON.stringify(b) ?? 'null');
 }
 
 /** Which half of a diff to compute (upstream's DiffOptions). */

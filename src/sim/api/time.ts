@@ -83,6 +83,13 @@ function timestampParts(s: string): { readonly seconds: number; readonly fractio
  * metav1.MicroTime (`micro`: six fractional digits, truncated) stores it; `undefined` when it is not one.
  */
 export function canonicalTimeText(s: string, micro: boolean): string | undefined {
+  return canonicalTimeOf[micro ? 1 : 0]!(s);
+}
+
+// Remembered by text (a cluster's objects share a few timestamps), Times and MicroTimes apart.
+const canonicalTimeOf = ([false, true] as const).map((micro) => remembered((s: string) => canonicalTimeTextUncached(s, micro)));
+
+function canonicalTimeTextUncached(s: string, micro: boolean): string | undefined {
   const parts = timestampParts(s);
   if (parts === undefined) return undefined;
   if (!micro) return [dateTime(parts.seconds), 'Z'].join('');

@@ -35,7 +35,7 @@ function writeObject(w: BackWriter, kind: string, obj: Obj): void {
     writeWatchEvent(w, String(obj.type ?? ''), obj.object as Obj);
     return;
   }
-  writeStruct(w, planOf(kind), obj);
+  writeStruct(w, kind, obj);
 }
 
 /** metav1.WatchEvent {type = 1, object = 2 (RawExtension {raw = 1}: the object's own `k8s\0` encoding)}. */
@@ -60,15 +60,25 @@ export function encodeProtobuf(obj: { apiVersion?: string; kind?: string }): Uin
   const kind = obj.kind ?? '';
   if (!hasProtobufKind(kind)) throw new Error(`protobuf: object of kind ${JSON.stringify(kind)} does not implement the protobuf marshalling interface`);
   const w = new BackWriter(2048);
+  const rawStart = beginEnvelope(w);
+  writeObject(w, kind, obj as Obj);
+  return endEnvelope(w, rawStart, kind, obj.apiVersion ?? '');
+}
+
+/** Writes the envelope's fields after raw (contentEncoding, contentType); returns where raw starts. */
+export function beginEnvelope(w: BackWriter): number {
   writeString(w, 4, ''); // contentType
   writeString(w, 3, ''); // contentEncoding
-  const rawStart = w.length;
-  writeObject(w, kind, obj as Obj);
+  return w.length;
+}
+
+/** Ends the envelope once raw (the object's message) is written from `rawStart`: `k8s\0` + typeMeta + raw + …. */
+export function endEnvelope(w: BackWriter, rawStart: number, kind: string, apiVersion: string): Uint8Array {
   w.uvarint(w.length - rawStart);
   w.tag(2, wireBytes);
   const metaStart = w.length;
   writeString(w, 2, kind);
-  writeString(w, 1, obj.apiVersion ?? '');
+  writeString(w, 1, apiVersion);
   w.uvarint(w.length - metaStart);
   w.tag(1, wireBytes);
   w.raw(protobufPrefix);

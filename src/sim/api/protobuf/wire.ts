@@ -82,8 +82,8 @@ export class BackWriter {
     new DataView(this.buf.buffer, this.buf.byteOffset + this.pos, 8).setFloat64(0, v, true);
   }
 
-  /** A string's UTF-8 bytes (without length). */
-  utf8(s: string): void {
+  /** A string's UTF-8 bytes (without length); whether it was all ASCII. */
+  utf8(s: string): boolean {
     // ASCII (nearly every Kubernetes string): one pass.
     const len = s.length;
     this.ensure(len);
@@ -96,12 +96,13 @@ export class BackWriter {
     }
     if (i === len) {
       this.pos = start;
-      return;
+      return true;
     }
     const n = utf8Size(s);
     this.ensure(n);
     this.pos -= n;
     writeUtf8(s, this.buf, this.pos);
+    return false;
   }
 
   raw(bytes: Uint8Array): void {

@@ -9,8 +9,8 @@
 // k8s.io/apimachinery/pkg/runtime/serializer/recognizer (protobuf's RecognizesData: the `k8s\0` prefix).
 
 import type { KubeObject } from '../../api/types/meta.ts';
-import { decodeProtobuf, encodeProtobuf, hasProtobufKind } from '../../api/protobuf/index.ts';
-import { protobufRoundTrip } from '../../api/protobuf/round-trip.ts';
+import { decodeProtobuf, hasProtobufKind } from '../../api/protobuf/index.ts';
+import { encodeProtobufReadBack } from '../../api/protobuf/round-trip.ts';
 import { bytesToByteString, byteStringToBytes, byteStringToUtf8, utf8ToByteString } from '../../etcd/bytes.ts';
 import { InvalidResourceVersion } from './errors.ts';
 import { copyJson } from '../../api/json-copy.ts';
@@ -78,10 +78,11 @@ export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'pro
   }
   const stored = withoutResourceVersion(obj);
   if (mediaType === 'json' || !hasProtobufKind(obj.kind ?? '')) return utf8ToByteString(JSON.stringify(stored));
-  const value = bytesToByteString(encodeProtobuf(stored));
+  const { bytes, readBack } = encodeProtobufReadBack(stored);
+  const value = bytesToByteString(bytes);
   const written = writtenObjects.get(value);
-  if (written === undefined) rememberWritten(value, stored);
-  else if (written.readBack === null && written.kept === null) written.stored = stored;
+  if (written === undefined) rememberWritten(value, readBack ?? null);
+  else if (written.readBack === null && written.kept === null) written.readBack = readBack ?? null;
   return value;
 }
 
@@ -104,19 +105,13 @@ export function isProtobufValue(value: string): boolean {
  * What decodeObject(value, rev) will give once the revision is known, for the `value` just encoded from
  * `obj`: a JSON value is not parsed again but copied (copyJson gives exactly the JSON round trip). A
  * protobuf value is what decoding it gives, since Go's structs normalize what they carry (an empty map is
- * not encoded, a zero creationTimestamp comes back null): the object read back is computed from `obj`
- * without decoding the bytes (protobufRoundTrip, equal to the decode: round-trip.property.test.ts) and
- * handed to the first reader of the value, the etcd watcher or this write's response. `obj` must be
- * unchanged since encodeObject gave `value` (what it encoded is read back; any object that encodes to
- * `value` reads back the same). Call `at(rev)` once.
+ * not encoded, a zero creationTimestamp comes back null): encodeObject computed the object read back in
+ * the same walk as the bytes, without decoding them (encodeProtobufReadBack, equal to the decode:
+ * round-trip.property.test.ts), and the first reader of the value takes it — the etcd watcher or this
+ * write's response. Call `at(rev)` once.
  */
 export function storedCopy(obj: KubeObject, value?: string): { at(modRevision: number): KubeObject } {
   if (value !== undefined && isProtobufValue(value)) {
-    const written = writtenObjects.get(value);
-    if (written !== undefined && written.kept === null && written.readBack === null) {
-      written.readBack = protobufRoundTrip(written.stored ?? withoutResourceVersion(obj)) ?? null;
-    }
-    if (written !== undefined) written.stored = null;
     return {
       at(modRevision) {
         return decodeObject(value, modRevision);
@@ -144,7 +139,7 @@ export function decodeStored(value: string): KubeObject {
 
 /**
  * A protobuf value encoded by this process's apiservers, and what its readers may have without decoding
- * it. `readBack`: the object decoding it gives (without resourceVersion), computed when it was written
+ * it. `readBack`: the object decoding it gives (without resourceVersion), computed when it was encoded
  * and held by no one yet; the first reader takes it. `kept`: the object the etcd watcher took for the
  * watch cache (null until then). etcd's watch event usually reaches the watcher before the Txn's response
  * reaches the handler (in a 300-pod rollout: every update), and the response then copies the watch
@@ -155,17 +150,15 @@ export function decodeStored(value: string): KubeObject {
 interface WrittenValue {
   readBack: KubeObject | null;
   kept: KubeObject | null;
-  /** What encodeObject encoded (the object without resourceVersion), until storedCopy reads it back. */
-  stored: KubeObject | null;
 }
 
 /** The values encoded last (256 kept). */
 const writtenObjects = new Map<string, WrittenValue>();
 const writtenObjectsKept = 256;
 
-function rememberWritten(value: string, stored: KubeObject): void {
+function rememberWritten(value: string, readBack: KubeObject | null): void {
   if (writtenObjects.size >= writtenObjectsKept) writtenObjects.delete(writtenObjects.keys().next().value!);
-  writtenObjects.set(value, { readBack: null, kept: null, stored });
+  writtenObjects.set(value, { readBack, kept: null });
 }
 
 /** The written value's read-back object, which the caller now owns; or its bytes decoded. */
