@@ -45,37 +45,98 @@ export class StringPool {
 
 /**
  * Ids of live key strings stay below this: each cache entry names at most two, and 2 × 3 × 4096 live
- * entries fit, so `first * keySpan + second` is a small integer that names one pair.
+ * entries fit, so `first * keySpan + second` is a small integer (below 2³⁰) that names one pair.
  */
 export const keySpan = 32_768;
 
+/** Rows a table starts with; it doubles them as entries arrive, up to its size. */
+const initialRows = 16;
+
 /**
- * groupcache's lru.Cache: `get` and `set` make the entry the newest; past `size` entries the oldest goes.
- * `set` says whether the key is new; `dropped` hears of each entry evicted.
+ * groupcache's lru.Cache over small integer keys, each entry a row of `width` numbers. `get` and `add`
+ * make the entry the newest; an `add` past `size` entries evicts the oldest (`dropped` hears its key
+ * and row first) and gives its row to the new entry. The recency order is a doubly linked list through
+ * the rows, so a hit moves nothing but two links; the rows are typed arrays, grown by doubling.
  */
-export class LruCache<V> {
-  private readonly entries = new Map<number, V>();
+export class LruTable {
+  private readonly rows = new Map<number, number>();
+  private keys = new Int32Array(initialRows);
+  private older = new Int32Array(initialRows);
+  private newer = new Int32Array(initialRows);
+  private values: Float64Array;
+  private oldest = -1;
+  private newest = -1;
 
-  constructor(private readonly size: number, private readonly dropped: (key: number, value: V) => void) {}
-
-  get(key: number | undefined): V | undefined {
-    if (key === undefined) return undefined;
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
+  constructor(private readonly size: number, private readonly width: number, private readonly dropped: (key: number, row: number) => void) {
+    this.values = new Float64Array(initialRows * width);
   }
 
-  set(key: number, value: V): boolean {
-    const had = this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.size) {
-      const [oldest, old] = this.entries.entries().next().value!;
-      this.entries.delete(oldest);
-      this.dropped(oldest, old);
+  /** The entry's row, made the newest; -1 when the key is not cached. */
+  get(key: number | undefined): number {
+    const row = key === undefined ? undefined : this.rows.get(key);
+    if (row === undefined) return -1;
+    this.unlink(row);
+    this.link(row);
+    return row;
+  }
+
+  /** Adds an absent key as the newest entry and returns its row (zeroed). */
+  add(key: number): number {
+    let row: number;
+    if (this.rows.size < this.size) {
+      row = this.rows.size;
+      if (row === this.keys.length) this.grow();
+    } else {
+      row = this.oldest;
+      const evicted = this.keys[row]!;
+      this.unlink(row);
+      this.rows.delete(evicted);
+      this.dropped(evicted, row);
+      this.values.fill(0, row * this.width, (row + 1) * this.width);
     }
-    return !had;
+    this.rows.set(key, row);
+    this.keys[row] = key;
+    this.link(row);
+    return row;
+  }
+
+  at(row: number, column: number): number {
+    return this.values[row * this.width + column]!;
+  }
+
+  put(row: number, column: number, value: number): void {
+    this.values[row * this.width + column] = value;
+  }
+
+  private grow(): void {
+    const rows = Math.min(this.keys.length * 2, this.size);
+    const widen = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(rows);
+      b.set(a);
+      return b;
+    };
+    this.keys = widen(this.keys);
+    this.older = widen(this.older);
+    this.newer = widen(this.newer);
+    const values = new Float64Array(rows * this.width);
+    values.set(this.values);
+    this.values = values;
+  }
+
+  private unlink(row: number): void {
+    const older = this.older[row]!;
+    const newer = this.newer[row]!;
+    if (older < 0) this.oldest = newer;
+    else this.newer[older] = newer;
+    if (newer < 0) this.newest = older;
+    else this.older[newer] = older;
+  }
+
+  private link(row: number): void {
+    this.older[row] = this.newest;
+    this.newer[row] = -1;
+    if (this.newest < 0) this.oldest = row;
+    else this.newer[this.newest] = row;
+    this.newest = row;
   }
 }
