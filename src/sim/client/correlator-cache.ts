@@ -110,7 +110,7 @@ export class LruTable {
 
   private grow(): void {
     const rows = Math.min(this.keys.length * 2, this.size);
-    const widen = (a: Int32Array): Int32Array => {
+    const widen = (a: Int32Array): Int32Array<ArrayBuffer> => {
       const b = new Int32Array(rows);
       b.set(a);
       return b;

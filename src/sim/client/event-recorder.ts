@@ -106,7 +106,6 @@ const spamLast = 1;
 const manyMessages = -1;
 const nullTimestamp = -1;
 const noTimestamp = -2;
-const twoTo32 = 2 ** 32;
 
 /** `<object name>.<hex>` with the hex as formatted from a 64-bit integer: its halves; undefined for another name. */
 function nameHalves(name: string, objectName: string): [number, number] | undefined {
