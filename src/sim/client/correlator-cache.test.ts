@@ -35,6 +35,43 @@ describe('LruTable', () => {
     expect(lru.at(next, 1)).toBe(0);
     expect(lru.get(1)).toBe(-1);
   });
+
+  it('keeps the entries, order and values of a Map kept as groupcache keeps its list, over many gets and adds', () => {
+    for (const size of [1, 7, 100, 4096]) {
+      let seed = size;
+      const random = (n: number): number => {
+        seed = (Math.imul(seed ^ (seed >>> 15), 0x2c1b3c6d) + 0x6d2b79f5) | 0;
+        return (seed >>> 0) % n;
+      };
+      const reference = new Map<number, number>();
+      const dropped: number[] = [];
+      const expectedDrops: number[] = [];
+      const lru = new LruTable(size, 1, (key) => dropped.push(key));
+      let wrong = 0;
+      for (let i = 0; i < 20_000; i++) {
+        const key = random(size * 3) * 32_768 + random(3);
+        const row = lru.get(key);
+        const value = reference.get(key);
+        if ((row >= 0 ? lru.at(row, 0) : undefined) !== value) wrong++;
+        if (value !== undefined) {
+          reference.delete(key);
+          reference.set(key, value);
+          continue;
+        }
+        lru.put(lru.add(key), 0, i);
+        reference.set(key, i);
+        if (reference.size > size) {
+          const oldest = reference.keys().next().value!;
+          reference.delete(oldest);
+          expectedDrops.push(oldest);
+        }
+      }
+      expect(wrong).toBe(0);
+      expect(dropped.length).toBe(expectedDrops.length);
+      expect(dropped.every((key, i) => key === expectedDrops[i])).toBe(true);
+      expect([...reference].every(([key, value]) => lru.at(lru.get(key), 0) === value)).toBe(true);
+    }
+  }, 120_000);
 });
 
 /**

@@ -52,14 +52,23 @@ export const keySpan = 32_768;
 /** Rows a table starts with; it doubles them as entries arrive, up to its size. */
 const initialRows = 16;
 
+/** A key's home slot in a table of `mask + 1` slots (a multiply-xorshift mix: the keys are pairs of small ids). */
+function home(key: number, mask: number): number {
+  const h = Math.imul(key ^ (key >>> 15), 0x2c1b3c6d);
+  return (h ^ (h >>> 12)) & mask;
+}
+
 /**
  * groupcache's lru.Cache over small integer keys, each entry a row of `width` numbers. `get` and `add`
  * make the entry the newest; an `add` past `size` entries evicts the oldest (`dropped` hears its key
  * and row first) and gives its row to the new entry. The recency order is a doubly linked list through
- * the rows, so a hit moves nothing but two links; the rows are typed arrays, grown by doubling.
+ * the rows, so a hit moves nothing but two links; keys find their rows in an open-addressing table
+ * (linear probing, at most half full, deletion by shifting back); all of it in typed arrays, grown by
+ * doubling.
  */
 export class LruTable {
-  private readonly rows = new Map<number, number>();
+  private count = 0;
+  private slots = new Int32Array(initialRows * 2);
   private keys = new Int32Array(initialRows);
   private older = new Int32Array(initialRows);
   private newer = new Int32Array(initialRows);
@@ -73,8 +82,9 @@ export class LruTable {
 
   /** The entry's row, made the newest; -1 when the key is not cached. */
   get(key: number | undefined): number {
-    const row = key === undefined ? undefined : this.rows.get(key);
-    if (row === undefined) return -1;
+    if (key === undefined) return -1;
+    const row = this.slots[this.slotOf(key)]! - 1;
+    if (row < 0) return -1;
     this.unlink(row);
     this.link(row);
     return row;
@@ -83,19 +93,19 @@ export class LruTable {
   /** Adds an absent key as the newest entry and returns its row (zeroed). */
   add(key: number): number {
     let row: number;
-    if (this.rows.size < this.size) {
-      row = this.rows.size;
+    if (this.count < this.size) {
+      row = this.count++;
       if (row === this.keys.length) this.grow();
     } else {
       row = this.oldest;
       const evicted = this.keys[row]!;
       this.unlink(row);
-      this.rows.delete(evicted);
+      this.unslot(this.slotOf(evicted));
       this.dropped(evicted, row);
       this.values.fill(0, row * this.width, (row + 1) * this.width);
     }
-    this.rows.set(key, row);
     this.keys[row] = key;
+    this.slots[this.slotOf(key)] = row + 1;
     this.link(row);
     return row;
   }
@@ -106,6 +116,30 @@ export class LruTable {
 
   put(row: number, column: number, value: number): void {
     this.values[row * this.width + column] = value;
+  }
+
+  /** The slot holding the key's row (as row + 1), or the empty slot where it would go. */
+  private slotOf(key: number): number {
+    const mask = this.slots.length - 1;
+    for (let i = home(key, mask); ; i = (i + 1) & mask) {
+      const r = this.slots[i]!;
+      if (r === 0 || this.keys[r - 1] === key) return i;
+    }
+  }
+
+  /** Empties a slot, shifting back the entries after it that probed past it. */
+  private unslot(slot: number): void {
+    const mask = this.slots.length - 1;
+    let hole = slot;
+    for (let j = (hole + 1) & mask; this.slots[j] !== 0; j = (j + 1) & mask) {
+      const h = home(this.keys[this.slots[j]! - 1]!, mask);
+      // The entry at j may fill the hole unless its home lies cyclically in (hole, j].
+      if (hole < j ? h <= hole || h > j : h <= hole && h > j) {
+        this.slots[hole] = this.slots[j]!;
+        hole = j;
+      }
+    }
+    this.slots[hole] = 0;
   }
 
   private grow(): void {
@@ -121,6 +155,10 @@ export class LruTable {
     const values = new Float64Array(rows * this.width);
     values.set(this.values);
     this.values = values;
+    let slots = this.slots.length;
+    while (slots < rows * 2) slots *= 2;
+    this.slots = new Int32Array(slots);
+    for (let row = 0; row < this.count - 1; row++) this.slots[this.slotOf(this.keys[row]!)] = row + 1;
   }
 
   private unlink(row: number): void {
