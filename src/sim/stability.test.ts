@@ -17,7 +17,8 @@ import { decodeStored } from './apiserver/storage/codec.ts';
  * Where a deleted object's name may stay, each bounded: the trace (its record limit), the audit log
  * (10,000 events, and the RequestReceived events of its 1,024 newest open requests), the watch caches'
  * windows (a ring buffer: events leave it when newer ones arrive), the event correlators' caches (LRUs
- * of 4,096, as client-go's, and the key strings their entries name), kube-scheduler's attempt records
+ * of 4,096, as client-go's: the key strings their entries name, and their logs' names of another form
+ * than `<object>.<hex>`), kube-scheduler's attempt records
  * (its attempt limit), the garbage collector's absent-owner cache (an LRU of 500, as upstream's) and the
  * user's replies (the answers to its own requests).
  */
@@ -26,7 +27,7 @@ const bounded = [
   /^cluster\.apiserver\.audit\.events\[/,
   /^cluster\.apiserver\.audit\.received\{/,
   /^cluster\.apiserver\.storage\.cachers\{[^}]*\}\.watchCache\.cache\[/,
-  /\.correlator\.(aggregates|logs|spam)\.entries\{/,
+  /\.correlator\.(names|versions)\{/,
   /\.correlator\.(keys|messages)\.(ids\{|strings\[)/,
   /^cluster\.scheduler\.attempts\[/,
   /^cluster\.controllerManager\.garbageCollector\.graph\.absentOwnerCache\.entries\{/,

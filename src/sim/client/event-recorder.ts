@@ -22,7 +22,7 @@ import { isStatusError } from '../api/errors.ts';
 import { second, type Co, type Time } from '../engine/index.ts';
 import type { ClientHost } from './client-component.ts';
 import type { ResourceClient, RestClient } from './rest-client.ts';
-import { keySpan, LruCache, StringPool } from './correlator-cache.ts';
+import { keySpan, LruTable, StringPool } from './correlator-cache.ts';
 
 export interface EventSource {
   readonly component: string;
@@ -85,21 +85,38 @@ function aggregatePart(e: Event): string {
   return [e.type, e.reason, e.reportingComponent, e.reportingInstance].map((s) => s ?? '').join('');
 }
 
+/** The three caches' columns. An aggregate: its message's id in the messages' pool (or `manyMessages`). */
+const aggregateMessage = 0;
+const aggregateLast = 1;
 /**
- * eventLog: the server's copy's count, first timestamp (its id in the messages' pool: the events of one
- * second share it), name and resourceVersion (a number when it is a plain decimal, as etcd's revisions are).
+ * An event log (the server's copy): count, first timestamp (its id in the messages' pool: the events of
+ * one second share it; or `nullTimestamp` / `noTimestamp`), the name's hex suffix after the object's name
+ * as two 32-bit halves (or NaN: the name is in `names`), resourceVersion (a plain decimal as a number,
+ * as etcd's revisions are; or NaN: it is in `versions`).
  */
-interface EventLog {
-  count: number;
-  firstTimestamp: number | null | undefined;
-  name: string;
-  resourceVersion: string | number | undefined;
+const logCount = 0;
+const logFirst = 1;
+const logNameHigh = 2;
+const logNameLow = 3;
+const logVersion = 4;
+/** A spam filter's token bucket. */
+const spamTokens = 0;
+const spamLast = 1;
+
+const manyMessages = -1;
+const nullTimestamp = -1;
+const noTimestamp = -2;
+
+/** `<object name>.<hex>` with the hex as formatted from a 64-bit integer: its halves; undefined for another name. */
+function nameHalves(name: string, objectName: string): [number, number] | undefined {
+  if (name.length <= objectName.length + 1 || name.length > objectName.length + 17 || !name.startsWith(objectName) || name[objectName.length] !== '.') return undefined;
+  const hex = name.slice(objectName.length + 1);
+  if (!/^(?:0|[1-9a-f][0-9a-f]*)$/.test(hex)) return undefined;
+  return [hex.length > 8 ? parseInt(hex.slice(0, -8), 16) : 0, parseInt(hex.slice(-8), 16)];
 }
 
-/** An aggregate: its distinct messages' ids in the order first seen (one as a number: most never see a second). */
-interface Aggregate {
-  messages: number | number[];
-  lastTimestamp: Time;
+function nameFromHalves(objectName: string, high: number, low: number): string {
+  return [objectName, high > 0 ? high.toString(16) + low.toString(16).padStart(8, '0') : low.toString(16)].join('.');
 }
 
 export interface CorrelateResult {
@@ -109,19 +126,26 @@ export interface CorrelateResult {
   readonly skip: boolean;
 }
 
-/** EventCorrelator: aggregate, then count, then spam-filter. */
+/**
+ * EventCorrelator: aggregate, then count, then spam-filter. Each cache entry is a row of numbers; what
+ * does not fit a number (an aggregate's second message on, a name or resourceVersion of another form)
+ * is kept beside it by row until the entry goes.
+ */
 export class EventCorrelator {
   private readonly keys = new StringPool(keySpan);
   private readonly messages = new StringPool(Infinity);
-  private readonly aggregates = new LruCache<Aggregate>(eventCorrelation.maxLruCacheEntries, (key, record) => {
+  private readonly messageLists = new Map<number, number[]>();
+  private readonly names = new Map<number, string>();
+  private readonly versions = new Map<number, string | undefined>();
+  private readonly aggregates = new LruTable(eventCorrelation.maxLruCacheEntries, 2, (key, row) => {
     this.releaseKey(key);
-    for (const id of typeof record.messages === 'number' ? [record.messages] : record.messages) this.messages.release(id);
+    this.releaseMessages(row);
   });
-  private readonly logs = new LruCache<EventLog>(eventCorrelation.maxLruCacheEntries, (key, log) => {
+  private readonly logs = new LruTable(eventCorrelation.maxLruCacheEntries, 5, (key, row) => {
     this.releaseKey(key);
-    if (typeof log.firstTimestamp === 'number') this.messages.release(log.firstTimestamp);
+    this.forgetLog(row);
   });
-  private readonly spam = new LruCache<{ tokens: number; last: Time }>(eventCorrelation.maxLruCacheEntries, (key) => this.keys.release(key));
+  private readonly spam = new LruTable(eventCorrelation.maxLruCacheEntries, 2, (key) => this.keys.release(key));
 
   correlate(event: Event, now: Time, epochMs: number): CorrelateResult {
     const object = objectPart(event);
@@ -137,17 +161,35 @@ export class EventCorrelator {
 
   /** Sets the log of (object, rest) to the event's; a cached log is changed in place (its Get made it the newest, as an Add would). */
   private log(object: string, rest: string, event: Event): void {
-    const rv = event.metadata.resourceVersion;
-    const resourceVersion = rv !== undefined && /^[1-9]\d{0,8}$/.test(rv) ? Number(rv) : rv;
-    const firstTimestamp = typeof event.firstTimestamp === 'string' ? this.messages.acquire(event.firstTimestamp) : event.firstTimestamp;
+    const first = typeof event.firstTimestamp === 'string' ? this.messages.acquire(event.firstTimestamp) : event.firstTimestamp === null ? nullTimestamp : noTimestamp;
+    let row = this.logs.get(this.find(object, rest));
+    if (row < 0) row = this.store(this.logs, object, rest);
+    else this.forgetLog(row);
+    this.logs.put(row, logCount, event.count ?? 0);
+    this.logs.put(row, logFirst, first);
     const name = event.metadata.name ?? '';
-    const cached = this.logs.get(this.find(object, rest));
-    if (!cached) {
-      this.store(this.logs, object, rest, { count: event.count ?? 0, firstTimestamp, name, resourceVersion });
-      return;
+    const halves = nameHalves(name, event.involvedObject.name ?? '');
+    if (halves) {
+      this.logs.put(row, logNameHigh, halves[0]);
+      this.logs.put(row, logNameLow, halves[1]);
+    } else {
+      this.logs.put(row, logNameHigh, NaN);
+      this.names.set(row, name);
     }
-    if (typeof cached.firstTimestamp === 'number') this.messages.release(cached.firstTimestamp);
-    Object.assign(cached, { count: event.count ?? 0, firstTimestamp, name, resourceVersion });
+    const rv = event.metadata.resourceVersion;
+    if (rv !== undefined && /^[1-9]\d{0,8}$/.test(rv)) this.logs.put(row, logVersion, Number(rv));
+    else {
+      this.logs.put(row, logVersion, NaN);
+      this.versions.set(row, rv);
+    }
+  }
+
+  /** Lets go of what a log's row names outside its numbers. */
+  private forgetLog(row: number): void {
+    const first = this.logs.at(row, logFirst);
+    if (first >= 0) this.messages.release(first);
+    this.names.delete(row);
+    this.versions.delete(row);
   }
 
   /** The cache key of an object's part and a rest, if both strings are pooled (else no entry has it). */
@@ -158,13 +200,10 @@ export class EventCorrelator {
     return second === undefined ? undefined : first * keySpan + second;
   }
 
-  /** Sets an entry; the strings are pooled while it lives. */
-  private store<V>(cache: LruCache<V>, object: string, rest: string | undefined, value: V): void {
+  /** Adds an entry for a key no entry has; its strings are pooled while it lives. */
+  private store(cache: LruTable, object: string, rest: string | undefined): number {
     const first = this.keys.acquire(object);
-    const second = rest === undefined ? undefined : this.keys.acquire(rest);
-    if (cache.set(second === undefined ? first : first * keySpan + second, value)) return;
-    this.keys.release(first);
-    if (second !== undefined) this.keys.release(second);
+    return cache.add(rest === undefined ? first : first * keySpan + this.keys.acquire(rest));
   }
 
   private releaseKey(key: number): void {
@@ -172,31 +211,47 @@ export class EventCorrelator {
     this.keys.release(key % keySpan);
   }
 
+  /** An aggregate's messages' ids, in the order first seen. */
+  private messagesOf(row: number): number[] {
+    const id = this.aggregates.at(row, aggregateMessage);
+    return id === manyMessages ? this.messageLists.get(row)! : [id];
+  }
+
+  private releaseMessages(row: number): void {
+    for (const id of this.messagesOf(row)) this.messages.release(id);
+    this.messageLists.delete(row);
+  }
+
   /** Adds a message to an aggregate unless it has it; returns how many it has. */
-  private remember(record: Aggregate, message: string): number {
+  private remember(row: number, message: string): number {
     const id = this.messages.id(message);
-    if (typeof record.messages === 'number') {
-      if (record.messages === id) return 1;
-      record.messages = [record.messages, this.messages.acquire(message)];
-    } else if (id === undefined || !record.messages.includes(id)) record.messages.push(this.messages.acquire(message));
-    return record.messages.length;
+    const single = this.aggregates.at(row, aggregateMessage);
+    if (single !== manyMessages) {
+      if (single === id) return 1;
+      this.messageLists.set(row, [single, this.messages.acquire(message)]);
+      this.aggregates.put(row, aggregateMessage, manyMessages);
+      return 2;
+    }
+    const list = this.messageLists.get(row)!;
+    if (id === undefined || !list.includes(id)) list.push(this.messages.acquire(message));
+    return list.length;
   }
 
   private aggregate(event: Event, object: string, now: Time, epochMs: number): [Event, string] {
     const rest = aggregatePart(event);
     const message = event.message ?? '';
-    let record = this.aggregates.get(this.find(object, rest));
+    let row = this.aggregates.get(this.find(object, rest));
     let count = 1;
-    if (!record) {
-      record = { messages: this.messages.acquire(message), lastTimestamp: now };
-      this.store(this.aggregates, object, rest, record);
-    } else if (now - record.lastTimestamp > eventCorrelation.maxInterval) {
-      for (const id of typeof record.messages === 'number' ? [record.messages] : record.messages) this.messages.release(id);
-      record.messages = this.messages.acquire(message);
-    } else count = this.remember(record, message);
-    record.lastTimestamp = now;
+    if (row < 0) {
+      row = this.store(this.aggregates, object, rest);
+      this.aggregates.put(row, aggregateMessage, this.messages.acquire(message));
+    } else if (now - this.aggregates.at(row, aggregateLast) > eventCorrelation.maxInterval) {
+      this.releaseMessages(row);
+      this.aggregates.put(row, aggregateMessage, this.messages.acquire(message));
+    } else count = this.remember(row, message);
+    this.aggregates.put(row, aggregateLast, now);
     if (count < eventCorrelation.maxEvents) return [event, eventPart(event)];
-    this.messages.release((record.messages as number[]).shift()!);
+    this.messages.release(this.messageLists.get(row)!.shift()!);
     const t = formatTimestamp(epochMs);
     const combined: Event = {
       kind: 'Event', apiVersion: 'v1',
@@ -212,15 +267,21 @@ export class EventCorrelator {
   }
 
   private observe(event: Event, object: string, rest: string): { event: Event; patch?: CorrelateResult['patch'] } {
-    const last = this.logs.get(this.find(object, rest));
+    const row = this.logs.get(this.find(object, rest));
     let observed = event;
     let patch: CorrelateResult['patch'];
-    if (last && last.count > 0) {
-      const metadata = { ...event.metadata, name: last.name };
-      if (last.resourceVersion) metadata.resourceVersion = String(last.resourceVersion);
-      const firstTimestamp = typeof last.firstTimestamp === 'number' ? this.messages.string(last.firstTimestamp) : last.firstTimestamp;
-      observed = { ...event, metadata, firstTimestamp, count: last.count + 1 };
-      patch = { count: last.count + 1, lastTimestamp: event.lastTimestamp, message: event.message };
+    const count = row < 0 ? 0 : this.logs.at(row, logCount);
+    if (count > 0) {
+      const high = this.logs.at(row, logNameHigh);
+      const name = Number.isNaN(high) ? this.names.get(row)! : nameFromHalves(event.involvedObject.name ?? '', high, this.logs.at(row, logNameLow));
+      const metadata = { ...event.metadata, name };
+      const version = this.logs.at(row, logVersion);
+      const resourceVersion = Number.isNaN(version) ? this.versions.get(row) : String(version);
+      if (resourceVersion) metadata.resourceVersion = resourceVersion;
+      const first = this.logs.at(row, logFirst);
+      const firstTimestamp = first >= 0 ? this.messages.string(first) : first === nullTimestamp ? null : undefined;
+      observed = { ...event, metadata, firstTimestamp, count: count + 1 };
+      patch = { count: count + 1, lastTimestamp: event.lastTimestamp, message: event.message };
     }
     this.log(object, rest, observed);
     return patch ? { event: observed, patch } : { event: observed };
@@ -228,16 +289,18 @@ export class EventCorrelator {
 
   /** EventSourceObjectSpamFilter: a token bucket per source and object, full to begin with. */
   private filter(object: string, now: Time): boolean {
-    let bucket = this.spam.get(this.find(object));
-    if (!bucket) {
-      bucket = { tokens: eventCorrelation.spamBurst, last: now };
-      this.store(this.spam, object, undefined, bucket);
+    let row = this.spam.get(this.find(object));
+    if (row < 0) {
+      row = this.store(this.spam, object, undefined);
+      this.spam.put(row, spamTokens, eventCorrelation.spamBurst);
+      this.spam.put(row, spamLast, now);
     }
-    bucket.tokens = Math.min(eventCorrelation.spamBurst, bucket.tokens + ((now - bucket.last) / second) * eventCorrelation.spamQps);
-    bucket.last = now;
-    if (bucket.tokens < 1) return true;
-    bucket.tokens -= 1;
-    return false;
+    let tokens = Math.min(eventCorrelation.spamBurst, this.spam.at(row, spamTokens) + ((now - this.spam.at(row, spamLast)) / second) * eventCorrelation.spamQps);
+    this.spam.put(row, spamLast, now);
+    const skip = tokens < 1;
+    if (!skip) tokens -= 1;
+    this.spam.put(row, spamTokens, tokens);
+    return skip;
   }
 }
 

@@ -156,7 +156,7 @@ export class Kubelet extends ClientComponent {
   override onStart(): void {
     for (const w of this.podWorkers.keepRunning()) {
       // The status manager starts with an empty cache: each kept pod's status is written again.
-      w.lastStatus = '';
+      w.lastStatus = undefined;
       w.conditionTimes = {};
       // The processes ran on; the timers that stood for them died with the process: arm them again, and
       // the prober starts its workers afresh.

@@ -80,8 +80,11 @@ export interface PodWorker {
   startTime: string;
   podIP: string;
   containers: RunningContainer[];
-  /** The status manager's cache for this pod: the last status written ('' for none yet). */
-  lastStatus: string;
+  /**
+   * The status manager's cache for this pod: the last status written, as `statusKey` of its JSON
+   * (undefined for none yet).
+   */
+  lastStatus: number | undefined;
   /** Set once the pod is being killed: every step under way stops at its next check (the sync's context is cancelled). */
   terminating: boolean;
   /** The status manager's cache for this pod: each condition's status and transition time, by condition type. */
@@ -169,7 +172,7 @@ export class PodWorkers {
       return;
     }
     if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
-    if (worker && worker.lastStatus === '' && worker.containers.every((c) => c.state === 'running')) {
+    if (worker && worker.lastStatus === undefined && worker.containers.every((c) => c.state === 'running')) {
       this.host.spawn(this.syncer.patchStatus(pod, worker));
       return;
     }
@@ -184,7 +187,7 @@ export class PodWorkers {
           log: new ContainerLog(), files: new Map(), instance: 0, server: null, handlesTerm: true, probes: [],
           readyResult: !c.readinessProbe, startedResult: !c.startupProbe,
         })),
-        lastStatus: '', terminating: false, conditionTimes: {}, pullBackoff: runtimeDurations.imagePullBackOffInitial, pod,
+        lastStatus: undefined, terminating: false, conditionTimes: {}, pullBackoff: runtimeDurations.imagePullBackOffInitial, pod,
       };
       this.workers.set(uid, w);
       this.host.spawn(this.syncer.syncPod(pod, w));
