@@ -32,13 +32,13 @@ export interface TokenElementEvents {
 }
 
 /** A token's class: its message family, reply, failure and selection. */
-export function tokenClass(flight: Flight, selected: boolean): string {
+function tokenClass(flight: Flight, selected: boolean): string {
   const failed = labelOf(flight).failed;
   return `token token--${messageFamily(flight.kind)}${isResponse(flight) ? ' token--response' : ''}${failed ? ' token--failed' : ''}${selected ? ' token--selected' : ''}`;
 }
 
 /** A token's accessible name: the message, its label, whether it failed and whether it is still in flight. */
-export function tokenName(flight: Flight): string {
+function tokenName(flight: Flight): string {
   const label = labelOf(flight);
   return `${describeMessage(flight)}: ${label.text}${label.failed ? ' (failed)' : ''}${flight.step === null ? ', in flight' : ''}`;
 }
@@ -47,6 +47,9 @@ interface Held {
   readonly element: SVGGElement;
   token: DrawnToken;
   selected: boolean;
+  /** The class and accessible name written (a flight's delivery or selection changes them). */
+  className: string;
+  name: string;
 }
 
 export class TokenElements {
@@ -97,14 +100,15 @@ export class TokenElements {
     const held = this.held.get(flight.id);
     if (!held) {
       const element = this.spare.pop() ?? this.create();
-      const entry: Held = { element, token, selected };
-      this.describe(element, flight, selected);
+      const entry: Held = { element, token, selected, className: '', name: '' };
+      this.identify(element, flight);
+      this.describe(entry, flight, selected);
       this.held.set(flight.id, entry);
       this.byElement.set(element, entry);
       this.events.added(element, token);
       return element;
     }
-    if (held.token.flight !== flight || held.selected !== selected) this.describe(held.element, flight, selected);
+    if (held.token.flight !== flight || held.selected !== selected) this.describe(held, flight, selected);
     if (held.token.flight !== flight || held.token.segment !== token.segment) {
       // A delivery recorded, a payload shipped again or the layout changed: placed afresh.
       this.events.removed(held.element);
@@ -127,17 +131,32 @@ export class TokenElements {
     return element;
   }
 
-  private describe(element: SVGGElement, flight: Flight, selected: boolean): void {
-    element.setAttribute('class', tokenClass(flight, selected));
-    element.setAttribute('aria-pressed', String(selected));
-    element.setAttribute('aria-label', tokenName(flight));
-    element.dataset.kind = flight.kind;
-    element.dataset.from = flight.from;
-    element.dataset.to = flight.to;
-    element.dataset.messageId = String(flight.id);
-    element.dataset.delivered = String(flight.step !== null);
-    if (labelOf(flight).failed) element.dataset.failed = 'true';
-    else delete element.dataset.failed;
+  /** What never changes for a message: its kind, its link and its id. */
+  private identify(element: SVGGElement, flight: Flight): void {
+    element.setAttribute('data-kind', flight.kind);
+    element.setAttribute('data-from', flight.from);
+    element.setAttribute('data-to', flight.to);
+    element.setAttribute('data-message-id', String(flight.id));
+  }
+
+  /** What a delivery, a payload shipped again or the selection changes, written where it did. */
+  private describe(held: Held, flight: Flight, selected: boolean): void {
+    const { element } = held;
+    const fresh = held.className === '';
+    const className = tokenClass(flight, selected);
+    if (className !== held.className) {
+      held.className = className;
+      element.setAttribute('class', className);
+      if (labelOf(flight).failed) element.setAttribute('data-failed', 'true');
+      else element.removeAttribute('data-failed');
+    }
+    const name = tokenName(flight);
+    if (name !== held.name) {
+      held.name = name;
+      element.setAttribute('aria-label', name);
+      element.setAttribute('data-delivered', String(flight.step !== null));
+    }
+    if (fresh || selected !== held.selected) element.setAttribute('aria-pressed', String(selected));
   }
 
   private remove(id: number, held: Held): void {

@@ -1,26 +1,31 @@
 // The side panel's message view: the recent deliveries, the messages of a selected link, or one
 // message in full (its payload exactly as the engine delivered it, and its cause and request as links).
 
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import { useCaption } from '../captions/StepCaption.tsx';
 import { formatPayload, formatVirtualTime } from '../format.ts';
 import { useSimActions } from '../store/sim-context.ts';
-import { useSimSnapshot } from '../store/snapshot.ts';
+import { OnScreen, useOnScreen, useSimSnapshot } from '../store/snapshot.ts';
 import { onLink, recentLimit } from '../store/sim-store.ts';
 import { heldMessage, heldRecord } from './why.ts';
 
 const listLength = 30;
 
+/** While playing below the column's fold, it keeps what it showed (OnScreen, snapshot.ts). */
 export function MessageInspector() {
   const selection = useSimSnapshot((state) => state.selection);
+  const section = useRef<HTMLElement>(null);
+  const onScreen = useOnScreen(section);
   return (
-    <section className="panel-section inspector" aria-labelledby="inspector-heading">
-      {selection?.type === 'message' ? <MessageDetails id={selection.id} />
-        : selection?.type === 'link' ? <LinkMessages a={selection.a} b={selection.b} />
-          : <RecentDeliveries />}
+    <section className="panel-section inspector" aria-labelledby="inspector-heading" ref={section}>
+      <OnScreen value={onScreen}>
+        {selection?.type === 'message' ? <MessageDetails id={selection.id} />
+          : selection?.type === 'link' ? <LinkMessages a={selection.a} b={selection.b} />
+            : <RecentDeliveries />}
+      </OnScreen>
     </section>
   );
 }

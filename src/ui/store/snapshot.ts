@@ -6,8 +6,11 @@
 // its own after the update, so the graph's tokens and the counters (which read the store itself) are
 // drawn in one frame and the panels in a later one, not all in one long task per update. What the user
 // did on the page (a selection, a picked key or revision, a "why?") shows at once, playing or not.
+// What is off screen (`OnScreen` false above it: a kubelet's box outside the graph's view, the inspector
+// below the column's fold) stays as it was while playing, and catches up when it comes into view or the
+// simulation pauses.
 
-import { useStore } from 'zustand';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { useSimStore } from './sim-context.ts';
 import type { SimState, SimStore } from './sim-store.ts';
@@ -71,7 +74,46 @@ export function snapshotOf(live: SimStore): StoreApi<SimState> {
   return snapshot;
 }
 
-/** As `useSim`, from the snapshot: the store's state when paused, at most `trailMs` old while playing. */
+/** Whether the components below are on screen (false: they may stay as they were while playing). */
+export const OnScreen = createContext(true);
+
+type Seen = (onScreen: boolean) => void;
+let observer: IntersectionObserver | null = null;
+const watched = new WeakMap<Element, Seen>();
+
+/** Whether `ref`'s element intersects the page's viewport (true until first observed, and without IntersectionObserver). */
+export function useOnScreen(ref: RefObject<Element | null>): boolean {
+  const [onScreen, setOnScreen] = useState(true);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || typeof IntersectionObserver === 'undefined') return undefined;
+    observer ??= new IntersectionObserver((entries) => {
+      for (const entry of entries) watched.get(entry.target)?.(entry.isIntersecting);
+    });
+    watched.set(element, setOnScreen);
+    observer.observe(element);
+    return () => {
+      observer?.unobserve(element);
+      watched.delete(element);
+    };
+  }, [ref]);
+  return onScreen;
+}
+
+/**
+ * As `useSim`, from the snapshot: the store's state when paused, at most `trailMs` old while playing, and
+ * while playing off screen (`OnScreen`), what it was when it went off screen.
+ */
 export function useSimSnapshot<T>(selector: (state: SimState) => T): T {
-  return useStore(snapshotOf(useSimStore()), selector);
+  const store = snapshotOf(useSimStore());
+  const onScreen = useContext(OnScreen);
+  const held = useRef<{ value: T } | null>(null);
+  const read = () => {
+    const state = store.getState();
+    if (!onScreen && held.current !== null && state.status.mode !== 'paused') return held.current.value;
+    const value = selector(state);
+    if (held.current?.value !== value) held.current = { value };
+    return value;
+  };
+  return useSyncExternalStore(store.subscribe, read, read);
 }
