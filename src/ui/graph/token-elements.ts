@@ -165,9 +165,8 @@ export class TokenElements {
     this.events.removed(held.element);
     if (this.hovered === held.element) this.setHovered(null);
     held.element.remove();
-    delete held.element.dataset.phase;
-    held.element.style.removeProperty('visibility');
-    held.element.style.removeProperty('transform');
+    // A reused element keeps its phase, visibility and transform until `added` places it, before it is
+    // attached again.
     if (this.spare.length < spareLimit) this.spare.push(held.element);
   }
 
