@@ -12,7 +12,7 @@
 // and of the components' titles, updated from the same per-frame pass; hovering a token shows its label.
 
 import { useReactFlow, ViewportPortal } from '@xyflow/react';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Flight, VirtualTime } from '../../protocol/index.ts';
 import { flightPhase, flightProgress, isDrawn, type FlightPhase } from '../playback/flight.ts';
 import { usePlayhead } from '../playback/PlayheadProvider.tsx';
@@ -153,7 +153,8 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const flow = useReactFlow();
   const time = usePlayhead();
   const placed = useRef(new Map<SVGGElement, Placed>());
-  const tokenRoot = useRef<SVGGElement>(null);
+  // State, not a ref: React Flow's viewport portal mounts the layer only once its viewport exists.
+  const [tokenRoot, setTokenRoot] = useState<SVGGElement | null>(null);
   const labelRoot = useRef<SVGGElement>(null);
   const labels = useRef<TokenLabels | null>(null);
   const canonical = useMemo(() => canonicalSegments(segments), [segments]);
@@ -217,7 +218,7 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   // changed them (no render). `learnedAt` is the playhead's time when the flights last changed: a token
   // joining then was still to come if it was unsent at that time (the playhead may have passed it since).
   useLayoutEffect(() => {
-    const root = tokenRoot.current;
+    const root = tokenRoot;
     if (!root) return undefined;
     const learnedAt = { t: time.get() };
     const elements = new TokenElements(root, {
@@ -252,12 +253,12 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
       unsubscribe();
       elements.dispose();
     };
-  }, [store, segments, time, actions, wakeAt, relabelSoon]);
+  }, [tokenRoot, store, segments, time, actions, wakeAt, relabelSoon]);
 
   return (
     <ViewportPortal>
       <svg className="token-layer" data-testid="token-layer" aria-label="Messages in flight">
-        <g className="tokens" ref={tokenRoot} />
+        <g className="tokens" ref={setTokenRoot} />
         <g className="token-labels" ref={labelRoot} />
       </svg>
     </ViewportPortal>
