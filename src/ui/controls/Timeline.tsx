@@ -4,11 +4,12 @@
 // Moving the scrubber, or clicking a marker, seeks (the worker serves past steps from its records); a
 // user action at a past position forks the timeline there (the worker says so with a `fork` marker).
 
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Milestone, TimelineMarker } from '../../protocol/index.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneIndexAt } from '../story/story.ts';
 import { milestoneWords } from '../story/texts.ts';
 import { markerPercent, visibleMarkers } from './timeline-markers.ts';
@@ -25,7 +26,7 @@ export function Timeline() {
   return (
     <div className="timeline" role="group" aria-label={t('timeline.label')}>
       <div className={`timeline-track${hasMilestones ? ' has-milestones' : ''}`}>
-        <MilestoneMarkers head={head} position={position} />
+        <MilestoneMarkers />
         <input
           type="range"
           className="timeline-scrubber"
@@ -86,30 +87,15 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-/** While playing, how often the milestone markers are laid out again (real ms). */
-const playingRelayoutMs = 250;
-
-function MilestoneMarkers({ head: liveHead, position: livePosition }: { readonly head: number; readonly position: number }) {
+function MilestoneMarkers() {
   const { t } = useTranslation('controls');
-  const liveMilestones = useSim((state) => state.milestones);
-  const playing = useSim((state) => state.status.mode !== 'paused');
+  // From the panels' snapshot: while playing, hundreds of milestones a second would otherwise lay out
+  // and re-render the markers on every update; paused, it is the step shown.
+  const milestones = useSimSnapshot((state) => state.milestones);
+  const head = useSimSnapshot((state) => state.timeline?.head ?? 0);
+  const position = useSimSnapshot((state) => state.timeline?.position ?? 0);
   const language = usePrefs((prefs) => prefs.language);
   const [ref, width] = useWidth();
-  // While playing, the markers are laid out again at most every `playingRelayoutMs` (hundreds of
-  // milestones a second would otherwise re-render every marker on every tick); paused, at once.
-  const [throttled, setThrottled] = useState({ milestones: liveMilestones, head: liveHead, position: livePosition });
-  const lastLayout = useRef(0);
-  useEffect(() => {
-    if (!playing) return undefined;
-    const wait = Math.max(0, playingRelayoutMs - (performance.now() - lastLayout.current));
-    const timer = setTimeout(() => {
-      lastLayout.current = performance.now();
-      setThrottled({ milestones: liveMilestones, head: liveHead, position: livePosition });
-    }, wait);
-    return () => clearTimeout(timer);
-  }, [playing, liveMilestones, liveHead, livePosition]);
-  const shown = playing ? throttled : { milestones: liveMilestones, head: liveHead, position: livePosition };
-  const { milestones, head, position } = shown;
   const currentIndex = milestoneIndexAt(milestones, position);
   const currentStep = currentIndex < 0 ? null : milestones[currentIndex]!.step;
   const marks = useMemo(

@@ -4,12 +4,14 @@
 // request walks them (ApiserverStages.tsx), its requests in flight and watch caches; the controller
 // manager a row per controller; kube-scheduler its queues, its newest decision and the pods waiting to be
 // bound; a kubelet its container start in progress and its node's pods (PodChips.tsx). Components whose
-// model does not exist yet are drawn dimmed with a badge: part of the picture, sending nothing.
+// model does not exist yet are drawn dimmed with a badge: part of the picture, sending nothing. While the
+// simulation plays, a box outside the graph's view keeps its insides as they were (OnScreen, snapshot.ts).
 
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unbound } from '../store/pods.ts';
+import { OnScreen, useOnScreen } from '../store/snapshot.ts';
 import type { ComponentNodeType } from './layout.ts';
 import { ApiserverStages } from './ApiserverStages.tsx';
 import {
@@ -25,8 +27,11 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
   const { role, name, modelled } = component;
   const toured = useTourHighlight(name);
   const pods = role === 'kubelet' ? (component.node ?? null) : role === 'kube-scheduler' ? unbound : null;
+  const box = useRef<HTMLDivElement>(null);
+  const onScreen = useOnScreen(box);
   return (
     <div
+      ref={box}
       className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
       data-testid="component-node"
       data-component={name}
@@ -43,13 +48,15 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
         {role === 'etcd' && modelled && <EtcdMemberHeading name={name} />}
       </span>
       {!modelled && <span className="component-badge">{t('notModelled')}</span>}
-      {modelled && role === 'etcd' && <EtcdInsidesView name={name} />}
-      {modelled && role === 'kube-apiserver' && <ApiserverStages />}
-      {modelled && role === 'kube-apiserver' && <ApiserverInsidesView name={name} />}
-      {modelled && role === 'kube-controller-manager' && <ControllerManagerInsidesView name={name} />}
-      {modelled && role === 'kube-scheduler' && <SchedulerInsidesView name={name} />}
-      {modelled && role === 'kubelet' && <KubeletInsidesView name={name} />}
-      {pods !== null && <PodChips group={pods} label={pods === unbound ? t('podsWaiting') : t('podsOn', { node: pods })} />}
+      <OnScreen value={onScreen}>
+        {modelled && role === 'etcd' && <EtcdInsidesView name={name} />}
+        {modelled && role === 'kube-apiserver' && <ApiserverStages />}
+        {modelled && role === 'kube-apiserver' && <ApiserverInsidesView name={name} />}
+        {modelled && role === 'kube-controller-manager' && <ControllerManagerInsidesView name={name} />}
+        {modelled && role === 'kube-scheduler' && <SchedulerInsidesView name={name} />}
+        {modelled && role === 'kubelet' && <KubeletInsidesView name={name} />}
+        {pods !== null && <PodChips group={pods} label={pods === unbound ? t('podsWaiting') : t('podsOn', { node: pods })} />}
+      </OnScreen>
     </div>
   );
 });

@@ -10,11 +10,11 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import type { ApiserverInsides, ComponentInsides, ControllerManagerInsides, EtcdInsides, EtcdMemberInsides, SchedulerInsides } from '../../protocol/index.ts';
-import { useSim } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { shortKey, shortPod } from './insides-text.ts';
 
 function useInsides<R extends ComponentInsides['role']>(name: string, role: R): Extract<ComponentInsides, { role: R }> | null {
-  return useSim((state) => {
+  return useSimSnapshot((state) => {
     const insides = state.insides?.components[name];
     return insides?.role === role ? insides as Extract<ComponentInsides, { role: R }> : null;
   });
@@ -65,7 +65,7 @@ export const EtcdMemberHeading = memo(function EtcdMemberHeading({ name }: { rea
 function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; readonly member: EtcdMemberInsides }) {
   const { t } = useTranslation('graph');
   const { state, term, commit, applied, lead, unreachable, fsyncMs, appliedWrite } = member;
-  const now = useSim((s) => appliedWrite !== null && s.status.step === appliedWrite.step);
+  const now = useSimSnapshot((s) => appliedWrite !== null && s.status.step === appliedWrite.step);
   const fault = state === 'stopped' ? t('member.stopped')
     : unreachable.length > 0 ? t('member.partitioned', { members: unreachable.join(', ') })
       : fsyncMs > 0 ? t('member.slowDisk', { ms: fsyncMs }) : null;
@@ -96,7 +96,7 @@ function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; re
 
 const EtcdWrite = memo(function EtcdWrite({ insides }: { readonly insides: EtcdInsides }) {
   const { t } = useTranslation('graph');
-  const now = useSim((state) => insides.write !== null && state.status.step === insides.write.step);
+  const now = useSimSnapshot((state) => insides.write !== null && state.status.step === insides.write.step);
   const write = insides.write;
   if (!write) return <p className="insides-write insides-line--muted">{t('etcd.noWrite')}</p>;
   const outcome = write.branch === 'success' ? ' ✓' : write.branch === 'failure' ? ' ✗' : '';
@@ -229,7 +229,7 @@ function stepPhrase(t: TFunction<'graph'>, step: string): string {
 }
 
 export const KubeletInsidesView = memo(function KubeletInsidesView({ name }: { readonly name: string }) {
-  const shown = useSim(useShallow((state) => kubeletShown(state.insides?.components[name])));
+  const shown = useSimSnapshot(useShallow((state) => kubeletShown(state.insides?.components[name])));
   const { t } = useTranslation('graph');
   if (!shown) return <NotShown />;
   const count = shown[0] as number;
@@ -254,6 +254,6 @@ export const KubeletInsidesView = memo(function KubeletInsidesView({ name }: { r
 
 function NotShown() {
   const { t } = useTranslation('graph');
-  const retained = useSim((state) => state.insides?.retained ?? true);
+  const retained = useSimSnapshot((state) => state.insides?.retained ?? true);
   return retained ? null : <p className="insides-line insides-line--muted">{t('notRetained')}</p>;
 }

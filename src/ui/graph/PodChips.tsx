@@ -13,7 +13,7 @@ import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PodChip } from '../../protocol/index.ts';
 import { chipLabel, chipName, chipSlots, moreName, podLook, type PodGroup, type PodLook } from '../store/pods.ts';
-import { useSim } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import './pod-chips.css';
 
 /** The graph's zoom from which a group of more than `chipSlots` pods is drawn a dot per pod. */
@@ -31,7 +31,7 @@ export function podsView(total: number, zoom: number): 'chips' | 'dots' | 'summa
 }
 
 export const PodChips = memo(function PodChips({ group, label }: { readonly group: string; readonly label: string }) {
-  const pods = useSim((state) => state.pods.groups.get(group));
+  const pods = useSimSnapshot((state) => state.pods.groups.get(group));
   const total = pods?.total ?? 0;
   // A boolean selector: the group re-renders when the zoom crosses `detailZoom`, not on every zoom change.
   const zoomedIn = useStore((state) => state.transform[2] >= detailZoom);

@@ -1,9 +1,9 @@
 // Every message near the playhead as a token on its link, in one SVG layer above the graph (in React
 // Flow's viewport, so it pans and zooms with it). A token's position is a pure function of the playhead:
 // at virtual time t it sits at flight progress (t − sentAt)/(deliverAt − sentAt) between the sender's and
-// the receiver's borders, drawn only while in flight or resting at its arrival (flight.ts). React renders
-// a token when it joins or its selection changes; the motion itself is one playhead listener for the whole
-// layer writing transforms, so the clock moving re-renders nothing and a frame costs one pass over the
+// the receiver's borders, drawn only while in flight or resting at its arrival (flight.ts). The tokens'
+// elements are written outside React (token-elements.ts) when the store's flights or selection change;
+// the motion itself is one playhead listener for the whole layer writing transforms, so the clock moving re-renders nothing and a frame costs one pass over the
 // tokens. `data-phase` mirrors the flight phase and `data-delivered` whether the step shown delivered it.
 // A flight the playhead passes over between two frames (shorter than a frame's advance, as most are at
 // 1×: real kubectl's requests on an attached page) would never be drawn; while playing it rests at its arrival for
@@ -12,14 +12,15 @@
 // and of the components' titles, updated from the same per-frame pass; hovering a token shows its label.
 
 import { useReactFlow, ViewportPortal } from '@xyflow/react';
-import { memo, useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Flight, VirtualTime } from '../../protocol/index.ts';
 import { flightPhase, flightProgress, isDrawn, type FlightPhase } from '../playback/flight.ts';
 import { usePlayhead } from '../playback/PlayheadProvider.tsx';
-import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
+import { useSimActions, useSimStore } from '../store/sim-context.ts';
+import type { SimState } from '../store/sim-store.ts';
 import { linkSegment, type Point, type Rect } from './geometry.ts';
-import { describeMessage, isResponse, messageFamily } from './message-kind.ts';
-import { labelOf, TokenLabels, type Obstacles } from './token-labels.ts';
+import { TokenElements, type DrawnToken } from './token-elements.ts';
+import { TokenLabels, type Obstacles } from './token-labels.ts';
 import './token-labels.css';
 
 /** Each link's segment, border to border, by `a--b` for both orders (first point at the first name). */
@@ -147,13 +148,13 @@ function place(element: SVGGElement, placed: Placed, t: VirtualTime, nowMs: numb
 }
 
 export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
-  const tokens = useSim((state) => state.tokens);
-  const selected = useSim((state) => (state.selection?.type === 'message' ? state.selection.id : null));
   const store = useSimStore();
   const actions = useSimActions();
   const flow = useReactFlow();
   const time = usePlayhead();
   const placed = useRef(new Map<SVGGElement, Placed>());
+  // State, not a ref: React Flow's viewport portal mounts the layer only once its viewport exists.
+  const [tokenRoot, setTokenRoot] = useState<SVGGElement | null>(null);
   const labelRoot = useRef<SVGGElement>(null);
   const labels = useRef<TokenLabels | null>(null);
   const canonical = useMemo(() => canonicalSegments(segments), [segments]);
@@ -212,110 +213,72 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     });
   }, [relabel]);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
-  useEffect(relabelSoon, [selected, tokens, relabelSoon]);
-  // The playhead's time when the tokens last changed (a store update, before any frame draws them).
-  const learnedAt = useRef(time.get());
-  useEffect(() => store.subscribe((state, previous) => {
-    if (state.tokens !== previous.tokens) learnedAt.current = time.get();
-  }), [store, time]);
-  useEffect(() => store.subscribe((state, previous) => {
-    if (state.status.step !== previous.status.step) relabelSoon();
-  }), [store, relabelSoon]);
 
-  const register = useCallback((element: SVGGElement | null, flight: Flight, segment: readonly [Point, Point]) => {
-    if (!element) return;
-    const entry: Placed = { flight, segment, phase: null, restUntil: 0, x: Number.NaN, y: Number.NaN };
-    placed.current.set(element, entry);
-    // Not yet drawn: when the page learned of it, was it still to come (the playhead may have passed it
-    // since, before React drew the element)?
-    const now = performance.now();
-    place(element, entry, time.get(), now, store.getState().status.mode === 'playing', flightPhase(flight, learnedAt.current) === 'gone' ? null : 'unsent');
-    if (entry.restUntil > now) wakeAt(entry.restUntil, now);
-    relabelSoon();
+  // The tokens' elements follow the store's flights and selection directly, in the store update that
+  // changed them (no render). `learnedAt` is the playhead's time when the flights last changed: a token
+  // joining then was still to come if it was unsent at that time (the playhead may have passed it since).
+  useLayoutEffect(() => {
+    const root = tokenRoot;
+    if (!root) return undefined;
+    const learnedAt = { t: time.get() };
+    const elements = new TokenElements(root, {
+      added(element, { flight, segment }) {
+        const entry: Placed = { flight, segment, phase: null, restUntil: 0, x: Number.NaN, y: Number.NaN };
+        placed.current.set(element, entry);
+        const now = performance.now();
+        place(element, entry, time.get(), now, store.getState().status.mode === 'playing', flightPhase(flight, learnedAt.t) === 'gone' ? null : 'unsent');
+        if (entry.restUntil > now) wakeAt(entry.restUntil, now);
+        relabelSoon();
+      },
+      removed(element) {
+        placed.current.delete(element);
+        relabelSoon();
+      },
+      select: (id) => actions.select({ type: 'message', id }),
+      hover(element) {
+        const entry = element ? placed.current.get(element) : undefined;
+        if (!labelRoot.current) return;
+        labels.current ??= new TokenLabels(labelRoot.current);
+        labels.current.showHover(entry?.flight ?? null, entry ? { x: entry.x, y: entry.y } : undefined);
+      },
+    });
+    const sync = (state: SimState) => elements.sync(drawnTokens(state.tokens, segments), selectedMessage(state));
+    sync(store.getState());
+    const unsubscribe = store.subscribe((state, previous) => {
+      if (state.tokens !== previous.tokens) learnedAt.t = time.get();
+      if (state.tokens !== previous.tokens || state.selection !== previous.selection) sync(state);
+      if (state.status.step !== previous.status.step || state.selection !== previous.selection) relabelSoon();
+    });
     return () => {
-      placed.current.delete(element);
-      relabelSoon();
+      unsubscribe();
+      elements.dispose();
     };
-  }, [time, relabelSoon, wakeAt, store]);
-  const select = useCallback((id: number) => actions.select({ type: 'message', id }), [actions]);
-  const hover = useCallback((element: SVGGElement | null) => {
-    const entry = element ? placed.current.get(element) : undefined;
-    if (!labelRoot.current) return;
-    labels.current ??= new TokenLabels(labelRoot.current);
-    labels.current.showHover(entry?.flight ?? null, entry ? { x: entry.x, y: entry.y } : undefined);
-  }, []);
-
-  // Messages still in flight first, so that delivered ones are drawn on top: a reply leaving a component
-  // at the instant the request arrives starts where the request rests, under it.
-  const drawn = useMemo(() => {
-    const inFlight: Array<{ flight: Flight; segment: readonly [Point, Point] }> = [];
-    const delivered: typeof inFlight = [];
-    for (const flight of tokens) {
-      const segment = segments.get(`${flight.from}--${flight.to}`);
-      if (segment) (flight.step === null ? inFlight : delivered).push({ flight, segment });
-    }
-    return inFlight.concat(delivered);
-  }, [tokens, segments]);
+  }, [tokenRoot, store, segments, time, actions, wakeAt, relabelSoon]);
 
   return (
     <ViewportPortal>
       <svg className="token-layer" data-testid="token-layer" aria-label="Messages in flight">
-        {drawn.map(({ flight, segment }) => (
-          <Token key={flight.id} flight={flight} segment={segment} selected={flight.id === selected} register={register} onSelect={select} onHover={hover} />
-        ))}
+        <g className="tokens" ref={setTokenRoot} />
         <g className="token-labels" ref={labelRoot} />
       </svg>
     </ViewportPortal>
   );
 }
 
-interface TokenProps {
-  readonly flight: Flight;
-  readonly segment: readonly [Point, Point];
-  readonly selected: boolean;
-  readonly register: (element: SVGGElement | null, flight: Flight, segment: readonly [Point, Point]) => (() => void) | undefined;
-  readonly onSelect: (id: number) => void;
-  /** Shows the token's own label (its element), or hides it (null). */
-  readonly onHover: (element: SVGGElement | null) => void;
+function selectedMessage(state: SimState): number | null {
+  return state.selection?.type === 'message' ? state.selection.id : null;
 }
 
-const Token = memo(function Token({ flight, segment, selected, register, onSelect, onHover }: TokenProps) {
-  const ref = useCallback((element: SVGGElement | null) => register(element, flight, segment), [register, flight, segment]);
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      event.stopPropagation();
-      onSelect(flight.id);
-    }
-  };
-  const family = messageFamily(flight.kind);
-  const label = labelOf(flight);
-  return (
-    <g
-      ref={ref}
-      className={`token token--${family}${isResponse(flight) ? ' token--response' : ''}${label.failed ? ' token--failed' : ''}${selected ? ' token--selected' : ''}`}
-      data-testid="token"
-      data-kind={flight.kind}
-      data-from={flight.from}
-      data-to={flight.to}
-      data-message-id={flight.id}
-      data-delivered={flight.step !== null}
-      data-failed={label.failed ? 'true' : undefined}
-      role="button"
-      tabIndex={0}
-      aria-label={`${describeMessage(flight)}: ${label.text}${label.failed ? ' (failed)' : ''}${flight.step === null ? ', in flight' : ''}`}
-      aria-pressed={selected}
-      onClick={(event) => {
-        event.stopPropagation();
-        onSelect(flight.id);
-      }}
-      onKeyDown={onKeyDown}
-      onPointerEnter={(event) => onHover(event.currentTarget)}
-      onPointerLeave={() => onHover(null)}
-      onFocus={(event) => onHover(event.currentTarget)}
-      onBlur={() => onHover(null)}
-    >
-      <circle className="token-dot" r={7} />
-    </g>
-  );
-});
+/**
+ * The tokens drawn, in drawing order: messages still in flight first, so that delivered ones are drawn on
+ * top (a reply leaving a component at the instant the request arrives starts where the request rests, under it).
+ */
+function drawnTokens(tokens: readonly Flight[], segments: LinkSegments): DrawnToken[] {
+  const inFlight: DrawnToken[] = [];
+  const delivered: DrawnToken[] = [];
+  for (const flight of tokens) {
+    const segment = segments.get(`${flight.from}--${flight.to}`);
+    if (segment) (flight.step === null ? inFlight : delivered).push({ flight, segment });
+  }
+  return inFlight.concat(delivered);
+}

@@ -7,7 +7,8 @@ import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import type { ValueDescriptionEvent, ValueField } from '../../protocol/index.ts';
-import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useSimActions } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { jsonDiff } from './stored-value.ts';
 import { shownEntry } from './selectors.ts';
 import { WhyWrittenButton } from '../panels/WhyWrittenButton.tsx';
@@ -18,11 +19,11 @@ const views: readonly ValueView[] = ['printed', 'base64', 'decoded'];
 export function KeyDetails() {
   const { t, i18n } = useTranslation('keyspace');
   const actions = useSimActions();
-  const key = useSim((state) => state.keyspace.selectedKey);
-  const shown = useSim(useShallow((state) => (key === null ? undefined : shownEntry(state, key))));
+  const key = useSimSnapshot((state) => state.keyspace.selectedKey);
+  const shown = useSimSnapshot(useShallow((state) => (key === null ? undefined : shownEntry(state, key))));
   const entry = shown?.entry;
   const previous = shown?.previous ?? null;
-  const described = useSim((state) => state.valueDescription);
+  const described = useSimSnapshot((state) => state.valueDescription);
   const [view, setView] = useState<ValueView>('decoded');
   useEffect(() => {
     if (entry && key !== null) actions.describeValue(key, entry.modRevision, entry.value, previous?.value ?? null);

@@ -7,7 +7,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallow, useShallow } from 'zustand/shallow';
-import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useSimActions } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { KeyDetails } from './KeyDetails.tsx';
 import { RealEtcdStatus } from './RealEtcdStatus.tsx';
@@ -19,7 +20,7 @@ const rowHeight = 24;
 
 export function KeyspacePanel() {
   const { t } = useTranslation('keyspace');
-  const mediaType = useSim((state) => state.cluster?.storageMediaType ?? 'protobuf');
+  const mediaType = useSimSnapshot((state) => state.cluster?.storageMediaType ?? 'protobuf');
   return (
     <section className="keyspace" aria-labelledby="keyspace-heading" data-testid="keyspace">
       <div className="keyspace-toolbar">
@@ -41,9 +42,9 @@ export function KeyspacePanel() {
 function RevisionPicker() {
   const { t } = useTranslation('keyspace');
   const actions = useSimActions();
-  const live = useSim((state) => state.keyspace.live.revision);
-  const compact = useSim((state) => state.keyspace.live.compactRevision);
-  const past = useSim(useShallow((state) => (state.keyspace.past ? { revision: state.keyspace.past.revision, status: state.keyspace.past.status } : null)));
+  const live = useSimSnapshot((state) => state.keyspace.live.revision);
+  const compact = useSimSnapshot((state) => state.keyspace.live.compactRevision);
+  const past = useSimSnapshot(useShallow((state) => (state.keyspace.past ? { revision: state.keyspace.past.revision, status: state.keyspace.past.status } : null)));
   const [draft, setDraft] = useState('');
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -85,7 +86,7 @@ function highlightedStepOf(state: SimState): number {
 
 function KeyList() {
   const { t } = useTranslation('keyspace');
-  const keys = useSim(shownKeys);
+  const keys = useSimSnapshot(shownKeys);
   const [filter, setFilter] = useState('');
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(() => new Set());
   const deferredKeys = useDeferredValue(keys);
@@ -98,12 +99,12 @@ function KeyList() {
     return next;
   }), []);
   const scroller = useRef<HTMLDivElement>(null);
-  const pastStatus = useSim((state) => state.keyspace.past?.status ?? null);
-  const lastChanged = useSim((state) => (state.keyspace.past ? null : state.keyspace.live.lastChanged));
+  const pastStatus = useSimSnapshot((state) => state.keyspace.past?.status ?? null);
+  const lastChanged = useSimSnapshot((state) => (state.keyspace.past ? null : state.keyspace.live.lastChanged));
   const followed = useRef<readonly string[] | null>(null);
   // While playing, the writes are not followed (scrolling on every tick costs a layout each time and
   // moves the list under the reader); on pause the list goes to the newest write.
-  const playing = useSim((state) => state.status.mode !== 'paused');
+  const playing = useSimSnapshot((state) => state.status.mode !== 'paused');
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({ count: tree.rowCount, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   // Follow the writes: bring the newest step's first changed key into view once (if it is not already).
@@ -173,13 +174,13 @@ interface KeyRowProps {
 /** A key last written by the highlighted step (highlightedStepOf) is highlighted. */
 const KeyRow = memo(function KeyRow({ keyName, name, nested }: KeyRowProps) {
   const actions = useSimActions();
-  const entry = useSim((state) => (state.keyspace.past ? state.keyspace.past.entries.get(keyName) : state.keyspace.live.entries.get(keyName)));
-  const changedNow = useSim((state) => {
+  const entry = useSimSnapshot((state) => (state.keyspace.past ? state.keyspace.past.entries.get(keyName) : state.keyspace.live.entries.get(keyName)));
+  const changedNow = useSimSnapshot((state) => {
     if (state.keyspace.past) return false;
     const step = state.keyspace.live.entries.get(keyName)?.step;
     return step !== null && step !== undefined && step === highlightedStepOf(state);
   });
-  const selected = useSim((state) => state.keyspace.selectedKey === keyName);
+  const selected = useSimSnapshot((state) => state.keyspace.selectedKey === keyName);
   if (!entry) return null;
   return (
     <button

@@ -10,7 +10,8 @@ import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ObjectRow, ObjectTable } from '../../protocol/index.ts';
 import { WhyWrittenButton } from '../panels/WhyWrittenButton.tsx';
-import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useSimActions } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { conditionSummary, findObject, generationText } from './objects.ts';
 import { useInspection } from './use-inspection.ts';
 
@@ -21,8 +22,8 @@ export function ObjectsPanel() {
   const { t } = useTranslation('objects');
   useInspection('objects');
   const actions = useSimActions();
-  const view = useSim((state) => state.inspection?.objects);
-  const selectedKey = useSim((state) => state.keyspace.selectedKey);
+  const view = useSimSnapshot((state) => state.inspection?.objects);
+  const selectedKey = useSimSnapshot((state) => state.keyspace.selectedKey);
   const [picked, setPicked] = useState('pods');
   const selected = findObject(view, selectedKey);
   // An owner link (or a key picked in the keyspace) shows the selected object's resource.

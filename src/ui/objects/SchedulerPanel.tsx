@@ -6,13 +6,13 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SchedulerAttempt } from '../../protocol/index.ts';
 import { formatVirtualTime } from '../format.ts';
-import { useSim } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { useInspection } from './use-inspection.ts';
 
 export function SchedulerPanel() {
   const { t } = useTranslation('objects');
   useInspection('scheduler');
-  const attempts = useSim((state) => state.inspection?.scheduler);
+  const attempts = useSimSnapshot((state) => state.inspection?.scheduler);
   const [chosen, setChosen] = useState<number | null>(null);
   if (attempts === undefined) return <p className="hint panel-empty" role="status">{t('scheduler.loading')}</p>;
   if (attempts === null) return <p className="hint panel-empty">{t('scheduler.none')}</p>;

@@ -6,7 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import type { EtcdWatch } from '../../protocol/index.ts';
-import { useSim } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { useInspection } from './use-inspection.ts';
 
 function rangeText(w: EtcdWatch, t: TFunction<'objects'>): string {
@@ -18,7 +18,7 @@ function rangeText(w: EtcdWatch, t: TFunction<'objects'>): string {
 export function WatchersPanel() {
   const { t } = useTranslation('objects');
   useInspection('watchers');
-  const view = useSim((state) => state.inspection?.watchers);
+  const view = useSimSnapshot((state) => state.inspection?.watchers);
   if (view === undefined) return <p className="hint panel-empty" role="status">{t('watches.loading')}</p>;
   if (view === null) return <p className="hint panel-empty">{t('watches.none')}</p>;
   return (

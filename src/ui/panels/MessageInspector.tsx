@@ -1,33 +1,39 @@
 // The side panel's message view: the recent deliveries, the messages of a selected link, or one
 // message in full (its payload exactly as the engine delivered it, and its cause and request as links).
 
-import { memo } from 'react';
+import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import { useCaption } from '../captions/StepCaption.tsx';
 import { formatPayload, formatVirtualTime } from '../format.ts';
-import { useSim, useSimActions } from '../store/sim-context.ts';
+import { useSimActions } from '../store/sim-context.ts';
+import { OnScreen, useOnScreen, useSimSnapshot } from '../store/snapshot.ts';
 import { onLink, recentLimit } from '../store/sim-store.ts';
 import { heldMessage, heldRecord } from './why.ts';
 
 const listLength = 30;
 
+/** While playing below the column's fold, it keeps what it showed (OnScreen, snapshot.ts). */
 export function MessageInspector() {
-  const selection = useSim((state) => state.selection);
+  const selection = useSimSnapshot((state) => state.selection);
+  const section = useRef<HTMLElement>(null);
+  const onScreen = useOnScreen(section);
   return (
-    <section className="panel-section inspector" aria-labelledby="inspector-heading">
-      {selection?.type === 'message' ? <MessageDetails id={selection.id} />
-        : selection?.type === 'link' ? <LinkMessages a={selection.a} b={selection.b} />
-          : <RecentDeliveries />}
+    <section className="panel-section inspector" aria-labelledby="inspector-heading" ref={section}>
+      <OnScreen value={onScreen}>
+        {selection?.type === 'message' ? <MessageDetails id={selection.id} />
+          : selection?.type === 'link' ? <LinkMessages a={selection.a} b={selection.b} />
+            : <RecentDeliveries />}
+      </OnScreen>
     </section>
   );
 }
 
 function RecentDeliveries() {
   const { t } = useTranslation('inspector');
-  const records = useSim(useShallow((state) => state.recent.slice(-listLength)));
-  const omitted = useSim((state) => state.omitted);
+  const records = useSimSnapshot(useShallow((state) => state.recent.slice(-listLength)));
+  const omitted = useSimSnapshot((state) => state.omitted);
   return (
     <>
       <h2 id="inspector-heading">{t('recent')}</h2>
@@ -40,7 +46,7 @@ function RecentDeliveries() {
 function LinkMessages({ a, b }: { readonly a: string; readonly b: string }) {
   const { t } = useTranslation('inspector');
   const actions = useSimActions();
-  const records = useSim(useShallow((state) => state.recent.filter((r) => onLink(r, a, b)).slice(-listLength)));
+  const records = useSimSnapshot(useShallow((state) => state.recent.filter((r) => onLink(r, a, b)).slice(-listLength)));
   const newest = records.at(-1);
   return (
     <>
@@ -88,7 +94,7 @@ const MessageItem = memo(function MessageItem({ record }: { readonly record: Tra
 function MessageRef({ id }: { readonly id: number | null }) {
   const { t } = useTranslation('inspector');
   const actions = useSimActions();
-  const retained = useSim((state) => id !== null && heldRecord(state, id) !== undefined);
+  const retained = useSimSnapshot((state) => id !== null && heldRecord(state, id) !== undefined);
   if (id === null) return <>—</>;
   if (!retained) return <>{t('message', { id })}</>;
   return <button type="button" className="link-button" onClick={() => actions.select({ type: 'message', id })}>{t('message', { id })}</button>;
@@ -97,7 +103,7 @@ function MessageRef({ id }: { readonly id: number | null }) {
 function MessageDetails({ id }: { readonly id: number }) {
   const { t } = useTranslation('inspector');
   const actions = useSimActions();
-  const record = useSim((state) => heldMessage(state, id));
+  const record = useSimSnapshot((state) => heldMessage(state, id));
   if (!record) {
     return (
       <>

@@ -8,7 +8,8 @@
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TraceRecord } from '../../protocol/index.ts';
-import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
+import { useSimActions, useSimStore } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { useMilestoneWords, useStepWords } from '../story/useWords.ts';
 import { countByLevel, rootKind, whyNeedsAsking, whyTarget, whyTree, type WhyNode } from './why.ts';
 
@@ -20,8 +21,8 @@ import { countByLevel, rootKind, whyNeedsAsking, whyTarget, whyTree, type WhyNod
 function useFollow(): void {
   const actions = useSimActions();
   const store = useSimStore();
-  const target = useSim(whyTarget);
-  const selected = useSim((state) => state.selection?.type === 'message');
+  const target = useSimSnapshot(whyTarget);
+  const selected = useSimSnapshot((state) => state.selection?.type === 'message');
   const last = useRef(target);
   useEffect(() => {
     if (target === last.current) return;
@@ -32,8 +33,8 @@ function useFollow(): void {
 
 export function WhyChain() {
   const { t } = useTranslation('story');
-  const why = useSim((state) => state.why);
-  const position = useSim((state) => state.timeline?.position ?? null);
+  const why = useSimSnapshot((state) => state.why);
+  const position = useSimSnapshot((state) => state.timeline?.position ?? null);
   const actions = useSimActions();
   useFollow();
   if (!why) return null;

@@ -4,12 +4,12 @@
 import type { Milestone, TraceRecord } from '../../protocol/index.ts';
 import { recentById } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
-import { useSim } from '../store/sim-context.ts';
+import { useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneWords, stepWords, type MilestoneWords, type StepWords } from './texts.ts';
 
 export function useStepWords(record: TraceRecord | undefined): StepWords | null {
   const language = usePrefs((prefs) => prefs.language);
-  const request = useSim((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
+  const request = useSimSnapshot((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
   return record ? stepWords(record, language, { request }) : null;
 }
 
