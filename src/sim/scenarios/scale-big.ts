@@ -4,6 +4,7 @@
 // all, at a few nodes. What they teach is measured by the model at the end (scale-lesson.ts), not stated
 // as figures here: the texts say where to look.
 
+import { numFeasibleNodesToFind } from '../scheduler/nodes-to-find.ts';
 import { scaleScenario, type ScaleSize } from './scale-build.ts';
 import type { LocalizedText, Scenario } from './scenario.ts';
 
@@ -15,15 +16,17 @@ function title({ nodes, pods }: ScaleSize): LocalizedText {
 
 function description({ nodes, pods }: ScaleSize): LocalizedText {
   const perNode = count(Math.ceil(pods / nodes));
+  const toFind = numFeasibleNodesToFind(0, nodes);
+  const share = Math.round((toFind / nodes) * 100);
   return {
     en: `One Deployment of ${count(pods)} replicas on ${count(nodes)} nodes, about ${perNode} Pods a node (Kubernetes is tested up to 5,000 nodes, 150,000 Pods and 110 Pods a node). `
-      + `What grows with size: kube-scheduler filters and scores all ${count(nodes)} nodes for every Pod, one Pod a cycle, so its attempts per second fall as nodes are added (the scheduler tab); `
+      + `What grows with size: for every Pod kube-scheduler checks the nodes in turn until ${count(toFind)} fit (percentageOfNodesToScore: ${share} % of all ${count(nodes)} nodes) and scores those, one Pod a cycle, so its attempts per second fall as nodes are added (the scheduler tab); `
       + 'every Pod writes its own Events (Scheduled, Pulled, Created, Started), so Events outnumber Pods (the keyspace); '
       + 'the Pods\' watch cache doubles its window while changes arrive faster than they age, and a watch from a resourceVersion older than the window gets 410 Gone (kube-apiserver\'s insides); '
       + 'a list from etcd (`kubectl get pods` without a resourceVersion) reads every Pod\'s bytes, 500 keys a page, while an informer\'s list with resourceVersion=0 is served from the watch cache. '
       + 'This is long: the page estimates its time and memory first and asks before starting; Stop pauses it.',
     zh: `${count(nodes)} 个节点上一个 ${count(pods)} 副本的 Deployment，每个节点约 ${perNode} 个 Pod（Kubernetes 测试到 5,000 个节点、150,000 个 Pod、每节点 110 个 Pod）。`
-      + `随规模增长的：kube-scheduler 为每个 Pod 过滤并打分全部 ${count(nodes)} 个节点，每个周期调度一个 Pod，所以节点越多每秒尝试越少（调度器标签页）；`
+      + `随规模增长的：kube-scheduler 为每个 Pod 依次检查节点，直到 ${count(toFind)} 个可行（percentageOfNodesToScore：全部 ${count(nodes)} 个节点的 ${share}%）并为它们打分，每个周期调度一个 Pod，所以节点越多每秒尝试越少（调度器标签页）；`
       + '每个 Pod 都写自己的 Event（Scheduled、Pulled、Created、Started），所以 Event 比 Pod 还多（键空间）；'
       + 'Pod 的 watch cache 在变更来得比老化快时把窗口加倍，从早于窗口的 resourceVersion 开始的 watch 得到 410 Gone（kube-apiserver 内部）；'
       + '从 etcd 的 list（不带 resourceVersion 的 `kubectl get pods`）读出每个 Pod 的字节，每页 500 个键，而 informer 以 resourceVersion=0 的 list 由 watch cache 应答。'

@@ -1,12 +1,19 @@
-// One pod through kube-scheduler: the scheduling cycle (snapshot, PreFilter and Filter on every node,
-// PostFilter when none fits, PreScore, Score and NormalizeScore on the feasible ones, selectHost, assume,
+// One pod through kube-scheduler: the scheduling cycle (snapshot, PreFilter, then Filter node after node
+// until enough feasible ones are found, PostFilter when none fits, PreScore, Score and NormalizeScore on
+// the feasible ones, selectHost, assume,
 // Reserve, Permit), then the binding cycle (PreBind, Bind), each step recorded in the attempt log; a
 // failure records FailedScheduling, sets PodScheduled=False and puts the pod back in the queue.
 // Models pkg/scheduler/schedule_one.go (scheduleOne, schedulingCycle, bindingCycle, schedulePod,
-// findNodesThatFitPod, prioritizeNodes, selectHost, assume, handleSchedulingFailure).
+// findNodesThatFitPod, findNodesThatPassFilters, prioritizeNodes, selectHost, assume, handleSchedulingFailure).
 //
-// Not modelled: percentageOfNodesToScore (all nodes are filtered and scored; fine below 100 nodes), and
-// the shortcut that skips scoring when one node is feasible (its scores are recorded too).
+// percentageOfNodesToScore: Filter runs on the snapshot's nodes starting at nextStartNodeIndex, wrapping,
+// and stops once numFeasibleNodesToFind (nodes-to-find.ts) nodes passed; nextStartNodeIndex then moves on
+// by the nodes examined. Upstream filters with 16 workers and cancels when enough passed, so which nodes
+// were checked by then is racy; the model checks them one by one in order, so it examines exactly the
+// nodes up to the last feasible one needed. The attempt record holds only the nodes examined, in the
+// order examined.
+//
+// Not modelled: the shortcut that skips scoring when one node is feasible (its scores are recorded too).
 
 import { isStatusError } from '../api/errors.ts';
 import { formatTimestamp } from '../api/time.ts';
@@ -18,6 +25,7 @@ import { fitErrorMessage } from './framework/fit-error.ts';
 import { CycleState, type FilterPlugin, type FilterResult, type PluginFailure } from './framework/interface.ts';
 import type { Framework } from './framework/runtime.ts';
 import type { NodeInfo } from './framework/types.ts';
+import { numFeasibleNodesToFind } from './nodes-to-find.ts';
 import type { SchedulerCache } from './internal/cache/cache.ts';
 import type { QueuedPodInfo, SchedulingQueue } from './internal/queue/scheduling-queue.ts';
 
@@ -31,6 +39,10 @@ export interface SchedulerParts {
   readonly recorder: EventRecorder;
   /** The pods client the PodScheduled=False status patch goes through. */
   readonly podsApi: ResourceClient<Pod>;
+  /** The global percentageOfNodesToScore (KubeSchedulerConfiguration; 0: adaptive). */
+  readonly percentageOfNodesToScore: number;
+  /** Where the next Filter phase starts in the snapshot's node list. */
+  nextStartNodeIndex: number;
 }
 
 /** The Filter plugins' names, per plugin list: shared by all attempts' records. */
@@ -50,25 +62,32 @@ export function* scheduleOne(s: SchedulerParts, key: string, pod: Pod, q: Queued
   const state = new CycleState();
   const infos = s.cache.snapshot();
 
-  // findNodesThatFitPod: PreFilter once, then each node through the Filter plugins.
+  // findNodesThatFitPod: PreFilter once, then the nodes through the Filter plugins until enough fit.
   framework.runPreFilterPlugins(state, pod);
   const filters = framework.plugins.filter;
-  /** Per node, the index of the Filter plugin that rejected it (-1: feasible), and the rejections' reasons. */
-  const failedAt = new Int16Array(infos.length);
+  const numAllNodes = infos.length;
+  const numNodesToFind = numFeasibleNodesToFind(s.percentageOfNodesToScore, numAllNodes);
+  const start = numAllNodes === 0 ? 0 : s.nextStartNodeIndex % numAllNodes;
+  /** Per node examined, the index of the Filter plugin that rejected it (-1: feasible), and the rejections' reasons. */
+  const examined: string[] = [];
+  const failedAt: number[] = [];
   const reasons: (readonly string[])[] = [];
   const failures: FilterResult[] = [];
   const feasible: NodeInfo[] = [];
-  infos.forEach((info, j) => {
+  for (let i = 0; i < numAllNodes && feasible.length < numNodesToFind; i++) {
+    const info = infos[(start + i) % numAllNodes]!;
     const failed = framework.runFilterPlugins(state, pod, info);
-    failedAt[j] = failed ? failed.index : -1;
+    examined.push(info.node.metadata.name ?? '');
+    failedAt.push(failed ? failed.index : -1);
     if (failed) {
       failures.push(failed.result);
       reasons.push(failed.result.reasons);
     } else {
       feasible.push(info);
     }
-  });
-  const filtered = filterDecision(s.attemptLog.sharedNodes(infos.map((info) => info.node.metadata.name ?? '')), filterNames(filters), failedAt, reasons);
+  }
+  if (numAllNodes > 0) s.nextStartNodeIndex = (start + examined.length) % numAllNodes;
+  const filtered = filterDecision(s.attemptLog.sharedNodes(examined), filterNames(filters), Int16Array.from(failedAt), reasons);
   const uid = pod.metadata.uid ?? '';
 
   if (feasible.length === 0) {

@@ -47,6 +47,11 @@ export interface KubeSchedulerOptions {
   readonly leaderElect?: boolean;
   /** The profile's plugins (KubeSchedulerProfile.plugins): the default ones as the profile changes them. */
   readonly plugins?: (defaults: Plugins) => Plugins;
+  /**
+   * KubeSchedulerConfiguration's percentageOfNodesToScore (0 by default: adaptive, 50 − nodes/125 percent,
+   * at least 5; with 100 nodes or more the Filter phase stops once that share of them fit).
+   */
+  readonly percentageOfNodesToScore?: number;
 }
 
 export class KubeScheduler extends ClientComponent implements SchedulerParts {
@@ -63,6 +68,8 @@ export class KubeScheduler extends ClientComponent implements SchedulerParts {
   /** Every attempt, in order (the attempt log's records). */
   readonly attempts: AttemptRecord[];
   readonly podsApi: ResourceClient<Pod>;
+  readonly percentageOfNodesToScore: number;
+  nextStartNodeIndex = 0;
   /** The scheduling loop is running (it stops when activeQ is empty; a pod entering activeQ starts it). */
   private busy = false;
   leaderElector: LeaderElector | undefined;
@@ -74,6 +81,7 @@ export class KubeScheduler extends ClientComponent implements SchedulerParts {
     this.attemptLog = new AttemptLog(options.attemptLimit ?? Number.POSITIVE_INFINITY);
     this.attempts = this.attemptLog.records;
     this.leaderElect = options.leaderElect ?? true;
+    this.percentageOfNodesToScore = options.percentageOfNodesToScore ?? 0;
     this.client = new RestClient(this.host, options.token ?? builtinTokens.scheduler, 'kube-scheduler/v1.28.15 (linux/amd64) kubernetes/8418565/scheduler');
     this.recorder = new EventBroadcaster(this.host, this.client).newRecorder({ component: this.schedulerName });
     this.podsApi = this.client.resource<Pod>('pods');
@@ -95,6 +103,7 @@ export class KubeScheduler extends ClientComponent implements SchedulerParts {
   override onStart(): void {
     this.queue.clear();
     this.busy = false;
+    this.nextStartNodeIndex = 0;
     [this.factory, this.pods, this.nodes, this.cache] = this.informers();
     this.start();
   }
