@@ -1,4 +1,4 @@
-// kube-scheduler's record of each scheduling attempt: for every node, each filter plugin's verdict
+// kube-scheduler's record of each scheduling attempt: for every node it examined (all of them below 100 nodes; see schedule-one.ts), each filter plugin's verdict
 // (with its reasons) and, for feasible nodes, each score plugin's raw and normalised score and weight,
 // then the node chosen (or the FailedScheduling message). Newest attempt first.
 
