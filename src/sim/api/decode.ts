@@ -16,6 +16,7 @@ import { fail, ok, type Result } from './result.ts';
 import { goTypeName, hasStruct, isEmptyValue, structFields, structSlots, zeroValue, type TypeNode } from './schema.ts';
 import { goQuote } from '../go/strconv.ts';
 import { copyJson } from './json-copy.ts';
+import { remembered } from './remembered.ts';
 import { canonicalTimeText } from './time.ts';
 import type { KubeObject } from './types/meta.ts';
 
@@ -209,16 +210,11 @@ function zero(t: TypeNode): unknown {
   return zeroValue(t, zeroStruct);
 }
 
-const zeroStructs = new Map<string, Record<string, unknown>>();
+const zeroStructOf = remembered((name: string) => new Decoder().struct({}, name, rootContext(name)));
 
 /** A struct's zero value (the decode of `{}`): decoded once per struct, a copy handed out each time. */
 function zeroStruct(name: string): unknown {
-  let z = zeroStructs.get(name);
-  if (z === undefined) {
-    z = new Decoder().struct({}, name, rootContext(name));
-    zeroStructs.set(name, z);
-  }
-  return copyJson(z);
+  return copyJson(zeroStructOf(name));
 }
 
 /**
