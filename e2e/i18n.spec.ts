@@ -3,6 +3,8 @@
 // flags a text with English words left once the product's and the wire's own words are taken out. The
 // choice is remembered across a reload.
 
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Locator } from '@playwright/test';
 import { expect, test } from './podflow.ts';
 
@@ -112,7 +114,61 @@ test('a browser that prefers Chinese opens the page in 中文; English stays one
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await expect(page.getByRole('toolbar').getByRole('button', { name: /下一个里程碑/ }).first()).toBeVisible();
   await language.getByRole('button', { name: 'English' }).click();
+  // English is fetched on this first switch; the page (and the remembered choice) changes once it is in.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
   await page.reload();
   await expect(language.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
   await context.close();
+});
+
+/** The English texts' key paths that could not pass for words (`nextMilestone`, `status.next`): what i18next shows for a missing text. */
+function keyPaths(): string[] {
+  const dir = join(import.meta.dirname, '../src/ui/i18n/locales/en');
+  const paths: string[] = [];
+  const walk = (tree: Record<string, unknown>, prefix: string) => {
+    for (const [key, value] of Object.entries(tree)) {
+      const path = prefix ? `${prefix}.${key}` : key;
+      if (typeof value === 'string') paths.push(path);
+      else walk(value as Record<string, unknown>, path);
+    }
+  };
+  for (const file of readdirSync(dir)) walk(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown>, '');
+  return paths.filter((path) => /[A-Z.]/.test(path));
+}
+
+test('the other language is fetched on the first switch, and the page changes without showing keys or empty words', async ({ podflow: { page } }) => {
+  const scripts = () => page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.js')));
+  expect((await scripts()).filter((path) => /\/en-[\w-]+\.js$/.test(path))).toHaveLength(1);
+  expect((await scripts()).filter((path) => /\/zh-[\w-]+\.js$/.test(path))).toEqual([]);
+  // Every text the page writes from the click on, and whether a labelled control lost its words.
+  await page.evaluate((keys) => {
+    const known = new Set(keys);
+    const flagged: string[] = [];
+    (globalThis as unknown as { flagged: string[] }).flagged = flagged;
+    const unlabelled = () => [...document.querySelectorAll('button, [role="tab"], h1, h2')].filter((el) => el.getClientRects().length > 0
+      && (el.textContent ?? '').trim() === '' && (el.getAttribute('aria-label') ?? '').trim() === '').length;
+    const before = unlabelled();
+    new MutationObserver((records) => {
+      for (const record of records) {
+        const roots = record.type === 'characterData' ? [record.target] : [...record.addedNodes];
+        for (const root of roots) {
+          const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+          for (let node: Node | null = root.nodeType === Node.TEXT_NODE ? root : walker.nextNode(); node; node = walker.nextNode()) {
+            const text = (node.textContent ?? '').trim();
+            if (known.has(text)) flagged.push(`key: ${text}`);
+          }
+        }
+      }
+      const now = unlabelled();
+      if (now > before) flagged.push(`${now - before} control(s) without words`);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, keyPaths());
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: '中文' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByRole('button', { name: '重置布局' })).toBeVisible();
+  expect((await scripts()).filter((path) => /\/zh-[\w-]+\.js$/.test(path))).toHaveLength(1);
+  await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: 'English' }).click();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('button', { name: 'Reset layout' })).toBeVisible();
+  expect(await page.evaluate(() => (globalThis as unknown as { flagged: string[] }).flagged)).toEqual([]);
 });

@@ -304,3 +304,39 @@ test('"Next milestone" on an idle cluster says why nothing new is shown, and the
   await podflow.button('Step').click();
   await expect(note).toHaveCount(0);
 });
+
+test.describe('at 1280×720, where the dock shares the right-hand column', () => {
+  test.use({ viewport: { width: 1280, height: 720 } });
+
+  /** The exact line is inside the narrator's box as drawn, and the page itself does not scroll. */
+  async function expectExactInView(page: Page, where: string) {
+    const s = story(page);
+    await expect(s.exact).not.toBeEmpty();
+    const exact = (await s.exact.boundingBox())!;
+    const panel = (await s.panel.boundingBox())!;
+    expect(exact.y, where).toBeGreaterThanOrEqual(panel.y);
+    expect(exact.y + exact.height, where).toBeLessThanOrEqual(panel.y + panel.height);
+    expect(panel.y + panel.height, where).toBeLessThanOrEqual(720);
+    expect(await page.evaluate(() => document.scrollingElement!.scrollHeight), where).toBeLessThanOrEqual(720);
+  }
+
+  test('the story of the nginx create shows every milestone\'s exact line without scrolling, in English and 中文', async ({ podflow, page }) => {
+    await podflow.createNginxDeployment();
+    const told: Told[] = [];
+    for (let click = 1; click <= 15; click++) {
+      const said = await clickNextMilestone(podflow);
+      told.push(said);
+      await expectExactInView(page, `${said.kind} at step ${said.step}`);
+      if (said.kind === 'podPhase' && /Running/.test(said.text)) break;
+    }
+    expect(told.at(-1)!.text).toMatch(/Running/);
+    await page.getByRole('group', { name: 'Language' }).getByRole('button', { name: '中文' }).click();
+    await expect(story(page).milestone).toHaveText(/[\u4e00-\u9fff]/);
+    const previous = page.getByRole('toolbar').getByRole('button', { name: '上一个里程碑', exact: true });
+    for (const said of told.slice(0, -1).reverse()) {
+      await previous.click();
+      await expect(story(page).milestone).toHaveAttribute('data-step', String(said.step));
+      await expectExactInView(page, `中文: ${said.kind} at step ${said.step}`);
+    }
+  });
+});

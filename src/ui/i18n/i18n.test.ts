@@ -1,8 +1,10 @@
 // Every namespace speaks both languages: the same keys in English and 中文, no empty text, and the same
-// {{placeholders}} on both sides (a missing one would print a raw name on the page).
+// {{placeholders}} on both sides (a missing one would print a raw name on the page). Each language is a
+// chunk of its own, loaded when shown.
 
 import { describe, expect, it } from 'vitest';
-import { bundledResources, i18n, namespaces } from './index.ts';
+import { prefsStore } from '../store/prefs.ts';
+import { i18n, languageTexts, loadLanguage, namespaces, showLanguage } from './index.ts';
 
 type Tree = { readonly [key: string]: string | Tree };
 
@@ -18,11 +20,13 @@ function leaves(tree: Tree, prefix = ''): Map<string, string> {
 
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)/g)].map((m) => m[1]).sort();
 
+const resources = { en: await languageTexts('en'), zh: await languageTexts('zh') };
+
 describe('translations', () => {
-  const resources = bundledResources();
-  it('has the common namespace in both languages', () => {
+  it('has the same namespaces, common among them, in both languages', () => {
     expect(namespaces).toContain('common');
-    expect(Object.keys(resources).sort()).toEqual(['en', 'zh']);
+    expect(Object.keys(resources.zh).sort()).toEqual(Object.keys(resources.en).sort());
+    expect([...namespaces].sort()).toEqual(Object.keys(resources.en).sort());
   });
   for (const namespace of namespaces) {
     it(`${namespace}: the same keys and placeholders in English and 中文, none empty`, () => {
@@ -36,7 +40,18 @@ describe('translations', () => {
       }
     });
   }
+  it('loads a language when first shown, then switches the preference and the words together', async () => {
+    prefsStore.getState().setLanguage('en');
+    await showLanguage('zh');
+    expect(prefsStore.getState().language).toBe('zh');
+    expect(i18n.language).toBe('zh');
+    expect(i18n.t('common:tagline')).toMatch(/[\u4e00-\u9fff]/);
+    await showLanguage('en');
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('common:tagline')).toMatch(/^Watch Kubernetes/);
+  });
   it('follows the language preference', async () => {
+    await loadLanguage('zh');
     await i18n.changeLanguage('zh');
     expect(i18n.t('common:tagline')).toMatch(/[\u4e00-\u9fff]/);
     await i18n.changeLanguage('en');

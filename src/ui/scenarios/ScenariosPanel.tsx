@@ -68,6 +68,7 @@ function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; 
     <div className={`scenario-estimate${estimate.fits ? '' : ' too-big'}`} data-testid="scenario-estimate" data-fits={estimate.fits} role={allow ? 'alert' : undefined}>
       <p>{t.estimate(estimate, nodes)}</p>
       {!estimate.fits && <p>{t.estimateTooBig(tabHeapBytes)}</p>}
+      {estimate.nearLimit && <p>{t.estimateNear(tabHeapBytes)}</p>}
       {allow && <button type="button" onClick={allow}>{t.startAnyway}</button>}
     </div>
   );

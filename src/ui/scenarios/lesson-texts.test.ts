@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ScaleLessonView } from '../../protocol/index.ts';
+import { loadLanguage } from '../i18n/index.ts';
 import { lessonTextsIn } from './lesson-texts.ts';
+
+await loadLanguage('zh');
 
 const lesson: ScaleLessonView = {
   lists: [

@@ -3,7 +3,7 @@
 
 import type { Language } from '../captions/captions.ts';
 import { i18n } from '../i18n/index.ts';
-import { bytesPerPod, type ScaleEstimate } from './estimate.ts';
+import type { ScaleEstimate } from './estimate.ts';
 import type { StepStatus } from './run-state.ts';
 
 export interface ScenarioTexts {
@@ -29,6 +29,7 @@ export interface ScenarioTexts {
   readonly podsReady: (ready: number, held: number, total: number) => string;
   readonly estimate: (estimate: ScaleEstimate, nodes: number) => string;
   readonly estimateTooBig: (limitBytes: number) => string;
+  readonly estimateNear: (limitBytes: number) => string;
   readonly startAnyway: string;
   readonly atMilestone: (title: string) => string;
   readonly status: Record<StepStatus | 'next' | 'stepping', string>;
@@ -57,12 +58,13 @@ function textsIn(language: Language): ScenarioTexts {
     progress: (done, total) => t('progress', { done, total }),
     finished: (total) => t('finished', { total }),
     podsReady: (ready, held, total) => t('podsReady', { ready: ready.toLocaleString(language), held: held.toLocaleString(language), total: total.toLocaleString(language) }),
-    estimate: ({ seconds, podsPerCpuSecond, bytes }, nodes) => {
+    estimate: ({ seconds, podsPerCpuSecond, bytes, peakBytes }, nodes) => {
       const minutes = Math.ceil(seconds / 60);
       const time = minutes < 120 ? t('minutes', { n: minutes.toLocaleString(language) }) : t('hours', { n: (seconds / 3600).toLocaleString(language, { maximumFractionDigits: 1 }) });
-      return t('estimate', { time, memory: gib(bytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language), perPod: `${Math.round(bytesPerPod / 1024)} KiB` });
+      return t('estimate', { time, memory: gib(bytes, language), peak: gib(peakBytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language) });
     },
     estimateTooBig: (limitBytes) => t('estimateTooBig', { limit: gib(limitBytes, language) }),
+    estimateNear: (limitBytes) => t('estimateNear', { limit: gib(limitBytes, language) }),
     startAnyway: t('startAnyway'),
     atMilestone: (title) => t('atMilestone', { title }),
     status: { pending: '', next: t('status.next'), running: t('status.running'), stepping: t('status.stepping'), done: t('status.done'), failed: t('status.failed') },
@@ -76,12 +78,12 @@ function gib(bytes: number, language: Language): string {
 
 const cache = new Map<Language, ScenarioTexts>();
 
-/** The panel's texts in `language` (built once per language). */
+/** The panel's texts in `language` (built once per language, once its texts are loaded: i18n/index.ts). */
 export function scenarioTextsIn(language: Language): ScenarioTexts {
   let texts = cache.get(language);
   if (!texts) {
     texts = textsIn(language);
-    cache.set(language, texts);
+    if (i18n.hasResourceBundle(language, 'scenarios')) cache.set(language, texts);
   }
   return texts;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Milestone } from '../../protocol/index.ts';
-import { i18n } from '../i18n/index.ts';
+import { i18n, loadLanguage } from '../i18n/index.ts';
 import { milestoneLabel, shortName } from './milestone-label.ts';
 
 const base = { step: 40, messageId: 400, at: 1, components: ['kube-apiserver', 'etcd'] };
@@ -11,6 +11,7 @@ describe('milestone labels', () => {
     expect(shortName('nginx-deployment-7f4d79f7d7-fxzwz')).toBe('nginx-…-fxzwz');
     expect(shortName('web')).toBe('web');
     const bound = { ...base, kind: 'podBound', object: pod, node: 'node-2', revision: 31 } as Milestone;
+    await loadLanguage('zh');
     await i18n.changeLanguage('en');
     const t = i18n.getFixedT('en', 'sequence');
     expect(milestoneLabel(bound, t)).toBe('nginx-deployment-7f4d79f7d7-fxzwz bound to node-2');
