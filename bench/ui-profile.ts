@@ -8,7 +8,7 @@
 // available: playing once 1,000 replicas on 50 nodes are all Ready (reaching that takes minutes).
 // Besides the CPU profile: a Chromium trace of the main thread summarised as self time per trace event
 // (script, style, layout, paint, GC, message deserialisation), the frames drawn, and the page's
-// elements counted by data-testid at the end.
+// elements counted by data-testid at the end, and the token elements and milestone markers inserted while measured.
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
@@ -179,6 +179,20 @@ async function main(): Promise<void> {
     });
     await page.evaluate(() => {
       (window as unknown as { measuring_: boolean }).measuring_ = true;
+      // Token elements inserted (new or moved), and timeline milestone markers inserted or re-labelled, while measured.
+      const w = window as unknown as { domChanges_: { tokens: number; milestones: number } };
+      w.domChanges_ = { tokens: 0, milestones: 0 };
+      new MutationObserver((records) => {
+        for (const record of records) {
+          for (const node of record.addedNodes) {
+            if (!(node instanceof Element)) continue;
+            const id = node.getAttribute('data-testid');
+            if (id === 'token') w.domChanges_.tokens++;
+            else if (id === 'timeline-milestone' || id === 'timeline-current-label') w.domChanges_.milestones++;
+          }
+          if (record.type === 'characterData' && record.target.parentElement?.closest('[data-testid="timeline-milestones"]')) w.domChanges_.milestones++;
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await cdp.send('Performance.enable');
     const metricsBefore = new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
@@ -204,6 +218,8 @@ async function main(): Promise<void> {
     });
     const renders = await page.evaluate(() => { const w = window as unknown as { commits_: number; resizes_: Record<string, number>; renders_: Record<string, number> }; return { commits: w.commits_, resizes: w.resizes_, renders: w.renders_ }; });
     console.log(`ResizeObserver entries: ${Object.entries(renders.resizes).sort((a, b) => b[1] - a[1]).slice(0, 12).map(([k, n]) => `${k} ${n}`).join(', ')}; React commits: ${renders.commits}; renders per component: ${Object.entries(renders.renders).sort((a, b) => b[1] - a[1]).slice(0, 30).map(([name, n]) => `${name} ${n}`).join(', ')}`);
+    const domChanges = await page.evaluate(() => (window as unknown as { domChanges_: { tokens: number; milestones: number } }).domChanges_);
+    console.log(`inserted while measured (new or moved): ${domChanges.tokens} token elements, ${domChanges.milestones} milestone markers, labels or label texts`);
     console.log(`elements: ${elements.all}; the largest data-testid subtrees: ${Object.entries(elements.counts).sort((a, b) => b[1] - a[1]).slice(0, 8).map(([id, n]) => `${id} ${n}`).join(', ')}`);
     const metricsAfter = (await cdp.send('Performance.getMetrics')).metrics;
     const longTasks = await page.evaluate(() => (window as unknown as { longTasks_: number[] }).longTasks_);

@@ -102,14 +102,15 @@ function MilestoneMarkers() {
     () => (width > 0 ? layoutMilestoneMarks(milestones, head, width, (m) => milestoneWords(m, language).short, currentStep) : []),
     [milestones, head, width, language, currentStep],
   );
-  // Each marker is placed at its step over the head (a CSS variable of the row): the head moving re-renders
-  // only the markers whose place, label or kind changed, not every marker on the track.
+  // Each marker is placed at its step over the head (a CSS variable of the row) and keeps its key and place
+  // as the head grows (timeline-milestones.ts): the head moving re-renders only the markers whose
+  // milestone, label or current state changed, not every marker on the track.
   const style = { '--timeline-head': Math.max(head, 1) } as React.CSSProperties;
   return (
     <div className="timeline-milestones" ref={ref} role="group" aria-label={t('timeline.milestones')} data-testid="timeline-milestones" style={style}>
       {marks.map((mark) => (
         <MilestoneMarker
-          key={`${mark.milestone.step}-${mark.milestone.messageId}-${mark.milestone.kind}`}
+          key={mark.key}
           milestone={mark.milestone}
           at={mark.at}
           failure={mark.failure}

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MilestoneKind } from '../../protocol/index.ts';
-import { labelWidth, layoutMilestoneMarks, minGap } from './timeline-milestones.ts';
+import { bucketSpan, labelGap, labelWidth, layoutMilestoneMarks, minGap } from './timeline-milestones.ts';
 
 const m = (step: number, kind: MilestoneKind = 'objectCreated') => ({ step, kind });
 const short = (x: { step: number }) => `milestone ${x.step}`;
@@ -72,5 +73,49 @@ describe('the current milestone\'s label', () => {
     expect(crowdedRight[0]).toMatchObject({ labelled: true, anchor: 'right' });
     const leftIsFree = layoutMilestoneMarks([m(100), m(500), m(520), m(540), m(560)], 1000, 1000, short, 500);
     expect(leftIsFree.find((x) => x.milestone.step === 500)).toMatchObject({ labelled: true, anchor: 'left' });
+  });
+});
+
+describe('milestone markers as the head grows', () => {
+  // A long create: a milestone every few steps, some failures, on an 800 px track.
+  const run = (head: number) => Array.from({ length: Math.floor(head / 3) }, (_, i) => m(3 * i + 1, i % 97 === 0 ? 'conflict' : 'objectCreated'));
+  const byKey = <T extends { key: string }>(marks: readonly T[]) => new Map(marks.map((x) => [x.key, x]));
+
+  it('keep their key, place, milestone and label while the head grows within a span', () => {
+    const before = layoutMilestoneMarks(run(3000), 3000, 800, short);
+    const after = layoutMilestoneMarks(run(3300), 3300, 800, short);
+    expect(bucketSpan(3000, 800)).toBe(bucketSpan(3300, 800));
+    const later = byKey(after);
+    // All but the newest two places and the labels near the track's end (which only appear as it moves left).
+    for (const mark of before.slice(0, -2)) {
+      const same = later.get(mark.key);
+      expect(same).toMatchObject({ at: mark.at, milestone: mark.milestone, count: mark.count });
+      if (mark.labelled) expect(same?.labelled).toBe(true);
+      else if (same!.x + labelWidth(short(mark.milestone)) < 800 - 2 * labelGap) expect(same?.labelled).toBe(false);
+    }
+  });
+
+  it('keep their key and place when the oldest milestones are dropped', () => {
+    const all = run(3000);
+    const before = byKey(layoutMilestoneMarks(all, 3000, 800, short));
+    const after = layoutMilestoneMarks(all.slice(200), 3000, 800, short);
+    for (const mark of after.slice(2)) expect(before.get(mark.key)).toMatchObject({ at: mark.at, milestone: mark.milestone, count: mark.count, labelled: mark.labelled });
+  });
+
+  it('stay minGap pixels apart, inside the track, whatever the steps', () => {
+    fc.assert(fc.property(
+      fc.uniqueArray(fc.integer({ min: 0, max: 20_000 }), { maxLength: 400 }),
+      fc.integer({ min: 0, max: 5_000 }),
+      fc.integer({ min: 200, max: 1600 }),
+      (steps, extra, width) => {
+        const sorted = [...steps].sort((a, b) => a - b);
+        const head = (sorted.at(-1) ?? 0) + extra;
+        const marks = layoutMilestoneMarks(sorted.map((s) => m(s)), head, width, short, sorted[Math.floor(sorted.length / 2)] ?? null);
+        expect(marks.reduce((n, x) => n + x.count, 0)).toBe(sorted.length);
+        for (let i = 1; i < marks.length; i++) expect(marks[i]!.x - marks[i - 1]!.x).toBeGreaterThanOrEqual(minGap - 1e-9);
+        for (const mark of marks) expect(mark.x).toBeLessThanOrEqual(width + 1e-9);
+        expect(new Set(marks.map((x) => x.key)).size).toBe(marks.length);
+      },
+    ));
   });
 });

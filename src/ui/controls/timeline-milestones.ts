@@ -1,7 +1,13 @@
 // Where the timeline's milestone markers sit and which carry their label. Milestones can number in the
-// thousands: markers closer than `minGap` pixels share one place (the current one, else a failure, else
-// the later one, wins). The current milestone's label is always drawn; another only where it fits before
-// the next marker and clear of the labels placed (a marker without one keeps the full text as its title).
+// thousands and grow at the head while playing, so places come from a bucketing of steps that stays put as
+// the head grows: buckets of `span` steps, a power of two at least `minGap` pixels wide at the head now,
+// so the span (and every place) changes only when the head doubles. A bucket with a milestone in either
+// neighbour is drawn at its middle, an isolated one at its first milestone's step: places stay at least
+// `span` steps (`minGap` pixels) apart. A crowded place stands for its milestones (the current one, else a
+// failure, else the latest, wins). The current milestone's label is always drawn; another where it fits
+// before the next marker with the head at the end of the span's range (so it keeps fitting as the head
+// grows), inside the track and clear of the current label (a marker without one keeps the full text as
+// its title).
 
 import { failureMilestones, type Milestone, type MilestoneKind } from '../../protocol/index.ts';
 
@@ -10,11 +16,12 @@ export interface Placed {
   readonly step: number;
   readonly kind: MilestoneKind;
 }
-import { markerPercent } from './timeline-markers.ts';
 
 export interface MilestoneMark<M extends Placed = Milestone> {
+  /** Stable while the head grows within one span: the span and the bucket. */
+  readonly key: string;
   readonly milestone: M;
-  /** The step its place is drawn at: its first milestone's (a crowded place stands for several). */
+  /** The step its place is drawn at (a bucket's middle, or its first milestone's step when isolated). */
   readonly at: number;
   /** Pixels from the track's left edge. */
   readonly x: number;
@@ -39,10 +46,47 @@ export function labelWidth(text: string): number {
   return Math.ceil(width) + 6;
 }
 
+/** Steps per bucket: the smallest power of two at least `minGap` pixels wide on a track of `width` pixels for `head` steps. */
+export function bucketSpan(head: number, width: number): number {
+  let span = 1;
+  while ((span * width) / Math.max(head, 1) < minGap) span *= 2;
+  return span;
+}
+
+interface Bucket<M> {
+  readonly index: number;
+  readonly first: number;
+  milestone: M;
+  count: number;
+}
+
+/** The milestones by bucket of `span` steps, each with the milestone drawn for it. */
+function bucketsOf<M extends Placed>(milestones: readonly M[], span: number, currentStep: number | null): Bucket<M>[] {
+  const buckets: Bucket<M>[] = [];
+  for (const milestone of milestones) {
+    const index = Math.floor(milestone.step / span);
+    const last = buckets.at(-1);
+    if (last?.index !== index) {
+      buckets.push({ index, first: milestone.step, milestone, count: 1 });
+      continue;
+    }
+    last.count += 1;
+    if (wins(milestone, last.milestone, currentStep)) last.milestone = milestone;
+  }
+  return buckets;
+}
+
+/** Whether `later` is drawn for a place rather than `held`: the current milestone wins, then a failure, then the later one. */
+function wins<M extends Placed>(later: M, held: M, currentStep: number | null): boolean {
+  if (held.step === currentStep && later.step !== currentStep) return false;
+  return later.step === currentStep || failureMilestones.has(later.kind) || !failureMilestones.has(held.kind);
+}
+
 /**
  * The markers to draw, with their labels. The milestone at `currentStep` (the one the step shown belongs
  * to) is always labelled, drawn left of its marker when it would run off the track; any other label is
- * drawn only where it fits before the next marker and clear of every label already placed.
+ * drawn only where it fits before the next marker (with the head at the end of the span's range), inside
+ * the track and clear of the current one.
  */
 export function layoutMilestoneMarks<M extends Placed>(
   milestones: readonly M[],
@@ -52,54 +96,57 @@ export function layoutMilestoneMarks<M extends Placed>(
   currentStep: number | null = null,
 ): MilestoneMark<M>[] {
   const width = Math.max(1, trackWidth);
-  // A marker closer than `minGap` pixels to the one before it joins that one's place.
-  const places: Array<{ milestone: M; count: number; x: number; at: number }> = [];
-  for (const milestone of milestones) {
-    const x = (markerPercent(milestone.step, head) / 100) * width;
-    const last = places.at(-1);
-    if (last && x - last.x < minGap) {
-      last.count += 1;
-      // The current milestone wins its place, then a failure, then the later one.
-      const keep = last.milestone.step === currentStep && milestone.step !== currentStep;
-      const take = milestone.step === currentStep || failureMilestones.has(milestone.kind) || !failureMilestones.has(last.milestone.kind);
-      if (!keep && take) last.milestone = milestone;
-    } else {
-      places.push({ milestone, count: 1, x, at: milestone.step });
-    }
+  const steps = Math.max(head, 1);
+  const span = bucketSpan(head, width);
+  const buckets = bucketsOf(milestones, span, currentStep);
+  const ats = buckets.map(({ index, first }, i) => {
+    const isolated = buckets[i - 1]?.index !== index - 1 && buckets[i + 1]?.index !== index + 1;
+    return isolated ? first : index * span + span / 2;
+  });
+  // The newest bucket's middle may lie past the head: until the head reaches it, it joins the one before.
+  const newest = buckets.at(-1);
+  if (newest && ats.at(-1)! > steps && buckets.length > 1) {
+    const before = buckets.at(-2)!;
+    before.count += newest.count;
+    if (wins(newest.milestone, before.milestone, currentStep)) before.milestone = newest.milestone;
+    buckets.pop();
+    ats.pop();
   }
-  // A shared place is drawn where its first milestone lies, so places stay `minGap` apart.
-  const xs = places.map((place) => place.x);
-  const taken: Array<readonly [number, number]> = [];
+  const xs = ats.map((at) => (at / steps) * width);
+  // Where the places lie with the head at the end of this span's range (the most crowded they get).
+  const tightest = ats.map((at) => (at * minGap) / span);
   const labels = new Map<number, 'left' | 'right'>();
-  const current = places.findIndex((p) => p.milestone.step === currentStep);
+  let currentLabel: readonly [number, number] | null = null;
+  const current = buckets.findIndex((b) => b.milestone.step === currentStep);
   if (current >= 0) {
     const x = xs[current]!;
-    const w = labelWidth(shortText(places[current]!.milestone));
+    const w = labelWidth(shortText(buckets[current]!.milestone));
     // The side it fits on with fewer other markers under it (right on a tie).
     const under = (a: number, b: number) => xs.filter((other, i) => i !== current && other >= a && other <= b).length;
     const fitsRight = x + w <= width;
     const fitsLeft = x - w >= 0;
     const anchor = fitsRight && (!fitsLeft || under(x, x + w) <= under(x - w, x)) ? 'right' : 'left';
     labels.set(current, anchor);
-    taken.push(anchor === 'right' ? [x - minGap, x + w + labelGap] : [x - w - labelGap, x + minGap]);
+    currentLabel = anchor === 'right' ? [x - minGap, x + w + labelGap] : [x - w - labelGap, x + minGap];
   }
-  places.forEach((place, index) => {
+  buckets.forEach((bucket, index) => {
     if (index === current) return;
+    const w = labelWidth(shortText(bucket.milestone));
+    const next = tightest[index + 1] ?? Number.POSITIVE_INFINITY;
+    if (tightest[index]! + w + minGap / 2 > next) return;
     const x = xs[index]!;
-    const end = x + labelWidth(shortText(place.milestone));
-    const next = xs[index + 1] ?? width + labelGap;
-    if (end + minGap / 2 > next || end > width + labelGap) return;
-    if (taken.some(([a, b]) => x < b && end + labelGap > a)) return;
+    if (x + w > width + labelGap) return;
+    if (currentLabel && x < currentLabel[1] && x + w + labelGap > currentLabel[0]) return;
     labels.set(index, 'right');
-    taken.push([x - minGap, end + labelGap]);
   });
-  return places.map(({ milestone, count, at }, index) => ({
+  return buckets.map(({ index, milestone, count }, i) => ({
+    key: `${span}:${index}`,
     milestone,
-    at,
-    x: xs[index]!,
+    at: ats[i]!,
+    x: xs[i]!,
     failure: failureMilestones.has(milestone.kind),
-    labelled: labels.has(index),
-    anchor: labels.get(index) ?? 'right',
+    labelled: labels.has(i),
+    anchor: labels.get(i) ?? 'right',
     count,
   }));
 }

@@ -2,7 +2,8 @@
 // Flow's viewport, so it pans and zooms with it). A token's position is a pure function of the playhead:
 // at virtual time t it sits at flight progress (t − sentAt)/(deliverAt − sentAt) between the sender's and
 // the receiver's borders, drawn only while in flight or resting at its arrival (flight.ts). The tokens'
-// elements are written outside React (token-elements.ts) when the store's flights or selection change;
+// elements are written outside React (token-elements.ts) when the store's flights or selection change
+// (while playing, a token's element is made when it is first drawn);
 // the motion itself is one playhead listener for the whole layer writing transforms, so the clock moving re-renders nothing and a frame costs one pass over the
 // tokens. `data-phase` mirrors the flight phase and `data-delivered` whether the step shown delivered it.
 // A flight the playhead passes over between two frames (shorter than a frame's advance, as most are at
@@ -118,6 +119,9 @@ function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Elem
 }
 
 interface Placed {
+  readonly id: number;
+  /** Null until first drawn (while playing, most tokens are gone before the playhead reaches them). */
+  element: SVGGElement | null;
   readonly flight: Flight;
   readonly segment: readonly [Point, Point];
   phase: FlightPhase | null;
@@ -129,17 +133,22 @@ interface Placed {
 
 /**
  * Moves one token's element to where it is at `t` (real time `nowMs`), touching the DOM only for what
- * changed; `previous` is the phase it was drawn in (shownPhase).
+ * changed; `previous` is the phase it was drawn in (shownPhase). A token without an element gets one from
+ * `show` once drawn.
  */
-function place(element: SVGGElement, placed: Placed, t: VirtualTime, nowMs: number, playing: boolean, previous = placed.phase): void {
+function place(placed: Placed, t: VirtualTime, nowMs: number, playing: boolean, show: (id: number) => SVGGElement | null, previous = placed.phase): void {
   const { x, y } = tokenAt(placed.flight, placed.segment, t);
   const { phase, restUntil } = shownPhase(placed.flight, t, previous, placed.restUntil, nowMs, playing);
   placed.restUntil = restUntil;
-  if (phase !== placed.phase) {
+  let { element } = placed;
+  // A new element (or one reused) has everything written.
+  const fresh = element === null && isDrawn(phase);
+  if (fresh) element = placed.element = show(placed.id);
+  if (element && (fresh || phase !== placed.phase)) {
     element.dataset.phase = phase;
     element.style.visibility = isDrawn(phase) ? 'visible' : 'hidden';
   }
-  if (isDrawn(phase) && (x !== placed.x || y !== placed.y || phase !== placed.phase)) {
+  if (element && isDrawn(phase) && (fresh || x !== placed.x || y !== placed.y || phase !== placed.phase)) {
     element.style.transform = `translate(${x}px, ${y}px)`;
     placed.x = x;
     placed.y = y;
@@ -152,7 +161,8 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const actions = useSimActions();
   const flow = useReactFlow();
   const time = usePlayhead();
-  const placed = useRef(new Map<SVGGElement, Placed>());
+  const placed = useRef(new Map<number, Placed>());
+  const tokenElements = useRef<TokenElements | null>(null);
   // State, not a ref: React Flow's viewport portal mounts the layer only once its viewport exists.
   const [tokenRoot, setTokenRoot] = useState<SVGGElement | null>(null);
   const labelRoot = useRef<SVGGElement>(null);
@@ -191,8 +201,9 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     clearTimeout(rest.current.timer);
     rest.current = { timer: undefined, wake: Number.POSITIVE_INFINITY };
     const playing = store.getState().status.mode === 'playing';
-    for (const [element, entry] of placed.current) {
-      place(element, entry, t, now, playing);
+    const show = (id: number) => tokenElements.current?.show(id) ?? null;
+    for (const entry of placed.current.values()) {
+      place(entry, t, now, playing, show);
       if (entry.restUntil > now) wakeAt(entry.restUntil, now);
     }
     relabel();
@@ -221,37 +232,43 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     const root = tokenRoot;
     if (!root) return undefined;
     const learnedAt = { t: time.get() };
+    const show = (id: number) => elements.show(id);
     const elements = new TokenElements(root, {
-      added(element, { flight, segment }) {
-        const entry: Placed = { flight, segment, phase: null, restUntil: 0, x: Number.NaN, y: Number.NaN };
-        placed.current.set(element, entry);
+      added({ flight, segment }, element) {
+        const entry: Placed = { id: flight.id, element, flight, segment, phase: null, restUntil: 0, x: Number.NaN, y: Number.NaN };
+        placed.current.set(flight.id, entry);
         const now = performance.now();
-        place(element, entry, time.get(), now, store.getState().status.mode === 'playing', flightPhase(flight, learnedAt.t) === 'gone' ? null : 'unsent');
+        place(entry, time.get(), now, store.getState().status.mode === 'playing', show, flightPhase(flight, learnedAt.t) === 'gone' ? null : 'unsent');
         if (entry.restUntil > now) wakeAt(entry.restUntil, now);
         relabelSoon();
       },
-      removed(element) {
-        placed.current.delete(element);
+      removed(id) {
+        placed.current.delete(id);
         relabelSoon();
       },
       select: (id) => actions.select({ type: 'message', id }),
-      hover(element) {
-        const entry = element ? placed.current.get(element) : undefined;
+      hover(id) {
+        const entry = id === null ? undefined : placed.current.get(id);
         if (!labelRoot.current) return;
         labels.current ??= new TokenLabels(labelRoot.current);
         labels.current.showHover(entry?.flight ?? null, entry ? { x: entry.x, y: entry.y } : undefined);
       },
     });
-    const sync = (state: SimState) => elements.sync(drawnTokens(state.tokens, segments), selectedMessage(state));
+    tokenElements.current = elements;
+    // Paused (or stepping, seeking), every token held has its element: what is on the page is what the
+    // step shows, gone tokens included (hidden).
+    const sync = (state: SimState) => elements.sync(drawnTokens(state.tokens, segments), selectedMessage(state), state.status.mode !== 'playing');
     sync(store.getState());
     const unsubscribe = store.subscribe((state, previous) => {
       if (state.tokens !== previous.tokens) learnedAt.t = time.get();
-      if (state.tokens !== previous.tokens || state.selection !== previous.selection) sync(state);
+      const leftPlaying = previous.status.mode === 'playing' && state.status.mode !== 'playing';
+      if (leftPlaying || state.tokens !== previous.tokens || state.selection !== previous.selection) sync(state);
       if (state.status.step !== previous.status.step || state.selection !== previous.selection) relabelSoon();
     });
     return () => {
       unsubscribe();
       elements.dispose();
+      tokenElements.current = null;
     };
   }, [tokenRoot, store, segments, time, actions, wakeAt, relabelSoon]);
 

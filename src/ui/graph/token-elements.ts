@@ -1,6 +1,7 @@
-// The tokens' elements, written outside React: one `<g>` per message drawn, created when the message
-// joins, updated only where its flight or the selection changed, and removed (kept for reuse) when it
-// leaves. Thousands of Pods put a few hundred tokens on and off the page with every worker report; as
+// The tokens' elements, written outside React: one `<g>` per message drawn, created when its owner first
+// shows it (while playing, when it is first drawn; most messages a report carries are already gone at
+// the playhead and never are), updated only where its flight or the selection changed, and removed (kept
+// for reuse) when the message leaves. Thousands of Pods put a few hundred tokens on and off the page with every worker report; as
 // React components each was a render, a fiber and a dozen attribute commits, in the same long task as
 // every panel. Its attributes, role and accessible name are those specs and benches look tokens up by
 // (`data-testid="token"`, `data-kind`, `data-from`, `data-to`, `data-message-id`, `data-delivered`,
@@ -22,13 +23,16 @@ export interface DrawnToken {
   readonly segment: readonly [Point, Point];
 }
 
-/** What the layer tells its owner: an element now draws `token` (place it), or draws nothing any more. */
+/**
+ * What the layer tells its owner: a message joined (or its token changed: place it afresh; `element` is
+ * its element, null until shown) or left.
+ */
 export interface TokenElementEvents {
-  added(element: SVGGElement, token: DrawnToken): void;
-  removed(element: SVGGElement): void;
+  added(token: DrawnToken, element: SVGGElement | null): void;
+  removed(id: number): void;
   select(id: number): void;
-  /** The token under the pointer or focused (its element), or none (null). */
-  hover(element: SVGGElement | null): void;
+  /** The token under the pointer or focused (its message id), or none (null). */
+  hover(id: number | null): void;
 }
 
 /** A token's class: its message family, reply, failure and selection. */
@@ -44,7 +48,8 @@ function tokenName(flight: Flight): string {
 }
 
 interface Held {
-  readonly element: SVGGElement;
+  /** Null until shown. */
+  element: SVGGElement | null;
   token: DrawnToken;
   selected: boolean;
   /** The class and accessible name written (a flight's delivery or selection changes them). */
@@ -54,6 +59,8 @@ interface Held {
 
 export class TokenElements {
   private readonly held = new Map<number, Held>();
+  /** The message ids in drawing order, as last synced (where an element shown later goes). */
+  private order: number[] = [];
   private readonly spare: SVGGElement[] = [];
   private readonly byElement = new WeakMap<Element, Held>();
   private hovered: SVGGElement | null = null;
@@ -67,19 +74,37 @@ export class TokenElements {
     root.addEventListener('focusout', this.onLeave);
   }
 
-  /** Draws exactly `tokens`, in their order (later ones on top), `selected` (a message id) marked. */
-  sync(tokens: readonly DrawnToken[], selected: number | null): void {
+  /**
+   * Holds exactly `tokens`, in their order (later ones on top), `selected` (a message id) marked; each
+   * gets its element now when `showAll`, else when `show` is called for it.
+   */
+  sync(tokens: readonly DrawnToken[], selected: number | null, showAll: boolean): void {
     const wanted = new Set<number>();
     for (const token of tokens) wanted.add(token.flight.id);
     for (const [id, held] of this.held) {
       if (!wanted.has(id)) this.remove(id, held);
     }
+    this.order = tokens.map((token) => token.flight.id);
     let cursor = this.root.firstChild;
     for (const token of tokens) {
-      const element = this.draw(token, token.flight.id === selected);
+      const { element } = this.draw(token, token.flight.id === selected, showAll);
+      if (element === null) continue;
       if (element === cursor) cursor = cursor.nextSibling;
       else this.root.insertBefore(element, cursor);
     }
+  }
+
+  /** The element of message `id` (held), created and put in its drawing place if it had none. */
+  show(id: number): SVGGElement | null {
+    const held = this.held.get(id);
+    if (!held) return null;
+    if (held.element) return held.element;
+    const element = this.attach(held);
+    const at = this.order.indexOf(id);
+    let before: SVGGElement | null = null;
+    for (let i = at + 1; i < this.order.length && before === null; i++) before = this.held.get(this.order[i]!)?.element ?? null;
+    this.root.insertBefore(element, before);
+    return element;
   }
 
   /** Removes every element and listener (the layer unmounts). */
@@ -94,29 +119,41 @@ export class TokenElements {
     this.root.removeEventListener('focusout', this.onLeave);
   }
 
-  /** The element drawing `token`: held (updated where its flight or selection changed) or new. */
-  private draw(token: DrawnToken, selected: boolean): SVGGElement {
+  /** The message `token` held: as before (updated where its flight or selection changed) or new. */
+  private draw(token: DrawnToken, selected: boolean, show: boolean): Held {
     const { flight } = token;
     const held = this.held.get(flight.id);
     if (!held) {
-      const element = this.spare.pop() ?? this.create();
-      const entry: Held = { element, token, selected, className: '', name: '' };
-      this.identify(element, flight);
-      this.describe(entry, flight, selected);
+      const entry: Held = { element: null, token, selected, className: '', name: '' };
       this.held.set(flight.id, entry);
-      this.byElement.set(element, entry);
-      this.events.added(element, token);
-      return element;
+      if (show) this.attach(entry);
+      this.events.added(token, entry.element);
+      return entry;
     }
-    if (held.token.flight !== flight || held.selected !== selected) this.describe(held, flight, selected);
-    if (held.token.flight !== flight || held.token.segment !== token.segment) {
-      // A delivery recorded, a payload shipped again or the layout changed: placed afresh.
-      this.events.removed(held.element);
-      held.token = token;
-      this.events.added(held.element, token);
-    }
+    const { element } = held;
+    if (element && (held.token.flight !== flight || held.selected !== selected)) this.describe(held, element, flight, selected);
     held.selected = selected;
-    return held.element;
+    const attach = show && !element;
+    if (attach || held.token.flight !== flight || held.token.segment !== token.segment) {
+      // A delivery recorded, a payload shipped again, the layout changed or shown now: placed afresh.
+      this.events.removed(flight.id);
+      held.token = token;
+      if (attach) this.attach(held);
+      this.events.added(token, held.element);
+    }
+    return held;
+  }
+
+  /** Gives `held` an element (detached) describing its message. */
+  private attach(held: Held): SVGGElement {
+    const element = this.spare.pop() ?? this.create();
+    held.element = element;
+    held.className = '';
+    held.name = '';
+    this.identify(element, held.token.flight);
+    this.describe(held, element, held.token.flight, held.selected);
+    this.byElement.set(element, held);
+    return element;
   }
 
   private create(): SVGGElement {
@@ -140,8 +177,7 @@ export class TokenElements {
   }
 
   /** What a delivery, a payload shipped again or the selection changes, written where it did. */
-  private describe(held: Held, flight: Flight, selected: boolean): void {
-    const { element } = held;
+  private describe(held: Held, element: SVGGElement, flight: Flight, selected: boolean): void {
     const fresh = held.className === '';
     const className = tokenClass(flight, selected);
     if (className !== held.className) {
@@ -161,13 +197,15 @@ export class TokenElements {
 
   private remove(id: number, held: Held): void {
     this.held.delete(id);
-    this.byElement.delete(held.element);
-    this.events.removed(held.element);
-    if (this.hovered === held.element) this.setHovered(null);
-    held.element.remove();
-    // A reused element keeps its phase, visibility and transform until `added` places it, before it is
+    this.events.removed(id);
+    const { element } = held;
+    if (!element) return;
+    this.byElement.delete(element);
+    if (this.hovered === element) this.setHovered(null);
+    element.remove();
+    // A reused element keeps its phase, visibility and transform until its owner places it, before it is
     // attached again.
-    if (this.spare.length < spareLimit) this.spare.push(held.element);
+    if (this.spare.length < spareLimit) this.spare.push(element);
   }
 
   /** The held token element `target` is in, if any. */
@@ -176,10 +214,11 @@ export class TokenElements {
     return element ? this.byElement.get(element) : undefined;
   }
 
-  private setHovered(element: SVGGElement | null): void {
+  private setHovered(held: Held | null): void {
+    const element = held?.element ?? null;
     if (this.hovered === element) return;
     this.hovered = element;
-    this.events.hover(element);
+    this.events.hover(held ? held.token.flight.id : null);
   }
 
   private readonly onClick = (event: Event) => {
@@ -199,7 +238,7 @@ export class TokenElements {
 
   private readonly onEnter = (event: Event) => {
     const held = this.tokenOf(event.target);
-    if (held) this.setHovered(held.element);
+    if (held) this.setHovered(held);
   };
 
   private readonly onLeave = (event: Event) => {
