@@ -70,10 +70,12 @@ function rollout(story: boolean): () => BenchFigure[] {
       const ms = performance.now() - start;
       const cpu = process.cpuUsage(cpuStart);
       const compactions = gcProfiler.stop().statistics.filter((s) => s.gcType === 'MarkSweepCompact');
-      const peakLive = Math.max(heapBefore, ...compactions.map((s) => s.afterGC.heapStatistics.usedHeapSize));
+      const liveAfterCompaction = Math.max(heapBefore, ...compactions.map((s) => s.afterGC.heapStatistics.usedHeapSize));
       const peakBeforeCompaction = Math.max(heapBefore, ...compactions.map((s) => s.beforeGC.heapStatistics.usedHeapSize));
       gc();
       const retained = process.memoryUsage().heapUsed - heapBefore;
+      // The live heap is only known where a mark-compact ran; the forced one at the end is the last such point.
+      const peakLive = Math.max(liveAfterCompaction - heapBefore, retained);
       const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       const steps = cluster.engine.step - stepsBefore;
       const size = `${replicas} replicas, ${nodes} nodes${benchEtcdMembers > 1 ? `, ${benchEtcdMembers} etcd members` : ''}${story ? ', story classifier attached' : ''}`;
@@ -85,8 +87,8 @@ function rollout(story: boolean): () => BenchFigure[] {
           note: `${cpuSeconds.toFixed(1)} s CPU; ${Math.round(steps / cpuSeconds).toLocaleString('en-US')} steps per CPU second${classified}` },
         { name: `peak heap growth during the rollout (${size})`, value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB', goal: { value: replicas * 30_000 / (1024 * 1024), better: 'lower' },
           note: `heapUsed sampled after each virtual second, garbage not yet collected included; the largest heap a mark-compact started from: +${((peakBeforeCompaction - heapBefore) / 1048576).toFixed(0)} MiB` },
-        { name: `peak live heap growth during the rollout (${size})`, value: (peakLive - heapBefore) / (1024 * 1024), unit: 'MiB', goal: { value: replicas * 30_000 / (1024 * 1024), better: 'lower' },
-          note: `the largest heap a mark-compact left (${compactions.length} in the rollout)` },
+        { name: `peak live heap growth during the rollout (${size})`, value: peakLive / (1024 * 1024), unit: 'MiB', goal: { value: replicas * 30_000 / (1024 * 1024), better: 'lower' },
+          note: `the largest heap a mark-compact left: +${((liveAfterCompaction - heapBefore) / 1048576).toFixed(0)} MiB by the ${compactions.length} in the rollout, +${(retained / 1048576).toFixed(0)} MiB by the full GC at its end` },
         { name: `heap retained per Pod after a full GC (${size})`, value: retained / available / 1024, unit: 'KiB', goal: { value: 30, better: 'lower' },
           note: `${(retained / 1024 / 1024).toFixed(0)} MiB more than the booted cluster; the trace keeps at most 100,000 records` },
         { name: `peak RSS (${size})`, value: peakRss / (1024 * 1024), unit: 'MiB' },
