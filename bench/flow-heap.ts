@@ -244,3 +244,41 @@ for (let n = 0; n < nodeCount; n++) {
 }
 console.log(`\nproperties by retained size (targets their holder dominates), summed per Class.property${within === undefined ? '' : `, within ${within}`}`);
 for (const [key, size] of [...byProperty].sort((a, b) => b[1] - a[1]).slice(0, rows)) console.log(`${mib(size)} MiB  ${key}`);
+
+// (3) What no single object holds: the dominator tree's top (below the synthetic roots), by class, with
+// the name of an edge into one instance, so shared structures (module scopes, memos, objects two holders
+// share) show beside the cluster.
+const syntheticType = nodeTypes.indexOf('synthetic');
+const top = new Map<string, { retained: number; count: number; via: string }>();
+const edgeInto = (p: number): string => {
+  const n = order[p]!;
+  for (let i = predCount[n]!; i < predCount[n + 1]!; i++) {
+    const from = preds[i]!;
+    for (let e = firstEdge[from]!; e < firstEdge[from + 1]!; e++) {
+      if (target(e) !== n || !strong(e)) continue;
+      const name = edges[e * ef + edgeType] === propertyType || edgeTypes[edges[e * ef + edgeType]!] === 'context' ? names[edges[e * ef + edgeName]!] : '[]';
+      return `${className(from)}.${name}`;
+    }
+  }
+  return '';
+};
+{
+  const stack = [root];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    for (let i = childCount[p]!; i < childCount[p + 1]!; i++) {
+      const c = children[i]!;
+      if (nodes[order[c]! * nf + typeOf] === syntheticType) stack.push(c);
+      else {
+        const name = className(order[c]!);
+        const entry = top.get(name) ?? { retained: 0, count: 0, via: '' };
+        entry.retained += retained[c]!;
+        entry.count++;
+        if (retained[c]! > 1 << 20 && entry.via.length < 200) entry.via += `${edgeInto(c)} (${mib(retained[c]!).trim()}) `;
+        top.set(name, entry);
+      }
+    }
+  }
+}
+console.log('\nthe dominator tree\'s top (below the synthetic roots), by class; edges into instances over 1 MiB');
+for (const [name, e] of [...top].sort((a, b) => b[1].retained - a[1].retained).slice(0, rows)) console.log(`${mib(e.retained)} MiB  ${String(e.count).padStart(9)}  ${name}  ${e.via}`);

@@ -5,7 +5,11 @@
 // docs/performance.md. Run with `node --expose-gc --import tsx bench/flow-profile.ts`; with
 // `PODFLOW_PROFILE_CPU=<dir>` it writes a CPU profile of the rollout alone (from the Deployment's POST to
 // all Available, not the boot or the trace measurements after it) to `<dir>/rollout.cpuprofile`, for
-// `bench/flow-cpu.ts` to summarise.
+// `bench/flow-cpu.ts` to summarise; with `PODFLOW_PROFILE_ALLOC=<dir>` it writes a sampling heap profile of the
+// rollout that counts every allocation, the ones collected since included (what the allocation rate is
+// made of), to `<dir>/rollout.heapprofile`, for `bench/flow-alloc.ts` to summarise; with
+// `PODFLOW_PROFILE_ALLOC_PROMOTED=1` only the allocations a scavenge did not collect (what reached the old
+// generation: what stays, and the garbage only a mark-compact frees).
 
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -25,11 +29,16 @@ const empty = heap();
 cluster.boot();
 const booted = heap();
 const profileDir = process.env.PODFLOW_PROFILE_CPU;
-const profiler = profileDir === undefined ? undefined : new Session();
-if (profiler !== undefined) {
-  profiler.connect();
+const allocDir = process.env.PODFLOW_PROFILE_ALLOC;
+const profiler = profileDir === undefined && allocDir === undefined ? undefined : new Session();
+if (profiler !== undefined) profiler.connect();
+if (profiler !== undefined && profileDir !== undefined) {
   await profiler.post('Profiler.enable');
   await profiler.post('Profiler.start');
+}
+if (profiler !== undefined && allocDir !== undefined) {
+  await profiler.post('HeapProfiler.enable');
+  await profiler.post('HeapProfiler.startSampling', { samplingInterval: 64 * 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: process.env.PODFLOW_PROFILE_ALLOC_PROMOTED !== '1' });
 }
 postDeployment(cluster);
 const cpu = process.cpuUsage();
@@ -40,9 +49,15 @@ if (profiler !== undefined && profileDir !== undefined) {
   const { profile } = await profiler.post('Profiler.stop');
   mkdirSync(profileDir, { recursive: true });
   writeFileSync(join(profileDir, 'rollout.cpuprofile'), JSON.stringify(profile));
-  profiler.disconnect();
   console.log(`CPU profile of the rollout written to ${join(profileDir, 'rollout.cpuprofile')}`);
 }
+if (profiler !== undefined && allocDir !== undefined) {
+  const { profile } = await profiler.post('HeapProfiler.stopSampling');
+  mkdirSync(allocDir, { recursive: true });
+  writeFileSync(join(allocDir, 'rollout.heapprofile'), JSON.stringify(profile));
+  console.log(`allocation profile of the rollout written to ${join(allocDir, 'rollout.heapprofile')}`);
+}
+profiler?.disconnect();
 const after = heap();
 const mib = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MiB`;
 console.log(`${benchReplicas} replicas on ${benchNodes} nodes: ${cluster.engine.step - stepsBefore} steps, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU`);
