@@ -102,7 +102,7 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
           key: kv.key.toString('latin1'), value: kv.value.toString('latin1'), createRevision: Number(kv.create_revision),
           modRevision: Number(kv.mod_revision), version: Number(kv.version), lease: String(kv.lease),
         });
-        expect(tracker.at(revision).entries, `revision ${revision}`).toEqual(real.kvs.map(toKv));
+        expect(tracker.entriesAt(revision), `revision ${revision}`).toEqual(real.kvs.map(toKv));
       }
       expect(tracker.at(compactAt - 1).compacted).toBe(true);
       await expect(client.getAll().prefix('/registry/').revision(String(compactAt - 1)).exec()).rejects.toThrow(/compacted/);
