@@ -162,6 +162,11 @@ export class KeyspaceTracker {
     return chips;
   }
 
+  /** Keeps the chip a diff's pods decoded for the version of `key` written at `modRevision` (PodSource). */
+  decoded(key: string, modRevision: number, chip: PodChip | null): void {
+    this.pods.remember(key, modRevision, chip);
+  }
+
   /**
    * The value `key` was given at `modRevision`, read at that revision or, if compacted since, at the
    * compacted revision (where the version survives if nothing superseded it by then); null when gone.

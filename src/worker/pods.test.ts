@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyChange } from '../protocol/index.ts';
-import { PodHistory } from './pods.ts';
+import { PodHistory, podsOfDiff } from './pods.ts';
 
 /** A pod as kube-apiserver stores it with `--storage-media-type=json`. */
 function podValue(name: string, node: string | null, phase: string): string {
@@ -53,5 +53,20 @@ describe('PodHistory', () => {
     history.prune(3);
     expect(history.at(2)?.map((chip) => [chip.name, chip.node, chip.phase])).toEqual([['a', 'node-1', 'Running']]);
     expect(history.at(3)).toEqual([]);
+  });
+
+  it('keeps a chip decoded for a diff as its version\'s, so a snapshot does not decode it again', () => {
+    const history = new PodHistory(1);
+    const key = '/registry/pods/default/a';
+    const value = podValue('a', 'node-1', 'Running');
+    history.note({ key, createRevision: 2, modRevision: 2, version: 1, lease: '0', value, deleted: false, step: 2 });
+    const diff = podsOfDiff({ changes: [{ key, createRevision: 2, modRevision: 2, version: 1, lease: '0', value, deleted: false, step: 2 }] }, (k, revision, chip) => history.remember(k, revision, chip));
+    const shown = diff?.upserted[0];
+    expect(shown).toMatchObject({ name: 'a', node: 'node-1', phase: 'Running' });
+    // The very chip the diff shipped, not a second decode.
+    expect(history.at(2)?.[0]).toBe(shown);
+    // A revision not written for the key keeps nothing.
+    history.remember(key, 3, null);
+    expect(history.at(3)?.[0]).toBe(shown);
   });
 });

@@ -43,8 +43,8 @@ export function podChip(entry: Pick<KeyEntry, 'key' | 'value' | 'modRevision' | 
   };
 }
 
-/** The `pods` diff of a keyspace diff; null when it touches no pod. */
-export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>): PodsEvent | null {
+/** The `pods` diff of a keyspace diff; null when it touches no pod. `decoded` is told each version's chip made. */
+export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>, decoded?: PodSource['decoded']): PodsEvent | null {
   const latest = new Map<string, KeyChange>();
   for (const change of diff.changes) if (change.key.startsWith(podPrefix)) latest.set(change.key, change);
   if (latest.size === 0) return null;
@@ -52,6 +52,7 @@ export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>): PodsEvent 
   const removed: string[] = [];
   for (const change of latest.values()) {
     const chip = change.deleted ? null : podChip(change);
+    if (!change.deleted) decoded?.(change.key, change.modRevision, chip);
     if (chip) upserted.push(chip);
     else removed.push(change.key);
   }
@@ -106,6 +107,13 @@ export class PodHistory {
     this.added++;
   }
 
+  /** Keeps a chip decoded elsewhere (for a diff) as the chip of the version of `key` written at `revision`. */
+  remember(key: string, revision: number, chip: PodChip | null): void {
+    const list = this.versions.get(key);
+    const version = list && versionAt(list, revision);
+    if (version?.revision === revision && version.chip === undefined) version.chip = chip;
+  }
+
   /** The pods at `revision`; null below the oldest revision kept. */
   at(revision: number): PodChip[] | null {
     if (revision < this.from) return null;
@@ -158,9 +166,13 @@ function chipOf(key: string, version: PodVersion): PodChip | null {
   return version.chip;
 }
 
-/** Where a current snapshot's pods come from: the keyspace tracker of the cluster the snapshot is of. */
+/**
+ * Where a current snapshot's pods come from: the keyspace tracker of the cluster the snapshot is of, which
+ * also keeps the chips decoded for diffs (so a later snapshot does not decode those versions again).
+ */
 export interface PodSource {
   podsAt(revision: number): PodChip[];
+  decoded(key: string, modRevision: number, chip: PodChip | null): void;
 }
 
 /**
@@ -173,7 +185,8 @@ export function withPods(post: (event: WorkerEvent) => void, source: () => PodSo
   return (event) => {
     post(event);
     if (event.type === 'keyspaceDiff') {
-      const pods = podsOfDiff(event);
+      const into = source();
+      const pods = podsOfDiff(event, into ? (key, modRevision, chip) => into.decoded(key, modRevision, chip) : undefined);
       if (pods) post(pods);
     } else if (event.type === 'keyspaceSnapshot' && event.current) {
       const chips = source()?.podsAt(event.revision);

@@ -25,6 +25,8 @@ export function KeyDetails() {
   const entry = shown?.entry;
   const previous = shown?.previous ?? null;
   const described = useSimSnapshot((state) => state.valueDescription);
+  // Until the worker describes a value the page does not hold, it is taken for what the cluster stores.
+  const storedAs = useSimSnapshot((state) => state.cluster?.storageMediaType ?? 'protobuf');
   const [view, setView] = useState<ValueView>('decoded');
   useEffect(() => {
     if (entry && key !== null) actions.describeValue(key, entry, previous);
@@ -48,7 +50,7 @@ export function KeyDetails() {
             <div>
               <dt>{t('details.valueLabel')}</dt>
               <dd data-testid="value-media-type">
-                {t(`details.media.${description?.mediaType ?? (entry.value === undefined || entry.value.startsWith('k8s\0') ? 'protobuf' : 'json')}`)}
+                {t(`details.media.${description?.mediaType ?? (entry.value === undefined ? storedAs : entry.value.startsWith('k8s\0') ? 'protobuf' : 'json')}`)}
                 {' · '}{t('details.bytes', { count: entry.size, formatted: number(entry.size) })}
               </dd>
             </div>
