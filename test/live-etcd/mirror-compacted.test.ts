@@ -113,7 +113,8 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
       // And it follows etcd on from there, through its watch.
       const next = await put('/registry/configmaps/default/kept', 'k1');
       await until(`the mirror at revision ${next}`, () => mirror.store.currentRev === next, { timeoutMs: 30_000 });
-      expect(tracker.current().entries.find((e) => e.key === '/registry/configmaps/default/kept')).toMatchObject({ value: 'k1', modRevision: next, version: 2 });
+      expect(tracker.current().entries.find((e) => e.key === '/registry/configmaps/default/kept')).toMatchObject({ size: 2, modRevision: next, version: 2 });
+      expect(tracker.valueAt('/registry/configmaps/default/kept', next)).toBe('k1');
     } finally {
       mirror.close();
       grpc.close();
