@@ -111,4 +111,25 @@ test('a key put twice shows its version 2 and the diff from version 1', async ({
     await expect(page.getByTestId('key-diff')).toContainText('- hello');
     await expect(page.getByTestId('key-diff')).toContainText('+ world');
   });
+
+  await test.step('after a seek ships the keyspace without values, the value and the change are read from etcd', async () => {
+    // A seek to the step shown ships the whole keyspace as a snapshot (keys, revisions and sizes).
+    await page.evaluate(() => {
+      const handle = (globalThis as unknown as { podflow: { actions: { seek(step: number): void }; store: { getState(): { status: { step: number } } } } }).podflow;
+      handle.actions.seek(handle.store.getState().status.step);
+    });
+    // The snapshot replaces the mirror, and with it the selection.
+    await expect(page.getByTestId('key-details')).toHaveCount(0);
+    const row = podflow.keyRow(key);
+    await row.click();
+    await expect(page.getByTestId('value-media-type')).toContainText('5 bytes');
+    await expect(page.getByTestId('key-value')).toHaveText('world');
+    await podflow.etcdctlPut(key, 'again');
+    await podflow.button('Run until idle').click();
+    await expect(row.getByTestId('key-version')).toHaveText('3');
+    await row.click();
+    await expect(page.getByTestId('key-value')).toHaveText('again');
+    await expect(page.getByTestId('key-diff')).toContainText('- world');
+    await expect(page.getByTestId('key-diff')).toContainText('+ again');
+  });
 });

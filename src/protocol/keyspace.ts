@@ -1,7 +1,9 @@
 // The etcd keyspace as the UI mirrors it. The worker reads its etcd member's MVCC store directly and
 // ships what changed as batched diffs (at most one `keyspaceDiff` per command, play tick or run chunk),
 // and answers `keyspaceAt` with a whole snapshot at a past revision (what etcd's own MVCC history
-// still holds: nothing below the compacted revision).
+// still holds: nothing below the compacted revision). Diffs carry the values they wrote; a snapshot
+// carries every key without its value (its size only): the page asks for the value of a key it shows
+// (`describeValue` with no value), so a seek costs the keys, not the bytes they hold.
 
 /**
  * One key as etcd stores it (mvccpb.KeyValue). Key and value are byte strings: one char per byte (0–255),
@@ -15,6 +17,18 @@ export interface KeyEntry {
   /** Decimal lease ID; '0' for none. */
   readonly lease: string;
   readonly value: string;
+}
+
+/** One key without its value, as a snapshot ships it. */
+export interface KeyMeta {
+  readonly key: string;
+  readonly createRevision: number;
+  readonly modRevision: number;
+  readonly version: number;
+  /** Decimal lease ID; '0' for none. */
+  readonly lease: string;
+  /** The value's size in bytes. */
+  readonly size: number;
 }
 
 /** A change to one key: its new state, or its deletion at `modRevision`. */
@@ -42,17 +56,23 @@ export interface KeyspaceSnapshotEvent {
   readonly current: boolean;
   readonly compacted: boolean;
   readonly compactRevision: number;
-  readonly entries: readonly KeyEntry[];
+  readonly entries: readonly KeyMeta[];
 }
 
-/** Asks the worker to describe a stored value (answered by a `valueDescription`). */
+/**
+ * Asks the worker to describe the version of `key` written at `modRevision` (answered by a
+ * `valueDescription`). A value the page does not hold (it came with a snapshot) is read from etcd's MVCC
+ * history; one superseded before the compacted revision is gone (answered by an `error`, or for the
+ * previous version by no change shown).
+ */
 export interface DescribeValueCommand {
   readonly type: 'describeValue';
   readonly key: string;
   readonly modRevision: number;
-  /** The value, a byte string, and the previous version's (for the change), or null. */
-  readonly value: string;
-  readonly previous: string | null;
+  /** The value, a byte string, when the page holds it; null: read it. */
+  readonly value: string | null;
+  /** The previous version (for the change): its value when held, else its mod revision; null: none. */
+  readonly previous: { readonly value: string } | { readonly modRevision: number } | null;
 }
 
 /** One field of a protobuf value as `auger`-like views show it: its path, number, wire type, byte offset and size. */

@@ -164,7 +164,7 @@ describe('import through the saved-cluster commands', () => {
 
   it('a JSON-storage cluster exports as JSON and imports as JSON, by file and by link; protobuf stays the default', async () => {
     const { events, host, run, exportAndReimport } = await importer('j');
-    const storedValue = (key: string) => host.keyspaceTracker?.at(host.timeline.revisionAt(host.timeline.head)).entries.find((e) => e.key === key)?.value;
+    const storedValue = (key: string) => host.keyspaceTracker?.entriesAt(host.timeline.revisionAt(host.timeline.head)).find((e) => e.key === key)?.value;
     const key = '/registry/configmaps/default/kept';
     await run({ type: 'createCluster', name: 'as json', seed: 'json-export', nodes: 1, storageMediaType: 'json' });
     await run({ type: 'applyManifest', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: kept}\ndata: {a: "1"}' });

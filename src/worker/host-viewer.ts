@@ -64,7 +64,7 @@ export function viewEvents(host: ViewedHost, cursor: TimelineCursor, flightPosit
   const { position } = cursor;
   const annotate = story.annotate.bind(story);
   const events: WorkerEvent[] = [];
-  const post = withPods((event) => events.push(event), () => host.keyspaceTracker?.pods ?? null);
+  const post = withPods((event) => events.push(event), () => host.keyspaceTracker);
   const view = new TimelineView(cursor, () => host, host.keyspaceTracker, post, annotate);
   post({ type: 'traceBatch', ...view.tailAt(position), replace: true });
   if (host.keyspaceTracker) post({ ...host.keyspaceTracker.at(cursor.revisionAt(position)), current: true });
@@ -117,7 +117,7 @@ export class PageViewer {
 
   /** `send` delivers an event to this page alone. */
   constructor(private readonly host: ViewedHost, private readonly send: (event: WorkerEvent) => void) {
-    this.post = withPods(send, () => host.keyspaceTracker?.pods ?? null);
+    this.post = withPods(send, () => host.keyspaceTracker);
   }
 
   /** True while the page follows the head (it has not paused, stepped or sought since it last played). */

@@ -362,6 +362,42 @@ describe('SimHost with the real cluster', () => {
     expect(events[0]).toEqual({ type: 'keyspaceSnapshot', revision: revision - 1, current: false, compacted: true, compactRevision: revision, entries: [] });
   });
 
+  it('ships snapshots without values and reads the value of a version the page asks about, until compaction takes it', () => {
+    const { host, events } = realHost();
+    const put = (value: string): number => {
+      host.handle({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: '/x', value } });
+      host.handle({ type: 'runUntilIdle' });
+      return host.keyspaceTracker!.entriesAt(host.timeline.revisionAt(host.timeline.head)).find((e) => e.key === '/x')!.modRevision;
+    };
+    const first = put('one');
+    const second = put('three');
+    events.length = 0;
+    // A seek to the step shown ships the whole keyspace.
+    host.handle({ type: 'seek', step: host.timeline.head });
+    const snapshot = events.filter((e) => e.type === 'keyspaceSnapshot').at(-1);
+    const shipped = snapshot?.type === 'keyspaceSnapshot' ? snapshot.entries.find((e) => e.key === '/x') : undefined;
+    expect(shipped).toEqual({ key: '/x', createRevision: first, modRevision: second, version: 2, lease: '0', size: 5 });
+    // Every key of it as etcd holds it, less the value.
+    const held = host.keyspaceTracker!.entriesAt(snapshot?.revision ?? 0);
+    expect(snapshot?.type === 'keyspaceSnapshot' && snapshot.entries).toEqual(held.map(({ value, ...meta }) => ({ ...meta, size: value.length })));
+    // Its pods came with it, from the keyspace tracker.
+    expect(events.filter((e) => e.type === 'pods').at(-1)).toMatchObject({ replace: true });
+
+    const ask = (command: Omit<Extract<Command, { type: 'describeValue' }>, 'type' | 'key'>) => {
+      events.length = 0;
+      host.handle({ type: 'describeValue', key: '/x', ...command });
+      return events.find((e) => e.type === 'valueDescription' || e.type === 'error');
+    };
+    expect(ask({ modRevision: second, value: null, previous: { modRevision: first } }))
+      .toMatchObject({ type: 'valueDescription', modRevision: second, mediaType: 'bytes', size: 5, printed: 'three', previousText: 'one' });
+    expect(ask({ modRevision: second, value: 'three', previous: { value: 'one' } })).toMatchObject({ printed: 'three', previousText: 'one' });
+    // Compacted at the newest revision: the newest version survives, the one it superseded is gone.
+    host.handle({ type: 'userRequest', to: 'etcd', kind: 'etcd.Compact', payload: { revision: host.keyspaceTracker!.at(host.timeline.revisionAt(host.timeline.head)).revision } });
+    host.handle({ type: 'runUntilIdle' });
+    expect(ask({ modRevision: second, value: null, previous: { modRevision: first } })).toMatchObject({ type: 'valueDescription', printed: 'three', previousText: null });
+    expect(ask({ modRevision: first, value: null, previous: null })).toMatchObject({ type: 'error', message: `the value of /x at revision ${first} is compacted` });
+  });
+
   it('answers a keyspace request out of range with an error', () => {
     const { host, events } = realHost();
     events.length = 0;

@@ -24,7 +24,7 @@ import { BackgroundTasks } from './host/tasks.ts';
 import type { InsidesRecorder } from './insides.ts';
 import type { KeyspaceTracker } from './keyspace.ts';
 import { bootCluster, replay, type ReplayProgress } from './replay.ts';
-import { withPods, type PodHistory } from './pods.ts';
+import { withPods, type PodSource } from './pods.ts';
 import { StoryTap, type StoryRecord } from './story/record.ts';
 import type { Timeline } from './timeline.ts';
 import { applyUserCommand, describeUserCommand, loggable } from './user-commands.ts';
@@ -83,12 +83,12 @@ export class SimHost {
   private readonly playback: Playback;
   private readonly tasks: BackgroundTasks;
   private journal: HostJournal | null = null;
-  /** The pod versions of the cluster the page was last readied for (null until it is adopted). */
-  private podHistory: PodHistory | null = null;
+  /** Whether the stage's cluster is the one the page was last readied for (false from a `ready` until it is adopted). */
+  private podsOfStage = false;
 
   constructor(options: SimHostOptions) {
-    const post = withPodsAndReady(options.post, () => this.podHistory, () => {
-      this.podHistory = null;
+    const post = withPodsAndReady(options.post, () => (this.podsOfStage ? this.stage.keyspaceTracker : null), () => {
+      this.podsOfStage = false;
       this.reporter.clearFlights();
     });
     this.emit = post;
@@ -324,9 +324,8 @@ export class SimHost {
 
   /** Makes a prepared cluster the live one (stage.ts) and reports its deliveries from now on. */
   private adopt(spec: ClusterSpec, prepared: Prepared): void {
-    this.podHistory = null;
+    this.podsOfStage = true;
     this.stage.adopt(spec, prepared);
-    this.podHistory = this.stage.keyspaceTracker?.pods ?? null;
     this.reporter.adopted();
   }
 
@@ -339,8 +338,8 @@ export class SimHost {
 }
 
 /** `post` with the pods every keyspace change implies (pods.ts), calling `ready` before each `ready` is posted. */
-function withPodsAndReady(post: (event: WorkerEvent) => void, history: () => PodHistory | null, ready: () => void): (event: WorkerEvent) => void {
-  const withPodsPost = withPods(post, history);
+function withPodsAndReady(post: (event: WorkerEvent) => void, source: () => PodSource | null, ready: () => void): (event: WorkerEvent) => void {
+  const withPodsPost = withPods(post, source);
   return (event) => {
     // A `ready` empties the UI's tokens: the flights shipped since are all it holds.
     if (event.type === 'ready') ready();

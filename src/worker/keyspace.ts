@@ -4,15 +4,16 @@
 // `keyspaceDiff`. Past revisions are answered from etcd's own MVCC history with a Range at that
 // revision, so nothing is copied here; below the compacted revision the answer is "compacted". Moving the
 // page's mirror from one past revision to another is a diff of the keys written between them (`move`),
-// so its cost follows what changed; a snapshot serves only a long jump or a compacted revision.
+// so its cost follows what changed; a snapshot serves only a long jump or a compacted revision. A
+// snapshot ships keys without values (the page asks for one it shows: `describeValue`, `valueAt`).
 
 import type {
-  DescribeValueCommand, KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
+  DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceSnapshotEvent, PodChip, ValueDescriptionEvent, ValueField,
 } from '../protocol/index.ts';
 import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
 import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
 import { base64Encode, byteStringToBytes, terminalText, type KeyValue, type RangeRequest, type RangeResponse } from '../sim/etcd/index.ts';
-import { PodHistory } from './pods.ts';
+import { PodHistory, podChip } from './pods.ts';
 
 /** What the tracker reads of an etcd member (`EtcdServer` is one). */
 export interface KeyspaceSource {
@@ -69,6 +70,11 @@ export class KeyspaceTracker {
       this.changes.push(change);
     });
     this.seenRevision = revision;
+  }
+
+  /** etcd's compacted revision now (-1 before the first compaction). */
+  get compactRevision(): number {
+    return this.source.store.compactMainRev;
   }
 
   /** The changes since the last flush (null when nothing changed, compaction included). */
@@ -129,17 +135,57 @@ export class KeyspaceTracker {
     return { type: 'keyspaceDiff', revision: to, changes, compactRevision: this.source.store.compactMainRev };
   }
 
-  /** The keyspace as it was at `revision` (a compacted or future revision has no keys). */
+  /** The keyspace as it was at `revision`, keys without values (a compacted or future revision has no keys). */
   at(revision: number): KeyspaceSnapshotEvent {
-    const { store, kv } = this.source;
-    const compactRevision = store.compactMainRev;
+    const compactRevision = this.source.store.compactMainRev;
     const base = { type: 'keyspaceSnapshot', revision, current: false, compactRevision } as const;
+    if (this.compacted(revision)) return { ...base, compacted: true, entries: [] };
+    const entries = this.source.kv.range({ ...everyKey, revision }).kvs.map(metaOf);
+    return { ...base, compacted: false, entries };
+  }
+
+  /** Every key at `revision` with its value, in key order (a compacted revision has none): what a save keeps. */
+  entriesAt(revision: number): KeyEntry[] {
+    return this.compacted(revision) ? [] : this.source.kv.range({ ...everyKey, revision }).kvs.map(toEntry);
+  }
+
+  /** The pods at `revision`: from the pod history where it reaches, else decoded from etcd (none if compacted). */
+  podsAt(revision: number): PodChip[] {
+    const held = this.pods.at(revision);
+    if (held) return held;
+    if (this.compacted(revision)) return [];
+    const chips: PodChip[] = [];
+    for (const kv of this.source.kv.range({ key: podPrefix, rangeEnd: prefixEnd(podPrefix), revision }).kvs) {
+      const chip = podChip(kv);
+      if (chip) chips.push(chip);
+    }
+    return chips;
+  }
+
+  /** Keeps the chip a diff's pods decoded for the version of `key` written at `modRevision` (PodSource). */
+  decoded(key: string, modRevision: number, chip: PodChip | null): void {
+    this.pods.remember(key, modRevision, chip);
+  }
+
+  /**
+   * The value `key` was given at `modRevision`, read at that revision or, if compacted since, at the
+   * compacted revision (where the version survives if nothing superseded it by then); null when gone.
+   */
+  valueAt(key: string, modRevision: number): string | null {
+    const { store, kv } = this.source;
+    const revision = Math.max(modRevision, store.compactMainRev);
+    if (!Number.isInteger(modRevision) || modRevision < 1 || revision > store.currentRev) return null;
+    const found = kv.range({ key, revision }).kvs[0];
+    return found && found.modRevision === modRevision ? found.value : null;
+  }
+
+  /** Throws for a revision that never was; true for one below the compacted revision. */
+  private compacted(revision: number): boolean {
+    const { store } = this.source;
     if (!Number.isInteger(revision) || revision < 1 || revision > store.currentRev) {
       throw new RangeError(`revision must be an integer from 1 to ${store.currentRev}, got ${revision}`);
     }
-    if (revision < compactRevision) return { ...base, compacted: true, entries: [] };
-    const entries = kv.range({ ...everyKey, revision }).kvs.map(toEntry);
-    return { ...base, compacted: false, entries };
+    return revision < store.compactMainRev;
   }
 
   private countKeys(): number {
@@ -149,6 +195,11 @@ export class KeyspaceTracker {
 
 function toEntry(kv: KeyValue): KeyEntry {
   return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, value: kv.value };
+}
+
+/** A key without its value, as a snapshot ships it. */
+export function metaOf(entry: KeyEntry | KeyValue): KeyMeta {
+  return { key: entry.key, createRevision: entry.createRevision, modRevision: entry.modRevision, version: entry.version, lease: entry.lease, size: entry.value.length };
 }
 
 function toChange(kv: KeyValue, step: number): KeyChange {
@@ -178,10 +229,14 @@ function toField(f: ProtoField): ValueField {
 
 /**
  * A stored value as etcdctl prints it (simple and `-w json`), decoded, and — for protobuf — field by
- * field with each field's byte size, as the `auger` tool shows etcd values.
+ * field with each field's byte size, as the `auger` tool shows etcd values. A value the command does not
+ * carry is read with `read` (a previous version that is gone shows no change).
  */
-export function describeValue(command: DescribeValueCommand): ValueDescriptionEvent {
-  const { key, modRevision, value, previous } = command;
+export function describeValue(command: DescribeValueCommand, read: (key: string, modRevision: number) => string | null): ValueDescriptionEvent {
+  const { key, modRevision } = command;
+  const value = command.value ?? read(key, modRevision);
+  if (value === null) throw new Error(`the value of ${terminalText(key)} at revision ${modRevision} is compacted`);
+  const previous = command.previous === null ? null : 'value' in command.previous ? command.previous.value : read(key, command.previous.modRevision);
   const protobuf = isProtobufValue(value);
   const current = objectJson(value);
   const mediaType = protobuf ? 'protobuf' : current.json !== null ? 'json' : 'bytes';

@@ -1,13 +1,14 @@
 // The pods the graph draws on their nodes, derived from the keyspace events the worker already sends:
 // a `keyspaceDiff`'s changes under /registry/pods/ become a `pods` diff, a current `keyspaceSnapshot` (a
-// new cluster, a seek into the past, a restore) a `pods` replacement. So the chips show exactly what
+// new cluster, a seek into the past) a `pods` replacement read from the keyspace tracker (a snapshot
+// ships no values; a restore's saved view posts its own, `podsOfSnapshot`). So the chips show exactly what
 // etcd held at the step shown, through the same MVCC history as the keyspace panel. Each pod is decoded
 // as the apiserver decodes it and its STATUS is the server's Table printer's, as the objects panel prints it.
-// A `PodHistory` keeps every pod version written since the keyspace was mirrored (bounded by the steps the
-// trace retains), so a snapshot's pods come from it, each version decoded once, and a revision etcd has
-// compacted still shows its pods.
+// A `PodHistory` keeps every pod version written since the keyspace was mirrored, so a snapshot's pods come
+// from it, each version decoded once, and a revision etcd has compacted still shows its pods: the versions
+// the trace still retains with their values, older ones as their chips only (decoded when they age out).
 
-import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
+import type { KeyChange, KeyEntry, KeyspaceDiffEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { servedResources } from '../sim/api/resources.ts';
 import type { Pod } from '../sim/api/types/core.ts';
@@ -42,8 +43,8 @@ export function podChip(entry: Pick<KeyEntry, 'key' | 'value' | 'modRevision' | 
   };
 }
 
-/** The `pods` diff of a keyspace diff; null when it touches no pod. */
-export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>): PodsEvent | null {
+/** The `pods` diff of a keyspace diff; null when it touches no pod. `decoded` is told each version's chip made. */
+export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>, decoded?: PodSource['decoded']): PodsEvent | null {
   const latest = new Map<string, KeyChange>();
   for (const change of diff.changes) if (change.key.startsWith(podPrefix)) latest.set(change.key, change);
   if (latest.size === 0) return null;
@@ -51,14 +52,15 @@ export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>): PodsEvent 
   const removed: string[] = [];
   for (const change of latest.values()) {
     const chip = change.deleted ? null : podChip(change);
+    if (!change.deleted) decoded?.(change.key, change.modRevision, chip);
     if (chip) upserted.push(chip);
     else removed.push(change.key);
   }
   return { type: 'pods', replace: false, upserted, removed };
 }
 
-/** Every pod of a keyspace snapshot, replacing what the UI holds. */
-export function podsOfSnapshot(snapshot: Pick<KeyspaceSnapshotEvent, 'entries'>): PodsEvent {
+/** Every pod of a keyspace with values (a saved one), replacing what the UI holds. */
+export function podsOfSnapshot(snapshot: { readonly entries: readonly KeyEntry[] }): PodsEvent {
   const upserted: PodChip[] = [];
   for (const entry of snapshot.entries) {
     if (!entry.key.startsWith(podPrefix)) continue;
@@ -68,24 +70,31 @@ export function podsOfSnapshot(snapshot: Pick<KeyspaceSnapshotEvent, 'entries'>)
   return { type: 'pods', replace: true, upserted, removed: [] };
 }
 
-/** One version of a pod's key: its value (null: deleted) and, once asked for, its chip. */
+/**
+ * One version of a pod's key: its value (null: deleted, or dropped once the chip is known) and, once asked
+ * for or aged out, its chip.
+ */
 interface PodVersion {
   readonly revision: number;
   readonly createRevision: number;
-  readonly value: string | null;
+  value: string | null;
   chip?: PodChip | null;
 }
 
-/** Versions between prunes (a prune drops those no kept revision reads). */
+/** Versions between prunes (a prune turns those no retained revision reads into chips). */
 const pruneEvery = 4096;
 
 export class PodHistory {
-  /** Per pod key its versions in revision order; the first is the one in place at `from`. */
+  /** Per pod key its versions in revision order. */
   private readonly versions = new Map<string, PodVersion[]>();
   private added = 0;
+  /** Versions before the one in place at this revision keep their chips only. */
+  private retainedFrom: number;
 
   /** `from`: the oldest revision answered (what etcd held at it is noted first). */
-  constructor(private from: number) {}
+  constructor(private readonly from: number) {
+    this.retainedFrom = from;
+  }
 
   /** Notes a write (of any key: other keys are ignored); writes come in revision order. */
   note(change: KeyChange): void {
@@ -96,6 +105,13 @@ export class PodHistory {
       ? { revision: change.modRevision, createRevision: 0, value: null }
       : { revision: change.modRevision, createRevision: change.createRevision, value: change.value });
     this.added++;
+  }
+
+  /** Keeps a chip decoded elsewhere (for a diff) as the chip of the version of `key` written at `revision`. */
+  remember(key: string, revision: number, chip: PodChip | null): void {
+    const list = this.versions.get(key);
+    const version = list && versionAt(list, revision);
+    if (version?.revision === revision && version.chip === undefined) version.chip = chip;
   }
 
   /** The pods at `revision`; null below the oldest revision kept. */
@@ -112,18 +128,21 @@ export class PodHistory {
   }
 
   /**
-   * Forgets what no revision from `revision` on reads (each key keeps its version in place at it), now and
-   * then: after `pruneEvery` notes since the last prune.
+   * Keeps only the chip of each version no revision from `revision` on reads (each key keeps its version
+   * in place at it whole), now and then: after `pruneEvery` notes since the last prune. A chip is what an
+   * older revision's pods need; the value is what etcd may have compacted and the trace no longer shows.
    */
   prune(revision: number): void {
-    if (this.added < pruneEvery || revision <= this.from) return;
+    if (this.added < pruneEvery || revision <= this.retainedFrom) return;
     this.added = 0;
-    this.from = revision;
+    this.retainedFrom = revision;
     for (const [key, list] of this.versions) {
-      let first = 0;
-      while (first + 1 < list.length && list[first + 1]!.revision <= revision) first++;
-      if (first > 0) list.splice(0, first);
-      if (list.length === 1 && list[0]!.value === null) this.versions.delete(key);
+      for (let i = 0; i + 1 < list.length && list[i + 1]!.revision <= revision; i++) {
+        const version = list[i]!;
+        if (version.value === null) continue;
+        version.chip = chipOf(key, version);
+        version.value = null;
+      }
     }
   }
 }
@@ -141,26 +160,37 @@ function versionAt(list: readonly PodVersion[], revision: number): PodVersion | 
 }
 
 function chipOf(key: string, version: PodVersion): PodChip | null {
+  if (version.chip !== undefined) return version.chip;
   if (version.value === null) return null;
-  if (version.chip === undefined) version.chip = podChip({ key, value: version.value, modRevision: version.revision, createRevision: version.createRevision });
+  version.chip = podChip({ key, value: version.value, modRevision: version.revision, createRevision: version.createRevision });
   return version.chip;
 }
 
 /**
- * Wraps the worker's `post` so every keyspace change the UI gets is followed by the pods it implies:
- * a diff by a `pods` diff, a current snapshot by a `pods` replacement (a snapshot answering a revision
- * picked in the keyspace panel is not the step shown, and changes no chip). A current snapshot's pods
- * come from `history` where it holds the snapshot's revision (a compacted one included).
+ * Where a current snapshot's pods come from: the keyspace tracker of the cluster the snapshot is of, which
+ * also keeps the chips decoded for diffs (so a later snapshot does not decode those versions again).
  */
-export function withPods(post: (event: WorkerEvent) => void, history: () => PodHistory | null = () => null): (event: WorkerEvent) => void {
+export interface PodSource {
+  podsAt(revision: number): PodChip[];
+  decoded(key: string, modRevision: number, chip: PodChip | null): void;
+}
+
+/**
+ * Wraps the worker's `post` so every keyspace change the UI gets is followed by the pods it implies:
+ * a diff by a `pods` diff, a current snapshot by a `pods` replacement from `source` (a snapshot
+ * answering a revision picked in the keyspace panel is not the step shown, and changes no chip). With no
+ * source (a saved view shown before its cluster is live) the sender posts the pods itself.
+ */
+export function withPods(post: (event: WorkerEvent) => void, source: () => PodSource | null): (event: WorkerEvent) => void {
   return (event) => {
     post(event);
     if (event.type === 'keyspaceDiff') {
-      const pods = podsOfDiff(event);
+      const into = source();
+      const pods = podsOfDiff(event, into ? (key, modRevision, chip) => into.decoded(key, modRevision, chip) : undefined);
       if (pods) post(pods);
     } else if (event.type === 'keyspaceSnapshot' && event.current) {
-      const chips = history()?.at(event.revision);
-      post(chips ? { type: 'pods', replace: true, upserted: chips, removed: [] } : podsOfSnapshot(event));
+      const chips = source()?.podsAt(event.revision);
+      if (chips) post({ type: 'pods', replace: true, upserted: chips, removed: [] });
     }
   };
 }

@@ -129,9 +129,9 @@ export class ClusterSaver {
     const tracker = host.keyspaceTracker;
     this.changesSinceBase += this.pendingChanges.length;
     if (tracker && (this.needBase || this.changesSinceBase > Math.max(minChangesBeforeRebase, this.baseSize))) {
-      const snapshot = tracker.at(sample.revision);
-      keyspace = { clusterId: open.id, revision: sample.revision, entries: snapshot.entries };
-      this.baseSize = snapshot.entries.length;
+      const entries = tracker.entriesAt(sample.revision);
+      keyspace = { clusterId: open.id, revision: sample.revision, entries };
+      this.baseSize = entries.length;
       this.changesSinceBase = 0;
       this.kvSeq = 0;
       this.needBase = false;
@@ -147,7 +147,7 @@ export class ClusterSaver {
       newCommands,
       head: {
         clusterId: open.id, step: head, bootSteps: timeline.bootSteps, sample,
-        compactRevision: tracker ? tracker.at(sample.revision).compactRevision : -1,
+        compactRevision: tracker ? tracker.compactRevision : -1,
         markers: timeline.markers.slice(), traceTail: this.traceTail.slice(),
       },
       keyspace,

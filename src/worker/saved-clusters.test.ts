@@ -63,6 +63,7 @@ function liveState(host: SimHost) {
   return {
     status: host.status(),
     keyspace: host.keyspaceTracker?.at(host.timeline.revisionAt(host.timeline.head)),
+    values: host.keyspaceTracker?.entriesAt(host.timeline.revisionAt(host.timeline.head)),
     log: [...host.timeline.log],
     trace: Array.from({ length: engine.step }, (_, i) => engine.trace.at(i + 1)),
   };

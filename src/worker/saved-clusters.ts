@@ -15,7 +15,9 @@ import { createCluster } from '../sim/cluster.ts';
 import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFragment } from './export-file.ts';
 import { specOptions, type ClusterSpec, type HostedCluster, type HostJournal, type SimHost } from './host.ts';
 import type { ReportedBatch } from './host/reporter.ts';
+import { metaOf } from './keyspace.ts';
 import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster } from './persistence.ts';
+import { podsOfSnapshot } from './pods.ts';
 import { ClusterSaver } from './saved-clusters-saver.ts';
 import { replayNow } from './replay.ts';
 
@@ -258,7 +260,9 @@ export class SavedClusters implements HostJournal {
     if (!loaded || !head || head.step === 0) return;
     this.host.emit({ type: 'traceBatch', records: head.traceTail.slice(-traceTailLimit), omitted: head.step - Math.min(head.traceTail.length, traceTailLimit), replace: true });
     if (loaded.keyspace) {
-      this.host.emit({ type: 'keyspaceSnapshot', revision: loaded.keyspace.revision, current: true, compacted: false, compactRevision: head.compactRevision, entries: loaded.keyspace.entries });
+      const { revision, entries } = loaded.keyspace;
+      this.host.emit({ type: 'keyspaceSnapshot', revision, current: true, compacted: false, compactRevision: head.compactRevision, entries: entries.map(metaOf) });
+      this.host.emit(podsOfSnapshot(loaded.keyspace));
     }
     this.host.emit({
       type: 'timeline', position: head.step, head: head.step, live: true, bootSteps: head.bootSteps, retainedFrom: head.step,

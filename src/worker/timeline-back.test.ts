@@ -4,8 +4,9 @@
 
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Command, KeyEntry, PodChip, WorkerEvent } from '../protocol/index.ts';
+import type { Command, KeyMeta, PodChip, WorkerEvent } from '../protocol/index.ts';
 import { SimHost, type HostClock } from './host.ts';
+import { metaOf } from './keyspace.ts';
 import { podsOfSnapshot } from './pods.ts';
 
 const stillClock: HostClock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
@@ -17,7 +18,7 @@ const deployment = (replicas: number) => [
 
 /** A host whose events are folded as the page folds them: the keyspace mirror and the pods on the graph. */
 function foldingHost(seed: string) {
-  const keys = new Map<string, KeyEntry>();
+  const keys = new Map<string, KeyMeta>();
   const pods = new Map<string, PodChip>();
   const events: WorkerEvent[] = [];
   const post = (e: WorkerEvent) => {
@@ -31,8 +32,7 @@ function foldingHost(seed: string) {
           keys.delete(change.key);
           continue;
         }
-        const { step: _step, deleted: _deleted, ...entry } = change;
-        keys.set(change.key, entry);
+        keys.set(change.key, metaOf(change));
       }
     } else if (e.type === 'pods') {
       if (e.replace) pods.clear();
@@ -52,8 +52,8 @@ function foldingHost(seed: string) {
   /** The page's state, and a whole rebuild at the position's revision. */
   const shown = () => ({ keys: byKey(keys.values()), pods: byKey(pods.values()) });
   const rebuilt = () => {
-    const snapshot = host.keyspaceTracker!.at(host.timeline.revisionAt(host.timeline.position));
-    return { keys: snapshot.entries, pods: byKey(podsOfSnapshot(snapshot).upserted) };
+    const revision = host.timeline.revisionAt(host.timeline.position);
+    return { keys: host.keyspaceTracker!.at(revision).entries, pods: byKey(podsOfSnapshot({ entries: host.keyspaceTracker!.entriesAt(revision) }).upserted) };
   };
   return { host, send, shown, rebuilt };
 }

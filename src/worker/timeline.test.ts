@@ -2,10 +2,10 @@
 // and replay from seed + command log reproducing the live run exactly.
 
 import { describe, expect, it } from 'vitest';
-import type { Command, KeyEntry, KeyspaceSnapshotEvent, SimStatus, TimelineEvent, TraceRecord, WorkerEvent } from '../protocol/index.ts';
+import type { Command, KeyMeta, KeyspaceSnapshotEvent, SimStatus, TimelineEvent, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
 import { SimHost, type HostClock } from './host.ts';
-import { KeyspaceTracker } from './keyspace.ts';
+import { KeyspaceTracker, metaOf } from './keyspace.ts';
 import { replayNow } from './replay.ts';
 
 const nginx = [
@@ -35,7 +35,7 @@ function stillClock(): HostClock & { fire(): void } {
 function hostWithEvents(seed = 'timeline') {
   const events: WorkerEvent[] = [];
   /** The keyspace as the page mirrors it (current snapshots replace it, diffs change it). */
-  const mirror = new Map<string, KeyEntry>();
+  const mirror = new Map<string, KeyMeta>();
   const post = (e: WorkerEvent) => {
     events.push(e);
     if (e.type === 'keyspaceSnapshot' && e.current) {
@@ -45,7 +45,7 @@ function hostWithEvents(seed = 'timeline') {
     if (e.type === 'keyspaceDiff') {
       for (const change of e.changes) {
         if (change.deleted) mirror.delete(change.key);
-        else mirror.set(change.key, entryOf(change));
+        else mirror.set(change.key, metaOf(change));
       }
     }
   };
@@ -55,12 +55,8 @@ function hostWithEvents(seed = 'timeline') {
     host.handle(command);
     return [...events];
   };
-  const mirrored = (): KeyEntry[] => [...mirror.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+  const mirrored = (): KeyMeta[] => [...mirror.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
   return { host, events, send, mirrored };
-}
-
-function entryOf({ key, createRevision, modRevision, version, lease, value }: KeyEntry): KeyEntry {
-  return { key, createRevision, modRevision, version, lease, value };
 }
 
 const records = (events: readonly WorkerEvent[]): TraceRecord[] => events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));

@@ -58,9 +58,9 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
           key: kv.key.toString('latin1'), value: kv.value.toString('latin1'), createRevision: Number(kv.create_revision),
           modRevision: Number(kv.mod_revision), version: Number(kv.version), lease: String(kv.lease),
         });
-        expect(tracker.at(revision).entries, `revision ${revision}`).toEqual(real.kvs.map(toKv));
+        expect(tracker.entriesAt(revision), `revision ${revision}`).toEqual(real.kvs.map(toKv));
       }
-      const leased = tracker.at(last).entries.find((e) => e.key === '/registry/leases/default/a')!;
+      const leased = tracker.entriesAt(last).find((e) => e.key === '/registry/leases/default/a')!;
       expect(leased.lease).toBe(BigInt(lease).toString());
       expect(leased.value).toBe(Buffer.from('\u0000\u00ffbytes').toString('latin1'));
       // The changes after the first read, as the page's diff gets them: /elsewhere is not among them.

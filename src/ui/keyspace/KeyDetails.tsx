@@ -1,7 +1,8 @@
 // One key in full: its revisions, lease, its value three ways — as `etcdctl get` prints it (the raw bytes,
 // non-printable ones as \xNN), as `etcdctl get -w json` prints it (base64), and decoded (protobuf field by
 // field with each field's byte size, as the `auger` tool shows etcd values; JSON values pretty-printed) —
-// and the change from its previous version. The worker decodes (`describeValue`): the UI holds only bytes.
+// and the change from its previous version. The worker decodes (`describeValue`): the UI holds only bytes,
+// and only those a diff brought (the worker reads the others).
 
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,12 +25,15 @@ export function KeyDetails() {
   const entry = shown?.entry;
   const previous = shown?.previous ?? null;
   const described = useSimSnapshot((state) => state.valueDescription);
+  // Until the worker describes a value the page does not hold, it is taken for what the cluster stores.
+  const storedAs = useSimSnapshot((state) => state.cluster?.storageMediaType ?? 'protobuf');
   const [view, setView] = useState<ValueView>('decoded');
   useEffect(() => {
-    if (entry && key !== null) actions.describeValue(key, entry.modRevision, entry.value, previous?.value ?? null);
+    if (entry && key !== null) actions.describeValue(key, entry, previous);
   }, [actions, key, entry, previous]);
   const description = described && entry && described.key === key && described.modRevision === entry.modRevision ? described : null;
-  const diff = useMemo(() => (description && description.previousText !== null ? jsonDiff(description.previousText, description.text) : null), [description]);
+  // A description asked for before a snapshot replaced the key's record may carry a change the record no longer has.
+  const diff = useMemo(() => (description && previous && description.previousText !== null ? jsonDiff(description.previousText, description.text) : null), [description, previous]);
   // The details scroll on their own: focusable, so a keyboard can scroll them.
   if (key === null) return <div className="key-details" tabIndex={0} role="region" aria-label={t('details.region')}><p className="hint">{t('details.select')}</p></div>;
   const number = (n: number) => n.toLocaleString(i18n.language === 'zh' ? 'zh-CN' : 'en-US');
@@ -46,8 +50,8 @@ export function KeyDetails() {
             <div>
               <dt>{t('details.valueLabel')}</dt>
               <dd data-testid="value-media-type">
-                {t(`details.media.${description?.mediaType ?? (entry.value.startsWith('k8s\0') ? 'protobuf' : 'json')}`)}
-                {' · '}{t('details.bytes', { count: entry.value.length, formatted: number(entry.value.length) })}
+                {t(`details.media.${description?.mediaType ?? (entry.value === undefined ? storedAs : entry.value.startsWith('k8s\0') ? 'protobuf' : 'json')}`)}
+                {' · '}{t('details.bytes', { count: entry.size, formatted: number(entry.size) })}
               </dd>
             </div>
           </dl>

@@ -1,8 +1,7 @@
 // Slices of the keyspace state the panel reads: the keyspace on show is the picked past revision's
 // (while one is picked) or the live one.
 
-import type { KeyEntry } from '../../protocol/index.ts';
-import type { KeyRecord } from '../store/keyspace.ts';
+import type { HeldVersion, KeyRecord } from '../store/keyspace.ts';
 import type { SimState } from '../store/sim-store.ts';
 
 export function shownKeys(state: SimState): readonly string[] {
@@ -11,7 +10,7 @@ export function shownKeys(state: SimState): readonly string[] {
 }
 
 /** The entry of `key` in the keyspace on show; live entries carry their previous version. */
-export function shownEntry(state: SimState, key: string): { readonly entry: KeyEntry; readonly previous: KeyEntry | null } | undefined {
+export function shownEntry(state: SimState, key: string): { readonly entry: HeldVersion; readonly previous: HeldVersion | null } | undefined {
   const { past, live } = state.keyspace;
   if (past) {
     const entry = past.entries.get(key);

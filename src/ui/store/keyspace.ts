@@ -3,16 +3,21 @@
 // user picked. Reducers over worker events. One exception to purity, for 100,000 keys: a diff updates
 // the live `entries` map in place (copying it would cost tens of ms per diff) and returns a new
 // `LiveKeyspace` around it, so subscribers still see a new state; the sorted key list is copied (cheap)
-// only when keys appear or go. Nothing keeps an older LiveKeyspace to read.
+// only when keys appear or go. Nothing keeps an older LiveKeyspace to read. A key holds its value only
+// when a diff brought it (a snapshot ships none): the key details ask the worker for one it lacks.
 
-import type { KeyEntry, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from '../../protocol/index.ts';
+import type { KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from '../../protocol/index.ts';
 import { lowerBound } from '../keyspace/key-tree.ts';
 
-export interface KeyRecord extends KeyEntry {
+/** A version of a key as the page holds it: its value when a diff brought it, absent when a snapshot did. */
+export type HeldVersion = KeyMeta & { readonly value?: string };
+
+export interface KeyRecord extends KeyMeta {
+  readonly value?: string;
   /** The step whose delivery wrote this version; null when it came with a snapshot. */
   readonly step: number | null;
   /** The version before this one, when the UI received the change (null on create or if unseen). */
-  readonly previous: KeyEntry | null;
+  readonly previous: HeldVersion | null;
 }
 
 export interface LiveKeyspace {
@@ -31,7 +36,7 @@ export interface PastKeyspace {
   readonly revision: number;
   readonly status: 'loading' | 'compacted' | 'ready';
   readonly keys: readonly string[];
-  readonly entries: ReadonlyMap<string, KeyEntry>;
+  readonly entries: ReadonlyMap<string, KeyMeta>;
 }
 
 export interface KeyspaceState {
@@ -47,9 +52,14 @@ export const emptyKeyspace: KeyspaceState = {
   selectedKey: null,
 };
 
-function entryOf(record: KeyEntry): KeyEntry {
-  const { key, createRevision, modRevision, version, lease, value } = record;
-  return { key, createRevision, modRevision, version, lease, value };
+function versionOf(record: KeyRecord): HeldVersion {
+  const { key, createRevision, modRevision, version, lease, size, value } = record;
+  return value === undefined ? { key, createRevision, modRevision, version, lease, size } : { key, createRevision, modRevision, version, lease, size, value };
+}
+
+function recordOf(entry: KeyEntry, step: number, previous: HeldVersion | null): KeyRecord {
+  const { key, createRevision, modRevision, version, lease, value } = entry;
+  return { key, createRevision, modRevision, version, lease, size: value.length, value, step, previous };
 }
 
 export function applySnapshot(state: KeyspaceState, event: KeyspaceSnapshotEvent): KeyspaceState {
@@ -90,8 +100,7 @@ export function applyDiff(state: KeyspaceState, event: KeyspaceDiffEvent): Keysp
       writableKeys().splice(at, 1);
       continue;
     }
-    const { step, deleted: _deleted, ...entry } = change;
-    entries.set(change.key, { ...entry, step, previous: old && old.createRevision === entry.createRevision ? entryOf(old) : null });
+    entries.set(change.key, recordOf(change, change.step, old && old.createRevision === change.createRevision ? versionOf(old) : null));
     if (!old) {
       const at = lowerBound(keys, change.key);
       writableKeys().splice(at, 0, change.key);

@@ -11,7 +11,7 @@ import type {
 } from '../../protocol/index.ts';
 import type { EtcdMemberCount, InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
-import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
+import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type HeldVersion, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
 import { applyPods, emptyPods, type PodsState } from './pods.ts';
 
@@ -288,8 +288,11 @@ export interface SimActions {
   /** Shows the keyspace at `revision` (asks the worker for it), or the live keyspace (null). */
   viewRevision(revision: number | null): void;
   selectKey(key: string | null): void;
-  /** Asks the worker to describe a stored value (bytes, base64, decoded fields): `valueDescription`. */
-  describeValue(key: string, modRevision: number, value: string, previous: string | null): void;
+  /**
+   * Asks the worker to describe a version of a key (bytes, base64, decoded fields) and the change from its
+   * previous version: `valueDescription`. A value the page does not hold the worker reads.
+   */
+  describeValue(key: string, version: HeldVersion, previous: HeldVersion | null): void;
   /** Runs a kubectl or etcdctl command line (`stdin`: what `-f -` reads); returns its id in `activity.entries`. */
   runCommand(line: string, options?: { readonly stdin?: string; readonly origin?: ConsoleEntry['origin'] }): number;
   /** Ctrl-C for a running command. */
@@ -370,7 +373,10 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
       if (revision !== null) post({ type: 'keyspaceAt', revision });
     },
     selectKey: (key) => update((state) => ({ ...state, keyspace: selectKey(state.keyspace, key) })),
-    describeValue: (key, modRevision, value, previous) => post({ type: 'describeValue', key, modRevision, value, previous }),
+    describeValue: (key, version, previous) => post({
+      type: 'describeValue', key, modRevision: version.modRevision, value: version.value ?? null,
+      previous: previous === null ? null : previous.value !== undefined ? { value: previous.value } : { modRevision: previous.modRevision },
+    }),
     runCommand: (line, options = {}) => {
       const [activity, id] = startCommand(current().activity, line, options.origin ?? 'console');
       update((state) => ({ ...state, activity }));

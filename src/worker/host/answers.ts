@@ -18,7 +18,7 @@ export function answer(stage: Stage, command: Command): WorkerEvent | undefined 
       return stage.keyspaceTracker.at(command.revision);
     }
     case 'describeValue':
-      return describeValue(command);
+      return describeValue(command, (key, modRevision) => stage.keyspaceTracker?.valueAt(key, modRevision) ?? null);
     case 'inspect':
       return inspect(stage.cluster, command.topics, { step: timeline.position, ...timeline.sample(timeline.position) });
     case 'causeChain':

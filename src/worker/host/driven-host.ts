@@ -49,7 +49,7 @@ export class DrivenHost implements ViewedHost {
   private readonly driver: ClusterDriver;
 
   constructor(options: DrivenHostOptions) {
-    this.post = withPods(options.post);
+    this.post = withPods(options.post, () => this.stage.keyspaceTracker);
     this.driver = options.driver;
     // The pages get the reports over a socket, every pulse of the server's: late or in bursts under load.
     const play: PlayState = { mode: 'playing', speed: options.driver.speed, playLevel: null, trail: followerTrail(options.driver.speed) };

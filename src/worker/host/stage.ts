@@ -59,7 +59,7 @@ export class Stage {
     const { engine } = cluster;
     if (keyspace) engine.onDelivery(() => {
       keyspace.observe(engine.step);
-      // Pod versions are kept for the steps whose deliveries are.
+      // Pod versions keep their values for the steps whose deliveries are kept, their chips before.
       keyspace.pods.prune(timeline.revisionAt(Math.min(engine.trace.firstStep, timeline.head)));
     });
     this.timelineView = new TimelineView(timeline, () => this.current.cluster, keyspace, this.post, this.annotate);

@@ -1,0 +1,243 @@
+/// <reference lib="dom" />
+// Where a Step, a Step back and a seek go at scale, in the page and in the simulation worker: a
+// Deployment of N replicas on M nodes (3 etcd members, as `npm run bench -- pagescale`) brought to
+// Ready with "Run until idle", then 10 Steps at the head, 10 Steps back and 5 seeks, each phase with a
+// CPU profile of the *worker* (CDP over a debugging port: the worker is a target of its own), the
+// worker's events the page received (count and JSON size per type), and each action's latency
+// (click → step counter changed → next frame). Not a benchmark (no figure is kept): a tool for finding
+// what to fix.
+//   npx tsx bench/ui-step-profile.ts [replicas=3000] [nodes=50]
+// Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
+// source file and line.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Page } from '@playwright/test';
+import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
+import { build, preview } from 'vite';
+import WebSocket from 'ws';
+import { webDeploymentYaml } from './manifests.ts';
+import { act, createManifest, open, percentile } from './ui-page.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const replicas = Number(process.argv[2] ?? 3000);
+const nodes = Number(process.argv[3] ?? 50);
+
+interface ProfileNode {
+  readonly id: number;
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
+  readonly children?: readonly number[];
+}
+interface CpuProfile {
+  readonly nodes: readonly ProfileNode[];
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A flat CDP connection to the browser, with a session per attached target. */
+class Cdp {
+  private nextId = 1;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+  private constructor(private readonly socket: WebSocket) {
+    socket.on('message', (data: Buffer) => {
+      const message = JSON.parse(data.toString('utf8')) as { id?: number; result?: unknown; error?: unknown };
+      if (message.id !== undefined) {
+        this.waiting.get(message.id)?.(message.error ? Promise.reject(new Error(JSON.stringify(message.error))) : message.result);
+        this.waiting.delete(message.id);
+      }
+    });
+  }
+
+  static async connect(port: number): Promise<Cdp> {
+    const version = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json() as { webSocketDebuggerUrl: string };
+    const socket = new WebSocket(version.webSocketDebuggerUrl, { perMessageDeflate: false, maxPayload: 1 << 30 });
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    return new Cdp(socket);
+  }
+
+  send<T>(method: string, params: object = {}, sessionId?: string): Promise<T> {
+    const id = this.nextId++;
+    this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+    return new Promise<T>((resolve) => this.waiting.set(id, resolve as (result: unknown) => void));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
+
+/** `trigger` run in the page → the step counter changes → the next frame, in ms (NaN after 60 s). */
+async function answered(page: Page, trigger: string): Promise<number> {
+  return page.evaluate((code) => new Promise<number>((resolve) => {
+    const counter = document.querySelector('[data-testid="step-counter"]')!;
+    const before = counter.textContent;
+    const start = performance.now();
+    const check = () => {
+      if (counter.textContent !== before) requestAnimationFrame(() => resolve(performance.now() - start));
+      else if (performance.now() - start > 60_000) resolve(Number.NaN);
+      else requestAnimationFrame(check);
+    };
+    new Function(code)();
+    requestAnimationFrame(check);
+  }), trigger);
+}
+
+const click = (testId: string) => `document.querySelector('[data-testid="${testId}"]').click()`;
+
+function summarize(profile: CpuProfile, top: number): string[] {
+  const maps = new Map<string, SourceMapConsumer | null>();
+  const original = (file: string, line: number, column: number): string | null => {
+    const name = file.split('/').pop()!;
+    if (!maps.has(name)) {
+      const path = join(root, 'dist', 'assets', `${name}.map`);
+      maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
+    }
+    const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
+    return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
+  };
+  const selfMs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const name = (node: ProfileNode) => {
+    const { functionName, url: file, lineNumber, columnNumber } = node.callFrame;
+    return `${functionName || '(anonymous)'} ${(file && original(file, lineNumber, columnNumber)) ?? (file ? `${file.split('/').pop()}:${lineNumber + 1}` : '')}`;
+  };
+  let idle = 0;
+  let busy = 0;
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const ms = selfMs.get(node.id) ?? 0;
+    if (ms === 0) continue;
+    if (node.callFrame.functionName === '(idle)') {
+      idle += ms;
+      continue;
+    }
+    busy += ms;
+    self.set(name(node), (self.get(name(node)) ?? 0) + ms);
+    // Charged once to every distinct src/ function on the stack.
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
+      const key = name(byId.get(id)!);
+      if (!key.includes(' src/') || seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
+    }
+  }
+  const lines = [`  worker busy ${busy.toFixed(0)} ms, idle ${idle.toFixed(0)} ms`, '  self:'];
+  for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${ms.toFixed(1).padStart(8)} ms  ${key}`);
+  lines.push('  inclusive (src/):');
+  for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${ms.toFixed(1).padStart(8)} ms  ${key}`);
+  return lines;
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(root, 'dist', 'index.html'))) await build({ root, logLevel: 'warn' });
+  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
+  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
+  const port = await freePort();
+  const browser = await chromium.launch({ headless: true, args: [`--remote-debugging-port=${port}`], ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+    await context.addInitScript({ content: 'window.__name = (f) => f;' });
+    await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
+    // Per worker event type: how many, their JSON size, and the time the page spent handling their message.
+    await context.addInitScript({ content: `
+      window.workerEvents_ = {};
+      const add = Worker.prototype.addEventListener;
+      Worker.prototype.addEventListener = function (type, listener, options) {
+        if (type !== 'message') return add.call(this, type, listener, options);
+        return add.call(this, type, (event) => {
+          if (!window.measuring_) return listener(event);
+          const data = event.data;
+          const events = Array.isArray(data) ? data : [data];
+          const before = performance.now();
+          listener(event);
+          const handled = (performance.now() - before) / events.length;
+          for (const e of events) {
+            const entry = (window.workerEvents_[e.type] ??= { count: 0, bytes: 0, handleMs: 0 });
+            entry.count++;
+            entry.bytes += JSON.stringify(e).length;
+            entry.handleMs += handled;
+          }
+        }, options);
+      };
+    ` });
+    const page = await context.newPage();
+    await open(page, url);
+    await act(page, 'reset', 'podflow', nodes);
+    await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ state: 'attached', timeout: 600_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
+    await createManifest(page, webDeploymentYaml(replicas));
+    const started = Date.now();
+    await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
+    await page.waitForFunction((n) => {
+      const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { ready: boolean }> } } } } }).podflow.store.getState().pods.byKey;
+      let ready = 0;
+      for (const pod of pods.values()) if (pod.ready) ready++;
+      return ready >= n && document.querySelector('[data-testid="activity"]')?.textContent === 'idle';
+    }, replicas, { timeout: 3_600_000, polling: 1_000 });
+    const head = Number(await page.getByTestId('step-counter').textContent());
+    console.log(`${replicas} replicas on ${nodes} nodes Ready after ${((Date.now() - started) / 1000).toFixed(0)} s, step ${head}`);
+    // The run's saves finish first: the profiles are of the steps, not of saving the run.
+    await page.waitForFunction((step) => (globalThis as unknown as { podflow: { store: { getState(): { persistence: { lastPersistedStep: number | null } | null } } } }).podflow.store.getState().persistence?.lastPersistedStep === step, head, { timeout: 600_000, polling: 500 });
+    console.log(`saved at step ${head} after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+    const cdp = await Cdp.connect(port);
+    const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; title: string; url: string }[] }>('Target.getTargets');
+    const worker = targetInfos.find((t) => t.type === 'worker' && t.url.includes('sim.worker'));
+    if (!worker) throw new Error(`no simulation worker among ${targetInfos.map((t) => `${t.type} ${t.url}`).join(', ')}`);
+    const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+    await cdp.send('Profiler.enable', {}, sessionId);
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 }, sessionId);
+
+    const phase = async (label: string, actions: string[]) => {
+      await page.evaluate(() => {
+        const w = window as unknown as { measuring_: boolean; workerEvents_: object };
+        w.workerEvents_ = {};
+        w.measuring_ = true;
+      });
+      await cdp.send('Profiler.start', {}, sessionId);
+      const times: number[] = [];
+      for (const action of actions) times.push(await answered(page, action));
+      // Let the worker finish what it does after the last answer (saving), inside the profile.
+      await page.waitForTimeout(1_000);
+      const { profile } = await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, sessionId);
+      const events = await page.evaluate(() => {
+        const w = window as unknown as { measuring_: boolean; workerEvents_: Record<string, { count: number; bytes: number; handleMs: number }> };
+        w.measuring_ = false;
+        return w.workerEvents_;
+      });
+      console.log(`${label}: median ${percentile(times, 50).toFixed(1)} ms, each ${times.map((t) => t.toFixed(0)).join(' ')} ms`);
+      console.log('  events (count, JSON KiB, ms the page spent on their messages):');
+      for (const [type, e] of Object.entries(events).sort((a, b) => b[1].bytes - a[1].bytes)) {
+        console.log(`    ${type.padEnd(18)} ${String(e.count).padStart(5)} ${(e.bytes / 1024).toFixed(0).padStart(8)} KiB ${e.handleMs.toFixed(0).padStart(6)} ms`);
+      }
+      for (const line of summarize(profile, 25)) console.log(line);
+    };
+    await phase('Step at the head ×10', Array.from({ length: 10 }, () => click('step-button')));
+    await phase('Step back ×10', Array.from({ length: 10 }, () => click('step-back-button')));
+    await phase('seek ×5', [0.9, 0.5, 0.7, 0.3, 0.95].map((f) => `podflow.actions.seek(${Math.round(head * f)})`));
+    cdp.close();
+  } finally {
+    await browser.close();
+    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+  }
+}
+
+await main();
