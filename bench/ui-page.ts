@@ -2,22 +2,23 @@
 // What the page benches share: the production build served by `vite preview` in headless Chromium
 // (Debian's /usr/bin/chromium when present), and the measures they take of the page as a user drives it.
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { build, preview } from 'vite';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const dist = join(root, 'dist');
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
-/** The built page served on a free port and a headless browser; `close` stops both. */
-export async function servePage(): Promise<{ url: string; browser: Browser; close(): Promise<void> }> {
+/** The built page served on a free port and a headless browser (with `launchArgs`); `close` stops both. */
+export async function servePage(launchArgs: readonly string[] = []): Promise<{ url: string; browser: Browser; close(): Promise<void> }> {
   if (!existsSync(join(dist, 'index.html'))) await build({ root, logLevel: 'warn' });
   const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
   const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
-  const browser = await chromium.launch({ headless: true, ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  const browser = await chromium.launch({ headless: true, args: [...launchArgs], ...(systemChromium ? { executablePath: systemChromium } : {}) });
   return {
     url,
     browser,
@@ -108,3 +109,68 @@ export async function createManifest(page: Page, yaml?: string): Promise<void> {
   await form.getByRole('button', { name: 'Create' }).click();
 }
 
+
+/**
+ * `trigger` (this bench's own code: a click or a store action) run as the page's → the step counter
+ * changes → the next frame, in ms; NaN when the counter has not changed after `timeoutMs`.
+ */
+export async function answered(page: Page, trigger: string, timeoutMs = 30_000): Promise<number> {
+  return page.evaluate(([code, limit]) => new Promise<number>((resolve) => {
+    const counter = document.querySelector('[data-testid="step-counter"]')!;
+    const before = counter.textContent;
+    const start = performance.now();
+    const check = () => {
+      if (counter.textContent !== before) requestAnimationFrame(() => resolve(performance.now() - start));
+      else if (performance.now() - start > limit) resolve(Number.NaN);
+      else requestAnimationFrame(check);
+    };
+    new Function(code)();
+    requestAnimationFrame(check);
+  }), [trigger, timeoutMs] as const);
+}
+
+/** Page code that clicks the element with this test id, for `answered`. */
+export const clickScript = (testId: string): string => `document.querySelector('[data-testid="${testId}"]').click()`;
+
+/** A V8 CPU profile as CDP's `Profiler.stop` returns it. */
+export interface CpuProfile {
+  readonly nodes: ReadonlyArray<{
+    readonly id: number;
+    readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
+    readonly children?: readonly number[];
+  }>;
+  readonly samples: readonly number[];
+  readonly timeDeltas: readonly number[];
+}
+
+/** Names a profiled position in the built page by its source file and line, through `dist`'s source maps. */
+export function sourcePositions(): (file: string, line: number, column: number) => string | null {
+  const maps = new Map<string, SourceMapConsumer | null>();
+  return (file, line, column) => {
+    const name = file.split('/').pop()!;
+    if (!maps.has(name)) {
+      const path = join(dist, 'assets', `${name}.map`);
+      maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
+    }
+    const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
+    return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
+  };
+}
+
+/** Waits until the page holds `replicas` Ready pods and the simulation is idle. */
+export async function readyAndIdle(page: Page, replicas: number): Promise<void> {
+  await page.waitForFunction((n) => {
+    const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { ready: boolean }> } } } } }).podflow.store.getState().pods.byKey;
+    let ready = 0;
+    for (const pod of pods.values()) if (pod.ready) ready++;
+    return ready >= n && document.querySelector('[data-testid="activity"]')?.textContent === 'idle';
+  }, replicas, { timeout: 3_600_000, polling: 1_000 });
+}
+
+/** A 1280×720 context for the profilers, at the 'All' level (the page opens at Story, where Play is paced by milestone). */
+export async function profilingContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  await context.addInitScript({ content: 'window.__name = (f) => f;' });
+  await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
+  return context;
+}

@@ -12,30 +12,11 @@
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from '@playwright/test';
-import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
-import { build, preview } from 'vite';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, frameIntervals, percentile } from './ui-page.ts';
+import { act, frameIntervals, percentile, sourcePositions, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const scenario = process.argv[2] ?? 'nginx';
 const seconds = Number(process.argv[3] ?? 6);
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
-  readonly children?: readonly number[];
-}
-interface CpuProfile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
 
 interface TraceEvent {
   readonly name: string;
@@ -75,15 +56,9 @@ function mainThreadSelfTime(events: readonly TraceEvent[]): Array<[string, { ms:
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(root, 'dist', 'index.html'))) await build({ root, logLevel: 'warn' });
-  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
-  const browser = await chromium.launch({ headless: true, ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  const { url, browser, close } = await servePage();
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    await context.addInitScript({ content: 'window.__name = (f) => f;' });
-    // Real-time play, as the ui bench measures it: the 'All' level (the page opens at Story, where Play is paced by milestone).
-    await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
+    const context = await profilingContext(browser);
     // Per worker event type: how many, their JSON size, and the time to read (deserialise) their data.
     await context.addInitScript({ content: `
       window.workerEvents_ = {};
@@ -234,16 +209,7 @@ async function main(): Promise<void> {
 
     const selfMs = new Map<number, number>();
     profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
-    const maps = new Map<string, SourceMapConsumer | null>();
-    const original = (file: string, line: number, column: number): string | null => {
-      const name = file.split('/').pop()!;
-      if (!maps.has(name)) {
-        const path = join(root, 'dist', 'assets', `${name}.map`);
-        maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
-      }
-      const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
-      return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
-    };
+    const original = sourcePositions();
     const byFunction = new Map<string, number>();
     for (const node of profile.nodes) {
       const ms = selfMs.get(node.id) ?? 0;
@@ -339,8 +305,7 @@ async function main(): Promise<void> {
     console.log('inclusive time (page scripts):');
     for (const [key, ms] of [...inclusiveByFunction].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${ms.toFixed(1).padStart(8)} ms  ${key}`);
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await close();
   }
 }
 

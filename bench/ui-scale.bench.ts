@@ -19,31 +19,12 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { Benchmark, BenchFigure } from './harness.ts';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, createManifest, frameIntervals, open, percentile, sampleTokens, servePage } from './ui-page.ts';
+import { act, answered, clickScript, createManifest, frameIntervals, open, percentile, readyAndIdle, sampleTokens, servePage } from './ui-page.ts';
 
 const sizes = (process.env.PODFLOW_BENCH_UI_REPLICAS ?? '1000').split(',').map(Number).filter((n) => n > 0);
 const shots = process.env.PODFLOW_BENCH_SHOTS;
 const nodesOverride = Number(process.env.PODFLOW_BENCH_UI_NODES ?? 0);
 const load = () => `load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
-
-/** `trigger` run in the page → the step counter changes → the next frame, in ms (NaN after 30 s). */
-async function answered(page: Page, trigger: string): Promise<number> {
-  return page.evaluate((code) => new Promise<number>((resolve) => {
-    const counter = document.querySelector('[data-testid="step-counter"]')!;
-    const before = counter.textContent;
-    const start = performance.now();
-    const check = () => {
-      if (counter.textContent !== before) requestAnimationFrame(() => resolve(performance.now() - start));
-      else if (performance.now() - start > 30_000) resolve(Number.NaN);
-      else requestAnimationFrame(check);
-    };
-    // The trigger is this file's own code (a click or a store action), run as the page's.
-    new Function(code)();
-    requestAnimationFrame(check);
-  }), trigger);
-}
-
-const click = (testId: string) => `document.querySelector('[data-testid="${testId}"]').click()`;
 
 /** Pods held by the page, and how many of them are Ready. */
 async function readyPods(page: Page): Promise<{ held: number; ready: number }> {
@@ -106,12 +87,7 @@ async function measureSize(browser: Browser, url: string, replicas: number): Pro
     const runUntilIdle = page.getByRole('button', { name: 'Run until idle', exact: true });
     // Disabled when the play already reached idle.
     if (await runUntilIdle.isEnabled()) await runUntilIdle.click();
-    await page.waitForFunction((n) => {
-      const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { ready: boolean }> } } } } }).podflow.store.getState().pods.byKey;
-      let ready = 0;
-      for (const pod of pods.values()) if (pod.ready) ready++;
-      return ready >= n && document.querySelector('[data-testid="activity"]')?.textContent === 'idle';
-    }, replicas, { timeout: 3_600_000, polling: 1_000 });
+    await readyAndIdle(page, replicas);
     const toAvailable = (Date.now() - start) / 1000;
     const head = Number(await page.getByTestId('step-counter').textContent());
     const held = await readyPods(page);
@@ -133,9 +109,9 @@ async function measureSize(browser: Browser, url: string, replicas: number): Pro
     await page.waitForFunction(() => document.querySelector('[data-testid="play-button"]')?.textContent === 'Play');
 
     const forward: number[] = [];
-    for (let i = 0; i < 10; i++) forward.push(await answered(page, click('step-button')));
+    for (let i = 0; i < 10; i++) forward.push(await answered(page, clickScript('step-button')));
     const back: number[] = [];
-    for (let i = 0; i < 10; i++) back.push(await answered(page, click('step-back-button')));
+    for (let i = 0; i < 10; i++) back.push(await answered(page, clickScript('step-back-button')));
     const seek: number[] = [];
     for (const fraction of [0.9, 0.5, 0.7, 0.3, 0.95]) {
       seek.push(await answered(page, `podflow.actions.seek(${Math.round(head * fraction)})`));

@@ -10,32 +10,13 @@
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type Page } from '@playwright/test';
-import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
-import { build, preview } from 'vite';
 import WebSocket from 'ws';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, createManifest, open, percentile } from './ui-page.ts';
+import { act, answered, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const replicas = Number(process.argv[2] ?? 3000);
 const nodes = Number(process.argv[3] ?? 50);
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number; readonly columnNumber: number };
-  readonly children?: readonly number[];
-}
-interface CpuProfile {
-  readonly nodes: readonly ProfileNode[];
-  readonly samples: readonly number[];
-  readonly timeDeltas: readonly number[];
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -79,41 +60,14 @@ class Cdp {
   }
 }
 
-/** `trigger` run in the page → the step counter changes → the next frame, in ms (NaN after 60 s). */
-async function answered(page: Page, trigger: string): Promise<number> {
-  return page.evaluate((code) => new Promise<number>((resolve) => {
-    const counter = document.querySelector('[data-testid="step-counter"]')!;
-    const before = counter.textContent;
-    const start = performance.now();
-    const check = () => {
-      if (counter.textContent !== before) requestAnimationFrame(() => resolve(performance.now() - start));
-      else if (performance.now() - start > 60_000) resolve(Number.NaN);
-      else requestAnimationFrame(check);
-    };
-    new Function(code)();
-    requestAnimationFrame(check);
-  }), trigger);
-}
-
-const click = (testId: string) => `document.querySelector('[data-testid="${testId}"]').click()`;
-
 function summarize(profile: CpuProfile, top: number): string[] {
-  const maps = new Map<string, SourceMapConsumer | null>();
-  const original = (file: string, line: number, column: number): string | null => {
-    const name = file.split('/').pop()!;
-    if (!maps.has(name)) {
-      const path = join(root, 'dist', 'assets', `${name}.map`);
-      maps.set(name, existsSync(path) ? new SourceMapConsumer(JSON.parse(readFileSync(path, 'utf8')) as RawSourceMap) : null);
-    }
-    const at = maps.get(name)?.originalPositionFor({ line: line + 1, column });
-    return at?.source ? `${at.source.replace(/^.*?(src|node_modules)\//, '$1/')}:${at.line}` : null;
-  };
+  const original = sourcePositions();
   const selfMs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
-  const name = (node: ProfileNode) => {
+  const name = (node: CpuProfile['nodes'][number]) => {
     const { functionName, url: file, lineNumber, columnNumber } = node.callFrame;
     return `${functionName || '(anonymous)'} ${(file && original(file, lineNumber, columnNumber)) ?? (file ? `${file.split('/').pop()}:${lineNumber + 1}` : '')}`;
   };
@@ -147,15 +101,10 @@ function summarize(profile: CpuProfile, top: number): string[] {
 }
 
 async function main(): Promise<void> {
-  if (!existsSync(join(root, 'dist', 'index.html'))) await build({ root, logLevel: 'warn' });
-  const server = await preview({ root, preview: { port: 0, host: '127.0.0.1', strictPort: false }, logLevel: 'silent' });
-  const url = server.resolvedUrls?.local[0] ?? 'http://127.0.0.1:4173/';
   const port = await freePort();
-  const browser = await chromium.launch({ headless: true, args: [`--remote-debugging-port=${port}`], ...(systemChromium ? { executablePath: systemChromium } : {}) });
+  const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`]);
   try {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-    await context.addInitScript({ content: 'window.__name = (f) => f;' });
-    await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
+    const context = await profilingContext(browser);
     // Per worker event type: how many, their JSON size, and the time the page spent handling their message.
     await context.addInitScript({ content: `
       window.workerEvents_ = {};
@@ -186,12 +135,7 @@ async function main(): Promise<void> {
     await createManifest(page, webDeploymentYaml(replicas));
     const started = Date.now();
     await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
-    await page.waitForFunction((n) => {
-      const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { ready: boolean }> } } } } }).podflow.store.getState().pods.byKey;
-      let ready = 0;
-      for (const pod of pods.values()) if (pod.ready) ready++;
-      return ready >= n && document.querySelector('[data-testid="activity"]')?.textContent === 'idle';
-    }, replicas, { timeout: 3_600_000, polling: 1_000 });
+    await readyAndIdle(page, replicas);
     const head = Number(await page.getByTestId('step-counter').textContent());
     console.log(`${replicas} replicas on ${nodes} nodes Ready after ${((Date.now() - started) / 1000).toFixed(0)} s, step ${head}`);
     // The run's saves finish first: the profiles are of the steps, not of saving the run.
@@ -214,7 +158,7 @@ async function main(): Promise<void> {
       });
       await cdp.send('Profiler.start', {}, sessionId);
       const times: number[] = [];
-      for (const action of actions) times.push(await answered(page, action));
+      for (const action of actions) times.push(await answered(page, action, 60_000));
       // Let the worker finish what it does after the last answer (saving), inside the profile.
       await page.waitForTimeout(1_000);
       const { profile } = await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, sessionId);
@@ -230,13 +174,12 @@ async function main(): Promise<void> {
       }
       for (const line of summarize(profile, 25)) console.log(line);
     };
-    await phase('Step at the head ×10', Array.from({ length: 10 }, () => click('step-button')));
-    await phase('Step back ×10', Array.from({ length: 10 }, () => click('step-back-button')));
+    await phase('Step at the head ×10', Array.from({ length: 10 }, () => clickScript('step-button')));
+    await phase('Step back ×10', Array.from({ length: 10 }, () => clickScript('step-back-button')));
     await phase('seek ×5', [0.9, 0.5, 0.7, 0.3, 0.95].map((f) => `podflow.actions.seek(${Math.round(head * f)})`));
     cdp.close();
   } finally {
-    await browser.close();
-    await new Promise<void>((resolve) => server.httpServer.close(() => resolve()));
+    await close();
   }
 }
 
