@@ -158,7 +158,8 @@ export { expect };
 /** What the page's store holds of the cluster, for comparing runs: step, keyspace, recent deliveries. */
 export interface ClusterView {
   readonly step: number;
-  readonly keyspace: ReadonlyArray<{ key: string; modRevision: number; version: number; value: string }>;
+  /** Every key with its revisions and size; `value` only where the page holds it (a diff brought it; snapshots carry none). */
+  readonly keyspace: ReadonlyArray<{ key: string; modRevision: number; version: number; size: number; value?: string }>;
   readonly recent: ReadonlyArray<{ step: number; id: number; kind: string; from: string; to: string; payload: string }>;
 }
 
@@ -177,14 +178,14 @@ export class PodflowTimeline {
   async view(): Promise<ClusterView> {
     return this.page.evaluate(() => {
       type Rec = { step: number; id: number; kind: string; from: string; to: string; payload: unknown };
-      type Entry = { key: string; modRevision: number; version: number; value: string };
+      type Entry = { key: string; modRevision: number; version: number; size: number; value?: string };
       const state = (globalThis as unknown as { podflow: { store: { getState(): { status: { step: number }; recent: Rec[]; keyspace: { live: { keys: string[]; entries: Map<string, Entry> } } } } } }).podflow.store.getState();
       const { keys, entries } = state.keyspace.live;
       return {
         step: state.status.step,
         keyspace: keys.map((key) => {
           const e = entries.get(key)!;
-          return { key, modRevision: e.modRevision, version: e.version, value: e.value };
+          return { key, modRevision: e.modRevision, version: e.version, size: e.size, ...(e.value === undefined ? {} : { value: e.value }) };
         }),
         recent: state.recent.map((r) => ({ step: r.step, id: r.id, kind: r.kind, from: r.from, to: r.to, payload: JSON.stringify(r.payload) })),
       };
