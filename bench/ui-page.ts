@@ -174,3 +174,40 @@ export async function profilingContext(browser: Browser): Promise<BrowserContext
   await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
   return context;
 }
+
+/**
+ * While `window.measuring_` is set, counts the worker's events by type into `window.workerEvents_`: how
+ * many, their JSON size, and the time to read (deserialise) and to handle their messages.
+ */
+export async function countWorkerEvents(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: `
+  window.workerEvents_ = {};
+  const add = Worker.prototype.addEventListener;
+  Worker.prototype.addEventListener = function (type, listener, options) {
+    if (type !== 'message') return add.call(this, type, listener, options);
+    return add.call(this, type, (event) => {
+      const start = performance.now();
+      const data = event.data;
+      const ms = performance.now() - start;
+      if (window.measuring_) {
+        // A message is an event or a turn's events (WorkerMessage): counted per event type, the time
+        // to read and handle the message shared among its events.
+        const events = Array.isArray(data) ? data : [data];
+        const entries = events.map((e) => {
+          const entry = (window.workerEvents_[e.type] ??= { count: 0, bytes: 0, readMs: 0, handleMs: 0 });
+          entry.count++;
+          entry.bytes += JSON.stringify(e).length;
+          entry.readMs += ms / events.length;
+          return entry;
+        });
+        const before = performance.now();
+        listener(event);
+        const handled = (performance.now() - before) / events.length;
+        for (const entry of entries) entry.handleMs += handled;
+        return;
+      }
+      listener(event);
+    }, options);
+  };
+  ` });
+}

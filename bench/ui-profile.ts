@@ -13,7 +13,7 @@
 // source file and line.
 
 import { webDeploymentYaml } from './manifests.ts';
-import { act, frameIntervals, percentile, sourcePositions, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
+import { act, frameIntervals, percentile, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
 const scenario = process.argv[2] ?? 'nginx';
 const seconds = Number(process.argv[3] ?? 6);
@@ -59,37 +59,7 @@ async function main(): Promise<void> {
   const { url, browser, close } = await servePage();
   try {
     const context = await profilingContext(browser);
-    // Per worker event type: how many, their JSON size, and the time to read (deserialise) their data.
-    await context.addInitScript({ content: `
-      window.workerEvents_ = {};
-      const add = Worker.prototype.addEventListener;
-      Worker.prototype.addEventListener = function (type, listener, options) {
-        if (type !== 'message') return add.call(this, type, listener, options);
-        return add.call(this, type, (event) => {
-          const start = performance.now();
-          const data = event.data;
-          const ms = performance.now() - start;
-          if (window.measuring_) {
-            // A message is an event or a turn's events (WorkerMessage): counted per event type, the time
-            // to read and handle the message shared among its events.
-            const events = Array.isArray(data) ? data : [data];
-            const entries = events.map((e) => {
-              const entry = (window.workerEvents_[e.type] ??= { count: 0, bytes: 0, readMs: 0, handleMs: 0 });
-              entry.count++;
-              entry.bytes += JSON.stringify(e).length;
-              entry.readMs += ms / events.length;
-              return entry;
-            });
-            const before = performance.now();
-            listener(event);
-            const handled = (performance.now() - before) / events.length;
-            for (const entry of entries) entry.handleMs += handled;
-            return;
-          }
-          listener(event);
-        }, options);
-      };
-    ` });
+    await countWorkerEvents(context);
     // React commits and the components each rendered (a stand-in for React DevTools' hook: a fiber
     // worked on in a commit, a subtree React reused untouched skipped); names read with `--minify false`.
     await context.addInitScript({ content: `

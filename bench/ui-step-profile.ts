@@ -13,7 +13,7 @@
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, answered, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
+import { act, answered, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
 const replicas = Number(process.argv[2] ?? 3000);
 const nodes = Number(process.argv[3] ?? 50);
@@ -105,28 +105,7 @@ async function main(): Promise<void> {
   const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`]);
   try {
     const context = await profilingContext(browser);
-    // Per worker event type: how many, their JSON size, and the time the page spent handling their message.
-    await context.addInitScript({ content: `
-      window.workerEvents_ = {};
-      const add = Worker.prototype.addEventListener;
-      Worker.prototype.addEventListener = function (type, listener, options) {
-        if (type !== 'message') return add.call(this, type, listener, options);
-        return add.call(this, type, (event) => {
-          if (!window.measuring_) return listener(event);
-          const data = event.data;
-          const events = Array.isArray(data) ? data : [data];
-          const before = performance.now();
-          listener(event);
-          const handled = (performance.now() - before) / events.length;
-          for (const e of events) {
-            const entry = (window.workerEvents_[e.type] ??= { count: 0, bytes: 0, handleMs: 0 });
-            entry.count++;
-            entry.bytes += JSON.stringify(e).length;
-            entry.handleMs += handled;
-          }
-        }, options);
-      };
-    ` });
+    await countWorkerEvents(context);
     const page = await context.newPage();
     await open(page, url);
     await act(page, 'reset', 'podflow', nodes);
