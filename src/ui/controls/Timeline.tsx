@@ -5,11 +5,14 @@
 // user action at a past position forks the timeline there (the worker says so with a `fork` marker).
 
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Milestone, TimelineMarker } from '../../protocol/index.ts';
+import type { Language } from '../captions/captions.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
-import { useSimSnapshot } from '../store/snapshot.ts';
+import type { SimActions } from '../store/sim-store.ts';
+import { SnapshotLane, useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneIndexAt } from '../story/story.ts';
 import { milestoneWords } from '../story/texts.ts';
 import { markerPercent, visibleMarkers } from './timeline-markers.ts';
@@ -26,7 +29,7 @@ export function Timeline() {
   return (
     <div className="timeline" role="group" aria-label={t('timeline.label')}>
       <div className={`timeline-track${hasMilestones ? ' has-milestones' : ''}`}>
-        <MilestoneMarkers />
+        <SnapshotLane.Provider value="timeline"><MilestoneMarkers /></SnapshotLane.Provider>
         <input
           type="range"
           className="timeline-scrubber"
@@ -87,8 +90,11 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-function MilestoneMarkers() {
+// Memoised (no props): the scrubber re-renders on every worker update while playing, the markers only
+// when the panels' snapshot they read moves.
+const MilestoneMarkers = memo(function MilestoneMarkers() {
   const { t } = useTranslation('controls');
+  const actions = useSimActions();
   // From the panels' snapshot: while playing, hundreds of milestones a second would otherwise lay out
   // and re-render the markers on every update; paused, it is the step shown.
   const milestones = useSimSnapshot((state) => state.milestones);
@@ -117,18 +123,25 @@ function MilestoneMarkers() {
           labelled={mark.labelled}
           anchor={mark.anchor}
           current={mark.milestone.step === currentStep}
+          language={language}
+          t={t}
+          actions={actions}
         />
       ))}
     </div>
   );
-}
+});
 
-type MilestoneMarkerProps = Pick<MilestoneMark<Milestone>, 'milestone' | 'at' | 'failure' | 'labelled' | 'anchor'> & { readonly current: boolean };
+type MilestoneMarkerProps = Pick<MilestoneMark<Milestone>, 'milestone' | 'at' | 'failure' | 'labelled' | 'anchor'> & {
+  readonly current: boolean;
+  // From the row (the same for every marker, changing only with the language): a marker mounted as the
+  // head grows then costs no hooks of its own (react-i18next copies its i18n instance for each new user).
+  readonly language: Language;
+  readonly t: TFunction<'controls'>;
+  readonly actions: SimActions;
+};
 
-const MilestoneMarker = memo(function MilestoneMarker({ milestone, at, failure, labelled, anchor, current }: MilestoneMarkerProps) {
-  const { t } = useTranslation('controls');
-  const actions = useSimActions();
-  const language = usePrefs((prefs) => prefs.language);
+const MilestoneMarker = memo(function MilestoneMarker({ milestone, at, failure, labelled, anchor, current, language, t, actions }: MilestoneMarkerProps) {
   const words = milestoneWords(milestone, language);
   const classes = `timeline-milestone${failure ? ' timeline-milestone--failure' : ''}${anchor === 'left' ? ' timeline-milestone--left' : ''}`;
   // The current milestone's label may lie over other markers: it is drawn beneath them and lets clicks

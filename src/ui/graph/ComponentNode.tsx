@@ -11,7 +11,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unbound } from '../store/pods.ts';
-import { OnScreen, useOnScreen } from '../store/snapshot.ts';
+import { OnScreen, SnapshotLane, useOnScreen } from '../store/snapshot.ts';
 import type { ComponentNodeType } from './layout.ts';
 import { ApiserverStages } from './ApiserverStages.tsx';
 import {
@@ -29,7 +29,9 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
   const pods = role === 'kubelet' ? (component.node ?? null) : role === 'kube-scheduler' ? unbound : null;
   const box = useRef<HTMLDivElement>(null);
   const onScreen = useOnScreen(box);
+  // The boxes' insides and pods catch up in the graph's lane (snapshot.ts), apart from the panels.
   return (
+    <SnapshotLane.Provider value="graph">
     <div
       ref={box}
       className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
@@ -58,5 +60,6 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
         {pods !== null && <PodChips group={pods} label={pods === unbound ? t('podsWaiting') : t('podsOn', { node: pods })} />}
       </OnScreen>
     </div>
+    </SnapshotLane.Provider>
   );
 });
