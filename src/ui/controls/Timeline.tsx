@@ -15,7 +15,7 @@ import type { SimActions } from '../store/sim-store.ts';
 import { SnapshotLane, useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneIndexAt } from '../story/story.ts';
 import { milestoneWords } from '../story/texts.ts';
-import { markerPercent, visibleMarkers } from './timeline-markers.ts';
+import { visibleMarkers } from './timeline-markers.ts';
 import { layoutMilestoneMarks, type MilestoneMark } from './timeline-milestones.ts';
 import './controls.css';
 
@@ -41,8 +41,8 @@ export function Timeline() {
           value={position}
           onChange={(event) => actions.seek(Number(event.target.value))}
         />
-        <div className="timeline-markers">
-          {visibleMarkers(markers).map((marker) => <Marker key={`${marker.kind}-${marker.step}-${marker.label}`} marker={marker} head={head} />)}
+        <div className="timeline-markers" style={{ '--timeline-head': Math.max(head, 1) } as React.CSSProperties}>
+          {visibleMarkers(markers).map((marker) => <Marker key={`${marker.kind}-${marker.step}-${marker.label}`} marker={marker} />)}
         </div>
       </div>
       <p className="timeline-position" data-testid="timeline-position" data-step={position}>
@@ -55,7 +55,11 @@ export function Timeline() {
   );
 }
 
-function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly head: number }) {
+/**
+ * A marker placed at its step over the head (the row's `--timeline-head`, clamped to the track as
+ * `markerPercent` clamps), so the head moving on every update while playing re-renders no marker.
+ */
+const Marker = memo(function Marker({ marker }: { readonly marker: TimelineMarker }) {
   const { t } = useTranslation('controls');
   const actions = useSimActions();
   const vars = { step: marker.step, label: marker.label };
@@ -64,7 +68,7 @@ function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly he
       type="button"
       tabIndex={-1}
       className={`timeline-marker timeline-marker--${marker.kind}`}
-      style={{ left: `${markerPercent(marker.step, head)}%` }}
+      style={{ left: `clamp(0%, calc(${marker.step} * 100% / var(--timeline-head)), 100%)` }}
       title={t('timeline.markerTitle', vars)}
       aria-label={t('timeline.markerGo', vars)}
       data-testid="timeline-marker"
@@ -72,7 +76,7 @@ function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly he
       onClick={() => actions.seek(marker.step)}
     />
   );
-}
+});
 
 /** The track's width in pixels, followed as the page resizes. */
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
