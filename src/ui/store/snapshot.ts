@@ -57,7 +57,8 @@ function catchUpAtOnce(shown: SimState, next: SimState): boolean {
 export function createSnapshotStore(live: SimStore, clock: SnapshotClock = realClock, phaseMs = 0): StoreApi<SimState> {
   const snapshot = createStore<SimState>()(() => live.getState());
   let timer: unknown = null;
-  let shownAt = Number.NEGATIVE_INFINITY;
+  // Made while playing (a lane's first reader mounted then), it starts in its phase too.
+  let shownAt = clock.now() - phaseMs;
   const publish = (atOnce: boolean) => {
     if (timer !== null) clock.clearTimer(timer);
     timer = null;
