@@ -12,6 +12,8 @@
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { webDeploymentYaml } from './manifests.ts';
 import { act, frameIntervals, percentile, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
@@ -142,7 +144,7 @@ async function main(): Promise<void> {
     await cdp.send('Performance.enable');
     const metricsBefore = new Map((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
     await cdp.send('Profiler.start');
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink'] });
+    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'blink', ...(process.env.PODFLOW_UI_PROFILE_CATEGORIES ?? '').split(',').filter(Boolean)] });
     const frames = await frameIntervals(page, async () => {
       await page.getByTestId('play-button').click();
       await page.waitForTimeout(seconds * 1000);
@@ -150,6 +152,13 @@ async function main(): Promise<void> {
     });
     const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    // PODFLOW_UI_PROFILE_SAVE=<dir>: the trace, the CPU profile and the frame intervals kept for a closer look.
+    const save = process.env.PODFLOW_UI_PROFILE_SAVE;
+    if (save) {
+      writeFileSync(join(save, 'trace.json'), JSON.stringify(trace));
+      writeFileSync(join(save, 'profile.cpuprofile'), JSON.stringify(profile));
+      writeFileSync(join(save, 'frames.json'), JSON.stringify(frames));
+    }
     console.log(`frames: ${frames.length} in ${seconds} s, p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${percentile(frames, 95).toFixed(1)} ms, longest ${Math.max(...frames).toFixed(0)} ms`);
     console.log('main thread trace, self time per event (ms, count):');
     for (const [name, { ms, count }] of mainThreadSelfTime(trace.traceEvents).slice(0, 25)) console.log(`${ms.toFixed(0).padStart(8)} ms ${String(count).padStart(6)}×  ${name}`);

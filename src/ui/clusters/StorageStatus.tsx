@@ -6,6 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import './clusters.css';
 
+/** The step saved, grouped as `toLocaleString('en-US')` groups it: one formatter, not one made per save while playing. */
+const stepFormat = new Intl.NumberFormat('en-US');
+
 export function StorageStatus() {
   const { t } = useTranslation('clusters');
   const persistence = useSim((state) => state.persistence);
@@ -33,7 +36,7 @@ export function StorageStatus() {
       {persistence?.warning ? (
         <span data-testid="storage-warning" data-code={persistence.warning.code}>{persistence.warning.message}</span>
       ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
-        <span data-testid="saved-step">{t('savedAt', { step: persistence.lastPersistedStep.toLocaleString('en-US') })}</span>
+        <span data-testid="saved-step">{t('savedAt', { step: stepFormat.format(persistence.lastPersistedStep) })}</span>
       ) : null}
     </div>
   );

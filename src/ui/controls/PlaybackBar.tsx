@@ -3,6 +3,8 @@
 // The level of detail (Story / Requests / All, remembered in prefs) decides what Step and Step back move
 // by; "Previous milestone" and "Next milestone" always move one milestone.
 
+import { memo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/shallow';
 import { stepLevels, type StepLevel } from '../../protocol/index.ts';
@@ -28,7 +30,8 @@ export function PlaybackBar() {
   );
 }
 
-export function LevelSwitch() {
+// Memoised: the toolbar re-renders when the mode or a button's state changes, and the switch only on a level change.
+export const LevelSwitch = memo(function LevelSwitch() {
   const { t } = useTranslation('controls');
   const level = usePrefs((prefs) => prefs.level);
   const setLevel = usePrefs((prefs) => prefs.setLevel);
@@ -41,18 +44,22 @@ export function LevelSwitch() {
       ))}
     </div>
   );
-}
+});
 
+/**
+ * The toolbar re-renders only when what it draws changes (the mode, the speed, a button enabled or not),
+ * not on every worker update while playing: it reads whether there are pending messages and whether the
+ * position is at the start or past a milestone, never the counts themselves.
+ */
 function PlaybackControls() {
   const { t } = useTranslation('controls');
   const actions = useSimActions();
   const level = usePrefs((prefs) => prefs.level);
-  const { mode, pending, idle, speed } = useSim(useShallow(({ status }) => ({
-    mode: status.mode, pending: status.pending, idle: status.idle, speed: status.speed,
+  const { mode, nothingPending, idle, speed } = useSim(useShallow(({ status }) => ({
+    mode: status.mode, nothingPending: status.pending === 0, idle: status.idle, speed: status.speed,
   })));
-  const position = useSim((state) => state.timeline?.position ?? 0);
-  const atStart = position === 0;
-  const milestoneBefore = useSim((state) => hasMilestoneBefore(state.milestones, position));
+  const atStart = useSim((state) => (state.timeline?.position ?? 0) === 0);
+  const milestoneBefore = useSim((state) => hasMilestoneBefore(state.milestones, state.timeline?.position ?? 0));
   const options = speeds.includes(speed as (typeof speeds)[number]) ? speeds : [...speeds, speed].sort((x, y) => x - y);
   // A server's cluster runs on the server's clock: no speed, no run until idle, no reset (live/).
   const attached = useAttached();
@@ -66,10 +73,10 @@ function PlaybackControls() {
       <button type="button" data-testid="step-back-button" onClick={() => stepAtLevel(actions, level, 'back')} disabled={atStart} aria-keyshortcuts="ArrowLeft" title={t('stepBackHint')}>
         {t('stepBack')}
       </button>
-      <button type="button" data-testid="step-button" onClick={() => stepAtLevel(actions, level, 'forward')} disabled={attached ? !behind : pending === 0} aria-keyshortcuts="ArrowRight" title={t('stepHint')}>
+      <button type="button" data-testid="step-button" onClick={() => stepAtLevel(actions, level, 'forward')} disabled={attached ? !behind : nothingPending} aria-keyshortcuts="ArrowRight" title={t('stepHint')}>
         {t('step')}
       </button>
-      <button type="button" className="milestone-button" data-testid="next-milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={attached ? !behind : pending === 0} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
+      <button type="button" className="milestone-button" data-testid="next-milestone-button" onClick={() => stepMilestone(actions, 'forward')} disabled={attached ? !behind : nothingPending} aria-keyshortcuts="Shift+ArrowRight" title={t('nextMilestoneHint')}>
         {t('nextMilestone')}<span aria-hidden="true"> ▶</span>
       </button>
       <button type="button" className="play-button" data-testid="play-button" onClick={() => actions.togglePlay(level)} aria-keyshortcuts="Space" title={t('playHint')}>
@@ -95,16 +102,33 @@ function PlaybackControls() {
   );
 }
 
+type Activity = 'playing' | 'running' | 'idle' | 'paused';
+
+/** The readout's words in the language of `t`, translated once per language (it re-renders on every update while playing). */
+const readoutWords = new WeakMap<TFunction<'controls'>, Record<'status' | 'step' | 'time' | 'pending' | 'state' | Activity, string>>();
+function wordsOf(t: TFunction<'controls'>) {
+  let words = readoutWords.get(t);
+  if (!words) {
+    words = {
+      status: t('status'), step: t('readout.step'), time: t('readout.time'), pending: t('readout.pending'), state: t('readout.state'),
+      playing: t('activity.playing'), running: t('activity.running'), idle: t('activity.idle'), paused: t('activity.paused'),
+    };
+    readoutWords.set(t, words);
+  }
+  return words;
+}
+
 function StatusReadout() {
   const { t } = useTranslation('controls');
+  const words = wordsOf(t);
   const { step, now, pending, idle, mode } = useSim((state) => state.status);
-  const activity = mode === 'playing' ? 'playing' : mode === 'runningUntilIdle' ? 'running' : idle ? 'idle' : 'paused';
+  const activity: Activity = mode === 'playing' ? 'playing' : mode === 'runningUntilIdle' ? 'running' : idle ? 'idle' : 'paused';
   return (
-    <dl className="readout" aria-label={t('status')}>
-      <div><dt>{t('readout.step')}</dt><dd data-testid="step-counter">{step}</dd></div>
-      <div><dt>{t('readout.time')}</dt><dd data-testid="virtual-time">{formatVirtualTime(now)}</dd></div>
-      <div><dt>{t('readout.pending')}</dt><dd data-testid="pending-count">{pending}</dd></div>
-      <div><dt>{t('readout.state')}</dt><dd data-testid="activity" data-state={activity}>{t(`activity.${activity}`)}</dd></div>
+    <dl className="readout" aria-label={words.status}>
+      <div><dt>{words.step}</dt><dd data-testid="step-counter">{step}</dd></div>
+      <div><dt>{words.time}</dt><dd data-testid="virtual-time">{formatVirtualTime(now)}</dd></div>
+      <div><dt>{words.pending}</dt><dd data-testid="pending-count">{pending}</dd></div>
+      <div><dt>{words.state}</dt><dd data-testid="activity" data-state={activity}>{words[activity]}</dd></div>
     </dl>
   );
 }

@@ -5,14 +5,17 @@
 // user action at a past position forks the timeline there (the worker says so with a `fork` marker).
 
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Milestone, TimelineMarker } from '../../protocol/index.ts';
+import type { Language } from '../captions/captions.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
-import { useSimSnapshot } from '../store/snapshot.ts';
+import type { SimActions } from '../store/sim-store.ts';
+import { SnapshotLane, useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneIndexAt } from '../story/story.ts';
 import { milestoneWords } from '../story/texts.ts';
-import { markerPercent, visibleMarkers } from './timeline-markers.ts';
+import { visibleMarkers } from './timeline-markers.ts';
 import { layoutMilestoneMarks, type MilestoneMark } from './timeline-milestones.ts';
 import './controls.css';
 
@@ -26,7 +29,7 @@ export function Timeline() {
   return (
     <div className="timeline" role="group" aria-label={t('timeline.label')}>
       <div className={`timeline-track${hasMilestones ? ' has-milestones' : ''}`}>
-        <MilestoneMarkers />
+        <SnapshotLane.Provider value="timeline"><MilestoneMarkers /></SnapshotLane.Provider>
         <input
           type="range"
           className="timeline-scrubber"
@@ -38,8 +41,8 @@ export function Timeline() {
           value={position}
           onChange={(event) => actions.seek(Number(event.target.value))}
         />
-        <div className="timeline-markers">
-          {visibleMarkers(markers).map((marker) => <Marker key={`${marker.kind}-${marker.step}-${marker.label}`} marker={marker} head={head} />)}
+        <div className="timeline-markers" style={{ '--timeline-head': Math.max(head, 1) } as React.CSSProperties}>
+          {visibleMarkers(markers).map((marker) => <Marker key={`${marker.kind}-${marker.step}-${marker.label}`} marker={marker} />)}
         </div>
       </div>
       <p className="timeline-position" data-testid="timeline-position" data-step={position}>
@@ -52,7 +55,11 @@ export function Timeline() {
   );
 }
 
-function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly head: number }) {
+/**
+ * A marker placed at its step over the head (the row's `--timeline-head`, clamped to the track as
+ * `markerPercent` clamps), so the head moving on every update while playing re-renders no marker.
+ */
+const Marker = memo(function Marker({ marker }: { readonly marker: TimelineMarker }) {
   const { t } = useTranslation('controls');
   const actions = useSimActions();
   const vars = { step: marker.step, label: marker.label };
@@ -61,7 +68,7 @@ function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly he
       type="button"
       tabIndex={-1}
       className={`timeline-marker timeline-marker--${marker.kind}`}
-      style={{ left: `${markerPercent(marker.step, head)}%` }}
+      style={{ left: `clamp(0%, calc(${marker.step} * 100% / var(--timeline-head)), 100%)` }}
       title={t('timeline.markerTitle', vars)}
       aria-label={t('timeline.markerGo', vars)}
       data-testid="timeline-marker"
@@ -69,7 +76,7 @@ function Marker({ marker, head }: { readonly marker: TimelineMarker; readonly he
       onClick={() => actions.seek(marker.step)}
     />
   );
-}
+});
 
 /** The track's width in pixels, followed as the page resizes. */
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
@@ -87,8 +94,11 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-function MilestoneMarkers() {
+// Memoised (no props): the scrubber re-renders on every worker update while playing, the markers only
+// when the panels' snapshot they read moves.
+const MilestoneMarkers = memo(function MilestoneMarkers() {
   const { t } = useTranslation('controls');
+  const actions = useSimActions();
   // From the panels' snapshot: while playing, hundreds of milestones a second would otherwise lay out
   // and re-render the markers on every update; paused, it is the step shown.
   const milestones = useSimSnapshot((state) => state.milestones);
@@ -117,18 +127,25 @@ function MilestoneMarkers() {
           labelled={mark.labelled}
           anchor={mark.anchor}
           current={mark.milestone.step === currentStep}
+          language={language}
+          t={t}
+          actions={actions}
         />
       ))}
     </div>
   );
-}
+});
 
-type MilestoneMarkerProps = Pick<MilestoneMark<Milestone>, 'milestone' | 'at' | 'failure' | 'labelled' | 'anchor'> & { readonly current: boolean };
+type MilestoneMarkerProps = Pick<MilestoneMark<Milestone>, 'milestone' | 'at' | 'failure' | 'labelled' | 'anchor'> & {
+  readonly current: boolean;
+  // From the row (the same for every marker, changing only with the language): a marker mounted as the
+  // head grows then costs no hooks of its own (react-i18next copies its i18n instance for each new user).
+  readonly language: Language;
+  readonly t: TFunction<'controls'>;
+  readonly actions: SimActions;
+};
 
-const MilestoneMarker = memo(function MilestoneMarker({ milestone, at, failure, labelled, anchor, current }: MilestoneMarkerProps) {
-  const { t } = useTranslation('controls');
-  const actions = useSimActions();
-  const language = usePrefs((prefs) => prefs.language);
+const MilestoneMarker = memo(function MilestoneMarker({ milestone, at, failure, labelled, anchor, current, language, t, actions }: MilestoneMarkerProps) {
   const words = milestoneWords(milestone, language);
   const classes = `timeline-milestone${failure ? ' timeline-milestone--failure' : ''}${anchor === 'left' ? ' timeline-milestone--left' : ''}`;
   // The current milestone's label may lie over other markers: it is drawn beneath them and lets clicks

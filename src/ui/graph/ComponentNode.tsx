@@ -11,7 +11,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { unbound } from '../store/pods.ts';
-import { OnScreen, useOnScreen } from '../store/snapshot.ts';
+import { OnScreen, SnapshotLane, useOnScreen } from '../store/snapshot.ts';
 import type { ComponentNodeType } from './layout.ts';
 import { ApiserverStages } from './ApiserverStages.tsx';
 import {
@@ -29,34 +29,37 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
   const pods = role === 'kubelet' ? (component.node ?? null) : role === 'kube-scheduler' ? unbound : null;
   const box = useRef<HTMLDivElement>(null);
   const onScreen = useOnScreen(box);
+  // The boxes' insides and pods catch up in the graph's lane (snapshot.ts), apart from the panels.
   return (
-    <div
-      ref={box}
-      className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
-      data-testid="component-node"
-      data-component={name}
-      data-modelled={modelled}
-      data-tour-highlight={toured || undefined}
-    >
-      {/* Links are drawn border to border (floating); the handles only anchor them for React Flow. */}
-      <Handle type="target" position={Position.Top} className="component-handle" isConnectable={false} />
-      <Handle type="source" position={Position.Bottom} className="component-handle" isConnectable={false} />
-      <span className="component-heading">
-        <span className="component-title">{title}</span>
-        {subtitle !== '' && <span className="component-subtitle">{subtitle}</span>}
-        {role === 'kube-apiserver' && modelled && <ApiserverInFlight name={name} />}
-        {role === 'etcd' && modelled && <EtcdMemberHeading name={name} />}
-      </span>
-      {!modelled && <span className="component-badge">{t('notModelled')}</span>}
-      <OnScreen value={onScreen}>
-        {modelled && role === 'etcd' && <EtcdInsidesView name={name} />}
-        {modelled && role === 'kube-apiserver' && <ApiserverStages />}
-        {modelled && role === 'kube-apiserver' && <ApiserverInsidesView name={name} />}
-        {modelled && role === 'kube-controller-manager' && <ControllerManagerInsidesView name={name} />}
-        {modelled && role === 'kube-scheduler' && <SchedulerInsidesView name={name} />}
-        {modelled && role === 'kubelet' && <KubeletInsidesView name={name} />}
-        {pods !== null && <PodChips group={pods} label={pods === unbound ? t('podsWaiting') : t('podsOn', { node: pods })} />}
-      </OnScreen>
-    </div>
+    <SnapshotLane.Provider value="graph">
+      <div
+        ref={box}
+        className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
+        data-testid="component-node"
+        data-component={name}
+        data-modelled={modelled}
+        data-tour-highlight={toured || undefined}
+      >
+        {/* Links are drawn border to border (floating); the handles only anchor them for React Flow. */}
+        <Handle type="target" position={Position.Top} className="component-handle" isConnectable={false} />
+        <Handle type="source" position={Position.Bottom} className="component-handle" isConnectable={false} />
+        <span className="component-heading">
+          <span className="component-title">{title}</span>
+          {subtitle !== '' && <span className="component-subtitle">{subtitle}</span>}
+          {role === 'kube-apiserver' && modelled && <ApiserverInFlight name={name} />}
+          {role === 'etcd' && modelled && <EtcdMemberHeading name={name} />}
+        </span>
+        {!modelled && <span className="component-badge">{t('notModelled')}</span>}
+        <OnScreen value={onScreen}>
+          {modelled && role === 'etcd' && <EtcdInsidesView name={name} />}
+          {modelled && role === 'kube-apiserver' && <ApiserverStages />}
+          {modelled && role === 'kube-apiserver' && <ApiserverInsidesView name={name} />}
+          {modelled && role === 'kube-controller-manager' && <ControllerManagerInsidesView name={name} />}
+          {modelled && role === 'kube-scheduler' && <SchedulerInsidesView name={name} />}
+          {modelled && role === 'kubelet' && <KubeletInsidesView name={name} />}
+          {pods !== null && <PodChips group={pods} label={pods === unbound ? t('podsWaiting') : t('podsOn', { node: pods })} />}
+        </OnScreen>
+      </div>
+    </SnapshotLane.Provider>
   );
 });

@@ -8,7 +8,7 @@ import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useSta
 import { useTranslation } from 'react-i18next';
 import { shallow, useShallow } from 'zustand/shallow';
 import { useSimActions } from '../store/sim-context.ts';
-import { useSimSnapshot } from '../store/snapshot.ts';
+import { SnapshotLane, useSimSnapshot } from '../store/snapshot.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { KeyDetails } from './KeyDetails.tsx';
 import { RealEtcdStatus } from './RealEtcdStatus.tsx';
@@ -18,7 +18,12 @@ import { heldRecord } from '../panels/why.ts';
 
 const rowHeight = 24;
 
+/** The keyspace catches up in a lane of its own while playing (snapshot.ts), apart from the graph and the other panels. */
 export function KeyspacePanel() {
+  return <SnapshotLane.Provider value="keyspace"><Keyspace /></SnapshotLane.Provider>;
+}
+
+function Keyspace() {
   const { t } = useTranslation('keyspace');
   const mediaType = useSimSnapshot((state) => state.cluster?.storageMediaType ?? 'protobuf');
   return (

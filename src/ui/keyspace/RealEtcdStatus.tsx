@@ -8,11 +8,26 @@ import type { EtcdInsides, RealEtcdInsides } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { useSim } from '../store/sim-context.ts';
 
-function realEtcdOf(state: SimState): (EtcdInsides & { readonly real: RealEtcdInsides }) | null {
-  for (const insides of Object.values(state.insides?.components ?? {})) {
-    if (insides.role === 'etcd' && insides.real !== undefined) return insides as EtcdInsides & { readonly real: RealEtcdInsides };
+type RealEtcd = EtcdInsides & { readonly real: RealEtcdInsides };
+
+/** The answer per insides event: the store notifies many times a frame while playing, the insides change far less often. */
+const realEtcds = new WeakMap<NonNullable<SimState['insides']>, RealEtcd | null>();
+
+function realEtcdOf(state: SimState): RealEtcd | null {
+  const all = state.insides;
+  if (!all) return null;
+  let found = realEtcds.get(all);
+  if (found === undefined) {
+    found = null;
+    for (const insides of Object.values(all.components)) {
+      if (insides.role === 'etcd' && insides.real !== undefined) {
+        found = insides as RealEtcd;
+        break;
+      }
+    }
+    realEtcds.set(all, found);
   }
-  return null;
+  return found;
 }
 
 function megabytes(bytes: number): string {

@@ -113,4 +113,34 @@ describe('the panels\' snapshot', () => {
     actions.askWhy(7);
     expect(snapshot.getState().why).toEqual({ id: 7, answer: null });
   });
+
+  it('keeps lanes of different phases catching up in different tasks while playing, and together while paused', () => {
+    const live = createSimStore();
+    const clock = fakeClock();
+    const phases = [0, trailMs / 4, trailMs / 2, (3 * trailMs) / 4];
+    const lanes = phases.map((phase) => createSnapshotStore(live, clock, phase));
+    // Which lanes moved in each timer task the clock ran (a task is one timer callback).
+    const moves: Array<{ at: number; lane: number }> = [];
+    lanes.forEach((lane, i) => lane.subscribe(() => moves.push({ at: clock.now(), lane: i })));
+    applyWorkerEvent(live, status(1));
+    expect(moves.map((m) => m.lane)).toEqual([0, 1, 2, 3]);
+    moves.length = 0;
+    for (let step = 2; step <= 64; step++) {
+      applyWorkerEvent(live, status(step));
+      clock.advance(16);
+    }
+    // About a second of updates 16 ms apart: each lane moved 3–4 times, trailMs apart, and never at the
+    // same time as another lane.
+    for (let i = 0; i < lanes.length; i++) {
+      const times = moves.filter((m) => m.lane === i).map((m) => m.at);
+      expect(times.length).toBeGreaterThanOrEqual(3);
+      for (let k = 1; k < times.length; k++) expect(times[k]! - times[k - 1]!).toBeGreaterThanOrEqual(trailMs);
+    }
+    const times = moves.map((m) => m.at);
+    expect(new Set(times).size).toBe(times.length);
+    // Paused: every lane is the store's state in the same notification.
+    applyWorkerEvent(live, status(64, 'paused'));
+    for (const lane of lanes) expect(lane.getState()).toBe(live.getState());
+    expect(clock.pending()).toBe(0);
+  });
 });

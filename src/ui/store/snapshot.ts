@@ -9,6 +9,10 @@
 // What is off screen (`OnScreen` false above it: a kubelet's box outside the graph's view, the inspector
 // below the column's fold) stays as it was while playing, and catches up when it comes into view or the
 // simulation pauses.
+// The page's parts catch up in lanes (`SnapshotLane` above them: the graph's boxes, the keyspace, the
+// timeline's markers, the other panels), each a snapshot of its own whose catch-ups while playing are a
+// quarter of `trailMs` apart from the next lane's, so that one catch-up task renders one part of the page,
+// not all of them in one frame. Paused, every lane is the store's state in the same notification.
 
 import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore, type RefObject } from 'react';
 import { createStore, type StoreApi } from 'zustand/vanilla';
@@ -44,32 +48,47 @@ function catchUpAtOnce(shown: SimState, next: SimState): boolean {
     || next.workerCrashed !== shown.workerCrashed;
 }
 
-/** A read-only store holding `live`'s state as the heavy panels draw it (see the file's comment). */
-export function createSnapshotStore(live: SimStore, clock: SnapshotClock = realClock): StoreApi<SimState> {
+/**
+ * A read-only store holding `live`'s state as the heavy panels draw it (see the file's comment). `phaseMs`
+ * (0 ≤ phaseMs < trailMs): after catching up at once (playing began, or the user changed something), the
+ * first catch-up while playing comes `phaseMs` early, so lanes with different phases keep catching up in
+ * different tasks, `trailMs` apart each.
+ */
+export function createSnapshotStore(live: SimStore, clock: SnapshotClock = realClock, phaseMs = 0): StoreApi<SimState> {
   const snapshot = createStore<SimState>()(() => live.getState());
   let timer: unknown = null;
-  let shownAt = Number.NEGATIVE_INFINITY;
-  const publish = () => {
+  // Made while playing (a lane's first reader mounted then), it starts in its phase too.
+  let shownAt = clock.now() - phaseMs;
+  const publish = (atOnce: boolean) => {
     if (timer !== null) clock.clearTimer(timer);
     timer = null;
-    shownAt = clock.now();
+    shownAt = clock.now() - (atOnce ? phaseMs : 0);
     snapshot.setState(live.getState(), true);
   };
   live.subscribe((next) => {
-    if (catchUpAtOnce(snapshot.getState(), next)) publish();
-    else timer ??= clock.setTimer(publish, Math.max(0, shownAt + trailMs - clock.now()));
+    if (catchUpAtOnce(snapshot.getState(), next)) publish(true);
+    else timer ??= clock.setTimer(() => publish(false), Math.max(0, shownAt + trailMs - clock.now()));
   });
   return snapshot;
 }
 
-const snapshots = new WeakMap<SimStore, StoreApi<SimState>>();
+/** The parts of the page that catch up apart while playing; a reader's lane is the `SnapshotLane` above it. */
+const lanes = ['panels', 'graph', 'keyspace', 'timeline'] as const;
+type Lane = (typeof lanes)[number];
 
-/** The snapshot store of `live` (one per store, made on first use). */
-export function snapshotOf(live: SimStore): StoreApi<SimState> {
-  let snapshot = snapshots.get(live);
+/** The lane of the snapshot readers below (the right-hand column's panels and the dock's others unless set). */
+export const SnapshotLane = createContext<Lane>('panels');
+
+const snapshots = new WeakMap<SimStore, Map<Lane, StoreApi<SimState>>>();
+
+/** The snapshot store of `live` for a lane (one per store and lane, made on first use). */
+export function snapshotOf(live: SimStore, lane: Lane = 'panels'): StoreApi<SimState> {
+  let byLane = snapshots.get(live);
+  if (!byLane) snapshots.set(live, byLane = new Map());
+  let snapshot = byLane.get(lane);
   if (!snapshot) {
-    snapshot = createSnapshotStore(live);
-    snapshots.set(live, snapshot);
+    snapshot = createSnapshotStore(live, realClock, (lanes.indexOf(lane) * trailMs) / lanes.length);
+    byLane.set(lane, snapshot);
   }
   return snapshot;
 }
@@ -105,7 +124,7 @@ export function useOnScreen(ref: RefObject<Element | null>): boolean {
  * while playing off screen (`OnScreen`), what it was when it went off screen.
  */
 export function useSimSnapshot<T>(selector: (state: SimState) => T): T {
-  const store = snapshotOf(useSimStore());
+  const store = snapshotOf(useSimStore(), useContext(SnapshotLane));
   const onScreen = useContext(OnScreen);
   const held = useRef<{ value: T } | null>(null);
   const read = () => {

@@ -103,8 +103,16 @@ function moveFocus(event: ReactKeyboardEvent<HTMLElement>) {
   event.preventDefault();
 }
 
-/** The stop card, in the right-hand column above the story; nothing when no tour runs. */
+/**
+ * The stop card, in the right-hand column above the story; nothing when no tour runs (and then it reads
+ * nothing of the simulation, so it does not re-render on every update while playing).
+ */
 export function TourCard() {
+  const touring = useTour((s) => s.tourId !== null);
+  return touring ? <Card /> : null;
+}
+
+function Card() {
   const { t } = useTranslation('tours');
   const language = usePrefs((p) => p.language);
   const state = useTour((s) => s);
