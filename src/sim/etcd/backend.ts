@@ -22,6 +22,9 @@ import { revisionId, revisionOf, type Revision } from './revision.ts';
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
 export const maxDeltaRun = 16;
 
+/** Rebuilt values kept for the next reads. */
+const recentRebuilt = 16;
+
 /** A superseded put: its value is `delta` applied to the value of the key's revision `next`. */
 class SupersededKv {
   constructor(
@@ -73,6 +76,8 @@ export class Backend {
   private tail: Slot[] = [];
   /** The first main revision the tail holds (one past the last compaction). */
   private base = 0;
+  /** The values rebuilt last, by record (a record compaction dropped is never found again). */
+  private readonly recent = new Map<SupersededKv, Uint8Array>();
 
   /** Stores one change (a put, or a tombstone with createRevision 0), at a revision past the last compaction. */
   put(main: number, sub: number, kv: KeyValue): void {
@@ -85,7 +90,7 @@ export class Backend {
     const slot = this.tail[at];
     if (Array.isArray(slot)) slot[sub] = kv;
     else {
-      const changes: Array<KeyValue | undefined> = [slot];
+      const changes: Array<Stored | undefined> = [slot];
       changes[sub] = kv;
       this.tail[at] = changes;
     }
@@ -140,18 +145,33 @@ export class Backend {
 
   /** A superseded revision's record, its value rebuilt from the chain of deltas to the next whole value. */
   private rebuilt(kv: SupersededKv): KeyValue {
-    const chain: SupersededKv[] = [kv];
+    const chain: SupersededKv[] = [];
     let at: Stored = kv;
-    while (at instanceof SupersededKv) {
+    let bytes: Uint8Array | undefined;
+    while (bytes === undefined) {
+      if (!(at instanceof SupersededKv)) {
+        bytes = byteStringToBytes(at.value);
+        break;
+      }
+      bytes = this.recent.get(at);
+      if (bytes !== undefined) break;
+      chain.push(at);
       const n = revisionOf(at.next);
       const next = this.stored(n.main, n.sub);
       if (next === undefined) throw new Error(`backend: revision ${n.main}.${n.sub}, the base of ${at.modRevision}'s delta, is not stored`);
-      if (next instanceof SupersededKv) chain.push(next);
       at = next;
     }
-    let bytes = byteStringToBytes(at.value);
-    for (let i = chain.length - 1; i >= 0; i--) bytes = applyDelta(bytes, byteStringToBytes(chain[i]!.delta), { verifyChecksum: false });
+    for (let i = chain.length - 1; i >= 0; i--) {
+      bytes = applyDelta(bytes, byteStringToBytes(chain[i]!.delta), { verifyChecksum: false });
+      this.remember(chain[i]!, bytes);
+    }
     return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, value: bytesToByteString(bytes), lease: kv.lease };
+  }
+
+  /** Keeps a rebuilt value for the next reads (a reader of history often reads neighbouring revisions). */
+  private remember(kv: SupersededKv, bytes: Uint8Array): void {
+    if (this.recent.size >= recentRebuilt) this.recent.delete(this.recent.keys().next().value!);
+    this.recent.set(kv, bytes);
   }
 
   /**
