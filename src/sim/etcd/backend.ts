@@ -14,7 +14,7 @@
 // and compaction see the same records as before. A delta's chain of later revisions is at most
 // `maxDeltaRun` long: after that many deltas in a row, a value is kept whole.
 
-import { applyDelta, createDelta } from 'fossil-delta';
+import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
 import type { KeyValue } from './kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
@@ -224,6 +224,17 @@ export class Backend {
     this.tail = this.tail.slice(end - this.base);
     this.base = end;
     return dropped.n;
+  }
+
+  /** Visits every stored change's key and value length in bytes, without rebuilding superseded values. */
+  sizes(f: (key: string, valueLength: number) => void): void {
+    const visit = (kv: Stored | undefined): void => {
+      if (kv !== undefined) f(kv.key, kv instanceof SupersededKv ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length);
+    };
+    for (const slot of [...this.kept.values(), ...this.tail]) {
+      if (Array.isArray(slot)) slot.forEach(visit);
+      else visit(slot);
+    }
   }
 
   /** Number of stored changes (for tests and views). */
