@@ -54,9 +54,10 @@ function checkAll(store: KVStore, history: readonly Written[]): void {
 }
 
 describe('etcd backend: superseded values kept as deltas', () => {
-  it('reads back every value at every revision, through compactions and deletes', () => {
-    fc.assert(fc.property(fc.array(op, { maxLength: 100 }), (ops) => {
+  it('reads back every value at every revision, through compactions and deletes, whenever values become deltas', () => {
+    fc.assert(fc.property(fc.nat(4), fc.array(op, { maxLength: 100 }), (lag, ops) => {
       const store = new KVStore();
+      store.backend.supersedeLag = lag;
       const history: Written[] = [];
       const last = new Map<string, string>();
       for (const o of ops) {
@@ -84,6 +85,7 @@ describe('etcd backend: superseded values kept as deltas', () => {
 
   it('keeps a long run of revisions of one key as deltas, every 17th whole, and rebuilds the oldest exactly', () => {
     const store = new KVStore();
+    store.backend.supersedeLag = 0;
     const history: Written[] = [];
     let value = 'x'.repeat(2000);
     for (let i = 0; i < 100; i++) {
@@ -100,5 +102,20 @@ describe('etcd backend: superseded values kept as deltas', () => {
     checkAll(store, history);
     store.compact(50);
     checkAll(store, history.filter((w) => w.main >= 50));
+  });
+});
+
+describe('etcd backend: the newest superseded values stay whole', () => {
+  it('makes a value a delta only supersedeLag supersessions after it was superseded', () => {
+    const store = new KVStore();
+    store.backend.supersedeLag = 3;
+    for (let i = 0; i < 8; i++) {
+      const txn = store.write();
+      txn.put('a', `${'x'.repeat(200)}${i}`, noLease);
+      txn.end();
+    }
+    // 7 superseded revisions, the newest 3 still whole.
+    expect(store.backend.deltas).toBe(4);
+    expect(store.read().range('a', undefined, { rev: 2 }).kvs[0]!.value).toBe(`${'x'.repeat(200)}0`);
   });
 });

@@ -76,6 +76,16 @@ export class Backend {
   private tail: Slot[] = [];
   /** The first main revision the tail holds (one past the last compaction). */
   private base = 0;
+  /**
+   * How many supersessions a superseded value stays whole before it becomes a delta. The newest history
+   * is what is read most: a watch with prev_kv reads the previous revision of every change it delivers
+   * (kube-apiserver's watches all ask for it), and the trace's summaries look up what they refer to
+   * 10,000 steps later (a few hundred writes); 2,048 writes (~4 MB of Pod values) are past both.
+   */
+  supersedeLag = 2048;
+  /** The supersessions not yet made deltas, oldest first from `pendingHead`: (prev, next, older or -1) triples. */
+  private pending: number[] = [];
+  private pendingHead = 0;
   /** The values rebuilt last, by record (a record compaction dropped is never found again). */
   private readonly recent = new Map<SupersededKv, Uint8Array>();
 
@@ -114,10 +124,28 @@ export class Backend {
 
   /**
    * Called once `next` (a put) has been stored after `prev`, the key's previous revision in the same
-   * generation; `older` is the revision before `prev` in it, if any. Keeps `prev`'s value as a delta
-   * against `next`'s unless that would not be smaller, or would make a run longer than `maxDeltaRun`.
+   * generation; `older` is the revision before `prev` in it, if any. `prev`'s value becomes a delta
+   * `supersedeLag` supersessions later (see there).
    */
   supersede(prev: number, next: number, older: number | undefined): void {
+    this.pending.push(prev, next, older ?? -1);
+    while (this.pending.length - this.pendingHead > 3 * this.supersedeLag) {
+      const at = this.pendingHead;
+      this.pendingHead += 3;
+      const o = this.pending[at + 2]!;
+      this.toDelta(this.pending[at]!, this.pending[at + 1]!, o < 0 ? undefined : o);
+    }
+    if (this.pendingHead > 3 * 4096) {
+      this.pending = this.pending.slice(this.pendingHead);
+      this.pendingHead = 0;
+    }
+  }
+
+  /**
+   * Keeps `prev`'s value as a delta against `next`'s, unless either is gone (compacted), the delta would
+   * not be smaller, or it would make a run longer than `maxDeltaRun`.
+   */
+  private toDelta(prev: number, next: number, older: number | undefined): void {
     const p = revisionOf(prev);
     const kv = this.stored(p.main, p.sub);
     if (kv === undefined || kv instanceof SupersededKv) return;
