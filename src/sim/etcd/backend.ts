@@ -86,7 +86,7 @@ export class Backend {
   /** The supersessions not yet made deltas, oldest first from `pendingHead`: (prev, next, older or -1) triples. */
   private pending: number[] = [];
   private pendingHead = 0;
-  /** The values rebuilt last, by record (a record compaction dropped is never found again). */
+  /** The values rebuilt last, by record; emptied by compaction. */
   private readonly recent = new Map<SupersededKv, Uint8Array>();
 
   /** Stores one change (a put, or a tombstone with createRevision 0), at a revision past the last compaction. */
@@ -239,6 +239,8 @@ export class Backend {
   /** Deletes every change at or below `compactRev` that is not in `keep`. Returns the number deleted. */
   compact(compactRev: number, keep: ReadonlySet<number>): number {
     const dropped = { n: 0 };
+    // What compaction drops is not kept for later reads either.
+    this.recent.clear();
     for (const [main, slot] of this.kept) {
       if (main > compactRev) break;
       if (compactSlot(main, slot, keep, dropped) === undefined) this.kept.delete(main);
