@@ -8,7 +8,7 @@ import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
 import { noLease, tombstone, type KeyValue, type LeaseID } from './kv.ts';
 import { KeyIndex } from './key-index.ts';
 import type { KVStore } from './kv-store.ts';
-import { mainOf } from './revision.ts';
+import { mainOf, revisionId } from './revision.ts';
 
 export interface RangeOptions {
   /** At most this many kvs (0: all). `count` still counts every key. */
@@ -100,6 +100,8 @@ export class StoreTxnWrite extends StoreTxnRead {
     let created = rev;
     let version = 1;
     let oldLease = noLease;
+    let prev: number | undefined;
+    let older: number | undefined;
     // Writes are at the newest revision, so "the key at rev" is the key's current generation.
     let ki = s.index.keyIndex(key);
     if (ki === undefined) {
@@ -111,6 +113,8 @@ export class StoreTxnWrite extends StoreTxnRead {
         created = mainOf(g.created);
         version = g.ver + 1;
         oldLease = s.lessor.getLease(key);
+        prev = g.revs[g.revs.length - 1];
+        older = g.revs[g.revs.length - 2];
       }
     }
     const sub = this.changes.length;
@@ -118,6 +122,7 @@ export class StoreTxnWrite extends StoreTxnRead {
     const kv: KeyValue = { key: ki.key, createRevision: created, modRevision: rev, version, value, lease };
     s.backend.put(rev, sub, kv);
     ki.put(rev, sub);
+    if (prev !== undefined) s.backend.supersede(prev, revisionId(rev, sub), older);
     this.changes.push(kv);
     if (oldLease !== noLease) s.lessor.detach(oldLease, ki.key);
     if (lease !== noLease) s.lessor.attach(lease, ki.key);

@@ -8,7 +8,6 @@
 // bytes of fields) in 4 KiB pages; `dbSizeInUse` is that size too.
 
 import type { Member } from './cluster.ts';
-import type { KeyValue } from './kv.ts';
 import type { MemberListResponse, ResponseHeader, StatusResponse } from './rpc.ts';
 
 export const etcdVersion = '3.4.23';
@@ -22,12 +21,12 @@ export function defaultMembers(memberId: string): Member[] {
 }
 
 /** The estimated bbolt file size of a store holding these revisions. */
-export function estimatedDbSize(rangeRevisions: (f: (kv: KeyValue) => void) => void): number {
+export function estimatedDbSize(sizes: (f: (key: string, valueLength: number) => void) => void): number {
   let revisions = 0;
   let bytes = 0;
-  rangeRevisions((kv) => {
+  sizes((key, valueLength) => {
     revisions++;
-    bytes += kv.key.length + kv.value.length;
+    bytes += key.length + valueLength;
   });
   return 20480 + Math.ceil((bytes + revisions * (17 + 24)) / 4096) * 4096;
 }

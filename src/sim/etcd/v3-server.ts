@@ -107,7 +107,7 @@ export class V3Server {
     if (raft !== null) leader = this.members.find((m) => m.name === raft.leader)?.id ?? '0';
     return statusResponse({
       header: this.header(), leader,
-      dbSize: estimatedDbSize((f) => this.store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, f)),
+      dbSize: estimatedDbSize((f) => this.store.backend.sizes(f)),
       // A single member has no raft log here: each write is one entry, so its index is the revision.
       raftIndex: raft?.committed ?? revision, raftAppliedIndex: raft?.applied ?? revision,
     });

@@ -66,9 +66,7 @@ export class WatchableStore extends KVStore {
     const evs: Event[] = [];
     // A negative start revision encodes as a huge unsigned bbolt key: etcd's range is then empty.
     if (minRev > 0) {
-      this.backend.rangeRevisions(minRev, curRev + 1, (kv) => {
-        if (group.contains(kv.key)) evs.push(changeToEvent(kv));
-      });
+      this.backend.rangeRevisions(minRev, curRev + 1, (kv) => evs.push(changeToEvent(kv)), (key) => group.contains(key));
     }
     const wb = group.batch(evs);
     for (const w of [...group.watchers]) {

@@ -96,6 +96,16 @@ export function encodeObject(obj: KubeObject, mediaType: StorageMediaType = 'pro
  */
 const encodedValues = new WeakMap<KubeObject, { readonly value: string; readonly mediaType: StorageMediaType }>();
 
+/**
+ * Forgets the value a decoded object came from, once a newer revision of its key has replaced it (the
+ * watch cache calls this): etcd keeps a superseded value as a delta (src/sim/etcd/backend.ts), and this
+ * entry would otherwise keep the whole value alive as long as the watch cache's window keeps the object.
+ * Encoding the object later still gives the same value, by encoding it.
+ */
+export function forgetEncoding(obj: KubeObject): void {
+  encodedValues.delete(obj);
+}
+
 /** Whether a stored value is Kubernetes protobuf. */
 export function isProtobufValue(value: string): boolean {
   return value.startsWith(protobufMagic);

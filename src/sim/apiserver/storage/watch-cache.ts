@@ -25,7 +25,7 @@ import { newTooOldResourceVersion } from '../../api/errors.ts';
 import type { KubeObject } from '../../api/types/meta.ts';
 import type { Time } from '../../engine/index.ts';
 import { compareKeys } from '../../etcd/index.ts';
-import { deepFreeze, parseResourceVersion } from './codec.ts';
+import { deepFreeze, forgetEncoding, parseResourceVersion } from './codec.ts';
 
 /** eventFreshDuration: how much history the window aims to keep. */
 export const eventFreshDuration = 75_000;
@@ -271,6 +271,8 @@ export class WatchCache {
     this.resourceVersion = resourceVersion;
     if (type === 'DELETED') this.store.delete(key);
     else this.store.set(key, obj);
+    // The replaced object is now only history (the window's events): its value need not be kept whole.
+    if (type === 'MODIFIED' && prevObject !== null) forgetEncoding(prevObject);
     return event;
   }
 

@@ -1,0 +1,121 @@
+// A superseded revision's value is kept as a delta against the key's next revision (backend.ts) and
+// rebuilt on read: for random histories of puts (of random byte strings, often small edits of the key's
+// previous value, as an object's revisions are), deletes and compactions, every read at every revision
+// the store still has, and every stored change visited by range, gives exactly the value written.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { maxDeltaRun } from './backend.ts';
+import { KVStore } from './kv-store.ts';
+import { noLease } from './kv.ts';
+
+interface Written {
+  readonly key: string;
+  readonly main: number;
+  readonly value: string | null;
+}
+
+const byteString = fc.uint8Array({ minLength: 64, maxLength: 300 }).map((b) => String.fromCharCode(...b));
+const op = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ kind: fc.constant('put' as const), key: fc.constantFrom('a', 'a', 'b', 'c'), edit: fc.nat(4).map((n) => n > 0), at: fc.nat(), text: byteString }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.constantFrom('a', 'b', 'c') }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('compact' as const), back: fc.nat(20) }) },
+);
+
+/** `value` with `text` put in at `at` and as many bytes removed there: a small edit, as a status patch is. */
+function edited(value: string, at: number, text: string): string {
+  const i = value.length === 0 ? 0 : at % value.length;
+  const piece = text.slice(0, 12);
+  return value.slice(0, i) + piece + value.slice(i + piece.length);
+}
+
+function checkAll(store: KVStore, history: readonly Written[]): void {
+  for (let rev = Math.max(store.compactMainRev, 1); rev <= store.rev(); rev++) {
+    const expected = new Map<string, string>();
+    for (const w of history) {
+      if (w.main > rev) break;
+      if (w.value === null) expected.delete(w.key);
+      else expected.set(w.key, w.value);
+    }
+    const { kvs } = store.read().range('a', 'z', { rev });
+    expect(kvs.map((kv) => [kv.key, kv.value])).toEqual([...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
+  }
+  const byMain = new Map(history.map((w) => [w.main, w]));
+  const stored: Array<[string, number]> = [];
+  store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, (kv, rev) => {
+    const w = byMain.get(rev.main)!;
+    expect([kv.key, kv.value]).toEqual([w.key, w.value ?? '']);
+    stored.push([kv.key, kv.value.length]);
+  });
+  // The sizes Status's dbSize counts, read without rebuilding, are the stored values' lengths.
+  const sizes: Array<[string, number]> = [];
+  store.backend.sizes((key, length) => sizes.push([key, length]));
+  expect(sizes).toEqual(stored);
+}
+
+describe('etcd backend: superseded values kept as deltas', () => {
+  it('reads back every value at every revision, through compactions and deletes, whenever values become deltas', () => {
+    fc.assert(fc.property(fc.nat(4), fc.array(op, { maxLength: 100 }), (lag, ops) => {
+      const store = new KVStore();
+      store.backend.supersedeLag = lag;
+      const history: Written[] = [];
+      const last = new Map<string, string>();
+      for (const o of ops) {
+        if (o.kind === 'compact') {
+          const rev = store.rev() - o.back;
+          if (rev > store.compactMainRev && rev >= 1) store.compact(rev);
+          continue;
+        }
+        const txn = store.write();
+        if (o.kind === 'put') {
+          const value = o.edit && last.has(o.key) ? edited(last.get(o.key)!, o.at, o.text) : o.text;
+          txn.put(o.key, value, noLease);
+          last.set(o.key, value);
+          history.push({ key: o.key, main: txn.beginRev + 1, value });
+        } else if (txn.deleteRange(o.key, undefined)[0] > 0) {
+          last.delete(o.key);
+          history.push({ key: o.key, main: txn.beginRev + 1, value: null });
+        }
+        txn.end();
+      }
+      checkAll(store, history);
+      expect(store.verify()).toBeUndefined();
+    }), { numRuns: 300 });
+  });
+
+  it('keeps a long run of revisions of one key as deltas, every 17th whole, and rebuilds the oldest exactly', () => {
+    const store = new KVStore();
+    store.backend.supersedeLag = 0;
+    const history: Written[] = [];
+    let value = 'x'.repeat(2000);
+    for (let i = 0; i < 100; i++) {
+      value = edited(value, i * 37, `status ${i}`);
+      const txn = store.write();
+      txn.put('a', value, noLease);
+      history.push({ key: 'a', main: txn.beginRev + 1, value });
+      txn.end();
+    }
+    // 99 superseded revisions: runs of maxDeltaRun deltas, each followed by one value kept whole.
+    const whole = Math.floor(99 / (maxDeltaRun + 1));
+    expect(store.backend.deltas).toBe(99 - whole);
+    expect(store.backend.size).toBe(100);
+    checkAll(store, history);
+    store.compact(50);
+    checkAll(store, history.filter((w) => w.main >= 50));
+  });
+});
+
+describe('etcd backend: the newest superseded values stay whole', () => {
+  it('makes a value a delta only supersedeLag supersessions after it was superseded', () => {
+    const store = new KVStore();
+    store.backend.supersedeLag = 3;
+    for (let i = 0; i < 8; i++) {
+      const txn = store.write();
+      txn.put('a', `${'x'.repeat(200)}${i}`, noLease);
+      txn.end();
+    }
+    // 7 superseded revisions, the newest 3 still whole.
+    expect(store.backend.deltas).toBe(4);
+    expect(store.read().range('a', undefined, { rev: 2 }).kvs[0]!.value).toBe(`${'x'.repeat(200)}0`);
+  });
+});
