@@ -22,6 +22,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { Message } from '../../sim/engine/index.ts';
 import { etcdKinds, type EtcdReply, type WatchStreamResponse } from '../../sim/etcd/server.ts';
 import type { RangeResponse } from '../../sim/etcd/rpc.ts';
+import { estimatedDbSize } from '../../sim/etcd/maintenance.ts';
 import type { EtcdRequestKind, MessageMap } from '../../sim/messages/index.ts';
 import type { ClusterHost } from '../cluster-host.ts';
 import * as convert from '../etcd-proto/convert.ts';
@@ -157,13 +158,8 @@ export async function startEtcdEndpoint(options: EtcdEndpointOptions): Promise<R
         const answer = reply.payload as EtcdReply<RangeResponse>;
         if (!answer.ok) return callback(status(answer.error.code, answer.error.message));
         const h = answer.response.header;
-        let revisions = 0;
-        let bytes = 0;
-        etcd.store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, (kv) => {
-          revisions++;
-          bytes += kv.key.length + kv.value.length;
-        });
-        const dbSize = 20480 + Math.ceil((bytes + revisions * (17 + 24)) / 4096) * 4096;
+        // Sizes read without rebuilding superseded values (the backend keeps them as deltas).
+        const dbSize = estimatedDbSize((f) => etcd.store.backend.sizes(f));
         callback(null, {
           header: convert.headerToWire(h), version: etcdVersion, dbSize, leader: h.memberId, raftIndex: h.revision, raftTerm: h.raftTerm,
           raftAppliedIndex: h.revision, errors: [], dbSizeInUse: dbSize, isLearner: false,
