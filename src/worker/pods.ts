@@ -8,7 +8,7 @@
 // from it, each version decoded once, and a revision etcd has compacted still shows its pods: the versions
 // the trace still retains with their values, older ones as their chips only (decoded when they age out).
 
-import type { KeyChange, KeyEntry, KeyspaceDiffEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
+import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceMoveEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { servedResources } from '../sim/api/resources.ts';
 import type { Pod } from '../sim/api/types/core.ts';
@@ -128,6 +128,17 @@ export class PodHistory {
   }
 
   /**
+   * The chip of `key` at `revision` (null: no pod then, or not a pod); undefined below the oldest revision
+   * kept, where the history cannot say.
+   */
+  chipAt(key: string, revision: number): PodChip | null | undefined {
+    if (revision < this.from) return undefined;
+    const list = this.versions.get(key);
+    const version = list && versionAt(list, revision);
+    return version ? chipOf(key, version) : null;
+  }
+
+  /**
    * Keeps only the chip of each version no revision from `revision` on reads (each key keeps its version
    * in place at it whole), now and then: after `pruneEvery` notes since the last prune. A chip is what an
    * older revision's pods need; the value is what etcd may have compacted and the trace no longer shows.
@@ -172,12 +183,28 @@ function chipOf(key: string, version: PodVersion): PodChip | null {
  */
 export interface PodSource {
   podsAt(revision: number): PodChip[];
+  /** The chip of the pod `key` at `revision`; null when there is none then. */
+  chipAt(key: string, revision: number): PodChip | null;
   decoded(key: string, modRevision: number, chip: PodChip | null): void;
+}
+
+/** The `pods` diff of a keyspace move: each pod key it names as it is at the move's revision. */
+export function podsOfMove(move: Pick<KeyspaceMoveEvent, 'revision' | 'set' | 'removed'>, source: Pick<PodSource, 'chipAt'>): PodsEvent | null {
+  const upserted: PodChip[] = [];
+  const removed: string[] = [];
+  for (const { key } of move.set) {
+    if (!key.startsWith(podPrefix)) continue;
+    const chip = source.chipAt(key, move.revision);
+    if (chip) upserted.push(chip);
+    else removed.push(key);
+  }
+  for (const key of move.removed) if (key.startsWith(podPrefix)) removed.push(key);
+  return upserted.length + removed.length === 0 ? null : { type: 'pods', replace: false, upserted, removed };
 }
 
 /**
  * Wraps the worker's `post` so every keyspace change the UI gets is followed by the pods it implies:
- * a diff by a `pods` diff, a current snapshot by a `pods` replacement from `source` (a snapshot
+ * a diff or a move by a `pods` diff, a current snapshot by a `pods` replacement from `source` (a snapshot
  * answering a revision picked in the keyspace panel is not the step shown, and changes no chip). With no
  * source (a saved view shown before its cluster is live) the sender posts the pods itself.
  */
@@ -187,6 +214,10 @@ export function withPods(post: (event: WorkerEvent) => void, source: () => PodSo
     if (event.type === 'keyspaceDiff') {
       const into = source();
       const pods = podsOfDiff(event, into ? (key, modRevision, chip) => into.decoded(key, modRevision, chip) : undefined);
+      if (pods) post(pods);
+    } else if (event.type === 'keyspaceMove') {
+      const into = source();
+      const pods = into && podsOfMove(event, into);
       if (pods) post(pods);
     } else if (event.type === 'keyspaceSnapshot' && event.current) {
       const chips = source()?.podsAt(event.revision);
