@@ -188,6 +188,11 @@ export class KeyspaceTracker {
     return chips;
   }
 
+  /** The oldest revision whose pods are known, when the pods at `revision` are not (PodSource). */
+  podsKeptFrom(revision: number): number | null {
+    return revision < this.pods.from && this.compacted(revision) ? this.pods.from : null;
+  }
+
   /** The chip of the pod `key` at `revision`: from the pod history where it reaches, else decoded from etcd. */
   chipAt(key: string, revision: number): PodChip | null {
     const held = this.pods.chipAt(key, revision);
