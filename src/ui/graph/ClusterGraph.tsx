@@ -96,7 +96,7 @@ function PodsForgotten() {
   const keptFrom = useSim((state) => state.pods.keptFrom);
   if (keptFrom === null) return null;
   return (
-    <Panel position="top-center" className="pods-forgotten" data-testid="pods-forgotten">
+    <Panel position="bottom-center" className="pods-forgotten" data-testid="pods-forgotten">
       <p role="status">{t('podsForgotten', { revision: keptFrom })}</p>
     </Panel>
   );
