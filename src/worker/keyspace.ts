@@ -136,10 +136,21 @@ export class KeyspaceTracker {
     const keys = [...this.writtenBetween(Math.min(from, to), Math.max(from, to))].sort(byteOrder);
     const set: (KeyMeta & { step: number })[] = [];
     const removed: string[] = [];
-    for (const key of keys) {
-      const found = kv.range({ key, revision: to }).kvs[0];
+    const add = (key: string, found: KeyValue | undefined) => {
       if (found) set.push({ ...metaOf(found), step: stepOf(found.modRevision) });
       else removed.push(key);
+    };
+    if (keys.length > this.liveKeys / 4) {
+      // Most keys changed (a jump across a rollout): one Range over every key at `to`, walked with the
+      // sorted keys, costs less than a Range per key.
+      const held = kv.range({ ...everyKey, revision: to }).kvs;
+      let i = 0;
+      for (const key of keys) {
+        while (i < held.length && held[i]!.key < key) i++;
+        add(key, held[i]?.key === key ? held[i] : undefined);
+      }
+    } else {
+      for (const key of keys) add(key, kv.range({ key, revision: to }).kvs[0]);
     }
     return { type: 'keyspaceMove', revision: to, compactRevision: this.source.store.compactMainRev, set, removed };
   }

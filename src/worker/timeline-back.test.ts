@@ -114,10 +114,16 @@ describe('a long seek', () => {
       send({ type: 'runUntilIdle' });
     }
     const { timeline } = host;
+    const settled = timeline.head;
+    // Then the cluster idles: leases renewed, few keys written many times.
+    send({ type: 'step', count: 4_000 });
     const head = timeline.head;
     send({ type: 'seek', step: head });
     let moves = 0;
-    for (const step of [timeline.bootSteps, head, Math.round((timeline.bootSteps + head) / 2), timeline.bootSteps + 1]) {
+    // Far and near: a jump across most keys (one Range at the target) and across a few (a Range per key).
+    const span = head - timeline.bootSteps;
+    const targets = [timeline.bootSteps, head, Math.round(timeline.bootSteps + span / 2), timeline.bootSteps + 1, settled, head];
+    for (const step of targets) {
       const before = shown().keys.length;
       const events = send({ type: 'seek', step });
       expect(events.some((e) => e.type === 'keyspaceSnapshot')).toBe(false);
