@@ -4,9 +4,11 @@
 // ships no values; a restore's saved view posts its own, `podsOfSnapshot`). So the chips show exactly what
 // etcd held at the step shown, through the same MVCC history as the keyspace panel. Each pod is decoded
 // as the apiserver decodes it and its STATUS is the server's Table printer's, as the objects panel prints it.
-// A `PodHistory` keeps every pod version written since the keyspace was mirrored, so a snapshot's pods come
-// from it, each version decoded once, and a revision etcd has compacted still shows its pods: the versions
-// the trace still retains with their values, older ones as their chips only (decoded when they age out).
+// A `PodHistory` keeps the pod versions written since the keyspace was mirrored, so a snapshot's or a move's
+// pods come from it, each version decoded once, and a revision etcd has compacted still shows its pods: the
+// versions the trace still retains with their values, older ones as their chips only (decoded when they age
+// out), up to `agedVersionLimit` of those (past it the oldest half are forgotten, and a replacement of pods
+// it no longer knows says so: `keptFrom`).
 
 import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceMoveEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
@@ -87,7 +89,7 @@ const pruneEvery = 4096;
 /**
  * Versions older than the retained steps kept at most (each a chip, ~250 B): past it a prune forgets the
  * oldest half of them, and the history answers from a later revision on (`from`). A seek before that shows
- * the pods etcd still holds then, or none where it has compacted them (the page says so: `podsKeptFrom`).
+ * the pods etcd still holds then, or none where it has compacted them (the page says so: PodsEvent.keptFrom).
  */
 export const agedVersionLimit = 60_000;
 
