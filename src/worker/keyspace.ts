@@ -133,24 +133,23 @@ export class KeyspaceTracker {
    */
   private jump(from: number, to: number, stepOf: (revision: number) => number): KeyspaceMoveEvent {
     const { kv } = this.source;
-    const keys = [...this.writtenBetween(Math.min(from, to), Math.max(from, to))].sort(byteOrder);
+    const written = this.writtenBetween(Math.min(from, to), Math.max(from, to));
     const set: (KeyMeta & { step: number })[] = [];
     const removed: string[] = [];
-    const add = (key: string, found: KeyValue | undefined) => {
-      if (found) set.push({ ...metaOf(found), step: stepOf(found.modRevision) });
-      else removed.push(key);
-    };
-    if (keys.length > this.liveKeys / 4) {
-      // Most keys changed (a jump across a rollout): one Range over every key at `to`, walked with the
-      // sorted keys, costs less than a Range per key.
-      const held = kv.range({ ...everyKey, revision: to }).kvs;
-      let i = 0;
-      for (const key of keys) {
-        while (i < held.length && held[i]!.key < key) i++;
-        add(key, held[i]?.key === key ? held[i] : undefined);
+    const add = (found: KeyValue) => set.push({ ...metaOf(found), step: stepOf(found.modRevision) });
+    if (written.size > this.liveKeys / 4) {
+      // Most keys changed (a jump across a rollout): one Range over every key at `to` (in key order) picks
+      // them, cheaper than a Range per key and than sorting them; the written keys it lacks are removed.
+      for (const found of kv.range({ ...everyKey, revision: to }).kvs) {
+        if (written.delete(found.key)) add(found);
       }
+      removed.push(...[...written].sort(byteOrder));
     } else {
-      for (const key of keys) add(key, kv.range({ key, revision: to }).kvs[0]);
+      for (const key of [...written].sort(byteOrder)) {
+        const found = kv.range({ key, revision: to }).kvs[0];
+        if (found) add(found);
+        else removed.push(key);
+      }
     }
     return { type: 'keyspaceMove', revision: to, compactRevision: this.source.store.compactMainRev, set, removed };
   }
