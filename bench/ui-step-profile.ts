@@ -7,6 +7,7 @@
 // (click → step counter changed → next frame). Not a benchmark (no figure is kept): a tool for finding
 // what to fix.
 //   npx tsx bench/ui-step-profile.ts [replicas=3000] [nodes=50]
+// PODFLOW_PROFILE_PAGE=1 profiles the page's main thread over the same phases too.
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
@@ -60,7 +61,7 @@ class Cdp {
   }
 }
 
-function summarize(profile: CpuProfile, top: number): string[] {
+function summarize(profile: CpuProfile, top: number, thread = 'worker'): string[] {
   const original = sourcePositions();
   const selfMs = new Map<number, number>();
   profile.samples.forEach((id, i) => selfMs.set(id, (selfMs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000));
@@ -93,7 +94,7 @@ function summarize(profile: CpuProfile, top: number): string[] {
       inclusive.set(key, (inclusive.get(key) ?? 0) + ms);
     }
   }
-  const lines = [`  worker busy ${busy.toFixed(0)} ms, idle ${idle.toFixed(0)} ms`, '  self:'];
+  const lines = [`  ${thread} busy ${busy.toFixed(0)} ms, idle ${idle.toFixed(0)} ms`, '  self:'];
   for (const [key, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${ms.toFixed(1).padStart(8)} ms  ${key}`);
   lines.push('  inclusive (src/):');
   for (const [key, ms] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${ms.toFixed(1).padStart(8)} ms  ${key}`);
@@ -128,6 +129,13 @@ async function main(): Promise<void> {
     const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
     await cdp.send('Profiler.enable', {}, sessionId);
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 }, sessionId);
+    // The page's main thread too (what it does with what it receives), with PODFLOW_PROFILE_PAGE=1.
+    const pageTarget = process.env.PODFLOW_PROFILE_PAGE ? targetInfos.find((t) => t.type === 'page' && t.url.startsWith(url)) : undefined;
+    const pageSession = pageTarget ? (await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: pageTarget.targetId, flatten: true })).sessionId : null;
+    if (pageSession) {
+      await cdp.send('Profiler.enable', {}, pageSession);
+      await cdp.send('Profiler.setSamplingInterval', { interval: 200 }, pageSession);
+    }
 
     const phase = async (label: string, actions: string[]) => {
       await page.evaluate(() => {
@@ -136,11 +144,13 @@ async function main(): Promise<void> {
         w.measuring_ = true;
       });
       await cdp.send('Profiler.start', {}, sessionId);
+      if (pageSession) await cdp.send('Profiler.start', {}, pageSession);
       const times: number[] = [];
       for (const action of actions) times.push(await answered(page, action, 60_000));
       // Let the worker finish what it does after the last answer (saving), inside the profile.
       await page.waitForTimeout(1_000);
       const { profile } = await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, sessionId);
+      const pageProfile = pageSession ? (await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, pageSession)).profile : null;
       const events = await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: Record<string, { count: number; bytes: number; handleMs: number }> };
         w.measuring_ = false;
@@ -152,6 +162,7 @@ async function main(): Promise<void> {
         console.log(`    ${type.padEnd(18)} ${String(e.count).padStart(5)} ${(e.bytes / 1024).toFixed(0).padStart(8)} KiB ${e.handleMs.toFixed(0).padStart(6)} ms`);
       }
       for (const line of summarize(profile, 25)) console.log(line);
+      if (pageProfile) for (const line of summarize(pageProfile, 25, 'page')) console.log(line);
     };
     await phase('Step at the head ×10', Array.from({ length: 10 }, () => clickScript('step-button')));
     await phase('Step back ×10', Array.from({ length: 10 }, () => clickScript('step-back-button')));

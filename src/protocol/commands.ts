@@ -99,7 +99,9 @@ export interface StepBackCommand {
 
 /**
  * Pauses, then shows the cluster as it was after `step` (an integer, 0 ≤ step ≤ head; seeking to the head
- * returns to live). Answered by a replacing `traceBatch`, a current `keyspaceSnapshot`, `timeline` and `status`.
+ * returns to live). Answered by a replacing `traceBatch`, the keyspace moved to the step's revision (a
+ * `keyspaceDiff` or `keyspaceMove` of the keys written between, or a current `keyspaceSnapshot` when either
+ * revision is compacted) with its `pods`, `timeline` and `status`.
  */
 export interface SeekCommand {
   readonly type: 'seek';

@@ -8,7 +8,7 @@ import type { ConsoleOutputEvent, LogLinesEvent } from './console.ts';
 import type { FlightsEvent, PodsEvent } from './graph.ts';
 import type { CauseChainEvent, InspectionEvent } from './inspect.ts';
 import type { InsidesEvent } from './insides.ts';
-import type { KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent } from './keyspace.ts';
+import type { KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent } from './keyspace.ts';
 import type { ScenarioCatalogEvent } from './scenarios.ts';
 import type { ScaleLessonEvent } from './scale-lesson.ts';
 import type { ClusterExportEvent, ClustersEvent, PersistenceEvent } from './saved-clusters.ts';
@@ -100,6 +100,7 @@ export type WorkerEvent =
   | SimErrorEvent
   | KeyspaceDiffEvent
   | KeyspaceSnapshotEvent
+  | KeyspaceMoveEvent
   | ValueDescriptionEvent
   | TimelineEvent
   | ProgressEvent

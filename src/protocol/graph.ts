@@ -36,6 +36,12 @@ export interface PodsEvent {
   readonly upserted: readonly PodChip[];
   /** Keys of pods deleted. */
   readonly removed: readonly string[];
+  /**
+   * On a replacement: the pods of the revision shown are no longer known (etcd has compacted it, and the
+   * worker keeps pod versions only back to this revision: a bound, so a long run's memory stays flat), so
+   * none are shown. Absent when they are.
+   */
+  readonly keptFrom?: number;
 }
 
 /**

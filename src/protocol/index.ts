@@ -8,7 +8,7 @@ export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';
 export type { TraceRecord } from './trace.ts';
 export type {
-  DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
+  DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
 } from './keyspace.ts';
 export type {
   ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic,

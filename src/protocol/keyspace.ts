@@ -47,6 +47,23 @@ export interface KeyspaceDiffEvent {
 }
 
 /**
+ * The page's mirror moved to `revision` from a revision far from it (a seek, a long Step back): every key
+ * written between the two, as it is at `revision` — without its value and its previous version, as a
+ * snapshot gives it — or gone then. Keys nobody wrote between them stay as the page holds them, so a seek
+ * ships what changed, not the whole keyspace.
+ */
+export interface KeyspaceMoveEvent {
+  readonly type: 'keyspaceMove';
+  /** The store revision the mirror shows after the move. */
+  readonly revision: number;
+  readonly compactRevision: number;
+  /** Keys present at `revision`, sorted by key; `step` is the delivery that wrote each one's version. */
+  readonly set: readonly (KeyMeta & { readonly step: number })[];
+  /** Keys absent at `revision`, sorted. */
+  readonly removed: readonly string[];
+}
+
+/**
  * Every live key at `revision`, sorted by key. `current` snapshots (after `ready`) replace the mirror;
  * the others answer `keyspaceAt`. A compacted revision comes back `compacted` with no keys.
  */

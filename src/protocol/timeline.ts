@@ -6,8 +6,9 @@
 // live simulation.
 //
 // Viewing the past. `stepBack`, `seek` and `seekRevision` move the *position*; the worker answers with a
-// `traceBatch` whose `replace` is true (the deliveries up to the position), a `keyspaceSnapshot` with
-// `current: true` at the position's revision, a `status` describing the position, and a `timeline`.
+// `traceBatch` whose `replace` is true (the deliveries up to the position), the keys written between the
+// two revisions (a `keyspaceDiff`, or a `keyspaceMove` for a long jump; a `keyspaceSnapshot` with
+// `current: true` when either is compacted), a `status` describing the position, and a `timeline`.
 // `step` at a past position re-serves recorded steps exactly as live ones (`traceBatch`, `keyspaceDiff`)
 // until the head, then runs the simulation. `play` and `runUntilIdle` at a past position first return to
 // the head.

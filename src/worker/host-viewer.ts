@@ -153,6 +153,7 @@ export class PageViewer {
     switch (event.type) {
       case 'traceBatch':
       case 'keyspaceDiff':
+      case 'keyspaceMove':
       case 'pods':
       case 'flights':
       case 'insides':

@@ -3,12 +3,13 @@
 // new revisions from the backend (tagged with the delivering step); `flush` ships them as one
 // `keyspaceDiff`. Past revisions are answered from etcd's own MVCC history with a Range at that
 // revision, so nothing is copied here; below the compacted revision the answer is "compacted". Moving the
-// page's mirror from one past revision to another is a diff of the keys written between them (`move`),
-// so its cost follows what changed; a snapshot serves only a long jump or a compacted revision. A
-// snapshot ships keys without values (the page asks for one it shows: `describeValue`, `valueAt`).
+// page's mirror from one revision to another ships the keys written between them (`move`: a diff, or for
+// a long jump a `keyspaceMove` of their metas), so its cost follows what changed; a snapshot serves only a
+// compacted revision. A snapshot or a jump ships keys without values (the page asks for one it shows:
+// `describeValue`, `valueAt`).
 
 import type {
-  DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceSnapshotEvent, PodChip, ValueDescriptionEvent, ValueField,
+  DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent, PodChip, ValueDescriptionEvent, ValueField,
 } from '../protocol/index.ts';
 import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
 import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
@@ -97,22 +98,22 @@ export class KeyspaceTracker {
   }
 
   /**
-   * The diff that moves a mirror holding revision `from` to revision `to`, either way; null when a snapshot
-   * of `to` serves better: either revision is compacted (a compacted mirror holds no keys), or more
-   * revisions lie between than `minMoveRevisions` or a quarter of the live keys. Forward it is `between`.
-   * Backward every key written after `to` is removed, and the version it had at `to` (if any) added again,
-   * so the mirror takes it as a snapshot gives it (no previous version); a mirror still short of `from`
-   * (the head's writes not shipped yet) comes out at `to` all the same. Restored versions come in
-   * revision order, each tagged by `stepOf` with the step that wrote it; removals are tagged `toStep`.
+   * What moves a mirror holding revision `from` to revision `to`, either way; null when a snapshot of `to`
+   * serves instead: either revision is compacted (a compacted mirror holds no keys). A short move (at most
+   * `minMoveRevisions` revisions, or a quarter of the live keys if more) is a diff, as steps ship it: forward
+   * it is `between`; backward every key written after `to` is removed, and the version it had at `to` (if
+   * any) added again, so the mirror takes it as a snapshot gives it (no previous version). A longer one is
+   * a `keyspaceMove` (`jump`): each key written between the two as it is at `to`, without values. Either
+   * way a mirror still short of `from` (the head's writes not shipped yet) comes out at `to` all the same.
+   * Restored versions are tagged by `stepOf` with the step that wrote them; removals with `toStep`.
    */
-  move(from: number, to: number, toStep: number, stepOf: (revision: number) => number): KeyspaceDiffEvent | null {
+  move(from: number, to: number, toStep: number, stepOf: (revision: number) => number): KeyspaceDiffEvent | KeyspaceMoveEvent | null {
     const { store, kv } = this.source;
     const compactRevision = store.compactMainRev;
     if (Math.min(from, to) < Math.max(1, compactRevision)) return null;
-    if (Math.abs(to - from) > Math.max(minMoveRevisions, this.liveKeys / 4)) return null;
+    if (Math.abs(to - from) > Math.max(minMoveRevisions, this.liveKeys / 4)) return this.jump(from, to, stepOf);
     if (to >= from) return this.between(from, to, stepOf);
-    const written = new Set<string>();
-    store.backend.rangeRevisions(to + 1, from + 1, (k) => written.add(k.key));
+    const written = this.writtenBetween(to, from);
     const removals: KeyChange[] = [];
     const restored: KeyValue[] = [];
     for (const key of written) {
@@ -123,6 +124,41 @@ export class KeyspaceTracker {
     restored.sort((a, b) => a.modRevision - b.modRevision);
     const changes = [...removals, ...restored.map((k) => toChange(k, stepOf(k.modRevision)))];
     return { type: 'keyspaceDiff', revision: to, changes, compactRevision };
+  }
+
+  /**
+   * A long move of a mirror from `from` to `to` (neither compacted): the keys written between them (read
+   * from the backend by revision, which costs little per revision), each read at `to`. Its size follows
+   * the keys that changed, at most the keyspace, and it carries no values.
+   */
+  private jump(from: number, to: number, stepOf: (revision: number) => number): KeyspaceMoveEvent {
+    const { kv } = this.source;
+    const written = this.writtenBetween(Math.min(from, to), Math.max(from, to));
+    const set: (KeyMeta & { step: number })[] = [];
+    const removed: string[] = [];
+    const add = (found: KeyValue) => set.push({ ...metaOf(found), step: stepOf(found.modRevision) });
+    if (written.size > this.liveKeys / 4) {
+      // Most keys changed (a jump across a rollout): one Range over every key at `to` (in key order) picks
+      // them, cheaper than a Range per key and than sorting them; the written keys it lacks are removed.
+      for (const found of kv.range({ ...everyKey, revision: to }).kvs) {
+        if (written.delete(found.key)) add(found);
+      }
+      removed.push(...[...written].sort(byteOrder));
+    } else {
+      for (const key of [...written].sort(byteOrder)) {
+        const found = kv.range({ key, revision: to }).kvs[0];
+        if (found) add(found);
+        else removed.push(key);
+      }
+    }
+    return { type: 'keyspaceMove', revision: to, compactRevision: this.source.store.compactMainRev, set, removed };
+  }
+
+  /** The keys written after revision `low` up to `high` (inclusive), in the order first written. */
+  private writtenBetween(low: number, high: number): Set<string> {
+    const written = new Set<string>();
+    this.source.store.backend.rangeRevisions(low + 1, high + 1, (k) => written.add(k.key));
+    return written;
   }
 
   /**
@@ -162,6 +198,19 @@ export class KeyspaceTracker {
     return chips;
   }
 
+  /** The oldest revision whose pods are known, when the pods at `revision` are not (PodSource). */
+  podsKeptFrom(revision: number): number | null {
+    return revision < this.pods.from && this.compacted(revision) ? this.pods.from : null;
+  }
+
+  /** The chip of the pod `key` at `revision`: from the pod history where it reaches, else decoded from etcd. */
+  chipAt(key: string, revision: number): PodChip | null {
+    const held = this.pods.chipAt(key, revision);
+    if (held !== undefined) return held;
+    const found = this.compacted(revision) ? undefined : this.source.kv.range({ key, revision }).kvs[0];
+    return found ? podChip(found) : null;
+  }
+
   /** Keeps the chip a diff's pods decoded for the version of `key` written at `modRevision` (PodSource). */
   decoded(key: string, modRevision: number, chip: PodChip | null): void {
     this.pods.remember(key, modRevision, chip);
@@ -191,6 +240,11 @@ export class KeyspaceTracker {
   private countKeys(): number {
     return this.source.kv.range({ ...everyKey, countOnly: true }).count;
   }
+}
+
+/** etcd's key order (bytes; keys are byte strings, one char per byte). */
+function byteOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function toEntry(kv: KeyValue): KeyEntry {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyChange } from '../protocol/index.ts';
-import { PodHistory, podsOfDiff } from './pods.ts';
+import { PodHistory, podsOfDiff, podsOfMove, withPods } from './pods.ts';
+import type { PodChip, WorkerEvent } from '../protocol/index.ts';
 
 /** A pod as kube-apiserver stores it with `--storage-media-type=json`. */
 function podValue(name: string, node: string | null, phase: string): string {
@@ -68,5 +69,56 @@ describe('PodHistory', () => {
     // A revision not written for the key keeps nothing.
     history.remember(key, 3, null);
     expect(history.at(3)?.[0]).toBe(shown);
+  });
+
+  it('keeps at most its limit of versions older than the retained steps, and answers from where it forgot', () => {
+    const changes = writes();
+    const whole = new PodHistory(1);
+    const bounded = new PodHistory(1, 500);
+    for (const change of changes) {
+      whole.note(change);
+      bounded.note(change);
+    }
+    const last = changes.at(-1)!.modRevision;
+    bounded.prune(Math.floor(last * 0.8));
+    // About 2,600 versions aged out: the oldest half of them went, and with them the revisions they answered.
+    expect(bounded.from).toBeGreaterThan(1);
+    expect(bounded.from).toBeLessThan(Math.floor(last * 0.8));
+    expect(bounded.at(bounded.from - 1)).toBeNull();
+    expect(bounded.chipAt('/registry/pods/default/web-1', bounded.from - 1)).toBeUndefined();
+    for (const revision of [bounded.from, bounded.from + 1, Math.floor(last * 0.7), last - 1, last]) {
+      expect(bounded.at(revision)).toEqual(whole.at(revision));
+      expect(bounded.chipAt('/registry/pods/default/web-1', revision)).toEqual(whole.chipAt('/registry/pods/default/web-1', revision));
+    }
+  });
+
+  it('follows a move with the pods it names as they are at its revision, from the history', () => {
+    const history = new PodHistory(1);
+    for (const change of writes().slice(0, 200)) history.note(change);
+    const move = {
+      revision: 60,
+      set: [{ key: '/registry/leases/kube-node-lease/node-1' }, { key: '/registry/pods/default/web-2' }, { key: '/registry/pods/default/web-39' }],
+      removed: ['/registry/pods/default/gone', '/registry/events/e'],
+    };
+    const chipAt = (key: string, revision: number) => history.chipAt(key, revision) ?? null;
+    const pods = podsOfMove(move, { chipAt });
+    expect(pods?.upserted.map((chip) => chip.name)).toEqual(['web-2']);
+    // web-39 is not created by revision 60.
+    expect(pods?.removed).toEqual(['/registry/pods/default/web-39', '/registry/pods/default/gone']);
+    expect(podsOfMove({ revision: 60, set: [], removed: ['/registry/events/e'] }, { chipAt })).toBeNull();
+  });
+
+  it('says on a replacement when the pods of the revision shown are no longer kept', () => {
+    const posted: WorkerEvent[] = [];
+    const chips: PodChip[] = [];
+    const source = { podsAt: () => chips, podsKeptFrom: (revision: number) => (revision < 40 ? 40 : null), chipAt: () => null, decoded: () => undefined };
+    const post = withPods((event) => posted.push(event), () => source);
+    const snapshot = (revision: number): WorkerEvent => ({ type: 'keyspaceSnapshot', revision, current: true, compacted: revision < 40, compactRevision: 40, entries: [] });
+    post(snapshot(12));
+    post(snapshot(45));
+    expect(posted.filter((e) => e.type === 'pods')).toEqual([
+      { type: 'pods', replace: true, upserted: [], removed: [], keptFrom: 40 },
+      { type: 'pods', replace: true, upserted: [], removed: [] },
+    ]);
   });
 });

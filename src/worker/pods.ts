@@ -4,11 +4,13 @@
 // ships no values; a restore's saved view posts its own, `podsOfSnapshot`). So the chips show exactly what
 // etcd held at the step shown, through the same MVCC history as the keyspace panel. Each pod is decoded
 // as the apiserver decodes it and its STATUS is the server's Table printer's, as the objects panel prints it.
-// A `PodHistory` keeps every pod version written since the keyspace was mirrored, so a snapshot's pods come
-// from it, each version decoded once, and a revision etcd has compacted still shows its pods: the versions
-// the trace still retains with their values, older ones as their chips only (decoded when they age out).
+// A `PodHistory` keeps the pod versions written since the keyspace was mirrored, so a snapshot's or a move's
+// pods come from it, each version decoded once, and a revision etcd has compacted still shows its pods: the
+// versions the trace still retains with their values, older ones as their chips only (decoded when they age
+// out), up to `agedVersionLimit` of those (past it the oldest half are forgotten, and a replacement of pods
+// it no longer knows says so: `keptFrom`).
 
-import type { KeyChange, KeyEntry, KeyspaceDiffEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
+import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceMoveEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { servedResources } from '../sim/api/resources.ts';
 import type { Pod } from '../sim/api/types/core.ts';
@@ -84,16 +86,31 @@ interface PodVersion {
 /** Versions between prunes (a prune turns those no retained revision reads into chips). */
 const pruneEvery = 4096;
 
+/**
+ * Versions older than the retained steps kept at most (each a chip, ~250 B): past it a prune forgets the
+ * oldest half of them, and the history answers from a later revision on (`from`). A seek before that shows
+ * the pods etcd still holds then, or none where it has compacted them (the page says so: PodsEvent.keptFrom).
+ */
+export const agedVersionLimit = 60_000;
+
 export class PodHistory {
   /** Per pod key its versions in revision order. */
   private readonly versions = new Map<string, PodVersion[]>();
   private added = 0;
   /** Versions before the one in place at this revision keep their chips only. */
   private retainedFrom: number;
+  /** The oldest revision answered: what etcd held at it is noted first, or where forgetting left it. */
+  private oldest: number;
 
-  /** `from`: the oldest revision answered (what etcd held at it is noted first). */
-  constructor(private readonly from: number) {
+  /** `from`: the oldest revision answered (what etcd held at it is noted first). `limit`: agedVersionLimit. */
+  constructor(from: number, private readonly limit = agedVersionLimit) {
+    this.oldest = from;
     this.retainedFrom = from;
+  }
+
+  /** The oldest revision whose pods the history answers. */
+  get from(): number {
+    return this.oldest;
   }
 
   /** Notes a write (of any key: other keys are ignored); writes come in revision order. */
@@ -116,7 +133,7 @@ export class PodHistory {
 
   /** The pods at `revision`; null below the oldest revision kept. */
   at(revision: number): PodChip[] | null {
-    if (revision < this.from) return null;
+    if (revision < this.oldest) return null;
     const chips: PodChip[] = [];
     for (const [key, list] of this.versions) {
       const version = versionAt(list, revision);
@@ -128,6 +145,17 @@ export class PodHistory {
   }
 
   /**
+   * The chip of `key` at `revision` (null: no pod then, or not a pod); undefined below the oldest revision
+   * kept, where the history cannot say.
+   */
+  chipAt(key: string, revision: number): PodChip | null | undefined {
+    if (revision < this.oldest) return undefined;
+    const list = this.versions.get(key);
+    const version = list && versionAt(list, revision);
+    return version ? chipOf(key, version) : null;
+  }
+
+  /**
    * Keeps only the chip of each version no revision from `revision` on reads (each key keeps its version
    * in place at it whole), now and then: after `pruneEvery` notes since the last prune. A chip is what an
    * older revision's pods need; the value is what etcd may have compacted and the trace no longer shows.
@@ -136,13 +164,41 @@ export class PodHistory {
     if (this.added < pruneEvery || revision <= this.retainedFrom) return;
     this.added = 0;
     this.retainedFrom = revision;
+    let aged = 0;
     for (const [key, list] of this.versions) {
-      for (let i = 0; i + 1 < list.length && list[i + 1]!.revision <= revision; i++) {
+      let i = 0;
+      for (; i + 1 < list.length && list[i + 1]!.revision <= revision; i++) {
         const version = list[i]!;
         if (version.value === null) continue;
         version.chip = chipOf(key, version);
         version.value = null;
       }
+      aged += i;
+    }
+    if (aged > this.limit) this.forget(aged);
+  }
+
+  /**
+   * Forgets the oldest half of the `aged` versions (those before each key's version in place at the
+   * retained steps): the history then answers from the revision that splits them, each key keeping its
+   * version in place there, and a pod deleted by then not at all.
+   */
+  private forget(aged: number): void {
+    const revisions: number[] = [];
+    for (const list of this.versions.values()) {
+      for (let i = 0; i + 1 < list.length && list[i + 1]!.revision <= this.retainedFrom; i++) revisions.push(list[i]!.revision);
+    }
+    revisions.sort((a, b) => a - b);
+    const from = revisions[Math.floor(aged / 2)] ?? this.oldest;
+    if (from <= this.oldest) return;
+    this.oldest = from;
+    for (const [key, list] of this.versions) {
+      // The version in place at `from` (the last at or before it) stays; older ones go.
+      let first = 0;
+      while (first + 1 < list.length && list[first + 1]!.revision <= from) first++;
+      if (first > 0) list.splice(0, first);
+      const only = list[0]!;
+      if (list.length === 1 && only.createRevision === 0 && only.revision <= from) this.versions.delete(key);
     }
   }
 }
@@ -172,12 +228,33 @@ function chipOf(key: string, version: PodVersion): PodChip | null {
  */
 export interface PodSource {
   podsAt(revision: number): PodChip[];
+  /** The oldest revision whose pods are known, when `revision` is older (its pods unknown); else null. */
+  podsKeptFrom(revision: number): number | null;
+  /** The chip of the pod `key` at `revision`; null when there is none then. */
+  chipAt(key: string, revision: number): PodChip | null;
   decoded(key: string, modRevision: number, chip: PodChip | null): void;
+}
+
+/** The `pods` diff of a keyspace move: each pod key it names as it is at the move's revision. */
+export function podsOfMove(
+  move: Pick<KeyspaceMoveEvent, 'revision' | 'removed'> & { readonly set: readonly { readonly key: string }[] },
+  source: Pick<PodSource, 'chipAt'>,
+): PodsEvent | null {
+  const upserted: PodChip[] = [];
+  const removed: string[] = [];
+  for (const { key } of move.set) {
+    if (!key.startsWith(podPrefix)) continue;
+    const chip = source.chipAt(key, move.revision);
+    if (chip) upserted.push(chip);
+    else removed.push(key);
+  }
+  for (const key of move.removed) if (key.startsWith(podPrefix)) removed.push(key);
+  return upserted.length + removed.length === 0 ? null : { type: 'pods', replace: false, upserted, removed };
 }
 
 /**
  * Wraps the worker's `post` so every keyspace change the UI gets is followed by the pods it implies:
- * a diff by a `pods` diff, a current snapshot by a `pods` replacement from `source` (a snapshot
+ * a diff or a move by a `pods` diff, a current snapshot by a `pods` replacement from `source` (a snapshot
  * answering a revision picked in the keyspace panel is not the step shown, and changes no chip). With no
  * source (a saved view shown before its cluster is live) the sender posts the pods itself.
  */
@@ -188,9 +265,16 @@ export function withPods(post: (event: WorkerEvent) => void, source: () => PodSo
       const into = source();
       const pods = podsOfDiff(event, into ? (key, modRevision, chip) => into.decoded(key, modRevision, chip) : undefined);
       if (pods) post(pods);
+    } else if (event.type === 'keyspaceMove') {
+      const into = source();
+      const pods = into && podsOfMove(event, into);
+      if (pods) post(pods);
     } else if (event.type === 'keyspaceSnapshot' && event.current) {
-      const chips = source()?.podsAt(event.revision);
-      if (chips) post({ type: 'pods', replace: true, upserted: chips, removed: [] });
+      const into = source();
+      if (!into) return;
+      const upserted = into.podsAt(event.revision);
+      const keptFrom = into.podsKeptFrom(event.revision);
+      post({ type: 'pods', replace: true, upserted, removed: [], ...(keptFrom === null ? {} : { keptFrom }) });
     }
   };
 }

@@ -1,6 +1,7 @@
-// Going back: a step back or a seek ships the keys written between the two steps (a reverse diff), and
-// the page that folds it holds exactly what a whole rebuild at the step gives (etcd's keyspace at the
-// step's revision and its pods); a step whose revision etcd has compacted still shows its pods.
+// Going back: a step back or a seek ships the keys written between the two steps (a reverse diff, or for
+// a long seek a move of their metas), and the page that folds it holds exactly what a whole rebuild at
+// the step gives (etcd's keyspace at the step's revision and its pods); a step whose revision etcd has
+// compacted still shows its pods.
 
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,9 @@ function foldingHost(seed: string) {
         }
         keys.set(change.key, metaOf(change));
       }
+    } else if (e.type === 'keyspaceMove') {
+      for (const key of e.removed) keys.delete(key);
+      for (const { step: _step, ...meta } of e.set) keys.set(meta.key, meta);
     } else if (e.type === 'pods') {
       if (e.replace) pods.clear();
       for (const key of e.removed) pods.delete(key);
@@ -98,6 +102,43 @@ describe('going back by a reverse diff', () => {
       expect(shown()).toEqual(rebuilt());
     }
     expect(diffs).toBeGreaterThan(0);
+  }, 120_000);
+});
+
+describe('a long seek', () => {
+  it('ships only the keys written between the two steps, each as it was then, without values', () => {
+    const { host, send, shown, rebuilt } = foldingHost('longseek');
+    // Enough writes that a seek across them is longer than a diff serves (keyspace.ts minMoveRevisions).
+    for (const replicas of [40, 1, 40]) {
+      send({ type: 'applyManifest', yaml: deployment(replicas) });
+      send({ type: 'runUntilIdle' });
+    }
+    const { timeline } = host;
+    const settled = timeline.head;
+    // Then the cluster idles: leases renewed, few keys written many times.
+    send({ type: 'step', count: 4_000 });
+    const head = timeline.head;
+    send({ type: 'seek', step: head });
+    let moves = 0;
+    // Far and near: a jump across most keys (one Range at the target) and across a few (a Range per key).
+    const span = head - timeline.bootSteps;
+    const targets = [timeline.bootSteps, head, Math.round(timeline.bootSteps + span / 2), timeline.bootSteps + 1, settled, head];
+    for (const step of targets) {
+      const before = shown().keys.length;
+      const events = send({ type: 'seek', step });
+      expect(events.some((e) => e.type === 'keyspaceSnapshot')).toBe(false);
+      expect(events.some((e) => e.type === 'pods' && e.replace)).toBe(false);
+      for (const move of events) {
+        if (move.type !== 'keyspaceMove') continue;
+        moves++;
+        expect(move.revision).toBe(timeline.revisionAt(step));
+        // What changed, not the keyspace: fewer keys than the two mirrors hold together.
+        expect(move.set.length + move.removed.length).toBeLessThan(before + shown().keys.length);
+        expect(move.set.every((meta) => !('value' in meta))).toBe(true);
+      }
+      expect(shown()).toEqual(rebuilt());
+    }
+    expect(moves).toBeGreaterThan(0);
   }, 120_000);
 });
 

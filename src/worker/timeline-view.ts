@@ -2,8 +2,9 @@
 // from the engine's trace (while retained), the keyspace from etcd's MVCC history at the step's revision,
 // the status from the timeline's samples. Stepping forward through the past ships the same kinds of
 // events as live steps (a `traceBatch` of the steps and a `keyspaceDiff` of their writes); stepping back
-// or seeking ships a `keyspaceDiff` of the keys written between the two steps (keyspace.ts `move`), so
-// it costs what changed, and a whole snapshot only for a long jump, a compacted revision or the same step.
+// or seeking ships the keys written between the two steps (keyspace.ts `move`: a `keyspaceDiff`, or a
+// `keyspaceMove` for a long jump), so it costs what changed, and a whole snapshot only for a compacted
+// revision or the same step.
 
 import type { KeyspaceTracker } from './keyspace.ts';
 import type { Timeline } from './timeline.ts';
@@ -46,7 +47,7 @@ export class TimelineView {
     const to = this.timeline.revisionAt(step);
     const diff = from === step ? null : this.keyspace.move(this.timeline.revisionAt(from), to, step, (revision) => this.timeline.stepOfRevision(revision) ?? step);
     if (!diff) this.post({ ...this.keyspace.at(to), current: true });
-    else if (diff.changes.length > 0) this.post(diff);
+    else if (diff.type === 'keyspaceMove' || diff.changes.length > 0) this.post(diff);
   }
 
   /** Returns to the head if the view is in the past. */

@@ -8,7 +8,7 @@
 // The zoom buttons stand at the pane's right edge, half-way down: beside kube-apiserver, right of every box
 // of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit.
 
-import { Background, Controls, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
+import { Background, Controls, Panel, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDockPlacement } from '../layout/placement.ts';
@@ -84,8 +84,21 @@ export function ClusterGraph() {
       <TokenLayer segments={segments} />
       <Controls position="center-right" showInteractive={false} fitViewOptions={fitViewOptions} />
       <EtcdMembersSwitch />
+      <PodsForgotten />
       <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} />
     </ReactFlow>
+  );
+}
+
+/** Says so when the step shown is older than the pods the worker keeps (its pods are not drawn). */
+function PodsForgotten() {
+  const { t } = useTranslation('canvas');
+  const keptFrom = useSim((state) => state.pods.keptFrom);
+  if (keptFrom === null) return null;
+  return (
+    <Panel position="bottom-center" className="pods-forgotten" data-testid="pods-forgotten">
+      <p role="status">{t('podsForgotten', { revision: keptFrom })}</p>
+    </Panel>
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyEntry, KeyMeta, KeyspaceDiffEvent } from '../../protocol/index.ts';
-import { applyDiff, applySnapshot, emptyKeyspace, pickRevision } from './keyspace.ts';
+import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision } from './keyspace.ts';
 
 const entry = (key: string, rev: number, value = '{}'): KeyEntry => ({ key, createRevision: rev, modRevision: rev, version: 1, lease: '0', value });
 /** A key as a snapshot ships it: without its value. */
@@ -37,6 +37,29 @@ describe('keyspace mirror', () => {
       ],
     });
     expect(again.live.entries.get('/registry/pods/default/a')?.previous).toEqual({ key: '/registry/pods/default/a', createRevision: 3, modRevision: 5, version: 2, lease: '0', size: 7, value: '{"x":1}' });
+  });
+
+  it('applies a move: the keys it names take their metas or go, the others stay as held, in key order', () => {
+    const held = applyDiff(booted(), {
+      type: 'keyspaceDiff', revision: 5, compactRevision: -1, changes: [
+        { ...entry('/registry/leases/n1', 4, '{"renew":1}'), deleted: false, step: 40 },
+        { key: '/registry/pods/default/a', createRevision: 3, modRevision: 5, version: 2, lease: '0', value: '{"x":1}', deleted: false, step: 41 },
+      ],
+    });
+    const moved = applyMove(held, {
+      type: 'keyspaceMove', revision: 9, compactRevision: 2,
+      set: [{ ...meta('/registry/events/e1', 8), step: 70 }, { ...meta('/registry/pods/default/a', 3, 9), modRevision: 9, version: 3, step: 71 }, { ...meta('/registry/pods/default/b', 6), step: 60 }],
+      removed: ['/registry/namespaces/default', '/registry/secrets/never-held'],
+    });
+    expect(moved.live.keys).toEqual(['/registry/events/e1', '/registry/leases/n1', '/registry/pods/default/a', '/registry/pods/default/b']);
+    expect(moved.live).toMatchObject({ revision: 9, compactRevision: 2, lastChanged: [] });
+    // Moved keys are held as a snapshot gives them: no value, no previous version.
+    expect(moved.live.entries.get('/registry/pods/default/a')).toEqual({ ...meta('/registry/pods/default/a', 3, 9), modRevision: 9, version: 3, step: 71, previous: null });
+    // A key the move does not name keeps what the page held, its value too.
+    expect(moved.live.entries.get('/registry/leases/n1')?.value).toBe('{"renew":1}');
+    // A move with nothing added or removed keeps the key list.
+    const again = applyMove(moved, { type: 'keyspaceMove', revision: 10, compactRevision: 2, set: [{ ...meta('/registry/events/e1', 10), step: 80 }], removed: [] });
+    expect(again.live.keys).toBe(moved.live.keys);
   });
 
   it('takes only the answer to the revision still picked', () => {

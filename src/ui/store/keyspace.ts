@@ -6,7 +6,7 @@
 // only when keys appear or go. Nothing keeps an older LiveKeyspace to read. A key holds its value only
 // when a diff brought it (a snapshot ships none): the key details ask the worker for one it lacks.
 
-import type { KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceSnapshotEvent } from '../../protocol/index.ts';
+import type { KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent } from '../../protocol/index.ts';
 import { lowerBound } from '../keyspace/key-tree.ts';
 
 /** A version of a key as the page holds it: its value when a diff brought it, absent when a snapshot did. */
@@ -109,6 +109,38 @@ export function applyDiff(state: KeyspaceState, event: KeyspaceDiffEvent): Keysp
   const newest = event.changes.at(-1)?.step;
   const lastChanged = newest === undefined ? state.live.lastChanged : event.changes.filter((c) => c.step === newest).map((c) => c.key);
   return { ...state, live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged } };
+}
+
+/**
+ * A long move of the live mirror (a seek): the keys it names take their metas (no value, no previous
+ * version, as a snapshot gives them) or go; the others stay as held. The entries map is updated in place,
+ * as a diff does; the sorted key list is merged once, not spliced key by key.
+ */
+export function applyMove(state: KeyspaceState, event: KeyspaceMoveEvent): KeyspaceState {
+  const entries = state.live === emptyKeyspace.live ? new Map<string, KeyRecord>() : state.live.entries as Map<string, KeyRecord>;
+  const gone = new Set<string>();
+  for (const key of event.removed) if (entries.delete(key)) gone.add(key);
+  const added: string[] = [];
+  for (const meta of event.set) {
+    const { step, ...held } = meta;
+    if (!entries.has(meta.key)) added.push(meta.key);
+    entries.set(meta.key, { ...held, step, previous: null });
+  }
+  const keys = gone.size === 0 && added.length === 0 ? state.live.keys : mergeSorted(state.live.keys.filter((key) => !gone.has(key)), added);
+  return { ...state, live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged: [] } };
+}
+
+/** Two lists of keys, each sorted in byte order, as one sorted list. */
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
+  if (b.length === 0) return [...a];
+  const merged: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j >= b.length || (i < a.length && a[i]! < b[j]!)) merged.push(a[i++]!);
+    else merged.push(b[j++]!);
+  }
+  return merged;
 }
 
 /** Asks for a past revision (null: back to live). */

@@ -48,6 +48,13 @@ describe('pods per node', () => {
     expect([...past.groups.keys()]).toEqual([unbound]);
   });
 
+  it('holds whether the pods of the step shown are kept until the next replacement', () => {
+    const forgotten = applyPods(emptyPods, { type: 'pods', replace: true, upserted: [], removed: [], keptFrom: 40 });
+    expect(forgotten.keptFrom).toBe(40);
+    expect(applyPods(forgotten, diff([pod(1, 'node-1')])).keptFrom).toBe(40);
+    expect(applyPods(forgotten, { type: 'pods', replace: true, upserted: [pod(1, 'node-1')], removed: [] }).keptFrom).toBeNull();
+  });
+
   it('names and colours a chip by the pod\'s state', () => {
     expect(chipLabel('nginx-deployment-66b6c48dd5-4jw2p')).toBe('4jw2p');
     expect(chipLabel('solo')).toBe('solo');

@@ -28,9 +28,14 @@ export interface PodsState {
   readonly byKey: ReadonlyMap<string, PodChip>;
   /** By node name; `unbound` for pods not yet bound. Groups without pods are absent. */
   readonly groups: ReadonlyMap<string, PodGroup>;
+  /**
+   * Set when the step shown is older than the pods the worker keeps (PodsEvent.keptFrom): the oldest
+   * etcd revision whose pods are known. Null when the pods shown are the step's.
+   */
+  readonly keptFrom: number | null;
 }
 
-export const emptyPods: PodsState = { byKey: new Map(), groups: new Map() };
+export const emptyPods: PodsState = { byKey: new Map(), groups: new Map(), keptFrom: null };
 
 /** How a chip is coloured: what state the pod is in, at a glance. */
 export type PodLook = 'pending' | 'starting' | 'running' | 'terminating' | 'succeeded' | 'failed';
@@ -64,7 +69,7 @@ export function applyPods(state: PodsState, event: PodsEvent): PodsState {
     touch(pod);
     byKey.set(pod.key, pod);
   }
-  if (event.replace) return { byKey, groups: groupAll(byKey) };
+  if (event.replace) return { byKey, groups: groupAll(byKey), keptFrom: event.keptFrom ?? null };
   if (touched.size === 0) return state;
   const members = new Map<string, PodChip[]>([...touched].map((g) => [g, []]));
   for (const pod of byKey.values()) members.get(groupOf(pod))?.push(pod);
@@ -73,7 +78,7 @@ export function applyPods(state: PodsState, event: PodsEvent): PodsState {
     if (pods.length === 0) groups.delete(name);
     else groups.set(name, makeGroup(pods));
   }
-  return { byKey, groups };
+  return { byKey, groups, keptFrom: state.keptFrom };
 }
 
 function groupAll(byKey: ReadonlyMap<string, PodChip>): Map<string, PodGroup> {

@@ -11,7 +11,7 @@ import type {
 } from '../../protocol/index.ts';
 import type { EtcdMemberCount, InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
-import { applyDiff, applySnapshot, emptyKeyspace, pickRevision, selectKey, type HeldVersion, type KeyspaceState } from './keyspace.ts';
+import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, selectKey, type HeldVersion, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
 import { applyPods, emptyPods, type PodsState } from './pods.ts';
 
@@ -193,6 +193,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, keyspace: applyDiff(state.keyspace, event) };
     case 'keyspaceSnapshot':
       return { ...state, keyspace: applySnapshot(state.keyspace, event) };
+    case 'keyspaceMove':
+      return { ...state, keyspace: applyMove(state.keyspace, event) };
     case 'valueDescription':
       return { ...state, valueDescription: event };
     case 'pods': {
