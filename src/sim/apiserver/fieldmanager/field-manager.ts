@@ -8,6 +8,7 @@
 // k8s.io/apiserver/pkg/endpoints/handlers/create.go (managerOrUserAgent).
 
 import { canonicalize } from '../../api/decode.ts';
+import { deepFreeze } from '../storage/codec.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../api/types/meta.ts';
 import { changedFields, emptyNode, fromFieldsV1, subtract, toFieldsV1, union, type FieldSetNode } from './field-set.ts';
 
@@ -50,7 +51,7 @@ export const appliedByServerSideApply = '\u0000server-side-apply';
 export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | null, who: WriteAttribution): void {
   if (who.manager === appliedByServerSideApply) return;
   const entries: ManagedFieldsEntry[] = (old?.metadata.managedFields ?? []).map((e) => ({ ...e }));
-  const before = old ?? canonicalize(kind, { metadata: {} } as KubeObject);
+  const before = old ?? zeroObject(kind);
   const changed = changedFields(ownable(obj, who.subresource), ownable(before, who.subresource), { kind: 'struct', name: kind }, '');
   if (changed === null || who.manager === '') {
     setManagedFields(obj, entries);
@@ -81,6 +82,15 @@ export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | nul
     ...(who.subresource ? { subresource: who.subresource } : {}),
   });
   setManagedFields(obj, kept);
+}
+
+/** What a create is compared with, the kind's Go zero value: the same for every create, so made once per kind (frozen: only read). */
+const zeroObjects = new Map<string, KubeObject>();
+
+function zeroObject(kind: string): KubeObject {
+  let zero = zeroObjects.get(kind);
+  if (zero === undefined) zeroObjects.set(kind, (zero = deepFreeze(canonicalize(kind, { metadata: {} } as KubeObject))));
+  return zero;
 }
 
 /** Entries ordered as the apiserver encodes them: by operation, then time, then manager. */

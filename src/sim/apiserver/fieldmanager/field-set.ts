@@ -52,8 +52,32 @@ function isAbsent(v: unknown): boolean {
   return v === undefined;
 }
 
+/** Equal JSON text; the same value, or two different strings, are told without printing them. */
 function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' && typeof b === 'string') return false;
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+interface FieldType {
+  readonly type: TypeNode;
+  /** `Struct.field`, the key of listMapKeys and setLists. */
+  readonly owner: string;
+}
+
+/** Each struct's fields as changedFields looks them up, built once per struct and field name (null: not a field). */
+const fieldTypes = new Map<string, Map<string, FieldType | null>>();
+
+function structFieldType(struct: string, key: string): FieldType | null {
+  let fields = fieldTypes.get(struct);
+  if (fields === undefined) fieldTypes.set(struct, (fields = new Map()));
+  let t = fields.get(key);
+  if (t === undefined) {
+    const f = structField(struct, key);
+    t = f ? { type: f.type, owner: `${struct}.${key}` } : null;
+    fields.set(key, t);
+  }
+  return t;
 }
 
 /** Canonical JSON of a list item's keys, fields sorted as SMD writes them. */
@@ -70,13 +94,10 @@ export function changedFields(next: unknown, prev: unknown, type: TypeNode, owne
   if (isAbsent(next)) return null;
   const t = type.kind === 'pointer' ? type.elem : type;
   if (t.kind === 'struct' && !atomicStructs.has(t.name) && isObject(next)) {
-    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), (key) => {
-      const f = structField(t.name, key);
-      return f ? { type: f.type, owner: `${t.name}.${key}` } : null;
-    });
+    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), t.name, null);
   }
   if (t.kind === 'map' && isObject(next)) {
-    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), () => ({ type: t.elem, owner: '' }));
+    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), null, { type: t.elem, owner: '' });
   }
   if (t.kind === 'list' && Array.isArray(next)) {
     const keys = listMapKeys[owner];
@@ -92,16 +113,21 @@ export function changedFields(next: unknown, prev: unknown, type: TypeNode, owne
   return deepEqual(next, prev) ? null : { member: true, children: new Map() };
 }
 
+/**
+ * A struct's fields (`struct`) or a map's entries (`elem`). The node's children are made only once one
+ * of them changed: most of an object is as it was.
+ */
 function mapLike(next: Record<string, unknown>, prev: Record<string, unknown> | undefined, wasAbsent: boolean,
-  typeOf: (key: string) => { type: TypeNode; owner: string } | null): FieldSetNode | null {
-  const node = emptyNode();
-  for (const [key, value] of Object.entries(next)) {
-    const t = typeOf(key);
+  struct: string | null, elem: FieldType | null): FieldSetNode | null {
+  let children: Map<string, FieldSetNode> | null = null;
+  for (const key in next) {
+    if (!Object.hasOwn(next, key)) continue;
+    const value = next[key];
+    const t = struct !== null ? structFieldType(struct, key) : elem;
     const child = t ? changedFields(value, prev?.[key], t.type, t.owner) : deepEqual(value, prev?.[key]) ? null : { member: true, children: new Map() };
-    if (child) node.children.set(`f:${key}`, child);
+    if (child) (children ??= new Map()).set(`f:${key}`, child);
   }
-  node.member = wasAbsent;
-  return node.member || node.children.size > 0 ? node : null;
+  return wasAbsent || children !== null ? { member: wasAbsent, children: children ?? new Map() } : null;
 }
 
 function associativeList(next: unknown[], prev: unknown[], wasAbsent: boolean, keys: readonly string[], elem: TypeNode): FieldSetNode | null {
