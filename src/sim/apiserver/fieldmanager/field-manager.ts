@@ -10,7 +10,9 @@
 import { canonicalize } from '../../api/decode.ts';
 import { deepFreeze } from '../storage/codec.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../api/types/meta.ts';
-import { changedFields, emptyNode, fromFieldsV1, subtract, toFieldsV1, union, type FieldSetNode } from './field-set.ts';
+import {
+  changedFields, emptyNode, fromFieldsV1, isCanonicalFieldsV1, subtract, subtractChanges, toFieldsV1, union, unionChanges, type FieldSetNode,
+} from './field-set.ts';
 
 export interface WriteAttribution {
   readonly manager: string;
@@ -59,29 +61,42 @@ export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | nul
   }
   changed.member = false;
   const kept: ManagedFieldsEntry[] = [];
-  let mine: { entry: ManagedFieldsEntry; set: FieldSetNode } | null = null;
+  let mine: ManagedFieldsEntry | null = null;
   for (const entry of entries) {
-    const set = fromFieldsV1(entry.fieldsV1);
-    set.member = false;
     if (entry.manager === who.manager && entry.operation === 'Update' && entry.apiVersion === who.apiVersion && (entry.subresource ?? '') === (who.subresource ?? '')) {
-      mine = { entry, set };
+      mine = entry;
       continue;
     }
+    // Most writes take nothing from the other managers: their FieldsV1 stays as it is, not parsed and written again.
+    if (isCanonicalFieldsV1(entry.fieldsV1) && !subtractChanges(entry.fieldsV1, changed)) {
+      kept.push(entry);
+      continue;
+    }
+    const set = fromFieldsV1(entry.fieldsV1);
+    set.member = false;
     if (subtract(set, changed)) kept.push({ ...entry, fieldsV1: toFieldsV1(set) });
   }
-  const set = mine?.set ?? emptyNode();
-  union(set, changed);
-  set.member = false;
   kept.push({
     manager: who.manager,
     operation: 'Update',
     apiVersion: who.apiVersion,
     time: who.time,
     fieldsType: 'FieldsV1',
-    fieldsV1: toFieldsV1(set),
+    fieldsV1: ownedAfter(mine?.fieldsV1, changed),
     ...(who.subresource ? { subresource: who.subresource } : {}),
   });
   setManagedFields(obj, kept);
+}
+
+/** The writer's FieldsV1 after the write: what it owned (`owned`, if any) and what it changed. */
+function ownedAfter(owned: unknown, changed: FieldSetNode): Record<string, unknown> {
+  // A writer that sets again the fields it owns (a status writer, most often) keeps its FieldsV1 as it is.
+  if (owned !== undefined && isCanonicalFieldsV1(owned) && !unionChanges(owned, changed)) return owned;
+  const set = owned === undefined ? emptyNode() : fromFieldsV1(owned);
+  set.member = false;
+  union(set, changed);
+  set.member = false;
+  return toFieldsV1(set);
 }
 
 /** What a create is compared with, the kind's Go zero value: the same for every create, so made once per kind (frozen: only read). */

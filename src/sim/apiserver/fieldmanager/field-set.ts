@@ -194,3 +194,67 @@ export function union(set: FieldSetNode, add: FieldSetNode): void {
     union(mine, child);
   }
 }
+
+/**
+ * Whether a manager's FieldsV1 is already what toFieldsV1 writes for the set fromFieldsV1 reads from it
+ * (with the root's own membership dropped, as recordWrite reads entries): every value an object, keys
+ * in sorted order, `.` first and only beside children, and at least one field. Then a write that neither
+ * takes a field from it (`subtractChanges`) nor adds one (`unionChanges`) leaves that very JSON. Only
+ * frozen JSON is answered (remembered per object: the watch cache's revisions share an unchanged entry's
+ * FieldsV1); anything else is false, and the caller parses and writes it again.
+ */
+export function isCanonicalFieldsV1(json: unknown): json is Record<string, unknown> {
+  if (!isObject(json) || !Object.isFrozen(json)) return false;
+  let canonical = canonicalRoots.get(json);
+  if (canonical === undefined) {
+    const keys = Object.keys(json);
+    canonical = keys.length > 0 && keys[0] !== '.' && canonicalChildren(json, keys, 0);
+    canonicalRoots.set(json, canonical);
+  }
+  return canonical;
+}
+
+const canonicalRoots = new WeakMap<object, boolean>();
+
+function canonicalNode(json: unknown): boolean {
+  if (!isObject(json)) return false;
+  const keys = Object.keys(json);
+  if (keys.length === 0) return true;
+  if (keys[0] !== '.') return canonicalChildren(json, keys, 0);
+  const dot = json['.'];
+  return keys.length > 1 && isObject(dot) && Object.keys(dot).length === 0 && canonicalChildren(json, keys, 1);
+}
+
+function canonicalChildren(json: Record<string, unknown>, keys: readonly string[], from: number): boolean {
+  for (let i = from; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k === '.' || (i > from && !(keys[i - 1]! < k)) || !canonicalNode(json[k])) return false;
+  }
+  return true;
+}
+
+function isMemberJson(json: Record<string, unknown>): boolean {
+  for (const k in json) if (Object.hasOwn(json, k)) return Object.hasOwn(json, '.');
+  return true;
+}
+
+/** Whether subtract(fromFieldsV1(json), remove) would change the set (`json` canonical). */
+export function subtractChanges(json: Record<string, unknown>, remove: FieldSetNode): boolean {
+  if (remove.member && (remove.children.size === 0 || isMemberJson(json))) return true;
+  for (const [key, child] of remove.children) {
+    if (key === '.') return true;
+    const sub = Object.hasOwn(json, key) ? json[key] : undefined;
+    if (sub !== undefined && subtractChanges(sub as Record<string, unknown>, child)) return true;
+  }
+  return false;
+}
+
+/** Whether union(fromFieldsV1(json), add) would change the set (`json` canonical). */
+export function unionChanges(json: Record<string, unknown>, add: FieldSetNode): boolean {
+  if (add.member && !isMemberJson(json)) return true;
+  for (const [key, child] of add.children) {
+    const sub = key !== '.' && Object.hasOwn(json, key) ? json[key] : undefined;
+    if (sub === undefined || unionChanges(sub as Record<string, unknown>, child)) return true;
+  }
+  return false;
+}
