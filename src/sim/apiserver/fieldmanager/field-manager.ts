@@ -30,16 +30,27 @@ export function managerOrUserAgent(fieldManager: string | undefined, userAgent: 
   return [...prefix].filter((c) => c >= ' ' && c <= '~').join('').slice(0, 128);
 }
 
-const strippedMeta = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
+const strippedMeta = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+const notOwnable = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
-/** The part of an object a manager can own: no type meta or system metadata; status only for status writes. */
+/**
+ * The part of an object a manager can own: no type meta or system metadata; status only for status writes.
+ * Built key by key in the object's order (copying and then deleting would leave slow dictionary objects to walk).
+ */
 function ownable(obj: KubeObject, subresource: string | undefined): Record<string, unknown> {
-  const { apiVersion: _v, kind: _k, metadata, ...rest } = obj as KubeObject & Record<string, unknown>;
-  const meta: Record<string, unknown> = { ...metadata };
-  for (const f of strippedMeta) delete meta[f];
-  if (subresource === 'status') return { status: (rest as Record<string, unknown>).status };
-  const { status: _status, ...spec } = rest as Record<string, unknown>;
-  return { metadata: meta, ...spec };
+  const o = obj as KubeObject & Record<string, unknown>;
+  if (subresource === 'status') return { status: o.status };
+  return { metadata: ownFieldsExcept(o.metadata as Record<string, unknown>, strippedMeta), ...ownFieldsExcept(o, notOwnable) };
+}
+
+function ownFieldsExcept(source: Record<string, unknown>, except: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in source) {
+    if (!Object.hasOwn(source, k) || except.has(k)) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+    else out[k] = source[k];
+  }
+  return out;
 }
 
 /**
