@@ -56,13 +56,24 @@ function isStoredKv(value: object): value is KeyValue {
 function withRefs(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (value instanceof KvRef) return value;
+  // Walked without building entry pairs or a mapped list: most of what a reply carries has no key-value,
+  // and is given back as it is.
   if (Array.isArray(value)) {
-    const items = value.map(withRefs);
-    return items.every((item, i) => item === value[i]) ? value : items;
+    let items: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const light = withRefs(item);
+      if (light !== item) items ??= value.slice();
+      if (items) items[i] = light;
+    }
+    return items ?? value;
   }
   if (isStoredKv(value)) return new KvRef(value.key, value.modRevision);
   let copy: Record<string, unknown> | null = null;
-  for (const [field, item] of Object.entries(value)) {
+  const fields = value as Record<string, unknown>;
+  for (const field in fields) {
+    if (!Object.hasOwn(fields, field)) continue;
+    const item = fields[field];
     const light = withRefs(item);
     if (light !== item) copy ??= { ...value };
     if (copy) copy[field] = light;

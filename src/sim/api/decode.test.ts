@@ -58,6 +58,10 @@ describe('decodeStruct', () => {
     [{ metadata: { creationTimestamp: 'yesterday' } }, 'parsing time "yesterday" as "2006-01-02T15:04:05Z07:00": cannot parse "yesterday" as "2006"'],
     [{ metadata: { creationTimestamp: '2023-13-01T00:00:00Z' } }, 'parsing time "2023-13-01T00:00:00Z": month out of range'],
     [{ spec: { strategy: { rollingUpdate: { maxSurge: true } } } }, 'json: cannot unmarshal bool into Go value of type int32'],
+    // Map values and list items of the wrong type, next to ones that decode as themselves.
+    [{ metadata: { labels: { a: 'x', app: 1 } } }, 'json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string'],
+    [{ spec: { template: { spec: { containers: [{ name: 'c', args: ['a', 2] }] } } } }, 'json: cannot unmarshal number into Go struct field Container.spec.template.spec.containers.args of type string'],
+    [{ spec: { template: { spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }, { containerPort: 2147483648 }] }] } } } }, 'json: cannot unmarshal number 2147483648 into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32'],
   ])('%j → %s', (value, error) => {
     expect(decodeStruct('Deployment', value)).toEqual({ ok: false, error });
   });

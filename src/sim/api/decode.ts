@@ -158,13 +158,15 @@ class Decoder {
       }
       case 'list': {
         if (!Array.isArray(value)) this.typeError(value, t, ctx);
-        return value.map((item, i) => this.value(item, t.elem, { struct: ctx.struct, parent: ctx, step: String(i), isField: false }) ?? zero(t.elem));
+        return value.map((item, i) => (item !== null && decodesAsItself(item, t.elem) ? item
+          : this.value(item, t.elem, { struct: ctx.struct, parent: ctx, step: String(i), isField: false }) ?? zero(t.elem)));
       }
       case 'map': {
         if (typeof value !== 'object' || Array.isArray(value)) this.typeError(value, t, ctx);
         const out: Record<string, unknown> = {};
         for (const key of Object.keys(value).sort()) {
-          out[key] = this.value((value as Record<string, unknown>)[key], t.elem, { struct: ctx.struct, parent: ctx, step: key, isField: false }) ?? zero(t.elem);
+          const v = (value as Record<string, unknown>)[key];
+          out[key] = v !== null && decodesAsItself(v, t.elem) ? v : this.value(v, t.elem, { struct: ctx.struct, parent: ctx, step: key, isField: false }) ?? zero(t.elem);
         }
         return out;
       }
@@ -180,7 +182,8 @@ class Decoder {
     const { slotOf, slots } = structSlots(name);
     // Each field's decoded value at its slot (undefined: the zero value), keys read in input order.
     const decoded = new Array<unknown>(fields.length);
-    for (const key of Object.keys(value)) {
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const slot = slotOf.get(key);
       if (slot === undefined) {
         this.unknownFields.push(pathOf({ struct: name, parent: ctx, step: key, isField: true }));
@@ -188,10 +191,8 @@ class Decoder {
       }
       const f = fields[slot]!;
       const v = value[key];
-      // A string or bool of the right JSON type decodes as itself (no context needed: no error, no unknown field below).
-      const kind = f.type.kind;
-      if ((kind === 'string' && typeof v === 'string') || (kind === 'bool' && typeof v === 'boolean')) decoded[slot] = v;
-      else decoded[slot] = this.value(v, f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true });
+      // A value that decodes as itself needs no context (no error, no unknown field below).
+      decoded[slot] = decodesAsItself(v, f.type) ? v : this.value(v, f.type, { struct: f.declaredIn, parent: ctx, step: key, isField: true });
     }
     const out: Record<string, unknown> = {};
     for (let i = 0; i < fields.length; i++) {
@@ -202,6 +203,22 @@ class Decoder {
       out[f.json] = v;
     }
     return out;
+  }
+}
+
+/**
+ * Whether `value` decodes as `t` to itself, without an error: a string or bool of that type, a number for
+ * a float64 or an integer in an int32's or int64's range, null for a pointer (or what its element takes).
+ */
+function decodesAsItself(value: unknown, t: TypeNode): boolean {
+  switch (t.kind) {
+    case 'string': return typeof value === 'string';
+    case 'bool': return typeof value === 'boolean';
+    case 'float64': return typeof value === 'number';
+    case 'int32': return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31;
+    case 'int64': return typeof value === 'number' && Number.isInteger(value) && value >= -(2 ** 63) && value < 2 ** 63;
+    case 'pointer': return value === null || decodesAsItself(value, t.elem);
+    default: return false;
   }
 }
 

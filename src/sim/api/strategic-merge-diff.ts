@@ -31,8 +31,20 @@ function kindSchema(kind: string): TypeNode | undefined {
   return hasStruct(kind) ? parseType(kind) : undefined;
 }
 
+/** fieldMeta of a struct's fields, by struct and field name: a lookup depends on nothing else. */
+const structFieldMeta = new Map<string, Map<string, FieldDiffMeta>>();
+
 /** LookupPatchMetadataForSlice, for a field of a value of type `schema`; a field it does not know has no metadata. */
 function fieldMeta(schema: TypeNode | undefined, key: string): FieldDiffMeta {
+  if (schema?.kind !== 'struct') return lookupFieldMeta(schema, key);
+  let fields = structFieldMeta.get(schema.name);
+  if (fields === undefined) structFieldMeta.set(schema.name, (fields = new Map()));
+  let meta = fields.get(key);
+  if (meta === undefined) fields.set(key, (meta = lookupFieldMeta(schema, key)));
+  return meta;
+}
+
+function lookupFieldMeta(schema: TypeNode | undefined, key: string): FieldDiffMeta {
   if (schema === undefined || (schema.kind === 'struct' && structField(schema.name, key) === undefined)) return { schema: undefined, mergeKey: null };
   const meta = lookupForSlice(schema, key);
   return { schema: meta.schema, mergeKey: patchStrategyOf(meta.strategies) === 'merge' && meta.mergeKey !== '' ? meta.mergeKey : null };

@@ -8,8 +8,11 @@
 // k8s.io/apiserver/pkg/endpoints/handlers/create.go (managerOrUserAgent).
 
 import { canonicalize } from '../../api/decode.ts';
+import { deepFreeze } from '../storage/codec.ts';
 import type { KubeObject, ManagedFieldsEntry } from '../../api/types/meta.ts';
-import { changedFields, emptyNode, fromFieldsV1, subtract, toFieldsV1, union, type FieldSetNode } from './field-set.ts';
+import {
+  changedFields, emptyNode, fromFieldsV1, isCanonicalFieldsV1, subtract, subtractChanges, toFieldsV1, union, unionChanges, type FieldSetNode,
+} from './field-set.ts';
 
 export interface WriteAttribution {
   readonly manager: string;
@@ -27,16 +30,27 @@ export function managerOrUserAgent(fieldManager: string | undefined, userAgent: 
   return [...prefix].filter((c) => c >= ' ' && c <= '~').join('').slice(0, 128);
 }
 
-const strippedMeta = ['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds'];
+const strippedMeta = new Set(['name', 'namespace', 'uid', 'resourceVersion', 'generation', 'creationTimestamp', 'selfLink', 'managedFields', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+const notOwnable = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
-/** The part of an object a manager can own: no type meta or system metadata; status only for status writes. */
+/**
+ * The part of an object a manager can own: no type meta or system metadata; status only for status writes.
+ * Built key by key in the object's order (copying and then deleting would leave slow dictionary objects to walk).
+ */
 function ownable(obj: KubeObject, subresource: string | undefined): Record<string, unknown> {
-  const { apiVersion: _v, kind: _k, metadata, ...rest } = obj as KubeObject & Record<string, unknown>;
-  const meta: Record<string, unknown> = { ...metadata };
-  for (const f of strippedMeta) delete meta[f];
-  if (subresource === 'status') return { status: (rest as Record<string, unknown>).status };
-  const { status: _status, ...spec } = rest as Record<string, unknown>;
-  return { metadata: meta, ...spec };
+  const o = obj as KubeObject & Record<string, unknown>;
+  if (subresource === 'status') return { status: o.status };
+  return { metadata: ownFieldsExcept(o.metadata as Record<string, unknown>, strippedMeta), ...ownFieldsExcept(o, notOwnable) };
+}
+
+function ownFieldsExcept(source: Record<string, unknown>, except: ReadonlySet<string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in source) {
+    if (!Object.hasOwn(source, k) || except.has(k)) continue;
+    if (k === '__proto__') Object.defineProperty(out, k, { value: source[k], enumerable: true, writable: true, configurable: true });
+    else out[k] = source[k];
+  }
+  return out;
 }
 
 /**
@@ -50,7 +64,7 @@ export const appliedByServerSideApply = '\u0000server-side-apply';
 export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | null, who: WriteAttribution): void {
   if (who.manager === appliedByServerSideApply) return;
   const entries: ManagedFieldsEntry[] = (old?.metadata.managedFields ?? []).map((e) => ({ ...e }));
-  const before = old ?? canonicalize(kind, { metadata: {} } as KubeObject);
+  const before = old ?? zeroObject(kind);
   const changed = changedFields(ownable(obj, who.subresource), ownable(before, who.subresource), { kind: 'struct', name: kind }, '');
   if (changed === null || who.manager === '') {
     setManagedFields(obj, entries);
@@ -58,29 +72,51 @@ export function recordWrite(kind: string, obj: KubeObject, old: KubeObject | nul
   }
   changed.member = false;
   const kept: ManagedFieldsEntry[] = [];
-  let mine: { entry: ManagedFieldsEntry; set: FieldSetNode } | null = null;
+  let mine: ManagedFieldsEntry | null = null;
   for (const entry of entries) {
-    const set = fromFieldsV1(entry.fieldsV1);
-    set.member = false;
     if (entry.manager === who.manager && entry.operation === 'Update' && entry.apiVersion === who.apiVersion && (entry.subresource ?? '') === (who.subresource ?? '')) {
-      mine = { entry, set };
+      mine = entry;
       continue;
     }
+    // Most writes take nothing from the other managers: their FieldsV1 stays as it is, not parsed and written again.
+    if (isCanonicalFieldsV1(entry.fieldsV1) && !subtractChanges(entry.fieldsV1, changed)) {
+      kept.push(entry);
+      continue;
+    }
+    const set = fromFieldsV1(entry.fieldsV1);
+    set.member = false;
     if (subtract(set, changed)) kept.push({ ...entry, fieldsV1: toFieldsV1(set) });
   }
-  const set = mine?.set ?? emptyNode();
-  union(set, changed);
-  set.member = false;
   kept.push({
     manager: who.manager,
     operation: 'Update',
     apiVersion: who.apiVersion,
     time: who.time,
     fieldsType: 'FieldsV1',
-    fieldsV1: toFieldsV1(set),
+    fieldsV1: ownedAfter(mine?.fieldsV1, changed),
     ...(who.subresource ? { subresource: who.subresource } : {}),
   });
   setManagedFields(obj, kept);
+}
+
+/** The writer's FieldsV1 after the write: what it owned (`owned`, if any) and what it changed. */
+function ownedAfter(owned: unknown, changed: FieldSetNode): Record<string, unknown> {
+  // A writer that sets again the fields it owns (a status writer, most often) keeps its FieldsV1 as it is.
+  if (owned !== undefined && isCanonicalFieldsV1(owned) && !unionChanges(owned, changed)) return owned;
+  const set = owned === undefined ? emptyNode() : fromFieldsV1(owned);
+  set.member = false;
+  union(set, changed);
+  set.member = false;
+  return toFieldsV1(set);
+}
+
+/** What a create is compared with, the kind's Go zero value: the same for every create, so made once per kind (frozen: only read). */
+const zeroObjects = new Map<string, KubeObject>();
+
+function zeroObject(kind: string): KubeObject {
+  let zero = zeroObjects.get(kind);
+  if (zero === undefined) zeroObjects.set(kind, (zero = deepFreeze(canonicalize(kind, { metadata: {} } as KubeObject))));
+  return zero;
 }
 
 /** Entries ordered as the apiserver encodes them: by operation, then time, then manager. */

@@ -52,8 +52,32 @@ function isAbsent(v: unknown): boolean {
   return v === undefined;
 }
 
+/** Equal JSON text; the same value, or two different strings, are told without printing them. */
 function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === 'string' && typeof b === 'string') return false;
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+interface FieldType {
+  readonly type: TypeNode;
+  /** `Struct.field`, the key of listMapKeys and setLists. */
+  readonly owner: string;
+}
+
+/** Each struct's fields as changedFields looks them up, built once per struct and field name (null: not a field). */
+const fieldTypes = new Map<string, Map<string, FieldType | null>>();
+
+function structFieldType(struct: string, key: string): FieldType | null {
+  let fields = fieldTypes.get(struct);
+  if (fields === undefined) fieldTypes.set(struct, (fields = new Map()));
+  let t = fields.get(key);
+  if (t === undefined) {
+    const f = structField(struct, key);
+    t = f ? { type: f.type, owner: `${struct}.${key}` } : null;
+    fields.set(key, t);
+  }
+  return t;
 }
 
 /** Canonical JSON of a list item's keys, fields sorted as SMD writes them. */
@@ -70,13 +94,10 @@ export function changedFields(next: unknown, prev: unknown, type: TypeNode, owne
   if (isAbsent(next)) return null;
   const t = type.kind === 'pointer' ? type.elem : type;
   if (t.kind === 'struct' && !atomicStructs.has(t.name) && isObject(next)) {
-    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), (key) => {
-      const f = structField(t.name, key);
-      return f ? { type: f.type, owner: `${t.name}.${key}` } : null;
-    });
+    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), t.name, null);
   }
   if (t.kind === 'map' && isObject(next)) {
-    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), () => ({ type: t.elem, owner: '' }));
+    return mapLike(next, isObject(prev) ? prev : undefined, isAbsent(prev), null, { type: t.elem, owner: '' });
   }
   if (t.kind === 'list' && Array.isArray(next)) {
     const keys = listMapKeys[owner];
@@ -92,16 +113,21 @@ export function changedFields(next: unknown, prev: unknown, type: TypeNode, owne
   return deepEqual(next, prev) ? null : { member: true, children: new Map() };
 }
 
+/**
+ * A struct's fields (`struct`) or a map's entries (`elem`). The node's children are made only once one
+ * of them changed: most of an object is as it was.
+ */
 function mapLike(next: Record<string, unknown>, prev: Record<string, unknown> | undefined, wasAbsent: boolean,
-  typeOf: (key: string) => { type: TypeNode; owner: string } | null): FieldSetNode | null {
-  const node = emptyNode();
-  for (const [key, value] of Object.entries(next)) {
-    const t = typeOf(key);
+  struct: string | null, elem: FieldType | null): FieldSetNode | null {
+  let children: Map<string, FieldSetNode> | null = null;
+  for (const key in next) {
+    if (!Object.hasOwn(next, key)) continue;
+    const value = next[key];
+    const t = struct !== null ? structFieldType(struct, key) : elem;
     const child = t ? changedFields(value, prev?.[key], t.type, t.owner) : deepEqual(value, prev?.[key]) ? null : { member: true, children: new Map() };
-    if (child) node.children.set(`f:${key}`, child);
+    if (child) (children ??= new Map()).set(`f:${key}`, child);
   }
-  node.member = wasAbsent;
-  return node.member || node.children.size > 0 ? node : null;
+  return wasAbsent || children !== null ? { member: wasAbsent, children: children ?? new Map() } : null;
 }
 
 function associativeList(next: unknown[], prev: unknown[], wasAbsent: boolean, keys: readonly string[], elem: TypeNode): FieldSetNode | null {
@@ -167,4 +193,68 @@ export function union(set: FieldSetNode, add: FieldSetNode): void {
     }
     union(mine, child);
   }
+}
+
+/**
+ * Whether a manager's FieldsV1 is already what toFieldsV1 writes for the set fromFieldsV1 reads from it
+ * (with the root's own membership dropped, as recordWrite reads entries): every value an object, keys
+ * in sorted order, `.` first and only beside children, and at least one field. Then a write that neither
+ * takes a field from it (`subtractChanges`) nor adds one (`unionChanges`) leaves that very JSON. Only
+ * frozen JSON is answered (remembered per object: the watch cache's revisions share an unchanged entry's
+ * FieldsV1); anything else is false, and the caller parses and writes it again.
+ */
+export function isCanonicalFieldsV1(json: unknown): json is Record<string, unknown> {
+  if (!isObject(json) || !Object.isFrozen(json)) return false;
+  let canonical = canonicalRoots.get(json);
+  if (canonical === undefined) {
+    const keys = Object.keys(json);
+    canonical = keys.length > 0 && keys[0] !== '.' && canonicalChildren(json, keys, 0);
+    canonicalRoots.set(json, canonical);
+  }
+  return canonical;
+}
+
+const canonicalRoots = new WeakMap<object, boolean>();
+
+function canonicalNode(json: unknown): boolean {
+  if (!isObject(json)) return false;
+  const keys = Object.keys(json);
+  if (keys.length === 0) return true;
+  if (keys[0] !== '.') return canonicalChildren(json, keys, 0);
+  const dot = json['.'];
+  return keys.length > 1 && isObject(dot) && Object.keys(dot).length === 0 && canonicalChildren(json, keys, 1);
+}
+
+function canonicalChildren(json: Record<string, unknown>, keys: readonly string[], from: number): boolean {
+  for (let i = from; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k === '.' || (i > from && !(keys[i - 1]! < k)) || !canonicalNode(json[k])) return false;
+  }
+  return true;
+}
+
+function isMemberJson(json: Record<string, unknown>): boolean {
+  for (const k in json) if (Object.hasOwn(json, k)) return Object.hasOwn(json, '.');
+  return true;
+}
+
+/** Whether subtract(fromFieldsV1(json), remove) would change the set (`json` canonical). */
+export function subtractChanges(json: Record<string, unknown>, remove: FieldSetNode): boolean {
+  if (remove.member && (remove.children.size === 0 || isMemberJson(json))) return true;
+  for (const [key, child] of remove.children) {
+    if (key === '.') return true;
+    const sub = Object.hasOwn(json, key) ? json[key] : undefined;
+    if (sub !== undefined && subtractChanges(sub as Record<string, unknown>, child)) return true;
+  }
+  return false;
+}
+
+/** Whether union(fromFieldsV1(json), add) would change the set (`json` canonical). */
+export function unionChanges(json: Record<string, unknown>, add: FieldSetNode): boolean {
+  if (add.member && !isMemberJson(json)) return true;
+  for (const [key, child] of add.children) {
+    const sub = key !== '.' && Object.hasOwn(json, key) ? json[key] : undefined;
+    if (sub === undefined || unionChanges(sub as Record<string, unknown>, child)) return true;
+  }
+  return false;
 }

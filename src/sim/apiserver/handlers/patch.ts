@@ -88,7 +88,9 @@ export function* handlePatch(request: HandlerRequest): Co<HttpResponse> {
     warnings.splice(0, warnings.length, ...decoded.warnings);
     applyDefaults(gvk, decoded.object);
     return decoded.object;
-  }, { ...(status ? { status } : {}), ...(sub ? { subresource: sub } : {}) });
+    // The patches copy what they change (a JSON patch clones the document, a merge patch and a strategic
+    // merge build new maps) and the decode builds a new object, so the current object is only read.
+  }, { readsCurrentOnly: true, ...(status ? { status } : {}), ...(sub ? { subresource: sub } : {}) });
   return respond(200, withTypeMeta(route.resource, object), { ...jsonHeaders, ...warningHeader(warnings) });
 }
 

@@ -31,6 +31,8 @@ export function* handleUpdate(request: HandlerRequest): Co<HttpResponse> {
   applyDefaults({ group: route.resource.group, version: route.resource.version, kind: route.resource.kind }, obj);
   const status = rest?.updateStrategy;
   const { object, created } = yield* store.update(ctx, name, () => copyJson(obj), {
+    // The body replaces the current object, which is not read here.
+    readsCurrentOnly: true,
     ...(status ? { status } : {}),
     ...(sub ? { subresource: sub } : {}),
   });

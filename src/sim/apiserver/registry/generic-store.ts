@@ -177,9 +177,12 @@ export class GenericStore {
    * one (null when it does not exist). Conflicts are the registry's: a stale resourceVersion in the
    * desired object is a 409; an empty one is accepted when the strategy allows unconditional updates.
    * Runs inside the storage's GuaranteedUpdate, so it runs again on a fresh object after a lost race.
+   * `updated` gets a copy of the current object, which it may change; with `readsCurrentOnly` it gets
+   * the current object itself (possibly the watch cache's, frozen), for an `updated` that only reads it
+   * and returns an object of its own (a PUT's body, a patch's result decoded anew).
    */
   *update(ctx: RegistryContext, name: string, updated: (current: KubeObject | null) => KubeObject,
-    options: { readonly status?: StatusStrategy; readonly subresource?: string; readonly forceAllowCreate?: boolean } = {}): Co<{ object: KubeObject; created: boolean }> {
+    options: { readonly status?: StatusStrategy; readonly subresource?: string; readonly forceAllowCreate?: boolean; readonly readsCurrentOnly?: boolean } = {}): Co<{ object: KubeObject; created: boolean }> {
     const s = this.strategy;
     const subresource = options.subresource ?? '';
     const allowCreate = (s.allowCreateOnUpdate || options.forceAllowCreate === true) && subresource === '';
@@ -189,7 +192,7 @@ export class GenericStore {
       const exists = (current.metadata.resourceVersion ?? '') !== '';
       previous = exists ? current : null;
       if (!exists && !allowCreate) throw newNotFound(this.gr, name);
-      const obj = updated(exists ? structuredCopy(current) : null);
+      const obj = updated(!exists ? null : options.readsCurrentOnly === true ? current : structuredCopy(current));
       created = !exists;
       if (subresource !== 'binding') this.recordWrite(ctx, obj, exists ? current : null, subresource === '' ? undefined : subresource);
       if (!exists) {

@@ -176,7 +176,7 @@ export class Cacher implements Storage {
   }
 
   *get(key: string, opts: GetOptions): Co<KubeObject | null> {
-    if (opts.resourceVersion === '') return yield* this.storage.get(key, opts);
+    if (opts.resourceVersion === '') return yield* this.storage.get(key, opts, this.watchCache.getByKey(key));
     const getRV = parseResourceVersion(opts.resourceVersion);
     if (getRV === 0 && !this.readiness.ready) return yield* this.storage.get(key, opts);
     yield* this.readiness.waitUntilReady();

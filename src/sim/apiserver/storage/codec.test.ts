@@ -90,4 +90,26 @@ describe('storage codec: a value just written decodes from a kept copy', () => {
     expect(changedValue).not.toBe(value);
     expect(decodeStored(changedValue).metadata.labels).toEqual({ app: 'changed' });
   });
+
+  it('a quorum read of a value written long ago copies the watch cache\'s object of it, and decodes when that object is of another value or revision', () => {
+    const value = encodeObject(pod('old'));
+    const cached = deepFreeze(decodeToFreeze(value, 40));
+    // More than the 256 values the codec remembers are written since.
+    for (let i = 0; i < 300; i++) encodeObject(pod(`filler-${i}`));
+    const { name, namespace, uid, ...rest } = decodeStored(value).metadata;
+    const expected = (rv: number) => JSON.stringify({ ...decodeStored(value), metadata: { name, namespace, uid, resourceVersion: String(rv), ...rest } });
+    const read = decodeObject(value, 40, cached);
+    expect(JSON.stringify(read)).toBe(expected(40));
+    expect(read).not.toBe(cached);
+    expect(Object.isFrozen(read)).toBe(false);
+    (read.metadata.labels as Record<string, string>).app = 'changed';
+    expect(cached.metadata.labels).toEqual({ app: 'web' });
+    // The watch cache's object stands for another revision, or another value: the bytes are decoded.
+    expect(JSON.stringify(decodeObject(value, 41, cached))).toBe(expected(41));
+    const other = encodeObject({ ...pod('old'), metadata: { ...pod('old').metadata, labels: { app: 'other' } } } as KubeObject);
+    expect(decodeObject(other, 40, cached).metadata.labels).toEqual({ app: 'other' });
+    // An object that was not decoded from a value (nothing says what it encodes to) is not trusted either.
+    const unknown = deepFreeze({ ...pod('old'), metadata: { ...pod('old').metadata, resourceVersion: '40', labels: { app: 'unknown' } } } as KubeObject);
+    expect(decodeObject(value, 40, unknown).metadata.labels).toEqual({ app: 'web' });
+  });
 });

@@ -63,7 +63,7 @@ export class Etcd3Store implements Storage {
     return stored.at(response.header.revision);
   }
 
-  *get(key: string, opts: GetOptions): Co<KubeObject | null> {
+  *get(key: string, opts: GetOptions, cachedObject?: KubeObject): Co<KubeObject | null> {
     const minRv = parseResourceVersion(opts.resourceVersion);
     const response = ok(key, yield* this.etcd.range({ key }));
     validateMinimumResourceVersion(minRv, response.header.revision);
@@ -72,7 +72,7 @@ export class Etcd3Store implements Storage {
       if (opts.ignoreNotFound) return null;
       throw storageErrors.keyNotFound(key);
     }
-    return decodeObject(kv.value, kv.modRevision);
+    return decodeObject(kv.value, kv.modRevision, cachedObject);
   }
 
   *getList(key: string, opts: ListOptions): Co<ListResult> {

@@ -119,8 +119,12 @@ export interface GuaranteedUpdateOptions {
 
 export interface Storage {
   create(key: string, obj: KubeObject, ttlSeconds: number): Co<KubeObject>;
-  /** Null when the key does not exist and `ignoreNotFound` is set. */
-  get(key: string, opts: GetOptions): Co<KubeObject | null>;
+  /**
+   * Null when the key does not exist and `ignoreNotFound` is set. `cachedObject`: the watch cache's
+   * object of the key, if any; the etcd store still reads etcd, and when etcd's value is the one that
+   * object was decoded from, copies it instead of decoding the value again.
+   */
+  get(key: string, opts: GetOptions, cachedObject?: KubeObject): Co<KubeObject | null>;
   getList(key: string, opts: ListOptions): Co<ListResult>;
   /**
    * `cachedExistingObject`: a possibly stale copy of the current object (the watch cache's). The etcd

@@ -142,7 +142,7 @@ export class DeploymentController {
     const [namespace, name] = splitMetaNamespaceKey(key);
     const cached = this.dInformer.get(namespace, name);
     if (!cached) return;
-    const d = deepCopy(cached);
+    const d = copySharingTemplate(cached);
     const rsList = yield* this.replicaSetsFor(d);
     if (d.metadata.deletionTimestamp) {
       yield* syncStatusOnly(this.dc, d, rsList);
@@ -169,3 +169,23 @@ export class DeploymentController {
 }
 
 class ControllerError extends Error {}
+
+/**
+ * The sync's deep copy of the cached Deployment, except that spec.template stays the cache's frozen
+ * object: no step of the sync changes the template (writing into it would throw), and findNewReplicaSet
+ * remembers a frozen template's dump instead of copying and dumping it on every sync. An unfrozen
+ * template (a test's informer) is copied with the rest.
+ */
+function copySharingTemplate(cached: Deployment): Deployment {
+  const template = cached.spec.template;
+  if (!Object.isFrozen(template)) return deepCopy(cached);
+  // Key for key, in the cache's order, as copyJson copies.
+  const copyExcept = (source: object, shared: string, keep: unknown): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(source)) {
+      if (v !== undefined) out[k] = k === shared ? keep : deepCopy(v);
+    }
+    return out;
+  };
+  return copyExcept(cached, 'spec', copyExcept(cached.spec, 'template', template)) as unknown as Deployment;
+}

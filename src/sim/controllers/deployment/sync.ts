@@ -54,7 +54,9 @@ function* getNewReplicaSet(dc: DeploymentSyncContext, d: Deployment, rsList: rea
   const existing = findNewReplicaSet(d, rsList);
   const newRevision = String(maxRevision(oldRSs) + 1);
   if (existing) {
-    let rs = deepCopy(existing);
+    // Upstream deep-copies; only the annotations (replaced whole) and minReadySeconds are changed here,
+    // and every later change of the returned ReplicaSet copies it first (scaleAndRecord).
+    let rs: ReplicaSet = { ...existing, metadata: { ...existing.metadata }, spec: { ...existing.spec } };
     const annotationsUpdated = setNewReplicaSetAnnotations(d, rs, newRevision, true);
     const minReadyNeedsUpdate = (rs.spec.minReadySeconds ?? 0) !== (d.spec.minReadySeconds ?? 0);
     if (annotationsUpdated || minReadyNeedsUpdate) {

@@ -187,7 +187,9 @@ export class ReplicaSetController {
         manageError = err;
       }
     }
-    const rs = deepCopy(cached);
+    // Upstream deep-copies the cached ReplicaSet here; calculateStatus and updateReplicaSetStatus only
+    // read it (the PUT's body is a new object), so the model reads the cache's frozen object instead.
+    const rs = cached;
     const status = calculateStatus(rs, filtered, manageError, this.ctx.host.epochMs + this.ctx.host.now);
     const updated = yield* updateReplicaSetStatus(this.replicaSets, rs, status);
     const replicas = updated.spec.replicas ?? 1;

@@ -6,7 +6,8 @@
 //
 // Not modelled: the assumed pods' expiry (a pod stays assumed until the informer shows it assigned or
 // deleted, or its binding fails). The cache reads the pod informer's index instead of keeping its own
-// copy of the assigned pods; the per-node sums are kept until a pod of that node changes.
+// copy of the assigned pods; the per-node sums are kept until a pod of that node changes, and a node's
+// NodeInfo is given again by the next snapshot while neither the node nor its pods changed.
 
 import type { Node, Pod } from '../../../api/types/core.ts';
 import type { SharedIndexInformer } from '../../../client/index.ts';
@@ -26,6 +27,12 @@ export class SchedulerCache {
   private readonly nodePodSums = new Map<string, PodSums>();
   /** nodesByName's cache: node names in key order and their permutation into name order. */
   private nodeOrder: { names: readonly string[]; order: readonly number[] } | null = null;
+  /**
+   * Per node name, the NodeInfo the last snapshot gave a node with no assumed pod, with the node object
+   * and the pod sums it was made from: the next snapshot gives it again while both are the same objects
+   * (nothing of that node changed: UpdateSnapshot's generation check). Emptied when the set of nodes changes.
+   */
+  private readonly lastInfos = new Map<string, { readonly node: Node; readonly sums: PodSums; readonly info: NodeInfo }>();
 
   constructor(private readonly pods: SharedIndexInformer<Pod>, private readonly nodes: SharedIndexInformer<Node>) {
     pods.indexer.addIndexer(nodeNameIndex, (p) => (p.spec.nodeName ? [p.spec.nodeName] : []));
@@ -57,9 +64,15 @@ export class SchedulerCache {
       const name = node.metadata.name ?? '';
       const assumed = assumedByNode.get(name);
       const sums = this.podSums(name);
-      return new CachedNodeInfo(node, podsIndex, assumed, sums.count + (assumed?.length ?? 0),
-        assumed ? sumRequests(assumed, false, sums.requested) : sums.requested,
-        assumed ? sumRequests(assumed, true, sums.nonZeroRequested) : sums.nonZeroRequested);
+      if (assumed === undefined) {
+        const last = this.lastInfos.get(name);
+        if (last !== undefined && last.node === node && last.sums === sums) return last.info;
+        const info = new CachedNodeInfo(node, podsIndex, undefined, sums.count, sums.requested, sums.nonZeroRequested);
+        this.lastInfos.set(name, { node, sums, info });
+        return info;
+      }
+      return new CachedNodeInfo(node, podsIndex, assumed, sums.count + assumed.length,
+        sumRequests(assumed, false, sums.requested), sumRequests(assumed, true, sums.nonZeroRequested));
     });
   }
 
@@ -81,6 +94,7 @@ export class SchedulerCache {
     if (cached === null || cached.names.length !== names.length || cached.names.some((n, i) => n !== names[i])) {
       const order = names.map((_, i) => i).sort((a, b) => names[a]!.localeCompare(names[b]!));
       this.nodeOrder = { names, order };
+      this.lastInfos.clear();
       return order.map((i) => nodes[i]!);
     }
     return cached.order.map((i) => nodes[i]!);
