@@ -99,8 +99,11 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
       child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
       child.on('close', (code) => resolve({ stdout, stderr, code: code ?? 1 }));
     });
-    const secondPods = ok(await runSecond(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}']));
-    expect(secondPods.trim().split('\n').sort()).toEqual(before);
+    // The second process's own kubelets (node-1..3 too) resync the pods as they start, so a pod may read
+    // Pending for a moment before its containers run again: wait for the same pods, Running.
+    const secondPhases = async () => ok(await runSecond(['get', 'pods', '-o', 'jsonpath={range .items[*]}{.metadata.name} {.status.phase}{"\\n"}{end}']))
+      .trim().split('\n').filter((l) => l !== '').sort();
+    await until('the second apiserver to list the same pods Running', async () => (await secondPhases()).join('\n') === before.join('\n'), slow);
 
     // Its pods watch cache must have listed first: kubectl lists from etcd and then watches from that
     // revision, which a cache that lists later is past (410 too old resource version, as a real
