@@ -6,9 +6,9 @@
 // processes, so the runs taken beside the helpers in sessions 11–13, 27–52 Pods per CPU second, are left out):
 //   1,000 Pods on    50 nodes  120 Pods per CPU second  (session 14, nothing else running)
 //  10,000 Pods on   500 nodes  160 Pods per CPU second  (session 14, merged main, load 3; 165 before the merges)
-//  96,809 Pods on 5,000 nodes   36.8 Pods per CPU second (session 14: a 150,000-Pod run, boot included, stopped
-//                                                         by the session's end; partly beside the helpers, so if
-//                                                         anything slower than a quiet machine)
+//  96,809 Pods on 5,000 nodes   36.8 Pods per CPU second (session 14: a 150,000-Pod run read when 96,809 were
+//                                                         Available, 2,633 s CPU with the boot; partly beside the
+//                                                         helpers, so if anything slower than a quiet machine)
 // Memory kept once every Pod is Running (heap after a forced GC; load does not change it):
 //   1,000 Pods on    50 nodes  94.0 KiB retained per Pod, peak heap +291 MiB (session 14)
 //   2,000 Pods on   500 nodes  45 KiB (44.2–45.7), peak +473 MiB              (session 12)
