@@ -13,8 +13,9 @@ import { Etcd3 } from 'etcd3';
 import type { EtcdInsides, KeyChange, TraceRecord, WatchResponse, WorkerEvent } from '../../src/protocol/index.ts';
 import type { Lease } from '../../src/sim/api/types/coordination.ts';
 import { foreignWriter } from '../../src/ui/captions/foreign-write.ts';
+import { traceRecords } from '../../src/worker/tour-locate.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from '../../src/server/server.ts';
-import { attach, serving, type TestPage } from './attached-page.ts';
+import { attach, serving } from './attached-page.ts';
 import { findEtcd, RealEtcd } from '../etcd/real-etcd.ts';
 
 const etcdBinary = findEtcd();
@@ -30,7 +31,23 @@ spec:
     image: nginx:1.25
 `;
 
-const records = (page: TestPage): TraceRecord[] => page.events.flatMap((e) => (e.type === 'traceBatch' ? e.records : []));
+/**
+ * What `server` recorded, every delivery: a page gets only the newest records of each batch (64 while
+ * playing), so under load a step may reach it only as counted in `omitted`. The page's own view of a step
+ * is checked by seeking to it.
+ */
+const recorded = (server: PodflowServer): TraceRecord[] => traceRecords(server.host.cluster.engine.trace);
+
+/** Waits until `server` has recorded a delivery `accept` holds for. */
+async function traced(server: PodflowServer, accept: (record: TraceRecord) => boolean, timeoutMs = 60_000): Promise<TraceRecord> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const found = recorded(server).find(accept);
+    if (found) return found;
+    if (performance.now() > deadline) throw new Error(`${server.url} recorded no such delivery within ${timeoutMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () => {
   let etcd: RealEtcd | null = null;
@@ -59,8 +76,8 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(created.status).toBe(201);
     // The create's Txn and the real etcd's answer: its revision and raft term, not the model's.
     const isCreate = (r: TraceRecord) => r.kind === 'etcd.TxnResponse' && JSON.stringify(r.payload).includes('/registry/pods/default/from-a');
-    await page.until((e) => e.type === 'traceBatch' && e.records.some(isCreate), true);
-    const answer = records(page).find(isCreate)!.payload as { ok: boolean; response: { succeeded: boolean; header: { revision: number; raftTerm: number; memberId: string } } };
+    const createRecord = await traced(a, isCreate);
+    const answer = createRecord.payload as { ok: boolean; response: { succeeded: boolean; header: { revision: number; raftTerm: number; memberId: string } } };
     expect(answer.ok).toBe(true);
     expect(answer.response.succeeded).toBe(true);
     expect(answer.response.header.raftTerm).toBeGreaterThanOrEqual(2);
@@ -68,8 +85,8 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     expect(answer.response.header.memberId).not.toBe('0');
 
     // The create comes back through kube-apiserver's watch on etcd, as etcd's event.
-    const watchedEvent = (name: string) => (e: WorkerEvent) => e.type === 'traceBatch' && e.records.some((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(`/registry/pods/default/${name}`));
-    await page.until(watchedEvent('from-a'), true);
+    const watched = (key: string) => (r: TraceRecord) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(key);
+    await traced(a, watched('/registry/pods/default/from-a'));
 
     // The keyspace comes from the real etcd: the pod's key as etcd holds it (revisions, version, lease, bytes).
     const podKey = '/registry/pods/default/from-a';
@@ -96,9 +113,16 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     const back = await page.until((e): e is Extract<WorkerEvent, { type: 'timeline' }> => e.type === 'timeline' && e.position === paused.status.step - 10);
     expect(back.live).toBe(false);
     // A past step shows etcd's box as it was recorded by then: at the create's answer, that Txn at its revision.
-    const createStep = records(page).find(isCreate)!.step;
+    const createStep = createRecord.step;
+    // Both answers come in one message: wait for both before either arrives.
+    const seeked = Promise.all([
+      page.until((e): e is Extract<WorkerEvent, { type: 'traceBatch' }> => e.type === 'traceBatch' && e.replace === true && e.records.at(-1)?.step === createStep),
+      page.until((e): e is Extract<WorkerEvent, { type: 'insides' }> => e.type === 'insides' && e.step === createStep),
+    ]);
     page.send({ type: 'seek', step: createStep });
-    const then = await page.until((e): e is Extract<WorkerEvent, { type: 'insides' }> => e.type === 'insides' && e.step === createStep);
+    const [upTo, then] = await seeked;
+    // The page gets the deliveries up to that step: the last one is the create's answer, as the real etcd gave it.
+    expect(upTo.records.at(-1)).toMatchObject({ kind: 'etcd.TxnResponse', payload: { response: { header: answer.response.header } } });
     expect(then.retained).toBe(true);
     const boxThen = then.components['etcd'] as EtcdInsides;
     expect(boxThen.write).toMatchObject({ step: createStep, rpc: 'Txn', key: podKey, compare: 'mod_revision == 0', revision: answer.response.header.revision });
@@ -112,21 +136,21 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     servers.push(b);
     await serving(b);
     expect((await fetch(`${b.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('from-b') })).status).toBe(201);
-    await page.until(watchedEvent('from-b'), true);
+    await traced(a, watched('/registry/pods/default/from-b'));
     // The create entered server b alone: server a learned of it from etcd, and the page says so.
-    expect(records(page).some((r) => r.from === 'user' && r.kind === 'http.request' && JSON.stringify(r.payload).includes('from-b'))).toBe(false);
-    const watchRecord = (p: TestPage, key: string) => records(p).find((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(key))!;
+    expect(recorded(a).some((r) => r.from === 'user' && r.kind === 'http.request' && JSON.stringify(r.payload).includes('from-b'))).toBe(false);
+    const watchRecord = (server: PodflowServer, key: string) => recorded(server).find(watched(key))!;
     const writer = (record: TraceRecord) => foreignWriter(record, (record.payload as { response: WatchResponse }).response)?.en ?? null;
-    expect(writer(watchRecord(page, '/registry/pods/default/from-a'))).toBeNull();
-    expect(writer(watchRecord(page, '/registry/pods/default/from-b'))).toBe('written by another etcd client, not through this kube-apiserver');
+    expect(writer(watchRecord(a, '/registry/pods/default/from-a'))).toBeNull();
+    expect(writer(watchRecord(a, '/registry/pods/default/from-b'))).toBe('written by another etcd client, not through this kube-apiserver');
 
     // Two kube-apiservers, two identities: each holds its own Lease in kube-system, and a's page names b
     // as the writer of b's.
     const [aId, bId] = [a, b].map(({ host }) => host.cluster.apiserver.identityLease.identity);
     expect(aId!.id).not.toBe(bId!.id);
     const bLease = `/registry/leases/kube-system/${bId!.id}`;
-    await page.until((e) => e.type === 'traceBatch' && e.records.some((r) => r.kind === 'etcd.WatchResponse' && r.to === 'kube-apiserver' && JSON.stringify(r.payload).includes(bLease)), true);
-    expect(writer(watchRecord(page, bLease))).toBe(`written by ${bId!.id}, another kube-apiserver`);
+    await traced(a, watched(bLease));
+    expect(writer(watchRecord(a, bLease))).toBe(`written by ${bId!.id}, another kube-apiserver`);
     const listed = await (await fetch(`${a.url}/apis/coordination.k8s.io/v1/namespaces/kube-system/leases?labelSelector=apiserver.kubernetes.io%2Fidentity%3Dkube-apiserver`)).json() as { items: Lease[] };
     expect(listed.items.map((l) => [l.metadata.name, l.metadata.labels?.['kubernetes.io/hostname'], l.spec?.holderIdentity?.split('_')[0]]).sort()).toEqual(
       [aId!, bId!].map(({ id, hostname }) => [id, hostname, id]).sort());
@@ -135,10 +159,10 @@ describe.skipIf(!etcdBinary)('the page attached to a server on a real etcd', () 
     const pageB = await attach(b);
     await pageB.until((e) => e.type === 'ready', true);
     expect((await fetch(`${a.url}/api/v1/namespaces/default/pods`, { method: 'POST', headers: { 'content-type': 'application/yaml' }, body: pod('seen-by-b') })).status).toBe(201);
-    await pageB.until(watchedEvent('seen-by-b'), true);
+    await traced(b, watched('/registry/pods/default/seen-by-b'));
     // b's own controllers may still bind or update the pod (a request from b's scheduler or kubelet); none came from a user.
-    expect(records(pageB).some((r) => r.from === 'user' && r.kind === 'http.request' && JSON.stringify(r.payload).includes('seen-by-b'))).toBe(false);
-    expect(writer(watchRecord(pageB, '/registry/pods/default/seen-by-b'))).toBe('written by another etcd client, not through this kube-apiserver');
+    expect(recorded(b).some((r) => r.from === 'user' && r.kind === 'http.request' && JSON.stringify(r.payload).includes('seen-by-b'))).toBe(false);
+    expect(writer(watchRecord(b, '/registry/pods/default/seen-by-b'))).toBe('written by another etcd client, not through this kube-apiserver');
     pageB.close();
     page.close();
   }, 240_000);
