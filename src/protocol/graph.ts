@@ -54,7 +54,9 @@ export type Flight = Omit<TraceRecord, 'step'> & {
    * Set on flights shipped while playing: `payload` holds only the fields the token's label reads (its
    * whole payload, often a whole object, is left out, as hundreds of tokens a tick would otherwise cost
    * the page more to receive than to draw). The whole payload comes with the delivery's `traceBatch`
-   * record, and the flight is shipped again with it when playback pauses.
+   * record, and the flight is shipped again with it when playback pauses. Set too on flights already
+   * delivered at a past step shown (a seek): the page asks for those when it shows one (TraceRecord's
+   * `payloadOmitted`).
    */
   readonly payloadOmitted?: true;
 };

@@ -14,7 +14,11 @@ import type { TraceRecord } from './trace.ts';
 
 export interface TraceRangeCommand {
   readonly type: 'traceRange';
-  /** Echoed by the answer, so the asker can match answers to questions. */
+  /**
+   * Echoed by the answer, so the asker can match answers to questions. Negative ids are the page store's
+   * own questions for whole payloads of light records it holds (src/ui/store/payloads.ts): it folds those
+   * answers into its records and keeps them from the views that ask with positive ids.
+   */
   readonly id: number;
   /** The first step wanted: the answer starts at the row holding it (the row it is folded into). */
   readonly fromStep?: number;

@@ -32,4 +32,11 @@ export interface TraceRecord {
    * from etcd's history (equal to the delivered one), `summary` when only its summary remains.
    */
   readonly payloadKept?: 'rebuilt' | 'summary';
+  /**
+   * Set on a light record: `payload` holds only the fields its label reads (src/worker/token-payload.ts).
+   * A seek's replacing `traceBatch` ships its older records so, and tokens shipped while playing or at a
+   * past step; the page asks for the whole payload when it shows one (a `traceRange` of its step with a
+   * negative id, src/ui/store/payloads.ts) or, for a token in flight, gets it when playback pauses.
+   */
+  readonly payloadOmitted?: true;
 }

@@ -101,9 +101,16 @@ function toFlight({ message: m, step }: Near, withPayload: boolean, storyOf: Sto
   return withPayload ? { ...flight, payload: m.payload } : { ...flight, payload: labelPayload(m), payloadOmitted: true };
 }
 
+/**
+ * How a flight's payload was shipped: whole; `label` while playing (shipped again whole on a pause); or
+ * `onDemand`, delivered at a past step shown, which the page asks for by its step when it shows it (only
+ * shipped again whole if a Step back makes it in flight again, when no step names it).
+ */
+type PayloadShipped = 'whole' | 'label' | 'onDemand';
+
 interface Shipped {
   readonly step: number | null;
-  readonly payload: boolean;
+  readonly payload: PayloadShipped;
 }
 
 export class FlightTracker {
@@ -126,7 +133,9 @@ export class FlightTracker {
   /**
    * What changed since the last call for the step shown; null when nothing did. Without `withPayloads`
    * (playing) new flights carry only what their label reads (token-payload.ts); with it, flights held
-   * without their whole payload are shipped again.
+   * without their whole payload are shipped again. At a past step (`at.live` false: a seek) the flights
+   * delivered by it carry only their label too, marked `payloadOmitted`: the page asks for one's payload
+   * by its step when it shows it, so a seek ships a fraction of the bytes.
    */
   report(engine: Engine, at: FlightPosition, withPayloads = true): FlightsEvent | null {
     const longest = longestFlight(engine);
@@ -140,9 +149,10 @@ export class FlightTracker {
     for (const near of flights) {
       const id = near.message.id;
       const before = held.get(id);
-      if (!before || (withPayloads && !before.payload)) {
-        added.push(toFlight(near, withPayloads, this.storyOf));
-        next.set(id, { step: near.step, payload: withPayloads });
+      if (!before || (withPayloads && (before.payload === 'label' || (before.payload === 'onDemand' && near.step === null)))) {
+        const payload: PayloadShipped = !withPayloads ? 'label' : !at.live && near.step !== null ? 'onDemand' : 'whole';
+        added.push(toFlight(near, payload === 'whole', this.storyOf));
+        next.set(id, { step: near.step, payload });
         continue;
       }
       next.set(id, { step: near.step, payload: before.payload });

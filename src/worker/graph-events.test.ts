@@ -10,6 +10,7 @@ import { FlightTracker, flightsAt, longestFlight, type FlightPosition } from './
 import { followerTrail, headFlightPosition } from './host-viewer.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { inspect } from './queries.ts';
+import { labelPayload } from './token-payload.ts';
 
 const stillClock: HostClock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
 
@@ -147,6 +148,32 @@ describe('tokens near the playhead', () => {
       expect(flightsAt(host.engine, at, from(sample.now)).map((n) => `${n.message.id}@${n.step}`).join(' '), `step ${step}`).toBe(shown);
       expect(held(flights)).toEqual(known(at));
     }
+  });
+
+  it('at a past step, flights it delivered carry only their label, whole once a Step back makes one in flight again', () => {
+    const { host, flights, send } = graphHost('graph-past-light');
+    send({ type: 'applyManifest', yaml: nginxDeploymentYaml });
+    const start = host.timeline.head;
+    send({ type: 'step', count: 300 });
+    const step = start + 40;
+    send({ type: 'seek', step });
+    const held = [...flights.values()];
+    // Those the page held whole from the head stay so; the others it delivered are light.
+    const delivered = held.filter((f) => f.step !== null && f.payloadOmitted);
+    expect(delivered.length).toBeGreaterThan(0);
+    for (const flight of held) {
+      const message = host.engine.trace.at(flight.step ?? 0);
+      if (flight.step === null) expect(flight.payloadOmitted).toBeUndefined();
+      else if (flight.payloadOmitted) expect(flight.payload).toEqual(labelPayload(message!));
+      else expect(flight.payload).toBe(message!.payload);
+    }
+    // A Step forward at the past position re-ships none of them; a step back ships whole the one it un-delivers.
+    const forward = send({ type: 'step', count: 1 }).find((e) => e.type === 'flights');
+    expect(forward?.type === 'flights' ? forward.added.filter((f) => delivered.some((d) => d.id === f.id)) : []).toEqual([]);
+    const newest = delivered.reduce((a, b) => (b.step! > a.step! ? b : a));
+    send({ type: 'seek', step: newest.step! - 1 });
+    expect(flights.get(newest.id)).toMatchObject({ step: null, payload: host.engine.trace.at(newest.step!)!.payload });
+    expect(flights.get(newest.id)?.payloadOmitted).toBeUndefined();
   });
 });
 

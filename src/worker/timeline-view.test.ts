@@ -1,12 +1,16 @@
-// After a far seek the recent deliveries the page lists are the steps before the position, with the
-// payloads the inspector shows: rebuilt from etcd's history past the trace's whole payloads.
+// After a far seek the recent deliveries the page lists are the steps before the position, the older ones
+// light, with the payloads the inspector shows once the page asks for them: rebuilt from etcd's history
+// past the trace's whole payloads.
 
 import { describe, expect, it } from 'vitest';
 import type { Command, TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
 import { slimPayload } from '../sim/engine/trace-summary.ts';
+import { initialSimState, reduceWorkerEvent, type SimState } from '../ui/store/sim-store.ts';
+import { payloadQuestions } from '../ui/store/payloads.ts';
 import { SimHost, type HostClock } from './host.ts';
+import { labelPayload, wholeTailRecords } from './token-payload.ts';
 
 const stillClock: HostClock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
 
@@ -38,7 +42,42 @@ const tailAfterSeek = (send: (c: Command) => WorkerEvent[], step: number): reado
   return batch.records;
 };
 
+/**
+ * The deliveries a page holds after a seek and after asking for the whole payloads of its light records
+ * (src/ui/store/payloads.ts): the answers folded in as the store folds them.
+ */
+const wholeTailAfterSeek = (send: (c: Command) => WorkerEvent[], step: number): readonly TraceRecord[] => {
+  const records = tailAfterSeek(send, step);
+  let state: SimState = { ...initialSimState, recent: records };
+  for (const question of payloadQuestions(records.filter((r) => r.payloadOmitted).map((r) => r.step))) {
+    const answer = send({ type: 'traceRange', ...question }).find((e) => e.type === 'traceRange');
+    if (answer?.type !== 'traceRange') throw new Error('a payload question is answered');
+    state = reduceWorkerEvent(state, answer);
+  }
+  return state.recent;
+};
+
 describe('the recent deliveries after a far seek', () => {
+  it('ship the older ones light, and whole the newest, the requests and causes they name', () => {
+    const { send, host } = hostOf();
+    const step = host.timeline.head - 10;
+    const shipped = tailAfterSeek(send, step);
+    const whole = wholeTailAfterSeek(send, step);
+    expect(shipped.length).toBe(traceTailLimit);
+    expect(shipped.slice(-wholeTailRecords).some((r) => r.payloadOmitted)).toBe(false);
+    const named = new Set(shipped.slice(-wholeTailRecords).flatMap((r) => [r.cause, r.replyTo]));
+    const light = shipped.filter((r) => r.payloadOmitted);
+    expect(light.length).toBeGreaterThan(traceTailLimit / 2);
+    expect(light.filter((r) => named.has(r.id))).toEqual([]);
+    for (const [i, record] of shipped.entries()) {
+      if (record.payloadOmitted) expect(record.payload).toEqual(labelPayload(whole[i]!));
+      else expect(record).toBe(shipped[i]);
+      expect({ ...record, payload: null, payloadOmitted: null }).toEqual({ ...whole[i], payload: null, payloadOmitted: null });
+    }
+    expect(whole.filter((r) => r.payloadOmitted)).toEqual([]);
+    expect(JSON.stringify(shipped).length).toBeLessThan(JSON.stringify(whole).length / 2);
+  }, 300_000);
+
   it('carry the payloads rebuilt from history where the trace keeps light records, the components\' request bodies included', () => {
     const whole = hostOf();
     const light = hostOf(300);
@@ -47,8 +86,8 @@ describe('the recent deliveries after a far seek', () => {
     const step = payloadsFrom - 1;
     expect(step).toBeGreaterThan(traceTailLimit);
 
-    const expected = tailAfterSeek(whole.send, step);
-    const got = tailAfterSeek(light.send, step);
+    const expected = wholeTailAfterSeek(whole.send, step);
+    const got = wholeTailAfterSeek(light.send, step);
     expect(got.map((r) => r.step)).toEqual(expected.map((r) => r.step));
     const kept = { whole: 0, rebuilt: 0, summary: 0 };
     for (const [i, record] of got.entries()) {

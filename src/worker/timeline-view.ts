@@ -11,6 +11,7 @@ import type { Timeline } from './timeline.ts';
 import type { TraceRecord, WorkerEvent } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
+import { lightTail } from './token-payload.ts';
 
 /** The position a view moves: the timeline's own (the host's), or a page's over it (host-viewer.ts). */
 export type TimelineCursor = Pick<Timeline, 'head' | 'position' | 'live' | 'seek' | 'revisionAt' | 'stepOfRevision'>;
@@ -35,13 +36,15 @@ export class TimelineView {
   ) {}
 
   /**
-   * Shows `step`: the deliveries up to it (replacing the UI's), the keyspace at its revision (a diff from
+   * Shows `step`: the deliveries up to it (replacing the UI's; the older ones light, token-payload.ts
+   * `lightTail`), the keyspace at its revision (a diff from
    * the position's revision, which the page holds, or short of it by the head's writes not yet shipped).
    */
   seek(step: number): void {
     const from = this.timeline.position;
     this.timeline.seek(step);
-    this.post({ type: 'traceBatch', ...this.tailAt(step), replace: true });
+    const { records, omitted } = this.tailAt(step);
+    this.post({ type: 'traceBatch', records: lightTail(records), omitted, replace: true });
     if (!this.keyspace) return;
     this.keyspace.flush?.();
     const to = this.timeline.revisionAt(step);

@@ -67,3 +67,25 @@ export function labelPayload(record: Pick<TraceRecord, 'kind' | 'payload'>): unk
     default: return null;
   }
 }
+
+/** The newest records of a replacing `traceBatch` that keep their whole payload (the inspector lists 30). */
+export const wholeTailRecords = 32;
+
+/**
+ * A replacing `traceBatch`'s records (a seek or a Step back) as shipped: the newest `wholeTailRecords`, and
+ * the requests and causes they name, whole (the step's caption, the story panel and the inspector's list
+ * read those at once); every older one light, its payload cut to what its label reads (`labelPayload`) and
+ * marked `payloadOmitted`. The page asks for a light record's whole payload (a `traceRange` of its step)
+ * when it shows it (src/ui/store/payloads.ts), so what the user sees or opens is the same; a seek ships a
+ * fraction of the bytes (issue 20, part 2: light records, payloads on demand).
+ */
+export function lightTail(records: readonly TraceRecord[], whole = wholeTailRecords): TraceRecord[] {
+  if (records.length <= whole) return [...records];
+  const named = new Set<number>();
+  for (let i = records.length - whole; i < records.length; i++) {
+    const { cause, replyTo } = records[i]!;
+    if (cause !== null) named.add(cause);
+    if (replyTo !== null) named.add(replyTo);
+  }
+  return records.map((record, i) => (i >= records.length - whole || named.has(record.id) ? record : { ...record, payload: labelPayload(record), payloadOmitted: true }));
+}

@@ -6,6 +6,7 @@ import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { heldMessage, recentById } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
+import { useWholePayloads } from '../store/payloads.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { caption, describeStep, type Language, type StepText } from './captions.ts';
 import './captions.css';
@@ -20,6 +21,8 @@ function shownRecord(state: SimState): TraceRecord | Flight | undefined {
 function useContext(record: Omit<TraceRecord, 'step'> | undefined) {
   const request = useSim((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
   const cause = useSim((state) => (record?.cause == null ? undefined : recentById(state.recent).get(record.cause)));
+  // Light records (a seek's older deliveries) are captioned from their whole payloads, asked for here.
+  useWholePayloads([record, request, cause]);
   return { request, cause };
 }
 

@@ -8,6 +8,7 @@ import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import { useCaption } from '../captions/StepCaption.tsx';
 import { formatPayload, formatVirtualTime } from '../format.ts';
 import { useSimActions } from '../store/sim-context.ts';
+import { useWholePayloads } from '../store/payloads.ts';
 import { OnScreen, useOnScreen, useSimSnapshot } from '../store/snapshot.ts';
 import { onLink, recentLimit } from '../store/sim-store.ts';
 import { heldMessage, heldRecord } from './why.ts';
@@ -126,6 +127,8 @@ function MessageDetails({ id }: { readonly id: number }) {
 function MessageBody({ record }: { readonly record: TraceRecord | Flight }) {
   const { t } = useTranslation('inspector');
   const actions = useSimActions();
+  // A light record (a seek's older delivery, a token delivered at a past step) shows its whole payload once it comes.
+  useWholePayloads([record]);
   return (
     <>
       <p className="message-route">{record.from} → {record.to}</p>
@@ -141,8 +144,8 @@ function MessageBody({ record }: { readonly record: TraceRecord | Flight }) {
       {record.step !== null && <button type="button" onClick={() => actions.askWhy(record.id)}>{t('why')}</button>}
       <h3>{t('payload')}</h3>
       {'payloadKept' in record && record.payloadKept && <p className="hint" data-testid="message-payload-kept">{t(record.payloadKept === 'rebuilt' ? 'payloadRebuilt' : 'payloadSummary')}</p>}
-      {'payloadOmitted' in record && record.payloadOmitted
-        ? <p className="hint">{t('payloadLater')}</p>
+      {record.payloadOmitted
+        ? <p className="hint">{t(record.step === null ? 'payloadLater' : 'payloadComing')}</p>
         : <pre className="payload" data-testid="message-payload" tabIndex={0}>{formatPayload(record.payload)}</pre>}
     </>
   );

@@ -14,6 +14,7 @@ import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startC
 import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, selectKey, type HeldVersion, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
 import { applyPods, emptyPods, type PodsState } from './pods.ts';
+import { foldWholePayloads } from './payloads.ts';
 
 export interface ClusterInfo {
   readonly seed: string | number;
@@ -226,7 +227,8 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
       return { ...state, milestones: milestones.length > milestoneLimit ? milestones.slice(-milestoneLimit) : milestones };
     }
     case 'traceRange':
-      return { ...state, traceRange: event };
+      // Negative ids are the store's own questions for whole payloads (payloads.ts).
+      return event.id < 0 ? foldWholePayloads(state, event) : { ...state, traceRange: event };
     case 'scaleLesson':
       return { ...state, scaleLesson: event.lesson };
   }

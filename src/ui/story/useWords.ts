@@ -3,6 +3,7 @@
 
 import type { Milestone, TraceRecord } from '../../protocol/index.ts';
 import { recentById } from '../panels/why.ts';
+import { useWholePayloads } from '../store/payloads.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneWords, stepWords, type MilestoneWords, type StepWords } from './texts.ts';
@@ -10,6 +11,7 @@ import { milestoneWords, stepWords, type MilestoneWords, type StepWords } from '
 export function useStepWords(record: TraceRecord | undefined): StepWords | null {
   const language = usePrefs((prefs) => prefs.language);
   const request = useSimSnapshot((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
+  useWholePayloads([record, request]);
   return record ? stepWords(record, language, { request }) : null;
 }
 
