@@ -237,3 +237,9 @@ export const etcdMemberCounts: readonly EtcdMemberCount[] = [1, 3, 5];
 
 /** The member count a new cluster made on the page starts with (the built-in first screen keeps 1). */
 export const defaultNewClusterEtcdMembers: EtcdMemberCount = 3;
+
+/**
+ * A word in the simulation worker's name asking it for small bounds (a short trace, few aged pod versions:
+ * src/worker/host/bounds.ts): the page names its worker so when opened with `?bounds=small`, for tests.
+ */
+export const smallBoundsMark = 'small-bounds';

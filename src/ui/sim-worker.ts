@@ -5,14 +5,14 @@
 // last persisted step. A page served by `npm run apiserver` (its index.html carries the
 // `podflow-live` mark) attaches to that server at once, with the token of its `#token=` fragment.
 
-import type { Command, WorkerMessage } from '../protocol/index.ts';
+import { smallBoundsMark, type Command, type WorkerMessage } from '../protocol/index.ts';
 import { connectServer, serverOrigin, type ServerTransport } from './sim-socket.ts';
 import type { SimConnection, SimLink } from './store/sim-context.ts';
 import { createInbox, type Inbox } from './store/inbox.ts';
 import { createSimActions, createSimStore, workerCrashed, type SimStore } from './store/sim-store.ts';
 
 function startWorker(store: SimStore, inbox: Inbox): Worker {
-  const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: 'podflow-sim' });
+  const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: workerName() });
   worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => inbox.receive(event.data));
   worker.addEventListener('error', (event) => {
     worker.terminate();
@@ -20,6 +20,16 @@ function startWorker(store: SimStore, inbox: Inbox): Worker {
     store.setState((state) => workerCrashed(state, event.message || 'it could not start'), true);
   });
   return worker;
+}
+
+/**
+ * The worker's name: `podflow-sim`, and with `small-bounds` for a page opened with `?bounds=small`, whose
+ * worker keeps a short trace and few aged pod versions (src/worker/host/bounds.ts), so that a test reaches
+ * what is past them in seconds. The model is the same; only how far back the page can look differs.
+ */
+function workerName(): string {
+  const small = typeof location !== 'undefined' && new URLSearchParams(location.search).get('bounds') === 'small';
+  return small ? `podflow-sim ${smallBoundsMark}` : 'podflow-sim';
 }
 
 /** The server this page was served by, and the token its address carries; null for the app's own page. */

@@ -16,6 +16,7 @@ import type { Command, CommandType, LoggableCommand, LoggedCommand, SimStatus, T
 import { createCluster, defaultNodeCount } from '../sim/cluster.ts';
 import type { Engine } from '../sim/engine/index.ts';
 import { answer, answerTraceRange } from './host/answers.ts';
+import { productBounds, type HostBounds } from './host/bounds.ts';
 import { checkSpec, recordDeliveries, specOptions, type ClusterSpec, type HostedCluster } from './host/hosted-cluster.ts';
 import { defaultPacing, Playback, type HostClock, type Pacing } from './host/playback.ts';
 import { Reporter, type ReportedBatch } from './host/reporter.ts';
@@ -50,20 +51,11 @@ export interface SimHostOptions {
   readonly initial?: ClusterSpec;
   readonly buildCluster?: (spec: ClusterSpec) => HostedCluster;
   readonly pacing?: Partial<Pacing>;
+  /** How much of a long run is kept (host/bounds.ts); the product's bounds without. */
+  readonly bounds?: HostBounds;
 }
 
 const defaultSeed = 'podflow';
-/**
- * Deliveries the engine keeps for the timeline (its trace retention): older steps can still be seeked to
- * (their status and keyspace are recorded), but their deliveries are no longer shown.
- */
-export const traceRetention = 200_000;
-/**
- * The newest deliveries whose trace records keep their whole payloads; older ones keep a summary (the
- * sequence view says from which step). 50,000 covers a boot and several flows; it bounds a long run's trace.
- */
-export const tracePayloadRetention = 50_000;
-
 /** What `restore` does around the replay (see SimHost.restore). */
 export interface RestoreOptions {
   /** The boot steps of the saved cluster: its saved view is shown before the cluster boots. */
@@ -92,9 +84,10 @@ export class SimHost {
       this.reporter.clearFlights();
     });
     this.emit = post;
-    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: traceRetention, tracePayloadLimit: tracePayloadRetention }));
+    const bounds = options.bounds ?? productBounds;
+    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: bounds.traceRetention, tracePayloadLimit: bounds.tracePayloadRetention }));
     this.pacing = { ...defaultPacing, ...options.pacing };
-    this.stage = new Stage(post);
+    this.stage = new Stage(post, bounds);
     const callbacks = {
       report: () => this.report(),
       fail: (command: null, error: unknown) => this.fail(command, error),

@@ -46,13 +46,14 @@ export class KeyspaceTracker {
   /** Every pod version from the oldest revision etcd held when mirroring began (the stage prunes it). */
   readonly pods: PodHistory;
 
-  constructor(private readonly source: KeyspaceSource) {
+  /** `pods`: the pod history's bounds (aged versions kept, versions between prunes; PodHistory's defaults without). */
+  constructor(private readonly source: KeyspaceSource, pods: { readonly agedPodVersions?: number; readonly podPruneEvery?: number } = {}) {
     const { store, kv } = source;
     this.seenRevision = store.currentRev;
     this.sentCompactRevision = store.compactMainRev;
     this.liveKeys = this.countKeys();
     const oldest = Math.max(1, store.compactMainRev);
-    this.pods = new PodHistory(oldest);
+    this.pods = new PodHistory(oldest, pods.agedPodVersions, pods.podPruneEvery);
     for (const held of kv.range({ key: podPrefix, rangeEnd: prefixEnd(podPrefix), revision: oldest }).kvs) this.pods.note(toChange(held, 0));
     store.backend.rangeRevisions(oldest + 1, this.seenRevision + 1, (written) => this.pods.note(toChange(written, 0)));
   }

@@ -84,7 +84,7 @@ interface PodVersion {
 }
 
 /** Versions between prunes (a prune turns those no retained revision reads into chips). */
-const pruneEvery = 4096;
+export const podPruneEvery = 4096;
 
 /**
  * Versions older than the retained steps kept at most (each a chip, ~250 B): past it a prune forgets the
@@ -102,8 +102,11 @@ export class PodHistory {
   /** The oldest revision answered: what etcd held at it is noted first, or where forgetting left it. */
   private oldest: number;
 
-  /** `from`: the oldest revision answered (what etcd held at it is noted first). `limit`: agedVersionLimit. */
-  constructor(from: number, private readonly limit = agedVersionLimit) {
+  /**
+   * `from`: the oldest revision answered (what etcd held at it is noted first). `limit`: agedVersionLimit;
+   * `pruneEvery`: versions noted between prunes (both smaller in tests: host/bounds.ts).
+   */
+  constructor(from: number, private readonly limit = agedVersionLimit, private readonly pruneEvery = podPruneEvery) {
     this.oldest = from;
     this.retainedFrom = from;
   }
@@ -157,11 +160,11 @@ export class PodHistory {
 
   /**
    * Keeps only the chip of each version no revision from `revision` on reads (each key keeps its version
-   * in place at it whole), now and then: after `pruneEvery` notes since the last prune. A chip is what an
+   * in place at it whole), now and then: after `podPruneEvery` notes since the last prune. A chip is what an
    * older revision's pods need; the value is what etcd may have compacted and the trace no longer shows.
    */
   prune(revision: number): void {
-    if (this.added < pruneEvery || revision <= this.retainedFrom) return;
+    if (this.added < this.pruneEvery || revision <= this.retainedFrom) return;
     this.added = 0;
     this.retainedFrom = revision;
     let aged = 0;

@@ -13,7 +13,7 @@ import { decodeStored } from '../sim/apiserver/storage/codec.ts';
 import { createCluster, type Cluster } from '../sim/cluster.ts';
 import { traceHash, type Message } from '../sim/engine/index.ts';
 import { webDeployment } from '../sim/scenarios/scale-build.ts';
-import { traceRetention, tracePayloadRetention } from './host.ts';
+import { productBounds } from './host/bounds.ts';
 import { bootCluster, logEntry, replayNow, type LogEntry } from './replay.ts';
 import { applyUserCommand } from './user-commands.ts';
 
@@ -25,7 +25,7 @@ export interface ProofSize {
 /** What two runs must agree on. */
 export interface RunDigest {
   readonly step: number;
-  /** The hash of every trace record kept (the newest `traceRetention`). */
+  /** The hash of every trace record kept (the newest `productBounds.traceRetention`). */
   readonly trace: string;
   /** The hash of every etcd key with its revisions and value. */
   readonly etcd: string;
@@ -44,7 +44,7 @@ export interface LiveRun {
 
 /** The cluster as the page's worker builds it for `size` (host.ts `buildCluster`). */
 function proofCluster(size: ProofSize, seed = 'replay-proof'): Cluster {
-  return createCluster({ seed, nodes: size.nodes, traceLimit: traceRetention, tracePayloadLimit: tracePayloadRetention });
+  return createCluster({ seed, nodes: size.nodes, traceLimit: productBounds.traceRetention, tracePayloadLimit: productBounds.tracePayloadRetention });
 }
 
 export interface LiveRunOptions {

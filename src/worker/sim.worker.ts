@@ -3,6 +3,7 @@
 
 import type { Command, WorkerEvent, WorkerMessage } from '../protocol/index.ts';
 import { SimHost } from './host.ts';
+import { boundsOfWorker } from './host/bounds.ts';
 import { SavedClusters } from './saved-clusters.ts';
 import { scenarioCatalog } from './scenarios.ts';
 
@@ -36,6 +37,8 @@ function post(event: WorkerEvent): void {
 
 const host = new SimHost({
   post,
+  // A page opened with `?bounds=small` names its worker so (src/ui/sim-worker.ts): tests reach the bounds in seconds.
+  bounds: boundsOfWorker(self.name),
   clock: {
     now: () => performance.now(),
     setTimeout: (callback, ms) => self.setTimeout(callback, ms),

@@ -11,6 +11,7 @@ import { milestoneLimit } from '../../protocol/index.ts';
 import type { Engine, Message } from '../../sim/engine/index.ts';
 import { InsidesRecorder } from '../insides.ts';
 import { KeyspaceTracker } from '../keyspace.ts';
+import { productBounds, type HostBounds } from './bounds.ts';
 import { StoryTap, type StoryRecord } from '../story/record.ts';
 import { Timeline } from '../timeline.ts';
 import { TimelineView } from '../timeline-view.ts';
@@ -32,7 +33,8 @@ export class Stage {
   private timelineView!: TimelineView;
   private keyspace: KeyspaceTracker | null = null;
 
-  constructor(private readonly post: (event: WorkerEvent) => void) {}
+  /** `bounds`: how many aged pod versions the keyspace mirror's pod history keeps (host/bounds.ts). */
+  constructor(private readonly post: (event: WorkerEvent) => void, private readonly bounds: Pick<HostBounds, 'agedPodVersions' | 'podPruneEvery'> = productBounds) {}
 
   /**
    * Attaches a new timeline, the insides recorder and a story to `cluster` (freshly built, before it
@@ -54,7 +56,7 @@ export class Stage {
     this.current = { spec, ...prepared };
     const { cluster, timeline, story } = prepared;
     this.post({ type: 'story', replace: true, milestones: story.record.takeAll() });
-    const keyspace = cluster.etcd ? new KeyspaceTracker(cluster.etcd) : null;
+    const keyspace = cluster.etcd ? new KeyspaceTracker(cluster.etcd, this.bounds) : null;
     this.keyspace = keyspace;
     const { engine } = cluster;
     if (keyspace) engine.onDelivery(() => {
