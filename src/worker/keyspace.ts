@@ -21,7 +21,7 @@ export interface KeyspaceSource {
   readonly store: {
     readonly currentRev: number;
     readonly compactMainRev: number;
-    readonly backend: { rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue) => void): void };
+    readonly backend: { rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue) => void, wants?: (key: string) => boolean): void };
   };
   readonly kv: { range(request: RangeRequest): RangeResponse };
 }
@@ -155,10 +155,17 @@ export class KeyspaceTracker {
     return { type: 'keyspaceMove', revision: to, compactRevision: this.source.store.compactMainRev, set, removed };
   }
 
-  /** The keys written after revision `low` up to `high` (inclusive), in the order first written. */
+  /**
+   * The keys written after revision `low` up to `high` (inclusive), in the order first written. Only the
+   * keys are read: the backend's filter sees each change's key and is told no, so no superseded value is
+   * rebuilt from its deltas (that rebuild was most of a long seek's worker time at 1,000 Pods).
+   */
   private writtenBetween(low: number, high: number): Set<string> {
     const written = new Set<string>();
-    this.source.store.backend.rangeRevisions(low + 1, high + 1, (k) => written.add(k.key));
+    this.source.store.backend.rangeRevisions(low + 1, high + 1, () => undefined, (key) => {
+      written.add(key);
+      return false;
+    });
     return written;
   }
 
