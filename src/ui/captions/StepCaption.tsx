@@ -6,7 +6,7 @@ import type { Flight, TraceRecord } from '../../protocol/index.ts';
 import type { SimState } from '../store/sim-store.ts';
 import { heldMessage, recentById } from '../panels/why.ts';
 import { usePrefs } from '../store/prefs.ts';
-import { useWholePayloads } from '../store/payloads.ts';
+import { awaitsPayload, useWholePayloads } from '../store/payloads.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { caption, describeStep, type Language, type StepText } from './captions.ts';
 import './captions.css';
@@ -17,27 +17,36 @@ function shownRecord(state: SimState): TraceRecord | Flight | undefined {
   return recent.at(-1);
 }
 
-/** The request `record` answers and the message that caused it, when the UI still holds them. */
+/**
+ * The request `record` answers and the message that caused it, when the UI holds them whole. Light ones
+ * (a seek's older deliveries) are asked for here, and read once they come.
+ */
 function useContext(record: Omit<TraceRecord, 'step'> | undefined) {
   const request = useSim((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
   const cause = useSim((state) => (record?.cause == null ? undefined : recentById(state.recent).get(record.cause)));
-  // Light records (a seek's older deliveries) are captioned from their whole payloads, asked for here.
   useWholePayloads([record, request, cause]);
-  return { request, cause };
+  return { request: awaitsPayload(request) ? undefined : request, cause: awaitsPayload(cause) ? undefined : cause };
+}
+
+/** What a light record's caption says until its whole payload comes: its route and kind. */
+function pendingText(record: Omit<TraceRecord, 'step'>): StepText {
+  return { plain: '…', technical: `${record.from} → ${record.to}: ${record.kind}` };
 }
 
 /** The technical caption of `record` (one line), with the request it answers as context when the UI still holds it. */
 export function useCaption(record: Omit<TraceRecord, 'step'> | undefined): string {
   const language = usePrefs((prefs) => prefs.language);
   const context = useContext(record);
-  return record ? caption(record, language, context) : '';
+  if (!record) return '';
+  return awaitsPayload(record) ? pendingText(record).technical : caption(record, language, context);
 }
 
 /** Both lines of `record`'s caption: plain words first, the exact wire line second. */
 export function useStepText(record: Omit<TraceRecord, 'step'> | undefined): StepText | undefined {
   const language = usePrefs((prefs) => prefs.language);
   const context = useContext(record);
-  return record ? describeStep(record, language, context) : undefined;
+  if (!record) return undefined;
+  return awaitsPayload(record) ? pendingText(record) : describeStep(record, language, context);
 }
 
 /** The plain sentence first (what happened and why), the exact wire line beneath it in monospace. */

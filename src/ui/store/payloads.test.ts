@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Flight, TraceRangeEvent, TraceRecord } from '../../protocol/index.ts';
 import { traceRangeLimit } from '../../protocol/index.ts';
-import { foldWholePayloads, payloadQuestions } from './payloads.ts';
+import { awaitsPayload, foldWholePayloads, payloadQuestions } from './payloads.ts';
 import { initialSimState, reduceWorkerEvent, type SimState } from './sim-store.ts';
 
 const record = (step: number, payload: unknown = { whole: step }): TraceRecord => ({
@@ -45,5 +45,14 @@ describe('an answer to a payload question', () => {
     const view = reduceWorkerEvent(state, answer(3, whole));
     expect(view.traceRange?.id).toBe(3);
     expect(view.recent).toBe(state.recent);
+  });
+});
+
+describe('a record awaiting its payload', () => {
+  it('is a light one with a step to ask by: not a whole one, nor a token in flight (its payload comes on pause)', () => {
+    expect(awaitsPayload(lightRecord(3))).toBe(true);
+    expect(awaitsPayload(record(3))).toBe(false);
+    expect(awaitsPayload({ ...lightRecord(3), step: null })).toBe(false);
+    expect(awaitsPayload(undefined)).toBe(false);
   });
 });

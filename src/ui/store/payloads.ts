@@ -13,8 +13,12 @@ import type { SimState } from './sim-store.ts';
 /** What a view shows of a record: its step (absent or null: none, e.g. a token in flight) and whether it is light. */
 type Shown = { readonly step?: number | null; readonly payloadOmitted?: true } | undefined;
 
-/** True for a delivered record or token whose payload is light (its whole one can be asked for by step). */
-function light(record: Shown): record is { readonly step: number; readonly payloadOmitted: true } {
+/**
+ * True for a delivered record or token whose payload is light (its whole one can be asked for by step):
+ * nothing is read from its payload until it comes (captions and words wait; a token's label reads only
+ * the fields a light payload keeps).
+ */
+export function awaitsPayload(record: Shown): record is { readonly step: number; readonly payloadOmitted: true } {
   return record?.payloadOmitted === true && typeof record.step === 'number';
 }
 
@@ -64,7 +68,7 @@ function replaced<T>(list: readonly T[], change: (item: T) => T): readonly T[] {
 /** Asks for the whole payloads of the light ones among `records` (once per set of steps shown). */
 export function useWholePayloads(records: readonly Shown[]): void {
   const actions = useSimActions();
-  const steps = records.filter(light).map((record) => record.step);
+  const steps = records.filter(awaitsPayload).map((record) => record.step);
   const key = steps.join(',');
   useEffect(() => {
     if (key === '') return;

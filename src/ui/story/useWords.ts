@@ -3,7 +3,7 @@
 
 import type { Milestone, TraceRecord } from '../../protocol/index.ts';
 import { recentById } from '../panels/why.ts';
-import { useWholePayloads } from '../store/payloads.ts';
+import { awaitsPayload, useWholePayloads } from '../store/payloads.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { useSimSnapshot } from '../store/snapshot.ts';
 import { milestoneWords, stepWords, type MilestoneWords, type StepWords } from './texts.ts';
@@ -12,7 +12,9 @@ export function useStepWords(record: TraceRecord | undefined): StepWords | null 
   const language = usePrefs((prefs) => prefs.language);
   const request = useSimSnapshot((state) => (record?.replyTo == null ? undefined : recentById(state.recent).get(record.replyTo)));
   useWholePayloads([record, request]);
-  return record ? stepWords(record, language, { request }) : null;
+  // A light record's words wait for its whole payload (payloads.ts), a light request's are left out until then.
+  if (!record || awaitsPayload(record)) return null;
+  return stepWords(record, language, { request: awaitsPayload(request) ? undefined : request });
 }
 
 export function useMilestoneWords(milestone: Milestone | undefined): MilestoneWords | null {
