@@ -13,10 +13,17 @@
 // revision, about a tenth of its size, and rebuilt exactly whenever it is read: `get`, `rangeRevisions`
 // and compaction see the same records as before. A delta's chain of later revisions is at most
 // `maxDeltaRun` long: after that many deltas in a row, a value is kept whole.
+//
+// The value of a put with a lease (in kube-apiserver: an Event, written once with its one-hour TTL, held
+// by nothing but etcd: 1.28 keeps no watch cache for events) is kept, `supersedeLag` leased puts later, as
+// a delta against a recent leased value of its key's parent (`/registry/events/<namespace>`) when that is
+// less than a third of it: Events of one reason differ in little but names, uids and times (599 bytes
+// become ~200). The base is the other value itself, held by reference, so it lives as long as a delta
+// needs it, whatever compaction or deletes do to its own key.
 
 import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
-import type { KeyValue } from './kv.ts';
+import { noLease, type KeyValue } from './kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
 
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
@@ -42,7 +49,35 @@ class SupersededKv {
   ) {}
 }
 
-type Stored = KeyValue | SupersededKv;
+/** A leased put's value kept as `delta` applied to `base`, a value of another put (see the header). */
+class SharedBaseKv {
+  constructor(
+    readonly key: string,
+    readonly createRevision: number,
+    readonly modRevision: number,
+    readonly version: number,
+    readonly lease: string,
+    /** The value the delta applies to (a byte string, shared with the put it came from). */
+    readonly base: string,
+    /** The Fossil delta from `base` to this value, as a byte string. */
+    readonly delta: string,
+  ) {}
+}
+
+/** Bases kept per key parent for leased values: the most recently used first. */
+const basesPerParent = 4;
+
+interface Base {
+  readonly value: string;
+  readonly bytes: Uint8Array;
+}
+
+type Packed = SupersededKv | SharedBaseKv;
+type Stored = KeyValue | Packed;
+
+function isPacked(kv: Stored): kv is Packed {
+  return kv instanceof SupersededKv || kv instanceof SharedBaseKv;
+}
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */
@@ -87,23 +122,26 @@ export class Backend {
   private pending: number[] = [];
   private pendingHead = 0;
   /** The values rebuilt last, by record; emptied by compaction. */
-  private readonly recent = new Map<SupersededKv, Uint8Array>();
+  private readonly recent = new Map<Packed, Uint8Array>();
+  /** Leased puts not yet kept against a base, oldest first from `leasedHead`: revisionIds. */
+  private leased: number[] = [];
+  private leasedHead = 0;
+  /** Recent leased values deltas are made against, by key parent (see the header). */
+  private readonly bases = new Map<string, Base[]>();
 
   /** Stores one change (a put, or a tombstone with createRevision 0), at a revision past the last compaction. */
   put(main: number, sub: number, kv: KeyValue): void {
     if (main < this.base) throw new Error(`backend: revision ${main} is at or below the compacted revision ${this.base - 1}`);
     const at = main - this.base;
-    if (sub === 0) {
-      this.tail[at] = kv;
-      return;
-    }
     const slot = this.tail[at];
-    if (Array.isArray(slot)) slot[sub] = kv;
+    if (sub === 0) this.tail[at] = kv;
+    else if (Array.isArray(slot)) slot[sub] = kv;
     else {
       const changes: Array<Stored | undefined> = [slot];
       changes[sub] = kv;
       this.tail[at] = changes;
     }
+    if (kv.lease !== noLease && kv.createRevision !== 0) this.queueLeased(revisionId(main, sub));
   }
 
   private slot(main: number): Slot {
@@ -119,7 +157,53 @@ export class Backend {
   get(rev: Revision): KeyValue {
     const kv = this.stored(rev.main, rev.sub);
     if (kv === undefined) throw new Error(`backend: no key-value at revision ${rev.main}.${rev.sub}`);
-    return kv instanceof SupersededKv ? this.rebuilt(kv) : kv;
+    return isPacked(kv) ? this.rebuilt(kv) : kv;
+  }
+
+  /** Queues a leased put; the one `supersedeLag` leased puts older is kept against a base. */
+  private queueLeased(rev: number): void {
+    this.leased.push(rev);
+    while (this.leased.length - this.leasedHead > this.supersedeLag) this.toSharedBase(this.leased[this.leasedHead++]!);
+    if (this.leasedHead > 4096) {
+      this.leased = this.leased.slice(this.leasedHead);
+      this.leasedHead = 0;
+    }
+  }
+
+  /**
+   * Keeps a leased put's value as a delta against the best of its key parent's recent bases when that is
+   * under a third of the value; otherwise the value stays whole and becomes its parent's newest base.
+   */
+  private toSharedBase(id: number): void {
+    const rev = revisionOf(id);
+    const kv = this.stored(rev.main, rev.sub);
+    if (kv === undefined || isPacked(kv)) return;
+    const parent = kv.key.slice(0, kv.key.lastIndexOf('/') + 1);
+    const bases = this.bases.get(parent) ?? [];
+    const bytes = byteStringToBytes(kv.value);
+    let best: Uint8Array | undefined;
+    let bestAt = -1;
+    for (let i = 0; i < bases.length; i++) {
+      const delta = createDelta(bases[i]!.bytes, bytes);
+      if (best === undefined || delta.length < best.length) {
+        best = delta;
+        bestAt = i;
+      }
+      // Good enough: the rest are not tried.
+      if (delta.length * 8 <= bytes.length) break;
+    }
+    if (best === undefined || best.length * 3 > bytes.length) {
+      bases.unshift({ value: kv.value, bytes });
+      if (bases.length > basesPerParent) bases.pop();
+      this.bases.set(parent, bases);
+      return;
+    }
+    const base = bases[bestAt]!;
+    if (bestAt > 0) {
+      bases.splice(bestAt, 1);
+      bases.unshift(base);
+    }
+    this.replace(rev, new SharedBaseKv(kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease, base.value, bytesToByteString(best)));
   }
 
   /**
@@ -148,7 +232,7 @@ export class Backend {
   private toDelta(prev: number, next: number, older: number | undefined): void {
     const p = revisionOf(prev);
     const kv = this.stored(p.main, p.sub);
-    if (kv === undefined || kv instanceof SupersededKv) return;
+    if (kv === undefined || isPacked(kv)) return;
     let run = 1;
     if (older !== undefined) {
       const o = revisionOf(older);
@@ -159,30 +243,45 @@ export class Backend {
     const n = revisionOf(next);
     const nextKv = this.stored(n.main, n.sub);
     if (nextKv === undefined || nextKv instanceof SupersededKv) return;
-    const delta = createDelta(byteStringToBytes(nextKv.value), byteStringToBytes(kv.value));
+    const nextBytes = nextKv instanceof SharedBaseKv ? this.valueBytes(nextKv) : byteStringToBytes(nextKv.value);
+    const delta = createDelta(nextBytes, byteStringToBytes(kv.value));
     if (delta.length >= kv.value.length) return;
     this.replace(p, new SupersededKv(kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease, next, bytesToByteString(delta), run));
   }
 
-  private replace(rev: Revision, kv: SupersededKv): void {
+  private replace(rev: Revision, kv: Packed): void {
     const slot = this.slot(rev.main);
     if (Array.isArray(slot)) slot[rev.sub] = kv;
     else if (rev.main >= this.base) this.tail[rev.main - this.base] = kv;
     else this.kept.set(rev.main, kv);
   }
 
-  /** A superseded revision's record, its value rebuilt from the chain of deltas to the next whole value. */
-  private rebuilt(kv: SupersededKv): KeyValue {
+  /** A packed record as a plain KeyValue, its value rebuilt. */
+  private rebuilt(kv: Packed): KeyValue {
+    const bytes = this.valueBytes(kv);
+    return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, value: bytesToByteString(bytes), lease: kv.lease };
+  }
+
+  /**
+   * A packed record's value: a superseded one's from the chain of deltas to the next value that is whole
+   * or kept against a base; one kept against a base from its base.
+   */
+  private valueBytes(kv: Packed): Uint8Array {
     const chain: SupersededKv[] = [];
     let at: Stored = kv;
     let bytes: Uint8Array | undefined;
     while (bytes === undefined) {
-      if (!(at instanceof SupersededKv)) {
+      if (!isPacked(at)) {
         bytes = byteStringToBytes(at.value);
         break;
       }
       bytes = this.recent.get(at);
       if (bytes !== undefined) break;
+      if (at instanceof SharedBaseKv) {
+        bytes = applyDelta(byteStringToBytes(at.base), byteStringToBytes(at.delta), { verifyChecksum: false });
+        this.remember(at, bytes);
+        break;
+      }
       chain.push(at);
       const n = revisionOf(at.next);
       const next = this.stored(n.main, n.sub);
@@ -193,11 +292,11 @@ export class Backend {
       bytes = applyDelta(bytes, byteStringToBytes(chain[i]!.delta), { verifyChecksum: false });
       this.remember(chain[i]!, bytes);
     }
-    return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, value: bytesToByteString(bytes), lease: kv.lease };
+    return bytes;
   }
 
   /** Keeps a rebuilt value for the next reads (a reader of history often reads neighbouring revisions). */
-  private remember(kv: SupersededKv, bytes: Uint8Array): void {
+  private remember(kv: Packed, bytes: Uint8Array): void {
     if (this.recent.size >= recentRebuilt) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(kv, bytes);
   }
@@ -209,7 +308,7 @@ export class Backend {
   rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue, rev: Revision) => void, wants?: (key: string) => boolean): void {
     const visitOne = (kv: Stored, main: number, sub: number): void => {
       if (wants !== undefined && !wants(kv.key)) return;
-      f(kv instanceof SupersededKv ? this.rebuilt(kv) : kv, { main, sub });
+      f(isPacked(kv) ? this.rebuilt(kv) : kv, { main, sub });
     };
     const visit = (main: number, slot: Slot): void => {
       if (slot === undefined) return;
@@ -239,8 +338,10 @@ export class Backend {
   /** Deletes every change at or below `compactRev` that is not in `keep`. Returns the number deleted. */
   compact(compactRev: number, keep: ReadonlySet<number>): number {
     const dropped = { n: 0 };
-    // What compaction drops is not kept for later reads either.
+    // What compaction drops is not kept for later reads either; bases are chosen afresh (what a delta
+    // made against a base needs, it holds).
     this.recent.clear();
+    this.bases.clear();
     for (const [main, slot] of this.kept) {
       if (main > compactRev) break;
       if (compactSlot(main, slot, keep, dropped) === undefined) this.kept.delete(main);
@@ -259,7 +360,7 @@ export class Backend {
   /** Visits every stored change's key and value length in bytes, without rebuilding superseded values. */
   sizes(f: (key: string, valueLength: number) => void): void {
     const visit = (kv: Stored | undefined): void => {
-      if (kv !== undefined) f(kv.key, kv instanceof SupersededKv ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length);
+      if (kv !== undefined) f(kv.key, isPacked(kv) ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length);
     };
     for (const slot of [...this.kept.values(), ...this.tail]) {
       if (Array.isArray(slot)) slot.forEach(visit);
@@ -274,14 +375,21 @@ export class Backend {
     return n;
   }
 
+  /** Number of leased values kept against a base (for tests and views). */
+  get sharedBases(): number {
+    return this.count((kv) => kv instanceof SharedBaseKv);
+  }
+
   /** Number of superseded values kept as deltas (for tests and views). */
   get deltas(): number {
+    return this.count((kv) => kv instanceof SupersededKv);
+  }
+
+  private count(which: (kv: Stored) => boolean): number {
     let n = 0;
-    const count = (slot: Slot): void => {
-      for (const kv of Array.isArray(slot) ? slot : [slot]) if (kv instanceof SupersededKv) n++;
-    };
-    for (const slot of this.kept.values()) count(slot);
-    for (const slot of this.tail) count(slot);
+    for (const slot of [...this.kept.values(), ...this.tail]) {
+      for (const kv of Array.isArray(slot) ? slot : [slot]) if (kv !== undefined && which(kv)) n++;
+    }
     return n;
   }
 }
