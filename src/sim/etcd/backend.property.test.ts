@@ -1,8 +1,8 @@
 // A superseded revision's value is kept as a delta against the key's next revision (backend.ts) and
 // rebuilt on read: for random histories of puts (of random byte strings, often small edits of the key's
 // previous value, as an object's revisions are), deletes and compactions, every read at every revision
-// the store still has, and every stored change visited by range, gives exactly the value written. A leased
-// put's value is kept as a delta against a recent leased value of another key (an Event against a similar
+// the store still has, and every stored change visited by range, gives exactly the value written. A value its
+// key has not replaced is kept as a delta against a recent value of another key (an Event against a similar
 // Event): the same holds, whatever happens to the base's own key.
 
 import fc from 'fast-check';
@@ -93,7 +93,8 @@ describe('etcd backend: superseded values kept as deltas', () => {
 
   it('keeps a long run of revisions of one key as deltas, every 17th whole, and rebuilds the oldest exactly', () => {
     const store = new KVStore();
-    store.backend.supersedeLag = 0;
+    // Lag 1: the newest value is not yet kept against a base (lag 0 would do so at once, before its key replaces it).
+    store.backend.supersedeLag = 1;
     const history: Written[] = [];
     let value = 'x'.repeat(2000);
     for (let i = 0; i < 100; i++) {
@@ -103,9 +104,10 @@ describe('etcd backend: superseded values kept as deltas', () => {
       history.push({ key: 'a', main: txn.beginRev + 1, value });
       txn.end();
     }
-    // 99 superseded revisions: runs of maxDeltaRun deltas, each followed by one value kept whole.
-    const whole = Math.floor(99 / (maxDeltaRun + 1));
-    expect(store.backend.deltas).toBe(99 - whole);
+    // 99 superseded revisions, 98 past the lag: runs of maxDeltaRun deltas, each followed by one value kept whole.
+    const whole = Math.floor(98 / (maxDeltaRun + 1));
+    expect(store.backend.deltas).toBe(98 - whole);
+    expect(store.backend.sharedBases).toBe(0);
     expect(store.backend.size).toBe(100);
     checkAll(store, history);
     store.compact(50);
@@ -128,8 +130,8 @@ describe('etcd backend: the newest superseded values stay whole', () => {
   });
 });
 
-describe('etcd backend: leased values kept against a base', () => {
-  it('keeps similar leased values of other keys as deltas and reads them back after their base is deleted and compacted', () => {
+describe('etcd backend: values kept against a base', () => {
+  it('keeps similar values of other keys as deltas and reads them back after their base is deleted and compacted', () => {
     const store = new KVStore();
     store.backend.supersedeLag = 0;
     store.lessor.grant('7', 3600, 0);
@@ -155,14 +157,25 @@ describe('etcd backend: leased values kept against a base', () => {
     expect(store.verify()).toBeUndefined();
   });
 
-  it('keeps an unleased value whole', () => {
+  it('keeps a value its key replaces as a delta against its next revision, and the last one against a base', () => {
     const store = new KVStore();
-    store.backend.supersedeLag = 0;
-    for (let i = 0; i < 5; i++) {
+    store.backend.supersedeLag = 2;
+    const pod = (name: string, i: number): string => `Pod ${name} ${'x'.repeat(400)} status ${i}`;
+    const written: Array<[string, string]> = [];
+    const put = (key: string, value: string): void => {
       const txn = store.write();
-      txn.put(`/registry/pods/default/p${i}`, `Pod p${i} ${'x'.repeat(400)}`, noLease);
+      txn.put(key, value, noLease);
       txn.end();
-    }
-    expect(store.backend.sharedBases).toBe(0);
+      written.push([key, value]);
+    };
+    for (let i = 0; i < 6; i++) put('x/a', pod('a', i));
+    for (const name of ['b', 'c', 'd', 'e']) put(`x/${name}`, pod(name, 0));
+    // Three of a's five replaced values are deltas against their next revision (two supersessions are
+    // still within the lag); its last value becomes the parent's base, and b and c are kept against it.
+    expect(store.backend.deltas).toBe(3);
+    expect(store.backend.sharedBases).toBe(2);
+    const read: Array<[string, string]> = [];
+    store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, (kv) => read.push([kv.key, kv.value]));
+    expect(read).toEqual(written);
   });
 });

@@ -14,16 +14,18 @@
 // and compaction see the same records as before. A delta's chain of later revisions is at most
 // `maxDeltaRun` long: after that many deltas in a row, a value is kept whole.
 //
-// The value of a put with a lease (in kube-apiserver: an Event, written once with its one-hour TTL, held
-// by nothing but etcd: 1.28 keeps no watch cache for events) is kept, `supersedeLag` leased puts later, as
-// a delta against a recent leased value of its key's parent (`/registry/events/<namespace>`) when that is
-// less than a third of it: Events of one reason differ in little but names, uids and times (599 bytes
-// become ~200). The base is the other value itself, held by reference, so it lives as long as a delta
-// needs it, whatever compaction or deletes do to its own key.
+// A value its key has not replaced `supersedeLag` puts later (an Event, written once with its one-hour
+// TTL; a Pod once it runs) is kept as a delta against a recent value of its key's parent
+// (`/registry/events/<namespace>/`, `/registry/pods/<namespace>/`) when that is less than a third of it:
+// Events of one reason, or the Pods of one ReplicaSet, differ in little but names, uids, addresses and
+// times (an Event's 599 bytes become ~200, a Pod's 2 KB ~300). The base is the other value itself, held
+// by reference, so it lives as long as a delta needs it, whatever compaction or deletes do to its own
+// key. (kube-apiserver's watch cache also holds a current value, through its decoded object's encoding,
+// until that object has not changed for a while: watch-cache.ts.)
 
 import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
-import { noLease, type KeyValue } from './kv.ts';
+import type { KeyValue } from './kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
 
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
@@ -49,7 +51,7 @@ class SupersededKv {
   ) {}
 }
 
-/** A leased put's value kept as `delta` applied to `base`, a value of another put (see the header). */
+/** A put's value kept as `delta` applied to `base`, a value of another put (see the header). */
 class SharedBaseKv {
   constructor(
     readonly key: string,
@@ -64,7 +66,7 @@ class SharedBaseKv {
   ) {}
 }
 
-/** Bases kept per key parent for leased values: the most recently used first. */
+/** Bases kept per key parent: the most recently used first. */
 const basesPerParent = 4;
 
 interface Base {
@@ -123,10 +125,12 @@ export class Backend {
   private pendingHead = 0;
   /** The values rebuilt last, by record; emptied by compaction. */
   private readonly recent = new Map<Packed, Uint8Array>();
-  /** Leased puts not yet kept against a base, oldest first from `leasedHead`: revisionIds. */
-  private leased: number[] = [];
-  private leasedHead = 0;
-  /** Recent leased values deltas are made against, by key parent (see the header). */
+  /** Puts not yet kept against a base, oldest first from `freshHead`: revisionIds. */
+  private fresh: number[] = [];
+  private freshHead = 0;
+  /** The puts a pending supersession will make deltas against their next revision: not kept against a base. */
+  private readonly superseded = new Set<number>();
+  /** Recent values deltas are made against, by key parent (see the header). */
   private readonly bases = new Map<string, Base[]>();
 
   /** Stores one change (a put, or a tombstone with createRevision 0), at a revision past the last compaction. */
@@ -141,7 +145,6 @@ export class Backend {
       changes[sub] = kv;
       this.tail[at] = changes;
     }
-    if (kv.lease !== noLease && kv.createRevision !== 0) this.queueLeased(revisionId(main, sub));
   }
 
   private slot(main: number): Slot {
@@ -160,18 +163,24 @@ export class Backend {
     return isPacked(kv) ? this.rebuilt(kv) : kv;
   }
 
-  /** Queues a leased put; the one `supersedeLag` leased puts older is kept against a base. */
-  private queueLeased(rev: number): void {
-    this.leased.push(rev);
-    while (this.leased.length - this.leasedHead > this.supersedeLag) this.toSharedBase(this.leased[this.leasedHead++]!);
-    if (this.leasedHead > 4096) {
-      this.leased = this.leased.slice(this.leasedHead);
-      this.leasedHead = 0;
+  /**
+   * Called once a put at `rev` is stored and, when it replaced its key's previous value, `supersede`
+   * was called: the put `supersedeLag` puts older is kept against a base unless its key replaced it.
+   */
+  written(rev: number): void {
+    this.fresh.push(rev);
+    while (this.fresh.length - this.freshHead > this.supersedeLag) {
+      const id = this.fresh[this.freshHead++]!;
+      if (!this.superseded.has(id)) this.toSharedBase(id);
+    }
+    if (this.freshHead > 4096) {
+      this.fresh = this.fresh.slice(this.freshHead);
+      this.freshHead = 0;
     }
   }
 
   /**
-   * Keeps a leased put's value as a delta against the best of its key parent's recent bases when that is
+   * Keeps a put's value as a delta against the best of its key parent's recent bases when that is
    * under a third of the value; otherwise the value stays whole and becomes its parent's newest base.
    */
   private toSharedBase(id: number): void {
@@ -213,10 +222,12 @@ export class Backend {
    */
   supersede(prev: number, next: number, older: number | undefined): void {
     this.pending.push(prev, next, older ?? -1);
+    this.superseded.add(prev);
     while (this.pending.length - this.pendingHead > 3 * this.supersedeLag) {
       const at = this.pendingHead;
       this.pendingHead += 3;
       const o = this.pending[at + 2]!;
+      this.superseded.delete(this.pending[at]!);
       this.toDelta(this.pending[at]!, this.pending[at + 1]!, o < 0 ? undefined : o);
     }
     if (this.pendingHead > 3 * 4096) {
@@ -227,12 +238,12 @@ export class Backend {
 
   /**
    * Keeps `prev`'s value as a delta against `next`'s, unless either is gone (compacted), the delta would
-   * not be smaller, or it would make a run longer than `maxDeltaRun`.
+   * not be smaller than what is kept, or it would make a run longer than `maxDeltaRun`.
    */
   private toDelta(prev: number, next: number, older: number | undefined): void {
     const p = revisionOf(prev);
     const kv = this.stored(p.main, p.sub);
-    if (kv === undefined || isPacked(kv)) return;
+    if (kv === undefined || kv instanceof SupersededKv) return;
     let run = 1;
     if (older !== undefined) {
       const o = revisionOf(older);
@@ -244,8 +255,9 @@ export class Backend {
     const nextKv = this.stored(n.main, n.sub);
     if (nextKv === undefined || nextKv instanceof SupersededKv) return;
     const nextBytes = nextKv instanceof SharedBaseKv ? this.valueBytes(nextKv) : byteStringToBytes(nextKv.value);
-    const delta = createDelta(nextBytes, byteStringToBytes(kv.value));
-    if (delta.length >= kv.value.length) return;
+    // A value kept against a base (its key was idle for a while before this write) is rebuilt.
+    const delta = createDelta(nextBytes, kv instanceof SharedBaseKv ? this.valueBytes(kv) : byteStringToBytes(kv.value));
+    if (delta.length >= (kv instanceof SharedBaseKv ? kv.delta : kv.value).length) return;
     this.replace(p, new SupersededKv(kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease, next, bytesToByteString(delta), run));
   }
 
@@ -375,7 +387,7 @@ export class Backend {
     return n;
   }
 
-  /** Number of leased values kept against a base (for tests and views). */
+  /** Number of values kept against a base (for tests and views). */
   get sharedBases(): number {
     return this.count((kv) => kv instanceof SharedBaseKv);
   }

@@ -31,6 +31,13 @@ import { deepFreeze, forgetEncoding, parseResourceVersion } from './codec.ts';
 export const eventFreshDuration = 75_000;
 export const defaultLowerBoundCapacity = 100;
 export const defaultUpperBoundCapacity = 100 * 1024;
+/**
+ * Changes after which a current object that has not changed since forgets its encoded value (`idle`):
+ * the value etcd stores for an idle key is kept small there (src/sim/etcd/backend.ts), and this entry
+ * would keep it whole. A change to the key within them (a Pod's binding and status patches follow its
+ * create within seconds) still reads the encoding without encoding again.
+ */
+export const encodingLag = 2048;
 
 export type WatchCacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
@@ -152,6 +159,10 @@ export class WatchCache {
   private removedEventSinceRelist = false;
   private readonly store = new Map<string, KubeObject>();
   private readonly sharing = new SharedParts();
+  /** Changes recorded so far. */
+  private changes = 0;
+  /** The keys changed within the last `encodingLag` changes, oldest first: the change that made each's object current. */
+  private readonly recentlyChanged = new Map<string, number>();
 
   constructor(
     /** The storage key of an object (`/registry/pods/default/nginx`). */
@@ -273,7 +284,21 @@ export class WatchCache {
     else this.store.set(key, obj);
     // The replaced object is now only history (the window's events): its value need not be kept whole.
     if (type === 'MODIFIED' && prevObject !== null) forgetEncoding(prevObject);
+    this.forgetIdle(key, type !== 'DELETED');
     return event;
+  }
+
+  /** Records a change of `key`, then forgets the encodings of the objects unchanged for `encodingLag` changes. */
+  private forgetIdle(key: string, current: boolean): void {
+    this.changes++;
+    this.recentlyChanged.delete(key);
+    if (current) this.recentlyChanged.set(key, this.changes);
+    for (const [oldest, at] of this.recentlyChanged) {
+      if (at > this.changes - encodingLag) break;
+      this.recentlyChanged.delete(oldest);
+      const obj = this.store.get(oldest);
+      if (obj !== undefined) forgetEncoding(obj);
+    }
   }
 
   private updateCache(event: WatchCacheEvent): void {
