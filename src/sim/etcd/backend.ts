@@ -34,36 +34,51 @@ export const maxDeltaRun = 16;
 /** Rebuilt values kept for the next reads. */
 const recentRebuilt = 16;
 
+/** A put's record whose value is kept as a delta: its KeyValue's other fields. */
+abstract class PackedKv {
+  readonly key: string;
+  readonly createRevision: number;
+  readonly modRevision: number;
+  readonly version: number;
+  readonly lease: string;
+  /** A Fossil delta to this record's value, as a byte string. */
+  abstract readonly delta: string;
+
+  constructor(kv: Omit<KeyValue, 'value'>) {
+    this.key = kv.key;
+    this.createRevision = kv.createRevision;
+    this.modRevision = kv.modRevision;
+    this.version = kv.version;
+    this.lease = kv.lease;
+  }
+}
+
 /** A superseded put: its value is `delta` applied to the value of the key's revision `next`. */
-class SupersededKv {
+class SupersededKv extends PackedKv {
   constructor(
-    readonly key: string,
-    readonly createRevision: number,
-    readonly modRevision: number,
-    readonly version: number,
-    readonly lease: string,
+    kv: Omit<KeyValue, 'value'>,
     /** The revisionId of the key's next revision, a put of the same generation. */
     readonly next: number,
-    /** The Fossil delta from that revision's value to this one's, as a byte string. */
+    /** The Fossil delta from that revision's value to this one's. */
     readonly delta: string,
     /** This delta's place in its run of consecutive deltas of the key (1 after a whole value). */
     readonly run: number,
-  ) {}
+  ) {
+    super(kv);
+  }
 }
 
 /** A put's value kept as `delta` applied to `base`, a value of another put (see the header). */
-class SharedBaseKv {
+class SharedBaseKv extends PackedKv {
   constructor(
-    readonly key: string,
-    readonly createRevision: number,
-    readonly modRevision: number,
-    readonly version: number,
-    readonly lease: string,
+    kv: Omit<KeyValue, 'value'>,
     /** The value the delta applies to (a byte string, shared with the put it came from). */
     readonly base: string,
-    /** The Fossil delta from `base` to this value, as a byte string. */
+    /** The Fossil delta from `base` to this value. */
     readonly delta: string,
-  ) {}
+  ) {
+    super(kv);
+  }
 }
 
 /** Bases kept per key parent: the most recently used first. */
@@ -78,7 +93,7 @@ type Packed = SupersededKv | SharedBaseKv;
 type Stored = KeyValue | Packed;
 
 function isPacked(kv: Stored): kv is Packed {
-  return kv instanceof SupersededKv || kv instanceof SharedBaseKv;
+  return kv instanceof PackedKv;
 }
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
@@ -212,7 +227,7 @@ export class Backend {
       bases.splice(bestAt, 1);
       bases.unshift(base);
     }
-    this.replace(rev, new SharedBaseKv(kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease, base.value, bytesToByteString(best)));
+    this.replace(rev, new SharedBaseKv(kv, base.value, bytesToByteString(best)));
   }
 
   /**
@@ -258,7 +273,7 @@ export class Backend {
     // A value kept against a base (its key was idle for a while before this write) is rebuilt.
     const delta = createDelta(nextBytes, kv instanceof SharedBaseKv ? this.valueBytes(kv) : byteStringToBytes(kv.value));
     if (delta.length >= (kv instanceof SharedBaseKv ? kv.delta : kv.value).length) return;
-    this.replace(p, new SupersededKv(kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease, next, bytesToByteString(delta), run));
+    this.replace(p, new SupersededKv(kv, next, bytesToByteString(delta), run));
   }
 
   private replace(rev: Revision, kv: Packed): void {
