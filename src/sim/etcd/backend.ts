@@ -81,8 +81,8 @@ class SharedBaseKv extends PackedKv {
   }
 }
 
-/** Bases kept per key parent: the most recently used first. */
-const basesPerParent = 4;
+/** Bases kept per key parent and value length (in 32 bytes): the most recently used first. */
+const basesPerParent = 2;
 
 interface Base {
   readonly value: string;
@@ -145,7 +145,7 @@ export class Backend {
   private freshHead = 0;
   /** The puts a pending supersession will make deltas against their next revision: not kept against a base. */
   private readonly superseded = new Set<number>();
-  /** Recent values deltas are made against, by key parent (see the header). */
+  /** Recent values deltas are made against, by key parent and value length (see the header). */
   private readonly bases = new Map<string, Base[]>();
 
   /** Stores one change (a put, or a tombstone with createRevision 0), at a revision past the last compaction. */
@@ -195,14 +195,15 @@ export class Backend {
   }
 
   /**
-   * Keeps a put's value as a delta against the best of its key parent's recent bases when that is
+   * Keeps a put's value as a delta against the best of its key parent's recent bases of about its length when that is
    * under a third of the value; otherwise the value stays whole and becomes its parent's newest base.
    */
   private toSharedBase(id: number): void {
     const rev = revisionOf(id);
     const kv = this.stored(rev.main, rev.sub);
     if (kv === undefined || isPacked(kv)) return;
-    const parent = kv.key.slice(0, kv.key.lastIndexOf('/') + 1);
+    // Values of one kind and length (the Events of one reason, the Pods of one ReplicaSet) are alike.
+    const parent = `${kv.key.slice(0, kv.key.lastIndexOf('/') + 1)} ${kv.value.length >> 5}`;
     const bases = this.bases.get(parent) ?? [];
     const bytes = byteStringToBytes(kv.value);
     let best: Uint8Array | undefined;
