@@ -34,10 +34,12 @@ export const defaultUpperBoundCapacity = 100 * 1024;
 /**
  * Changes after which a current object that has not changed since forgets its encoded value (`idle`):
  * the value etcd stores for an idle key is kept small there (src/sim/etcd/backend.ts), and this entry
- * would keep it whole. A change to the key within them (a Pod's binding and status patches follow its
- * create within seconds) still reads the encoding without encoding again.
+ * would keep it whole. A change to the key within them still reads the encoding without encoding
+ * again; a later one encodes the cached object (stateFromObject in etcd3-store.ts). In a rollout a Pod's
+ * status patches can come tens of seconds after its create (kube-scheduler binds ~100 Pods a second):
+ * 8,192 changes of the pods' cache are ~2,000 Pods, and keep ~4 MB of Pod values whole at any size.
  */
-export const encodingLag = 2048;
+export const encodingLag = 8192;
 
 export type WatchCacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
