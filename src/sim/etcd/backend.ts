@@ -26,6 +26,7 @@
 import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
 import type { KeyValue } from './kv.ts';
+import { isPacked, SharedBaseKv, SupersededKv, type Packed } from './packed-kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
 
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
@@ -33,53 +34,6 @@ export const maxDeltaRun = 16;
 
 /** Rebuilt values kept for the next reads. */
 const recentRebuilt = 16;
-
-/** A put's record whose value is kept as a delta: its KeyValue's other fields. */
-abstract class PackedKv {
-  readonly key: string;
-  readonly createRevision: number;
-  readonly modRevision: number;
-  readonly version: number;
-  readonly lease: string;
-  /** A Fossil delta to this record's value, as a byte string. */
-  abstract readonly delta: string;
-
-  constructor(kv: Omit<KeyValue, 'value'>) {
-    this.key = kv.key;
-    this.createRevision = kv.createRevision;
-    this.modRevision = kv.modRevision;
-    this.version = kv.version;
-    this.lease = kv.lease;
-  }
-}
-
-/** A superseded put: its value is `delta` applied to the value of the key's revision `next`. */
-class SupersededKv extends PackedKv {
-  constructor(
-    kv: Omit<KeyValue, 'value'>,
-    /** The revisionId of the key's next revision, a put of the same generation. */
-    readonly next: number,
-    /** The Fossil delta from that revision's value to this one's. */
-    readonly delta: string,
-    /** This delta's place in its run of consecutive deltas of the key (1 after a whole value). */
-    readonly run: number,
-  ) {
-    super(kv);
-  }
-}
-
-/** A put's value kept as `delta` applied to `base`, a value of another put (see the header). */
-class SharedBaseKv extends PackedKv {
-  constructor(
-    kv: Omit<KeyValue, 'value'>,
-    /** The value the delta applies to (a byte string, shared with the put it came from). */
-    readonly base: string,
-    /** The Fossil delta from `base` to this value. */
-    readonly delta: string,
-  ) {
-    super(kv);
-  }
-}
 
 /** Bases kept per key parent and value length (in 32 bytes): the most recently used first. */
 const basesPerParent = 2;
@@ -89,12 +43,7 @@ interface Base {
   readonly bytes: Uint8Array;
 }
 
-type Packed = SupersededKv | SharedBaseKv;
 type Stored = KeyValue | Packed;
-
-function isPacked(kv: Stored): kv is Packed {
-  return kv instanceof PackedKv;
-}
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */

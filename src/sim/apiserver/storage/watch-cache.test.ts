@@ -206,6 +206,6 @@ describe('WatchCache: an idle object lets go of its encoded value', () => {
     const gone = decodeToFreeze(encodeObject(pod('gone', 'web')), 2);
     cache.add(gone, 0);
     cache.delete(deepFreeze({ ...gone, metadata: { ...gone.metadata, resourceVersion: '3' } }), 0);
-    expect((cache as unknown as { recentlyChanged: Map<string, number> }).recentlyChanged.has(keyOf(gone))).toBe(false);
+    expect((cache as unknown as { store: { recentlyChanged: Map<string, number> } }).store.recentlyChanged.has(keyOf(gone))).toBe(false);
   });
 });

@@ -149,6 +149,43 @@ class SharedParts {
   }
 }
 
+/** The cache's current objects by key; each forgets its encoding once idle for `encodingLag` changes. */
+class CurrentObjects extends Map<string, KubeObject> {
+  /** Changes so far. */
+  private changes = 0;
+  /** The keys changed within the last `encodingLag` changes, oldest first: the change that made each's object current. */
+  private readonly recentlyChanged = new Map<string, number>();
+
+  override set(key: string, obj: KubeObject): this {
+    super.set(key, obj);
+    this.changed(key, true);
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    const had = super.delete(key);
+    this.changed(key, false);
+    return had;
+  }
+
+  override clear(): void {
+    super.clear();
+    this.recentlyChanged.clear();
+  }
+
+  private changed(key: string, current: boolean): void {
+    this.changes++;
+    this.recentlyChanged.delete(key);
+    if (current) this.recentlyChanged.set(key, this.changes);
+    for (const [oldest, at] of this.recentlyChanged) {
+      if (at > this.changes - encodingLag) break;
+      this.recentlyChanged.delete(oldest);
+      const obj = this.get(oldest);
+      if (obj !== undefined) forgetEncoding(obj);
+    }
+  }
+}
+
 export class WatchCache {
   /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
   resourceVersion = 0;
@@ -159,12 +196,8 @@ export class WatchCache {
   private startIndex = 0;
   private endIndex = 0;
   private removedEventSinceRelist = false;
-  private readonly store = new Map<string, KubeObject>();
+  private readonly store = new CurrentObjects();
   private readonly sharing = new SharedParts();
-  /** Changes recorded so far. */
-  private changes = 0;
-  /** The keys changed within the last `encodingLag` changes, oldest first: the change that made each's object current. */
-  private readonly recentlyChanged = new Map<string, number>();
 
   constructor(
     /** The storage key of an object (`/registry/pods/default/nginx`). */
@@ -286,21 +319,7 @@ export class WatchCache {
     else this.store.set(key, obj);
     // The replaced object is now only history (the window's events): its value need not be kept whole.
     if (type === 'MODIFIED' && prevObject !== null) forgetEncoding(prevObject);
-    this.forgetIdle(key, type !== 'DELETED');
     return event;
-  }
-
-  /** Records a change of `key`, then forgets the encodings of the objects unchanged for `encodingLag` changes. */
-  private forgetIdle(key: string, current: boolean): void {
-    this.changes++;
-    this.recentlyChanged.delete(key);
-    if (current) this.recentlyChanged.set(key, this.changes);
-    for (const [oldest, at] of this.recentlyChanged) {
-      if (at > this.changes - encodingLag) break;
-      this.recentlyChanged.delete(oldest);
-      const obj = this.store.get(oldest);
-      if (obj !== undefined) forgetEncoding(obj);
-    }
   }
 
   private updateCache(event: WatchCacheEvent): void {
