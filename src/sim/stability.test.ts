@@ -36,12 +36,13 @@ const bounded = [
 
 /**
  * The bounded holders' own lists (the paths of the lists themselves), etcd's revisions since its
- * last compaction (bounded by kube-apiserver's compaction interval), and the supersessions etcd's backend
- * has not yet made deltas (revision numbers only: bounded by its `supersedeLag`).
+ * last compaction (bounded by kube-apiserver's compaction interval), the supersessions etcd's backend
+ * has not yet made deltas and the puts it has not yet kept against a base (revision numbers only: each
+ * bounded by its `supersedeLag`).
  */
 const boundedLists = [
   /^cluster\.engine\.trace\./, /^cluster\.apiserver\.audit\.events$/, /\.watchCache\.cache$/, /^cluster\.scheduler\.attempts$/,
-  /^cluster\.etcd\.store\.backend\.tail$/, /^cluster\.etcd\.store\.backend\.pending$/,
+  /^cluster\.etcd\.store\.backend\.tail$/, /^cluster\.etcd\.store\.backend\.pending$/, /^cluster\.etcd\.store\.backend\.fresh$/,
 ];
 
 /**

@@ -13,10 +13,20 @@
 // revision, about a tenth of its size, and rebuilt exactly whenever it is read: `get`, `rangeRevisions`
 // and compaction see the same records as before. A delta's chain of later revisions is at most
 // `maxDeltaRun` long: after that many deltas in a row, a value is kept whole.
+//
+// A value its key has not replaced `supersedeLag` puts later (an Event, written once with its one-hour
+// TTL; a Pod once it runs) is kept as a delta against a recent value of its key's parent
+// (`/registry/events/<namespace>/`, `/registry/pods/<namespace>/`) when that is less than a third of it:
+// Events of one reason, or the Pods of one ReplicaSet, differ in little but names, uids, addresses and
+// times (an Event's 599 bytes become ~200, a Pod's 2 KB ~300). The base is the other value itself, held
+// by reference, so it lives as long as a delta needs it, whatever compaction or deletes do to its own
+// key. (kube-apiserver's watch cache also holds a current value, through its decoded object's encoding,
+// until that object has not changed for a while: watch-cache.ts.)
 
 import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
 import type { KeyValue } from './kv.ts';
+import { isPacked, SharedBaseKv, SupersededKv, type Packed } from './packed-kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
 
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
@@ -25,24 +35,15 @@ export const maxDeltaRun = 16;
 /** Rebuilt values kept for the next reads. */
 const recentRebuilt = 16;
 
-/** A superseded put: its value is `delta` applied to the value of the key's revision `next`. */
-class SupersededKv {
-  constructor(
-    readonly key: string,
-    readonly createRevision: number,
-    readonly modRevision: number,
-    readonly version: number,
-    readonly lease: string,
-    /** The revisionId of the key's next revision, a put of the same generation. */
-    readonly next: number,
-    /** The Fossil delta from that revision's value to this one's, as a byte string. */
-    readonly delta: string,
-    /** This delta's place in its run of consecutive deltas of the key (1 after a whole value). */
-    readonly run: number,
-  ) {}
+/** Bases kept per key parent and value length (in 32 bytes): the most recently used first. */
+const basesPerParent = 2;
+
+interface Base {
+  readonly value: string;
+  readonly bytes: Uint8Array;
 }
 
-type Stored = KeyValue | SupersededKv;
+type Stored = KeyValue | Packed;
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */
@@ -87,18 +88,22 @@ export class Backend {
   private pending: number[] = [];
   private pendingHead = 0;
   /** The values rebuilt last, by record; emptied by compaction. */
-  private readonly recent = new Map<SupersededKv, Uint8Array>();
+  private readonly recent = new Map<Packed, Uint8Array>();
+  /** Puts not yet kept against a base, oldest first from `freshHead`: revisionIds. */
+  private fresh: number[] = [];
+  private freshHead = 0;
+  /** The puts a pending supersession will make deltas against their next revision: not kept against a base. */
+  private readonly superseded = new Set<number>();
+  /** Recent values deltas are made against, by key parent and value length (see the header). */
+  private readonly bases = new Map<string, Base[]>();
 
   /** Stores one change (a put, or a tombstone with createRevision 0), at a revision past the last compaction. */
   put(main: number, sub: number, kv: KeyValue): void {
     if (main < this.base) throw new Error(`backend: revision ${main} is at or below the compacted revision ${this.base - 1}`);
     const at = main - this.base;
-    if (sub === 0) {
-      this.tail[at] = kv;
-      return;
-    }
     const slot = this.tail[at];
-    if (Array.isArray(slot)) slot[sub] = kv;
+    if (sub === 0) this.tail[at] = kv;
+    else if (Array.isArray(slot)) slot[sub] = kv;
     else {
       const changes: Array<Stored | undefined> = [slot];
       changes[sub] = kv;
@@ -119,7 +124,60 @@ export class Backend {
   get(rev: Revision): KeyValue {
     const kv = this.stored(rev.main, rev.sub);
     if (kv === undefined) throw new Error(`backend: no key-value at revision ${rev.main}.${rev.sub}`);
-    return kv instanceof SupersededKv ? this.rebuilt(kv) : kv;
+    return isPacked(kv) ? this.rebuilt(kv) : kv;
+  }
+
+  /**
+   * Called once a put at `rev` is stored and, when it replaced its key's previous value, `supersede`
+   * was called: the put `supersedeLag` puts older is kept against a base unless its key replaced it.
+   */
+  written(rev: number): void {
+    this.fresh.push(rev);
+    while (this.fresh.length - this.freshHead > this.supersedeLag) {
+      const id = this.fresh[this.freshHead++]!;
+      if (!this.superseded.has(id)) this.toSharedBase(id);
+    }
+    if (this.freshHead > 4096) {
+      this.fresh = this.fresh.slice(this.freshHead);
+      this.freshHead = 0;
+    }
+  }
+
+  /**
+   * Keeps a put's value as a delta against the best of its key parent's recent bases of about its length when that is
+   * under a third of the value; otherwise the value stays whole and becomes its parent's newest base.
+   */
+  private toSharedBase(id: number): void {
+    const rev = revisionOf(id);
+    const kv = this.stored(rev.main, rev.sub);
+    if (kv === undefined || isPacked(kv)) return;
+    // Values of one kind and length (the Events of one reason, the Pods of one ReplicaSet) are alike.
+    const parent = `${kv.key.slice(0, kv.key.lastIndexOf('/') + 1)} ${kv.value.length >> 5}`;
+    const bases = this.bases.get(parent) ?? [];
+    const bytes = byteStringToBytes(kv.value);
+    let best: Uint8Array | undefined;
+    let bestAt = -1;
+    for (let i = 0; i < bases.length; i++) {
+      const delta = createDelta(bases[i]!.bytes, bytes);
+      if (best === undefined || delta.length < best.length) {
+        best = delta;
+        bestAt = i;
+      }
+      // Good enough (a Pod against a sibling's value: ~15 %): the rest are not tried, each try costs a pass over both.
+      if (delta.length * 4 <= bytes.length) break;
+    }
+    if (best === undefined || best.length * 3 > bytes.length) {
+      bases.unshift({ value: kv.value, bytes });
+      if (bases.length > basesPerParent) bases.pop();
+      this.bases.set(parent, bases);
+      return;
+    }
+    const base = bases[bestAt]!;
+    if (bestAt > 0) {
+      bases.splice(bestAt, 1);
+      bases.unshift(base);
+    }
+    this.replace(rev, new SharedBaseKv(kv, base.value, bytesToByteString(best)));
   }
 
   /**
@@ -129,10 +187,12 @@ export class Backend {
    */
   supersede(prev: number, next: number, older: number | undefined): void {
     this.pending.push(prev, next, older ?? -1);
+    this.superseded.add(prev);
     while (this.pending.length - this.pendingHead > 3 * this.supersedeLag) {
       const at = this.pendingHead;
       this.pendingHead += 3;
       const o = this.pending[at + 2]!;
+      this.superseded.delete(this.pending[at]!);
       this.toDelta(this.pending[at]!, this.pending[at + 1]!, o < 0 ? undefined : o);
     }
     if (this.pendingHead > 3 * 4096) {
@@ -143,7 +203,7 @@ export class Backend {
 
   /**
    * Keeps `prev`'s value as a delta against `next`'s, unless either is gone (compacted), the delta would
-   * not be smaller, or it would make a run longer than `maxDeltaRun`.
+   * not be smaller than what is kept, or it would make a run longer than `maxDeltaRun`.
    */
   private toDelta(prev: number, next: number, older: number | undefined): void {
     const p = revisionOf(prev);
@@ -159,30 +219,46 @@ export class Backend {
     const n = revisionOf(next);
     const nextKv = this.stored(n.main, n.sub);
     if (nextKv === undefined || nextKv instanceof SupersededKv) return;
-    const delta = createDelta(byteStringToBytes(nextKv.value), byteStringToBytes(kv.value));
-    if (delta.length >= kv.value.length) return;
-    this.replace(p, new SupersededKv(kv.key, kv.createRevision, kv.modRevision, kv.version, kv.lease, next, bytesToByteString(delta), run));
+    const nextBytes = nextKv instanceof SharedBaseKv ? this.valueBytes(nextKv) : byteStringToBytes(nextKv.value);
+    // A value kept against a base (its key was idle for a while before this write) is rebuilt.
+    const delta = createDelta(nextBytes, kv instanceof SharedBaseKv ? this.valueBytes(kv) : byteStringToBytes(kv.value));
+    if (delta.length >= (kv instanceof SharedBaseKv ? kv.delta : kv.value).length) return;
+    this.replace(p, new SupersededKv(kv, next, bytesToByteString(delta), run));
   }
 
-  private replace(rev: Revision, kv: SupersededKv): void {
+  private replace(rev: Revision, kv: Packed): void {
     const slot = this.slot(rev.main);
     if (Array.isArray(slot)) slot[rev.sub] = kv;
     else if (rev.main >= this.base) this.tail[rev.main - this.base] = kv;
     else this.kept.set(rev.main, kv);
   }
 
-  /** A superseded revision's record, its value rebuilt from the chain of deltas to the next whole value. */
-  private rebuilt(kv: SupersededKv): KeyValue {
+  /** A packed record as a plain KeyValue, its value rebuilt. */
+  private rebuilt(kv: Packed): KeyValue {
+    const bytes = this.valueBytes(kv);
+    return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, value: bytesToByteString(bytes), lease: kv.lease };
+  }
+
+  /**
+   * A packed record's value: a superseded one's from the chain of deltas to the next value that is whole
+   * or kept against a base; one kept against a base from its base.
+   */
+  private valueBytes(kv: Packed): Uint8Array {
     const chain: SupersededKv[] = [];
     let at: Stored = kv;
     let bytes: Uint8Array | undefined;
     while (bytes === undefined) {
-      if (!(at instanceof SupersededKv)) {
+      if (!isPacked(at)) {
         bytes = byteStringToBytes(at.value);
         break;
       }
       bytes = this.recent.get(at);
       if (bytes !== undefined) break;
+      if (at instanceof SharedBaseKv) {
+        bytes = applyDelta(byteStringToBytes(at.base), byteStringToBytes(at.delta), { verifyChecksum: false });
+        this.remember(at, bytes);
+        break;
+      }
       chain.push(at);
       const n = revisionOf(at.next);
       const next = this.stored(n.main, n.sub);
@@ -193,11 +269,11 @@ export class Backend {
       bytes = applyDelta(bytes, byteStringToBytes(chain[i]!.delta), { verifyChecksum: false });
       this.remember(chain[i]!, bytes);
     }
-    return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, value: bytesToByteString(bytes), lease: kv.lease };
+    return bytes;
   }
 
   /** Keeps a rebuilt value for the next reads (a reader of history often reads neighbouring revisions). */
-  private remember(kv: SupersededKv, bytes: Uint8Array): void {
+  private remember(kv: Packed, bytes: Uint8Array): void {
     if (this.recent.size >= recentRebuilt) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(kv, bytes);
   }
@@ -209,7 +285,7 @@ export class Backend {
   rangeRevisions(minMain: number, maxMain: number, f: (kv: KeyValue, rev: Revision) => void, wants?: (key: string) => boolean): void {
     const visitOne = (kv: Stored, main: number, sub: number): void => {
       if (wants !== undefined && !wants(kv.key)) return;
-      f(kv instanceof SupersededKv ? this.rebuilt(kv) : kv, { main, sub });
+      f(isPacked(kv) ? this.rebuilt(kv) : kv, { main, sub });
     };
     const visit = (main: number, slot: Slot): void => {
       if (slot === undefined) return;
@@ -239,8 +315,10 @@ export class Backend {
   /** Deletes every change at or below `compactRev` that is not in `keep`. Returns the number deleted. */
   compact(compactRev: number, keep: ReadonlySet<number>): number {
     const dropped = { n: 0 };
-    // What compaction drops is not kept for later reads either.
+    // What compaction drops is not kept for later reads either; bases are chosen afresh (what a delta
+    // made against a base needs, it holds).
     this.recent.clear();
+    this.bases.clear();
     for (const [main, slot] of this.kept) {
       if (main > compactRev) break;
       if (compactSlot(main, slot, keep, dropped) === undefined) this.kept.delete(main);
@@ -259,7 +337,7 @@ export class Backend {
   /** Visits every stored change's key and value length in bytes, without rebuilding superseded values. */
   sizes(f: (key: string, valueLength: number) => void): void {
     const visit = (kv: Stored | undefined): void => {
-      if (kv !== undefined) f(kv.key, kv instanceof SupersededKv ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length);
+      if (kv !== undefined) f(kv.key, isPacked(kv) ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length);
     };
     for (const slot of [...this.kept.values(), ...this.tail]) {
       if (Array.isArray(slot)) slot.forEach(visit);
@@ -274,14 +352,21 @@ export class Backend {
     return n;
   }
 
+  /** Number of values kept against a base (for tests and views). */
+  get sharedBases(): number {
+    return this.count((kv) => kv instanceof SharedBaseKv);
+  }
+
   /** Number of superseded values kept as deltas (for tests and views). */
   get deltas(): number {
+    return this.count((kv) => kv instanceof SupersededKv);
+  }
+
+  private count(which: (kv: Stored) => boolean): number {
     let n = 0;
-    const count = (slot: Slot): void => {
-      for (const kv of Array.isArray(slot) ? slot : [slot]) if (kv instanceof SupersededKv) n++;
-    };
-    for (const slot of this.kept.values()) count(slot);
-    for (const slot of this.tail) count(slot);
+    for (const slot of [...this.kept.values(), ...this.tail]) {
+      for (const kv of Array.isArray(slot) ? slot : [slot]) if (kv !== undefined && which(kv)) n++;
+    }
     return n;
   }
 }

@@ -123,6 +123,7 @@ export class StoreTxnWrite extends StoreTxnRead {
     s.backend.put(rev, sub, kv);
     ki.put(rev, sub);
     if (prev !== undefined) s.backend.supersede(prev, revisionId(rev, sub), older);
+    s.backend.written(revisionId(rev, sub));
     this.changes.push(kv);
     if (oldLease !== noLease) s.lessor.detach(oldLease, ki.key);
     if (lease !== noLease) s.lessor.attach(lease, ki.key);

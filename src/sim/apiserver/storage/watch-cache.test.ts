@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, Status } from '../../api/types/meta.ts';
 import { caught } from './contract-fixtures.ts';
-import { defaultLowerBoundCapacity, defaultUpperBoundCapacity, eventFreshDuration, WatchCache } from './watch-cache.ts';
+import { decodeObject, decodeStored, decodeToFreeze, deepFreeze, encodeObject } from './codec.ts';
+import { defaultLowerBoundCapacity, defaultUpperBoundCapacity, encodingLag, eventFreshDuration, WatchCache } from './watch-cache.ts';
 
 const keyOf = (obj: KubeObject) => `/registry/pods/default/${obj.metadata.name ?? ''}`;
 
@@ -175,5 +176,36 @@ describe('WatchCache: revisions of an object share their unchanged parts', () =>
     expect(c.metadata.managedFields![0]!.fieldsV1).toBe(aController!.fieldsV1);
     expect(c.metadata.managedFields![1]!.fieldsV1).toBe(bKubelet!.fieldsV1);
     expect(Object.isFrozen(c.metadata.managedFields![1]!.fieldsV1)).toBe(true);
+  });
+});
+
+describe('WatchCache: an idle object lets go of its encoded value', () => {
+  const pod = (name: string, label: string): KubeObject => ({
+    apiVersion: 'v1', kind: 'Pod',
+    metadata: { name, namespace: 'default', uid: `uid-${name}`, labels: { app: label } },
+    spec: { containers: [{ name: 'c', image: 'nginx' }] },
+  } as KubeObject);
+
+  it('still encodes to the bytes it was decoded from, and decodeObject with it as the cached object still gives them decoded', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([], 1);
+    const value = encodeObject(pod('idle', 'web'));
+    const idle = decodeToFreeze(value, 2);
+    cache.add(idle, 0);
+    expect(encodeObject(idle)).toBe(value);
+    // encodingLag changes of other keys: `idle` has not changed in them, so its encoding is forgotten.
+    for (let i = 0; i < encodingLag; i++) cache.add(decodeToFreeze(encodeObject(pod(`p${i}`, 'web')), 3 + i), 0);
+    expect(cache.getByKey(keyOf(idle))).toBe(idle);
+    expect(encodeObject(idle)).toBe(value);
+    expect(decodeObject(value, 2, idle)).toEqual({ ...decodeStored(value), metadata: { ...decodeStored(value).metadata, resourceVersion: '2' } });
+  });
+
+  it('keeps no key of a deleted object among the recently changed', () => {
+    const cache = new WatchCache(keyOf);
+    cache.replace([], 1);
+    const gone = decodeToFreeze(encodeObject(pod('gone', 'web')), 2);
+    cache.add(gone, 0);
+    cache.delete(deepFreeze({ ...gone, metadata: { ...gone.metadata, resourceVersion: '3' } }), 0);
+    expect((cache as unknown as { store: { recentlyChanged: Map<string, number> } }).store.recentlyChanged.has(keyOf(gone))).toBe(false);
   });
 });

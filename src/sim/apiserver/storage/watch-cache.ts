@@ -31,6 +31,15 @@ import { deepFreeze, forgetEncoding, parseResourceVersion } from './codec.ts';
 export const eventFreshDuration = 75_000;
 export const defaultLowerBoundCapacity = 100;
 export const defaultUpperBoundCapacity = 100 * 1024;
+/**
+ * Changes after which a current object that has not changed since forgets its encoded value (`idle`):
+ * the value etcd stores for an idle key is kept small there (src/sim/etcd/backend.ts), and this entry
+ * would keep it whole. A change to the key within them still reads the encoding without encoding
+ * again; a later one encodes the cached object (stateFromObject in etcd3-store.ts). In a rollout a Pod's
+ * status patches can come tens of seconds after its create (kube-scheduler binds ~100 Pods a second):
+ * 8,192 changes of the pods' cache are ~2,000 Pods, and keep ~4 MB of Pod values whole at any size.
+ */
+export const encodingLag = 8192;
 
 export type WatchCacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
@@ -140,6 +149,43 @@ class SharedParts {
   }
 }
 
+/** The cache's current objects by key; each forgets its encoding once idle for `encodingLag` changes. */
+class CurrentObjects extends Map<string, KubeObject> {
+  /** Changes so far. */
+  private changes = 0;
+  /** The keys changed within the last `encodingLag` changes, oldest first: the change that made each's object current. */
+  private readonly recentlyChanged = new Map<string, number>();
+
+  override set(key: string, obj: KubeObject): this {
+    super.set(key, obj);
+    this.changed(key, true);
+    return this;
+  }
+
+  override delete(key: string): boolean {
+    const had = super.delete(key);
+    this.changed(key, false);
+    return had;
+  }
+
+  override clear(): void {
+    super.clear();
+    this.recentlyChanged.clear();
+  }
+
+  private changed(key: string, current: boolean): void {
+    this.changes++;
+    this.recentlyChanged.delete(key);
+    if (current) this.recentlyChanged.set(key, this.changes);
+    for (const [oldest, at] of this.recentlyChanged) {
+      if (at > this.changes - encodingLag) break;
+      this.recentlyChanged.delete(oldest);
+      const obj = this.get(oldest);
+      if (obj !== undefined) forgetEncoding(obj);
+    }
+  }
+}
+
 export class WatchCache {
   /** The resourceVersion up to which the cache is current (last event, relist or progress bookmark). */
   resourceVersion = 0;
@@ -150,7 +196,7 @@ export class WatchCache {
   private startIndex = 0;
   private endIndex = 0;
   private removedEventSinceRelist = false;
-  private readonly store = new Map<string, KubeObject>();
+  private readonly store = new CurrentObjects();
   private readonly sharing = new SharedParts();
 
   constructor(
