@@ -115,6 +115,18 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
       await until(`the mirror at revision ${next}`, () => mirror.store.currentRev === next, { timeoutMs: 30_000 });
       expect(tracker.current().entries.find((e) => e.key === '/registry/configmaps/default/kept')).toMatchObject({ size: 2, modRevision: next, version: 2 });
       expect(tracker.valueAt('/registry/configmaps/default/kept', next)).toBe('k1');
+
+      // A long seek reads only the keys written between two revisions, through the backend's key filter
+      // (src/worker/keyspace.ts writtenBetween): the mirror asks it of every record and hands on only those it wants.
+      const asked: string[] = [];
+      const handed: string[] = [];
+      mirror.store.backend.rangeRevisions(compactAt, next + 1, (kv) => handed.push(kv.key), (key) => {
+        asked.push(key);
+        return key.endsWith('/kept');
+      });
+      expect(asked).toContain('/registry/configmaps/default/after');
+      expect(asked).toContain('/registry/configmaps/default/kept');
+      expect(handed).toEqual(asked.filter((key) => key.endsWith('/kept')));
     } finally {
       mirror.close();
       grpc.close();

@@ -62,7 +62,7 @@ export class RealEtcdKeyspace implements KeyspaceSource {
       get compactMainRev() {
         return compactMainRev();
       },
-      backend: { rangeRevisions: (min, max, f) => this.rangeRevisions(min, max, f) },
+      backend: { rangeRevisions: (min, max, f, wants) => this.rangeRevisions(min, max, f, wants) },
     };
   }
 
@@ -98,7 +98,8 @@ export class RealEtcdKeyspace implements KeyspaceSource {
     this.records = this.records.filter((kv, i) => kv.modRevision > revision || (latest.get(kv.key) === i && kv.createRevision !== 0));
   }
 
-  private rangeRevisions(min: number, max: number, f: (kv: KeyValue) => void): void {
+  /** As the model's backend: each record of a revision in [min, max), those `wants` declines left out. */
+  private rangeRevisions(min: number, max: number, f: (kv: KeyValue) => void, wants?: (key: string) => boolean): void {
     let lo = 0;
     let hi = this.records.length;
     while (lo < hi) {
@@ -106,7 +107,10 @@ export class RealEtcdKeyspace implements KeyspaceSource {
       if (this.records[mid]!.modRevision < min) lo = mid + 1;
       else hi = mid;
     }
-    for (let i = lo; i < this.records.length && this.records[i]!.modRevision < max; i++) f(this.records[i]!);
+    for (let i = lo; i < this.records.length && this.records[i]!.modRevision < max; i++) {
+      const kv = this.records[i]!;
+      if (wants === undefined || wants(kv.key)) f(kv);
+    }
   }
 
   private range(request: RangeRequest): RangeResponse {
