@@ -27,9 +27,9 @@ describe('the estimate before a scenario at scale starts', () => {
   });
 
   it('has parts a reader can check: seconds of warm-up, milliseconds per Pod, KiB per Pod and per node', () => {
-    expect(cpuFit.warmUp).toBeCloseTo(4.7, 1);
-    expect(cpuFit.perPod * 1000).toBeCloseTo(3.41, 2);
-    expect(cpuFit.perPodNode * 1e6).toBeCloseTo(4.74, 2);
+    expect(cpuFit.warmUp).toBeCloseTo(3.9, 1);
+    expect(cpuFit.perPod * 1000).toBeCloseTo(4.29, 2);
+    expect(cpuFit.perPodNode * 1e6).toBeCloseTo(3.15, 2);
     expect(memoryFit.fixed / MiB).toBeCloseTo(78.4, 1);
     expect(memoryFit.perPod / KiB).toBeCloseTo(27.4, 1);
     expect(memoryFit.perNode / KiB).toBeCloseTo(76.7, 1);
@@ -38,11 +38,11 @@ describe('the estimate before a scenario at scale starts', () => {
 
   it('keeps 30,000 Pods on 1,000 nodes within a tab\'s heap, puts 150,000 on 5,000 past it', () => {
     const thirty = scaleEstimate(30_000, 1000);
-    expect(thirty.podsPerCpuSecond).toBeCloseTo(120.3, 1);
+    expect(thirty.podsPerCpuSecond).toBeCloseTo(132.2, 1);
     expect(thirty.bytes / 1024 ** 3).toBeCloseTo(0.93, 2);
     expect(thirty).toMatchObject({ fits: true, nearLimit: false });
     const big = scaleEstimate(150_000, 5000);
-    expect(big.seconds / 60).toBeCloseTo(67.9, 1);
+    expect(big.seconds / 60).toBeCloseTo(50.1, 1);
     expect(big.bytes / 1024 ** 3).toBeCloseTo(4.4, 1);
     expect(big).toMatchObject({ fits: false, nearLimit: false });
     expect(big.peakBytes).toBeGreaterThan(tabHeapBytes);
@@ -61,13 +61,13 @@ describe('the estimate before a scenario at scale starts', () => {
     const en = scenarioTextsIn('en');
     const zh = scenarioTextsIn('zh');
     expect(en.estimate(scaleEstimate(30_000, 1000), 1000)).toBe('Before it starts, an estimate from measured runs of the model (1,000 Pods on 50 nodes; '
-      + '2,000 and 10,000 on 500; 30,000 on 1,000; the CPU time also from 96,809 on 5,000; past them it is extrapolated): '
-      + 'about 5 min of CPU time (120 Pods per CPU second at 1,000 nodes), '
+      + '2,000 and 10,000 on 500; 30,000 on 1,000; the CPU time also from 150,000 on 5,000; past them it is extrapolated): '
+      + 'about 4 min of CPU time (132 Pods per CPU second at 1,000 nodes), '
       + 'and 0.9 GiB of memory kept in this tab once every Pod is Running, with a peak near 2.8 GiB on the way.');
     expect(en.estimateNear(tabHeapBytes)).toContain('(about 4 GiB)');
     const big = zh.estimate(scaleEstimate(150_000, 5000), 5000);
-    expect(big).toContain('按模型的实测运行估算（50 个节点上 1,000 个 Pod；500 个节点上 2,000 个和 10,000 个；1,000 个节点上 30,000 个；CPU 时间另据 5,000 个节点上的 96,809 个；超出这些规模为外推）');
-    expect(big).toContain('约 68 分钟 的 CPU 时间（5,000 个节点时每 CPU 秒约 37 个 Pod）');
+    expect(big).toContain('按模型的实测运行估算（50 个节点上 1,000 个 Pod；500 个节点上 2,000 个和 10,000 个；1,000 个节点上 30,000 个；CPU 时间另据 5,000 个节点上的 150,000 个；超出这些规模为外推）');
+    expect(big).toContain('约 51 分钟 的 CPU 时间（5,000 个节点时每 CPU 秒约 50 个 Pod）');
     expect(big).toContain('保留 4.4 GiB 的内存，过程中峰值接近 12.9 GiB');
     expect(en.estimateTooBig(tabHeapBytes)).toContain('(about 4 GiB)');
     expect(zh.startAnyway).toBe('允许开始');
