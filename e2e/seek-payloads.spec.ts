@@ -31,17 +31,21 @@ function heldRecord(page: Page, id: number): Promise<Held | undefined> {
   }, id);
 }
 
+/** Ids of this spec's `traceRange` queries: each its own, so an earlier answer held by the store is never taken for it. */
+let queryId = 9_000;
+
 /** The whole payload of the delivery at `step`, asked of the worker as the sequence view asks (a positive id). */
 async function wholePayload(page: Page, step: number): Promise<string> {
-  await page.evaluate((at) => (globalThis as unknown as Handle).podflow.actions.traceRange({ id: 9_999, fromStep: at, count: 1, payloads: 'full' }), step);
-  return page.evaluate(() => new Promise<string>((resolve) => {
+  const id = ++queryId;
+  await page.evaluate(([at, query]) => (globalThis as unknown as Handle).podflow.actions.traceRange({ id: query, fromStep: at, count: 1, payloads: 'full' }), [step, id] as const);
+  return page.evaluate((query) => new Promise<string>((resolve) => {
     const look = () => {
       const answer = (globalThis as unknown as Handle).podflow.store.getState().traceRange;
-      if (answer?.id === 9_999) resolve(JSON.stringify(answer.records[0]!.payload));
+      if (answer?.id === query) resolve(JSON.stringify(answer.records[0]!.payload));
       else requestAnimationFrame(look);
     };
     look();
-  }));
+  }), id);
 }
 
 test('after a seek, a light delivery and a light token show their whole payloads when opened', async ({ podflow, page }) => {
