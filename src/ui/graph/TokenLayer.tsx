@@ -14,7 +14,7 @@
 
 import { useReactFlow, ViewportPortal } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { Flight, VirtualTime } from '../../protocol/index.ts';
+import { flightLimit, type Flight, type VirtualTime } from '../../protocol/index.ts';
 import { flightPhase, flightProgress, isDrawn, type FlightPhase } from '../playback/flight.ts';
 import { usePlayhead } from '../playback/PlayheadProvider.tsx';
 import { useSimActions, useSimStore } from '../store/sim-context.ts';
@@ -127,6 +127,8 @@ interface Placed {
   phase: FlightPhase | null;
   /** Real ms (performance.now) when its rest at the arrival ends (shownPhase); 0: not resting. */
   restUntil: number;
+  /** Dropped by the store while resting: drawn until its rest ends, then its element goes. */
+  leaving: boolean;
   x: number;
   y: number;
 }
@@ -162,6 +164,8 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const flow = useReactFlow();
   const time = usePlayhead();
   const placed = useRef(new Map<number, Placed>());
+  /** Tokens the store dropped that still rest at their arrival (at most `flightLimit`). */
+  const lingering = useRef(0);
   const tokenElements = useRef<TokenElements | null>(null);
   // State, not a ref: React Flow's viewport portal mounts the layer only once its viewport exists.
   const [tokenRoot, setTokenRoot] = useState<SVGGElement | null>(null);
@@ -202,10 +206,18 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     rest.current = { timer: undefined, wake: Number.POSITIVE_INFINITY };
     const playing = store.getState().status.mode === 'playing';
     const show = (id: number) => tokenElements.current?.show(id) ?? null;
+    let leaving = 0;
     for (const entry of placed.current.values()) {
       place(entry, t, now, playing, show);
+      if (entry.leaving && !isDrawn(entry.phase!)) {
+        placed.current.delete(entry.id);
+        tokenElements.current?.drop(entry.id);
+        continue;
+      }
+      if (entry.leaving) leaving++;
       if (entry.restUntil > now) wakeAt(entry.restUntil, now);
     }
+    lingering.current = leaving;
     relabel();
   }, [relabel, wakeAt, store]);
   useEffect(() => {
@@ -233,18 +245,34 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     if (!root) return undefined;
     const learnedAt = { t: time.get() };
     const show = (id: number) => elements.show(id);
+    // A token joining, or changed (`before`: what it was shown as, its rest included: its delivery is
+    // recorded in the report after the playhead passed it, and a token resting at its arrival rests on).
+    const join = ({ flight, segment }: DrawnToken, element: SVGGElement | null, before: Placed | undefined) => {
+      // Its phase and place are written afresh (an element shown now may be a reused one).
+      const entry: Placed = { id: flight.id, element, flight, segment, phase: null, restUntil: before?.restUntil ?? 0, leaving: false, x: Number.NaN, y: Number.NaN };
+      if (before?.leaving) lingering.current--;
+      placed.current.set(flight.id, entry);
+      const now = performance.now();
+      const previous = before ? before.phase : flightPhase(flight, learnedAt.t) === 'gone' ? null : 'unsent';
+      place(entry, time.get(), now, store.getState().status.mode === 'playing', show, previous);
+      if (entry.restUntil > now) wakeAt(entry.restUntil, now);
+      relabelSoon();
+    };
     const elements = new TokenElements(root, {
-      added({ flight, segment }, element) {
-        const entry: Placed = { id: flight.id, element, flight, segment, phase: null, restUntil: 0, x: Number.NaN, y: Number.NaN };
-        placed.current.set(flight.id, entry);
-        const now = performance.now();
-        place(entry, time.get(), now, store.getState().status.mode === 'playing', show, flightPhase(flight, learnedAt.t) === 'gone' ? null : 'unsent');
-        if (entry.restUntil > now) wakeAt(entry.restUntil, now);
-        relabelSoon();
-      },
+      added: (token, element) => join(token, element, undefined),
+      changed: (token, element) => join(token, element, placed.current.get(token.flight.id)),
       removed(id) {
         placed.current.delete(id);
         relabelSoon();
+      },
+      lingers(id) {
+        const entry = placed.current.get(id);
+        if (!entry || entry.phase === null || !isDrawn(entry.phase) || entry.restUntil <= performance.now()) return false;
+        // Fast play passes over every flight of every report: the rests beyond the limit end now.
+        if (lingering.current >= flightLimit) return false;
+        lingering.current++;
+        entry.leaving = true;
+        return true;
       },
       select: (id) => actions.select({ type: 'message', id }),
       hover(id) {

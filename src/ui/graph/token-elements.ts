@@ -24,12 +24,16 @@ export interface DrawnToken {
 }
 
 /**
- * What the layer tells its owner: a message joined (or its token changed: place it afresh; `element` is
- * its element, null until shown) or left.
+ * What the layer tells its owner: a message joined (`element` is its element, null until shown), its
+ * token changed (a delivery recorded, its payload shipped again, the layout changed or shown now: placed
+ * again where it is, keeping what it was shown as) or left. While playing, a message leaving whose token
+ * the owner still draws (resting at its arrival) `lingers`: its element stays until the owner `drop`s it.
  */
 export interface TokenElementEvents {
   added(token: DrawnToken, element: SVGGElement | null): void;
+  changed(token: DrawnToken, element: SVGGElement | null): void;
   removed(id: number): void;
+  lingers(id: number): boolean;
   select(id: number): void;
   /** The token under the pointer or focused (its message id), or none (null). */
   hover(id: number | null): void;
@@ -55,6 +59,8 @@ interface Held {
   /** The class and accessible name written (a flight's delivery or selection changes them). */
   className: string;
   name: string;
+  /** No longer held by the store, its element kept while its owner still draws it (`lingers`). */
+  leaving: boolean;
 }
 
 export class TokenElements {
@@ -76,13 +82,17 @@ export class TokenElements {
 
   /**
    * Holds exactly `tokens`, in their order (later ones on top), `selected` (a message id) marked; each
-   * gets its element now when `showAll`, else when `show` is called for it.
+   * gets its element now when `showAll`, else when `show` is called for it. Unless `showAll` (paused: the
+   * page shows what the step shows), a token leaving that its owner still draws lingers until dropped.
    */
   sync(tokens: readonly DrawnToken[], selected: number | null, showAll: boolean): void {
     const wanted = new Set<number>();
     for (const token of tokens) wanted.add(token.flight.id);
     for (const [id, held] of this.held) {
-      if (!wanted.has(id)) this.remove(id, held);
+      if (wanted.has(id)) held.leaving = false;
+      else if (held.leaving && !showAll) continue;
+      else if (!showAll && held.element !== null && this.events.lingers(id)) held.leaving = true;
+      else this.remove(id, held);
     }
     this.order = tokens.map((token) => token.flight.id);
     let cursor = this.root.firstChild;
@@ -107,6 +117,12 @@ export class TokenElements {
     return element;
   }
 
+  /** Removes a lingering token's element (its owner no longer draws it); a token held again stays. */
+  drop(id: number): void {
+    const held = this.held.get(id);
+    if (held?.leaving) this.remove(id, held);
+  }
+
   /** Removes every element and listener (the layer unmounts). */
   dispose(): void {
     for (const [id, held] of this.held) this.remove(id, held);
@@ -124,7 +140,7 @@ export class TokenElements {
     const { flight } = token;
     const held = this.held.get(flight.id);
     if (!held) {
-      const entry: Held = { element: null, token, selected, className: '', name: '' };
+      const entry: Held = { element: null, token, selected, className: '', name: '', leaving: false };
       this.held.set(flight.id, entry);
       if (show) this.attach(entry);
       this.events.added(token, entry.element);
@@ -135,11 +151,10 @@ export class TokenElements {
     held.selected = selected;
     const attach = show && !element;
     if (attach || held.token.flight !== flight || held.token.segment !== token.segment) {
-      // A delivery recorded, a payload shipped again, the layout changed or shown now: placed afresh.
-      this.events.removed(flight.id);
+      // A delivery recorded, a payload shipped again, the layout changed or shown now: placed again.
       held.token = token;
       if (attach) this.attach(held);
-      this.events.added(token, held.element);
+      this.events.changed(token, held.element);
     }
     return held;
   }

@@ -66,6 +66,31 @@ describe('Playhead', () => {
     expect(playhead.advance({ ...playing, speed: 1 })).toBe(1000 - 5 - 500);
   });
 
+  it('never trails the clock it followed before the last one (less lag): the worker ships the flights of about one report back', () => {
+    // A bound for catching up far beyond these gaps: only the floor moves the playhead faster than speed.
+    const playhead = playheadFor({ transitionMs: 600, maxBehindMs: 5_000 });
+    playhead.follow(1, true);
+    playhead.advance(playing);
+    // Reports 4 virtual ms apart at 0.01× (1 ms a frame): the playhead keeps within one report of the engine.
+    playhead.follow(5, true);
+    playhead.follow(9, true);
+    expect(playhead.advance(playing)).toBe(1);
+    playhead.follow(13, true);
+    // Behind 9 − 5 by more than a frame's 1 ms: it jumps to the previous clock less the lag.
+    expect(playhead.advance(playing)).toBe(4);
+    playhead.follow(17, true);
+    expect(frames(playhead, playing, 3)).toEqual([8, 9, 10]);
+  });
+
+  it('plays from the step shown when Play is pressed during a stepped transition', () => {
+    const playhead = playheadFor({ transitionMs: 600, maxBehindMs: 500 });
+    playhead.follow(100, false);
+    const midway = playhead.advance(paused);
+    expect(midway).toBeLessThan(50);
+    playhead.follow(100, true);
+    expect(playhead.advance(playing)).toBe(95);
+  });
+
   it('joins a cluster already running (a page attaching to a server) lag behind its first clock', () => {
     const playhead = playheadFor();
     // The page's status before the server's first one: 0.

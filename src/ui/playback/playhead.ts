@@ -10,7 +10,11 @@
 //               messages delivered by the time the playhead reaches their send time: `lag` is the
 //               longest flight a link allows. Behind by more than half `maxBehindMs` of real time (reports
 //               that came late, in a burst), it plays at twice the speed until it is not; behind by more
-//               than `maxBehindMs`, it skips.
+//               than `maxBehindMs`, it skips. Nor does it trail the previous clock it followed (less
+//               `lag`): the worker ships the flights of about one report back, so a playhead further
+//               behind (the rest of a stepped transition when Play is pressed, a catch-up) would reach
+//               flights the page no longer holds and draw none. The flights it skips over were held
+//               unsent, so each rests at its arrival (TokenLayer's shownPhase) instead.
 //               A new cluster's first clock while playing (a page attaching to a server's running
 //               cluster) puts it `lag` behind that clock at once: nothing before it was shown to play through.
 //   reduced motion  it jumps to the target: delivered messages sit at their end position.
@@ -43,6 +47,9 @@ export class Playhead {
   private lag: VirtualTime = 0;
   /** Nothing of the cluster shown since the last reset: every clock followed since was 0. */
   private fresh = true;
+  /** While playing, the least time shown: the clock followed before the last one, less `lag`. */
+  private floor = 0;
+  private playing = false;
 
   constructor(private readonly options: PlayheadOptions = defaultPlayheadOptions) {}
 
@@ -58,6 +65,7 @@ export class Playhead {
     this.target = 0;
     this.transition = null;
     this.fresh = true;
+    this.floor = 0;
   }
 
   /** The engine reported its clock. */
@@ -65,6 +73,10 @@ export class Playhead {
     if (this.fresh && playing) this.t = Math.max(0, now - this.lag);
     if (now !== this.target) this.fresh = false;
     if (!playing && now !== this.target) this.transition = { from: this.t, to: now, elapsedMs: 0 };
+    // Play pressed: from the step shown (a stepped transition still under way is cut short).
+    if (playing && !this.playing) this.floor = this.target - this.lag;
+    else if (playing && now !== this.target) this.floor = this.target - this.lag;
+    this.playing = playing;
     this.target = now;
   }
 
@@ -77,7 +89,7 @@ export class Playhead {
       this.transition = null;
       const ahead = this.target - this.lag;
       const rate = ahead - this.t > (frame.speed * this.options.maxBehindMs) / 2 ? 2 * frame.speed : frame.speed;
-      const next = Math.max(Math.min(this.t + frame.dtMs * rate, ahead), ahead - frame.speed * this.options.maxBehindMs);
+      const next = Math.max(Math.min(this.t + frame.dtMs * rate, ahead), ahead - frame.speed * this.options.maxBehindMs, this.floor);
       this.t = Math.max(this.t, next);
     } else if (this.transition) {
       const { from, to } = this.transition;
