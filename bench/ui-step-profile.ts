@@ -11,55 +11,12 @@
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
-import { createServer } from 'node:net';
-import WebSocket from 'ws';
+import { Cdp, freePort } from './cdp.ts';
 import { webDeploymentYaml } from './manifests.ts';
 import { act, answered, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
 const replicas = Number(process.argv[2] ?? 3000);
 const nodes = Number(process.argv[3] ?? 50);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** A flat CDP connection to the browser, with a session per attached target. */
-class Cdp {
-  private nextId = 1;
-  private readonly waiting = new Map<number, (result: unknown) => void>();
-  private constructor(private readonly socket: WebSocket) {
-    socket.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString('utf8')) as { id?: number; result?: unknown; error?: unknown };
-      if (message.id !== undefined) {
-        this.waiting.get(message.id)?.(message.error ? Promise.reject(new Error(JSON.stringify(message.error))) : message.result);
-        this.waiting.delete(message.id);
-      }
-    });
-  }
-
-  static async connect(port: number): Promise<Cdp> {
-    const version = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json() as { webSocketDebuggerUrl: string };
-    const socket = new WebSocket(version.webSocketDebuggerUrl, { perMessageDeflate: false, maxPayload: 1 << 30 });
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    return new Cdp(socket);
-  }
-
-  send<T>(method: string, params: object = {}, sessionId?: string): Promise<T> {
-    const id = this.nextId++;
-    this.socket.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-    return new Promise<T>((resolve) => this.waiting.set(id, resolve as (result: unknown) => void));
-  }
-
-  close(): void {
-    this.socket.close();
-  }
-}
 
 function summarize(profile: CpuProfile, top: number, thread = 'worker'): string[] {
   const original = sourcePositions();
