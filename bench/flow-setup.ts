@@ -24,10 +24,9 @@ export const benchEtcdMembers = ([1, 3, 5] as const).find((n) => String(n) === p
 
 /** The bench's cluster; `tracePayloads`: its tracePayloadLimit (default `PODFLOW_BENCH_TRACE_PAYLOADS`'s). */
 export function createBenchCluster(tracePayloads = benchTracePayloads): Cluster {
-  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, tracePayloadLimit: tracePayloads, schedulerAttemptLimit: 1_000, storageMediaType, etcdMembers: benchEtcdMembers,
-    // Every kubelet registers its node at boot and the model's kubelet does not retry a 429, so beyond
-    // 100 nodes the bench raises --max-requests-inflight / --max-mutating-requests-inflight.
-    ...(benchNodes > 100 ? { apiserver: { maxInFlight: { readOnly: 4 * benchNodes, mutating: 2 * benchNodes } } } : {}) });
+  // Beyond 100 nodes the cluster raises --max-requests-inflight / --max-mutating-requests-inflight itself
+  // (largeClusterMaxInFlight in src/sim/cluster.ts), as the bench did before.
+  return createCluster({ seed: 'bench-flow', nodes: benchNodes, traceLimit: 100_000, tracePayloadLimit: tracePayloads, schedulerAttemptLimit: 1_000, storageMediaType, etcdMembers: benchEtcdMembers });
 }
 
 /** Sends the user's POST of Deployment `web` with `replicas` replicas (it takes effect as the engine runs). */

@@ -4,6 +4,16 @@ import type { EtcdReply, PutResponse, RangeResponse } from './etcd/index.ts';
 import { runTwiceWithPerturbedHost } from './testing/determinism.ts';
 
 describe('Cluster', () => {
+  it('raises the apiserver\'s in-flight limits beyond 100 nodes: 300 kubelets register at boot without a 429 (at 400 / 200 they meet them)', () => {
+    const refusals = (cluster: ReturnType<typeof createCluster>) => {
+      cluster.boot();
+      return cluster.engine.trace.all().filter((m) => m.kind === 'http.response' && (m.payload as { status: number }).status === 429).length;
+    };
+    const components = { controllerManager: false, scheduler: false };
+    expect(refusals(createCluster({ seed: 'large', nodes: 300, components }))).toBe(0);
+    expect(refusals(createCluster({ seed: 'large', nodes: 300, components, apiserver: { maxInFlight: { readOnly: 400, mutating: 200 } } }))).toBeGreaterThan(0);
+  });
+
   it('lists the whole topology and links only what is modelled', () => {
     const cluster = createCluster({ seed: 'topology', nodes: 3 });
     expect(cluster.topology.components.map((c) => c.name)).toEqual([

@@ -60,6 +60,22 @@ describe('kubelet', () => {
     expect(cluster.engine.now - start).toBeGreaterThanOrEqual(30_500);
   });
 
+  it('keeps trying to register its node once the client has spent its Retry-After retries, waiting 200 ms, 400 ms, … (registerWithAPIServer)', () => {
+    // One mutating request at a time: 30 kubelets registering at once are let in one per Retry-After wave,
+    // more waves than the client's 10 retries.
+    const cluster = createCluster({ seed: 'register', nodes: 30, apiserver: { maxInFlight: { readOnly: 400, mutating: 1 } }, components: { controllerManager: false, scheduler: false } });
+    cluster.boot();
+    expect(cluster.kubelets.every((k) => k.registered)).toBe(true);
+    const nodes = cluster.etcd.kv.range({ key: '/registry/minions/', rangeEnd: '/registry/minions0', keysOnly: true });
+    expect(nodes.kvs).toHaveLength(30);
+    // A kubelet that gave up on a try slept 200 ms, then 400 ms, … before the next (a wake-up per wait).
+    const wakeups = cluster.engine.trace.all().filter((m) => m.kind === 'timer' && (m.payload as { data?: { reason?: string } } | null)?.data?.reason === 'register-node');
+    expect(wakeups.length).toBeGreaterThan(0);
+    const byKubelet = new Map<string, number[]>();
+    for (const m of wakeups) byKubelet.set(m.to, [...(byKubelet.get(m.to) ?? []), m.deliverAt - m.sentAt]);
+    for (const waits of byKubelet.values()) expect(waits).toEqual([200, 400, 800, 1600, 3200, 6400, 7000, 7000, 7000].slice(0, waits.length));
+  });
+
   it('runs a pod bound to its node to Running and Ready with the events in order', () => {
     const { cluster } = setup();
     expect(call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('web', 'node-1')).status).toBe(201);

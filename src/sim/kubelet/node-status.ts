@@ -25,6 +25,10 @@ interface NodeStatusOptions {
   readonly taints?: NonNullable<Node['spec']>['taints'];
 }
 
+/** registerWithAPIServer's first step and its bound: the wait doubles after each try, up to 7 s. */
+const registerStepMs = 100;
+const registerStepMaxMs = 7_000;
+
 export class NodeStatusUpdater {
   /** The Node is in the API (created, or found at a restart). */
   registered = false;
@@ -85,22 +89,47 @@ export class NodeStatusUpdater {
     };
   }
 
-  /** registerWithAPIServer: create the Node; if it exists (a restart), read its UID and patch fresh conditions. */
+  /**
+   * registerWithAPIServer: tries to register until it has, waiting 200 ms, 400 ms, … (doubling, at most
+   * 7 s) after each failed try (a 429 from a thousand kubelets registering at once, once the client's own
+   * Retry-After retries are spent). Upstream also sleeps 100 ms before the first try; the model tries at
+   * once (every seed's boot starts with it).
+   */
   *registerNode(): Co<void> {
+    let step = registerStepMs;
+    while (!(yield* this.tryRegister())) {
+      step = Math.min(2 * step, registerStepMaxMs);
+      yield* this.host.sleep(step, { reason: 'register-node' });
+    }
+    this.registered = true;
+  }
+
+  /**
+   * tryRegisterWithAPIServer: create the Node; if it exists (a restart), read its UID and patch fresh
+   * conditions. False when the API answered with an error ("Unable to register node with API server").
+   */
+  private *tryRegister(): Co<boolean> {
     const nodes = this.nodes;
     try {
       this.nodeUid = (yield* nodes.create(undefined, this.nodeObject())).metadata.uid ?? '';
+      return true;
     } catch (err) {
-      if (!isStatusError(err) || err.code !== 409) throw err;
-      this.nodeUid = (yield* nodes.get(undefined, this.options.node)).metadata.uid ?? '';
-      // The node exists (a restart): tryUpdateNodeStatus reports fresh conditions at once.
-      try {
-        yield* nodes.patch(undefined, this.options.node, 'application/strategic-merge-patch+json',
-          { status: { conditions: this.nodeObject().status?.conditions } }, { subresource: 'status' });
-      } catch (patchErr) {
-        if (!isStatusError(patchErr)) throw patchErr;
-      }
+      if (!isStatusError(err)) throw err;
+      if (err.code !== 409) return false;
     }
-    this.registered = true;
+    try {
+      this.nodeUid = (yield* nodes.get(undefined, this.options.node)).metadata.uid ?? '';
+    } catch (err) {
+      if (!isStatusError(err)) throw err;
+      return false;
+    }
+    // The node exists (a restart): tryUpdateNodeStatus reports fresh conditions at once.
+    try {
+      yield* nodes.patch(undefined, this.options.node, 'application/strategic-merge-patch+json',
+        { status: { conditions: this.nodeObject().status?.conditions } }, { subresource: 'status' });
+    } catch (patchErr) {
+      if (!isStatusError(patchErr)) throw patchErr;
+    }
+    return true;
   }
 }

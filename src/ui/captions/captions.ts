@@ -568,6 +568,7 @@ const reasonNames: Readonly<Record<string, Both>> = {
   'conflict-retry': { en: 'conflict retry delay over', zh: '冲突重试前的等待结束' },
   'etcd-retry': { en: 'etcd client retry back-off over (25 ms)', zh: 'etcd 客户端重试退避结束（25 毫秒）' },
   'eviction-retry': { en: 'eviction retry delay over', zh: '驱逐重试前的等待结束' },
+  'register-node': { en: 'node registration back-off over', zh: '节点注册重试前的等待结束' },
 };
 
 /** A sleep's reason label as words: `image-pull` → `image pull`. */

@@ -817,6 +817,7 @@ export const wakeReasons: Readonly<Record<string, (data: unknown) => Both>> = {
   'conflict-retry': () => ({ en: 'waited a moment after a 409 Conflict, and tries the update again with a fresh read', zh: '在 409 Conflict 之后稍等片刻，重新读取后再次尝试更新' }),
   'etcd-retry': () => ({ en: 'waited 25 ms after etcd answered "unavailable", and sends the request again to the next etcd member', zh: 'etcd 回复"不可用"后等待 25 毫秒，把请求重新发给下一个 etcd 成员' }),
   'eviction-retry': (d) => ({ en: `waited a moment after a failed eviction of Pod ${podName(d)}, and tries again`, zh: `驱逐 Pod ${podName(d)} 失败后稍等片刻，再次尝试` }),
+  'register-node': () => ({ en: 'could not register its Node with the API server, waited (each time twice as long, at most 7 s) and tries again', zh: '未能向 API server 注册自己的 Node，等待后（每次加倍，最多 7 秒）再次尝试' }),
 };
 
 function podName(data: unknown): string {
