@@ -34,6 +34,13 @@ export interface FlightPosition {
 /** How much further back than the longest flight a report reaches, at most (virtual ms of the last advance). */
 const maxAdvanceWindow = 50;
 
+/**
+ * While playing, how far back a report reaches at most besides the longest flights: the clock of the
+ * report two before (a tick advances at most 100 ms of real time at the speed played, and delivers at most
+ * 5,000 messages, so the walk costs what the last two ticks delivered).
+ */
+const maxPlayWindow = 60_000;
+
 /** The longest flight a link allows now (latency + jitter), in virtual ms. */
 export function longestFlight(engine: Pick<Engine, 'linkList'>): number {
   let longest = 0;
@@ -117,6 +124,8 @@ export class FlightTracker {
   /** What the UI holds: flight id → the step that delivered it (null: in flight), and whether with its payload. */
   private shipped = new Map<number, Shipped>();
   private lastNow: number | null = null;
+  /** While playing, the clocks of the last two reports (reset when not playing). */
+  private playedNows: number[] = [];
 
   /** `storyOf` gives delivered flights their story level and milestone. */
   constructor(private readonly storyOf: StoryOf | null = null) {}
@@ -128,6 +137,7 @@ export class FlightTracker {
   reset(): void {
     this.shipped = new Map();
     this.lastNow = null;
+    this.playedNows = [];
   }
 
   /**
@@ -139,8 +149,17 @@ export class FlightTracker {
    */
   report(engine: Engine, at: FlightPosition, withPayloads = true): FlightsEvent | null {
     const longest = longestFlight(engine);
-    const advance = this.lastNow === null ? 0 : Math.min(maxAdvanceWindow, Math.max(0, at.now - this.lastNow));
+    let advance = this.lastNow === null ? 0 : Math.min(maxAdvanceWindow, Math.max(0, at.now - this.lastNow));
     this.lastNow = at.now;
+    if (!withPayloads) {
+      // Playing: the page's playhead never trails the clock of the report before the one it last applied
+      // (src/ui/playback/playhead.ts), so a flight is held until two reports later: by the time the page
+      // learns it went, its playhead has passed it (and drawn it, resting at its arrival if a frame's
+      // advance jumped over it). A tick under load may advance far more than maxAdvanceWindow.
+      const oldest = this.playedNows[0];
+      if (oldest !== undefined) advance = Math.max(advance, Math.min(maxPlayWindow, Math.max(0, at.now - oldest)));
+      this.playedNows = [...this.playedNows.slice(-1), at.now];
+    } else this.playedNows = [];
     const flights = flightsAt(engine, at, at.now - (2 * longest + advance + (at.trail ?? 0)));
     const held = this.shipped;
     const next = new Map<number, Shipped>();

@@ -238,6 +238,32 @@ describe('flights for a page that trails the reports', () => {
   });
 });
 
+describe('flights while playing', () => {
+  it('holds a flight until two reports later, past the clock the page\'s playhead may trail', () => {
+    const engine = new Engine({ seed: 'played' });
+    const a = engine.add(new Quiet('a'));
+    engine.add(new Quiet('b'));
+    engine.link('a', 'b', { latency: 5 });
+    const playing = new FlightTracker();
+    const paused = new FlightTracker();
+    engine.send(a.name, 'b', probe('m0'), null);
+    engine.run({ until: 6 });
+    const removedAt: Record<string, number> = {};
+    for (let now = 6; now <= 138; now += 33) {
+      if (now > 6) {
+        engine.setTimer('a', 33, 't', null);
+        engine.run({ until: now });
+      }
+      // Playing: flights carry only their label (withPayloads false).
+      if (playing.report(engine, headFlightPosition(engine), false)?.removed.length) removedAt.playing ??= engine.now;
+      if (paused.report(engine, headFlightPosition(engine))?.removed.length) removedAt.paused ??= engine.now;
+    }
+    // Delivered at 5: while playing still held at 72, when the page's playhead is no further back than
+    // 39 − 5 (the report before the last, less the longest flight); gone at 105.
+    expect(removedAt).toEqual({ paused: 72, playing: 105 });
+  });
+});
+
 class Quiet extends Component {
   receive(): void {}
 }

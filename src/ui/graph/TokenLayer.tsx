@@ -127,7 +127,7 @@ interface Placed {
   phase: FlightPhase | null;
   /** Real ms (performance.now) when its rest at the arrival ends (shownPhase); 0: not resting. */
   restUntil: number;
-  /** Dropped by the store while resting: drawn until its rest ends, then its element goes. */
+  /** Dropped by the store before the playhead is done with it: drawn until it is gone (its rest over), then it goes. */
   leaving: boolean;
   x: number;
   y: number;
@@ -164,7 +164,7 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const flow = useReactFlow();
   const time = usePlayhead();
   const placed = useRef(new Map<number, Placed>());
-  /** Tokens the store dropped that still rest at their arrival (at most `flightLimit`). */
+  /** Tokens the store dropped that the playhead has not finished with (at most `flightLimit`). */
   const lingering = useRef(0);
   const tokenElements = useRef<TokenElements | null>(null);
   // State, not a ref: React Flow's viewport portal mounts the layer only once its viewport exists.
@@ -209,7 +209,7 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     let leaving = 0;
     for (const entry of placed.current.values()) {
       place(entry, t, now, playing, show);
-      if (entry.leaving && !isDrawn(entry.phase!)) {
+      if (entry.leaving && entry.phase === 'gone') {
         placed.current.delete(entry.id);
         tokenElements.current?.drop(entry.id);
         continue;
@@ -266,8 +266,10 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
         relabelSoon();
       },
       lingers(id) {
+        // Still to come at the playhead (the worker ran further ahead than usual: a tick under load), in
+        // flight, or resting at its arrival: it plays out before it goes.
         const entry = placed.current.get(id);
-        if (!entry || entry.phase === null || !isDrawn(entry.phase) || entry.restUntil <= performance.now()) return false;
+        if (!entry || entry.phase === null || entry.phase === 'gone') return false;
         // Fast play passes over every flight of every report: the rests beyond the limit end now.
         if (lingering.current >= flightLimit) return false;
         lingering.current++;

@@ -26,8 +26,9 @@ export interface DrawnToken {
 /**
  * What the layer tells its owner: a message joined (`element` is its element, null until shown), its
  * token changed (a delivery recorded, its payload shipped again, the layout changed or shown now: placed
- * again where it is, keeping what it was shown as) or left. While playing, a message leaving whose token
- * the owner still draws (resting at its arrival) `lingers`: its element stays until the owner `drop`s it.
+ * again where it is, keeping what it was shown as) or left. While playing, a message leaving that the
+ * owner is not done with (still to come at its playhead, in flight or resting at its arrival) `lingers`:
+ * it stays held (its element, once shown) until the owner `drop`s it.
  */
 export interface TokenElementEvents {
   added(token: DrawnToken, element: SVGGElement | null): void;
@@ -59,7 +60,7 @@ interface Held {
   /** The class and accessible name written (a flight's delivery or selection changes them). */
   className: string;
   name: string;
-  /** No longer held by the store, its element kept while its owner still draws it (`lingers`). */
+  /** No longer held by the store, kept while its owner is not done with it (`lingers`). */
   leaving: boolean;
 }
 
@@ -83,7 +84,7 @@ export class TokenElements {
   /**
    * Holds exactly `tokens`, in their order (later ones on top), `selected` (a message id) marked; each
    * gets its element now when `showAll`, else when `show` is called for it. Unless `showAll` (paused: the
-   * page shows what the step shows), a token leaving that its owner still draws lingers until dropped.
+   * page shows what the step shows), a token leaving that its owner is not done with lingers until dropped.
    */
   sync(tokens: readonly DrawnToken[], selected: number | null, showAll: boolean): void {
     const wanted = new Set<number>();
@@ -91,7 +92,7 @@ export class TokenElements {
     for (const [id, held] of this.held) {
       if (wanted.has(id)) held.leaving = false;
       else if (held.leaving && !showAll) continue;
-      else if (!showAll && held.element !== null && this.events.lingers(id)) held.leaving = true;
+      else if (!showAll && this.events.lingers(id)) held.leaving = true;
       else this.remove(id, held);
     }
     this.order = tokens.map((token) => token.flight.id);
