@@ -6,6 +6,10 @@
 
 import type { LoggableCommand, LoggedCommand, TimelineEvent, TimelineMarker, TimelineMarkerKind } from '../protocol/index.ts';
 import { timelineMarkerLimit } from '../protocol/index.ts';
+import { float64Column, uint32Column, uint8Column } from './step-columns.ts';
+
+/** `sents`' value for a step whose newest message is unknown. */
+const unknownSent = 0xffff_ffff;
 
 /** What the timeline reads after each delivery. */
 export interface StepSample {
@@ -19,12 +23,16 @@ export interface StepSample {
 }
 
 export class Timeline {
-  /** Index = step; entry 0 is the state before the first delivery. */
-  private readonly times: number[] = [];
-  private readonly pendings: number[] = [];
-  private readonly idles: boolean[] = [];
-  private readonly revisions: number[] = [];
-  private readonly sents: number[] = [];
+  /**
+   * Index = step; entry 0 is the state before the first delivery. Typed columns (step-columns.ts): 21 bytes
+   * a step, where JS arrays took 28 and up to half as much again in spare capacity (a 150,000-Pod run is
+   * 40 million steps). Revisions and message ids fit 32 bits (a run reaches tens of millions).
+   */
+  private readonly times = float64Column();
+  private readonly pendings = uint32Column();
+  private readonly idles = uint8Column();
+  private readonly revisions = uint32Column();
+  private readonly sents = uint32Column();
   private readonly commandLog: LoggedCommand[] = [];
   /** Markers of user actions (commands, forks), and of errors: kept apart so a storm of errors never pushes user actions out. */
   private markerList: TimelineMarker[] = [];
@@ -83,28 +91,29 @@ export class Timeline {
 
   sample(step: number): StepSample {
     this.requireStep(step);
-    return { now: this.times[step]!, pending: this.pendings[step]!, idle: this.idles[step]!, revision: this.revisions[step]!, ...(Number.isFinite(this.sents[step]) ? { sent: this.sents[step]! } : {}) };
+    const sent = this.sents.at(step)!;
+    return { now: this.times.at(step)!, pending: this.pendings.at(step)!, idle: this.idles.at(step) === 1, revision: this.revisions.at(step)!, ...(sent !== unknownSent ? { sent } : {}) };
   }
 
   /** Messages sent at the head after its delivery (a user command): they belong to the head's step. */
   noteSent(sent: number): void {
-    this.sents[this.head] = sent;
+    this.sents.set(this.head, sent);
   }
 
   revisionAt(step: number): number {
     this.requireStep(step);
-    return this.revisions[step]!;
+    return this.revisions.at(step)!;
   }
 
   /** The first step after which the store's revision is ≥ `revision`, or null if it never got there. */
   stepOfRevision(revision: number): number | null {
     const revisions = this.revisions;
-    if (revisions.length === 0 || revisions[revisions.length - 1]! < revision) return null;
+    if (revisions.length === 0 || revisions.at(revisions.length - 1)! < revision) return null;
     let lo = 0;
     let hi = revisions.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (revisions[mid]! >= revision) hi = mid;
+      if (revisions.at(mid)! >= revision) hi = mid;
       else lo = mid + 1;
     }
     return lo;
@@ -144,7 +153,7 @@ export class Timeline {
    */
   truncate(step: number): void {
     this.requireStep(step);
-    for (const list of [this.times, this.pendings, this.idles, this.revisions, this.sents]) list.length = step + 1;
+    for (const column of [this.times, this.pendings, this.idles, this.revisions, this.sents]) column.truncate(step + 1);
     const keep = this.commandLog.filter((entry) => entry.step <= step);
     this.commandLog.length = 0;
     this.commandLog.push(...keep);
@@ -164,16 +173,16 @@ export class Timeline {
       bootSteps: this.bootSteps,
       retainedFrom,
       markers: this.markers,
-      revision: this.revisions[position]!,
+      revision: this.revisions.at(position)!,
     };
   }
 
   private push(sample: StepSample): void {
     this.times.push(sample.now);
     this.pendings.push(sample.pending);
-    this.idles.push(sample.idle);
+    this.idles.push(sample.idle ? 1 : 0);
     this.revisions.push(sample.revision);
-    this.sents.push(sample.sent ?? Number.POSITIVE_INFINITY);
+    this.sents.push(sample.sent ?? unknownSent);
   }
 
   private requireStep(step: number): void {
