@@ -210,9 +210,12 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     for (const entry of placed.current.values()) {
       place(entry, t, now, playing, show);
       if (entry.leaving && entry.phase === 'gone') {
-        placed.current.delete(entry.id);
-        tokenElements.current?.drop(entry.id);
-        continue;
+        // Held again meanwhile (the worker shipped it once more, unchanged): it stays, placed as any other.
+        if (tokenElements.current?.drop(entry.id) !== false) {
+          placed.current.delete(entry.id);
+          continue;
+        }
+        entry.leaving = false;
       }
       if (entry.leaving) leaving++;
       if (entry.restUntil > now) wakeAt(entry.restUntil, now);

@@ -118,10 +118,12 @@ export class TokenElements {
     return element;
   }
 
-  /** Removes a lingering token's element (its owner no longer draws it); a token held again stays. */
-  drop(id: number): void {
+  /** Removes a lingering token (its owner is done with it); false when it is held again (it stays). */
+  drop(id: number): boolean {
     const held = this.held.get(id);
-    if (held?.leaving) this.remove(id, held);
+    if (!held?.leaving) return false;
+    this.remove(id, held);
+    return true;
   }
 
   /** Removes every element and listener (the layer unmounts). */
