@@ -68,7 +68,10 @@ async function pageState(page: Page): Promise<{ step: number; held: number; read
 
 async function main(): Promise<void> {
   const port = await freePort();
-  const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`]);
+  // PODFLOW_TAB_CHROMIUM_ARGS adds Chromium flags, e.g. `--enable-logging=stderr` (with DEBUG=pw:browser to
+  // see its log: why a tab crashed).
+  const extra = (process.env.PODFLOW_TAB_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
+  const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`, ...extra]);
   const log: Sample[] = [];
   const out = join(import.meta.dirname, 'results', `tab-${replicas}x${nodes}.json`);
   const figures: Record<string, unknown> = { replicas, nodes, startedAt: new Date().toISOString() };
