@@ -177,6 +177,15 @@ describe('tokens near the playhead', () => {
   });
 });
 
+/** An engine with two components that ignore what they receive, linked a → b with a 5 ms latency. */
+function quietLink(seed: string): { engine: Engine; a: Quiet } {
+  const engine = new Engine({ seed });
+  const a = engine.add(new Quiet('a'));
+  engine.add(new Quiet('b'));
+  engine.link('a', 'b', { latency: 5 });
+  return { engine, a };
+}
+
 /** Words of this test's own, outside the model's message map: typed as the engine's synthetic token. */
 function probe(kind: string): 'token' {
   return kind as 'token';
@@ -184,10 +193,7 @@ function probe(kind: string): 'token' {
 
 describe('flights over the limit', () => {
   it('keeps those in flight at the playhead first, then those to come, then those gone', () => {
-    const engine = new Engine({ seed: 'flights' });
-    const a = engine.add(new Quiet('a'));
-    engine.add(new Quiet('b'));
-    engine.link('a', 'b', { latency: 5 });
+    const { engine, a } = quietLink('flights');
     // Sent at 0, 2 and 4 (a timer moves the clock): delivered at 5, 7 and 9.
     const sent = [engine.send(a.name, 'b', probe('m0'), null)];
     engine.setTimer('a', 2, 't', null);
@@ -212,10 +218,7 @@ describe('flights over the limit', () => {
 describe('flights for a page that trails the reports', () => {
   it('a driven host holds each flight until a playhead trailing by up to followerTrail has passed it', () => {
     const run = (trail: number) => {
-      const engine = new Engine({ seed: 'trail' });
-      const a = engine.add(new Quiet('a'));
-      engine.add(new Quiet('b'));
-      engine.link('a', 'b', { latency: 5 });
+      const { engine, a } = quietLink('trail');
       const tracker = new FlightTracker();
       engine.send(a.name, 'b', probe('m0'), null);
       engine.run({ until: 6 });
@@ -240,10 +243,7 @@ describe('flights for a page that trails the reports', () => {
 
 describe('flights while playing', () => {
   it('holds a flight until two reports later, past the clock the page\'s playhead may trail', () => {
-    const engine = new Engine({ seed: 'played' });
-    const a = engine.add(new Quiet('a'));
-    engine.add(new Quiet('b'));
-    engine.link('a', 'b', { latency: 5 });
+    const { engine, a } = quietLink('played');
     const playing = new FlightTracker();
     const paused = new FlightTracker();
     engine.send(a.name, 'b', probe('m0'), null);

@@ -74,8 +74,7 @@ export class Playhead {
     if (now !== this.target) this.fresh = false;
     if (!playing && now !== this.target) this.transition = { from: this.t, to: now, elapsedMs: 0 };
     // Play pressed: from the step shown (a stepped transition still under way is cut short).
-    if (playing && !this.playing) this.floor = this.target - this.lag;
-    else if (playing && now !== this.target) this.floor = this.target - this.lag;
+    if (playing && (!this.playing || now !== this.target)) this.floor = this.target - this.lag;
     this.playing = playing;
     this.target = now;
   }
