@@ -73,7 +73,8 @@ export class Playhead {
     if (this.fresh && playing) this.t = Math.max(0, now - this.lag);
     if (now !== this.target) this.fresh = false;
     if (!playing && now !== this.target) this.transition = { from: this.t, to: now, elapsedMs: 0 };
-    // Play pressed: from the step shown (a stepped transition still under way is cut short).
+    // Play pressed: from the step shown (a stepped transition still under way is cut short); a new clock
+    // while playing: no further back than the one before it.
     if (playing && (!this.playing || now !== this.target)) this.floor = this.target - this.lag;
     this.playing = playing;
     this.target = now;
