@@ -98,7 +98,8 @@ describe.skipIf(!kubectl)('real kubectl against the Podflow apiserver', () => {
     stop();
     expect(watching).toBe(true);
     expect(ok(await k('create', '-f', manifest('nginx-deployment.yaml')))).toBe('deployment.apps/nginx-deployment created\n');
-    await until(() => /MODIFIED\s+nginx-deployment-\S+\s+1\/1\s+Running/.test(out));
+    // Wait for the whole line (RESTARTS, AGE and its newline): kubectl may write a row in two chunks.
+    await until(() => /MODIFIED\s+nginx-deployment-\S+\s+1\/1\s+Running\s+\d+\s+\S+\n/.test(out));
     watch.kill();
     expect(err).toBe('');
     const lines = rows(out);
