@@ -86,7 +86,7 @@ describe.skipIf(!kubectl)('real kubectl: protobuf requests and watch tables', ()
     await until('the watch to start', () => watching, { timeoutMs: 30_000, everyMs: 50 });
     stop();
     expect(ok(await k('run', 'watched', '--image=nginx'))).toBe('pod/watched created\n');
-    await until('the MODIFIED row of the watched pod', () => /MODIFIED\s+watched\s+1\/1\s+Running/.test(out), { timeoutMs: 30_000, everyMs: 50 });
+    await until('the MODIFIED row of the watched pod', () => /MODIFIED\s+watched\s+1\/1\s+Running\s+\d+\s+\S+\n/.test(out), { timeoutMs: 30_000, everyMs: 50 });
     watch.kill();
     expect(err).toBe('');
     const lines = rows(out);
