@@ -24,7 +24,11 @@ describe('token labels', () => {
       stream: 's', response: { header, watchId: 3, created: false, canceled: true, compactRevision: 45, cancelReason: '', fragment: false, events: [] },
     }), 'compacted (45)', true],
     [message('etcd.Txn', { compare: [{ target: 'MOD', key, modRevision: 1412, result: 'EQUAL' }, { target: 'VERSION', key, version: 0 }] }),
-      'Txn mod_revision(nginx-deployment-7f4d79f7d7-x6r6q) == 1412 (+1)', false],
+      'Txn mod_revision(nginx-deployment-…-x6r6q) == 1412 (+1)', false],
+    [message('http.watchEvent', { type: 'MODIFIED', object: { kind: 'Pod', metadata: { name: 'nginx-deployment-7f4d79f7d7-x6r6q', resourceVersion: '120' } } }),
+      'MODIFIED nginx-deployment-…-x6r6q rv 120', false],
+    [message('etcd.Txn', { compare: [{ target: 'MOD', key: '/registry/events/default/nginx-deployment-7f4d79f7d7-jfs2k.177b656c99e8b7c0', modRevision: 0, result: 'EQUAL' }] }),
+      'Txn mod_revision(nginx-…-jfs2k.…b7c0) == 0', false],
   ])('%j → %s', (m, text, failed) => {
     expect(tokenLabel(m)).toEqual({ text, failed });
   });

@@ -2,11 +2,14 @@
 // (drawn red): HTTP requests by method and path, responses by status (≥ 400 red, with the Status reason),
 // etcd Txns by their compare and, answered, by the branch taken and the revision, Ranges by key, watch
 // responses by event type, key and revision, apiserver watch events by type, object and resourceVersion
-// (ERROR red), compaction notices and broken watch streams red. The full payload is one click away.
+// (ERROR red), compaction notices and broken watch streams red. Generated names keep their head and their
+// distinguishing suffix (`nginx-deployment-…-x6r6q`), so a label stays short enough to lie beside its
+// link; the whole name is in the token's accessible name and one click away.
 
 import { isFailedStatus, typedRecord, type EtcdReplyPayload, type TraceRecord } from '../../protocol/index.ts';
 import { comparesText, headerRevision, rangeText, txnKey } from '../captions/etcd-text.ts';
 import { child, clip, count, text } from '../captions/payload.ts';
+import { shortName } from './insides-text.ts';
 
 export interface TokenLabel {
   readonly text: string;
@@ -23,7 +26,22 @@ function shortPath(path: string): string {
 
 function lastSegment(key: string): string {
   const parts = key.split('/').filter(Boolean);
-  return parts.length > 2 ? `…/${parts.slice(-2).join('/')}` : key;
+  return parts.length > 2 ? `…/${parts.at(-2)!}/${labelName(parts.at(-1)!)}` : key;
+}
+
+/** Characters of an object's name a label keeps (its generated middle elided). */
+const nameLimit = 24;
+
+/**
+ * An object's name as a label says it: shortened by its generated middle; an Event's name (its object's
+ * name, a dot and the time in hex, as client-go's recorder makes it) keeps its object's suffix and the
+ * time's last digits, which tell its Events apart: `nginx-…-jfs2k.…b7c0`.
+ */
+function labelName(name: string): string {
+  const dot = name.lastIndexOf('.');
+  const time = name.slice(dot + 1);
+  if (dot > 0 && /^[0-9a-f]{12,16}$/.test(time)) return `${shortName(name.slice(0, dot), nameLimit - 8)}.…${time.slice(-4)}`;
+  return shortName(name, nameLimit);
 }
 
 const ok = (t: string): TokenLabel => ({ text: t, failed: false });
@@ -48,14 +66,14 @@ export function tokenLabel(message: Pick<TraceRecord, 'kind' | 'payload'>): Toke
       if (type === 'ERROR') return bad(`ERROR ${count(object, 'code') ?? ''} ${text(object, 'reason') ?? ''}`.trim());
       const name = text(child(object, 'metadata'), 'name');
       const rv = text(child(object, 'metadata'), 'resourceVersion');
-      return ok(`${type}${name ? ` ${clip(name, 28)}` : ''}${rv ? ` rv ${rv}` : ''}`);
+      return ok(`${type}${name ? ` ${labelName(name)}` : ''}${rv ? ` rv ${rv}` : ''}`);
     }
     case 'http.watchEnd': return ok(`watch ends: ${record.payload.reason}`);
     case 'etcd.Txn': {
       const compares = record.payload.compare ?? [];
       const first = compares[0];
       if (first) {
-        const name = first.key.split('/').filter(Boolean).at(-1) ?? '';
+        const name = labelName(first.key.split('/').filter(Boolean).at(-1) ?? '');
         const more = compares.length > 1 ? ` (+${compares.length - 1})` : '';
         return ok(`Txn ${comparesText([{ ...first, key: name }])}${more}`);
       }

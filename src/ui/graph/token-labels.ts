@@ -135,11 +135,11 @@ export class TokenLabels {
    */
   update(tokens: Iterable<LabelledToken>, segments: ReadonlyMap<string, readonly [Point, Point]>, obstacles: Obstacles, step: number, selected: number | null): void {
     const choices = chooseLabels(tokens, step, selected).filter((c) => segments.has(c.key));
-    const shown = choices.map((c) => `${c.key}:${labelOf(c.flight).text}:${c.others}`).join('|');
+    const shown = choices.map((c) => `${c.key}:${labelOf(c.flight).text}:${c.others}:${c.rank > 1}`).join('|');
     if (shown === this.signature) return;
     this.signature = shown;
 
-    const requests: LabelRequest[] = choices.map((c) => ({ key: c.key, segment: segments.get(c.key)!, width: this.widthOf(c), height: labelHeight }));
+    const requests: LabelRequest[] = choices.map((c) => ({ key: c.key, segment: segments.get(c.key)!, width: this.widthOf(c), height: labelHeight, important: c.rank > 1 }));
     const placed = placeLabels(requests, obstacles.titles, obstacles.boxes, this.placements);
     const keep = new Set<string>();
     for (const choice of choices) {
@@ -201,6 +201,9 @@ export class TokenLabels {
       label.main.textContent = words;
       label.count.textContent = choice.others > 0 ? ` +${choice.others}` : '';
     }
+    // The selected message's or the step shown's: the only labels that may lie over a component's body.
+    const important = String(choice.rank > 1);
+    if (label.g.dataset.important !== important) label.g.dataset.important = important;
     if (label.placement?.rect !== placement.rect) {
       label.placement = placement;
       label.rect.setAttribute('width', String(placement.rect.width));

@@ -23,9 +23,10 @@ describe('token label placement', () => {
 
   it('keeps a label off the titles and off the labels placed before it', () => {
     const requests: LabelRequest[] = [
-      { ...link('a', apiserver, etcd), width: 200, height: 16 },
-      { ...link('b', apiserver, etcd), width: 200, height: 16 },
-      { ...link('c', apiserver, etcd), width: 200, height: 16 },
+      // Important (they may lie over the boxes' bodies): three wide labels crowd a short link.
+      { ...link('a', apiserver, etcd), width: 200, height: 16, important: true },
+      { ...link('b', apiserver, etcd), width: 200, height: 16, important: true },
+      { ...link('c', apiserver, etcd), width: 200, height: 16, important: true },
     ];
     const titles = [title(apiserver), title(etcd)];
     const placed = placeLabels(requests, titles, [apiserver, etcd]);
@@ -65,5 +66,29 @@ describe('token label placement', () => {
     const request: LabelRequest = { key: 'a--b', segment: [{ x: 90, y: 70 }, { x: 90, y: 160 }], width: 150, height: 16 };
     const placed = placeLabels([request], [], [upper, lower, wide]).get('a--b')!;
     expect(placed.rect.x).toBeGreaterThanOrEqual(0);
+    // Wider than the column, a label only important may hang past the edge or over the boxes.
+    const wider = { ...request, width: 420 };
+    expect(placeLabels([wider], [], [upper, lower, wide]).get('a--b')).toBeNull();
+    expect(placeLabels([{ ...wider, important: true }], [], [upper, lower, wide]).get('a--b')).not.toBeNull();
+  });
+
+  it('puts only the selected or the step shown\'s label mostly over a component\'s body', () => {
+    // A short link between two boxes inside a third, wide box: every spot for a long label lies over boxes.
+    const left: Rect = { x: 0, y: 100, width: 200, height: 80 };
+    const right: Rect = { x: 260, y: 100, width: 200, height: 80 };
+    const around: Rect = { x: -200, y: 0, width: 860, height: 300 };
+    const request: LabelRequest = { key: 'a--b', segment: [{ x: 200, y: 140 }, { x: 260, y: 140 }], width: 240, height: 16 };
+    const coverOf = (rect: Rect) => [left, right, around].reduce((sum, box) => {
+      const w = Math.min(rect.x + rect.width, box.x + box.width) - Math.max(rect.x, box.x);
+      const h = Math.min(rect.y + rect.height, box.y + box.height) - Math.max(rect.y, box.y);
+      return sum + (w > 0 && h > 0 ? w * h : 0);
+    }, 0);
+    expect(placeLabels([request], [], [left, right, around]).get('a--b')).toBeNull();
+    const important = placeLabels([{ ...request, important: true }], [], [left, right, around]).get('a--b')!;
+    expect(coverOf(important.rect)).toBeGreaterThan(0.25 * 240 * 16);
+    // A longer link with nothing around it has a spot clear of its two boxes.
+    const far: Rect = { ...right, x: 600 };
+    const clear = placeLabels([{ ...request, segment: [{ x: 200, y: 140 }, { x: 600, y: 140 }] }], [], [left, far]).get('a--b')!;
+    expect([left, far].some((box) => intersects(clear.rect, box))).toBe(false);
   });
 });

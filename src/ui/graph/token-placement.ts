@@ -5,7 +5,10 @@
 // times its area outside the graph (which a fit may leave outside the pane), the link's
 // previous spot first when it is still free (labels do not hop about while playing). Links are placed in
 // priority order (the selected message's, the step shown's, then the newest), so a link that finds no
-// free spot is one of the least important; its tokens stay dots and their count.
+// free spot is one of the least important; its tokens stay dots and their count. Only the selected
+// message's and the step shown's label may lie mostly over a component's body (what the box says is the
+// page's too) or outside the graph: any other spot with more than a quarter of its area over boxes or
+// outside the graph is out.
 
 import type { Point, Rect } from './geometry.ts';
 
@@ -16,6 +19,8 @@ export interface LabelRequest {
   readonly segment: readonly [Point, Point];
   readonly width: number;
   readonly height: number;
+  /** The selected message's or the step shown's label: it may cover component boxes when nothing clear of them is free. */
+  readonly important?: boolean;
 }
 
 export interface LabelPlacement {
@@ -27,6 +32,8 @@ export interface LabelPlacement {
 /** Gap between a label and its link, and between two labels or a label and a title. */
 const gap = 3;
 const along = [0.5, 0.36, 0.64, 0.24, 0.76, 0.14, 0.86];
+/** The share of a label's area that may lie over component boxes, unless it is important. */
+const coverLimit = 0.25;
 
 /** The spots a label of this size may take on `segment`, most wanted first. */
 export function labelSpots({ segment: [a, b], width, height }: Pick<LabelRequest, 'segment' | 'width' | 'height'>): Rect[] {
@@ -68,7 +75,8 @@ function overlapArea(r: Rect, s: Rect): number {
 
 /**
  * Places the labels of `requests` (in priority order): `titles` and the labels placed are never covered;
- * covering `boxes` costs its area. `previous` holds each link's last spot. Links without a free spot get null.
+ * covering `boxes` costs its area (outside the graph, three times), and more than `coverLimit` of a label's own
+ * over boxes or outside is allowed only an important one. `previous` holds each link's last spot. Links without a free spot get null.
  */
 export function placeLabels(
   requests: readonly LabelRequest[],
@@ -89,9 +97,12 @@ export function placeLabels(
     let bestCost = Number.POSITIVE_INFINITY;
     spots.forEach((rect, spot) => {
       if (titles.some((title) => intersects(rect, title, gap)) || placed.some((other) => intersects(rect, other, gap))) return;
-      let cost = spot * 40;
-      for (const box of boxes) cost += overlapArea(rect, box);
-      if (boxes.length > 0) cost += 3 * (rect.width * rect.height - overlapArea(rect, graph));
+      let covered = 0;
+      for (const box of boxes) covered += overlapArea(rect, box);
+      const area = rect.width * rect.height;
+      const outside = boxes.length > 0 ? area - overlapArea(rect, graph) : 0;
+      if (!request.important && covered + outside > coverLimit * area) return;
+      let cost = spot * 40 + covered + 3 * outside;
       if (spot === before) cost -= 400;
       if (cost < bestCost) {
         bestCost = cost;
