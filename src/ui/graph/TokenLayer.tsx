@@ -46,8 +46,28 @@ export function tokenAt(flight: Pick<Flight, 'sentAt' | 'deliverAt'>, [from, to]
   return { phase: flightPhase(flight, t), x: from.x + (to.x - from.x) * p, y: from.y + (to.y - from.y) * p };
 }
 
+/**
+ * Real ms between two choices of the labels while playing: a label changing with every frame cannot be
+ * read, and each change lays its text out again (a thousand Pods created at 1× changed ~20 labels a frame).
+ */
+export const labelEveryMs = 100;
+
 /** Real ms a token the playhead passed over between two frames rests drawn at its arrival. */
 export const restMs = 300;
+
+/**
+ * Real ms a resting token is shown before a later one coming to rest at the same point (the same sender
+ * and receiver) takes its place, and its element: the two would be drawn one on top of the other. Under a
+ * burst (a thousand Pods created at 1×), a link end then changes the message it shows every few frames,
+ * with the same element, instead of piling one element a message. Two coming to rest in the same frame
+ * are both drawn (each message passed over is drawn).
+ */
+export const restShownMs = 50;
+
+/** Whether a token coming to rest at real time `now` takes the place of `other`, drawn resting at the same point. */
+export function takesPlace(other: { readonly phase: FlightPhase | null; readonly restUntil: number; readonly restShownAt: number }, now: number): boolean {
+  return other.phase === 'arrived' && other.restUntil > now && now - other.restShownAt >= restShownMs;
+}
 
 /**
  * The phase a token is drawn in at `t` (real time `nowMs`), given the phase it was drawn in at the
@@ -129,23 +149,37 @@ interface Placed {
   restUntil: number;
   /** Dropped by the store before the playhead is done with it: drawn until it is gone (its rest over), then it goes. */
   leaving: boolean;
+  /** Real ms (performance.now) when it was first drawn resting at its arrival; 0: never. */
+  restShownAt: number;
   x: number;
   y: number;
+}
+
+/** How the layer gives a token its element as it is first drawn, and takes it back. */
+interface TokenElementOps {
+  show(placed: Placed, nowMs: number): SVGGElement | null;
+  /** Takes a token's element off the page (kept for reuse); it is shown anew if drawn again. */
+  release(placed: Placed): void;
 }
 
 /**
  * Moves one token's element to where it is at `t` (real time `nowMs`), touching the DOM only for what
  * changed; `previous` is the phase it was drawn in (shownPhase). A token without an element gets one from
- * `show` once drawn.
+ * `ops.show` once drawn; while playing, a token gone gives its element back (a hidden element still costs
+ * every frame's style and layout, and while playing a token gone is not drawn again).
  */
-function place(placed: Placed, t: VirtualTime, nowMs: number, playing: boolean, show: (id: number) => SVGGElement | null, previous = placed.phase): void {
+function place(placed: Placed, t: VirtualTime, nowMs: number, playing: boolean, ops: TokenElementOps, previous = placed.phase): void {
   const { x, y } = tokenAt(placed.flight, placed.segment, t);
   const { phase, restUntil } = shownPhase(placed.flight, t, previous, placed.restUntil, nowMs, playing);
   placed.restUntil = restUntil;
   let { element } = placed;
+  if (element && playing && phase === 'gone') {
+    ops.release(placed);
+    placed.element = element = null;
+  }
   // A new element (or one reused) has everything written.
   const fresh = element === null && isDrawn(phase);
-  if (fresh) element = placed.element = show(placed.id);
+  if (fresh) element = placed.element = ops.show(placed, nowMs);
   if (element && (fresh || phase !== placed.phase)) {
     element.dataset.phase = phase;
     element.style.visibility = isDrawn(phase) ? 'visible' : 'hidden';
@@ -174,10 +208,15 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const canonical = useMemo(() => canonicalSegments(segments), [segments]);
   const obstacles = useRef<{ value: Obstacles; at: number; segments: LinkSegments; offsets: TitleOffsets } | null>(null);
 
-  // Chooses and places the labels from where the tokens are now (after the tokens moved or changed).
-  const relabel = useCallback(() => {
+  // Chooses and places the labels from where the tokens are now (after the tokens moved or changed);
+  // while playing, at most every `labelEveryMs` unless `force`d (a selection, or play ending).
+  const labelledAt = useRef(0);
+  const relabel = useCallback((force = false) => {
     const root = labelRoot.current;
     if (!root) return;
+    const at = performance.now();
+    if (!force && at - labelledAt.current < labelEveryMs && store.getState().status.mode === 'playing') return;
+    labelledAt.current = at;
     labels.current ??= new TokenLabels(root);
     const now = performance.now();
     let measured = obstacles.current;
@@ -190,6 +229,32 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     const { status, selection } = store.getState();
     labels.current.update(placed.current.values(), canonical, measured.value, status.step, selection?.type === 'message' ? selection.id : null);
   }, [flow, canonical, segments, store]);
+
+  // Gives a token its element as it is first drawn. One coming to rest at its arrival takes the element
+  // of the token resting at the same point (which ends its rest) once that one has been shown `restShownMs`.
+  const restingAt = useRef(new Map<string, Placed>());
+  const elementOps = useMemo<TokenElementOps>(() => ({
+    show(entry, now) {
+      const elements = tokenElements.current;
+      if (!elements) return null;
+      if (entry.restUntil <= now) return elements.show(entry.id);
+      entry.restShownAt = now;
+      const point = `${entry.flight.from}>${entry.flight.to}`;
+      const other = restingAt.current.get(point);
+      restingAt.current.set(point, entry);
+      if (other && other !== entry && takesPlace(other, now)) {
+        const element = elements.handover(other.id, entry.id);
+        if (element) {
+          other.element = null;
+          other.restUntil = 0;
+          other.phase = 'gone';
+          return element;
+        }
+      }
+      return elements.show(entry.id);
+    },
+    release: (entry) => tokenElements.current?.release(entry.id),
+  }), []);
 
   // Places every token at `t`; while some rest at their arrival, again when the first rest ends (the
   // playhead may not move by then: paused).
@@ -205,10 +270,9 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     clearTimeout(rest.current.timer);
     rest.current = { timer: undefined, wake: Number.POSITIVE_INFINITY };
     const playing = store.getState().status.mode === 'playing';
-    const show = (id: number) => tokenElements.current?.show(id) ?? null;
     let leaving = 0;
     for (const entry of placed.current.values()) {
-      place(entry, t, now, playing, show);
+      place(entry, t, now, playing, elementOps);
       if (entry.leaving && entry.phase === 'gone') {
         // Held again meanwhile (the worker shipped it once more, unchanged): it stays, placed as any other.
         if (tokenElements.current?.drop(entry.id) !== false) {
@@ -222,7 +286,7 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     }
     lingering.current = leaving;
     relabel();
-  }, [relabel, wakeAt, store]);
+  }, [relabel, wakeAt, store, elementOps]);
   useEffect(() => {
     placeAgain.current = placeAll;
   }, [placeAll]);
@@ -231,11 +295,15 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
 
   // Tokens joining or leaving, the selection or the step shown changing: label again once, next frame.
   const frame = useRef(0);
-  const relabelSoon = useCallback(() => {
+  const forceNext = useRef(false);
+  const relabelSoon = useCallback((force = false) => {
+    forceNext.current ||= force;
     if (frame.current !== 0) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = 0;
-      relabel();
+      const forced = forceNext.current;
+      forceNext.current = false;
+      relabel(forced);
     });
   }, [relabel]);
   useEffect(() => () => cancelAnimationFrame(frame.current), []);
@@ -247,17 +315,16 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
     const root = tokenRoot;
     if (!root) return undefined;
     const learnedAt = { t: time.get() };
-    const show = (id: number) => elements.show(id);
     // A token joining, or changed (`before`: what it was shown as, its rest included: its delivery is
     // recorded in the report after the playhead passed it, and a token resting at its arrival rests on).
     const join = ({ flight, segment }: DrawnToken, element: SVGGElement | null, before: Placed | undefined) => {
       // Its phase and place are written afresh (an element shown now may be a reused one).
-      const entry: Placed = { id: flight.id, element, flight, segment, phase: null, restUntil: before?.restUntil ?? 0, leaving: false, x: Number.NaN, y: Number.NaN };
+      const entry: Placed = { id: flight.id, element, flight, segment, phase: null, restUntil: before?.restUntil ?? 0, leaving: false, restShownAt: before?.restShownAt ?? 0, x: Number.NaN, y: Number.NaN };
       if (before?.leaving) lingering.current--;
       placed.current.set(flight.id, entry);
       const now = performance.now();
       const previous = before ? before.phase : flightPhase(flight, learnedAt.t) === 'gone' ? null : 'unsent';
-      place(entry, time.get(), now, store.getState().status.mode === 'playing', show, previous);
+      place(entry, time.get(), now, store.getState().status.mode === 'playing', elementOps, previous);
       if (entry.restUntil > now) wakeAt(entry.restUntil, now);
       relabelSoon();
     };
@@ -296,14 +363,15 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
       if (state.tokens !== previous.tokens) learnedAt.t = time.get();
       const leftPlaying = previous.status.mode === 'playing' && state.status.mode !== 'playing';
       if (leftPlaying || state.tokens !== previous.tokens || state.selection !== previous.selection) sync(state);
-      if (state.status.step !== previous.status.step || state.selection !== previous.selection) relabelSoon();
+      if (leftPlaying || state.selection !== previous.selection) relabelSoon(true);
+      else if (state.status.step !== previous.status.step) relabelSoon();
     });
     return () => {
       unsubscribe();
       elements.dispose();
       tokenElements.current = null;
     };
-  }, [tokenRoot, store, segments, time, actions, wakeAt, relabelSoon]);
+  }, [tokenRoot, store, segments, time, actions, wakeAt, relabelSoon, elementOps]);
 
   return (
     <ViewportPortal>

@@ -40,6 +40,16 @@ export interface TokenElementEvents {
   hover(id: number | null): void;
 }
 
+/**
+ * Sets (null: removes) an attribute only when it differs: an element reused, or handed from a message to
+ * the next on the same link, keeps most of what it says.
+ */
+function write(element: Element, name: string, value: string | null): void {
+  if (element.getAttribute(name) === value) return;
+  if (value === null) element.removeAttribute(name);
+  else element.setAttribute(name, value);
+}
+
 /** A token's class: its message family, reply, failure and selection. */
 function tokenClass(flight: Flight, selected: boolean): string {
   const failed = labelOf(flight).failed;
@@ -118,6 +128,36 @@ export class TokenElements {
     return element;
   }
 
+  /**
+   * Gives message `to` (held, not shown) the element of message `from` (held, shown), which is left
+   * without one: a token taking the place of another drawn at the same point. Its attributes are
+   * rewritten; it is neither moved in the layer nor made anew. Null when either cannot.
+   */
+  handover(from: number, to: number): SVGGElement | null {
+    const giver = this.held.get(from);
+    const taker = this.held.get(to);
+    const element = giver?.element;
+    if (!giver || !element || !taker || taker.element) return null;
+    giver.element = null;
+    if (this.hovered === element) this.setHovered(null);
+    taker.element = element;
+    taker.className = '';
+    taker.name = '';
+    this.identify(element, taker.token.flight);
+    this.describe(taker, element, taker.token.flight, taker.selected);
+    this.byElement.set(element, taker);
+    return element;
+  }
+
+  /** Takes message `id`'s element off the page (kept for reuse) while the message stays held; `show` gives it one again. */
+  release(id: number): void {
+    const held = this.held.get(id);
+    const element = held?.element;
+    if (!held || !element) return;
+    held.element = null;
+    this.detach(element);
+  }
+
   /** Removes a lingering token (its owner is done with it); false when it is held again (it stays). */
   drop(id: number): boolean {
     const held = this.held.get(id);
@@ -188,36 +228,37 @@ export class TokenElements {
 
   /** What never changes for a message: its kind, its link and its id. */
   private identify(element: SVGGElement, flight: Flight): void {
-    element.setAttribute('data-kind', flight.kind);
-    element.setAttribute('data-from', flight.from);
-    element.setAttribute('data-to', flight.to);
-    element.setAttribute('data-message-id', String(flight.id));
+    write(element, 'data-kind', flight.kind);
+    write(element, 'data-from', flight.from);
+    write(element, 'data-to', flight.to);
+    write(element, 'data-message-id', String(flight.id));
   }
 
   /** What a delivery, a payload shipped again or the selection changes, written where it did. */
   private describe(held: Held, element: SVGGElement, flight: Flight, selected: boolean): void {
-    const fresh = held.className === '';
     const className = tokenClass(flight, selected);
     if (className !== held.className) {
       held.className = className;
-      element.setAttribute('class', className);
-      if (labelOf(flight).failed) element.setAttribute('data-failed', 'true');
-      else element.removeAttribute('data-failed');
+      write(element, 'class', className);
+      write(element, 'data-failed', labelOf(flight).failed ? 'true' : null);
     }
     const name = tokenName(flight);
     if (name !== held.name) {
       held.name = name;
-      element.setAttribute('aria-label', name);
-      element.setAttribute('data-delivered', String(flight.step !== null));
+      write(element, 'aria-label', name);
+      write(element, 'data-delivered', String(flight.step !== null));
     }
-    if (fresh || selected !== held.selected) element.setAttribute('aria-pressed', String(selected));
+    write(element, 'aria-pressed', String(selected));
   }
 
   private remove(id: number, held: Held): void {
     this.held.delete(id);
     this.events.removed(id);
-    const { element } = held;
-    if (!element) return;
+    if (held.element) this.detach(held.element);
+  }
+
+  /** Takes `element` off the page, kept for the next token shown. */
+  private detach(element: SVGGElement): void {
     this.byElement.delete(element);
     if (this.hovered === element) this.setHovered(null);
     element.remove();

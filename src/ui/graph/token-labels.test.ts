@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Flight } from '../../protocol/index.ts';
 import type { FlightPhase } from '../playback/flight.ts';
-import { chooseLabels, labelOf, linkKey } from './token-labels.ts';
+import { chooseLabels, LabelLayout, labelOf, linkKey, widthStep, type Obstacles } from './token-labels.ts';
+import type { LabelRequest } from './token-placement.ts';
 
 const flight = (id: number, from: string, to: string, step: number | null, kind = 'etcd.Txn'): Flight => ({
   id, from, to, kind, step, payload: {}, sentAt: 0, deliverAt: 1, cause: null, replyTo: null, background: false,
@@ -33,3 +34,25 @@ describe('which token a link labels', () => {
       .toEqual({ text: 'error: etcdserver: request timed out', failed: true });
   });
 });
+
+describe('where the labels go while their texts change', () => {
+  const segments = new Map([['a--b', [{ x: 0, y: 100 }, { x: 400, y: 100 }] as const], ['b--c', [{ x: 400, y: 100 }, { x: 400, y: 400 }] as const]]);
+  const obstacles: Obstacles = { titles: [], boxes: [{ x: -100, y: 60, width: 100, height: 80 }, { x: 400, y: 60, width: 100, height: 80 }, { x: 350, y: 400, width: 100, height: 80 }] };
+  const request = (key: string, width: number, important = false): LabelRequest => ({ key, segment: segments.get(key)!, width, height: 16, important });
+
+  it('keeps the labels where they are while the links, reserved widths and importance stay, and places them again when one changes', () => {
+    const layout = new LabelLayout();
+    const first = layout.place([request('a--b', 6 * widthStep), request('b--c', 4 * widthStep)], segments, obstacles);
+    expect(first.get('a--b')).not.toBeNull();
+    // The next revision's text, the same reserved width: nothing moves (the same placements).
+    expect(layout.place([request('a--b', 6 * widthStep), request('b--c', 4 * widthStep)], segments, obstacles)).toBe(first);
+    // A wider text, a label gone, the step shown's label, or obstacles measured again: placed again.
+    const wider = layout.place([request('a--b', 9 * widthStep), request('b--c', 4 * widthStep)], segments, obstacles);
+    expect(wider).not.toBe(first);
+    expect(wider.get('a--b')!.rect.width).toBe(9 * widthStep);
+    expect(layout.place([request('a--b', 9 * widthStep)], segments, obstacles).has('b--c')).toBe(false);
+    const important = layout.place([request('a--b', 9 * widthStep, true)], segments, obstacles);
+    expect(layout.place([request('a--b', 9 * widthStep, true)], segments, { ...obstacles })).not.toBe(important);
+  });
+});
+

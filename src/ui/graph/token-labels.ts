@@ -48,18 +48,57 @@ export function linkKey(flight: Pick<Flight, 'from' | 'to'>): string {
 }
 
 let context: CanvasRenderingContext2D | null | undefined;
-const widths = new Map<string, number>();
-function textWidth(text: string): number {
-  let width = widths.get(text);
+/** Each character's advance at the labels' font, measured once: a label's width is their sum (the labels' text has no kerning worth a pixel). */
+const advances = new Map<string, number>();
+function advance(ch: string): number {
+  let width = advances.get(ch);
   if (width !== undefined) return width;
   if (context === undefined) {
     context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext('2d');
     if (context) context.font = `600 ${fontSize}px ${getComputedStyle(document.body).fontFamily}`;
   }
-  width = context ? context.measureText(text).width : text.length * 6.6;
-  if (widths.size > 5_000) widths.clear();
-  widths.set(text, width);
+  width = context ? context.measureText(ch).width : 6.6;
+  advances.set(ch, width);
   return width;
+}
+function textWidth(text: string): number {
+  let width = 0;
+  for (const ch of text) width += advance(ch);
+  return width;
+}
+
+/**
+ * Widths are reserved for the labels in steps of this many flow units, so that a label's text changing
+ * (the next revision, the count of the others) seldom makes the labels be placed again.
+ */
+export const widthStep = 16;
+
+/**
+ * Where each link's label goes, placed again (placeLabels) only when the labelled links, their reserved
+ * widths, which are important, the links or the obstacles changed; `placements` is each link's last spot,
+ * which placing again prefers.
+ */
+export class LabelLayout {
+  private signature = '';
+  private obstacles: Obstacles | null = null;
+  private segments: ReadonlyMap<string, readonly [Point, Point]> | null = null;
+  private result: ReadonlyMap<string, LabelPlacement | null> = new Map();
+  private readonly placements = new Map<string, LabelPlacement>();
+
+  /** The placements of `requests` (widths as reserved: multiples of `widthStep`), by link key. */
+  place(requests: readonly LabelRequest[], segments: ReadonlyMap<string, readonly [Point, Point]>, obstacles: Obstacles): ReadonlyMap<string, LabelPlacement | null> {
+    const signature = requests.map((r) => `${r.key}:${r.width}:${r.important ? 1 : 0}`).join('|');
+    if (signature === this.signature && segments === this.segments && obstacles === this.obstacles) return this.result;
+    // Spots on other links (a new layout) are no one's last spot.
+    if (segments !== this.segments) this.placements.clear();
+    this.signature = signature;
+    this.segments = segments;
+    this.obstacles = obstacles;
+    this.result = placeLabels(requests, obstacles.titles, obstacles.boxes, this.placements);
+    this.placements.clear();
+    for (const [key, placement] of this.result) if (placement) this.placements.set(key, placement);
+    return this.result;
+  }
 }
 
 interface LinkLabel {
@@ -70,6 +109,8 @@ interface LinkLabel {
   readonly count: SVGTSpanElement;
   shown: string;
   placement: LabelPlacement | null;
+  /** The pill's width (its text's), within the placement's reserved width. */
+  width: number;
 }
 
 /** A link's labelled message and how many other tokens the link has drawn. */
@@ -123,7 +164,7 @@ function labelShape(testId: string): { g: SVGGElement; rect: SVGRectElement; tex
 
 export class TokenLabels {
   private readonly labels = new Map<string, LinkLabel>();
-  private readonly placements = new Map<string, LabelPlacement>();
+  private readonly layout = new LabelLayout();
   private signature = '';
   private hover: { g: SVGGElement; rect: SVGRectElement; text: SVGTextElement } | null = null;
 
@@ -139,21 +180,22 @@ export class TokenLabels {
     if (shown === this.signature) return;
     this.signature = shown;
 
-    const requests: LabelRequest[] = choices.map((c) => ({ key: c.key, segment: segments.get(c.key)!, width: this.widthOf(c), height: labelHeight, important: c.rank > 1 }));
-    const placed = placeLabels(requests, obstacles.titles, obstacles.boxes, this.placements);
+    const widths = choices.map((c) => this.widthOf(c));
+    const requests: LabelRequest[] = choices.map((c, i) => ({
+      key: c.key, segment: segments.get(c.key)!, width: Math.ceil(widths[i]! / widthStep) * widthStep, height: labelHeight, important: c.rank > 1,
+    }));
+    const placed = this.layout.place(requests, segments, obstacles);
     const keep = new Set<string>();
-    for (const choice of choices) {
+    choices.forEach((choice, i) => {
       const placement = placed.get(choice.key) ?? null;
-      if (!placement) continue;
+      if (!placement) return;
       keep.add(choice.key);
-      this.placements.set(choice.key, placement);
-      this.draw(choice, placement);
-    }
+      this.draw(choice, placement, widths[i]!);
+    });
     for (const [key, label] of this.labels) {
       if (keep.has(key)) continue;
       label.g.remove();
       this.labels.delete(key);
-      this.placements.delete(key);
     }
   }
 
@@ -179,7 +221,7 @@ export class TokenLabels {
     return textWidth(labelOf(choice.flight).text + (choice.others > 0 ? ` +${choice.others}` : '')) + 2 * padding;
   }
 
-  private draw(choice: Choice, placement: LabelPlacement): void {
+  private draw(choice: Choice, placement: LabelPlacement, width: number): void {
     let label = this.labels.get(choice.key);
     if (!label) {
       const { g, rect, text } = labelShape('token-label');
@@ -188,7 +230,7 @@ export class TokenLabels {
       count.setAttribute('class', 'token-label-count');
       text.append(main, count);
       this.root.append(g);
-      label = { g, rect, text, main, count, shown: '', placement: null };
+      label = { g, rect, text, main, count, shown: '', placement: null, width: 0 };
       this.labels.set(choice.key, label);
     }
     const { text: words, failed } = labelOf(choice.flight);
@@ -204,10 +246,12 @@ export class TokenLabels {
     // The selected message's or the step shown's: the only labels that may lie over a component's body.
     const important = String(choice.rank > 1);
     if (label.g.dataset.important !== important) label.g.dataset.important = important;
-    if (label.placement?.rect !== placement.rect) {
+    // The pill is as wide as its text, centred in the width reserved.
+    if (label.placement?.rect !== placement.rect || label.width !== width) {
       label.placement = placement;
-      label.rect.setAttribute('width', String(placement.rect.width));
-      label.g.setAttribute('transform', `translate(${placement.rect.x}, ${placement.rect.y})`);
+      label.width = width;
+      label.rect.setAttribute('width', String(width));
+      label.g.setAttribute('transform', `translate(${placement.rect.x + (placement.rect.width - width) / 2}, ${placement.rect.y})`);
     }
   }
 }

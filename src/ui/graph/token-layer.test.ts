@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkSegments, restMs, shownPhase, tokenAt } from './TokenLayer.tsx';
+import { linkSegments, restMs, restShownMs, shownPhase, takesPlace, tokenAt } from './TokenLayer.tsx';
 
 describe('token layer geometry', () => {
   const boxes = new Map([
@@ -46,3 +46,17 @@ describe('token layer geometry', () => {
     expect(shownPhase(hop, 116, 'arrived', 1_317, 1_100, false).phase).toBe('arrived');
   });
 });
+
+describe('a token coming to rest where another rests', () => {
+  const resting = { phase: 'arrived' as const, restUntil: 1_300, restShownAt: 1_000 };
+  it('takes its place once it has been shown restShownMs, never in the frame it came to rest', () => {
+    expect(takesPlace(resting, 1_000)).toBe(false);
+    expect(takesPlace(resting, 1_000 + restShownMs - 1)).toBe(false);
+    expect(takesPlace(resting, 1_000 + restShownMs)).toBe(true);
+  });
+  it('not once its rest is over, nor of a token in flight', () => {
+    expect(takesPlace(resting, 1_300)).toBe(false);
+    expect(takesPlace({ ...resting, phase: 'in-flight' }, 1_100)).toBe(false);
+  });
+});
+

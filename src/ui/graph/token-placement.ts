@@ -76,7 +76,8 @@ function overlapArea(r: Rect, s: Rect): number {
 /**
  * Places the labels of `requests` (in priority order): `titles` and the labels placed are never covered;
  * covering `boxes` costs its area (outside the graph, three times), and more than `coverLimit` of a label's own
- * over boxes or outside is allowed only an important one. `previous` holds each link's last spot. Links without a free spot get null.
+ * over boxes or outside is allowed only an important one. `previous` holds each link's last spot (for the
+ * same links), kept when it is still free and clear of every box. Links without a free spot get null.
  */
 export function placeLabels(
   requests: readonly LabelRequest[],
@@ -90,20 +91,30 @@ export function placeLabels(
   const left = Math.min(...boxes.map((b) => b.x));
   const top = Math.min(...boxes.map((b) => b.y));
   const graph: Rect = { x: left, y: top, width: Math.max(...boxes.map((b) => b.x + b.width)) - left, height: Math.max(...boxes.map((b) => b.y + b.height)) - top };
+  /** What lying at `rect` costs `request` beyond its spot's rank: boxes covered and area outside the graph; null: not allowed. */
+  const cover = (rect: Rect, request: LabelRequest): number | null => {
+    if (titles.some((title) => intersects(rect, title, gap)) || placed.some((other) => intersects(rect, other, gap))) return null;
+    let covered = 0;
+    for (const box of boxes) covered += overlapArea(rect, box);
+    const area = rect.width * rect.height;
+    const outside = boxes.length > 0 ? area - overlapArea(rect, graph) : 0;
+    if (!request.important && covered + outside > coverLimit * area) return null;
+    return covered + 3 * outside;
+  };
   for (const request of requests) {
-    const spots = labelSpots(request);
-    const before = previous.get(request.key)?.spot;
+    const prior = previous.get(request.key);
+    // Its last spot, still free and clear of every box, is where it stays (no spot is cheaper but by rank).
+    if (prior && prior.rect.width === request.width && prior.rect.height === request.height && cover(prior.rect, request) === 0) {
+      result.set(request.key, prior);
+      placed.push(prior.rect);
+      continue;
+    }
     let best: LabelPlacement | null = null;
     let bestCost = Number.POSITIVE_INFINITY;
-    spots.forEach((rect, spot) => {
-      if (titles.some((title) => intersects(rect, title, gap)) || placed.some((other) => intersects(rect, other, gap))) return;
-      let covered = 0;
-      for (const box of boxes) covered += overlapArea(rect, box);
-      const area = rect.width * rect.height;
-      const outside = boxes.length > 0 ? area - overlapArea(rect, graph) : 0;
-      if (!request.important && covered + outside > coverLimit * area) return;
-      let cost = spot * 40 + covered + 3 * outside;
-      if (spot === before) cost -= 400;
+    labelSpots(request).forEach((rect, spot) => {
+      const covered = cover(rect, request);
+      if (covered === null) return;
+      const cost = spot * 40 + covered - (spot === prior?.spot ? 400 : 0);
       if (cost < bestCost) {
         bestCost = cost;
         best = { rect, spot };
