@@ -8,6 +8,7 @@ import { defaultSpeed, SimHost, type ClusterSpec, type HostedCluster, type Pacin
 import { PageViewer } from './host-viewer.ts';
 import { DrivenHost } from './host/driven-host.ts';
 import { decodeStored } from '../sim/apiserver/storage/codec.ts';
+import { createCluster } from '../sim/cluster.ts';
 
 
 /** Stands in for etcd: answers every request with `<kind>.reply` echoing the payload. */
@@ -543,3 +544,37 @@ describe('a driven host (the server runs the cluster, the host reports it)', () 
     expect(drain().map((e) => e.type)).toEqual(['status']);
   });
 });
+
+describe('SimHost reset that fails', () => {
+  it('leaves the live cluster, its step and its insides as they were, and goes on', () => {
+    const events: WorkerEvent[] = [];
+    const host = new SimHost({
+      post: (event) => events.push(event),
+      clock: new FakeClock(),
+      initial: { seed: 'keep', nodes: 1 },
+      buildCluster: (spec) => {
+        const cluster = createCluster(spec);
+        // A cluster of 2 nodes fails in its boot (its 50th delivery throws), as a model error would.
+        if (spec.nodes === 2) cluster.engine.onDelivery(() => {
+          if (cluster.engine.step === 50) throw new Error('boot failed');
+        });
+        return cluster;
+      },
+    });
+    const head = host.timeline.head;
+    const insides = host.insides.at(head);
+    expect(Object.keys(insides ?? {})).toContain('kube-apiserver');
+    events.length = 0;
+    host.handle({ type: 'reset', seed: 'keep', nodes: 2 });
+    expect(events.filter((e) => e.type === 'ready')).toEqual([]);
+    expect(events.some((e) => e.type === 'error' && /boot failed/.test(JSON.stringify(e)))).toBe(true);
+    expect(host.timeline.head).toBe(head);
+    expect(host.insides.at(head)).toEqual(insides);
+    // The live cluster still takes a manifest and runs it.
+    host.handle({ type: 'applyManifest', yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: after}\ndata: {a: "1"}\n' });
+    host.handle({ type: 'runUntilIdle' });
+    expect(host.timeline.head).toBeGreaterThan(head);
+    expect(host.insides.at(host.timeline.head)).not.toBeNull();
+  });
+});
+

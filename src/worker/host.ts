@@ -254,11 +254,13 @@ export class SimHost {
       run: replay(cluster.engine, log, at, this.pacing.replayChunkSteps, (command) => applyUserCommand(cluster, command)),
       done: () => {
         timeline.truncate(at);
-        this.stage.insides.truncate(at);
-        this.stage.insides.attach(cluster);
+        // The fork goes on with the live cluster's recorders, up to the fork's step.
+        const { insides } = this.stage;
+        insides.truncate(at);
+        insides.attach(cluster);
         timeline.mark(at, 'fork', `forked at step ${at}`);
         recordDeliveries(cluster, timeline);
-        this.adopt(spec, { cluster, timeline, story });
+        this.adopt(spec, { cluster, timeline, story, insides });
         this.journal?.began(spec, timeline.bootSteps, log.length, this);
         then();
       },

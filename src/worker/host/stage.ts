@@ -18,17 +18,22 @@ import { TimelineView } from '../timeline-view.ts';
 import { TraceRangeIndex } from '../trace-range.ts';
 import { recordDeliveries, sampleOf, specOptions, type ClusterSpec, type HostedCluster } from './hosted-cluster.ts';
 
-/** A cluster built but not yet live: its recorders, attached from its first delivery on. */
+/**
+ * A cluster built but not yet live: its recorders, attached from its first delivery on. They are its own
+ * until it is adopted: a cluster that fails to boot leaves the live one's recorders as they were.
+ */
 export interface Prepared {
   readonly cluster: HostedCluster;
   readonly timeline: Timeline;
   readonly story: StoryTap;
+  /** What each component holds inside, sampled after every delivery. */
+  readonly insides: InsidesRecorder;
 }
 
 export class Stage {
-  /** What each component holds inside, sampled after every delivery. */
-  readonly insides = new InsidesRecorder();
   readonly traceRange = new TraceRangeIndex();
+  /** The insides before any cluster is adopted: none. */
+  private readonly noInsides = new InsidesRecorder();
   private current!: { readonly spec: ClusterSpec } & Prepared;
   private timelineView!: TimelineView;
   private keyspace: KeyspaceTracker | null = null;
@@ -43,8 +48,9 @@ export class Stage {
   prepare(cluster: HostedCluster): Prepared {
     const timeline = new Timeline(sampleOf(cluster));
     recordDeliveries(cluster, timeline);
-    this.insides.begin(cluster);
-    return { cluster, timeline, story: new StoryTap(cluster) };
+    const insides = new InsidesRecorder();
+    insides.begin(cluster);
+    return { cluster, timeline, story: new StoryTap(cluster), insides };
   }
 
   /**
@@ -86,6 +92,12 @@ export class Stage {
 
   get spec(): ClusterSpec {
     return this.current.spec;
+  }
+
+  /** What each component of the live cluster holds inside, sampled after every delivery. */
+  get insides(): InsidesRecorder {
+    // Read before the first cluster is adopted (a host's first report comes after), hence the guard.
+    return this.current?.insides ?? this.noInsides;
   }
 
   get cluster(): HostedCluster {
