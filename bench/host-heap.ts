@@ -6,8 +6,10 @@
 //   node --expose-gc --import tsx bench/host-heap.ts [replicas=10000] [nodes=500]
 // with 3 etcd members, as the page starts a cluster; PODFLOW_BENCH_ETCD_MEMBERS=1 for one;
 // PODFLOW_BENCH_BOUNDS=small for the test bounds (3,000 steps of trace, 40 aged pod versions): what the
-// product's bounded holders add is the difference.
+// product's bounded holders add is the difference. PODFLOW_PROFILE_SNAPSHOT=<file> writes a heap snapshot
+// at the end, for bench/flow-heap.ts to attribute.
 
+import { writeHeapSnapshot } from 'node:v8';
 import type { WorkerEvent } from '../src/protocol/index.ts';
 import { SimHost, type HostClock } from '../src/worker/host.ts';
 import { productBounds, smallBounds } from '../src/worker/host/bounds.ts';
@@ -40,3 +42,6 @@ console.log(JSON.stringify({
   bootedHeapMiB: Number(mib(booted.heapUsed)), heapGrowthMiB: Number(mib(grown)), kibPerPod: Number((grown / 1024 / replicas).toFixed(1)),
   arrayBuffersMiB: Number(mib(done.arrayBuffers)),
 }));
+const snapshot = process.env.PODFLOW_PROFILE_SNAPSHOT;
+if (snapshot) writeHeapSnapshot(snapshot);
+
