@@ -10,7 +10,10 @@
 // 1×: real kubectl's requests on an attached page) would never be drawn; while playing it rests at its arrival for
 // `restMs` of real time instead (`shownPhase`).
 // The labels are a layer of their own (token-labels.ts): one per link, placed clear of the other labels
-// and of the components' titles, updated from the same per-frame pass; hovering a token shows its label.
+// and of the components' titles, updated from the same per-frame pass (while playing, at most every
+// `labelEveryMs`); hovering a token shows its label. Under a burst, a token coming to rest where another
+// rests takes over its element after `restShownMs`, and a token gone while playing gives its element back:
+// the layer's cost follows what is visible, not the messages passed over.
 
 import { useReactFlow, ViewportPortal } from '@xyflow/react';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
@@ -214,11 +217,10 @@ export function TokenLayer({ segments }: { readonly segments: LinkSegments }) {
   const relabel = useCallback((force = false) => {
     const root = labelRoot.current;
     if (!root) return;
-    const at = performance.now();
-    if (!force && at - labelledAt.current < labelEveryMs && store.getState().status.mode === 'playing') return;
-    labelledAt.current = at;
-    labels.current ??= new TokenLabels(root);
     const now = performance.now();
+    if (!force && now - labelledAt.current < labelEveryMs && store.getState().status.mode === 'playing') return;
+    labelledAt.current = now;
+    labels.current ??= new TokenLabels(root);
     let measured = obstacles.current;
     if (!measured || measured.segments !== segments || now - measured.at > remeasureMs || measured.value.titles.length === 0) {
       // A new layout (a new cluster or components) has its headings measured afresh.

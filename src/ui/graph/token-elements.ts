@@ -140,13 +140,7 @@ export class TokenElements {
     if (!giver || !element || !taker || taker.element) return null;
     giver.element = null;
     if (this.hovered === element) this.setHovered(null);
-    taker.element = element;
-    taker.className = '';
-    taker.name = '';
-    this.identify(element, taker.token.flight);
-    this.describe(taker, element, taker.token.flight, taker.selected);
-    this.byElement.set(element, taker);
-    return element;
+    return this.dress(taker, element);
   }
 
   /** Takes message `id`'s element off the page (kept for reuse) while the message stays held; `show` gives it one again. */
@@ -204,7 +198,11 @@ export class TokenElements {
 
   /** Gives `held` an element (detached) describing its message. */
   private attach(held: Held): SVGGElement {
-    const element = this.spare.pop() ?? this.create();
+    return this.dress(held, this.spare.pop() ?? this.create());
+  }
+
+  /** Makes `element` (reused, made or handed over) `held`'s, saying what its message is. */
+  private dress(held: Held, element: SVGGElement): SVGGElement {
     held.element = element;
     held.className = '';
     held.name = '';
