@@ -17,7 +17,7 @@ import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import type { SimStore } from '../store/sim-store.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
-import { asksBeforeStart, scaleEstimate, tabHeapBytes } from './estimate.ts';
+import { asksBeforeStart, scaleEstimate, workerHeapBytes } from './estimate.ts';
 import { workloadKeyCount } from './plan.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTextsIn, type ScenarioTexts } from './texts.ts';
@@ -63,12 +63,14 @@ function PodProgress({ total, t }: { total: number; t: ScenarioTexts }) {
 
 /** A large scenario's cost, estimated before it starts, with the button that allows starting it (`allow`). */
 function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; t: ScenarioTexts; allow: (() => void) | null }) {
-  const estimate = scaleEstimate(pods, nodes);
+  // With the etcd members of the cluster on show: a scenario resets to its nodes and keeps them.
+  const etcdMembers = useSim((s) => s.cluster?.etcdMembers ?? 1);
+  const estimate = scaleEstimate(pods, nodes, etcdMembers);
   return (
     <div className={`scenario-estimate${estimate.fits ? '' : ' too-big'}`} data-testid="scenario-estimate" data-fits={estimate.fits} role={allow ? 'alert' : undefined}>
       <p>{t.estimate(estimate, nodes)}</p>
-      {!estimate.fits && <p>{t.estimateTooBig(tabHeapBytes)}</p>}
-      {estimate.nearLimit && <p>{t.estimateNear(tabHeapBytes)}</p>}
+      {!estimate.fits && <p>{t.estimateTooBig(workerHeapBytes)}</p>}
+      {estimate.nearLimit && <p>{t.estimateNear(workerHeapBytes)}</p>}
       {allow && <button type="button" onClick={allow}>{t.startAnyway}</button>}
     </div>
   );

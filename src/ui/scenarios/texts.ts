@@ -58,10 +58,11 @@ function textsIn(language: Language): ScenarioTexts {
     progress: (done, total) => t('progress', { done, total }),
     finished: (total) => t('finished', { total }),
     podsReady: (ready, held, total) => t('podsReady', { ready: ready.toLocaleString(language), held: held.toLocaleString(language), total: total.toLocaleString(language) }),
-    estimate: ({ seconds, podsPerCpuSecond, bytes, peakBytes }, nodes) => {
+    estimate: ({ seconds, podsPerCpuSecond, bytes, etcdMembers }, nodes) => {
       const minutes = Math.ceil(seconds / 60);
       const time = minutes < 120 ? t('minutes', { n: minutes.toLocaleString(language) }) : t('hours', { n: (seconds / 3600).toLocaleString(language, { maximumFractionDigits: 1 }) });
-      return t('estimate', { time, memory: gib(bytes, language), peak: gib(peakBytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language) });
+      const members = t('members', { count: etcdMembers });
+      return t('estimate', { time, memory: gib(bytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language), members });
     },
     estimateTooBig: (limitBytes) => t('estimateTooBig', { limit: gib(limitBytes, language) }),
     estimateNear: (limitBytes) => t('estimateNear', { limit: gib(limitBytes, language) }),
