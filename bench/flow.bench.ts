@@ -48,9 +48,21 @@ function rollout(story: boolean): () => BenchFigure[] {
       gc();
       const heapBefore = process.memoryUsage().heapUsed;
       // Every GC of the rollout, to read the heap each mark-compact leaves: the live heap (and what the
-      // concurrent marking let float), without the garbage that heapUsed between collections counts.
-      const gcProfiler = new GCProfiler();
+      // concurrent marking let float), without the garbage that heapUsed between collections counts. Read
+      // and started again every minute: a profile of hours is too much to hand back at once (node's
+      // GCProfiler.stop failed at the end of a 150,000-Pod run of 6,600 s, after all were Available).
+      const compactions = { count: 0, liveAfter: heapBefore, peakBefore: heapBefore };
+      let gcProfiler = new GCProfiler();
       gcProfiler.start();
+      let profiledAt = performance.now();
+      const readGcs = () => {
+        for (const s of gcProfiler.stop().statistics) {
+          if (s.gcType !== 'MarkSweepCompact') continue;
+          compactions.count++;
+          compactions.liveAfter = Math.max(compactions.liveAfter, s.afterGC.heapStatistics.usedHeapSize);
+          compactions.peakBefore = Math.max(compactions.peakBefore, s.beforeGC.heapStatistics.usedHeapSize);
+        }
+      };
       postDeployment(cluster);
       const start = performance.now();
       const cpuStart = process.cpuUsage();
@@ -64,14 +76,20 @@ function rollout(story: boolean): () => BenchFigure[] {
         peakHeap = Math.max(peakHeap, memory.heapUsed);
         peakRss = Math.max(peakRss, memory.rss);
         available = availableReplicas(cluster);
+        if (performance.now() - profiledAt > 60_000) {
+          readGcs();
+          gcProfiler = new GCProfiler();
+          gcProfiler.start();
+          profiledAt = performance.now();
+        }
         if (progress) process.stderr.write(`${((performance.now() - start) / 1000).toFixed(0)} s: ${available} available, ${cluster.engine.step - stepsBefore} steps, virtual ${(cluster.engine.now / 1000).toFixed(0)} s\n`);
         if (performance.now() - start > maxSeconds * 1000) break;
       }
       const ms = performance.now() - start;
       const cpu = process.cpuUsage(cpuStart);
-      const compactions = gcProfiler.stop().statistics.filter((s) => s.gcType === 'MarkSweepCompact');
-      const liveAfterCompaction = Math.max(heapBefore, ...compactions.map((s) => s.afterGC.heapStatistics.usedHeapSize));
-      const peakBeforeCompaction = Math.max(heapBefore, ...compactions.map((s) => s.beforeGC.heapStatistics.usedHeapSize));
+      readGcs();
+      const liveAfterCompaction = compactions.liveAfter;
+      const peakBeforeCompaction = compactions.peakBefore;
       gc();
       const retained = process.memoryUsage().heapUsed - heapBefore;
       // The live heap is only known where a mark-compact ran; the forced one at the end is the last such point.
@@ -88,7 +106,7 @@ function rollout(story: boolean): () => BenchFigure[] {
         { name: `peak heap growth during the rollout (${size})`, value: (peakHeap - heapBefore) / (1024 * 1024), unit: 'MiB', goal: { value: replicas * 30_000 / (1024 * 1024), better: 'lower' },
           note: `heapUsed sampled after each virtual second, garbage not yet collected included; the largest heap a mark-compact started from: +${((peakBeforeCompaction - heapBefore) / 1048576).toFixed(0)} MiB` },
         { name: `peak live heap growth during the rollout (${size})`, value: peakLive / (1024 * 1024), unit: 'MiB', goal: { value: replicas * 30_000 / (1024 * 1024), better: 'lower' },
-          note: `the largest heap a mark-compact left: +${((liveAfterCompaction - heapBefore) / 1048576).toFixed(0)} MiB by the ${compactions.length} in the rollout, +${(retained / 1048576).toFixed(0)} MiB by the full GC at its end` },
+          note: `the largest heap a mark-compact left: +${((liveAfterCompaction - heapBefore) / 1048576).toFixed(0)} MiB by the ${compactions.count} in the rollout, +${(retained / 1048576).toFixed(0)} MiB by the full GC at its end` },
         { name: `heap retained per Pod after a full GC (${size})`, value: retained / available / 1024, unit: 'KiB', goal: { value: 30, better: 'lower' },
           note: `${(retained / 1024 / 1024).toFixed(0)} MiB more than the booted cluster; the trace keeps at most 100,000 records` },
         { name: `peak RSS (${size})`, value: peakRss / (1024 * 1024), unit: 'MiB' },
