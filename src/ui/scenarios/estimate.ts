@@ -31,9 +31,10 @@
 //  10,000 Pods on   500 nodes, 1 etcd member    531 MiB kept (104 booted + 427)    1.384 × the fit's 384 MiB
 //  30,000 Pods on 1,000 nodes, 3 etcd members 1,829 MiB kept (222 booted + 1,607)  1.911 × the fit's 957 MiB
 // and 5 members extrapolated by the same step per member (2.438 ×). The CPU time grows with the steps: 3
-// members deliver 1.81 times the steps of one (2,985,651 against 1,646,553 at 10,000 on 500), 5 extrapolated. The limit is the worker's, not the tab's
-// 4 GiB: the 150,000-Pod run in a tab (session 16) ended when the worker's isolate ran out of memory with
-// 1,945.8 MB live (its heap fragmented to 3 GB beside the page's, in the renderer's shared 4 GiB cage).
+// members deliver 1.81 times the steps of one (2,985,651 against 1,646,553 at 10,000 on 500), 5
+// extrapolated. The limit is the worker's, not the tab's 4 GiB: the 150,000-Pod run in a tab (session 16)
+// ended when the worker's isolate ran out of memory with 1,945.8 MB live (its heap fragmented to 3 GB
+// beside the page's, in the renderer's shared 4 GiB cage).
 //
 // CPU: kube-scheduler and the nodes' own traffic (5,000 nodes renew a Lease every 10 s) make a Pod dearer on
 // more nodes, so the CPU seconds per Pod are a constant plus a part per node, fitted (least squares) to the
@@ -109,7 +110,7 @@ function fitMemory(runs: readonly MemoryRun[]): { readonly fixed: number; readon
 export const cpuFit = fitCpu(cpuRuns);
 /** The memory fit: bytes kept by the model's fixed part, by each Pod and by each node. */
 export const memoryFit = fitMemory(memoryRuns);
-/** Peak heap over kept heap, averaged over the runs. */
+/** Peak heap over kept heap, averaged over the Node runs (under large heap limits); a tab's worker collects as its heap fills, so the estimate compares what is kept. */
 export const peakRatio = memoryRuns.reduce((sum, r) => sum + r.peakBytes / r.keptBytes, 0) / memoryRuns.length;
 /** The live heap the page's simulation worker died at (session 16's 150,000-Pod tab run). */
 export const workerHeapBytes = 1_945.8e6;
@@ -117,16 +118,19 @@ export const workerHeapBytes = 1_945.8e6;
 const nearShare = 0.6;
 const fitShare = 0.9;
 
+/** A factor measured with 1 and 3 etcd members, the same step for each further member. */
+function byMembers(one: number, three: number, etcdMembers: number): number {
+  return one + ((three - one) / 2) * (Math.max(1, etcdMembers) - 1);
+}
+
 /** What the page's worker keeps over the bare cluster's fit, by etcd members (see the head of this file). */
 export function workerFactor(etcdMembers: number): number {
-  const one = 1.384;
-  const three = 1.911;
-  return one + ((three - one) / 2) * (Math.max(1, etcdMembers) - 1);
+  return byMembers(1.384, 1.911, etcdMembers);
 }
 
 /** The steps (and so the CPU time) of a run with `etcdMembers` members over one with a single member. */
 export function stepsFactor(etcdMembers: number): number {
-  return 1 + ((1.81 - 1) / 2) * (Math.max(1, etcdMembers) - 1);
+  return byMembers(1, 1.81, etcdMembers);
 }
 /** Scenarios of more Pods than this ask before they start. */
 const confirmAbovePods = 5_000;
@@ -138,8 +142,6 @@ export interface ScaleEstimate {
   readonly podsPerCpuSecond: number;
   /** Heap the tab's simulation worker keeps once every Pod is Running. */
   readonly bytes: number;
-  /** The heap's likely peak on the way (garbage between full collections). */
-  readonly peakBytes: number;
   /** The etcd members it was estimated with. */
   readonly etcdMembers: number;
   /** Whether what is kept stays within what the worker's heap held (`fitShare` of it). */
@@ -157,9 +159,8 @@ export function keptByModel(pods: number, nodes: number): number {
 export function scaleEstimate(pods: number, nodes: number, etcdMembers = 1): ScaleEstimate {
   const seconds = (cpuFit.warmUp + pods * (cpuFit.perPod + nodes * cpuFit.perPodNode)) * stepsFactor(etcdMembers);
   const bytes = keptByModel(pods, nodes) * workerFactor(etcdMembers);
-  const peakBytes = bytes * peakRatio;
   const fits = bytes < fitShare * workerHeapBytes;
-  return { seconds, podsPerCpuSecond: pods / seconds, bytes, peakBytes, etcdMembers, fits, nearLimit: fits && bytes > nearShare * workerHeapBytes };
+  return { seconds, podsPerCpuSecond: pods / seconds, bytes, etcdMembers, fits, nearLimit: fits && bytes > nearShare * workerHeapBytes };
 }
 
 /** Whether starting a scenario of `pods` Pods asks first. */

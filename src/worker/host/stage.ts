@@ -96,7 +96,7 @@ export class Stage {
 
   /** What each component of the live cluster holds inside, sampled after every delivery. */
   get insides(): InsidesRecorder {
-    // Read before the first cluster is adopted (a host's first report comes after), hence the guard.
+    // Until the first cluster is adopted (a restore's replay still running) there are none to show.
     return this.current?.insides ?? this.noInsides;
   }
 
