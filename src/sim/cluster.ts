@@ -104,6 +104,11 @@ export interface ClusterConfig<E extends Component = EtcdServer> {
    * `etcd-1` … `etcd-N` run raft between them and kube-apiserver's `--etcd-servers` lists them all.
    */
   readonly etcdMembers?: 1 | 3 | 5;
+  /**
+   * A cluster member's raft snapshots: etcd's --snapshot-count (default 100,000 entries) and the entries a
+   * compacted log keeps for slow followers (default 5,000). Tests make both small.
+   */
+  readonly etcdSnapshot?: { readonly count: number; readonly catchUpEntries: number };
 }
 
 export type StorageMediaType = 'protobuf' | 'json';
@@ -169,7 +174,10 @@ export class Cluster<E extends Component = EtcdServer> {
       const { clusterId, members } = clusterMembers(memberConfigs(memberCount), defaultClusterToken);
       const peers = members.map((m, i) => ({ id: i + 1, component: m.name }));
       this.etcdMembers = members.map((m, i) => this.engine.add(new EtcdServer(m.name, {
-        ...timing, identity: { clusterId, memberId: m.id, raftTerm: 0 }, members, raft: { id: i + 1, peers, seed: `${config.seed}/${m.name}` },
+        ...timing, identity: { clusterId, memberId: m.id, raftTerm: 0 }, members, raft: {
+          id: i + 1, peers, seed: `${config.seed}/${m.name}`,
+          ...(config.etcdSnapshot ? { snapshotCount: config.etcdSnapshot.count, snapshotCatchUpEntries: config.etcdSnapshot.catchUpEntries } : {}),
+        },
       }) as Component as E));
     }
     this.etcd = this.etcdMembers[0]!;

@@ -334,6 +334,30 @@ export class Backend {
     return dropped.n;
   }
 
+  /**
+   * Makes this backend a copy of `from` (a member restoring the leader's database from a raft snapshot):
+   * the records are immutable and shared; the arrays and maps that hold them are this backend's own, as
+   * is the packing's bookkeeping, so either backend's later writes, packing and compaction leave the
+   * other's as it was.
+   */
+  copyFrom(from: Backend): void {
+    const own = (slot: Slot): Slot => (Array.isArray(slot) ? slot.slice() : slot);
+    this.kept.clear();
+    for (const [main, slot] of from.kept) this.kept.set(main, own(slot));
+    this.tail = from.tail.map(own);
+    this.base = from.base;
+    this.supersedeLag = from.supersedeLag;
+    this.pending = from.pending.slice(from.pendingHead);
+    this.pendingHead = 0;
+    this.recent.clear();
+    this.fresh = from.fresh.slice(from.freshHead);
+    this.freshHead = 0;
+    this.superseded.clear();
+    for (const id of from.superseded) this.superseded.add(id);
+    this.bases.clear();
+    for (const [group, bases] of from.bases) this.bases.set(group, bases.slice());
+  }
+
   /** Visits every stored change's key and value length in bytes, without rebuilding superseded values. */
   sizes(f: (key: string, valueLength: number) => void): void {
     const visit = (kv: Stored | undefined): void => {

@@ -56,6 +56,20 @@ export class KeyIndex {
 
   constructor(readonly key: string) {}
 
+  /** A copy that shares nothing mutable with this index (a member restoring a snapshot). */
+  copy(): KeyIndex {
+    const ki = new KeyIndex(this.key);
+    ki.modified = this.modified;
+    ki.generations = this.generations.map((g) => {
+      const c = new Generation();
+      c.ver = g.ver;
+      c.created = g.created;
+      c.revs = g.revs.slice();
+      return c;
+    });
+    return ki;
+  }
+
   /** The current generation (empty when the key does not exist now). */
   current(): Generation | undefined {
     return this.generations[this.generations.length - 1];

@@ -51,6 +51,17 @@ export class KVStore {
     this.backend.compact(rev, keep);
   }
 
+  /**
+   * Replaces this store's state by a copy of `from`'s: etcd's KV Restore, when a member loads the
+   * database a raft snapshot brought. The copy shares no mutable part with `from`.
+   */
+  restore(from: KVStore): void {
+    this.currentRev = from.currentRev;
+    this.compactMainRev = from.compactMainRev;
+    this.index.copyFrom(from.index);
+    this.backend.copyFrom(from.backend);
+  }
+
   /** Called by a write transaction that recorded changes, before the revision moves to `rev`. */
   commit(rev: number, changes: readonly KeyValue[]): void {
     this.currentRev = rev;

@@ -58,6 +58,24 @@ export class Lessor {
     this.rangeDeleter = rd;
   }
 
+  /**
+   * Makes this lessor's leases copies of `from`'s (a member restoring a snapshot: etcd's lessor Recover
+   * reads them from the restored database). Expiry times are copied; only a leader acts on them, and a
+   * new leader renews every lease first.
+   */
+  copyFrom(from: Lessor): void {
+    this.leaseMap.clear();
+    this.itemMap.clear();
+    for (const [id, lease] of from.leaseMap) {
+      const copy = new Lease(id, lease.ttl, lease.seq);
+      copy.expiry = lease.expiry;
+      for (const key of lease.keys) copy.keys.add(key);
+      this.leaseMap.set(id, copy);
+    }
+    for (const [key, id] of from.itemMap) this.itemMap.set(key, id);
+    this.grants = from.grants;
+  }
+
   /** Grants lease `id` (never '0': the server picks IDs) at virtual time `now`. */
   grant(id: LeaseID, ttl: number, now: number): Lease {
     if (id === noLease) throw new EtcdError(ErrGRPCLeaseNotFound);

@@ -155,9 +155,11 @@ describe('etcd members', () => {
 
 describe('client histories under random member faults', () => {
   /** Puts and linearizable Ranges from the user to random members while members stop, restart, are cut off and slowed. */
-  function run(seed: number): { history: KvOperation[]; stale: number } {
-    const cluster = createCluster({ seed: `lin-${seed}`, etcdMembers: 3, components: workload });
+  function run(seed: number, etcdSnapshot?: { count: number; catchUpEntries: number }): { history: KvOperation[]; stale: number; snapshotsSent: number } {
+    const cluster = createCluster({ seed: `lin-${seed}`, etcdMembers: 3, components: workload, ...(etcdSnapshot ? { etcdSnapshot } : {}) });
     checkRaftSafety(cluster);
+    let snapshotsSent = 0;
+    cluster.engine.onDelivery((m) => { if (m.kind === 'etcd.raft.MsgSnap') snapshotsSent++; });
     cluster.engine.runUntilIdle();
     const rng = new Rng(seed);
     const names = cluster.etcdMembers.map((m) => m.name);
@@ -204,7 +206,7 @@ describe('client histories under random member faults', () => {
     }
     const stores = cluster.etcdMembers.map((m) => JSON.stringify(m.kv.range({ key: '\0', rangeEnd: '\0' }).kvs));
     expect(new Set(stores).size).toBe(1);
-    return { history, stale };
+    return { history, stale, snapshotsSent };
   }
 
   it('are linearizable (puts and linearizable Ranges), 12 seeds; every member ends with the same store', () => {
@@ -215,5 +217,15 @@ describe('client histories under random member faults', () => {
       expect(checkKvLinearizable(history), `seed ${seed}`).toEqual({ ok: true });
     }
     expect(answered).toBeGreaterThan(12 * 15);
+  });
+
+  it('stay linearizable with a raft snapshot every 8 entries: members cut off or stopped catch up from the leader\'s database, 12 seeds', () => {
+    let snapshots = 0;
+    for (let seed = 1; seed <= 12; seed++) {
+      const { history, snapshotsSent } = run(seed, { count: 8, catchUpEntries: 2 });
+      snapshots += snapshotsSent;
+      expect(checkKvLinearizable(history), `seed ${seed}`).toEqual({ ok: true });
+    }
+    expect(snapshots).toBeGreaterThan(3);
   });
 });

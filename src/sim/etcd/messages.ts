@@ -115,7 +115,17 @@ export interface EtcdRaftOptions {
    * engine's RNG and the rest of the cluster (generated names, UIDs) is the same with any member count.
    */
   readonly seed: string;
+  /** Entries applied between raft snapshots (etcd's --snapshot-count; default `defaultSnapshotCount`). */
+  readonly snapshotCount?: number;
+  /** Entries kept before a snapshot for slow followers (etcd's SnapshotCatchUpEntries, changed only by tests). */
+  readonly snapshotCatchUpEntries?: number;
 }
+
+/** etcd 3.4's --snapshot-count default: the entries a member applies before it snapshots and compacts its raft log. */
+export const defaultSnapshotCount = 100_000;
+
+/** Entries a compacted raft log keeps before the snapshot, for slow followers (etcdserver's numberOfCatchUpEntries). */
+export const snapshotCatchUpEntries = 5_000;
 
 /** Each reply kind made once: a string built per reply would be a rope of two pieces in every trace record. */
 const replyKinds = new Map<EtcdRequestKind, EtcdReplyKind>();

@@ -13,14 +13,15 @@ import type { RaftNetworkType } from '../messages/index.ts';
 import type { RpcError } from './errors.ts';
 import { noLease, type LeaseID } from './kv.ts';
 import {
-  ErrGRPCLeaderChanged, ErrGRPCTimeout, ErrGRPCTimeoutDueToLeaderFail, ErrProposeDeadline, ErrTransportClosing, etcdKinds, memberTimers,
-  raftKindPrefix, requestTimeout, type EtcdRaftOptions, type MemberIO,
+  defaultSnapshotCount, ErrGRPCLeaderChanged, ErrGRPCTimeout, ErrGRPCTimeoutDueToLeaderFail, ErrProposeDeadline, ErrTransportClosing, etcdKinds,
+  memberTimers, raftKindPrefix, requestTimeout, snapshotCatchUpEntries, type EtcdRaftOptions, type MemberIO,
 } from './messages.ts';
 import type { LeaseGrantRequest, RangeRequest, TxnRequest } from './rpc.ts';
 import { isTxnReadonly } from './txn.ts';
 import { etcdRaftDefaults, Raft } from './raft/raft.ts';
 import type { RaftLog } from './raft/log.ts';
-import type { HardState, RaftMessage } from './raft/types.ts';
+import { message, type HardState, type RaftMessage, type Snapshot } from './raft/types.ts';
+import { DbSnapshot } from './db-snapshot.ts';
 
 /** What a proposal carries: the request to apply and the member that answers it. */
 interface Proposal {
@@ -51,6 +52,10 @@ export interface RaftHost {
   promote(): void;
   /** This member stopped leading: the expiry loop stops. */
   demote(): void;
+  /** A copy of this member's database as it is now, which holds the entries up to `consistentIndex`. */
+  snapshotDb(consistentIndex: number): DbSnapshot;
+  /** Loads a database a leader's snapshot brought, in place of this member's; returns its consistent index. */
+  restoreDb(snapshot: DbSnapshot): number;
 }
 
 export class RaftNode {
@@ -74,6 +79,15 @@ export class RaftNode {
   private lead = { id: 0, electedAt: 0 };
   /** The term of the last entry applied: what headers and Status report as the raft term (etcdserver's s.Term()). */
   appliedTerm = 0;
+  /**
+   * The index of the last entry the member's database holds (etcd keeps it in the backend's meta bucket):
+   * an entry at or below it is not applied again, as after loading a snapshot's database.
+   */
+  consistentIndex = 0;
+  /** The index of the member's last raft snapshot (etcdserver's ep.snapi). */
+  snapshotIndex = 0;
+  /** Raft snapshots made (each compacting the log). */
+  snapshots = 0;
 
   constructor(private readonly io: MemberIO, private readonly options: EtcdRaftOptions, private readonly host: RaftHost) {
     this.fsync = options.fsync ?? 0;
@@ -218,12 +232,20 @@ export class RaftNode {
   private flush(wrote: boolean): void {
     const raft = this.raft!;
     if (raft.lead !== this.lead.id) this.leaderChanged(raft.lead);
+    const snapshot = raft.takeSnapshot();
+    if (snapshot !== null) this.loadSnapshot(snapshot);
     for (const e of raft.committedEntries()) {
-      if (isProposal(e.data)) this.applyProposal(e.data);
-      else if (e.data !== null && typeof e.data === 'object' && 'leaseExpired' in e.data) this.host.revokeExpired((e.data as LeaseExpiry).leaseExpired);
+      // applyEntryNormal: an entry the database already holds (it came with a snapshot) is skipped, and
+      // a request waiting for it is not answered (it times out).
+      if (e.index > this.consistentIndex) {
+        this.consistentIndex = e.index;
+        if (isProposal(e.data)) this.applyProposal(e.data);
+        else if (e.data !== null && typeof e.data === 'object' && 'leaseExpired' in e.data) this.host.revokeExpired((e.data as LeaseExpiry).leaseExpired);
+      }
       raft.appliedTo(e.index);
       this.appliedTerm = e.term;
     }
+    this.maybeSnapshot(raft);
     for (const rs of raft.takeReadStates()) {
       const w = this.waiting.get(Number(rs.requestCtx));
       if (w === undefined) continue;
@@ -241,13 +263,46 @@ export class RaftNode {
     }
     const delay = wrote ? this.fsync : 0;
     const peers = this.options.peers;
-    for (const msg of raft.takeMessages()) {
+    const snapshotsSent: RaftMessage[] = [];
+    for (let msg of raft.takeMessages()) {
       const to = peers.find((p) => p.id === msg.to)!.component;
-      if (this.unreachable.has(to)) continue;
+      const reached = !this.unreachable.has(to);
+      if (msg.type === 'MsgSnap') {
+        // The snapshot goes out with this member's database as it is now (createMergedSnapshotMessage);
+        // raft learns how sending went (ReportSnapshot) once the message is on its way.
+        snapshotsSent.push(message({ type: 'MsgSnapStatus', from: msg.to, reject: !reached }));
+        if (reached) msg = { ...msg, snapshot: { metadata: msg.snapshot!.metadata, data: this.host.snapshotDb(this.consistentIndex) } };
+      }
+      if (!reached) continue;
       // Replicating a client's request is foreground work, whatever step sends it (a tick may).
       const foreground = msg.type === 'MsgApp' && msg.entries.some((e) => isProposal(e.data) && !e.data.request.background);
       this.io.send(to, `etcd.raft.${msg.type as RaftNetworkType}`, msg, { ...(delay > 0 ? { delay } : {}), ...(foreground ? { background: false } : {}) });
     }
+    for (const status of snapshotsSent) raft.step(status);
+  }
+
+  /** Loads the database a leader's snapshot brought (applySnapshot). */
+  private loadSnapshot(snapshot: Snapshot): void {
+    if (!(snapshot.data instanceof DbSnapshot)) throw new Error(`${this.io.name}: a raft snapshot at ${snapshot.metadata.index} came without a database`);
+    this.consistentIndex = this.host.restoreDb(snapshot.data);
+    this.snapshotIndex = snapshot.metadata.index;
+    this.appliedTerm = snapshot.metadata.term;
+  }
+
+  /**
+   * triggerSnapshot: once more than `snapshotCount` entries were applied since the last snapshot, the
+   * member snapshots at its applied index and compacts its raft log, keeping `snapshotCatchUpEntries`
+   * entries before it for slow followers. etcd's snapshot holds the v2 store; the v3 database goes with
+   * the snapshot when it is sent (flush). Not modelled: compaction waits while a snapshot is being sent
+   * (here a snapshot is sent in one message, reported at once).
+   */
+  private maybeSnapshot(raft: Raft): void {
+    const applied = raft.log.applied;
+    if (applied - this.snapshotIndex <= (this.options.snapshotCount ?? defaultSnapshotCount)) return;
+    const catchUp = this.options.snapshotCatchUpEntries ?? snapshotCatchUpEntries;
+    raft.log.createSnapshot(applied, null, applied > catchUp ? applied - catchUp : 1);
+    this.snapshotIndex = applied;
+    this.snapshots++;
   }
 
   private leaderChanged(lead: number): void {

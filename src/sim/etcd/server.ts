@@ -32,14 +32,16 @@
 // A request not answered within etcd's request timeout (5 s + 2 × election timeout = 7 s) fails with
 // `etcdserver: request timed out` (or `…, possibly due to previous leader failure`; a linearizable read
 // whose leader changed fails with `etcdserver: leader changed`). Only the leader expires leases, and it
-// revokes them through the log. Not modelled in a cluster: snapshots of the MVCC store (etcd's snapshot
-// count is 100 000 entries), the batching of linearizable reads into one ReadIndex, keepalives forwarded
-// to the leader (a member renews its own lessor).
+// revokes them through the log. Every 100,000 applied entries (etcd's snapshot count) a member snapshots
+// and compacts its raft log to the last 5,000; a follower behind that gets the leader's database with a
+// snapshot (db-snapshot.ts). Not modelled in a cluster: the batching of linearizable reads into one
+// ReadIndex, keepalives forwarded to the leader (a member renews its own lessor).
 
 
 import { Component, minute, timerKind, type Message, type TimerPayload } from '../engine/index.ts';
 import type { EtcdRequestKind } from '../messages/index.ts';
 import { defaultCluster, type ClusterIdentity } from './cluster.ts';
+import { DbSnapshot } from './db-snapshot.ts';
 import type { RpcError } from './errors.ts';
 import { KVServer } from './kv-server.ts';
 import type { LeaseID } from './kv.ts';
@@ -104,6 +106,13 @@ export class EtcdServer extends Component {
         }
       },
       demote: () => this.leases.clear(),
+      snapshotDb: (consistentIndex) => new DbSnapshot(this.store, this.lessor, consistentIndex),
+      restoreDb: (snapshot) => {
+        const image = snapshot.take();
+        this.store.restore(image.store);
+        this.lessor.copyFrom(image.lessor);
+        return image.consistentIndex;
+      },
     });
     this.node = node;
     // A member's header (and Status) carries the term of the last entry it applied (etcdserver's

@@ -25,6 +25,14 @@ export class TreeIndex {
     return this.tree.get(key);
   }
 
+  /** Makes this index a copy of `from`, every key's history its own. */
+  copyFrom(from: TreeIndex): void {
+    this.tree.clear();
+    from.tree.forEachPair((key, ki) => {
+      this.tree.set(key, ki.copy());
+    });
+  }
+
   /** Adds the index of a key that has none yet. */
   insert(ki: KeyIndex): void {
     this.tree.set(ki.key, ki);

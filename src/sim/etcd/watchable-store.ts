@@ -45,6 +45,22 @@ export class WatchableStore extends KVStore {
     w.active = false;
   }
 
+  /**
+   * Restores the store from `from` (a snapshot's database): every synced watcher becomes unsynced, to
+   * be caught up from the restored history (or told its revision was compacted) by the next sync.
+   */
+  override restore(from: KVStore): void {
+    super.restore(from);
+    const moved = [...this.synced.watchers];
+    if (moved.length === 0) return;
+    for (const w of moved) {
+      this.synced.delete(w);
+      w.restore = true;
+      this.unsynced.add(w);
+    }
+    this.onUnsynced();
+  }
+
   /** Sends each synced watcher of the changed keys one response with its events of revision `rev`. */
   protected override notify(rev: number, changes: readonly KeyValue[]): void {
     if (this.synced.size === 0) return;

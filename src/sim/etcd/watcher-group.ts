@@ -24,6 +24,8 @@ export class Watcher {
   compacted = false;
   /** False once canceled. */
   active = true;
+  /** Moved to the unsynced group by a restore: its minimum revision may then be past the current one, once. */
+  restore = false;
 
   constructor(
     readonly key: string,
@@ -169,7 +171,10 @@ export class WatcherGroup {
     }
     let minRev = Number.MAX_SAFE_INTEGER;
     for (const w of [...group.watchers]) {
-      if (w.minRev > curRev) throw new Error(`watcher ${w.id}: minimum revision ${w.minRev} exceeds current revision ${curRev}`);
+      if (w.minRev > curRev) {
+        if (!w.restore) throw new Error(`watcher ${w.id}: minimum revision ${w.minRev} exceeds current revision ${curRev}`);
+        w.restore = false;
+      }
       if (w.minRev < compactRev) {
         w.send({ watchId: w.id, events: [], revision: 0, compactRevision: compactRev });
         w.compacted = true;
