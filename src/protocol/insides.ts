@@ -80,6 +80,10 @@ export interface EtcdMemberInsides {
   readonly applied: number;
   /** Its last log index. */
   readonly lastIndex: number;
+  /** The first index its raft log still holds (1 until its first snapshot compacts the log). */
+  readonly firstIndex: number;
+  /** The index of its newest raft snapshot (every 100,000 applied entries, or loaded from the leader); 0 before the first. */
+  readonly snapshot: number;
   /** Members its raft messages cannot reach (a partition), by component name. */
   readonly unreachable: readonly string[];
   /** Its disk's fsync time, ms (0 unless the disk was made slow). */

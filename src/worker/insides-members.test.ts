@@ -99,6 +99,22 @@ describe('InsidesRecorder with 3 etcd members', () => {
     expect(shown['etcd-3']!.fsyncMs).toBe(250);
   });
 
+  it('a member\'s raft snapshot and the log it keeps show from the step it snapshots', () => {
+    const small = createCluster({ seed: 'members-snapshot', nodes: 1, etcdMembers: 3, etcdSnapshot: { count: 60, catchUpEntries: 20 } });
+    const r = new InsidesRecorder();
+    r.begin(small);
+    small.boot();
+    const shown = membersAt(r, small.engine.step);
+    for (const m of small.etcdMembers) {
+      const log = m.raft!.log;
+      expect(log.currentSnapshot.metadata.index).toBeGreaterThan(0);
+      expect({ snapshot: shown[m.name]!.snapshot, firstIndex: shown[m.name]!.firstIndex })
+        .toEqual({ snapshot: log.currentSnapshot.metadata.index, firstIndex: log.firstIndex });
+      expect(shown[m.name]!.firstIndex).toBe(shown[m.name]!.snapshot - 20 + 1);
+    }
+    expect(membersAt(r, 1)['etcd-1']!.snapshot).toBe(0);
+  });
+
   it('a single member reports no raft state', () => {
     const single = createCluster({ seed: 'members-insides', nodes: 1 });
     const r = new InsidesRecorder();

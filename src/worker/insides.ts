@@ -273,7 +273,7 @@ function appliedWrite(step: number, key: string | null, revision: number, previo
 function memberOf(server: EtcdServer, members: readonly EtcdServer[], applied: EtcdAppliedWrite | null): EtcdMemberInsides {
   const { raft } = server;
   const faults = { unreachable: [...server.unreachable].sort(), fsyncMs: server.fsyncMs };
-  if (raft === null) return { state: 'stopped', lead: null, term: 0, commit: 0, applied: 0, lastIndex: 0, ...faults, appliedWrite: null };
+  if (raft === null) return { state: 'stopped', lead: null, term: 0, commit: 0, applied: 0, lastIndex: 0, firstIndex: 0, snapshot: 0, ...faults, appliedWrite: null };
   return {
     state: roles[raft.state],
     lead: raft.lead === 0 ? null : (members[raft.lead - 1]?.name ?? null),
@@ -281,6 +281,8 @@ function memberOf(server: EtcdServer, members: readonly EtcdServer[], applied: E
     commit: raft.log.committed,
     applied: raft.log.applied,
     lastIndex: raft.log.lastIndex,
+    firstIndex: raft.log.firstIndex,
+    snapshot: raft.log.currentSnapshot.metadata.index,
     ...faults,
     appliedWrite: applied,
   };
@@ -421,7 +423,7 @@ function opKey(op: RequestOp | undefined): string {
 function sameMember(a: EtcdMemberInsides | null, b: EtcdMemberInsides | null): boolean {
   if (a === null || b === null) return a === b;
   return a.state === b.state && a.lead === b.lead && a.term === b.term && a.commit === b.commit && a.applied === b.applied
-    && a.lastIndex === b.lastIndex && a.fsyncMs === b.fsyncMs && a.appliedWrite === b.appliedWrite && a.unreachable.length === b.unreachable.length && a.unreachable.every((n, i) => n === b.unreachable[i]);
+    && a.lastIndex === b.lastIndex && a.firstIndex === b.firstIndex && a.snapshot === b.snapshot && a.fsyncMs === b.fsyncMs && a.appliedWrite === b.appliedWrite && a.unreachable.length === b.unreachable.length && a.unreachable.every((n, i) => n === b.unreachable[i]);
 }
 
 /** Whether two snapshots of one component say the same (field by field, without allocating). */

@@ -73,11 +73,12 @@ function EtcdMemberView({ insides, member }: { readonly insides: EtcdInsides; re
   const leader = lead ?? t('member.noLeader');
   const wrote = appliedWrite === null ? ''
     : `; ${t('member.appliedWriteName', { key: appliedWrite.key, revision: appliedWrite.revision, step: appliedWrite.step })} (${t(now ? 'etcd.writeNow' : 'etcd.writeEarlier')})`;
+  const snapshot = member.snapshot > 0 ? `; ${t('member.snapshotName', { snapshot: member.snapshot, first: member.firstIndex })}` : '';
   const label = state === 'stopped' ? t('member.stoppedName')
-    : `${t('member.stateName', { role, term, commit, applied, lead: leader, revision: insides.revision })}${wrote}`;
+    : `${t('member.stateName', { role, term, commit, applied, lead: leader, revision: insides.revision })}${snapshot}${wrote}`;
   return (
     <div className={`insides etcd-member etcd-member--${state}`} data-testid="etcd-member" data-state={state} data-term={term} data-commit={commit}
-      data-applied={applied} data-lead={lead ?? ''} data-fault={fault !== null} role="note" aria-label={fault ? `${label}; ${fault}` : label} title={fault ? `${label}; ${fault}` : label}>
+      data-applied={applied} data-snapshot={member.snapshot} data-lead={lead ?? ''} data-fault={fault !== null} role="note" aria-label={fault ? `${label}; ${fault}` : label} title={fault ? `${label}; ${fault}` : label}>
       <p className="insides-line" aria-hidden="true">
         {state === 'stopped' ? '—' : `${t('member.commit', { index: commit })} · ${t('member.applied', { index: applied })}`}
       </p>
