@@ -106,8 +106,8 @@ describe('etcd backend: superseded values kept as deltas', () => {
     }
     // 99 superseded revisions, 98 past the lag: runs of maxDeltaRun deltas, each followed by one value kept whole.
     const whole = Math.floor(98 / (maxDeltaRun + 1));
-    expect(store.backend.deltas).toBe(98 - whole);
-    expect(store.backend.sharedBases).toBe(0);
+    expect(store.backend.packed().deltas).toBe(98 - whole);
+    expect(store.backend.packed().sharedBases).toBe(0);
     expect(store.backend.size).toBe(100);
     checkAll(store, history);
     store.compact(50);
@@ -125,7 +125,7 @@ describe('etcd backend: the newest superseded values stay whole', () => {
       txn.end();
     }
     // 7 superseded revisions, the newest 3 still whole.
-    expect(store.backend.deltas).toBe(4);
+    expect(store.backend.packed().deltas).toBe(4);
     expect(store.read().range('a', undefined, { rev: 2 }).kvs[0]!.value).toBe(`${'x'.repeat(200)}0`);
   });
 });
@@ -146,7 +146,7 @@ describe('etcd backend: values kept against a base', () => {
     txn.put('/registry/other/x', event(99), '7');
     txn.end();
     // The first value is the base; the 19 after it are deltas against it; the other parent's is its own base.
-    expect(store.backend.sharedBases).toBe(19);
+    expect(store.backend.packed().sharedBases).toBe(19);
     const del = store.write();
     del.deleteRange('/registry/events/default/e0', undefined);
     del.end();
@@ -172,8 +172,8 @@ describe('etcd backend: values kept against a base', () => {
     for (const name of ['b', 'c', 'd', 'e']) put(`x/${name}`, pod(name, 0));
     // Three of a's five replaced values are deltas against their next revision (two supersessions are
     // still within the lag); its last value becomes the parent's base, and b and c are kept against it.
-    expect(store.backend.deltas).toBe(3);
-    expect(store.backend.sharedBases).toBe(2);
+    expect(store.backend.packed().deltas).toBe(3);
+    expect(store.backend.packed().sharedBases).toBe(2);
     const read: Array<[string, string]> = [];
     store.backend.rangeRevisions(0, Number.MAX_SAFE_INTEGER, (kv) => read.push([kv.key, kv.value]));
     expect(read).toEqual(written);

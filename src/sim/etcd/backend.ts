@@ -376,21 +376,15 @@ export class Backend {
     return n;
   }
 
-  /** Number of values kept against a base (for tests and views). */
-  get sharedBases(): number {
-    return this.count((kv) => kv instanceof SharedBaseKv);
-  }
-
-  /** Number of superseded values kept as deltas (for tests and views). */
-  get deltas(): number {
-    return this.count((kv) => kv instanceof SupersededKv);
-  }
-
-  private count(which: (kv: Stored) => boolean): number {
-    let n = 0;
+  /** Values kept as deltas: superseded ones against their key's next value, others against a base (for tests and views). */
+  packed(): { deltas: number; sharedBases: number } {
+    const out = { deltas: 0, sharedBases: 0 };
     for (const slot of [...this.kept.values(), ...this.tail]) {
-      for (const kv of Array.isArray(slot) ? slot : [slot]) if (kv !== undefined && which(kv)) n++;
+      for (const kv of Array.isArray(slot) ? slot : [slot]) {
+        if (kv instanceof SupersededKv) out.deltas++;
+        else if (kv instanceof SharedBaseKv) out.sharedBases++;
+      }
     }
-    return n;
+    return out;
   }
 }

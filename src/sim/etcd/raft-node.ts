@@ -79,18 +79,12 @@ export class RaftNode {
   private lead = { id: 0, electedAt: 0 };
   /** The term of the last entry applied: what headers and Status report as the raft term (etcdserver's s.Term()). */
   appliedTerm = 0;
-  /**
-   * The index of the last entry the member's database holds (etcd keeps it in the backend's meta bucket):
-   * an entry at or below it is not applied again, as after loading a snapshot's database.
-   */
-  consistentIndex = 0;
-  /** The index of the member's last raft snapshot (etcdserver's ep.snapi). */
-  snapshotIndex = 0;
-  /** Raft snapshots made (each compacting the log). */
-  snapshots = 0;
+  /** Its raft snapshots and the index its database holds. */
+  private readonly snapshots: MemberSnapshots;
 
   constructor(private readonly io: MemberIO, private readonly options: EtcdRaftOptions, private readonly host: RaftHost) {
     this.fsync = options.fsync ?? 0;
+    this.snapshots = new MemberSnapshots(options, host);
     const rng = new Rng(options.seed);
     const peers = options.peers.map((p) => p.id);
     this.makeRaft = (disk) => new Raft({ ...etcdRaftDefaults, id: options.id, peers, random: (n) => rng.int(n) }, disk?.log, disk?.hard);
@@ -233,19 +227,19 @@ export class RaftNode {
     const raft = this.raft!;
     if (raft.lead !== this.lead.id) this.leaderChanged(raft.lead);
     const snapshot = raft.takeSnapshot();
-    if (snapshot !== null) this.loadSnapshot(snapshot);
+    if (snapshot !== null) this.appliedTerm = this.snapshots.load(snapshot, this.io.name);
     for (const e of raft.committedEntries()) {
       // applyEntryNormal: an entry the database already holds (it came with a snapshot) is skipped, and
       // a request waiting for it is not answered (it times out).
-      if (e.index > this.consistentIndex) {
-        this.consistentIndex = e.index;
+      if (e.index > this.snapshots.consistentIndex) {
+        this.snapshots.consistentIndex = e.index;
         if (isProposal(e.data)) this.applyProposal(e.data);
         else if (e.data !== null && typeof e.data === 'object' && 'leaseExpired' in e.data) this.host.revokeExpired((e.data as LeaseExpiry).leaseExpired);
       }
       raft.appliedTo(e.index);
       this.appliedTerm = e.term;
     }
-    this.maybeSnapshot(raft);
+    this.snapshots.maybeSnapshot(raft);
     for (const rs of raft.takeReadStates()) {
       const w = this.waiting.get(Number(rs.requestCtx));
       if (w === undefined) continue;
@@ -271,7 +265,7 @@ export class RaftNode {
         // The snapshot goes out with this member's database as it is now (createMergedSnapshotMessage);
         // raft learns how sending went (ReportSnapshot) once the message is on its way.
         snapshotsSent.push(message({ type: 'MsgSnapStatus', from: msg.to, reject: !reached }));
-        if (reached) msg = { ...msg, snapshot: { metadata: msg.snapshot!.metadata, data: this.host.snapshotDb(this.consistentIndex) } };
+        if (reached) msg = { ...msg, snapshot: { metadata: msg.snapshot!.metadata, data: this.host.snapshotDb(this.snapshots.consistentIndex) } };
       }
       if (!reached) continue;
       // Replicating a client's request is foreground work, whatever step sends it (a tick may).
@@ -279,30 +273,6 @@ export class RaftNode {
       this.io.send(to, `etcd.raft.${msg.type as RaftNetworkType}`, msg, { ...(delay > 0 ? { delay } : {}), ...(foreground ? { background: false } : {}) });
     }
     for (const status of snapshotsSent) raft.step(status);
-  }
-
-  /** Loads the database a leader's snapshot brought (applySnapshot). */
-  private loadSnapshot(snapshot: Snapshot): void {
-    if (!(snapshot.data instanceof DbSnapshot)) throw new Error(`${this.io.name}: a raft snapshot at ${snapshot.metadata.index} came without a database`);
-    this.consistentIndex = this.host.restoreDb(snapshot.data);
-    this.snapshotIndex = snapshot.metadata.index;
-    this.appliedTerm = snapshot.metadata.term;
-  }
-
-  /**
-   * triggerSnapshot: once more than `snapshotCount` entries were applied since the last snapshot, the
-   * member snapshots at its applied index and compacts its raft log, keeping `snapshotCatchUpEntries`
-   * entries before it for slow followers. etcd's snapshot holds the v2 store; the v3 database goes with
-   * the snapshot when it is sent (flush). Not modelled: compaction waits while a snapshot is being sent
-   * (here a snapshot is sent in one message, reported at once).
-   */
-  private maybeSnapshot(raft: Raft): void {
-    const applied = raft.log.applied;
-    if (applied - this.snapshotIndex <= (this.options.snapshotCount ?? defaultSnapshotCount)) return;
-    const catchUp = this.options.snapshotCatchUpEntries ?? snapshotCatchUpEntries;
-    raft.log.createSnapshot(applied, null, applied > catchUp ? applied - catchUp : 1);
-    this.snapshotIndex = applied;
-    this.snapshots++;
   }
 
   private leaderChanged(lead: number): void {
@@ -338,5 +308,41 @@ export class RaftNode {
   leader(): string | null {
     const lead = this.raft?.lead ?? 0;
     return this.options.peers.find((p) => p.id === lead)?.component ?? null;
+  }
+}
+
+/**
+ * A member's raft snapshots (etcdserver's snapi) and the index of the last entry its database holds (etcd
+ * keeps it in the backend's meta bucket: an entry at or below it is not applied again, as after loading a
+ * snapshot's database).
+ */
+class MemberSnapshots {
+  consistentIndex = 0;
+  /** The index of the member's last raft snapshot. */
+  private index = 0;
+
+  constructor(private readonly options: EtcdRaftOptions, private readonly host: RaftHost) {}
+
+  /** Loads the database a leader's snapshot brought (applySnapshot); returns the snapshot's term. */
+  load(snapshot: Snapshot, member: string): number {
+    if (!(snapshot.data instanceof DbSnapshot)) throw new Error(`${member}: a raft snapshot at ${snapshot.metadata.index} came without a database`);
+    this.consistentIndex = this.host.restoreDb(snapshot.data);
+    this.index = snapshot.metadata.index;
+    return snapshot.metadata.term;
+  }
+
+  /**
+   * triggerSnapshot: once more than `snapshotCount` entries were applied since the last snapshot, the
+   * member snapshots at its applied index and compacts its raft log, keeping `snapshotCatchUpEntries`
+   * entries before it for slow followers. etcd's snapshot holds the v2 store; the v3 database goes with
+   * the snapshot when it is sent (RaftNode.flush). Not modelled: compaction waits while a snapshot is being
+   * sent (here a snapshot is sent in one message, reported at once).
+   */
+  maybeSnapshot(raft: Raft): void {
+    const applied = raft.log.applied;
+    if (applied - this.index <= (this.options.snapshotCount ?? defaultSnapshotCount)) return;
+    const catchUp = this.options.snapshotCatchUpEntries ?? snapshotCatchUpEntries;
+    raft.log.createSnapshot(applied, null, applied > catchUp ? applied - catchUp : 1);
+    this.index = applied;
   }
 }
