@@ -3,7 +3,9 @@
 //   clusters   one record per saved cluster: name, seed, node count, times, head step, command count
 //   commands   the command log, keyed [clusterId, index]
 //   heads      the view of the last persisted step: status sample, markers, the trace's newest deliveries
-//   keyspaces  a whole keyspace at a base revision, keyed by cluster
+//   keyspaces  a whole keyspace at a base revision, keyed by cluster: its first part, and how many parts
+//   keyspaceParts  the base's further parts, keyed [clusterId, part] (version 2: a browser refuses a single
+//              value past ~128 MiB, and 30,000 Pods with their Events make a base of ~180 MB)
 //   kvChanges  keyspace changes after the base, keyed [clusterId, seq]
 //   meta       small settings (the cluster opened last)
 // Every save is one transaction over all stores, so a crash leaves the previous save or the new one,
@@ -15,7 +17,10 @@ import type { KeyChange, KeyEntry, LoggedCommand, TimelineMarker, TraceRecord } 
 import type { StepSample } from './timeline.ts';
 
 export const databaseName = 'podflow';
-export const schemaVersion = 1;
+export const schemaVersion = 2;
+
+/** A keyspace base is written in parts of about this many bytes of keys and values (as UTF-16). */
+export const keyspacePartBytes = 16 * 1024 * 1024;
 
 export interface ClusterRecord {
   readonly id: string;
@@ -53,6 +58,15 @@ export interface KeyspaceRecord {
   readonly clusterId: string;
   readonly revision: number;
   readonly entries: readonly KeyEntry[];
+  /** How many parts the base was written in (this record holds the first); absent (version 1 records): 1. */
+  readonly parts?: number;
+}
+
+/** A further part of a keyspace base (its entries follow the previous part's, in key order). */
+interface KeyspacePartRecord {
+  readonly clusterId: string;
+  readonly part: number;
+  readonly entries: readonly KeyEntry[];
 }
 
 export interface KvChangeRecord {
@@ -66,13 +80,14 @@ interface PodflowSchema extends DBSchema {
   commands: { key: [string, number]; value: CommandRecord };
   heads: { key: string; value: HeadRecord };
   keyspaces: { key: string; value: KeyspaceRecord };
+  keyspaceParts: { key: [string, number]; value: KeyspacePartRecord };
   kvChanges: { key: [string, number]; value: KvChangeRecord };
   meta: { key: string; value: { key: string; value: string } };
 }
 
 type StoreName = StoreNames<PodflowSchema>;
-const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'keyspaces', 'kvChanges', 'meta'];
-const perCluster: StoreName[] = ['commands', 'kvChanges'];
+const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'keyspaces', 'keyspaceParts', 'kvChanges', 'meta'];
+const perCluster: StoreName[] = ['commands', 'keyspaceParts', 'kvChanges'];
 
 /** One save: everything that changed since the previous one, written in one transaction. */
 export interface SaveBatch {
@@ -134,6 +149,8 @@ export class ClusterStore {
             database.createObjectStore('kvChanges', { keyPath: ['clusterId', 'seq'] });
             database.createObjectStore('meta', { keyPath: 'key' });
           }
+          // Version 2: a keyspace base in parts.
+          if (oldVersion < 2) database.createObjectStore('keyspaceParts', { keyPath: ['clusterId', 'part'] });
         },
         blocked() {
           options.onBlocked?.();
@@ -190,7 +207,13 @@ export class ClusterStore {
       if (batch.keyspace) {
         before();
         await tx.objectStore('kvChanges').delete(clusterRange(id));
-        await tx.objectStore('keyspaces').put(batch.keyspace);
+        await tx.objectStore('keyspaceParts').delete(clusterRange(id));
+        const [first, ...rest] = keyspaceParts(batch.keyspace.entries);
+        await tx.objectStore('keyspaces').put({ ...batch.keyspace, entries: first!, parts: 1 + rest.length });
+        for (const [i, entries] of rest.entries()) {
+          before();
+          await tx.objectStore('keyspaceParts').put({ clusterId: id, part: i + 1, entries });
+        }
       }
       for (const change of batch.kvChanges) {
         before();
@@ -210,7 +233,8 @@ export class ClusterStore {
       if (!cluster) return null;
       const commands = await tx.objectStore('commands').getAll(clusterRange(id));
       const head = (await tx.objectStore('heads').get(id)) ?? null;
-      const base = await tx.objectStore('keyspaces').get(id);
+      const first = await tx.objectStore('keyspaces').get(id);
+      const base = first ? await withParts(first, tx.objectStore('keyspaceParts')) : undefined;
       const changes = base ? await tx.objectStore('kvChanges').getAll(clusterRange(id)) : [];
       await tx.done;
       return {
@@ -243,6 +267,7 @@ export class ClusterStore {
       if (head) await tx.objectStore('heads').put({ ...head, clusterId: copy.id });
       const base = await tx.objectStore('keyspaces').get(id);
       if (base) await tx.objectStore('keyspaces').put({ ...base, clusterId: copy.id });
+      for (const part of await tx.objectStore('keyspaceParts').getAll(clusterRange(id))) await tx.objectStore('keyspaceParts').put({ ...part, clusterId: copy.id });
       for (const change of await tx.objectStore('kvChanges').getAll(clusterRange(id))) await tx.objectStore('kvChanges').put({ ...change, clusterId: copy.id });
     });
     return made!;
@@ -291,6 +316,31 @@ export class ClusterStore {
       throw toStorageError(error, 'read-failed');
     }
   }
+}
+
+/** A keyspace base's entries cut into parts of about `keyspacePartBytes` each (at least one part, maybe empty). */
+export function keyspaceParts(entries: readonly KeyEntry[]): KeyEntry[][] {
+  const parts: KeyEntry[][] = [[]];
+  let bytes = 0;
+  for (const entry of entries) {
+    const size = 2 * (entry.key.length + entry.value.length) + 64;
+    if (bytes + size > keyspacePartBytes && parts.at(-1)!.length > 0) {
+      parts.push([]);
+      bytes = 0;
+    }
+    parts.at(-1)!.push(entry);
+    bytes += size;
+  }
+  return parts;
+}
+
+/** A keyspace base read back whole: its first record's entries, then its further parts' in order. */
+async function withParts(first: KeyspaceRecord, parts: { getAll(range: IDBKeyRange): Promise<KeyspacePartRecord[]> }): Promise<KeyspaceRecord> {
+  const count = first.parts ?? 1;
+  if (count === 1) return first;
+  const rest = (await parts.getAll(clusterRange(first.clusterId))).sort((a, b) => a.part - b.part);
+  if (rest.length !== count - 1) throw new StorageError('read-failed', `the saved keyspace of ${first.clusterId} has ${rest.length + 1} of its ${count} parts`);
+  return { ...first, entries: [...first.entries, ...rest.flatMap((p) => p.entries)] };
 }
 
 function clusterRange(id: string): IDBKeyRange {
