@@ -14,7 +14,7 @@
 
 import type { ClientDuplexStream } from '@grpc/grpc-js';
 import type { KeyValue, RangeRequest, RangeResponse } from '../../sim/etcd/index.ts';
-import type { KeyspaceSource } from '../../worker/keyspace.ts';
+import { metaOf, type KeyspaceSource } from '../../worker/keyspace.ts';
 import { rangeRequestToWire, rangeResponseFromWire, watchRequestToWire, watchResponseFromWire, type Wire } from '../etcd-proto/convert.ts';
 import type { EtcdGrpcClient } from './grpc-client.ts';
 
@@ -63,6 +63,8 @@ export class RealEtcdKeyspace implements KeyspaceSource {
         return compactMainRev();
       },
       backend: { rangeRevisions: (min, max, f, wants) => this.rangeRevisions(min, max, f, wants) },
+      // The mirror keeps every value whole: its keys without values are its Range's.
+      metaRange: (key, end, rev) => this.range({ key, ...(end === undefined ? {} : { rangeEnd: end === '' ? '\0' : end }), revision: rev }).kvs.map(metaOf),
     };
   }
 

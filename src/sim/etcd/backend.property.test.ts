@@ -42,6 +42,11 @@ function checkAll(store: KVStore, history: readonly Written[]): void {
     const { kvs } = store.read().range('a', 'z', { rev });
     expect(kvs.every((kv) => typeof kv.value === 'string')).toBe(true);
     expect(kvs.map((kv) => [kv.key, kv.value])).toEqual([...expected].sort(([a], [b]) => (a < b ? -1 : 1)));
+    // Keys without values (what the page's keyspace lists), read without rebuilding: the same keys,
+    // revisions and leases, and each value's size.
+    expect(store.metaRange('a', 'z', rev)).toEqual(kvs.map((kv) => ({
+      key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, size: kv.value.length,
+    })));
   }
   const byMain = new Map(history.map((w) => [w.main, w]));
   const stored: Array<[string, number]> = [];

@@ -44,6 +44,17 @@ interface Base {
 }
 
 type Stored = KeyValue | Packed;
+
+/** A stored change without its value: what a view listing keys reads. */
+export interface StoredMeta {
+  readonly key: string;
+  readonly createRevision: number;
+  readonly modRevision: number;
+  readonly version: number;
+  readonly lease: string;
+  /** The value's size in bytes. */
+  readonly size: number;
+}
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */
@@ -125,6 +136,14 @@ export class Backend {
     const kv = this.stored(rev.main, rev.sub);
     if (kv === undefined) throw new Error(`backend: no key-value at revision ${rev.main}.${rev.sub}`);
     return isPacked(kv) ? this.rebuilt(kv) : kv;
+  }
+
+  /** The change at `rev` without its value, which is not rebuilt (a packed value's size is its delta's target size). */
+  meta(rev: Revision): StoredMeta {
+    const kv = this.stored(rev.main, rev.sub);
+    if (kv === undefined) throw new Error(`backend: no key-value at revision ${rev.main}.${rev.sub}`);
+    const size = isPacked(kv) ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length;
+    return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, size };
   }
 
   /**

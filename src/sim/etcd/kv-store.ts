@@ -6,7 +6,7 @@
 // increments `currentRev`. Nothing else changes the revision: reads, failed compares, deletes that match
 // nothing, lease grants and compactions leave it alone.
 
-import { Backend } from './backend.ts';
+import { Backend, type StoredMeta } from './backend.ts';
 import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
 import { StoreTxnRead, StoreTxnWrite } from './kv-store-txn.ts';
 import { isTombstone, type KeyValue } from './kv.ts';
@@ -49,6 +49,17 @@ export class KVStore {
     this.compactMainRev = rev;
     const keep = this.index.compact(rev);
     this.backend.compact(rev, keep);
+  }
+
+  /**
+   * The keys in [key, end) (`end` '': every key from `key` on; undefined: the one key) as they were at `rev`, without their values,
+   * which are not rebuilt: for views that list keys (no etcd request does this). Throws as a Range does
+   * at a compacted or future revision.
+   */
+  metaRange(key: string, end: string | undefined, rev: number): StoredMeta[] {
+    if (rev > this.currentRev) throw new EtcdError(ErrGRPCFutureRev);
+    if (rev < this.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
+    return this.index.revisions(key, end, rev).map((r) => this.backend.meta(r));
   }
 
   /**
