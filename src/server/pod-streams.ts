@@ -30,6 +30,14 @@ export interface UpgradeOptions {
 /** The stream subprotocols served, best first. */
 export const channelProtocols = ['v5.channel.k8s.io', 'v4.channel.k8s.io'] as const;
 
+/**
+ * Wall ms between the upgrade and the first output sent. client-go starts reading the socket before it has
+ * registered its streams (remotecommand/websocket.go: readDemuxLoop runs beside stream creation), so data
+ * that arrives at once is dropped with "Unknown stream id 1, discarding message" on kubectl's stderr. A real
+ * apiserver's first output comes after its own round trip to the kubelet; the model's is ready at once.
+ */
+const firstDataDelayMs = 50;
+
 const statusText: Readonly<Record<number, string>> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error', 501: 'Not Implemented' };
 
 function writeStatus(socket: Duplex, code: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
@@ -211,6 +219,8 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
   }
   let ws: WebSocket | null = null;
   let closed = false;
+  /** Output is held until `firstDataDelayMs` after the upgrade (see there). */
+  let ready = false;
   const pending: HttpStreamData[] = [];
   let ended = false;
   const send = (chunk: HttpStreamData) => {
@@ -234,18 +244,21 @@ function upgrade(wss: WebSocketServer, options: UpgradeOptions, req: IncomingMes
           submission.cancel();
         });
         ws.on('error', () => ws?.terminate());
-        for (const chunk of pending.splice(0)) send(chunk);
-        if (ended) ws.close(1000);
+        setTimeout(() => {
+          ready = true;
+          for (const chunk of pending.splice(0)) send(chunk);
+          if (ended) ws?.close(1000);
+        }, firstDataDelayMs);
       });
     },
     watchEvent: () => undefined,
     streamData: (chunk) => {
-      if (ws) send(chunk);
+      if (ready) send(chunk);
       else pending.push(chunk);
     },
     watchEnd: () => {
       ended = true;
-      ws?.close(1000);
+      if (ready) ws?.close(1000);
     },
   });
   socket.on('close', () => {

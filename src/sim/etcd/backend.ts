@@ -25,7 +25,7 @@
 
 import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
-import type { KeyValue } from './kv.ts';
+import type { KeyValue, StoredMeta } from './kv.ts';
 import { isPacked, SharedBaseKv, SupersededKv, type Packed } from './packed-kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
 
@@ -45,16 +45,6 @@ interface Base {
 
 type Stored = KeyValue | Packed;
 
-/** A stored change without its value: what a view listing keys reads. */
-export interface StoredMeta {
-  readonly key: string;
-  readonly createRevision: number;
-  readonly modRevision: number;
-  readonly version: number;
-  readonly lease: string;
-  /** The value's size in bytes. */
-  readonly size: number;
-}
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */

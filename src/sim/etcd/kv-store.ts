@@ -6,10 +6,10 @@
 // increments `currentRev`. Nothing else changes the revision: reads, failed compares, deletes that match
 // nothing, lease grants and compactions leave it alone.
 
-import { Backend, type StoredMeta } from './backend.ts';
+import { Backend } from './backend.ts';
 import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
 import { StoreTxnRead, StoreTxnWrite } from './kv-store-txn.ts';
-import { isTombstone, type KeyValue } from './kv.ts';
+import { isTombstone, type KeyValue, type StoredMeta } from './kv.ts';
 import { Lessor } from './lease.ts';
 import { revisionOf } from './revision.ts';
 import { TreeIndex } from './tree-index.ts';
