@@ -47,6 +47,11 @@ type Stored = KeyValue | Packed;
 
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
+/** A packed value's size: its delta's target size, read from the delta's header (a size in base 64 and a newline) alone. */
+function targetSize(kv: Packed): number {
+  return getDeltaTargetSize(byteStringToBytes(kv.delta.slice(0, 16)));
+}
+
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */
 function compactSlot(main: number, slot: Slot, keep: ReadonlySet<number>, dropped: { n: number }): Slot {
   if (slot === undefined) return undefined;
@@ -132,7 +137,7 @@ export class Backend {
   meta(rev: Revision): StoredMeta {
     const kv = this.stored(rev.main, rev.sub);
     if (kv === undefined) throw new Error(`backend: no key-value at revision ${rev.main}.${rev.sub}`);
-    const size = isPacked(kv) ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length;
+    const size = isPacked(kv) ? targetSize(kv) : kv.value.length;
     return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, size };
   }
 
@@ -343,12 +348,8 @@ export class Backend {
     return dropped.n;
   }
 
-  /**
-   * Makes this backend a copy of `from` (a member restoring the leader's database from a raft snapshot):
-   * the records are immutable and shared; the arrays and maps that hold them are this backend's own, as
-   * is the packing's bookkeeping, so either backend's later writes, packing and compaction leave the
-   * other's as it was.
-   */
+  /** Makes this backend a copy of `from` (a raft snapshot's database): records are immutable and shared, what
+   *  holds them and the packing's bookkeeping are its own, so neither backend's later work touches the other. */
   copyFrom(from: Backend): void {
     const own = (slot: Slot): Slot => (Array.isArray(slot) ? slot.slice() : slot);
     this.kept.clear();
@@ -370,7 +371,7 @@ export class Backend {
   /** Visits every stored change's key and value length in bytes, without rebuilding superseded values. */
   sizes(f: (key: string, valueLength: number) => void): void {
     const visit = (kv: Stored | undefined): void => {
-      if (kv !== undefined) f(kv.key, isPacked(kv) ? getDeltaTargetSize(byteStringToBytes(kv.delta)) : kv.value.length);
+      if (kv !== undefined) f(kv.key, isPacked(kv) ? targetSize(kv) : kv.value.length);
     };
     for (const slot of [...this.kept.values(), ...this.tail]) {
       if (Array.isArray(slot)) slot.forEach(visit);
