@@ -41,13 +41,5 @@ export function changeToEvent(kv: KeyValue): Event {
   return { type: kv.createRevision === 0 ? 'DELETE' : 'PUT', kv };
 }
 
-/** A stored change without its value: what a view listing keys reads. */
-export interface StoredMeta {
-  readonly key: string;
-  readonly createRevision: number;
-  readonly modRevision: number;
-  readonly version: number;
-  readonly lease: string;
-  /** The value's size in bytes. */
-  readonly size: number;
-}
+/** A stored change without its value, and the value's size in bytes: what a view listing keys reads. */
+export type StoredMeta = Omit<KeyValue, 'value'> & { readonly size: number };
