@@ -44,7 +44,6 @@ interface Base {
 }
 
 type Stored = KeyValue | Packed;
-
 type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** A packed value's size: its delta's target size, read from the delta's header (a size in base 64 and a newline) alone. */
