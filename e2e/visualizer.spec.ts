@@ -159,6 +159,17 @@ test('the scheduler tab shows every node\'s filter verdicts and scores for the p
   await expect(chosen).toHaveCount(1);
   await expect(chosen.getByTestId('scheduler-final-score')).toHaveText(/^\d+$/);
   await expect(page.getByRole('table', { name: /^Filter and score per node for default\/nginx-deployment-/ })).toContainText('NodeResourcesFit');
+  // The worker lists the attempts and details one: filtering by a pod's name narrows both.
+  const counts = page.getByTestId('scheduler-counts');
+  const made = Number((await counts.textContent())?.match(/^(\d+) attempts?/)?.[1]);
+  expect(made).toBeGreaterThanOrEqual(1);
+  const shown = (await page.getByTestId('scheduler').getByRole('combobox').locator('option:checked').textContent())!;
+  const pod = shown.split(' ')[0]!.split('/')[1]!;
+  await page.getByLabel('Filter attempts by pod').fill(pod);
+  await expect(counts).toHaveText(/^1 attempt$/);
+  await expect(page.getByRole('table', { name: `Filter and score per node for default/${pod}` })).toBeVisible();
+  await page.getByLabel('Filter attempts by pod').fill('no-such-pod');
+  await expect(page.getByTestId('scheduler-no-match')).toHaveText('No attempt of a pod matching “no-such-pod” by this step.');
 });
 
 // (e): the timeline and the panels work from the keyboard alone.

@@ -12,10 +12,11 @@ export type {
 } from './keyspace.ts';
 export type {
   ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic,
-  ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt,
+  ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, SchedulerAttemptSummary, SchedulerQuery, SchedulerView,
 } from './inspect.ts';
 export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
 export { timelineMarkerLimit } from './timeline.ts';
+export { schedulerListLimit } from './inspect.ts';
 export type {
   ClusterExportEvent, ClusterExportFile, ClustersEvent, LoggableCommand, LoggedCommand, PersistenceEvent,
   PersistenceWarning, PersistenceWarningCode, SavedClusterSummary,

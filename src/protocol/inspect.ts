@@ -11,7 +11,20 @@ export type InspectTopic = 'objects' | 'scheduler' | 'watchers';
 export interface InspectCommand {
   readonly type: 'inspect';
   readonly topics: readonly InspectTopic[];
+  /** Which scheduling attempts the scheduler topic lists and which one it details (newest by default). */
+  readonly scheduler?: SchedulerQuery;
 }
+
+/** The scheduler panel's choice: a filter on the pod's name and the attempt it shows in full. */
+export interface SchedulerQuery {
+  /** Only attempts whose pod (`namespace/name`) contains this text ('' or absent: every attempt). */
+  readonly pod?: string;
+  /** The attempt shown in full, by its number among every attempt made (`SchedulerAttemptSummary.seq`). */
+  readonly seq?: number;
+}
+
+/** At most this many attempts are listed (the newest that match): a list, not the whole log, crosses to the page. */
+export const schedulerListLimit = 200;
 
 /** Asks for the chain of causes of message `id` back to its root (answered by a `causeChain`). */
 export interface CauseChainCommand {
@@ -81,16 +94,41 @@ export interface SchedulerNodeRecord {
   readonly finalScore: number | null;
 }
 
-/** One scheduling attempt of one pod: every node's filter verdicts and scores, and the outcome. */
-export interface SchedulerAttempt {
+/** One scheduling attempt of one pod and its outcome, without the nodes (a line of the attempts list). */
+export interface SchedulerAttemptSummary {
+  /** Its number among every attempt kube-scheduler made (1 = the first): stable while older ones are dropped. */
+  readonly seq: number;
   readonly pod: string;
+  /** The pod's attempt number (1 = its first). */
   readonly attempt: number;
   /** Virtual ms. */
   readonly time: number;
-  readonly nodes: readonly SchedulerNodeRecord[];
   readonly selected: string | null;
   readonly message: string;
   readonly bound: boolean;
+}
+
+/** One scheduling attempt in full: every node's filter verdicts and scores, and the outcome. */
+export interface SchedulerAttempt extends SchedulerAttemptSummary {
+  readonly nodes: readonly SchedulerNodeRecord[];
+}
+
+/**
+ * kube-scheduler's attempts as of the step shown. A bounded answer at any scale: at 10,000 Pods on 500 nodes
+ * every attempt's node records would be gigabytes, so one attempt crosses in full and a list of the newest.
+ */
+export interface SchedulerView {
+  /** Attempts made by the step shown, dropped ones included (those made before the oldest kept, at least). */
+  readonly made: number;
+  /** The oldest attempts no longer kept (the worker keeps a bounded log; a long run drops the oldest). */
+  readonly dropped: number;
+  /** The pod filter applied ('' for none) and how many kept attempts made by the step match it. */
+  readonly pod: string;
+  readonly matching: number;
+  /** The newest matching attempts, newest first, at most `schedulerListLimit`. */
+  readonly attempts: readonly SchedulerAttemptSummary[];
+  /** The attempt asked for, in full; else the newest matching one (none asked for, or it is not kept, not made by the step shown, or does not match). */
+  readonly detail: SchedulerAttempt | null;
 }
 
 /** A watch open at kube-apiserver (served by its watch cache): who asked, for what, from which version. */
@@ -151,7 +189,7 @@ export interface InspectionEvent {
   readonly step: number;
   /** Present when asked for (null: this cluster has no such component). */
   readonly objects?: ObjectsView | null;
-  readonly scheduler?: readonly SchedulerAttempt[] | null;
+  readonly scheduler?: SchedulerView | null;
   readonly watchers?: WatchersView | null;
 }
 

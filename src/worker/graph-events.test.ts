@@ -79,7 +79,7 @@ describe('pods on their nodes', () => {
       expect(chips(pods)).toEqual(objectsPanelPods(host));
     }
     const pod = [...pods.values()][0]!;
-    const bound = host.hostedCluster.scheduler?.attempts.find((a) => a.pod.endsWith(pod.name));
+    const bound = host.hostedCluster.scheduler?.attemptLog.records.find((a) => a.pod.endsWith(pod.name));
     expect(pod.node).toBe(bound?.selected);
     expect(pod).toMatchObject({ phase: 'Running', status: 'Running', ready: true, deleting: false, namespace: 'default' });
     expect(seen[0]).toBe('unbound Pending');

@@ -85,7 +85,7 @@ export class SimHost {
     });
     this.emit = post;
     const bounds = options.bounds ?? productBounds;
-    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: bounds.traceRetention, tracePayloadLimit: bounds.tracePayloadRetention }));
+    this.buildCluster = options.buildCluster ?? ((spec) => createCluster({ ...spec, traceLimit: bounds.traceRetention, tracePayloadLimit: bounds.tracePayloadRetention, schedulerAttemptLimit: bounds.schedulerAttempts }));
     this.pacing = { ...defaultPacing, ...options.pacing };
     this.stage = new Stage(post, bounds);
     const callbacks = {

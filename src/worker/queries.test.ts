@@ -53,10 +53,17 @@ describe('inspection queries', () => {
     expect(table('events').rows.some((r) => r.cells.includes('Scheduled'))).toBe(true);
   });
 
-  it('reports each scheduling attempt with every node\'s filter verdicts and scores', () => {
+  it('reports the scheduling attempts, and the one asked for with every node\'s filter verdicts and scores', () => {
     const { scheduler } = inspect(cluster, ['scheduler']);
-    expect(scheduler).toHaveLength(2);
-    for (const attempt of scheduler!) {
+    expect(scheduler).toMatchObject({ made: 2, dropped: 0, pod: '', matching: 2 });
+    // Newest first, numbered among every attempt made.
+    expect(scheduler!.attempts.map((a) => a.seq)).toEqual([2, 1]);
+    expect(scheduler!.attempts.every((a) => a.bound && a.selected !== null)).toBe(true);
+    // Without a choice the newest is detailed; asked for, the first.
+    expect(scheduler!.detail?.seq).toBe(2);
+    const first = inspect(cluster, ['scheduler'], undefined, { seq: 1 }).scheduler!.detail!;
+    expect(first).toMatchObject({ seq: 1, pod: scheduler!.attempts[1]!.pod });
+    for (const attempt of [scheduler!.detail!, first]) {
       expect(attempt.bound).toBe(true);
       expect(attempt.nodes.map((n) => n.node).sort()).toEqual(['node-1', 'node-2']);
       const chosen = attempt.nodes.find((n) => n.node === attempt.selected)!;
@@ -64,6 +71,13 @@ describe('inspection queries', () => {
       expect(chosen.filters.every((f) => f.pass)).toBe(true);
       expect(chosen.finalScore).toBe(Math.max(...attempt.nodes.map((n) => n.finalScore ?? -1)));
     }
+    // A filter on the pod's name lists only its attempts.
+    const name = first.pod.split('/')[1]!;
+    const filtered = inspect(cluster, ['scheduler'], undefined, { pod: name.slice(-5) }).scheduler!;
+    expect(filtered).toMatchObject({ matching: 1, attempts: [{ seq: 1 }], detail: { seq: 1 } });
+    // Before the first attempt was made: none.
+    const before = inspect(cluster, ['scheduler'], { step: 1, now: first.time - 1, revision: 1 }).scheduler!;
+    expect(before).toMatchObject({ made: 0, matching: 0, attempts: [], detail: null });
   });
 
   it('walks a pod\'s Running status update back to the user\'s create', () => {
@@ -95,7 +109,7 @@ describe('inspection at a past position', () => {
     const rows = (resource: string) => past.objects!.tables.find((t) => t.resource === resource)!.rows;
     expect(rows('deployments').map((r) => r.resourceVersion)).toEqual([String(deploymentRevision)]);
     expect(rows('pods')).toEqual([]);
-    expect(past.scheduler).toEqual([]);
+    expect(past.scheduler).toMatchObject({ made: 0, attempts: [], detail: null });
   });
 });
 

@@ -8,7 +8,11 @@
 //   causeChain  a delivered message's causes back to the root, from the engine's trace (older steps'
 //               payloads rebuilt from their light records where etcd's history allows).
 
-import type { ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic, ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, TraceRecord } from '../protocol/index.ts';
+import {
+  schedulerListLimit,
+  type ApiserverWatch, type CauseChainEvent, type EtcdWatch, type WatchersView, type WatchCacheView, type InspectionEvent, type InspectTopic, type ObjectCondition,
+  type ObjectRow, type ObjectsView, type ObjectTable, type OwnerRef, type SchedulerAttempt, type SchedulerAttemptSummary, type SchedulerQuery, type SchedulerView, type TraceRecord,
+} from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { resourceForKind, servedResources, type ResourceInfo } from '../sim/api/resources.ts';
 import type { KubeObject } from '../sim/api/types/meta.ts';
@@ -16,14 +20,15 @@ import { decodeObject } from '../sim/apiserver/storage/codec.ts';
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { parseQuery } from '../sim/go/url.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
-import type { AttemptRecord } from '../sim/scheduler/index.ts';
+import type { AttemptLog, AttemptRecord } from '../sim/scheduler/index.ts';
 import type { KeyspaceSource } from './keyspace.ts';
 
 /** What the queries read of a cluster (`Cluster` from src/sim/cluster.ts has all of it). */
 export interface InspectedCluster {
   readonly engine: Engine;
   readonly etcd?: KeyspaceSource;
-  readonly scheduler?: { readonly attempts: readonly AttemptRecord[] } | null;
+  /** kube-scheduler's attempt log: the records kept, and how many older ones it dropped. */
+  readonly scheduler?: { readonly attemptLog: Pick<AttemptLog, 'records' | 'dropped' | 'total'> } | null;
   /** kube-apiserver, for its watch caches' windows (KubeApiserver.watchCacheWindows). */
   readonly apiserver?: { watchCacheWindows?(): readonly WatchCacheView[] } | null;
 }
@@ -48,15 +53,14 @@ export interface InspectedPosition {
 /**
  * The state at `at` (by default the live head). A past position reads etcd at its revision (MVCC
  * history; a compacted revision falls back to the head, said in the view) and keeps the scheduling
- * attempts made by its virtual time.
+ * attempts made by its virtual time. `scheduler` picks the attempts listed and the one detailed.
  */
-export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition): InspectionEvent {
+export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition, scheduler: SchedulerQuery = {}): InspectionEvent {
   const position = at ?? { step: cluster.engine.step, now: cluster.engine.now, revision: cluster.etcd?.store.currentRev ?? 0 };
   let event: InspectionEvent = { type: 'inspection', step: position.step };
   if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, cluster.engine.epochMs + position.now, position.revision) : null };
   if (topics.includes('scheduler')) {
-    const attempts = cluster.scheduler?.attempts.filter((a) => a.time <= position.now);
-    event = { ...event, scheduler: attempts ? attempts.map(toAttempt) : null };
+    event = { ...event, scheduler: cluster.scheduler ? schedulerView(cluster.scheduler.attemptLog, position.now, scheduler) : null };
   }
   if (topics.includes('watchers')) event = { ...event, watchers: watchersView(cluster) };
   return event;
@@ -135,14 +139,52 @@ function conditionsOf(obj: KubeObject): ObjectCondition[] {
   }));
 }
 
-function toAttempt(a: AttemptRecord): SchedulerAttempt {
+/**
+ * The attempts made by virtual time `now` (the log is in time order): the newest matching `query.pod`, as
+ * summaries, and one in full. Its cost follows the list's bound and one attempt's nodes, not the log.
+ */
+export function schedulerView(log: Pick<AttemptLog, 'records' | 'dropped'>, now: number, query: SchedulerQuery): SchedulerView {
+  const { records, dropped } = log;
+  // The first record made after `now`.
+  let lo = 0;
+  let hi = records.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (records[mid]!.time <= now) lo = mid + 1;
+    else hi = mid;
+  }
+  const made = lo;
+  const pod = query.pod?.trim() ?? '';
+  const matches = (a: AttemptRecord) => pod === '' || a.pod.includes(pod);
+  const attempts: SchedulerAttemptSummary[] = [];
+  let matching = 0;
+  let newest = -1;
+  for (let i = made - 1; i >= 0; i--) {
+    const a = records[i]!;
+    if (!matches(a)) continue;
+    matching++;
+    if (newest < 0) newest = i;
+    if (attempts.length < schedulerListLimit) attempts.push(summaryOf(a, dropped + i + 1));
+    else if (pod === '') {
+      matching += i;
+      break;
+    }
+  }
+  const asked = query.seq === undefined ? -1 : query.seq - dropped - 1;
+  const shown = asked >= 0 && asked < made && matches(records[asked]!) ? asked : newest;
   return {
-    pod: a.pod,
-    attempt: a.attempt,
-    time: a.time,
-    selected: a.selected,
-    message: a.message,
-    bound: a.bound,
+    made: dropped + made, dropped, pod, matching, attempts,
+    detail: shown >= 0 ? toAttempt(records[shown]!, dropped + shown + 1) : null,
+  };
+}
+
+function summaryOf(a: AttemptRecord, seq: number): SchedulerAttemptSummary {
+  return { seq, pod: a.pod, attempt: a.attempt, time: a.time, selected: a.selected, message: a.message, bound: a.bound };
+}
+
+function toAttempt(a: AttemptRecord, seq: number): SchedulerAttempt {
+  return {
+    ...summaryOf(a, seq),
     nodes: a.nodes.map((n) => ({
       node: n.node,
       feasible: n.feasible,

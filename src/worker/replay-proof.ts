@@ -44,7 +44,7 @@ export interface LiveRun {
 
 /** The cluster as the page's worker builds it for `size` (host.ts `buildCluster`). */
 function proofCluster(size: ProofSize, seed = 'replay-proof'): Cluster {
-  return createCluster({ seed, nodes: size.nodes, traceLimit: productBounds.traceRetention, tracePayloadLimit: productBounds.tracePayloadRetention });
+  return createCluster({ seed, nodes: size.nodes, traceLimit: productBounds.traceRetention, tracePayloadLimit: productBounds.tracePayloadRetention, schedulerAttemptLimit: productBounds.schedulerAttempts });
 }
 
 export interface LiveRunOptions {

@@ -40,7 +40,7 @@ export interface ScaleLesson {
   /** Pods and Events stored in etcd. */
   readonly pods: number;
   readonly events: number;
-  /** kube-scheduler's attempts kept and their rate over the span they cover (attempts per virtual second). */
+  /** kube-scheduler's attempts made (dropped records included) and their rate over the span the kept ones cover (attempts per virtual second). */
   readonly scheduler: { readonly attempts: number; readonly perSecond: number };
 }
 
@@ -49,7 +49,7 @@ export interface LessonCluster {
   readonly engine: Engine;
   readonly user: User;
   readonly apiserver: Pick<KubeApiserver, 'name' | 'watchCacheWindowOf'>;
-  readonly scheduler?: { readonly attempts: readonly { readonly time: number }[] } | null;
+  readonly scheduler?: { readonly attemptLog: { readonly records: readonly { readonly time: number }[]; readonly total: number } } | null;
   readonly etcd: { readonly kv: { range(request: RangeRequest): RangeResponse } };
 }
 
@@ -69,14 +69,14 @@ export function measureScaleLesson(cluster: LessonCluster, send?: LessonSend): S
   const sendAsUser: LessonSend = send ?? ((request) => cluster.user.request(cluster.apiserver.name, httpKinds.request, request));
   const lists = [listCost(cluster, sendAsUser, 'etcd', ''), listCost(cluster, sendAsUser, 'watch cache', 'resourceVersion=0')];
   const window = cluster.apiserver.watchCacheWindowOf('/registry/pods');
-  const attempts = cluster.scheduler?.attempts ?? [];
+  const attempts = cluster.scheduler?.attemptLog.records ?? [];
   const span = attempts.length > 1 ? (attempts.at(-1)!.time - attempts[0]!.time) / 1000 : 0;
   return {
     lists,
     podWatchCache: window ? { events: window.bufferedEvents, capacity: window.capacity, objects: window.objects } : null,
     pods: countKeys(cluster, '/registry/pods/'),
     events: countKeys(cluster, '/registry/events/'),
-    scheduler: { attempts: attempts.length, perSecond: span > 0 ? attempts.length / span : 0 },
+    scheduler: { attempts: cluster.scheduler?.attemptLog.total ?? 0, perSecond: span > 0 ? attempts.length / span : 0 },
   };
 }
 

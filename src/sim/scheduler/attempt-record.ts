@@ -157,6 +157,8 @@ export class AttemptRecord {
 /** The attempts in order, at most `limit` of them: beyond it the oldest are dropped in chunks of a quarter, as the trace drops records. */
 export class AttemptLog {
   readonly records: AttemptRecord[] = [];
+  /** Attempts dropped from the front so far: `records[i]` is attempt number `dropped + i + 1` of all made. */
+  dropped = 0;
   private lastNodes: readonly string[] = [];
 
   constructor(private readonly limit: number) {}
@@ -171,8 +173,15 @@ export class AttemptLog {
   record(record: AttemptRecord): void {
     this.records.push(record);
     if (this.records.length > this.limit) {
-      this.records.splice(0, Math.max(this.records.length - this.limit, Math.ceil(this.limit / 4)));
+      const drop = Math.min(this.records.length, Math.max(this.records.length - this.limit, Math.ceil(this.limit / 4)));
+      this.records.splice(0, drop);
+      this.dropped += drop;
     }
+  }
+
+  /** Every attempt made, dropped ones included. */
+  get total(): number {
+    return this.dropped + this.records.length;
   }
 
   /** Replaces a record still kept (searching from the newest: it is usually the last). */

@@ -2,5 +2,5 @@
 // its attempt records.
 
 export { KubeScheduler } from './scheduler.ts';
-export type { AttemptRecord } from './attempt-record.ts';
+export type { AttemptLog, AttemptRecord } from './attempt-record.ts';
 export { tolerates } from './framework/plugins/tainttoleration.ts';

@@ -242,6 +242,9 @@ describe('attempt records retention (attemptLimit)', () => {
     expect(attempts.length).toBeLessThanOrEqual(4);
     expect(attempts.every((a) => a.bound && a.selected !== null)).toBe(true);
     expect(attempts.map((a) => a.pod)).toEqual(Array.from({ length: attempts.length }, (_, i) => `default/p${10 - attempts.length + i}`));
+    // The log counts what it dropped: every attempt made is kept or counted.
+    expect(cluster.scheduler!.attemptLog.dropped).toBe(10 - attempts.length);
+    expect(cluster.scheduler!.attemptLog.total).toBe(10);
     for (let i = 0; i < 10; i++) expect(getPod(cluster, `p${i}`).spec.nodeName).toMatch(/^node-[12]$/);
   });
 });

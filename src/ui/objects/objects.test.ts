@@ -30,8 +30,9 @@ describe('objects panel logic', () => {
 
   it('merges inspection answers topic by topic, and forgets them for a new cluster', () => {
     let state = reduceWorkerEvent(initialSimState, { type: 'inspection', step: 3, objects: view });
-    state = reduceWorkerEvent(state, { type: 'inspection', step: 4, scheduler: [] });
-    expect(state.inspection).toMatchObject({ step: 4, objects: view, scheduler: [] });
+    const scheduler = { made: 0, dropped: 0, pod: '', matching: 0, attempts: [], detail: null };
+    state = reduceWorkerEvent(state, { type: 'inspection', step: 4, scheduler });
+    expect(state.inspection).toMatchObject({ step: 4, objects: view, scheduler });
     state = reduceWorkerEvent(state, { type: 'ready', seed: 1, nodes: 1, topology: { components: [], links: [] }, bootSteps: 0 });
     expect(state.inspection).toBeNull();
   });

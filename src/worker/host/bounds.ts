@@ -18,6 +18,12 @@ export interface HostBounds {
   readonly agedPodVersions: number;
   /** Pod versions noted between prunes of the pod history. */
   readonly podPruneEvery: number;
+  /**
+   * kube-scheduler's attempt records kept (the scheduler tab's; older ones dropped a quarter at a time). One
+   * attempt keeps every examined node's verdict and scores: ~6 KiB at 500 nodes, ~14 KiB at 5,000, so an
+   * unbounded log would keep ~2 GiB at 150,000 Pods.
+   */
+  readonly schedulerAttempts: number;
 }
 
 export const productBounds: HostBounds = {
@@ -27,10 +33,12 @@ export const productBounds: HostBounds = {
   tracePayloadRetention: 50_000,
   agedPodVersions: agedVersionLimit,
   podPruneEvery,
+  // A 10,000-replica rollout's every attempt; ~60 MiB at 500 nodes, ~140 MiB at 5,000.
+  schedulerAttempts: 10_000,
 };
 
-/** Bounds a test reaches with a few small Deployments: 3,000 steps of trace, 40 aged pod versions, a prune every 64. */
-export const smallBounds: HostBounds = { traceRetention: 3_000, tracePayloadRetention: 3_000, agedPodVersions: 40, podPruneEvery: 64 };
+/** Bounds a test reaches with a few small Deployments: 3,000 steps of trace, 40 aged pod versions, a prune every 64, 40 attempts. */
+export const smallBounds: HostBounds = { traceRetention: 3_000, tracePayloadRetention: 3_000, agedPodVersions: 40, podPruneEvery: 64, schedulerAttempts: 40 };
 
 /** The bounds a worker named `name` keeps: the small ones when the name carries their mark. */
 export function boundsOfWorker(name: string): HostBounds {
