@@ -11,12 +11,12 @@ export type {
   DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent, ValueDescriptionEvent, ValueField,
 } from './keyspace.ts';
 export type {
-  ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectTopic,
+  ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectQuery, InspectTopic, ObjectsQuery,
   ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, SchedulerAttemptSummary, SchedulerQuery, SchedulerView,
 } from './inspect.ts';
 export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
 export { timelineMarkerLimit } from './timeline.ts';
-export { schedulerListLimit } from './inspect.ts';
+export { objectsWindowLimit, schedulerListLimit } from './inspect.ts';
 export type {
   ClusterExportEvent, ClusterExportFile, ClustersEvent, LoggableCommand, LoggedCommand, PersistenceEvent,
   PersistenceWarning, PersistenceWarningCode, SavedClusterSummary,

@@ -13,7 +13,27 @@ export interface InspectCommand {
   readonly topics: readonly InspectTopic[];
   /** Which scheduling attempts the scheduler topic lists and which one it details (newest by default). */
   readonly scheduler?: SchedulerQuery;
+  /** Which rows of which resource the objects topic sends, and the selected key's. */
+  readonly objects?: ObjectsQuery;
 }
+
+/** What the panels ask of each topic beyond the topic itself. */
+export type InspectQuery = Pick<InspectCommand, 'scheduler' | 'objects'>;
+
+/** The objects panel's window: the rows in view of one resource, and the key selected anywhere. */
+export interface ObjectsQuery {
+  /** The resource whose rows are sent (`pods` when absent). */
+  readonly resource?: string;
+  /** The first row wanted, in key order (0 when absent). */
+  readonly offset?: number;
+  /** Rows wanted from `offset`, at most `objectsWindowLimit` (that many when absent). */
+  readonly limit?: number;
+  /** A selected key: its object's row and place in its resource's list come too, whatever the window. */
+  readonly key?: string | null;
+}
+
+/** At most this many rows cross per answer: a window of the list, not the list (150,000 Pods are ~100 MB of rows). */
+export const objectsWindowLimit = 300;
 
 /** The scheduler panel's choice: a filter on the pod's name and the attempt it shows in full. */
 export interface SchedulerQuery {
@@ -66,18 +86,30 @@ export interface ObjectRow {
   readonly deleting: boolean;
 }
 
+/** One resource's list at the view's revision: its columns and how many objects it has (rows come in a window). */
 export interface ObjectTable {
   /** e.g. `pods`, `deployments`. */
   readonly resource: string;
   readonly kind: string;
+  /** Its etcd key prefix, e.g. `/registry/pods/` (a key under it is one of its objects). */
+  readonly prefix: string;
+  readonly namespaced: boolean;
   readonly columns: readonly string[];
-  readonly rows: readonly ObjectRow[];
+  /** Objects stored at the view's revision. */
+  readonly count: number;
 }
 
 export interface ObjectsView {
-  /** A quorum list's resourceVersion: etcd's current revision. */
+  /** A quorum list's resourceVersion: etcd's current revision (or the past revision read). */
   readonly listResourceVersion: string;
   readonly tables: readonly ObjectTable[];
+  /** The resource whose rows these are, and the place of the first in its list (key order). */
+  readonly resource: string;
+  readonly offset: number;
+  /** The window asked for: rows `offset` … `offset + rows.length - 1` of `resource`. */
+  readonly rows: readonly ObjectRow[];
+  /** The selected key's object, its resource and its place in that list; null when none was asked for or it is not stored. */
+  readonly selected: { readonly resource: string; readonly index: number; readonly row: ObjectRow } | null;
 }
 
 export interface SchedulerPluginVerdict {

@@ -49,10 +49,11 @@ function foldFlights(flights: Map<number, Flight>, e: FlightsEvent): void {
 /** The pods as the objects panel prints them at the step shown: name → [node, STATUS]. */
 function objectsPanelPods(host: SimHost): Map<string, [string, string]> {
   const at = { step: host.timeline.position, ...host.timeline.sample(host.timeline.position) };
-  const table = inspect(host.hostedCluster, ['objects'], at).objects!.tables.find((t) => t.resource === 'pods')!;
+  const objects = inspect(host.hostedCluster, ['objects'], at, { objects: { resource: 'pods' } }).objects!;
+  const table = objects.tables.find((t) => t.resource === 'pods')!;
   const node = table.columns.indexOf('Node');
   const status = table.columns.indexOf('Status');
-  return new Map(table.rows.map((r) => [r.name, [r.cells[node]!, r.cells[status]!]]));
+  return new Map(objects.rows.map((r) => [r.name, [r.cells[node]!, r.cells[status]!]]));
 }
 
 function chips(pods: Map<string, PodChip>): Map<string, [string, string]> {

@@ -217,7 +217,7 @@ export class PageViewer {
       }
       case 'inspect': {
         const step = this.position;
-        this.send(inspect(this.host.hostedCluster, command.topics, { step, ...timeline.sample(step) }, command.scheduler));
+        this.send(inspect(this.host.hostedCluster, command.topics, { step, ...timeline.sample(step) }, command));
         return true;
       }
       case 'applyManifest':

@@ -29,9 +29,15 @@ describe('inspection queries', () => {
     const { objects } = inspect(cluster, ['objects']);
     expect(objects?.listResourceVersion).toBe(String(cluster.etcd.store.currentRev));
     const table = (resource: string) => objects!.tables.find((t) => t.resource === resource)!;
+    /** The rows of `resource`, a window from the first. */
+    const rowsOf = (resource: string) => inspect(cluster, ['objects'], undefined, { objects: { resource } }).objects!.rows;
     expect(objects!.tables.map((t) => t.resource)).toEqual(['pods', 'replicasets', 'deployments', 'nodes', 'events']);
+    expect(table('pods')).toMatchObject({ kind: 'Pod', prefix: '/registry/pods/', namespaced: true, count: 2 });
+    expect(table('nodes')).toMatchObject({ prefix: '/registry/minions/', namespaced: false, count: 2 });
     expect(table('pods').columns).toEqual(['Name', 'Ready', 'Status', 'Restarts', 'Age', 'Node']);
-    const pods = table('pods').rows;
+    // Without a resource asked for, the pods' rows come.
+    expect(objects).toMatchObject({ resource: 'pods', offset: 0, selected: null });
+    const pods = objects!.rows;
     expect(pods).toHaveLength(2);
     for (const pod of pods) {
       const kv = cluster.etcd.kv.range({ key: pod.key }).kvs[0]!;
@@ -43,14 +49,33 @@ describe('inspection queries', () => {
       expect(pod.cells[5]).toMatch(/^node-[12]$/);
       expect(pod.conditions.map((c) => `${c.type}=${c.status}`)).toContain('Ready=True');
     }
-    const rs = table('replicasets').rows[0]!;
+    const rs = rowsOf('replicasets')[0]!;
     expect(pods[0]!.ownerReferences).toEqual([{ kind: 'ReplicaSet', name: rs.name, controller: true, key: rs.key }]);
-    const deployment = table('deployments').rows[0]!;
+    const deployment = rowsOf('deployments')[0]!;
     expect(rs.ownerReferences[0]?.key).toBe('/registry/deployments/default/nginx-deployment');
     expect(deployment).toMatchObject({ key: '/registry/deployments/default/nginx-deployment', generation: 1, observedGeneration: 1 });
     expect(deployment.cells.slice(0, 4)).toEqual(['nginx-deployment', '2/2', '2', '2']);
-    expect(table('nodes').rows.map((r) => r.key)).toEqual(['/registry/minions/node-1', '/registry/minions/node-2']);
-    expect(table('events').rows.some((r) => r.cells.includes('Scheduled'))).toBe(true);
+    expect(rowsOf('nodes').map((r) => r.key)).toEqual(['/registry/minions/node-1', '/registry/minions/node-2']);
+    expect(rowsOf('events').some((r) => r.cells.includes('Scheduled'))).toBe(true);
+    expect(rowsOf('events')).toHaveLength(table('events').count);
+  });
+
+  it('sends a window of rows in key order, and the selected key\'s row and place wherever it is', () => {
+    const events = cluster.etcd.kv.range({ key: '/registry/events/', rangeEnd: '/registry/events0' }).kvs.map((kv) => kv.key);
+    expect(events.length).toBeGreaterThan(4);
+    const window = inspect(cluster, ['objects'], undefined, { objects: { resource: 'events', offset: 2, limit: 3 } }).objects!;
+    expect(window).toMatchObject({ resource: 'events', offset: 2 });
+    expect(window.rows.map((r) => r.key)).toEqual(events.slice(2, 5));
+    // Past the end: clamped, no rows; a limit past the bound is the bound.
+    expect(inspect(cluster, ['objects'], undefined, { objects: { resource: 'events', offset: 1e9 } }).objects).toMatchObject({ offset: events.length, rows: [] });
+    // The selected key comes with its place in its own resource's list, whatever resource is shown.
+    const last = events.at(-1)!;
+    const selected = inspect(cluster, ['objects'], undefined, { objects: { resource: 'pods', key: last } }).objects!;
+    expect(selected.resource).toBe('pods');
+    expect(selected.selected).toMatchObject({ resource: 'events', index: events.length - 1, row: { key: last } });
+    // A key no shown resource holds, or not stored: none.
+    expect(inspect(cluster, ['objects'], undefined, { objects: { key: '/registry/namespaces/default' } }).objects!.selected).toBeNull();
+    expect(inspect(cluster, ['objects'], undefined, { objects: { key: '/registry/pods/default/nope' } }).objects!.selected).toBeNull();
   });
 
   it('reports the scheduling attempts, and the one asked for with every node\'s filter verdicts and scores', () => {
@@ -61,7 +86,7 @@ describe('inspection queries', () => {
     expect(scheduler!.attempts.every((a) => a.bound && a.selected !== null)).toBe(true);
     // Without a choice the newest is detailed; asked for, the first.
     expect(scheduler!.detail?.seq).toBe(2);
-    const first = inspect(cluster, ['scheduler'], undefined, { seq: 1 }).scheduler!.detail!;
+    const first = inspect(cluster, ['scheduler'], undefined, { scheduler: { seq: 1 } }).scheduler!.detail!;
     expect(first).toMatchObject({ seq: 1, pod: scheduler!.attempts[1]!.pod });
     for (const attempt of [scheduler!.detail!, first]) {
       expect(attempt.bound).toBe(true);
@@ -73,7 +98,7 @@ describe('inspection queries', () => {
     }
     // A filter on the pod's name lists only its attempts.
     const name = first.pod.split('/')[1]!;
-    const filtered = inspect(cluster, ['scheduler'], undefined, { pod: name.slice(-5) }).scheduler!;
+    const filtered = inspect(cluster, ['scheduler'], undefined, { scheduler: { pod: name.slice(-5) } }).scheduler!;
     expect(filtered).toMatchObject({ matching: 1, attempts: [{ seq: 1 }], detail: { seq: 1 } });
     // Before the first attempt was made: none.
     const before = inspect(cluster, ['scheduler'], { step: 1, now: first.time - 1, revision: 1 }).scheduler!;
@@ -106,7 +131,7 @@ describe('inspection at a past position', () => {
     const deploymentRevision = cluster.etcd.kv.range({ key: '/registry/deployments/default/nginx-deployment' }).kvs[0]!.createRevision;
     const past = inspect(cluster, ['objects', 'scheduler'], { step: 1, now: 0, revision: deploymentRevision });
     expect(past.objects?.listResourceVersion).toBe(String(deploymentRevision));
-    const rows = (resource: string) => past.objects!.tables.find((t) => t.resource === resource)!.rows;
+    const rows = (resource: string) => inspect(cluster, ['objects'], { step: 1, now: 0, revision: deploymentRevision }, { objects: { resource } }).objects!.rows;
     expect(rows('deployments').map((r) => r.resourceVersion)).toEqual([String(deploymentRevision)]);
     expect(rows('pods')).toEqual([]);
     expect(past.scheduler).toMatchObject({ made: 0, attempts: [], detail: null });

@@ -9,8 +9,8 @@
 //               payloads rebuilt from their light records where etcd's history allows).
 
 import {
-  schedulerListLimit,
-  type ApiserverWatch, type CauseChainEvent, type EtcdWatch, type WatchersView, type WatchCacheView, type InspectionEvent, type InspectTopic, type ObjectCondition,
+  objectsWindowLimit, schedulerListLimit,
+  type ApiserverWatch, type CauseChainEvent, type EtcdWatch, type WatchersView, type WatchCacheView, type InspectionEvent, type InspectQuery, type InspectTopic, type KeyMeta, type ObjectsQuery, type ObjectCondition,
   type ObjectRow, type ObjectsView, type ObjectTable, type OwnerRef, type SchedulerAttempt, type SchedulerAttemptSummary, type SchedulerQuery, type SchedulerView, type TraceRecord,
 } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
@@ -20,6 +20,7 @@ import { decodeObject } from '../sim/apiserver/storage/codec.ts';
 import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse, type HttpWatchEvent } from '../sim/wire/http.ts';
 import { parseQuery } from '../sim/go/url.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
+import type { KeyValue } from '../sim/etcd/index.ts';
 import type { AttemptLog, AttemptRecord } from '../sim/scheduler/index.ts';
 import type { KeyspaceSource } from './keyspace.ts';
 
@@ -53,14 +54,14 @@ export interface InspectedPosition {
 /**
  * The state at `at` (by default the live head). A past position reads etcd at its revision (MVCC
  * history; a compacted revision falls back to the head, said in the view) and keeps the scheduling
- * attempts made by its virtual time. `scheduler` picks the attempts listed and the one detailed.
+ * attempts made by its virtual time. `query` picks the objects' window and the attempts listed and detailed.
  */
-export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition, scheduler: SchedulerQuery = {}): InspectionEvent {
+export function inspect(cluster: InspectedCluster, topics: readonly InspectTopic[], at?: InspectedPosition, query: InspectQuery = {}): InspectionEvent {
   const position = at ?? { step: cluster.engine.step, now: cluster.engine.now, revision: cluster.etcd?.store.currentRev ?? 0 };
   let event: InspectionEvent = { type: 'inspection', step: position.step };
-  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, cluster.engine.epochMs + position.now, position.revision) : null };
+  if (topics.includes('objects')) event = { ...event, objects: cluster.etcd ? objectsView(cluster.etcd, cluster.engine.epochMs + position.now, position.revision, query.objects) : null };
   if (topics.includes('scheduler')) {
-    event = { ...event, scheduler: cluster.scheduler ? schedulerView(cluster.scheduler.attemptLog, position.now, scheduler) : null };
+    event = { ...event, scheduler: cluster.scheduler ? schedulerView(cluster.scheduler.attemptLog, position.now, query.scheduler ?? {}) : null };
   }
   if (topics.includes('watchers')) event = { ...event, watchers: watchersView(cluster) };
   return event;
@@ -71,43 +72,88 @@ export function keyOf(r: ResourceInfo, namespace: string | undefined, name: stri
   return r.namespaced ? `${registryPrefix}/${r.storageResource}/${namespace ?? 'default'}/${name}` : `${registryPrefix}/${r.storageResource}/${name}`;
 }
 
-/** The objects at etcd `revision` (the head when it is current, compacted or absent). */
-export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: number): ObjectsView {
+/**
+ * The objects at etcd `revision` (the head when it is current, compacted or absent): every shown resource's
+ * count, and rows of one resource in the window asked for, plus the selected key's. Only those rows are read
+ * with their values and decoded; the counts come from etcd's index and the shown list is read as keys
+ * (`metaRange`), so an answer costs a window's decoding and one list's keys, not the cluster's objects.
+ */
+export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: number, query: ObjectsQuery = {}): ObjectsView {
   const { currentRev, compactMainRev } = etcd.store;
   const readable = revision !== undefined && revision >= 1 && revision < currentRev && revision >= compactMainRev;
   const at = readable ? revision : currentRev;
+  const lists = new Map<string, KeyMeta[]>();
+  const keysOf = (table: ObjectTable) => {
+    let keys = lists.get(table.resource);
+    if (!keys) lists.set(table.resource, keys = etcd.store.metaRange(table.prefix, prefixEnd(table.prefix), at));
+    return keys;
+  };
   const tables: ObjectTable[] = [];
+  const infos = new Map<string, ResourceInfo>();
   for (const [group, resourceName] of shownResources) {
     const r = servedResources.find((s) => s.group === group && s.resource === resourceName);
-    if (r) tables.push(objectTable(etcd, r, nowMs, at));
+    if (!r) continue;
+    infos.set(r.resource, r);
+    const prefix = `${registryPrefix}/${r.storageResource}/`;
+    const table = { resource: r.resource, kind: r.kind, prefix, namespaced: r.namespaced, columns: [] as string[], count: 0 };
+    // A count reads etcd's index alone (count_only); keys are read only for the lists a window or the selection needs.
+    const count = etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix), countOnly: true, ...(at < currentRev ? { revision: at } : {}) }).count;
+    tables.push({ ...table, columns: shownColumns(r).map((i) => tableColumns(r)[i]!.name), count });
   }
-  return { listResourceVersion: String(at), tables };
+  const shown = tables.find((t) => t.resource === query.resource) ?? tables[0]!;
+  const count = keysOf(shown).length;
+  const offset = Math.max(0, Math.min(Math.floor(query.offset ?? 0), count));
+  const limit = Math.max(0, Math.min(Math.floor(query.limit ?? objectsWindowLimit), objectsWindowLimit));
+  const rowOf = (table: ObjectTable, key: string) => {
+    const kv = etcd.kv.range({ key, ...(at < currentRev ? { revision: at } : {}) }).kvs[0];
+    return kv ? objectRow(infos.get(table.resource)!, kv, nowMs) : null;
+  };
+  const rows = keysOf(shown).slice(offset, offset + limit).map((meta) => rowOf(shown, meta.key)).filter((row) => row !== null);
+  return { listResourceVersion: String(at), tables, resource: shown.resource, offset, rows, selected: selectedObject(query.key, tables, keysOf, rowOf) };
 }
 
-function objectTable(etcd: KeyspaceSource, r: ResourceInfo, nowMs: number, revision: number): ObjectTable {
-  const prefix = `${registryPrefix}/${r.storageResource}/`;
-  const { kvs } = etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix), ...(revision < etcd.store.currentRev ? { revision } : {}) });
-  const definitions = tableColumns(r);
-  const shown = definitions.map((c, i) => (c.priority === 0 || wideColumnsShown.has(c.name) ? i : -1)).filter((i) => i >= 0);
-  const rows = kvs.map((kv): ObjectRow => {
-    const obj = decodeObject(kv.value, kv.modRevision);
-    const cells = tableRowCells(r, obj, nowMs).cells;
-    return {
-      key: kv.key,
-      namespace: obj.metadata.namespace ?? null,
-      name: obj.metadata.name ?? '',
-      uid: obj.metadata.uid ?? '',
-      cells: shown.map((i) => cellText(cells[i])),
-      resourceVersion: obj.metadata.resourceVersion ?? '',
-      modRevision: kv.modRevision,
-      generation: obj.metadata.generation ?? null,
-      observedGeneration: observedGeneration(obj),
-      ownerReferences: (obj.metadata.ownerReferences ?? []).map(ownerRef(obj.metadata.namespace)),
-      conditions: conditionsOf(obj),
-      deleting: obj.metadata.deletionTimestamp !== undefined,
-    };
-  });
-  return { resource: r.resource, kind: r.kind, columns: shown.map((i) => definitions[i]!.name), rows };
+/** The selected key's row and place in its resource's list (keys in byte order, as etcd ranges them). */
+function selectedObject(
+  key: string | null | undefined, tables: readonly ObjectTable[], keysOf: (table: ObjectTable) => readonly KeyMeta[], rowOf: (table: ObjectTable, key: string) => ObjectRow | null,
+): ObjectsView['selected'] {
+  if (!key) return null;
+  const table = tables.find((t) => key.startsWith(t.prefix));
+  if (!table) return null;
+  const keys = keysOf(table);
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]!.key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (keys[lo]?.key !== key) return null;
+  const row = rowOf(table, key);
+  return row ? { resource: table.resource, index: lo, row } : null;
+}
+
+/** The indexes of the columns the panel shows: priority 0, and the wide ones `kubectl get -o wide` adds that it keeps. */
+function shownColumns(r: ResourceInfo): number[] {
+  return tableColumns(r).map((c, i) => (c.priority === 0 || wideColumnsShown.has(c.name) ? i : -1)).filter((i) => i >= 0);
+}
+
+function objectRow(r: ResourceInfo, kv: KeyValue, nowMs: number): ObjectRow {
+  const obj = decodeObject(kv.value, kv.modRevision);
+  const cells = tableRowCells(r, obj, nowMs).cells;
+  return {
+    key: kv.key,
+    namespace: obj.metadata.namespace ?? null,
+    name: obj.metadata.name ?? '',
+    uid: obj.metadata.uid ?? '',
+    cells: shownColumns(r).map((i) => cellText(cells[i])),
+    resourceVersion: obj.metadata.resourceVersion ?? '',
+    modRevision: kv.modRevision,
+    generation: obj.metadata.generation ?? null,
+    observedGeneration: observedGeneration(obj),
+    ownerReferences: (obj.metadata.ownerReferences ?? []).map(ownerRef(obj.metadata.namespace)),
+    conditions: conditionsOf(obj),
+    deleting: obj.metadata.deletionTimestamp !== undefined,
+  };
 }
 
 function cellText(cell: unknown): string {

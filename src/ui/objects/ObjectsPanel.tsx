@@ -2,84 +2,115 @@
 // printers), one resource at a time: each object's resourceVersion beside its key's mod_revision (the
 // apiserver reports the mod_revision as the resourceVersion), generation, owner and conditions, and the
 // list's resourceVersion. Clicking an object selects its key (the keyspace shows the same key);
-// clicking an owner reference goes to the owner. The table is virtualised: only the rows scrolled into
-// view (and a few either side) are in the DOM, so a list of thousands of Pods costs what a screenful does.
+// clicking an owner reference goes to the owner. The table is virtualised twice over: only the rows
+// scrolled into view (and a few either side) are in the DOM, and only a window of rows around them comes
+// from the worker (the list's count sizes the scroll), so 150,000 Pods cost what a screenful does.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ObjectRow, ObjectTable } from '../../protocol/index.ts';
+import { objectsWindowLimit, type ObjectRow, type ObjectTable } from '../../protocol/index.ts';
 import { WhyWrittenButton } from '../panels/WhyWrittenButton.tsx';
 import { useSimActions } from '../store/sim-context.ts';
 import { useSimSnapshot } from '../store/snapshot.ts';
-import { conditionSummary, findObject, generationText } from './objects.ts';
+import { conditionSummary, generationText } from './objects.ts';
 import { useInspection } from './use-inspection.ts';
 
 /** A row's height before it is measured (12px monospace, 2px padding, 1px border). */
 const estimatedRowHeight = 21;
+/**
+ * The window asked for moves in steps of this many rows; it starts a step above the first row in view and
+ * holds three steps, more than a tall dock shows (each row costs the worker a decode, ~0.1 ms).
+ */
+const windowStep = 50;
 
 export function ObjectsPanel() {
   const { t } = useTranslation('objects');
-  useInspection('objects');
   const actions = useSimActions();
   const view = useSimSnapshot((state) => state.inspection?.objects);
   const selectedKey = useSimSnapshot((state) => state.keyspace.selectedKey);
   const [picked, setPicked] = useState('pods');
-  const selected = findObject(view, selectedKey);
+  // The first row in view, rounded down to the window's step: the window moves only past a step.
+  const [first, setFirst] = useState(0);
   // An owner link (or a key picked in the keyspace) shows the selected object's resource.
-  const resource = selected?.table.resource ?? picked;
+  const selectedTable = selectedKey === null ? undefined : view?.tables.find((candidate) => selectedKey.startsWith(candidate.prefix));
+  const resource = selectedTable?.resource ?? picked;
+  useInspection('objects', 250, { objects: { resource, offset: Math.max(0, first - windowStep), limit: Math.min(3 * windowStep, objectsWindowLimit), key: selectedKey } });
   const table = view?.tables.find((candidate) => candidate.resource === resource) ?? view?.tables[0];
   if (view === undefined) return <p className="hint panel-empty" role="status">{t('loading')}</p>;
   if (view === null || !table) return <p className="hint panel-empty">{t('noEtcd')}</p>;
   const pick = (name: string) => {
     setPicked(name);
-    if (selected && selected.table.resource !== name) actions.selectKey(null);
+    setFirst(0);
+    if (selectedTable && selectedTable.resource !== name) actions.selectKey(null);
   };
+  const selected = view.selected?.row.key === selectedKey ? view.selected : null;
   return (
     <section className="objects" aria-label={t('label')} data-testid="objects">
       <div className="objects-toolbar">
         <div className="resource-picker" role="group" aria-label={t('resource')}>
           {view.tables.map((candidate) => (
             <button key={candidate.resource} type="button" aria-pressed={candidate.resource === table.resource} onClick={() => pick(candidate.resource)}>
-              {candidate.resource} <span className="key-count">{candidate.rows.length}</span>
+              {candidate.resource} <span className="key-count">{candidate.count}</span>
             </button>
           ))}
         </div>
         <p className="hint" data-testid="list-resource-version">{t('listResourceVersion', { resourceVersion: view.listResourceVersion })}</p>
       </div>
       <div className="objects-body">
-        <ObjectsTable table={table} selectedKey={selectedKey} />
-        {selected ? <ObjectDetails table={selected.table} row={selected.row} /> : null}
+        <ObjectsTable
+          key={table.resource}
+          table={table}
+          window={view.resource === table.resource ? view : null}
+          selectedKey={selectedKey}
+          selectedIndex={selected?.resource === table.resource ? selected.index : -1}
+          onFirst={(index) => setFirst(Math.floor(index / windowStep) * windowStep)}
+        />
+        {selected ? <ObjectDetails table={view.tables.find((candidate) => candidate.resource === selected.resource) ?? table} row={selected.row} /> : null}
       </div>
     </section>
   );
 }
 
-function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; readonly selectedKey: string | null }) {
+interface ObjectsTableProps {
+  readonly table: ObjectTable;
+  /** The rows the worker sent, from `offset` (null while the table's first window is on its way). */
+  readonly window: { readonly offset: number; readonly rows: readonly ObjectRow[] } | null;
+  readonly selectedKey: string | null;
+  /** The selected object's place in this table's list (-1: not in it). */
+  readonly selectedIndex: number;
+  /** Told the first row in view as the table scrolls. */
+  readonly onFirst: (index: number) => void;
+}
+
+function ObjectsTable({ table, window, selectedKey, selectedIndex, onFirst }: ObjectsTableProps) {
   const { t } = useTranslation('objects');
   const scroller = useRef<HTMLDivElement>(null);
-  const namespaced = table.rows.some((r) => r.namespace !== null);
+  const rowAt = (index: number): ObjectRow | undefined => (window ? window.rows[index - window.offset] : undefined);
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({
-    count: table.rows.length, getScrollElement: () => scroller.current, estimateSize: () => estimatedRowHeight, overscan: 12,
-    getItemKey: (index) => table.rows[index]!.key,
+    count: table.count, getScrollElement: () => scroller.current, estimateSize: () => estimatedRowHeight, overscan: 12,
+    getItemKey: (index) => rowAt(index)?.key ?? `#${index}`,
+    onChange: (instance) => {
+      const [top] = instance.getVirtualItems();
+      if (top) onFirst(top.index);
+    },
   });
-  // A key selected elsewhere (the keyspace, an owner link) is scrolled into view once.
-  const selectedRow = selectedKey === null ? -1 : table.rows.findIndex((r) => r.key === selectedKey);
+  // A key selected elsewhere (the keyspace, an owner link) is scrolled into view once its place is known.
   useEffect(() => {
-    if (selectedRow >= 0) virtualizer.scrollToIndex(selectedRow, { align: 'auto' });
-  }, [selectedRow, virtualizer]);
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedKey, selectedIndex, virtualizer]);
   const items = virtualizer.getVirtualItems();
   // Spacer rows above and below the drawn ones keep the scroll height of the whole list.
   const above = items[0]?.start ?? 0;
   const below = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
-  const width = table.columns.length + (namespaced ? 5 : 4);
+  const width = table.columns.length + (table.namespaced ? 5 : 4);
   return (
     <div className="objects-scroller" ref={scroller} tabIndex={0}>
-      <table className="objects-table" aria-label={`${table.resource} (kubectl get ${table.resource})`} aria-rowcount={table.rows.length + 1} data-rows={table.rows.length}>
+      <table className="objects-table" aria-label={`${table.resource} (kubectl get ${table.resource})`} aria-rowcount={table.count + 1} data-rows={table.count}>
         <thead>
           <tr aria-rowindex={1}>
-            {namespaced ? <th scope="col">{t('columns.namespace')}</th> : null}
+            {table.namespaced ? <th scope="col">{t('columns.namespace')}</th> : null}
             {table.columns.map((c) => <th key={c} scope="col">{c}</th>)}
             <th scope="col" title={t('columns.resourceVersionHint')}>resourceVersion</th>
             <th scope="col" title={t('columns.modRevisionHint')}>mod_revision</th>
@@ -89,21 +120,28 @@ function ObjectsTable({ table, selectedKey }: { readonly table: ObjectTable; rea
         </thead>
         <tbody>
           {above > 0 ? <tr className="objects-spacer" aria-hidden="true"><td colSpan={width} style={{ height: above }} /></tr> : null}
-          {items.map((item) => (
-            <ObjectTableRow
-              key={item.key}
-              index={item.index}
-              measure={virtualizer.measureElement}
-              row={table.rows[item.index]!}
-              columns={table.columns}
-              namespaced={namespaced}
-              selected={item.index === selectedRow}
-            />
-          ))}
+          {items.map((item) => {
+            const row = rowAt(item.index);
+            return row ? (
+              <ObjectTableRow
+                key={item.key}
+                index={item.index}
+                measure={virtualizer.measureElement}
+                row={row}
+                columns={table.columns}
+                namespaced={table.namespaced}
+                selected={row.key === selectedKey}
+              />
+            ) : (
+              <tr key={item.key} ref={virtualizer.measureElement} data-index={item.index} aria-rowindex={item.index + 2} className="object-row--loading" data-testid="object-row-loading">
+                <td colSpan={width}>…</td>
+              </tr>
+            );
+          })}
           {below > 0 ? <tr className="objects-spacer" aria-hidden="true"><td colSpan={width} style={{ height: below }} /></tr> : null}
         </tbody>
       </table>
-      {table.rows.length === 0 ? <p className="hint panel-empty">{t('none')}</p> : null}
+      {table.count === 0 ? <p className="hint panel-empty">{t('none')}</p> : null}
     </div>
   );
 }

@@ -15,7 +15,7 @@ export function SchedulerPanel() {
   const { t } = useTranslation('objects');
   const [pod, setPod] = useState('');
   const [chosen, setChosen] = useState<number | null>(null);
-  useInspection('scheduler', 250, { pod, ...(chosen !== null ? { seq: chosen } : {}) });
+  useInspection('scheduler', 250, { scheduler: { pod, ...(chosen !== null ? { seq: chosen } : {}) } });
   const view = useSimSnapshot((state) => state.inspection?.scheduler);
   if (view === undefined) return <p className="hint panel-empty" role="status">{t('scheduler.loading')}</p>;
   if (view === null) return <p className="hint panel-empty">{t('scheduler.none')}</p>;

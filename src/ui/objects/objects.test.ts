@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ObjectRow, ObjectsView } from '../../protocol/index.ts';
 import { reduceWorkerEvent, initialSimState } from '../store/sim-store.ts';
-import { conditionSummary, findObject, generationText } from './objects.ts';
+import { conditionSummary, generationText } from './objects.ts';
 
 const row = (key: string): ObjectRow => ({
   key, namespace: 'default', name: key.split('/').at(-1)!, uid: 'u', cells: [], resourceVersion: '7', modRevision: 7,
@@ -10,18 +10,16 @@ const row = (key: string): ObjectRow => ({
 const view: ObjectsView = {
   listResourceVersion: '9',
   tables: [
-    { resource: 'pods', kind: 'Pod', columns: ['Name'], rows: [row('/registry/pods/default/a')] },
-    { resource: 'replicasets', kind: 'ReplicaSet', columns: ['Name'], rows: [row('/registry/replicasets/default/r')] },
+    { resource: 'pods', kind: 'Pod', prefix: '/registry/pods/', namespaced: true, columns: ['Name'], count: 1 },
+    { resource: 'replicasets', kind: 'ReplicaSet', prefix: '/registry/replicasets/', namespaced: true, columns: ['Name'], count: 1 },
   ],
+  resource: 'pods',
+  offset: 0,
+  rows: [row('/registry/pods/default/a')],
+  selected: null,
 };
 
 describe('objects panel logic', () => {
-  it('finds the table and row of a key', () => {
-    expect(findObject(view, '/registry/replicasets/default/r')?.table.kind).toBe('ReplicaSet');
-    expect(findObject(view, '/registry/pods/default/zz')).toBeUndefined();
-    expect(findObject(null, '/registry/pods/default/a')).toBeUndefined();
-  });
-
   it('reads generations and conditions', () => {
     expect(generationText({ generation: null, observedGeneration: null })).toBe('—');
     expect(generationText({ generation: 2, observedGeneration: 1 })).toBe('2 (observed 1)');

@@ -1,16 +1,6 @@
-// Pure helpers for the objects panel: which table and row hold a key, and how a row's conditions read.
+// Pure helpers for the objects panel: how a row's conditions and generation read.
 
-import type { ObjectCondition, ObjectRow, ObjectsView, ObjectTable } from '../../protocol/index.ts';
-
-/** The table and row of the object stored at `key`, if the view has it. */
-export function findObject(view: ObjectsView | null | undefined, key: string | null): { readonly table: ObjectTable; readonly row: ObjectRow } | undefined {
-  if (!view || key === null) return undefined;
-  for (const table of view.tables) {
-    const row = table.rows.find((r) => r.key === key);
-    if (row) return { table, row };
-  }
-  return undefined;
-}
+import type { ObjectCondition, ObjectRow } from '../../protocol/index.ts';
 
 /** `Ready=True, PodScheduled=True`: the conditions in one line, as a summary cell. */
 export function conditionSummary(conditions: readonly ObjectCondition[]): string {

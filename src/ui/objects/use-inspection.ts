@@ -4,32 +4,32 @@
 // most).
 
 import { useEffect, useRef } from 'react';
-import type { InspectTopic, SchedulerQuery } from '../../protocol/index.ts';
+import type { InspectQuery, InspectTopic } from '../../protocol/index.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 
-export function useInspection(topic: InspectTopic, minIntervalMs = 250, scheduler?: SchedulerQuery): void {
+/** `query`: what the panel picks of the topic (the objects' window, the attempts listed); asked again when it changes. */
+export function useInspection(topic: InspectTopic, minIntervalMs = 250, query?: InspectQuery): void {
   const actions = useSimActions();
   const step = useSim((state) => state.status.step);
   const version = useSim((state) => state.cluster?.version);
   const last = useRef(Number.NEGATIVE_INFINITY);
   const pending = useRef<ReturnType<typeof setTimeout> | null>(null);
   // A question asked later (throttled) asks with the query as it is then.
-  const query = useRef(scheduler);
+  const latest = useRef(query);
   useEffect(() => {
-    query.current = scheduler;
+    latest.current = query;
   });
-  const pod = scheduler?.pod;
-  const seq = scheduler?.seq;
+  const asked = JSON.stringify(query ?? null);
   useEffect(() => {
     const ask = () => {
       pending.current = null;
       last.current = performance.now();
-      actions.inspect([topic], query.current);
+      actions.inspect([topic], latest.current);
     };
     const wait = last.current + minIntervalMs - performance.now();
     if (wait <= 0) ask();
     else if (pending.current === null) pending.current = setTimeout(ask, wait);
-  }, [actions, topic, step, version, minIntervalMs, pod, seq]);
+  }, [actions, topic, step, version, minIntervalMs, asked]);
   useEffect(() => () => {
     if (pending.current !== null) clearTimeout(pending.current);
   }, []);

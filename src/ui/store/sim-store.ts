@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { milestoneLimit, type Milestone, type StepLevel } from '../../protocol/index.ts';
 import type {
-  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectTopic, PersistenceEvent, SchedulerQuery, ProgressEvent,
+  CauseChainEvent, ClusterExportEvent, ClustersEvent, Command, CommandType, FaultSpec, InspectionEvent, InspectQuery, InspectTopic, PersistenceEvent, ProgressEvent,
   Flight, ScaleLessonView, ScenarioView, SimStatus, TimelineEvent, Topology, TourStopsEvent, TraceRangeCommand, TraceRangeEvent, TraceRecord, WorkerEvent, WorkerMessage,
 } from '../../protocol/index.ts';
 import type { EtcdMemberCount, InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
@@ -303,8 +303,8 @@ export interface SimActions {
   interruptCommand(id: number): void;
   /** Injects a fault (a user action on the timeline). */
   injectFault(fault: FaultSpec): void;
-  /** Asks the worker for the current state of `topics` (objects, scheduler); `scheduler` picks the attempts shown. */
-  inspect(topics: readonly InspectTopic[], scheduler?: SchedulerQuery): void;
+  /** Asks the worker for the current state of `topics` (objects, scheduler); `query` picks the window and attempts shown. */
+  inspect(topics: readonly InspectTopic[], query?: InspectQuery): void;
   /** Asks the worker where tour `id`'s stops are in the trace (answered in `tourStops`). */
   locateTour(id: string): void;
   /** Asks for the cause chain of message `id` (null: forget it). */
@@ -389,7 +389,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     },
     interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
     injectFault: (fault) => post({ type: 'fault', fault }),
-    inspect: (topics, scheduler) => post({ type: 'inspect', topics, ...(scheduler ? { scheduler } : {}) }),
+    inspect: (topics, query) => post({ type: 'inspect', topics, ...query }),
     locateTour: (id) => post({ type: 'tourLocate', tour: id }),
     askWhy: (id) => {
       update((state) => ({ ...state, why: id === null ? null : { id, answer: null } }));

@@ -20,7 +20,7 @@ export function answer(stage: Stage, command: Command): WorkerEvent | undefined 
     case 'describeValue':
       return describeValue(command, (key, modRevision) => stage.keyspaceTracker?.valueAt(key, modRevision) ?? null);
     case 'inspect':
-      return inspect(stage.cluster, command.topics, { step: timeline.position, ...timeline.sample(timeline.position) }, command.scheduler);
+      return inspect(stage.cluster, command.topics, { step: timeline.position, ...timeline.sample(timeline.position) }, command);
     case 'causeChain':
       return causeChain(engine, command.id, stage.annotate);
     case 'tourLocate':
