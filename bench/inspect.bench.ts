@@ -1,7 +1,7 @@
 // What an open state tab costs the page's worker at scale: the objects and scheduler tabs ask the worker
 // again each time the step moves (at most four times a second), so each answer's worker time and the size
 // of what crosses to the page (structured clone, measured with v8.serialize) are what stepping with the tab
-// open costs. A SimHost with the product's bounds runs `PODFLOW_BENCH_INSPECT_REPLICAS` replicas on
+// open costs: each question is asked after a step back. A SimHost with the product's bounds runs `PODFLOW_BENCH_INSPECT_REPLICAS` replicas on
 // `PODFLOW_BENCH_INSPECT_NODES` nodes (default 3,000 on 150) to idle, then each question is asked 20 times.
 
 import { serialize } from 'node:v8';
@@ -33,10 +33,12 @@ export const benchmarks: Benchmark[] = [
       while (!host.engine.idle) host.handle({ type: 'runUntilIdle' });
       const events = host.hostedCluster.etcd!.kv.range({ key: '/registry/events/', rangeEnd: '/registry/events0', keysOnly: true }).kvs;
       const figures: BenchFigure[] = [];
+      // Each question asked after a step back of 7 deliveries: the worker's answer follows the step shown.
       for (const { name, topic, query } of questionsFor(events[events.length >> 1]!.key)) {
         const times: number[] = [];
         let bytes = 0;
         for (let i = 0; i < 20; i++) {
+          host.handle({ type: 'stepBack', count: 7 });
           const start = performance.now();
           host.handle({ type: 'inspect', topics: [topic], ...query });
           times.push(performance.now() - start);

@@ -24,6 +24,7 @@ import { createCluster, type Cluster, type ClusterTopology } from '../sim/cluste
 import type { Component, Message } from '../sim/engine/index.ts';
 import { EtcdServer } from '../sim/etcd/index.ts';
 import type { HttpRequest } from '../sim/wire/http.ts';
+import { productBounds } from '../worker/host/bounds.ts';
 import { DrivenHost } from '../worker/host/driven-host.ts';
 import type { ClusterSpec, HostedCluster } from '../worker/host/hosted-cluster.ts';
 import { replayAll } from '../worker/replay.ts';
@@ -114,6 +115,8 @@ export class ClusterHost {
       const endpoints = options.etcdServers;
       this.cluster = createCluster({
         seed: `${options.seed}/${this.epochMs}/${process.pid}`, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, epochMs: this.epochMs,
+        // A server runs for days: kube-scheduler's attempt records are kept as the page's worker keeps them.
+        schedulerAttemptLimit: productBounds.schedulerAttempts,
         etcdMember: (name) => new RealEtcdMember(name, { endpoints }), apiserver: { sharedEtcd: true, ...identity },
       });
       this.realEtcd = this.cluster.etcd as RealEtcdMember;
@@ -132,6 +135,7 @@ export class ClusterHost {
       const epochMs = stored ? stored.epochMs : options.epochMs ?? Math.floor((Date.now() - lead) / 1000) * 1000;
       const cluster = createCluster({
         seed: options.seed, nodes: options.nodes, traceLimit: options.traceLimit ?? 200_000, ...(epochMs !== undefined ? { epochMs } : {}), apiserver: identity,
+        schedulerAttemptLimit: productBounds.schedulerAttempts,
       });
       this.cluster = cluster;
       this.model = cluster;

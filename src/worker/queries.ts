@@ -10,7 +10,7 @@
 
 import {
   objectsWindowLimit, schedulerListLimit,
-  type ApiserverWatch, type CauseChainEvent, type EtcdWatch, type WatchersView, type WatchCacheView, type InspectionEvent, type InspectQuery, type InspectTopic, type KeyMeta, type ObjectsQuery, type ObjectCondition,
+  type ApiserverWatch, type CauseChainEvent, type EtcdWatch, type WatchersView, type WatchCacheView, type InspectionEvent, type InspectQuery, type InspectTopic, type ObjectsQuery, type ObjectCondition,
   type ObjectRow, type ObjectsView, type ObjectTable, type OwnerRef, type SchedulerAttempt, type SchedulerAttemptSummary, type SchedulerQuery, type SchedulerView, type TraceRecord,
 } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
@@ -23,6 +23,7 @@ import type { Engine, Message } from '../sim/engine/index.ts';
 import type { KeyValue } from '../sim/etcd/index.ts';
 import type { AttemptLog, AttemptRecord } from '../sim/scheduler/index.ts';
 import type { KeyspaceSource } from './keyspace.ts';
+import { ObjectLists, placeOf } from './object-lists.ts';
 
 /** What the queries read of a cluster (`Cluster` from src/sim/cluster.ts has all of it). */
 export interface InspectedCluster {
@@ -72,22 +73,29 @@ export function keyOf(r: ResourceInfo, namespace: string | undefined, name: stri
   return r.namespaced ? `${registryPrefix}/${r.storageResource}/${namespace ?? 'default'}/${name}` : `${registryPrefix}/${r.storageResource}/${name}`;
 }
 
+/** The shown resources' prefixes, in order. */
+const shownPrefixes: readonly string[] = shownResources.flatMap(([group, resourceName]) => {
+  const r = servedResources.find((s) => s.group === group && s.resource === resourceName);
+  return r ? [`${registryPrefix}/${r.storageResource}/`] : [];
+});
+
+/** Each etcd source's object lists (a new cluster is a new source). */
+const objectLists = new WeakMap<KeyspaceSource, ObjectLists>();
+
 /**
  * The objects at etcd `revision` (the head when it is current, compacted or absent): every shown resource's
  * count, and rows of one resource in the window asked for, plus the selected key's. Only those rows are read
- * with their values and decoded; the counts come from etcd's index and the shown list is read as keys
- * (`metaRange`), so an answer costs a window's decoding and one list's keys, not the cluster's objects.
+ * with their values and decoded; the counts and places come from the resources' key lists, kept between
+ * answers and moved from revision to revision by the keys written between (object-lists.ts), so an answer
+ * costs a window's decoding, not the cluster's objects.
  */
 export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: number, query: ObjectsQuery = {}): ObjectsView {
   const { currentRev, compactMainRev } = etcd.store;
   const readable = revision !== undefined && revision >= 1 && revision < currentRev && revision >= compactMainRev;
   const at = readable ? revision : currentRev;
-  const lists = new Map<string, KeyMeta[]>();
-  const keysOf = (table: ObjectTable) => {
-    let keys = lists.get(table.resource);
-    if (!keys) lists.set(table.resource, keys = etcd.store.metaRange(table.prefix, prefixEnd(table.prefix), at));
-    return keys;
-  };
+  let lists = objectLists.get(etcd);
+  if (!lists) objectLists.set(etcd, lists = new ObjectLists(etcd, shownPrefixes));
+  const keysOf = (table: ObjectTable) => lists.keys(table.prefix, at);
   const tables: ObjectTable[] = [];
   const infos = new Map<string, ResourceInfo>();
   for (const [group, resourceName] of shownResources) {
@@ -95,10 +103,8 @@ export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: numb
     if (!r) continue;
     infos.set(r.resource, r);
     const prefix = `${registryPrefix}/${r.storageResource}/`;
-    const table = { resource: r.resource, kind: r.kind, prefix, namespaced: r.namespaced, columns: [] as string[], count: 0 };
-    // A count reads etcd's index alone (count_only); keys are read only for the lists a window or the selection needs.
-    const count = etcd.kv.range({ key: prefix, rangeEnd: prefixEnd(prefix), countOnly: true, ...(at < currentRev ? { revision: at } : {}) }).count;
-    tables.push({ ...table, columns: shownColumns(r).map((i) => tableColumns(r)[i]!.name), count });
+    const table = { resource: r.resource, kind: r.kind, prefix, namespaced: r.namespaced, columns: shownColumns(r).map((i) => tableColumns(r)[i]!.name), count: 0 };
+    tables.push({ ...table, count: keysOf(table).length });
   }
   const shown = tables.find((t) => t.resource === query.resource) ?? tables[0]!;
   const count = keysOf(shown).length;
@@ -108,28 +114,22 @@ export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: numb
     const kv = etcd.kv.range({ key, ...(at < currentRev ? { revision: at } : {}) }).kvs[0];
     return kv ? objectRow(infos.get(table.resource)!, kv, nowMs) : null;
   };
-  const rows = keysOf(shown).slice(offset, offset + limit).map((meta) => rowOf(shown, meta.key)).filter((row) => row !== null);
+  const rows = keysOf(shown).slice(offset, offset + limit).map((key) => rowOf(shown, key)).filter((row) => row !== null);
   return { listResourceVersion: String(at), tables, resource: shown.resource, offset, rows, selected: selectedObject(query.key, tables, keysOf, rowOf) };
 }
 
 /** The selected key's row and place in its resource's list (keys in byte order, as etcd ranges them). */
 function selectedObject(
-  key: string | null | undefined, tables: readonly ObjectTable[], keysOf: (table: ObjectTable) => readonly KeyMeta[], rowOf: (table: ObjectTable, key: string) => ObjectRow | null,
+  key: string | null | undefined, tables: readonly ObjectTable[], keysOf: (table: ObjectTable) => readonly string[], rowOf: (table: ObjectTable, key: string) => ObjectRow | null,
 ): ObjectsView['selected'] {
   if (!key) return null;
   const table = tables.find((t) => key.startsWith(t.prefix));
   if (!table) return null;
   const keys = keysOf(table);
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]!.key < key) lo = mid + 1;
-    else hi = mid;
-  }
-  if (keys[lo]?.key !== key) return null;
+  const index = placeOf(keys, key);
+  if (keys[index] !== key) return null;
   const row = rowOf(table, key);
-  return row ? { resource: table.resource, index: lo, row } : null;
+  return row ? { resource: table.resource, index, row } : null;
 }
 
 /** The indexes of the columns the panel shows: priority 0, and the wide ones `kubectl get -o wide` adds that it keeps. */
@@ -295,11 +295,6 @@ export function watchersView(cluster: InspectedCluster): WatchersView {
   etcd.sort((a, b) => a.id - b.id);
   const caches = cluster.apiserver?.watchCacheWindows?.() ?? [];
   return { apiserver: [...open.values()], etcd, caches, partial: firstStep > 1 };
-}
-
-/** The smallest key after every key with `prefix` (ASCII prefixes only, as /registry's are). */
-function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 }
 
 /** Message `id` and its causes back to the root, from the engine's retained trace (each with its story level, via `annotate`). */
