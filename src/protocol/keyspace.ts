@@ -5,6 +5,8 @@
 // carries every key without its value (its size only): the page asks for the value of a key it shows
 // (`describeValue` with no value), so a seek costs the keys, not the bytes they hold.
 
+import type { KeyMetaColumns } from './key-columns.ts';
+
 /**
  * One key as etcd stores it (mvccpb.KeyValue). Key and value are byte strings: one char per byte (0–255),
  * so a value's size is its `.length`; values are Kubernetes protobuf (`k8s\0…`) or JSON's UTF-8 bytes.
@@ -57,8 +59,8 @@ export interface KeyspaceMoveEvent {
   /** The store revision the mirror shows after the move. */
   readonly revision: number;
   readonly compactRevision: number;
-  /** Keys present at `revision`, sorted by key; `step` is the delivery that wrote each one's version. */
-  readonly set: readonly (KeyMeta & { readonly step: number })[];
+  /** Keys present at `revision`, sorted by key, with the delivery that wrote each one's version: in columns (key-columns.ts). */
+  readonly set: KeyMetaColumns;
   /** Keys absent at `revision`, sorted. */
   readonly removed: readonly string[];
 }

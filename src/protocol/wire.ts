@@ -1,7 +1,8 @@
 // The protocol over a WebSocket (the page attached to `npm run apiserver`, src/server/live.ts): the same
 // commands and events as over postMessage, as JSON text. What structured clone carries and JSON does not
-// is tagged on the way: byte strings (Uint8Array: protobuf bodies, etcd keys and values in payloads),
-// `undefined` inside arrays and the non-finite numbers. Anything else of the protocol is JSON already.
+// is tagged on the way: byte strings (Uint8Array: protobuf bodies, etcd keys and values in payloads), the
+// other typed arrays (a keyspace move's columns: key-columns.ts), `undefined` inside arrays and the
+// non-finite numbers. Anything else of the protocol is JSON already.
 
 /** The WebSocket path the server serves the protocol on, and the subprotocol both ends speak. */
 export const livePath = '/podflow/live';
@@ -19,8 +20,13 @@ export const liveCloseCodes = {
 
 const tag = '$podflow';
 
+/** The typed arrays besides Uint8Array that the protocol carries, by name (little-endian bytes on the wire). */
+const typedArrays = { Uint32Array, Float64Array } as const;
+type TypedName = keyof typeof typedArrays;
+
 type Tagged =
   | { readonly [tag]: 'bytes'; readonly base64: string }
+  | { readonly [tag]: 'typed'; readonly name: TypedName; readonly base64: string }
   | { readonly [tag]: 'number'; readonly value: 'NaN' | 'Infinity' | '-Infinity' }
   | { readonly [tag]: 'undefined' };
 
@@ -39,6 +45,9 @@ function fromBase64(base64: string): Uint8Array {
 
 function tagged(value: unknown): Tagged | undefined {
   if (value instanceof Uint8Array) return { [tag]: 'bytes', base64: toBase64(value) };
+  for (const name of Object.keys(typedArrays) as TypedName[]) {
+    if (value instanceof typedArrays[name]) return { [tag]: 'typed', name, base64: toBase64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)) };
+  }
   if (typeof value === 'number' && !Number.isFinite(value)) return { [tag]: 'number', value: String(value) as 'NaN' | 'Infinity' | '-Infinity' };
   return undefined;
 }
@@ -62,6 +71,11 @@ export function decodeWire(text: string): unknown {
     switch (special[tag]) {
       case 'bytes':
         return fromBase64(special.base64);
+      case 'typed': {
+        // fromBase64's array owns its whole buffer (byteOffset 0).
+        const { buffer } = fromBase64(special.base64);
+        return new typedArrays[special.name](buffer as ArrayBuffer);
+      }
       case 'number':
         return Number(special.value);
       case 'undefined':

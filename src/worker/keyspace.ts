@@ -8,8 +8,10 @@
 // compacted revision. A snapshot or a jump ships keys without values (the page asks for one it shows:
 // `describeValue`, `valueAt`).
 
-import type {
-  DescribeValueCommand, KeyChange, KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent, PodChip, ValueDescriptionEvent, ValueField,
+import {
+  packKeyMetas,
+  type DescribeValueCommand, type KeyChange, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type KeyspaceSnapshotEvent, type PodChip,
+  type ValueDescriptionEvent, type ValueField,
 } from '../protocol/index.ts';
 import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
 import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
@@ -156,7 +158,7 @@ export class KeyspaceTracker {
         else removed.push(key);
       }
     }
-    return { type: 'keyspaceMove', revision: to, compactRevision: this.source.store.compactMainRev, set, removed };
+    return { type: 'keyspaceMove', revision: to, compactRevision: this.source.store.compactMainRev, set: packKeyMetas(set), removed };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyChange } from '../protocol/index.ts';
+import { packKeyMetas, type KeyChange } from '../protocol/index.ts';
 import { PodHistory, podsOfDiff, podsOfMove, withPods } from './pods.ts';
 import type { PodChip, WorkerEvent } from '../protocol/index.ts';
 
@@ -95,9 +95,10 @@ describe('PodHistory', () => {
   it('follows a move with the pods it names as they are at its revision, from the history', () => {
     const history = new PodHistory(1);
     for (const change of writes().slice(0, 200)) history.note(change);
+    const named = (key: string) => ({ key, createRevision: 1, modRevision: 1, version: 1, lease: '0', size: 1, step: 1 });
     const move = {
       revision: 60,
-      set: [{ key: '/registry/leases/kube-node-lease/node-1' }, { key: '/registry/pods/default/web-2' }, { key: '/registry/pods/default/web-39' }],
+      set: packKeyMetas([named('/registry/leases/kube-node-lease/node-1'), named('/registry/pods/default/web-2'), named('/registry/pods/default/web-39')]),
       removed: ['/registry/pods/default/gone', '/registry/events/e'],
     };
     const chipAt = (key: string, revision: number) => history.chipAt(key, revision) ?? null;
@@ -105,7 +106,7 @@ describe('PodHistory', () => {
     expect(pods?.upserted.map((chip) => chip.name)).toEqual(['web-2']);
     // web-39 is not created by revision 60.
     expect(pods?.removed).toEqual(['/registry/pods/default/web-39', '/registry/pods/default/gone']);
-    expect(podsOfMove({ revision: 60, set: [], removed: ['/registry/events/e'] }, { chipAt })).toBeNull();
+    expect(podsOfMove({ revision: 60, set: packKeyMetas([]), removed: ['/registry/events/e'] }, { chipAt })).toBeNull();
   });
 
   it('says on a replacement when the pods of the revision shown are no longer kept', () => {

@@ -10,7 +10,7 @@
 // out), up to `agedVersionLimit` of those (past it the oldest half are forgotten, and a replacement of pods
 // it no longer knows says so: `keptFrom`).
 
-import type { KeyChange, KeyEntry, KeyspaceDiffEvent, KeyspaceMoveEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
+import { keysOfColumns, type KeyChange, type KeyEntry, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type PodChip, type PodsEvent, type WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { servedResources } from '../sim/api/resources.ts';
 import type { Pod } from '../sim/api/types/core.ts';
@@ -240,12 +240,12 @@ export interface PodSource {
 
 /** The `pods` diff of a keyspace move: each pod key it names as it is at the move's revision. */
 export function podsOfMove(
-  move: Pick<KeyspaceMoveEvent, 'revision' | 'removed'> & { readonly set: readonly { readonly key: string }[] },
+  move: Pick<KeyspaceMoveEvent, 'revision' | 'removed' | 'set'>,
   source: Pick<PodSource, 'chipAt'>,
 ): PodsEvent | null {
   const upserted: PodChip[] = [];
   const removed: string[] = [];
-  for (const { key } of move.set) {
+  for (const key of keysOfColumns(move.set)) {
     if (!key.startsWith(podPrefix)) continue;
     const chip = source.chipAt(key, move.revision);
     if (chip) upserted.push(chip);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { KeyEntry, KeyMeta, KeyspaceDiffEvent } from '../../protocol/index.ts';
+import { packKeyMetas, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent } from '../../protocol/index.ts';
 import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision } from './keyspace.ts';
 
 const entry = (key: string, rev: number, value = '{}'): KeyEntry => ({ key, createRevision: rev, modRevision: rev, version: 1, lease: '0', value });
@@ -48,7 +48,7 @@ describe('keyspace mirror', () => {
     });
     const moved = applyMove(held, {
       type: 'keyspaceMove', revision: 9, compactRevision: 2,
-      set: [{ ...meta('/registry/events/e1', 8), step: 70 }, { ...meta('/registry/pods/default/a', 3, 9), modRevision: 9, version: 3, step: 71 }, { ...meta('/registry/pods/default/b', 6), step: 60 }],
+      set: packKeyMetas([{ ...meta('/registry/events/e1', 8), step: 70 }, { ...meta('/registry/pods/default/a', 3, 9), modRevision: 9, version: 3, step: 71 }, { ...meta('/registry/pods/default/b', 6), step: 60 }]),
       removed: ['/registry/namespaces/default', '/registry/secrets/never-held'],
     });
     expect(moved.live.keys).toEqual(['/registry/events/e1', '/registry/leases/n1', '/registry/pods/default/a', '/registry/pods/default/b']);
@@ -58,7 +58,7 @@ describe('keyspace mirror', () => {
     // A key the move does not name keeps what the page held, its value too.
     expect(moved.live.entries.get('/registry/leases/n1')?.value).toBe('{"renew":1}');
     // A move with nothing added or removed keeps the key list.
-    const again = applyMove(moved, { type: 'keyspaceMove', revision: 10, compactRevision: 2, set: [{ ...meta('/registry/events/e1', 10), step: 80 }], removed: [] });
+    const again = applyMove(moved, { type: 'keyspaceMove', revision: 10, compactRevision: 2, set: packKeyMetas([{ ...meta('/registry/events/e1', 10), step: 80 }]), removed: [] });
     expect(again.live.keys).toBe(moved.live.keys);
   });
 

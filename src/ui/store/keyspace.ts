@@ -6,7 +6,7 @@
 // only when keys appear or go. Nothing keeps an older LiveKeyspace to read. A key holds its value only
 // when a diff brought it (a snapshot ships none): the key details ask the worker for one it lacks.
 
-import type { KeyEntry, KeyMeta, KeyspaceDiffEvent, KeyspaceMoveEvent, KeyspaceSnapshotEvent } from '../../protocol/index.ts';
+import { forEachKeyMeta, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type KeyspaceSnapshotEvent } from '../../protocol/index.ts';
 import { lowerBound } from '../keyspace/key-tree.ts';
 
 /** A version of a key as the page holds it: its value when a diff brought it, absent when a snapshot did. */
@@ -121,11 +121,10 @@ export function applyMove(state: KeyspaceState, event: KeyspaceMoveEvent): Keysp
   const gone = new Set<string>();
   for (const key of event.removed) if (entries.delete(key)) gone.add(key);
   const added: string[] = [];
-  for (const meta of event.set) {
-    const { step, ...held } = meta;
+  forEachKeyMeta(event.set, (meta, step) => {
     if (!entries.has(meta.key)) added.push(meta.key);
-    entries.set(meta.key, { ...held, step, previous: null });
-  }
+    entries.set(meta.key, { ...meta, step, previous: null });
+  });
   const keys = gone.size === 0 && added.length === 0 ? state.live.keys : mergeSorted(state.live.keys.filter((key) => !gone.has(key)), added);
   return { ...state, live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged: [] } };
 }
