@@ -51,7 +51,7 @@ function measure(): BenchFigure[] {
     const wallMs = performance.now() - start;
     const used = process.cpuUsage(cpu);
     const pods = events.reduce((n, e: WorkerEvent) => n + (e.type === 'pods' ? e.upserted.length + e.removed.length : 0), 0);
-    const keys = events.reduce((n, e: WorkerEvent) => n + (e.type === 'keyspaceDiff' ? e.changes.length : e.type === 'keyspaceSnapshot' ? e.entries.length : 0), 0);
+    const keys = events.reduce((n, e: WorkerEvent) => n + (e.type === 'keyspaceDiff' ? e.changes.length : e.type === 'keyspaceSnapshot' ? e.entries.count : 0), 0);
     return { wallMs, cpuMs: (used.user + used.system) / 1000, pods, keys };
   };
   const figures: BenchFigure[] = [];

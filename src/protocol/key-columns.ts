@@ -1,5 +1,5 @@
-// Keys without values, in columns: what a long move of the page's keyspace mirror ships (a seek across a
-// rollout names every key: 170,000 at 30,000 Pods). As objects, each crossing to the page is a structured
+// Keys without values, in columns: what a long move of the page's keyspace mirror and a keyspace snapshot
+// ship (a seek across a rollout names every key: 170,000 at 30,000 Pods). As objects, each crossing to the page is a structured
 // clone of 170,000 objects, hundreds of ms of the page's main thread to deserialize; as one string of keys
 // and typed arrays of numbers it is a few copies of memory, and the page builds its records from them.
 
@@ -11,7 +11,7 @@ export interface KeyMetaColumns {
   /** The keys, concatenated (byte strings, one char per byte), and where each one ends in it. */
   readonly keys: string;
   readonly keyEnds: Uint32Array;
-  /** Per key, `fields` numbers: createRevision, modRevision, version, size, step. */
+  /** Per key, `fields` numbers: createRevision, modRevision, version, size, step (-1 in a snapshot: none). */
   readonly numbers: Float64Array;
   /** The distinct lease IDs (decimal; '0' for none) and each key's index into them. */
   readonly leases: readonly string[];
@@ -20,8 +20,8 @@ export interface KeyMetaColumns {
 
 const fields = 5;
 
-/** The columns of `metas` (in the order given). */
-export function packKeyMetas(metas: readonly (KeyMeta & { readonly step: number })[]): KeyMetaColumns {
+/** The columns of `metas` (in the order given); a meta without a step (a snapshot's) gets -1. */
+export function packKeyMetas(metas: readonly (KeyMeta & { readonly step?: number })[]): KeyMetaColumns {
   const count = metas.length;
   const keyEnds = new Uint32Array(count);
   const numbers = new Float64Array(count * fields);
@@ -39,7 +39,7 @@ export function packKeyMetas(metas: readonly (KeyMeta & { readonly step: number 
     numbers[at + 1] = meta.modRevision;
     numbers[at + 2] = meta.version;
     numbers[at + 3] = meta.size;
-    numbers[at + 4] = meta.step;
+    numbers[at + 4] = meta.step ?? -1;
     let lease = leaseIndex.get(meta.lease);
     if (lease === undefined) {
       lease = leases.length;
@@ -75,4 +75,11 @@ export function keysOfColumns(columns: KeyMetaColumns): string[] {
     start = end;
   }
   return keys;
+}
+
+/** The metas alone, in order (as a snapshot's entries read). */
+export function metasOfColumns(columns: KeyMetaColumns): KeyMeta[] {
+  const metas: KeyMeta[] = [];
+  forEachKeyMeta(columns, (meta) => metas.push(meta));
+  return metas;
 }

@@ -75,7 +75,8 @@ export interface KeyspaceSnapshotEvent {
   readonly current: boolean;
   readonly compacted: boolean;
   readonly compactRevision: number;
-  readonly entries: readonly KeyMeta[];
+  /** The keys in columns (key-columns.ts; no steps). */
+  readonly entries: KeyMetaColumns;
 }
 
 /**

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Etcd3 } from 'etcd3';
-import type { WorkerEvent } from '../protocol/index.ts';
+import { metasOfColumns, type WorkerEvent } from '../protocol/index.ts';
 import { decodeWire, encodeWire, liveCloseCodes, livePath, liveSubprotocol, liveTokenPrefix } from '../protocol/wire.ts';
 import { defaultServerOptions, startPodflowServer, type PodflowServer } from './server.ts';
 import { allowedOrigin, pagePath } from './live.ts';
@@ -94,7 +94,7 @@ describe('the worker protocol over a WebSocket', () => {
     expect(other.events.slice(otherFrom).filter((e) => e.type === 'status').every((e) => e.status.mode === 'playing')).toBe(true);
     page.send({ type: 'play' });
     const head = await page.until((e) => e.type === 'keyspaceSnapshot' && e.current) as Extract<WorkerEvent, { type: 'keyspaceSnapshot' }>;
-    expect(head.entries.map((e) => e.key)).toContain('/registry/pods/default/web2');
+    expect(metasOfColumns(head.entries).map((e) => e.key)).toContain('/registry/pods/default/web2');
     await page.until((e) => e.type === 'status' && e.status.mode === 'playing');
 
     // A question's answer goes to the page that asked; a refused command says why, to it alone.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Command, SimStatus, TraceBatchEvent, WorkerEvent } from '../protocol/index.ts';
+import { metasOfColumns, packKeyMetas, type Command, type SimStatus, type TraceBatchEvent, type WorkerEvent } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import { Component, Engine, type Message } from '../sim/engine/index.ts';
 import { User } from '../sim/user/user.ts';
@@ -327,7 +327,7 @@ describe('SimHost with the real cluster', () => {
     const { host, events } = realHost();
     const snapshot = events.find((e) => e.type === 'keyspaceSnapshot');
     expect(snapshot?.type === 'keyspaceSnapshot' && snapshot.current).toBe(true);
-    const keys = snapshot?.type === 'keyspaceSnapshot' ? snapshot.entries.map((e) => e.key) : [];
+    const keys = snapshot?.type === 'keyspaceSnapshot' ? metasOfColumns(snapshot.entries).map((e) => e.key) : [];
     expect(keys).toContain('/registry/namespaces/default');
     expect([...keys].sort()).toEqual(keys);
     const bootRevision = snapshot?.type === 'keyspaceSnapshot' ? snapshot.revision : 0;
@@ -347,7 +347,7 @@ describe('SimHost with the real cluster', () => {
     host.handle({ type: 'keyspaceAt', revision: bootRevision });
     const past = events.find((e) => e.type === 'keyspaceSnapshot');
     expect(past).toMatchObject({ revision: bootRevision, current: false, compacted: false });
-    expect(past?.type === 'keyspaceSnapshot' && past.entries.map((e) => e.key)).toEqual(keys);
+    expect(past?.type === 'keyspaceSnapshot' && metasOfColumns(past.entries).map((e) => e.key)).toEqual(keys);
   });
 
   it('reports compaction in the next diff and answers a compacted revision as unavailable', () => {
@@ -360,7 +360,7 @@ describe('SimHost with the real cluster', () => {
     expect(events.find((e) => e.type === 'keyspaceDiff')).toMatchObject({ changes: [], compactRevision: revision });
     events.length = 0;
     host.handle({ type: 'keyspaceAt', revision: revision - 1 });
-    expect(events[0]).toEqual({ type: 'keyspaceSnapshot', revision: revision - 1, current: false, compacted: true, compactRevision: revision, entries: [] });
+    expect(events[0]).toEqual({ type: 'keyspaceSnapshot', revision: revision - 1, current: false, compacted: true, compactRevision: revision, entries: packKeyMetas([]) });
   });
 
   it('ships snapshots without values and reads the value of a version the page asks about, until compaction takes it', () => {
@@ -376,11 +376,11 @@ describe('SimHost with the real cluster', () => {
     // A seek to the step shown ships the whole keyspace.
     host.handle({ type: 'seek', step: host.timeline.head });
     const snapshot = events.filter((e) => e.type === 'keyspaceSnapshot').at(-1);
-    const shipped = snapshot?.type === 'keyspaceSnapshot' ? snapshot.entries.find((e) => e.key === '/x') : undefined;
+    const shipped = snapshot?.type === 'keyspaceSnapshot' ? metasOfColumns(snapshot.entries).find((e) => e.key === '/x') : undefined;
     expect(shipped).toEqual({ key: '/x', createRevision: first, modRevision: second, version: 2, lease: '0', size: 5 });
     // Every key of it as etcd holds it, less the value.
     const held = host.keyspaceTracker!.entriesAt(snapshot?.revision ?? 0);
-    expect(snapshot?.type === 'keyspaceSnapshot' && snapshot.entries).toEqual(held.map(({ value, ...meta }) => ({ ...meta, size: value.length })));
+    expect(snapshot?.type === 'keyspaceSnapshot' && metasOfColumns(snapshot.entries)).toEqual(held.map(({ value, ...meta }) => ({ ...meta, size: value.length })));
     // Its pods came with it, from the keyspace tracker.
     expect(events.filter((e) => e.type === 'pods').at(-1)).toMatchObject({ replace: true });
 

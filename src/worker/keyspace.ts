@@ -189,9 +189,8 @@ export class KeyspaceTracker {
   at(revision: number): KeyspaceSnapshotEvent {
     const compactRevision = this.source.store.compactMainRev;
     const base = { type: 'keyspaceSnapshot', revision, current: false, compactRevision } as const;
-    if (this.compacted(revision)) return { ...base, compacted: true, entries: [] };
-    const entries: KeyMeta[] = this.source.store.metaRange(everyKey.key, '', revision);
-    return { ...base, compacted: false, entries };
+    if (this.compacted(revision)) return { ...base, compacted: true, entries: packKeyMetas([]) };
+    return { ...base, compacted: false, entries: packKeyMetas(this.source.store.metaRange(everyKey.key, '', revision)) };
   }
 
   /** Every key at `revision` with its value, in key order (a compacted revision has none): what a save keeps. */

@@ -114,7 +114,7 @@ describe('PodHistory', () => {
     const chips: PodChip[] = [];
     const source = { podsAt: () => chips, podsKeptFrom: (revision: number) => (revision < 40 ? 40 : null), chipAt: () => null, decoded: () => undefined };
     const post = withPods((event) => posted.push(event), () => source);
-    const snapshot = (revision: number): WorkerEvent => ({ type: 'keyspaceSnapshot', revision, current: true, compacted: revision < 40, compactRevision: 40, entries: [] });
+    const snapshot = (revision: number): WorkerEvent => ({ type: 'keyspaceSnapshot', revision, current: true, compacted: revision < 40, compactRevision: 40, entries: packKeyMetas([]) });
     post(snapshot(12));
     post(snapshot(45));
     expect(posted.filter((e) => e.type === 'pods')).toEqual([

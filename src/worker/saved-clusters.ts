@@ -10,7 +10,7 @@
 import type {
   Command, LoggedCommand, PersistenceWarning, PersistenceWarningCode, SavedClusterSummary, WorkerEvent,
 } from '../protocol/index.ts';
-import { traceTailLimit } from '../protocol/index.ts';
+import { packKeyMetas, traceTailLimit } from '../protocol/index.ts';
 import { createCluster } from '../sim/cluster.ts';
 import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFragment } from './export-file.ts';
 import { specOptions, type ClusterSpec, type HostedCluster, type HostJournal, type SimHost } from './host.ts';
@@ -261,7 +261,7 @@ export class SavedClusters implements HostJournal {
     this.host.emit({ type: 'traceBatch', records: head.traceTail.slice(-traceTailLimit), omitted: head.step - Math.min(head.traceTail.length, traceTailLimit), replace: true });
     if (loaded.keyspace) {
       const { revision, entries } = loaded.keyspace;
-      this.host.emit({ type: 'keyspaceSnapshot', revision, current: true, compacted: false, compactRevision: head.compactRevision, entries: entries.map(metaOf) });
+      this.host.emit({ type: 'keyspaceSnapshot', revision, current: true, compacted: false, compactRevision: head.compactRevision, entries: packKeyMetas(entries.map(metaOf)) });
       this.host.emit(podsOfSnapshot(loaded.keyspace));
     }
     this.host.emit({

@@ -14,6 +14,7 @@ import { KeyspaceTracker } from '../../src/worker/keyspace.ts';
 import { findEtcd, freePort } from '../etcd/real-etcd.ts';
 import { etcdAndClient } from './etcd-and-client.ts';
 import { until } from '../wait.ts';
+import { metasOfColumns } from '../../src/protocol/index.ts';
 
 const etcdBinary = findEtcd();
 if (!etcdBinary) console.warn('test/live-etcd mirror after a compacted re-watch: SKIPPED, it needs etcd on PATH');
@@ -106,14 +107,14 @@ describe.skipIf(!etcdBinary)('the keyspace mirror after a compacted re-watch', (
       }
       expect(tracker.at(compactAt - 1).compacted).toBe(true);
       await expect(client.getAll().prefix('/registry/').revision(String(compactAt - 1)).exec()).rejects.toThrow(/compacted/);
-      expect(tracker.current().entries.map((e) => e.key)).toEqual([
+      expect(metasOfColumns(tracker.current().entries).map((e) => e.key)).toEqual([
         '/registry/configmaps/default/after', '/registry/configmaps/default/changed', '/registry/configmaps/default/kept', '/registry/configmaps/default/recreated',
       ]);
 
       // And it follows etcd on from there, through its watch.
       const next = await put('/registry/configmaps/default/kept', 'k1');
       await until(`the mirror at revision ${next}`, () => mirror.store.currentRev === next, { timeoutMs: 30_000 });
-      expect(tracker.current().entries.find((e) => e.key === '/registry/configmaps/default/kept')).toMatchObject({ size: 2, modRevision: next, version: 2 });
+      expect(metasOfColumns(tracker.current().entries).find((e) => e.key === '/registry/configmaps/default/kept')).toMatchObject({ size: 2, modRevision: next, version: 2 });
       expect(tracker.valueAt('/registry/configmaps/default/kept', next)).toBe('k1');
 
       // A long seek reads only the keys written between two revisions, through the backend's key filter

@@ -16,6 +16,7 @@ import { KeyspaceTracker } from '../../src/worker/keyspace.ts';
 import { findEtcd } from '../etcd/real-etcd.ts';
 import { etcdAndClient } from './etcd-and-client.ts';
 import { until } from '../wait.ts';
+import { metasOfColumns } from '../../src/protocol/index.ts';
 
 const etcdBinary = findEtcd();
 if (!etcdBinary) console.warn('test/live-etcd outside view: SKIPPED, it needs etcd on PATH');
@@ -41,7 +42,7 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
       await until('the first read', () => mirror.historyFrom !== null);
       const from = mirror.historyFrom!;
       const tracker = new KeyspaceTracker(mirror);
-      expect(tracker.current().entries.map((e) => e.key)).toEqual(['/registry/configmaps/default/before']);
+      expect(metasOfColumns(tracker.current().entries).map((e) => e.key)).toEqual(['/registry/configmaps/default/before']);
 
       const lease = await client.lease(60, { autoKeepAlive: false }).grant();
       await client.put('/registry/leases/default/a').value('\u0000\u00ffbytes').lease(lease).exec();
@@ -87,8 +88,8 @@ describe.skipIf(!etcdBinary)('a real etcd seen from outside', () => {
       await until('the compacted revision', () => { const b = box(); return b?.role === 'etcd' && b.compactRevision === last - 1; });
       expect(mirror.store.compactMainRev).toBe(last - 1);
       expect(tracker.at(last - 2).compacted).toBe(true);
-      expect(tracker.at(last - 1).entries.map((e) => e.key)).toEqual(['/registry/leases/default/a']);
-      expect(tracker.at(last).entries.map((e) => e.key)).toEqual(['/registry/leases/default/a', '/registry/pods/default/p']);
+      expect(metasOfColumns(tracker.at(last - 1).entries).map((e) => e.key)).toEqual(['/registry/leases/default/a']);
+      expect(metasOfColumns(tracker.at(last).entries).map((e) => e.key)).toEqual(['/registry/leases/default/a', '/registry/pods/default/p']);
     } finally {
       outside.close();
       grpc.close();

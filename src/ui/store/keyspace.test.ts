@@ -9,7 +9,7 @@ const meta = (key: string, rev: number, size = 2): KeyMeta => ({ key, createRevi
 function booted() {
   return applySnapshot(emptyKeyspace, {
     type: 'keyspaceSnapshot', revision: 3, current: true, compacted: false, compactRevision: -1,
-    entries: [meta('/registry/namespaces/default', 2), meta('/registry/pods/default/a', 3)],
+    entries: packKeyMetas([meta('/registry/namespaces/default', 2), meta('/registry/pods/default/a', 3)]),
   });
 }
 
@@ -65,13 +65,13 @@ describe('keyspace mirror', () => {
   it('takes only the answer to the revision still picked', () => {
     const picked = pickRevision(booted(), 2);
     expect(picked.past?.status).toBe('loading');
-    const stale = applySnapshot(picked, { type: 'keyspaceSnapshot', revision: 1, current: false, compacted: false, compactRevision: -1, entries: [] });
+    const stale = applySnapshot(picked, { type: 'keyspaceSnapshot', revision: 1, current: false, compacted: false, compactRevision: -1, entries: packKeyMetas([]) });
     expect(stale).toBe(picked);
     const answered = applySnapshot(picked, {
-      type: 'keyspaceSnapshot', revision: 2, current: false, compacted: false, compactRevision: -1, entries: [meta('/registry/namespaces/default', 2)],
+      type: 'keyspaceSnapshot', revision: 2, current: false, compacted: false, compactRevision: -1, entries: packKeyMetas([meta('/registry/namespaces/default', 2)]),
     });
     expect(answered.past).toMatchObject({ status: 'ready', keys: ['/registry/namespaces/default'] });
-    const compacted = applySnapshot(pickRevision(booted(), 1), { type: 'keyspaceSnapshot', revision: 1, current: false, compacted: true, compactRevision: 2, entries: [] });
+    const compacted = applySnapshot(pickRevision(booted(), 1), { type: 'keyspaceSnapshot', revision: 1, current: false, compacted: true, compactRevision: 2, entries: packKeyMetas([]) });
     expect(compacted.past?.status).toBe('compacted');
   });
 });

@@ -63,20 +63,24 @@ function recordOf(entry: KeyEntry, step: number, previous: HeldVersion | null): 
 }
 
 export function applySnapshot(state: KeyspaceState, event: KeyspaceSnapshotEvent): KeyspaceState {
-  const keys = event.entries.map((e) => e.key);
+  const keys: string[] = [];
   if (event.current) {
-    const entries = new Map(event.entries.map((e): [string, KeyRecord] => [e.key, { ...e, step: null, previous: null }]));
+    const entries = new Map<string, KeyRecord>();
+    forEachKeyMeta(event.entries, (meta) => {
+      keys.push(meta.key);
+      entries.set(meta.key, { ...meta, step: null, previous: null });
+    });
     return { live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged: [] }, past: null, selectedKey: null };
   }
   // Only the answer to the revision still wanted counts.
   if (state.past?.revision !== event.revision) return state;
   const live = { ...state.live, compactRevision: Math.max(state.live.compactRevision, event.compactRevision) };
-  const past: PastKeyspace = {
-    revision: event.revision,
-    status: event.compacted ? 'compacted' : 'ready',
-    keys,
-    entries: new Map(event.entries.map((e) => [e.key, e])),
-  };
+  const entries = new Map<string, KeyMeta>();
+  forEachKeyMeta(event.entries, (meta) => {
+    keys.push(meta.key);
+    entries.set(meta.key, meta);
+  });
+  const past: PastKeyspace = { revision: event.revision, status: event.compacted ? 'compacted' : 'ready', keys, entries };
   return { ...state, live, past };
 }
 
