@@ -150,6 +150,21 @@ async function main(): Promise<void> {
     for (let i = 0; i < 10; i++) back.push(await answered(page, clickScript('step-back-button'), 120_000));
     const seek: number[] = [];
     for (const fraction of [0.9, 0.5, 0.7, 0.3, 0.95]) seek.push(await answered(page, `podflow.actions.seek(${Math.round(head * fraction)})`, 300_000));
+    // The state tabs at this size: opened (click → the first row or attempt drawn), then Step back with each open
+    // (the tab asks the worker again at every step).
+    const openTab = async (name: string, drawn: string) => {
+      const started = Date.now();
+      await page.getByRole('tablist', { name: 'Dock' }).getByRole('tab', { name, exact: true }).click();
+      await page.locator(drawn).first().waitFor({ timeout: 300_000 });
+      return Date.now() - started;
+    };
+    const withTab: Record<string, { openMs: number; stepBack: number[] }> = {};
+    for (const [name, drawn] of [['Objects', '[data-testid="object-row"]'], ['Scheduler', '[data-testid="attempt-outcome"]']] as const) {
+      const openMs = await openTab(name, drawn);
+      const stepBack: number[] = [];
+      for (let i = 0; i < 10; i++) stepBack.push(await answered(page, clickScript('step-back-button'), 120_000));
+      withTab[name] = { openMs, stepBack };
+    }
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
     const playing = await frameIntervals(page, async () => {
       await page.getByTestId('play-button').click();
@@ -161,6 +176,7 @@ async function main(): Promise<void> {
     figures.stepBackMs = summary(back);
     figures.seekMs = { ...summary(seek), each: seek.map((v) => Math.round(v)) };
     figures.playingFrameMs = { p50: percentile(playing, 50), p95: percentile(playing, 95), frames: playing.length };
+    figures.stateTabs = Object.fromEntries(Object.entries(withTab).map(([name, { openMs, stepBack }]) => [name, { openMs, stepBackMs: summary(stepBack) }]));
     figures.after = await sample();
     await page.screenshot({ path: join(import.meta.dirname, 'results', `tab-${replicas}x${nodes}-1280x720.png`) });
   } catch (error) {
