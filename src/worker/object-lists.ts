@@ -6,6 +6,7 @@
 // moves the page's mirror; a long move, or one into history etcd compacted, reads the lists afresh.
 
 import type { KeyspaceSource } from './keyspace.ts';
+import { partitionPoint } from './sorted.ts';
 
 /** Past this many keys written between two revisions, the lists are read afresh (at least this share of what they hold). */
 const minRefresh = 256;
@@ -18,14 +19,7 @@ function prefixEnd(prefix: string): string {
 
 /** The place of `key` in `keys` (sorted), or where it would go. */
 export function placeOf(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (keys[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(keys.length, (i) => keys[i]! < key);
 }
 
 export class ObjectLists {

@@ -24,6 +24,7 @@ import type { KeyValue } from '../sim/etcd/index.ts';
 import type { AttemptLog, AttemptRecord } from '../sim/scheduler/index.ts';
 import type { KeyspaceSource } from './keyspace.ts';
 import { ObjectLists, placeOf } from './object-lists.ts';
+import { partitionPoint } from './sorted.ts';
 
 /** What the queries read of a cluster (`Cluster` from src/sim/cluster.ts has all of it). */
 export interface InspectedCluster {
@@ -192,14 +193,7 @@ function conditionsOf(obj: KubeObject): ObjectCondition[] {
 export function schedulerView(log: Pick<AttemptLog, 'records' | 'dropped'>, now: number, query: SchedulerQuery): SchedulerView {
   const { records, dropped } = log;
   // The first record made after `now`.
-  let lo = 0;
-  let hi = records.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (records[mid]!.time <= now) lo = mid + 1;
-    else hi = mid;
-  }
-  const made = lo;
+  const made = partitionPoint(records.length, (i) => records[i]!.time <= now);
   const pod = query.pod?.trim() ?? '';
   const matches = (a: AttemptRecord) => pod === '' || a.pod.includes(pod);
   const attempts: SchedulerAttemptSummary[] = [];

@@ -8,6 +8,7 @@ import type { Milestone, StepLevel, TraceRangeCommand, TraceRangeEvent, TraceRec
 import { stepLevelRank, traceRangeLimit } from '../protocol/index.ts';
 import type { Engine, Message } from '../sim/engine/index.ts';
 import { slimPayload } from '../sim/engine/trace-summary.ts';
+import { partitionPoint } from './sorted.ts';
 
 /** What the story classifier recorded of a step (story/record.ts's StoryRecord): its level and milestone. */
 export interface StoryLookup {
@@ -124,14 +125,7 @@ function clampRow(row: number, first: number, rows: number): number {
 
 /** The first index whose step is ≥ `step`. */
 function lowerBound(steps: readonly number[], step: number): number {
-  let lo = 0;
-  let hi = steps.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (steps[mid]! < step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(steps.length, (i) => steps[i]! < step);
 }
 
 /** The row holding `step`: the last row whose step is ≤ it (the first row for steps before every row). */
