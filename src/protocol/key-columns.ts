@@ -51,29 +51,29 @@ export function packKeyMetas(metas: readonly (KeyMeta & { readonly step?: number
   return { count, keys: keys.join(''), keyEnds, numbers, leases, leaseOf };
 }
 
-/** Calls `f` with each key's meta and step, in order. */
-export function forEachKeyMeta(columns: KeyMetaColumns, f: (meta: KeyMeta, step: number) => void): void {
-  const { count, keys, keyEnds, numbers, leases, leaseOf } = columns;
+/** Calls `f` with each key and its place, in order. */
+function forEachKey(columns: KeyMetaColumns, f: (key: string, i: number) => void): void {
   let start = 0;
-  for (let i = 0; i < count; i++) {
-    const end = keyEnds[i]!;
-    const at = i * fields;
-    f({
-      key: keys.slice(start, end), createRevision: numbers[at]!, modRevision: numbers[at + 1]!, version: numbers[at + 2]!, lease: leases[leaseOf[i]!]!, size: numbers[at + 3]!,
-    }, numbers[at + 4]!);
+  for (let i = 0; i < columns.count; i++) {
+    const end = columns.keyEnds[i]!;
+    f(columns.keys.slice(start, end), i);
     start = end;
   }
+}
+
+/** Calls `f` with each key's meta and step, in order. */
+export function forEachKeyMeta(columns: KeyMetaColumns, f: (meta: KeyMeta, step: number) => void): void {
+  const { numbers, leases, leaseOf } = columns;
+  forEachKey(columns, (key, i) => {
+    const at = i * fields;
+    f({ key, createRevision: numbers[at]!, modRevision: numbers[at + 1]!, version: numbers[at + 2]!, lease: leases[leaseOf[i]!]!, size: numbers[at + 3]! }, numbers[at + 4]!);
+  });
 }
 
 /** The keys alone, in order. */
 export function keysOfColumns(columns: KeyMetaColumns): string[] {
   const keys: string[] = [];
-  let start = 0;
-  for (let i = 0; i < columns.count; i++) {
-    const end = columns.keyEnds[i]!;
-    keys.push(columns.keys.slice(start, end));
-    start = end;
-  }
+  forEachKey(columns, (key) => keys.push(key));
   return keys;
 }
 

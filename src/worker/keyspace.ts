@@ -32,7 +32,7 @@ export interface KeyspaceSource {
 
 const podPrefix = '/registry/pods/';
 /** The end of the range of keys under `prefix` (etcd's prefix range: the last byte plus one). */
-const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+export const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 /** Every key: etcd's `key = range_end = "\0"`. */
 const everyKey: RangeRequest = { key: '\0', rangeEnd: '\0' };
 /**

@@ -5,17 +5,12 @@
 // applies the keys written between the two (each looked up at the new revision), as the keyspace tracker
 // moves the page's mirror; a long move, or one into history etcd compacted, reads the lists afresh.
 
-import type { KeyspaceSource } from './keyspace.ts';
+import { prefixEnd, type KeyspaceSource } from './keyspace.ts';
 import { partitionPoint } from './sorted.ts';
 
 /** Past this many keys written between two revisions, the lists are read afresh (at least this share of what they hold). */
 const minRefresh = 256;
 const refreshShare = 1 / 8;
-
-/** The end of the range of keys under `prefix` (etcd's prefix range: the last byte plus one). */
-function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
-}
 
 /** The place of `key` in `keys` (sorted), or where it would go. */
 export function placeOf(keys: readonly string[], key: string): number {

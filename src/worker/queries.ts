@@ -74,10 +74,19 @@ export function keyOf(r: ResourceInfo, namespace: string | undefined, name: stri
   return r.namespaced ? `${registryPrefix}/${r.storageResource}/${namespace ?? 'default'}/${name}` : `${registryPrefix}/${r.storageResource}/${name}`;
 }
 
-/** The shown resources' prefixes, in order. */
-const shownPrefixes: readonly string[] = shownResources.flatMap(([group, resourceName]) => {
-  const r = servedResources.find((s) => s.group === group && s.resource === resourceName);
-  return r ? [`${registryPrefix}/${r.storageResource}/`] : [];
+/** A shown resource: what it is, its key prefix, and the indexes of the printer's columns the panel shows. */
+interface ShownResource {
+  readonly info: ResourceInfo;
+  readonly prefix: string;
+  readonly columns: readonly number[];
+}
+
+/** The shown resources, in order, and the columns of each: priority 0, and the wide ones the panel keeps. */
+const shown: readonly ShownResource[] = shownResources.flatMap(([group, resourceName]) => {
+  const info = servedResources.find((s) => s.group === group && s.resource === resourceName);
+  if (!info) return [];
+  const columns = tableColumns(info).map((c, i) => (c.priority === 0 || wideColumnsShown.has(c.name) ? i : -1)).filter((i) => i >= 0);
+  return [{ info, prefix: `${registryPrefix}/${info.storageResource}/`, columns }];
 });
 
 /** Each etcd source's object lists (a new cluster is a new source). */
@@ -95,58 +104,45 @@ export function objectsView(etcd: KeyspaceSource, nowMs: number, revision?: numb
   const readable = revision !== undefined && revision >= 1 && revision < currentRev && revision >= compactMainRev;
   const at = readable ? revision : currentRev;
   let lists = objectLists.get(etcd);
-  if (!lists) objectLists.set(etcd, lists = new ObjectLists(etcd, shownPrefixes));
-  const keysOf = (table: ObjectTable) => lists.keys(table.prefix, at);
-  const tables: ObjectTable[] = [];
-  const infos = new Map<string, ResourceInfo>();
-  for (const [group, resourceName] of shownResources) {
-    const r = servedResources.find((s) => s.group === group && s.resource === resourceName);
-    if (!r) continue;
-    infos.set(r.resource, r);
-    const prefix = `${registryPrefix}/${r.storageResource}/`;
-    const table = { resource: r.resource, kind: r.kind, prefix, namespaced: r.namespaced, columns: shownColumns(r).map((i) => tableColumns(r)[i]!.name), count: 0 };
-    tables.push({ ...table, count: keysOf(table).length });
-  }
-  const shown = tables.find((t) => t.resource === query.resource) ?? tables[0]!;
-  const count = keysOf(shown).length;
-  const offset = Math.max(0, Math.min(Math.floor(query.offset ?? 0), count));
-  const limit = Math.max(0, Math.min(Math.floor(query.limit ?? objectsWindowLimit), objectsWindowLimit));
-  const rowOf = (table: ObjectTable, key: string) => {
+  if (!lists) objectLists.set(etcd, lists = new ObjectLists(etcd, shown.map((s) => s.prefix)));
+  const keysOf = (s: ShownResource) => lists.keys(s.prefix, at);
+  const tables: ObjectTable[] = shown.map((s) => ({
+    resource: s.info.resource, kind: s.info.kind, prefix: s.prefix, namespaced: s.info.namespaced,
+    columns: s.columns.map((i) => tableColumns(s.info)[i]!.name), count: keysOf(s).length,
+  }));
+  const rowOf = (s: ShownResource, key: string) => {
     const kv = etcd.kv.range({ key, ...(at < currentRev ? { revision: at } : {}) }).kvs[0];
-    return kv ? objectRow(infos.get(table.resource)!, kv, nowMs) : null;
+    return kv ? objectRow(s, kv, nowMs) : null;
   };
-  const rows = keysOf(shown).slice(offset, offset + limit).map((key) => rowOf(shown, key)).filter((row) => row !== null);
-  return { listResourceVersion: String(at), tables, resource: shown.resource, offset, rows, selected: selectedObject(query.key, tables, keysOf, rowOf) };
+  const listed = shown.find((s) => s.info.resource === query.resource) ?? shown[0]!;
+  const keys = keysOf(listed);
+  const offset = Math.max(0, Math.min(Math.floor(query.offset ?? 0), keys.length));
+  const limit = Math.max(0, Math.min(Math.floor(query.limit ?? objectsWindowLimit), objectsWindowLimit));
+  const rows = keys.slice(offset, offset + limit).map((key) => rowOf(listed, key)).filter((row) => row !== null);
+  return { listResourceVersion: String(at), tables, resource: listed.info.resource, offset, rows, selected: selectedObject(query.key, keysOf, rowOf) };
 }
 
 /** The selected key's row and place in its resource's list (keys in byte order, as etcd ranges them). */
 function selectedObject(
-  key: string | null | undefined, tables: readonly ObjectTable[], keysOf: (table: ObjectTable) => readonly string[], rowOf: (table: ObjectTable, key: string) => ObjectRow | null,
+  key: string | null | undefined, keysOf: (s: ShownResource) => readonly string[], rowOf: (s: ShownResource, key: string) => ObjectRow | null,
 ): ObjectsView['selected'] {
-  if (!key) return null;
-  const table = tables.find((t) => key.startsWith(t.prefix));
-  if (!table) return null;
-  const keys = keysOf(table);
+  const holder = key ? shown.find((s) => key.startsWith(s.prefix)) : undefined;
+  if (!key || !holder) return null;
+  const keys = keysOf(holder);
   const index = placeOf(keys, key);
-  if (keys[index] !== key) return null;
-  const row = rowOf(table, key);
-  return row ? { resource: table.resource, index, row } : null;
+  const row = keys[index] === key ? rowOf(holder, key) : null;
+  return row ? { resource: holder.info.resource, index, row } : null;
 }
 
-/** The indexes of the columns the panel shows: priority 0, and the wide ones `kubectl get -o wide` adds that it keeps. */
-function shownColumns(r: ResourceInfo): number[] {
-  return tableColumns(r).map((c, i) => (c.priority === 0 || wideColumnsShown.has(c.name) ? i : -1)).filter((i) => i >= 0);
-}
-
-function objectRow(r: ResourceInfo, kv: KeyValue, nowMs: number): ObjectRow {
+function objectRow(s: ShownResource, kv: KeyValue, nowMs: number): ObjectRow {
   const obj = decodeObject(kv.value, kv.modRevision);
-  const cells = tableRowCells(r, obj, nowMs).cells;
+  const cells = tableRowCells(s.info, obj, nowMs).cells;
   return {
     key: kv.key,
     namespace: obj.metadata.namespace ?? null,
     name: obj.metadata.name ?? '',
     uid: obj.metadata.uid ?? '',
-    cells: shownColumns(r).map((i) => cellText(cells[i])),
+    cells: s.columns.map((i) => cellText(cells[i])),
     resourceVersion: obj.metadata.resourceVersion ?? '',
     modRevision: kv.modRevision,
     generation: obj.metadata.generation ?? null,

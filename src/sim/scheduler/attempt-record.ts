@@ -157,8 +157,7 @@ export class AttemptRecord {
 /** The attempts in order, at most `limit` of them: beyond it the oldest are dropped in chunks of a quarter, as the trace drops records. */
 export class AttemptLog {
   readonly records: AttemptRecord[] = [];
-  /** Attempts dropped from the front so far: `records[i]` is attempt number `dropped + i + 1` of all made. */
-  dropped = 0;
+  #dropped = 0;
   private lastNodes: readonly string[] = [];
 
   constructor(private readonly limit: number) {}
@@ -175,13 +174,18 @@ export class AttemptLog {
     if (this.records.length > this.limit) {
       const drop = Math.min(this.records.length, Math.max(this.records.length - this.limit, Math.ceil(this.limit / 4)));
       this.records.splice(0, drop);
-      this.dropped += drop;
+      this.#dropped += drop;
     }
+  }
+
+  /** Attempts dropped from the front so far: `records[i]` is attempt number `dropped + i + 1` of all made. */
+  get dropped(): number {
+    return this.#dropped;
   }
 
   /** Every attempt made, dropped ones included. */
   get total(): number {
-    return this.dropped + this.records.length;
+    return this.#dropped + this.records.length;
   }
 
   /** Replaces a record still kept (searching from the newest: it is usually the last). */

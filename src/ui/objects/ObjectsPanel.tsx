@@ -61,7 +61,7 @@ export function ObjectsPanel() {
         <ObjectsTable
           key={table.resource}
           table={table}
-          window={view.resource === table.resource ? view : null}
+          sent={view.resource === table.resource ? view : null}
           selectedKey={selectedKey}
           selectedIndex={selected?.resource === table.resource ? selected.index : -1}
           onFirst={(index) => setFirst(Math.floor(index / windowStep) * windowStep)}
@@ -75,7 +75,7 @@ export function ObjectsPanel() {
 interface ObjectsTableProps {
   readonly table: ObjectTable;
   /** The rows the worker sent, from `offset` (null while the table's first window is on its way). */
-  readonly window: { readonly offset: number; readonly rows: readonly ObjectRow[] } | null;
+  readonly sent: { readonly offset: number; readonly rows: readonly ObjectRow[] } | null;
   readonly selectedKey: string | null;
   /** The selected object's place in this table's list (-1: not in it). */
   readonly selectedIndex: number;
@@ -83,10 +83,10 @@ interface ObjectsTableProps {
   readonly onFirst: (index: number) => void;
 }
 
-function ObjectsTable({ table, window, selectedKey, selectedIndex, onFirst }: ObjectsTableProps) {
+function ObjectsTable({ table, sent, selectedKey, selectedIndex, onFirst }: ObjectsTableProps) {
   const { t } = useTranslation('objects');
   const scroller = useRef<HTMLDivElement>(null);
-  const rowAt = (index: number): ObjectRow | undefined => (window ? window.rows[index - window.offset] : undefined);
+  const rowAt = (index: number): ObjectRow | undefined => (sent ? sent.rows[index - sent.offset] : undefined);
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({
     count: table.count, getScrollElement: () => scroller.current, estimateSize: () => estimatedRowHeight, overscan: 12,
