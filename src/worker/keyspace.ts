@@ -16,7 +16,8 @@ import {
 import { describeProtobuf, type ProtoField } from '../sim/api/protobuf/index.ts';
 import { decodeStored, isProtobufValue } from '../sim/apiserver/storage/codec.ts';
 import { base64Encode, byteStringToBytes, terminalText, type KeyValue, type RangeRequest, type RangeResponse } from '../sim/etcd/index.ts';
-import { PodHistory, podChip } from './pods.ts';
+import { PodHistory } from './pod-history.ts';
+import { podChip } from './pods.ts';
 
 /** What the tracker reads of an etcd member (`EtcdServer` is one). */
 export interface KeyspaceSource {

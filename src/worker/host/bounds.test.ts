@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { smallBoundsMark } from '../../protocol/index.ts';
-import { agedVersionLimit, podPruneEvery } from '../pods.ts';
+import { agedVersionLimit, podPruneEvery } from '../pod-history.ts';
 import { SimHost, type HostClock } from '../host.ts';
 import { boundsOfWorker, productBounds, smallBounds } from './bounds.ts';
 

@@ -7,7 +7,7 @@
 // and what it delivers are the same, only how far back the page can look.
 
 import { smallBoundsMark } from '../../protocol/index.ts';
-import { agedVersionLimit, podPruneEvery } from '../pods.ts';
+import { agedVersionLimit, podPruneEvery } from '../pod-history.ts';
 
 export interface HostBounds {
   /** Deliveries the engine keeps for the timeline (its trace retention). */
