@@ -119,8 +119,20 @@ test('the why? chain of the pod\'s Running status leads back to the user\'s crea
     await podflow.runUntilIdle();
   });
 
-  await test.step('ask why the pod is as it is', async () => {
+  await test.step('an event, whose table has no Name column, is selected by its first cell', async () => {
     await podflow.openStateTab('Objects');
+    await page.getByRole('group', { name: 'Resource' }).getByRole('button', { name: /^events \d+$/ }).click();
+    const first = page.getByTestId('object-row').first();
+    await expect(first.locator('td[data-column="Last Seen"]')).toBeVisible();
+    const select = first.getByRole('button', { name: /: select nginx-deployment-[a-z0-9-]+\.[0-9a-f]+$/ });
+    const name = (await select.getAttribute('title'))!;
+    await select.click();
+    await expect(page.getByTestId('object-details')).toHaveAttribute('aria-label', `Event ${name}`);
+    await expect(first).toHaveAttribute('aria-selected', 'true');
+    await page.getByRole('group', { name: 'Resource' }).getByRole('button', { name: /^pods \d+$/ }).click();
+  });
+
+  await test.step('ask why the pod is as it is', async () => {
     await page.getByTestId('object-row').first().getByRole('button').first().click();
     await expect(page.getByTestId('object-details')).toContainText('Ready');
     await page.getByTestId('object-details').getByRole('button', { name: /^Why this version\?/ }).click();

@@ -158,13 +158,17 @@ interface ObjectTableRowProps {
 /** One object; unchanged rows (the same row object from the worker) are not re-rendered. */
 const ObjectTableRow = memo(function ObjectTableRow({ index, measure, row, columns, namespaced, selected }: ObjectTableRowProps) {
   const actions = useSimActions();
+  const { t } = useTranslation('objects');
+  // The first cell selects the object. A table whose first column is not Name (events: LAST SEEN first, as
+  // kubectl prints them) names the object in the button's accessible name instead.
+  const named = columns[0] === 'Name';
   return (
     <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-testid="object-row" data-key={row.key} aria-selected={selected} className={selected ? 'object-row--selected' : undefined}>
       {namespaced ? <td>{row.namespace ?? ''}</td> : null}
       {row.cells.map((cell, i) => (
         <td key={i} data-column={columns[i]}>
-          {i === 0 && columns[0] === 'Name'
-            ? <button type="button" className="link-button" onClick={() => actions.selectKey(row.key)}>{cell}</button>
+          {i === 0
+            ? <button type="button" className="link-button" onClick={() => actions.selectKey(row.key)} {...(named ? {} : { 'aria-label': t('select', { cell, name: row.name }), title: row.name })}>{cell}</button>
             : cell}
         </td>
       ))}
