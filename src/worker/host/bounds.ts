@@ -1,5 +1,5 @@
 // How much of a long run the worker keeps: the deliveries its trace retains (and of those, the newest with
-// whole payloads), and the pod versions older than those it keeps as chips (pods.ts: past the limit a
+// whole payloads), and the pod versions older than those it keeps as shapes (pod-history.ts: past the limit a
 // prune, run every so many versions, forgets the oldest half, and a seek before what is kept shows no pods
 // and says why). The product's bounds keep a long run's memory flat; the small ones, asked for by a page
 // opened with `?bounds=small` (src/ui/sim-worker.ts hands it to the worker in the worker's name), make a
