@@ -170,6 +170,10 @@ test('the scheduler tab shows every node\'s filter verdicts and scores for the p
   const chosen = nodes.filter({ hasText: '✓' });
   await expect(chosen).toHaveCount(1);
   await expect(chosen.getByTestId('scheduler-final-score')).toHaveText(/^\d+$/);
+  // Plugins that both filter and score (TaintToleration) appear under each phase's heading.
+  await expect(page.getByTestId('scheduler-phase')).toHaveText(['Filter', 'Score: normalised × weight (raw)']);
+  const table = page.getByRole('table', { name: /^Filter and score per node for / });
+  await expect(table.getByRole('columnheader', { name: 'TaintToleration' })).toHaveCount(2);
   await expect(page.getByRole('table', { name: /^Filter and score per node for default\/nginx-deployment-/ })).toContainText('NodeResourcesFit');
   // The worker lists the attempts and details one: filtering by a pod's name narrows both.
   const counts = page.getByTestId('scheduler-counts');

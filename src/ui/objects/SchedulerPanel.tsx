@@ -70,11 +70,16 @@ function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
     <div className="objects-scroller" tabIndex={0}>
       <table className="objects-table scheduler-table" aria-label={t('scheduler.table', { pod: attempt.pod })}>
         <thead>
+          {/* A plugin may both filter and score (TaintToleration, NodeAffinity): the first row names the phase. */}
           <tr>
-            <th scope="col">{t('scheduler.node')}</th>
+            <th scope="col" rowSpan={2}>{t('scheduler.node')}</th>
+            {filterPlugins.length > 0 ? <th scope="colgroup" colSpan={filterPlugins.length} data-testid="scheduler-phase">{t('scheduler.filterPhase')}</th> : null}
+            {scorePlugins.length > 0 ? <th scope="colgroup" colSpan={scorePlugins.length} data-testid="scheduler-phase">{t('scheduler.scorePhase')}</th> : null}
+            <th scope="col" rowSpan={2}>{t('scheduler.score')}</th>
+          </tr>
+          <tr>
             {filterPlugins.map((p) => <th key={`f-${p}`} scope="col" title={t('scheduler.filterPlugin')}>{p}</th>)}
             {scorePlugins.map((p) => <th key={`s-${p}`} scope="col" title={t('scheduler.scorePlugin')}>{p}</th>)}
-            <th scope="col">{t('scheduler.score')}</th>
           </tr>
         </thead>
         <tbody>
