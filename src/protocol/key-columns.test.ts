@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { forEachKeyMeta, keysOfColumns, packKeyMetas } from './key-columns.ts';
+import { forEachKeyMeta, keysOfColumns, keysUnder, packKeyMetas } from './key-columns.ts';
 import type { KeyMeta } from './keyspace.ts';
 import { decodeWire, encodeWire } from './wire.ts';
 
@@ -23,14 +23,24 @@ function unpacked(columns: ReturnType<typeof packKeyMetas>): (KeyMeta & { step: 
 
 describe('keys without values in columns', () => {
   it('give back every meta, step and key as packed, in order', () => {
-    fc.assert(fc.property(fc.array(metaArb, { maxLength: 60 }), (metas) => {
+    fc.assert(fc.property(fc.array(metaArb, { maxLength: 300 }), (metas) => {
       const columns = packKeyMetas(metas);
       expect(columns.count).toBe(metas.length);
       expect(unpacked(columns)).toEqual(metas);
       expect(keysOfColumns(columns)).toEqual(metas.map((m) => m.key));
+      for (const prefix of ['', 'a', '/registry/pods/', metas[0]?.key.slice(0, 2) ?? 'x']) {
+        expect(keysUnder(columns, prefix)).toEqual(metas.map((m) => m.key).filter((key) => key.startsWith(prefix)));
+      }
       // Leases are kept once each.
       expect(columns.leases.length).toBe(new Set(metas.map((m) => m.lease)).size);
     }));
+  });
+
+  it('name the keys under a prefix, not a short key that the next one continues', () => {
+    const meta = (key: string): KeyMeta => ({ key, createRevision: 1, modRevision: 1, version: 1, lease: '0', size: 1 });
+    const columns = packKeyMetas(['/registry/pod', 's/x', '/registry/pods/a', '/registry/podsx'].map(meta));
+    expect(keysUnder(columns, '/registry/pods/')).toEqual(['/registry/pods/a']);
+    expect(keysUnder(columns, '/registry/pods')).toEqual(['/registry/pods/a', '/registry/podsx']);
   });
 
   it('cross the live server\'s WebSocket as they cross postMessage', () => {

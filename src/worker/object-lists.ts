@@ -34,7 +34,11 @@ export class ObjectLists {
     const { store } = this.etcd;
     const readable = this.revision >= 0 && Math.min(this.revision, revision) >= Math.max(1, store.compactMainRev);
     if (!readable || !this.follow(revision)) {
-      for (const prefix of this.prefixes) this.lists.set(prefix, store.metaRange(prefix, prefixEnd(prefix), revision).map((meta) => meta.key));
+      for (const prefix of this.prefixes) {
+        const keys: string[] = [];
+        store.forEachMeta(prefix, prefixEnd(prefix), revision, (meta) => keys.push(meta.key));
+        this.lists.set(prefix, keys);
+      }
     }
     this.revision = revision;
   }
@@ -56,7 +60,8 @@ export class ObjectLists {
     if (written.size > bound) return false;
     for (const key of written) {
       const list = this.lists.get(this.prefixes.find((prefix) => key.startsWith(prefix))!)!;
-      const stored = store.metaRange(key, undefined, revision).length > 0;
+      let stored = false;
+      store.forEachMeta(key, undefined, revision, () => (stored = true));
       const at = placeOf(list, key);
       const listed = list[at] === key;
       if (stored && !listed) list.splice(at, 0, key);

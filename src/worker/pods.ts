@@ -8,7 +8,7 @@
 // was mirrored, so a snapshot's or a move's pods come from it, and a revision etcd has compacted still
 // shows its pods.
 
-import { keysOfColumns, type KeyChange, type KeyEntry, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type PodChip, type PodsEvent, type WorkerEvent } from '../protocol/index.ts';
+import { keysUnder, type KeyChange, type KeyEntry, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type PodChip, type PodsEvent, type WorkerEvent } from '../protocol/index.ts';
 import { tableColumns, tableRowCells } from '../sim/api/printers.ts';
 import { servedResources } from '../sim/api/resources.ts';
 import type { Pod } from '../sim/api/types/core.ts';
@@ -90,8 +90,7 @@ export function podsOfMove(
 ): PodsEvent | null {
   const upserted: PodChip[] = [];
   const removed: string[] = [];
-  for (const key of keysOfColumns(move.set)) {
-    if (!key.startsWith(podPrefix)) continue;
+  for (const key of keysUnder(move.set, podPrefix)) {
     const chip = source.chipAt(key, move.revision);
     if (chip) upserted.push(chip);
     else removed.push(key);

@@ -64,7 +64,9 @@ export class RealEtcdKeyspace implements KeyspaceSource {
       },
       backend: { rangeRevisions: (min, max, f, wants) => this.rangeRevisions(min, max, f, wants) },
       // The mirror keeps every value whole: its keys without values are its Range's.
-      metaRange: (key, end, rev) => this.range({ key, ...(end === undefined ? {} : { rangeEnd: end === '' ? '\0' : end }), revision: rev }).kvs.map(metaOf),
+      forEachMeta: (key, end, rev, f) => {
+        for (const kv of this.range({ key, ...(end === undefined ? {} : { rangeEnd: end === '' ? '\0' : end }), revision: rev }).kvs) f(metaOf(kv));
+      },
     };
   }
 

@@ -54,12 +54,21 @@ export class KVStore {
   /**
    * The keys in [key, end) (`end` '': every key from `key` on; undefined: the one key) as they were at `rev`, without their values,
    * which are not rebuilt: for views that list keys (no etcd request does this). Throws as a Range does
-   * at a compacted or future revision.
+   * at a compacted or future revision. Given one at a time, in key order, with no array of them: a view of
+   * every key (a long seek's, 170,000 at 30,000 Pods) keeps only what it builds from each.
    */
-  metaRange(key: string, end: string | undefined, rev: number): StoredMeta[] {
+  forEachMeta(key: string, end: string | undefined, rev: number, f: (meta: StoredMeta) => void): void {
     if (rev > this.currentRev) throw new EtcdError(ErrGRPCFutureRev);
     if (rev < this.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
-    return this.index.revisions(key, end, rev).map((r) => this.backend.meta(r));
+    if (end === undefined) {
+      const got = this.index.get(key, rev);
+      if (got !== undefined) f(this.backend.meta(got.modified));
+      return;
+    }
+    this.index.visit(key, end, (ki) => {
+      const got = ki.get(rev);
+      if (got !== undefined) f(this.backend.meta(got.modified));
+    });
   }
 
   /**
