@@ -19,14 +19,22 @@ export async function freePort(): Promise<number> {
 export class Cdp {
   private nextId = 1;
   private readonly waiting = new Map<number, (result: unknown) => void>();
+  private readonly listeners = new Map<string, ((params: unknown) => void)[]>();
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data: Buffer) => {
-      const message = JSON.parse(data.toString('utf8')) as { id?: number; result?: unknown; error?: unknown };
+      const message = JSON.parse(data.toString('utf8')) as { id?: number; result?: unknown; error?: unknown; method?: string; params?: unknown };
       if (message.id !== undefined) {
         this.waiting.get(message.id)?.(message.error ? Promise.reject(new Error(JSON.stringify(message.error))) : message.result);
         this.waiting.delete(message.id);
+      } else if (message.method) {
+        for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
       }
     });
+  }
+
+  /** Calls `listener` with the params of each event `method` (e.g. `Tracing.dataCollected`). */
+  on(method: string, listener: (params: unknown) => void): void {
+    this.listeners.set(method, [...(this.listeners.get(method) ?? []), listener]);
   }
 
   static async connect(port: number): Promise<Cdp> {

@@ -7,12 +7,15 @@
 // (click → step counter changed → next frame). Not a benchmark (no figure is kept): a tool for finding
 // what to fix.
 //   npx tsx bench/ui-step-profile.ts [replicas=3000] [nodes=50]
-// PODFLOW_PROFILE_PAGE=1 profiles the page's main thread over the same phases too.
+// PODFLOW_PROFILE_PAGE=1 profiles the page's main thread over the same phases too; PODFLOW_PROFILE_TRACE=1
+// records Chromium's trace as well and names the native work the profiles call "(program)" (layout,
+// style, paint, messages, GC) per thread (bench/trace-summary.ts).
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
 import { Cdp, freePort } from './cdp.ts';
 import { webDeploymentYaml } from './manifests.ts';
+import { TraceRecorder } from './trace-summary.ts';
 import { act, answered, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
 const replicas = Number(process.argv[2] ?? 3000);
@@ -94,6 +97,7 @@ async function main(): Promise<void> {
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 }, pageSession);
     }
 
+    const trace = process.env.PODFLOW_PROFILE_TRACE ? new TraceRecorder(cdp) : null;
     const phase = async (label: string, actions: string[]) => {
       await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: object };
@@ -102,12 +106,14 @@ async function main(): Promise<void> {
       });
       await cdp.send('Profiler.start', {}, sessionId);
       if (pageSession) await cdp.send('Profiler.start', {}, pageSession);
+      await trace?.start();
       const times: number[] = [];
       for (const action of actions) times.push(await answered(page, action, 60_000));
       // Let the worker finish what it does after the last answer (saving), inside the profile.
       await page.waitForTimeout(1_000);
       const { profile } = await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, sessionId);
       const pageProfile = pageSession ? (await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, pageSession)).profile : null;
+      const traced = trace ? await trace.stop(20) : [];
       const events = await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: Record<string, { count: number; bytes: number; handleMs: number }> };
         w.measuring_ = false;
@@ -120,6 +126,7 @@ async function main(): Promise<void> {
       }
       for (const line of summarize(profile, 25)) console.log(line);
       if (pageProfile) for (const line of summarize(pageProfile, 25, 'page')) console.log(line);
+      for (const line of traced) console.log(line);
     };
     await phase('Step at the head ×10', Array.from({ length: 10 }, () => clickScript('step-button')));
     await phase('Step back ×10', Array.from({ length: 10 }, () => clickScript('step-back-button')));
