@@ -29,6 +29,7 @@ import type { Engine, Message } from '../sim/engine/index.ts';
 import { etcdKinds, type EtcdServer } from '../sim/etcd/server.ts';
 import type { StateType } from '../sim/etcd/raft/types.ts';
 import type { Compare, DeleteRangeRequest, PutRequest, RequestOp, TxnRequest } from '../sim/etcd/rpc.ts';
+import { partitionPoint } from './sorted.ts';
 
 /** The watch caches shown, by storage prefix (nodes are stored under `minions`), with the name shown. */
 export const shownWatchCaches: ReadonlyArray<readonly [prefix: string, resource: string]> = [
@@ -288,16 +289,10 @@ function memberOf(server: EtcdServer, members: readonly EtcdServer[], applied: E
   };
 }
 
-/** The last entry at or before `step` (binary search), or undefined when the list starts later. */
+/** The last entry at or before `step`, or undefined when the list starts later. */
 function entryAt(list: readonly Entry[], step: number): Entry | undefined {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]!.step <= step) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo === 0 ? undefined : list[lo - 1];
+  const after = partitionPoint(list.length, (i) => list[i]!.step <= step);
+  return after === 0 ? undefined : list[after - 1];
 }
 
 function readApiserver(cluster: Cluster): ApiserverInsides {

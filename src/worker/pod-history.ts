@@ -9,6 +9,7 @@
 
 import type { KeyChange, PodChip } from '../protocol/index.ts';
 import { podChip } from './pods.ts';
+import { partitionPoint } from './sorted.ts';
 
 const podPrefix = '/registry/pods/';
 
@@ -212,28 +213,15 @@ export class PodHistory {
   }
 }
 
-/** The version of a key in place at `revision` (binary search), or undefined before its first. */
+/** The version of a key in place at `revision`, or undefined before its first. */
 function versionAt(list: readonly PodVersion[], revision: number): PodVersion | undefined {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]!.revision <= revision) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo === 0 ? undefined : list[lo - 1];
+  const after = partitionPoint(list.length, (i) => list[i]!.revision <= revision);
+  return after === 0 ? undefined : list[after - 1];
 }
 
-/** The index of the aged triple in place at `revision` (binary search), or -1 before the first. */
+/** The index of the aged triple in place at `revision`, or -1 before the first. */
 function agedAt(aged: readonly number[], revision: number): number {
-  let lo = 0;
-  let hi = aged.length / 3;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (aged[mid * 3]! <= revision) lo = mid + 1;
-    else hi = mid;
-  }
-  return (lo - 1) * 3;
+  return (partitionPoint(aged.length / 3, (i) => aged[i * 3]! <= revision) - 1) * 3;
 }
 
 function chipOf(key: string, version: PodVersion): PodChip | null {
