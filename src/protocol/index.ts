@@ -17,7 +17,7 @@ export type {
 export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
 export { timelineMarkerLimit } from './timeline.ts';
 export { objectsWindowLimit, schedulerListLimit } from './inspect.ts';
-export { forEachKeyMeta, KeyMetaColumnsBuilder, keysUnder, metasOfColumns, packKeyMetas } from './key-columns.ts';
+export { forEachKeyFields, forEachKeyMeta, KeyMetaColumnsBuilder, keysUnder, metasOfColumns, packKeyMetas } from './key-columns.ts';
 export type {
   ClusterExportEvent, ClusterExportFile, ClustersEvent, LoggableCommand, LoggedCommand, PersistenceEvent,
   PersistenceWarning, PersistenceWarningCode, SavedClusterSummary,

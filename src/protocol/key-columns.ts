@@ -100,13 +100,25 @@ function forEachKey(columns: KeyMetaColumns, f: (key: string, i: number) => void
   }
 }
 
-/** Calls `f` with each key's meta and step, in order. */
-export function forEachKeyMeta(columns: KeyMetaColumns, f: (meta: KeyMeta, step: number) => void): void {
+/**
+ * Calls `f` with each key's fields, in order, building nothing: a caller makes its own record in one object
+ * literal. (The page's mirror, making a meta and then copying it into its record, took ~5× as long for a
+ * seek's 170,000 keys.)
+ */
+export function forEachKeyFields(
+  columns: KeyMetaColumns,
+  f: (key: string, createRevision: number, modRevision: number, version: number, lease: string, size: number, step: number) => void,
+): void {
   const { numbers, leases, leaseOf } = columns;
   forEachKey(columns, (key, i) => {
     const at = i * fields;
-    f({ key, createRevision: numbers[at]!, modRevision: numbers[at + 1]!, version: numbers[at + 2]!, lease: leases[leaseOf[i]!]!, size: numbers[at + 3]! }, numbers[at + 4]!);
+    f(key, numbers[at]!, numbers[at + 1]!, numbers[at + 2]!, leases[leaseOf[i]!]!, numbers[at + 3]!, numbers[at + 4]!);
   });
+}
+
+/** Calls `f` with each key's meta and step, in order. */
+export function forEachKeyMeta(columns: KeyMetaColumns, f: (meta: KeyMeta, step: number) => void): void {
+  forEachKeyFields(columns, (key, createRevision, modRevision, version, lease, size, step) => f({ key, createRevision, modRevision, version, lease, size }, step));
 }
 
 /** The keys alone, in order. */

@@ -6,7 +6,7 @@
 // only when keys appear or go. Nothing keeps an older LiveKeyspace to read. A key holds its value only
 // when a diff brought it (a snapshot ships none): the key details ask the worker for one it lacks.
 
-import { forEachKeyMeta, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type KeyspaceSnapshotEvent } from '../../protocol/index.ts';
+import { forEachKeyFields, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type KeyspaceSnapshotEvent } from '../../protocol/index.ts';
 import { lowerBound } from '../keyspace/key-tree.ts';
 
 /** A version of a key as the page holds it: its value when a diff brought it, absent when a snapshot did. */
@@ -66,9 +66,9 @@ export function applySnapshot(state: KeyspaceState, event: KeyspaceSnapshotEvent
   const keys: string[] = [];
   if (event.current) {
     const entries = new Map<string, KeyRecord>();
-    forEachKeyMeta(event.entries, (meta) => {
-      keys.push(meta.key);
-      entries.set(meta.key, { ...meta, step: null, previous: null });
+    forEachKeyFields(event.entries, (key, createRevision, modRevision, version, lease, size) => {
+      keys.push(key);
+      entries.set(key, { key, createRevision, modRevision, version, lease, size, step: null, previous: null });
     });
     return { live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged: [] }, past: null, selectedKey: null };
   }
@@ -76,9 +76,9 @@ export function applySnapshot(state: KeyspaceState, event: KeyspaceSnapshotEvent
   if (state.past?.revision !== event.revision) return state;
   const live = { ...state.live, compactRevision: Math.max(state.live.compactRevision, event.compactRevision) };
   const entries = new Map<string, KeyMeta>();
-  forEachKeyMeta(event.entries, (meta) => {
-    keys.push(meta.key);
-    entries.set(meta.key, meta);
+  forEachKeyFields(event.entries, (key, createRevision, modRevision, version, lease, size) => {
+    keys.push(key);
+    entries.set(key, { key, createRevision, modRevision, version, lease, size });
   });
   const past: PastKeyspace = { revision: event.revision, status: event.compacted ? 'compacted' : 'ready', keys, entries };
   return { ...state, live, past };
@@ -125,9 +125,10 @@ export function applyMove(state: KeyspaceState, event: KeyspaceMoveEvent): Keysp
   const gone = new Set<string>();
   for (const key of event.removed) if (entries.delete(key)) gone.add(key);
   const added: string[] = [];
-  forEachKeyMeta(event.set, (meta, step) => {
-    if (!entries.has(meta.key)) added.push(meta.key);
-    entries.set(meta.key, { ...meta, step, previous: null });
+  // One object per key, straight from the columns (a seek's 170,000 at 30,000 Pods).
+  forEachKeyFields(event.set, (key, createRevision, modRevision, version, lease, size, step) => {
+    if (!entries.has(key)) added.push(key);
+    entries.set(key, { key, createRevision, modRevision, version, lease, size, step, previous: null });
   });
   const keys = gone.size === 0 && added.length === 0 ? state.live.keys : mergeSorted(state.live.keys.filter((key) => !gone.has(key)), added);
   return { ...state, live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged: [] } };
