@@ -90,16 +90,6 @@ export function packKeyMetas(metas: readonly (KeyMeta & { readonly step?: number
   return builder.build();
 }
 
-/** Calls `f` with each key and its place, in order. */
-function forEachKey(columns: KeyMetaColumns, f: (key: string, i: number) => void): void {
-  let start = 0;
-  for (let i = 0; i < columns.count; i++) {
-    const end = columns.keyEnds[i]!;
-    f(columns.keys.slice(start, end), i);
-    start = end;
-  }
-}
-
 /**
  * Calls `f` with each key's fields, in order, building nothing: a caller makes its own record in one object
  * literal. (The page's mirror, making a meta and then copying it into its record, took ~5× as long for a
@@ -109,23 +99,19 @@ export function forEachKeyFields(
   columns: KeyMetaColumns,
   f: (key: string, createRevision: number, modRevision: number, version: number, lease: string, size: number, step: number) => void,
 ): void {
-  const { numbers, leases, leaseOf } = columns;
-  forEachKey(columns, (key, i) => {
+  const { keys, keyEnds, numbers, leases, leaseOf } = columns;
+  let start = 0;
+  for (let i = 0; i < columns.count; i++) {
+    const end = keyEnds[i]!;
     const at = i * fields;
-    f(key, numbers[at]!, numbers[at + 1]!, numbers[at + 2]!, leases[leaseOf[i]!]!, numbers[at + 3]!, numbers[at + 4]!);
-  });
+    f(keys.slice(start, end), numbers[at]!, numbers[at + 1]!, numbers[at + 2]!, leases[leaseOf[i]!]!, numbers[at + 3]!, numbers[at + 4]!);
+    start = end;
+  }
 }
 
 /** Calls `f` with each key's meta and step, in order. */
 export function forEachKeyMeta(columns: KeyMetaColumns, f: (meta: KeyMeta, step: number) => void): void {
   forEachKeyFields(columns, (key, createRevision, modRevision, version, lease, size, step) => f({ key, createRevision, modRevision, version, lease, size }, step));
-}
-
-/** The keys alone, in order. */
-export function keysOfColumns(columns: KeyMetaColumns): string[] {
-  const keys: string[] = [];
-  forEachKey(columns, (key) => keys.push(key));
-  return keys;
 }
 
 /** The keys under `prefix`, in order, without slicing out the others (a seek's pods among 170,000 keys). */
