@@ -96,6 +96,30 @@ describe('PodHistory', () => {
     }
   });
 
+  it('lets go of the value of each version in place when the retained steps begin, keeping what it answers', () => {
+    const changes = writes();
+    const whole = new PodHistory(1);
+    const pruned = new PodHistory(1, 1_000_000, 1);
+    for (const change of changes) {
+      whole.note(change);
+      pruned.note(change);
+    }
+    const last = changes.at(-1)!.modRevision;
+    const keys = new Set(changes.map((change) => change.key)).size;
+    const after = changes.filter((change) => change.modRevision > Math.floor(last * 0.8) && !change.deleted).length;
+    pruned.prune(Math.floor(last * 0.8));
+    // Only the versions written after the prune's revision still hold a value; every key's version in place
+    // at it is a chip now (before: one value a key more).
+    expect(pruned.valuesHeld()).toBe(after);
+    expect(whole.valuesHeld()).toBeGreaterThan(after + keys / 2);
+    for (const revision of [Math.floor(last * 0.5), Math.floor(last * 0.8), Math.floor(last * 0.8) + 1, last]) expect(pruned.at(revision)).toEqual(whole.at(revision));
+    const atEnd = new PodHistory(1, 1_000_000, 1);
+    for (const change of changes) atEnd.note(change);
+    atEnd.prune(last);
+    expect(atEnd.valuesHeld()).toBe(0);
+    expect(atEnd.at(last)).toEqual(whole.at(last));
+  });
+
   it('keeps an aged pod\'s own name and namespace where its stored object does not match its key', () => {
     const history = new PodHistory(1, 100, 1);
     const key = '/registry/pods/default/a';

@@ -1,7 +1,8 @@
 // The pod versions written since the keyspace was mirrored, so a seek's pods come from here rather than from
 // etcd (where an old value is rebuilt from its deltas and decoded again) and a revision etcd has compacted
-// still shows its pods. Versions the trace still retains keep their values (each decoded at most once, when
-// first asked for); older ones keep only what their chip needs, as three small integers each — revision,
+// still shows its pods. Versions written since the retained steps began keep their values (each decoded at
+// most once, when first asked for); the one in place when they began keeps its chip; older ones keep only what
+// their chip needs, as three small integers each — revision,
 // create revision and a shape (node, phase, STATUS, ready, deleting: shared by every pod in that state on
 // that node; the name comes from the key). Past `agedVersionLimit` aged versions the oldest half are
 // forgotten, and the history answers from a later revision on (`from`: a replacement of pods it no longer
@@ -22,11 +23,14 @@ export const podPruneEvery = 4096;
  */
 export const agedVersionLimit = 1_000_000;
 
-/** One version of a pod's key kept whole: its value (null: deleted) and, once asked for, its chip. */
+/**
+ * One version of a pod's key kept whole: its value (null: deleted, or let go once its chip is made) and, once
+ * asked for, its chip.
+ */
 interface PodVersion {
   readonly revision: number;
   readonly createRevision: number;
-  readonly value: string | null;
+  value: string | null;
   chip?: PodChip | null;
 }
 
@@ -115,6 +119,13 @@ export class PodHistory {
     return this.agedCount;
   }
 
+  /** Versions that still hold their value (not yet decoded into a chip, or written after the retained steps' start). */
+  valuesHeld(): number {
+    let held = 0;
+    for (const { whole } of this.keys.values()) for (const version of whole) if (version.value !== null) held++;
+    return held;
+  }
+
   /** Notes a write (of any key: other keys are ignored); writes come in revision order. */
   note(change: KeyChange): void {
     if (!change.key.startsWith(podPrefix)) return;
@@ -168,6 +179,13 @@ export class PodHistory {
       const { whole } = history;
       let i = 0;
       while (i + 1 < whole.length && whole[i + 1]!.revision <= revision) i++;
+      // The version in place at `revision` is read from then on only as its chip: its value (a whole pod, ~2 KB,
+      // which etcd itself by now keeps as a small delta) need not stay.
+      const inPlace = whole[i]!;
+      if (inPlace.revision <= revision && inPlace.value !== null) {
+        chipOf(key, inPlace);
+        inPlace.value = null;
+      }
       if (i === 0) continue;
       const aged = history.aged ?? (history.aged = []);
       for (let j = 0; j < i; j++) {
