@@ -66,8 +66,12 @@ test('the seed 004 tour in 中文: 步骤 0 … 步骤 12 in order, components l
     await expect(podflow.stepCounter).toHaveText(String(at + 1));
     await expect(lit).toHaveCount(0);
     await expect(card.getByRole('status')).toContainText(`时间轴当前在第 ${at + 1} 步；本站在第 ${at} 步。`);
+    // The stop's message is let go: the caption tells the step shown, not the stop's.
+    const captionStep = page.getByTestId('step-caption-plain').locator('.caption-step');
+    await expect(captionStep).toHaveText(`#${at + 1}`);
     await card.getByRole('button', { name: '回到本站' }).click();
     await expect(podflow.stepCounter).toHaveText(String(at));
+    await expect(captionStep).toHaveText(`#${at}`);
     await expect(podflow.component('kube-apiserver')).toHaveAttribute('data-tour-highlight', 'true');
   });
 

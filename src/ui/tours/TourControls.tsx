@@ -124,12 +124,18 @@ function Card() {
   const tour = state.tourId === null ? undefined : tourById(state.tourId);
   const shownStop = state.phase === 'touring' && !state.away ? located?.stops[state.stop] : undefined;
   const atStop = shownStop?.step != null && shownStop.step === position;
+  const actions = useSimActions();
+  const store = useSimStore();
   // The graph lights the stop's components only while the step shown is the stop's (the learner may step on).
+  // Stepping on also lets go of the stop's message the tour selected, so the caption, the story and the
+  // inspector follow the step shown rather than stay on the stop's.
   useEffect(() => {
     if (!shownStop) return;
     const highlight = atStop ? shownStop.components : [];
     if (tourStore.getState().highlight.join() !== highlight.join()) tourStore.setState({ highlight });
-  }, [shownStop, atStop]);
+    const selection = store.getState().selection;
+    if (!atStop && selection?.type === 'message' && shownStop.records.some((record) => record.id === selection.id)) actions.select(null);
+  }, [shownStop, atStop, store, actions]);
   if (!tour) return null;
 
   if (state.away) {
@@ -162,6 +168,12 @@ function Card() {
               {stop.seedStep !== undefined && <span className="tour-seed-step" data-testid="tour-seed-step">{t('seedStep', { n: stop.seedStep })}</span>}
               {stop.title[language]}
             </h2>
+            {found?.step != null && !atStop && position !== null && (
+              <p className="tour-status" role="status">
+                {t('elsewhere', { step: position, stop: found.step })}{' '}
+                <button type="button" onClick={() => go(state.stop)}>{t('toStop')}</button>
+              </p>
+            )}
             {!collapsed && <p className="tour-text">{stop.text[language]}</p>}
             {found?.step == null
               ? (
@@ -171,12 +183,6 @@ function Card() {
                 </p>
               )
               : !collapsed && <ExactMessages stop={found} language={language} />}
-            {found?.step != null && !atStop && position !== null && (
-              <p className="tour-status" role="status">
-                {t('elsewhere', { step: position, stop: found.step })}{' '}
-                <button type="button" onClick={() => go(state.stop)}>{t('toStop')}</button>
-              </p>
-            )}
           </div>
           <nav className="tour-nav" aria-label={t('navLabel')}>
             <button type="button" onClick={() => go(state.stop - 1)} disabled={state.stop === 0}>{t('previous')}</button>
