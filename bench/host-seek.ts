@@ -5,8 +5,12 @@
 // bench/ui-tab-scale.ts): a tool for issue 20's seeks at scale. Run it under the heap pressure of the tab's
 // worker, whose heap is near its limit at 30,000 Pods:
 //   node --max-old-space-size=1400 --import tsx bench/host-seek.ts [replicas=3000] [nodes=150]
-// with 1 etcd member (PODFLOW_BENCH_ETCD_MEMBERS=3 for the page's 3).
+// with 1 etcd member (PODFLOW_BENCH_ETCD_MEMBERS=3 for the page's 3). PODFLOW_PROFILE_CPU=<dir> writes a CPU
+// profile of the two rounds (seeks.cpuprofile) for bench/flow-cpu.ts.
 
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { serialize } from 'node:v8';
 import type { WorkerEvent } from '../src/protocol/index.ts';
@@ -34,6 +38,13 @@ new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) gcMs += entry.duration;
 }).observe({ entryTypes: ['gc'] });
 const fractions = [0.9, 0.5, 0.7, 0.3, 0.95];
+const profileDir = process.env.PODFLOW_PROFILE_CPU;
+const profiler = profileDir ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 for (let round = 1; round <= 2; round++) {
   const gcBefore = gcMs;
   const each = fractions.map((f) => {
@@ -45,6 +56,10 @@ for (let round = 1; round <= 2; round++) {
   await new Promise((resolve) => setTimeout(resolve, 100));
   const total = each.reduce((a, b) => a + b, 0);
   console.log(`round ${round}: seeks ${each.map((ms) => ms.toFixed(0)).join(' / ')} ms, total ${total.toFixed(0)} ms, GC ${(gcMs - gcBefore).toFixed(0)} ms`);
+}
+if (profiler && profileDir) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(join(profileDir, 'seeks.cpuprofile'), JSON.stringify(profile));
 }
 sizes = new Map();
 for (const f of fractions) host.handle({ type: 'seek', step: Math.round(head * f) });

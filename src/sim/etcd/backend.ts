@@ -23,8 +23,9 @@
 // key. (kube-apiserver's watch cache also holds a current value, through its decoded object's encoding,
 // until that object has not changed for a while: watch-cache.ts.)
 
-import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
+import { createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
+import { applyFossilDelta } from './delta-apply.ts';
 import type { KeyValue, StoredMeta } from './kv.ts';
 import { isPacked, SharedBaseKv, SupersededKv, type Packed } from './packed-kv.ts';
 import { revisionId, revisionOf, type Revision } from './revision.ts';
@@ -268,7 +269,7 @@ export class Backend {
       bytes = this.recent.get(at);
       if (bytes !== undefined) break;
       if (at instanceof SharedBaseKv) {
-        bytes = applyDelta(byteStringToBytes(at.base), byteStringToBytes(at.delta), { verifyChecksum: false });
+        bytes = applyFossilDelta(at.base, at.delta);
         this.remember(at, bytes);
         break;
       }
@@ -279,7 +280,7 @@ export class Backend {
       at = next;
     }
     for (let i = chain.length - 1; i >= 0; i--) {
-      bytes = applyDelta(bytes, byteStringToBytes(chain[i]!.delta), { verifyChecksum: false });
+      bytes = applyFossilDelta(bytes, chain[i]!.delta);
       this.remember(chain[i]!, bytes);
     }
     return bytes;

@@ -5,7 +5,7 @@
 // position among the changes); `end()` commits the revision if anything changed.
 
 import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
-import { noLease, tombstone, type KeyValue, type LeaseID } from './kv.ts';
+import { noLease, tombstone, type KeyValue, type LeaseID, type StoredMeta } from './kv.ts';
 import { KeyIndex } from './key-index.ts';
 import type { KVStore } from './kv-store.ts';
 import { mainOf, revisionId } from './revision.ts';
@@ -45,6 +45,21 @@ export class StoreTxnRead {
   /** The key at the transaction's revision, if it exists (a one-key range without options). */
   get(key: string): KeyValue | undefined {
     return this.getAt(key, this.readRev());
+  }
+
+  /**
+   * The keys in the range (one key when `end` is undefined) at the revision `get` reads, without their values:
+   * what a compare on anything but the value reads, so no value etcd keeps packed is rebuilt for it.
+   */
+  metas(key: string, end: string | undefined): StoredMeta[] {
+    const rev = this.readRev();
+    if (rev < this.s.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
+    const backend = this.s.backend;
+    if (end === undefined) {
+      const got = this.s.index.keyIndex(key)?.get(rev);
+      return got === undefined ? [] : [backend.meta(got.modified)];
+    }
+    return this.s.index.revisions(key, end, rev).map((r) => backend.meta(r));
   }
 
   end(): void {}

@@ -45,10 +45,16 @@ function compareLeaseIds(a: string, b: string): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/**
+ * What a compare reads of a key: its value only for a VALUE compare (a value etcd keeps packed is rebuilt only
+ * then; a compare on a revision, version or lease reads the key's other fields alone).
+ */
+type Compared = Omit<KeyValue, 'key' | 'value'> & { readonly value?: string };
+
 /** The stored field a compare looks at. */
-function targetValue(c: Compare, kv: KeyValue): number | string {
+function targetValue(c: Compare, kv: Compared): number | string {
   switch (c.target ?? 'VERSION') {
-    case 'VALUE': return kv.value;
+    case 'VALUE': return kv.value ?? '';
     case 'CREATE': return kv.createRevision;
     case 'MOD': return kv.modRevision;
     case 'LEASE': return kv.lease;
@@ -56,13 +62,13 @@ function targetValue(c: Compare, kv: KeyValue): number | string {
   }
 }
 
-const noKeyValues: readonly KeyValue[] = [];
-const zeroKeyValue: KeyValue = { key: '', createRevision: 0, modRevision: 0, version: 0, value: '', lease: noLease };
+const noKeyValues: readonly Compared[] = [];
+const zeroKeyValue: Compared = { createRevision: 0, modRevision: 0, version: 0, value: '', lease: noLease };
 
-export function compareKV(c: Compare, kv: KeyValue): boolean {
+function compareKV(c: Compare, kv: Compared): boolean {
   let result: number;
   switch (c.target ?? 'VERSION') {
-    case 'VALUE': result = compareKeys(kv.value, c.value ?? ''); break;
+    case 'VALUE': result = compareKeys(kv.value ?? '', c.value ?? ''); break;
     case 'CREATE': result = compareInt64(kv.createRevision, c.createRevision ?? 0); break;
     case 'MOD': result = compareInt64(kv.modRevision, c.modRevision ?? 0); break;
     case 'LEASE': result = compareLeaseIds(kv.lease, c.lease ?? noLease); break;
@@ -80,10 +86,11 @@ export function compareKV(c: Compare, kv: KeyValue): boolean {
 /** A compare holds when every key in its range satisfies it; a missing key compares as zeros, except
  * that a VALUE compare on a missing key always fails. */
 function applyCompare(rv: StoreTxnRead, c: Compare, seen: Array<number | string> | null): boolean {
-  let kvs: readonly KeyValue[];
+  let kvs: readonly Compared[];
   try {
     const end = mkGteRange(c.rangeEnd);
-    if (end === undefined) {
+    if ((c.target ?? 'VERSION') !== 'VALUE') kvs = rv.metas(c.key, end);
+    else if (end === undefined) {
       const kv = rv.get(c.key);
       kvs = kv === undefined ? noKeyValues : [kv];
     } else kvs = rv.range(c.key, end, {}).kvs;
