@@ -23,12 +23,12 @@
 // key. (kube-apiserver's watch cache also holds a current value, through its decoded object's encoding,
 // until that object has not changed for a while: watch-cache.ts.)
 
-import { createDelta, getDeltaTargetSize } from 'fossil-delta';
+import { createDelta } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
-import { applyFossilDelta } from './delta-apply.ts';
+import { applyFossilDelta, fossilTargetSize } from './delta-apply.ts';
 import type { KeyValue, StoredMeta } from './kv.ts';
 import { isPacked, SharedBaseKv, SupersededKv, type Packed } from './packed-kv.ts';
-import { revisionId, revisionOf, type Revision } from './revision.ts';
+import { mainOf, revisionId, revisionOf, type Revision } from './revision.ts';
 
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
 export const maxDeltaRun = 16;
@@ -49,7 +49,7 @@ type Slot = Stored | Array<Stored | undefined> | undefined;
 
 /** A packed value's size: its delta's target size, read from the delta's header (a size in base 64 and a newline) alone. */
 function targetSize(kv: Packed): number {
-  return getDeltaTargetSize(byteStringToBytes(kv.delta.slice(0, 16)));
+  return fossilTargetSize(kv.delta);
 }
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */
@@ -135,8 +135,15 @@ export class Backend {
 
   /** The change at `rev` without its value, which is not rebuilt (a packed value's size is its delta's target size). */
   meta(rev: Revision): StoredMeta {
-    const kv = this.stored(rev.main, rev.sub);
-    if (kv === undefined) throw new Error(`backend: no key-value at revision ${rev.main}.${rev.sub}`);
+    return this.metaById(revisionId(rev.main, rev.sub));
+  }
+
+  /** `meta` of the change with revisionId `id`. */
+  metaById(id: number): StoredMeta {
+    const main = mainOf(id);
+    const sub = id - revisionId(main, 0);
+    const kv = this.stored(main, sub);
+    if (kv === undefined) throw new Error(`backend: no key-value at revision ${main}.${sub}`);
     const size = isPacked(kv) ? targetSize(kv) : kv.value.length;
     return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, size };
   }

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { applyDelta, createDelta } from 'fossil-delta';
+import { applyDelta, createDelta, getDeltaTargetSize } from 'fossil-delta';
 import { describe, expect, it } from 'vitest';
 import { bytesToByteString } from './bytes.ts';
-import { applyFossilDelta } from './delta-apply.ts';
+import { applyFossilDelta, fossilTargetSize } from './delta-apply.ts';
 
 /** A target made of the source by edits (so the delta copies runs of it) or of other bytes altogether. */
 const pair = fc.tuple(fc.uint8Array({ maxLength: 3000 }), fc.array(fc.tuple(fc.nat(3000), fc.nat(40), fc.uint8Array({ maxLength: 30 })), { maxLength: 12 }), fc.boolean())
@@ -22,6 +22,8 @@ describe('applyFossilDelta', () => {
       expect(rebuilt).toEqual(target);
       expect(rebuilt).toEqual(applyDelta(source, delta));
       expect(applyFossilDelta(bytesToByteString(source), text)).toEqual(target);
+      expect(fossilTargetSize(text)).toBe(target.length);
+      expect(fossilTargetSize(text)).toBe(getDeltaTargetSize(delta));
     }), { numRuns: 300 });
   });
 

@@ -37,11 +37,22 @@ class DeltaReader {
   }
 }
 
+/** Reads a delta's header: the target's size. */
+function targetSizeOf(reader: DeltaReader): number {
+  const size = reader.int();
+  if (reader.char() !== '\n') throw new Error("size integer not terminated by '\\n'");
+  return size;
+}
+
+/** The size of the target `delta` makes, read from its header alone (no bytes converted, nothing applied). */
+export function fossilTargetSize(delta: string): number {
+  return targetSizeOf(new DeltaReader(delta));
+}
+
 /** The target `delta` makes of `source` (bytes, or a byte string); throws on a malformed delta as fossil-delta does. */
 export function applyFossilDelta(source: Uint8Array | string, delta: string): Uint8Array {
   const reader = new DeltaReader(delta);
-  const size = reader.int();
-  if (reader.char() !== '\n') throw new Error("size integer not terminated by '\\n'");
+  const size = targetSizeOf(reader);
   const out = new Uint8Array(size);
   let total = 0;
   while (reader.pos < delta.length) {

@@ -37,6 +37,8 @@ describe('KeyIndex generations', () => {
   ] as const)('get(%i)', (atRev, want) => {
     const got = example().get(atRev);
     expect(got === undefined ? undefined : [got.modified.main, got.created.main, got.version]).toEqual(want);
+    // modifiedAt names the same change, as one number (-1: none).
+    expect(example().modifiedAt(atRev)).toBe(want === undefined ? -1 : revisionId(want[0], 0));
   });
 
   it('refuses a second tombstone while the key is deleted', () => {

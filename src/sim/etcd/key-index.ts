@@ -118,6 +118,18 @@ export class KeyIndex {
   }
 
   /**
+   * The revisionId of the key's change in place at revision `atRev`, or -1 when it did not exist then: `get`'s
+   * `modified` without the objects (a seek reads this for every key).
+   */
+  modifiedAt(atRev: number): number {
+    const g = this.findGeneration(atRev);
+    if (g === undefined) return -1;
+    const revs = g.revs;
+    for (let n = revs.length - 1; n >= 0; n--) if (mainOf(revs[n]!) <= atRev) return revs[n]!;
+    return -1;
+  }
+
+  /**
    * Revisions at or after main revision `rev`, oldest first; of several changes with the same main
    * revision only the last is returned.
    */

@@ -13,6 +13,7 @@ import { isTombstone, type KeyValue, type StoredMeta } from './kv.ts';
 import { Lessor } from './lease.ts';
 import { revisionOf } from './revision.ts';
 import { TreeIndex } from './tree-index.ts';
+import type { KeyIndex } from './key-index.ts';
 
 export class KVStore {
   /** The revision of the last committed write (1 for an empty store). */
@@ -60,15 +61,16 @@ export class KVStore {
   forEachMeta(key: string, end: string | undefined, rev: number, f: (meta: StoredMeta) => void): void {
     if (rev > this.currentRev) throw new EtcdError(ErrGRPCFutureRev);
     if (rev < this.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
+    const visit = (ki: KeyIndex) => {
+      const modified = ki.modifiedAt(rev);
+      if (modified >= 0) f(this.backend.metaById(modified));
+    };
     if (end === undefined) {
-      const got = this.index.get(key, rev);
-      if (got !== undefined) f(this.backend.meta(got.modified));
+      const ki = this.index.keyIndex(key);
+      if (ki !== undefined) visit(ki);
       return;
     }
-    this.index.visit(key, end, (ki) => {
-      const got = ki.get(rev);
-      if (got !== undefined) f(this.backend.meta(got.modified));
-    });
+    this.index.visit(key, end, visit);
   }
 
   /**
