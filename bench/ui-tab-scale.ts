@@ -83,7 +83,8 @@ async function main(): Promise<void> {
     await context.addInitScript({ content: "if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));" });
     const page = await context.newPage();
     page.on('crash', () => { crashed = 'the tab crashed'; });
-    await open(page, url);
+    // PODFLOW_TAB_PROCESS=own: the simulation in a process of its own (src/ui/sim-process.ts).
+    await open(page, process.env.PODFLOW_TAB_PROCESS === 'own' ? `${url}?process=own` : url);
     const start = Date.now();
     const wall = () => (Date.now() - start) / 1000;
     await act(page, 'reset', 'podflow', nodes);
@@ -93,7 +94,7 @@ async function main(): Promise<void> {
 
     const cdp = await Cdp.connect(port);
     const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>('Target.getTargets');
-    const worker = targetInfos.find((t) => t.type === 'worker' && t.url.includes('sim.worker'));
+    const worker = targetInfos.find((t) => t.type === 'worker' && (t.url.includes('sim.worker') || t.url.startsWith('blob:null/')));
     const workerSession = worker ? (await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: worker.targetId, flatten: true })).sessionId : null;
     const workerHeap = async () => {
       if (!workerSession) return null;

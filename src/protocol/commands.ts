@@ -243,3 +243,9 @@ export const defaultNewClusterEtcdMembers: EtcdMemberCount = 3;
  * src/worker/host/bounds.ts): the page names its worker so when opened with `?bounds=small`, for tests.
  */
 export const smallBoundsMark = 'small-bounds';
+
+/**
+ * The mark of a simulation worker that runs in a process of its own (src/ui/sim-process.ts): its name carries
+ * it, and the page's port comes in a first message that is the mark itself.
+ */
+export const simPortMark = 'own-process';

@@ -6,18 +6,27 @@
 // `podflow-live` mark) attaches to that server at once, with the token of its `#token=` fragment.
 
 import { smallBoundsMark, type Command, type WorkerMessage } from '../protocol/index.ts';
+import { canRunOwnProcess, startOwnProcess, wantsOwnProcess, type SimProcess } from './sim-process.ts';
 import { connectServer, serverOrigin, type ServerTransport } from './sim-socket.ts';
 import type { SimConnection, SimLink } from './store/sim-context.ts';
 import { createInbox, type Inbox } from './store/inbox.ts';
 import { createSimActions, createSimStore, workerCrashed, type SimStore } from './store/sim-store.ts';
 
-function startWorker(store: SimStore, inbox: Inbox): Worker {
+/** The simulation: a worker of the page's, or one in a process of its own (`?process=own`, sim-process.ts). */
+function startWorker(store: SimStore, inbox: Inbox): SimProcess {
+  const crashed = (reason: string) => {
+    inbox.flush();
+    store.setState((state) => workerCrashed(state, reason), true);
+  };
+  if (wantsOwnProcess()) {
+    if (canRunOwnProcess()) return startOwnProcess(workerName(), (message) => inbox.receive(message), crashed);
+    console.warn('Podflow: ?process=own needs a built page (npm run build && npm run preview); the simulation runs in the page\'s process.');
+  }
   const worker = new Worker(new URL('../worker/sim.worker.ts', import.meta.url), { type: 'module', name: workerName() });
   worker.addEventListener('message', (event: MessageEvent<WorkerMessage>) => inbox.receive(event.data));
   worker.addEventListener('error', (event) => {
     worker.terminate();
-    inbox.flush();
-    store.setState((state) => workerCrashed(state, event.message || 'it could not start'), true);
+    crashed(event.message || 'it could not start');
   });
   return worker;
 }
@@ -42,7 +51,7 @@ function servedBy(): { origin: string; token: string | null } | null {
 export function connectSim(): SimConnection {
   const store = createSimStore();
   const inbox = createInbox(store);
-  let worker: Worker | null = null;
+  let worker: SimProcess | null = null;
   let server: ServerTransport | null = null;
   const post = (command: Command) => {
     if (server) server.post(command);

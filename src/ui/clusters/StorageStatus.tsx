@@ -18,7 +18,7 @@ export function StorageStatus() {
   if (crashed !== null) {
     return (
       <div className="storage-status" role="alert" data-crashed="true" data-testid="worker-crashed">
-        <span>{t('crashed', { reason: crashed })}</span>
+        <span title={t('crashed', { reason: crashed })}>{t('crashed', { reason: crashed })}</span>
         <button type="button" onClick={() => actions.restartWorker()}>{t('restart')}</button>
       </div>
     );
@@ -34,7 +34,7 @@ export function StorageStatus() {
         </label>
       )}
       {persistence?.warning ? (
-        <span data-testid="storage-warning" data-code={persistence.warning.code}>{persistence.warning.message}</span>
+        <span data-testid="storage-warning" data-code={persistence.warning.code} title={persistence.warning.message}>{persistence.warning.message}</span>
       ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
         <span data-testid="saved-step">{t('savedAt', { step: stepFormat.format(persistence.lastPersistedStep) })}</span>
       ) : null}

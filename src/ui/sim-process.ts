@@ -1,0 +1,88 @@
+// The simulation worker in a renderer process of its own, for clusters too large to share the page's
+// memory. Chromium gives every isolate of a renderer process one 4 GB pointer-compression cage, so a worker
+// the page starts has what the page leaves it (bench/tab-cage.ts: the page holding 0.98 GiB, the worker
+// stopped at 2.6 GiB; alone, at 3.6). A worker started by a sandboxed iframe (public/sim-host.html: an
+// opaque origin, which Chromium runs in a process of its own) keeps its whole cage whatever the page holds.
+// The price: an opaque origin has no IndexedDB, so such a cluster is not saved (the worker says so, as it
+// does whenever storage is unavailable). The page opts in with `?process=own`.
+//
+// The page fetches the worker's bundle (one self-contained file in a build) and hands it to the frame with
+// one end of a MessageChannel; the worker then talks to the page over the channel, with no relay. The
+// frame answers a ping every 2 s: after 10 s without an answer its process is taken to be gone (out of
+// memory takes the whole process, the frame's thread with the worker's).
+
+import { simPortMark, type Command, type WorkerMessage } from '../protocol/index.ts';
+// The URL of the worker's bundle only (Vite's `?worker&url`), no code of the worker's: the page still talks to
+// it through src/protocol alone.
+// eslint-disable-next-line no-restricted-imports
+import workerUrl from '../worker/sim.worker.ts?worker&url';
+
+export interface SimProcess {
+  postMessage(command: Command): void;
+  terminate(): void;
+}
+
+const pingEveryMs = 2000;
+const goneAfterMs = 10_000;
+
+/** Whether this page asks for the simulation in a process of its own (`?process=own`, a built page only). */
+export function wantsOwnProcess(): boolean {
+  return typeof location !== 'undefined' && new URLSearchParams(location.search).get('process') === 'own';
+}
+
+/** Whether a page can start the worker in a process of its own: a build, whose worker is one file. */
+export function canRunOwnProcess(): boolean {
+  return !import.meta.env.DEV;
+}
+
+/** Starts the worker named `name` in the frame; `crashed` hears once why it stopped. */
+export function startOwnProcess(name: string, received: (message: WorkerMessage) => void, crashed: (reason: string) => void): SimProcess {
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.hidden = true;
+  frame.title = 'Podflow simulation';
+  frame.dataset.simProcess = '';
+  const channel = new MessageChannel();
+  channel.port1.addEventListener('message', (event: MessageEvent<WorkerMessage>) => received(event.data));
+  channel.port1.start();
+  let lastAnswer = performance.now();
+  let pinging: ReturnType<typeof setInterval> | undefined;
+  let ended = false;
+  const end = (reason: string | null) => {
+    if (ended) return;
+    ended = true;
+    clearInterval(pinging);
+    removeEventListener('message', fromFrame);
+    channel.port1.close();
+    frame.remove();
+    if (reason !== null) crashed(reason);
+  };
+  const start = async () => {
+    try {
+      const code = await (await fetch(workerUrl)).text();
+      if (ended) return;
+      frame.contentWindow?.postMessage({ type: 'podflow-start', code, name: `${name} ${simPortMark}`, mark: simPortMark }, '*', [channel.port2]);
+    } catch (error) {
+      end(`its code could not be loaded: ${String(error)}`);
+      return;
+    }
+    lastAnswer = performance.now();
+    pinging = setInterval(() => {
+      if (performance.now() - lastAnswer > goneAfterMs) end('its process stopped answering (out of memory, or closed)');
+      else frame.contentWindow?.postMessage({ type: 'podflow-ping' }, '*');
+    }, pingEveryMs);
+  };
+  function fromFrame(event: MessageEvent<{ type?: string; message?: string } | null>): void {
+    if (event.source !== frame.contentWindow || event.data === null || typeof event.data !== 'object') return;
+    if (event.data.type === 'podflow-host-ready') void start();
+    else if (event.data.type === 'podflow-pong') lastAnswer = performance.now();
+    else if (event.data.type === 'podflow-crashed') end(event.data.message ?? 'it stopped');
+  }
+  addEventListener('message', fromFrame);
+  frame.src = new URL('sim-host.html', document.baseURI).href;
+  document.body.append(frame);
+  return {
+    postMessage: (command) => channel.port1.postMessage(command),
+    terminate: () => end(null),
+  };
+}
