@@ -25,9 +25,9 @@
 
 import { createDelta } from 'fossil-delta';
 import { bytesToByteString, byteStringToBytes } from './bytes.ts';
-import { applyFossilDelta, fossilTargetSize } from './delta-apply.ts';
+import { applyFossilDelta } from './delta-apply.ts';
 import type { KeyValue, StoredMeta } from './kv.ts';
-import { isPacked, SharedBaseKv, SupersededKv, type Packed } from './packed-kv.ts';
+import { isPacked, SharedBaseKv, SupersededKv, valueSize, type Packed } from './packed-kv.ts';
 import { mainOf, revisionId, revisionOf, type Revision } from './revision.ts';
 
 /** Deltas in a row before a superseded value is kept whole: a read rebuilds through at most this many. */
@@ -46,11 +46,6 @@ interface Base {
 
 type Stored = KeyValue | Packed;
 type Slot = Stored | Array<Stored | undefined> | undefined;
-
-/** A packed value's size: its delta's target size, read from the delta's header (a size in base 64 and a newline) alone. */
-function targetSize(kv: Packed): number {
-  return fossilTargetSize(kv.delta);
-}
 
 /** Keeps the changes of one main revision that `keep` names; undefined when none is left. Counts what it drops in `dropped.n`. */
 function compactSlot(main: number, slot: Slot, keep: ReadonlySet<number>, dropped: { n: number }): Slot {
@@ -133,18 +128,16 @@ export class Backend {
     return isPacked(kv) ? this.rebuilt(kv) : kv;
   }
 
-  /** The change at `rev` without its value, which is not rebuilt (a packed value's size is its delta's target size). */
-  meta(rev: Revision): StoredMeta {
-    return this.metaById(revisionId(rev.main, rev.sub));
-  }
-
-  /** `meta` of the change with revisionId `id`. */
+  /**
+   * The change with revisionId `id` without its value, which is not rebuilt (a packed value's size is its
+   * delta's target size).
+   */
   metaById(id: number): StoredMeta {
     const main = mainOf(id);
     const sub = id - revisionId(main, 0);
     const kv = this.stored(main, sub);
     if (kv === undefined) throw new Error(`backend: no key-value at revision ${main}.${sub}`);
-    const size = isPacked(kv) ? targetSize(kv) : kv.value.length;
+    const size = valueSize(kv);
     return { key: kv.key, createRevision: kv.createRevision, modRevision: kv.modRevision, version: kv.version, lease: kv.lease, size };
   }
 
@@ -378,7 +371,7 @@ export class Backend {
   /** Visits every stored change's key and value length in bytes, without rebuilding superseded values. */
   sizes(f: (key: string, valueLength: number) => void): void {
     const visit = (kv: Stored | undefined): void => {
-      if (kv !== undefined) f(kv.key, isPacked(kv) ? targetSize(kv) : kv.value.length);
+      if (kv !== undefined) f(kv.key, valueSize(kv));
     };
     for (const slot of [...this.kept.values(), ...this.tail]) {
       if (Array.isArray(slot)) slot.forEach(visit);

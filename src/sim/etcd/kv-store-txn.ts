@@ -54,12 +54,16 @@ export class StoreTxnRead {
   metas(key: string, end: string | undefined): StoredMeta[] {
     const rev = this.readRev();
     if (rev < this.s.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
-    const backend = this.s.backend;
+    const metas: StoredMeta[] = [];
+    const visit = (ki: KeyIndex) => {
+      const modified = ki.modifiedAt(rev);
+      if (modified >= 0) metas.push(this.s.backend.metaById(modified));
+    };
     if (end === undefined) {
-      const got = this.s.index.keyIndex(key)?.get(rev);
-      return got === undefined ? [] : [backend.meta(got.modified)];
-    }
-    return this.s.index.revisions(key, end, rev).map((r) => backend.meta(r));
+      const ki = this.s.index.keyIndex(key);
+      if (ki !== undefined) visit(ki);
+    } else this.s.index.visit(key, end, visit);
+    return metas;
   }
 
   end(): void {}

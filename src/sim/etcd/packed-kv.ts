@@ -2,6 +2,7 @@
 // superseded value against its key's next revision, and a value its key has not replaced against a recent
 // value of another key (see backend.ts's header). Each keeps the KeyValue's other fields.
 
+import { fossilTargetSize } from './delta-apply.ts';
 import type { KeyValue } from './kv.ts';
 
 /** A put's record whose value is kept as a delta: its KeyValue's other fields. */
@@ -52,6 +53,11 @@ export class SharedBaseKv extends PackedKv {
 }
 
 export type Packed = SupersededKv | SharedBaseKv;
+
+/** A stored value's size in bytes; a packed one's is its delta's target size, read from the delta's header alone. */
+export function valueSize(kv: KeyValue | Packed): number {
+  return isPacked(kv) ? fossilTargetSize(kv.delta) : kv.value.length;
+}
 
 export function isPacked(kv: unknown): kv is Packed {
   return kv instanceof PackedKv;
