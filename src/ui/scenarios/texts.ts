@@ -30,6 +30,8 @@ export interface ScenarioTexts {
   readonly estimate: (estimate: ScaleEstimate, nodes: number) => string;
   readonly estimateTooBig: (limitBytes: number) => string;
   readonly estimateNear: (limitBytes: number) => string;
+  /** Where the simulation would have memory of its own (`?process=own`, src/ui/sim-process.ts). */
+  readonly ownProcessHint: string;
   readonly startAnyway: string;
   readonly atMilestone: (title: string) => string;
   readonly status: Record<StepStatus | 'next' | 'stepping', string>;
@@ -66,6 +68,7 @@ function textsIn(language: Language): ScenarioTexts {
     },
     estimateTooBig: (limitBytes) => t('estimateTooBig', { limit: gib(limitBytes, language) }),
     estimateNear: (limitBytes) => t('estimateNear', { limit: gib(limitBytes, language) }),
+    ownProcessHint: t('ownProcessHint'),
     startAnyway: t('startAnyway'),
     atMilestone: (title) => t('atMilestone', { title }),
     status: { pending: '', next: t('status.next'), running: t('status.running'), stepping: t('status.stepping'), done: t('status.done'), failed: t('status.failed') },
