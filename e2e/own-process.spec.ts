@@ -1,10 +1,11 @@
+import type { Page } from '@playwright/test';
 import { expect, test } from './podflow.ts';
 
 // `?process=own`: the simulation worker runs in a renderer process of its own (a sandboxed iframe starts
 // it, src/ui/sim-process.ts), so a large cluster does not share the page's heap. The page works as with its
 // own worker; the cluster is not saved, and the page says so without pushing its controls off the header.
 /** Picks the 150,000-Pod scenario in the Scenarios tab: its estimate says it will not fit in one tab. */
-async function pickBiggest(page: import('@playwright/test').Page) {
+async function pickBiggest(page: Page) {
   await page.getByRole('tab', { name: 'Scenarios' }).click();
   await page.getByRole('combobox', { name: 'Scenario' }).selectOption('scale-150000-pods');
   await expect(page.getByTestId('scenario-estimate')).toHaveAttribute('data-fits', 'false');
