@@ -45,7 +45,7 @@ test('the simulation in a process of its own: a Pod created and Running, the clu
   await test.step('its process gone (the frame removed), the page says so and restarts a fresh cluster', async () => {
     await frame.evaluate((element) => element.remove());
     await expect(page.getByTestId('worker-crashed')).toContainText('its process stopped answering', { timeout: 20_000 });
-    await page.getByRole('button', { name: 'Restart from the last saved step' }).click();
+    await page.getByRole('button', { name: 'Restart with a new cluster' }).click();
     await expect(page.getByTestId('worker-crashed')).toHaveCount(0);
     await expect(page.locator('iframe[data-sim-process]')).toHaveCount(1);
     await expect.poll(() => page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, unknown> } } } } }).podflow.store.getState().pods.byKey.size), { timeout: 30_000 }).toBe(0);

@@ -3,6 +3,7 @@
 // the simulation worker crashed, a button to restart it from the last saved step.
 
 import { useTranslation } from 'react-i18next';
+import { canRunOwnProcess, wantsOwnProcess } from '../sim-process.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import './clusters.css';
 
@@ -19,7 +20,8 @@ export function StorageStatus() {
     return (
       <div className="storage-status" role="alert" data-crashed="true" data-testid="worker-crashed">
         <span title={t('crashed', { reason: crashed })}>{t('crashed', { reason: crashed })}</span>
-        <button type="button" onClick={() => actions.restartWorker()}>{t('restart')}</button>
+        {/* A simulation in a process of its own saves nothing: its restart is a new cluster. */}
+        <button type="button" onClick={() => actions.restartWorker()}>{t(wantsOwnProcess() && canRunOwnProcess() ? 'restartNew' : 'restart')}</button>
       </div>
     );
   }
