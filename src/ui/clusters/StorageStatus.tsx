@@ -12,6 +12,9 @@ const stepFormat = new Intl.NumberFormat('en-US');
 
 export function StorageStatus() {
   const { t } = useTranslation('clusters');
+  // In a process of its own the simulation has no storage at all: said in the page's language.
+  const ownProcess = wantsOwnProcess() && canRunOwnProcess();
+  const warningText = (warning: { code: string; message: string }) => (ownProcess && warning.code === 'unavailable' ? t('ownProcessNotSaved') : warning.message);
   const persistence = useSim((state) => state.persistence);
   const progress = useSim((state) => state.progress);
   const crashed = useSim((state) => state.workerCrashed);
@@ -36,7 +39,7 @@ export function StorageStatus() {
         </label>
       )}
       {persistence?.warning ? (
-        <span data-testid="storage-warning" data-code={persistence.warning.code} title={persistence.warning.message}>{persistence.warning.message}</span>
+        <span data-testid="storage-warning" data-code={persistence.warning.code} title={warningText(persistence.warning)}>{warningText(persistence.warning)}</span>
       ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
         <span data-testid="saved-step">{t('savedAt', { step: stepFormat.format(persistence.lastPersistedStep) })}</span>
       ) : null}
