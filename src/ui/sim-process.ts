@@ -35,6 +35,11 @@ export function canRunOwnProcess(): boolean {
   return !import.meta.env.DEV;
 }
 
+/** Whether this page's simulation runs in a process of its own: asked for, and a build that can. */
+export function runsOwnProcess(): boolean {
+  return wantsOwnProcess() && canRunOwnProcess();
+}
+
 /** Starts the worker named `name` in the frame; `crashed` hears once why it stopped. */
 export function startOwnProcess(name: string, received: (message: WorkerMessage) => void, crashed: (reason: string) => void): SimProcess {
   const frame = document.createElement('iframe');

@@ -7,7 +7,7 @@
 import { EtcdError, ErrGRPCCompacted, ErrGRPCFutureRev } from './errors.ts';
 import { noLease, tombstone, type KeyValue, type LeaseID, type StoredMeta } from './kv.ts';
 import { KeyIndex } from './key-index.ts';
-import type { KVStore } from './kv-store.ts';
+import { visitMetas, type KVStore } from './kv-store.ts';
 import { mainOf, revisionId } from './revision.ts';
 
 export interface RangeOptions {
@@ -55,14 +55,7 @@ export class StoreTxnRead {
     const rev = this.readRev();
     if (rev < this.s.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
     const metas: StoredMeta[] = [];
-    const visit = (ki: KeyIndex) => {
-      const modified = ki.modifiedAt(rev);
-      if (modified >= 0) metas.push(this.s.backend.metaById(modified));
-    };
-    if (end === undefined) {
-      const ki = this.s.index.keyIndex(key);
-      if (ki !== undefined) visit(ki);
-    } else this.s.index.visit(key, end, visit);
+    visitMetas(this.s, key, end, rev, (meta) => metas.push(meta));
     return metas;
   }
 

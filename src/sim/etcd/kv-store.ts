@@ -61,16 +61,7 @@ export class KVStore {
   forEachMeta(key: string, end: string | undefined, rev: number, f: (meta: StoredMeta) => void): void {
     if (rev > this.currentRev) throw new EtcdError(ErrGRPCFutureRev);
     if (rev < this.compactMainRev) throw new EtcdError(ErrGRPCCompacted);
-    const visit = (ki: KeyIndex) => {
-      const modified = ki.modifiedAt(rev);
-      if (modified >= 0) f(this.backend.metaById(modified));
-    };
-    if (end === undefined) {
-      const ki = this.index.keyIndex(key);
-      if (ki !== undefined) visit(ki);
-      return;
-    }
-    this.index.visit(key, end, visit);
+    visitMetas(this, key, end, rev, f);
   }
 
   /**
@@ -120,3 +111,19 @@ export class KVStore {
   /** Hook for the watchable store: the changes committed at `rev`. */
   protected notify(_rev: number, _changes: readonly KeyValue[]): void {}
 }
+/**
+ * Calls `f` with the meta of each key in [key, end) (undefined `end`: the one key) as it was at `rev`, in key
+ * order, its value not rebuilt; no revision checks (the caller's: a write transaction reads one past the
+ * store's revision).
+ */
+export function visitMetas(s: Pick<KVStore, 'index' | 'backend'>, key: string, end: string | undefined, rev: number, f: (meta: StoredMeta) => void): void {
+  const visit = (ki: KeyIndex) => {
+    const modified = ki.modifiedAt(rev);
+    if (modified >= 0) f(s.backend.metaById(modified));
+  };
+  if (end === undefined) {
+    const ki = s.index.keyIndex(key);
+    if (ki !== undefined) visit(ki);
+  } else s.index.visit(key, end, visit);
+}
+

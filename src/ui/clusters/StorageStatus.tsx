@@ -3,7 +3,7 @@
 // the simulation worker crashed, a button to restart it from the last saved step.
 
 import { useTranslation } from 'react-i18next';
-import { canRunOwnProcess, wantsOwnProcess } from '../sim-process.ts';
+import { runsOwnProcess } from '../sim-process.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import './clusters.css';
 
@@ -13,7 +13,7 @@ const stepFormat = new Intl.NumberFormat('en-US');
 export function StorageStatus() {
   const { t } = useTranslation('clusters');
   // In a process of its own the simulation has no storage at all: said in the page's language.
-  const ownProcess = wantsOwnProcess() && canRunOwnProcess();
+  const ownProcess = runsOwnProcess();
   const warningText = (warning: { code: string; message: string }) => (ownProcess && warning.code === 'unavailable' ? t('ownProcessNotSaved') : warning.message);
   const persistence = useSim((state) => state.persistence);
   const progress = useSim((state) => state.progress);
@@ -24,7 +24,7 @@ export function StorageStatus() {
       <div className="storage-status" role="alert" data-crashed="true" data-testid="worker-crashed">
         <span title={t('crashed', { reason: crashed })}>{t('crashed', { reason: crashed })}</span>
         {/* A simulation in a process of its own saves nothing: its restart is a new cluster. */}
-        <button type="button" onClick={() => actions.restartWorker()}>{t(wantsOwnProcess() && canRunOwnProcess() ? 'restartNew' : 'restart')}</button>
+        <button type="button" onClick={() => actions.restartWorker()}>{t(runsOwnProcess() ? 'restartNew' : 'restart')}</button>
       </div>
     );
   }

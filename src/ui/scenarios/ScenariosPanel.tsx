@@ -19,7 +19,7 @@ import { usePrefs } from '../store/prefs.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
 import { asksBeforeStart, scaleEstimate, workerHeapBytes } from './estimate.ts';
 import { workloadKeyCount } from './plan.ts';
-import { wantsOwnProcess } from '../sim-process.ts';
+import { runsOwnProcess } from '../sim-process.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
 import { scenarioTextsIn, type ScenarioTexts } from './texts.ts';
 import { ScaleLesson } from './ScaleLesson.tsx';
@@ -72,7 +72,7 @@ function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; 
       <p>{t.estimate(estimate, nodes)}</p>
       {!estimate.fits && <p>{t.estimateTooBig(workerHeapBytes)}</p>}
       {estimate.nearLimit && <p>{t.estimateNear(workerHeapBytes)}</p>}
-      {(!estimate.fits || estimate.nearLimit) && !wantsOwnProcess() && <p data-testid="own-process-hint">{t.ownProcessHint}</p>}
+      {(!estimate.fits || estimate.nearLimit) && !runsOwnProcess() && <p data-testid="own-process-hint">{t.ownProcessHint}</p>}
       {allow && <button type="button" onClick={allow}>{t.startAnyway}</button>}
     </div>
   );
