@@ -5,9 +5,9 @@
 // the page's JS heap) and a crash of the tab or the worker reported as such. Once every replica is Ready:
 // Step, Step back and seeks (click → step counter → next frame) and 5 s of play at 1× (frame intervals).
 //   npx tsx bench/ui-tab-scale.ts [replicas=150000] [nodes=5000]
-// Writes bench/results/tab-<replicas>x<nodes>.json (the log and the figures). Not part of `npm run bench`:
+// Writes bench/results/tab-<replicas>x<nodes>[-own][-<members>m].json (the log and the figures). Not part of `npm run bench`:
 // at 150,000 on 5,000 it runs for about an hour of one core. PODFLOW_TAB_MAX_S bounds the wall time
-// (default 4 h).
+// (default 4 h). PODFLOW_TAB_MEMBERS sets the cluster's etcd members (default 3, as the page starts one).
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -21,6 +21,10 @@ const replicas = Number(process.argv[2] ?? 150_000);
 const nodes = Number(process.argv[3] ?? 5_000);
 const maxSeconds = Number(process.env.PODFLOW_TAB_MAX_S ?? 4 * 3600);
 const mib = 1024 * 1024;
+const etcdMembers = Number(process.env.PODFLOW_TAB_MEMBERS ?? 3);
+const ownProcess = process.env.PODFLOW_TAB_PROCESS === 'own';
+/** The results' name: `tab-150000x5000`, with `-own` and `-1m` for a process of its own and 1 etcd member. */
+const runName = `tab-${replicas}x${nodes}${ownProcess ? '-own' : ''}${etcdMembers === 3 ? '' : `-${etcdMembers}m`}`;
 
 interface Sample {
   readonly wallS: number;
@@ -73,8 +77,8 @@ async function main(): Promise<void> {
   const extra = (process.env.PODFLOW_TAB_CHROMIUM_ARGS ?? '').split(' ').filter(Boolean);
   const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`, ...extra]);
   const log: Sample[] = [];
-  const out = join(import.meta.dirname, 'results', `tab-${replicas}x${nodes}.json`);
-  const figures: Record<string, unknown> = { replicas, nodes, startedAt: new Date().toISOString() };
+  const out = join(import.meta.dirname, 'results', `${runName}.json`);
+  const figures: Record<string, unknown> = { replicas, nodes, etcdMembers, process: ownProcess ? 'own' : 'page', startedAt: new Date().toISOString() };
   const save = () => writeFileSync(out, `${JSON.stringify({ ...figures, log }, null, 1)}\n`);
   let crashed = '';
   try {
@@ -84,10 +88,10 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     page.on('crash', () => { crashed = 'the tab crashed'; });
     // PODFLOW_TAB_PROCESS=own: the simulation in a process of its own (src/ui/sim-process.ts).
-    await open(page, process.env.PODFLOW_TAB_PROCESS === 'own' ? `${url}?process=own` : url);
+    await open(page, ownProcess ? `${url}?process=own` : url);
     const start = Date.now();
     const wall = () => (Date.now() - start) / 1000;
-    await act(page, 'reset', 'podflow', nodes);
+    await act(page, 'reset', 'podflow', nodes, etcdMembers);
     await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ state: 'attached', timeout: 3_600_000 });
     await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 3_600_000 });
     figures.bootS = wall();
@@ -179,7 +183,7 @@ async function main(): Promise<void> {
     figures.playingFrameMs = { p50: percentile(playing, 50), p95: percentile(playing, 95), frames: playing.length };
     figures.stateTabs = Object.fromEntries(Object.entries(withTab).map(([name, { openMs, stepBack }]) => [name, { openMs, stepBackMs: summary(stepBack) }]));
     figures.after = await sample();
-    await page.screenshot({ path: join(import.meta.dirname, 'results', `tab-${replicas}x${nodes}-1280x720.png`) });
+    await page.screenshot({ path: join(import.meta.dirname, 'results', `${runName}-1280x720.png`) });
   } catch (error) {
     figures.failed = crashed || String(error);
   } finally {
