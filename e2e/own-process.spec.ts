@@ -1,9 +1,10 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './podflow.ts';
+import { expect, PodflowTimeline, test } from './podflow.ts';
 
 // `?process=own`: the simulation worker runs in a renderer process of its own (a sandboxed iframe starts
 // it, src/ui/sim-process.ts), so a large cluster does not share the page's heap. The page works as with its
-// own worker; the cluster is not saved, and the page says so without pushing its controls off the header.
+// own worker, and its cluster is saved and reopened as with its own worker: a storage worker of the page's
+// origin saves it over a port (src/worker/store-port.ts), since the frame's opaque origin has no IndexedDB.
 /** Picks the 150,000-Pod scenario in the Scenarios tab: its estimate says it will not fit in one tab. */
 async function pickBiggest(page: Page) {
   await page.getByRole('tab', { name: 'Scenarios' }).click();
@@ -17,15 +18,22 @@ test('a scenario too big for one tab names the page where the simulation has a p
   await expect(page.getByTestId('own-process-hint')).toContainText('?process=own');
 });
 
-test('the simulation in a process of its own: a Pod created and Running, the cluster not saved, a lost process reported and restarted', async ({ podflow, page }) => {
+test('the simulation in a process of its own: a Pod created and Running, the cluster saved and reopened after a reload, a lost process restarted from its last save', async ({ podflow, page }) => {
+  const timeline = new PodflowTimeline(page);
+  const phases = () => page.evaluate(() => {
+    const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { phase: string }> } } } } }).podflow.store.getState().pods.byKey;
+    return [...pods.values()].map((pod) => pod.phase);
+  });
+  const stepShown = async () => Number(await page.getByTestId('step-counter').textContent());
   await page.goto('/?process=own');
   await expect(podflow.component('user')).toBeVisible();
   const frame = page.locator('iframe[data-sim-process]');
   await expect(frame).toHaveCount(1);
   await expect(frame).toHaveAttribute('sandbox', 'allow-scripts');
 
-  await test.step('the cluster lives in memory only, said in the header beside intact controls', async () => {
-    await expect(page.getByTestId('storage-warning')).toHaveAttribute('title', /runs in a process of its own .*lives in memory only/);
+  await test.step('the cluster is saved (through the page\'s storage worker), said in the header beside intact controls', async () => {
+    await expect(page.getByTestId('saved-step')).toBeVisible();
+    await expect(page.getByTestId('storage-warning')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Tour ▾' })).toBeInViewport();
     await expect(page.getByRole('button', { name: 'Reset layout' })).toBeInViewport();
     // Here the estimate of a scenario too big for one tab no longer points to this mode.
@@ -33,22 +41,32 @@ test('the simulation in a process of its own: a Pod created and Running, the clu
     await expect(page.getByTestId('own-process-hint')).toHaveCount(0);
   });
 
-  await test.step('create the preset and run until idle: its Pod is Running', async () => {
+  let running = 0;
+  await test.step('create the preset and run until idle: its Pod is Running, and saved at that step', async () => {
     await page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).click();
     await page.getByRole('button', { name: 'Run until idle' }).click();
-    await expect.poll(() => page.evaluate(() => {
-      const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { phase: string }> } } } } }).podflow.store.getState().pods.byKey;
-      return [...pods.values()].map((pod) => pod.phase);
-    }), { timeout: 30_000 }).toEqual(['Running']);
+    await expect.poll(phases, { timeout: 30_000 }).toEqual(['Running']);
+    await expect(page.getByTestId('activity')).toHaveText('idle');
+    running = await stepShown();
+    await timeline.savedAt(running);
   });
 
-  await test.step('its process gone (the frame removed), the page says so and restarts a fresh cluster', async () => {
-    await frame.evaluate((element) => element.remove());
+  await test.step('a reload reopens the saved cluster in a new process, at the same step, its Pod Running', async () => {
+    await page.reload();
+    await expect(page.locator('iframe[data-sim-process]')).toHaveCount(1);
+    await timeline.settledAt(running);
+    await expect.poll(phases).toEqual(['Running']);
+    await expect(page.getByTestId('saved-cluster')).toHaveCount(1);
+  });
+
+  await test.step('its process gone (the frame removed), the page says so and restarts from the last saved step', async () => {
+    await page.locator('iframe[data-sim-process]').evaluate((element) => element.remove());
     await expect(page.getByTestId('worker-crashed')).toContainText('its process stopped answering', { timeout: 20_000 });
-    await page.getByRole('button', { name: 'Restart with a new cluster' }).click();
+    await page.getByRole('button', { name: 'Restart from the last saved step' }).click();
     await expect(page.getByTestId('worker-crashed')).toHaveCount(0);
     await expect(page.locator('iframe[data-sim-process]')).toHaveCount(1);
-    await expect.poll(() => page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, unknown> } } } } }).podflow.store.getState().pods.byKey.size), { timeout: 30_000 }).toBe(0);
-    await expect(podflow.component('user')).toBeVisible();
+    await timeline.settledAt(running);
+    await expect.poll(phases).toEqual(['Running']);
+    await timeline.savedAt(running);
   });
 });

@@ -3,11 +3,14 @@
 // the page starts has what the page leaves it (bench/tab-cage.ts: the page holding 0.98 GiB, the worker
 // stopped at 2.6 GiB; alone, at 3.6). A worker started by a sandboxed iframe (public/sim-host.html: an
 // opaque origin, which Chromium runs in a process of its own) keeps its whole cage whatever the page holds.
-// The price: an opaque origin has no IndexedDB, so such a cluster is not saved (the worker says so, as it
-// does whenever storage is unavailable). The page opts in with `?process=own`.
+// An opaque origin has no IndexedDB and no Web Locks of the page's, so the page also starts a small storage
+// worker of its own origin (src/worker/storage.worker.ts), which saves the cluster for the simulation over a
+// port of its own: the cluster is saved and reopened as in a worker of the page's. The page opts in with
+// `?process=own`.
 //
 // The page fetches the worker's bundle (one self-contained file in a build) and hands it to the frame with
-// one end of a MessageChannel; the worker then talks to the page over the channel, with no relay. The
+// one end of a MessageChannel, and one end of the storage worker's channel; the worker then talks to the
+// page and to the storage worker over them, with no relay. The
 // frame answers a ping every 2 s: after 10 s without an answer its process is taken to be gone (out of
 // memory takes the whole process, the frame's thread with the worker's).
 
@@ -16,6 +19,8 @@ import { simPortMark, type Command, type WorkerMessage } from '../protocol/index
 // it through src/protocol alone.
 // eslint-disable-next-line no-restricted-imports
 import workerUrl from '../worker/sim.worker.ts?worker&url';
+// eslint-disable-next-line no-restricted-imports
+import storageWorkerUrl from '../worker/storage.worker.ts?worker&url';
 
 export interface SimProcess {
   postMessage(command: Command): void;
@@ -50,6 +55,10 @@ export function startOwnProcess(name: string, received: (message: WorkerMessage)
   const channel = new MessageChannel();
   channel.port1.addEventListener('message', (event: MessageEvent<WorkerMessage>) => received(event.data));
   channel.port1.start();
+  // The saved clusters' side: the simulation holds one end of this channel, the storage worker the other.
+  const storage = new Worker(storageWorkerUrl, { type: 'module', name: 'podflow-storage' });
+  const storageChannel = new MessageChannel();
+  storage.postMessage(null, [storageChannel.port1]);
   let lastAnswer = performance.now();
   let pinging: ReturnType<typeof setInterval> | undefined;
   let ended = false;
@@ -60,13 +69,15 @@ export function startOwnProcess(name: string, received: (message: WorkerMessage)
     removeEventListener('message', fromFrame);
     channel.port1.close();
     frame.remove();
+    // Its locks go with it, so a restarted simulation can take its cluster again.
+    storage.terminate();
     if (reason !== null) crashed(reason);
   };
   const start = async () => {
     try {
       const code = await (await fetch(workerUrl)).text();
       if (ended) return;
-      frame.contentWindow?.postMessage({ type: 'podflow-start', code, name: `${name} ${simPortMark}`, mark: simPortMark }, '*', [channel.port2]);
+      frame.contentWindow?.postMessage({ type: 'podflow-start', code, name: `${name} ${simPortMark}`, mark: simPortMark }, '*', [channel.port2, storageChannel.port2]);
     } catch (error) {
       end(`its code could not be loaded: ${String(error)}`);
       return;

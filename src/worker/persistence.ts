@@ -128,6 +128,9 @@ export interface OpenOptions {
   readonly beforeWrite?: (tx: { abort(): void }, count: number) => void;
 }
 
+/** What the saved clusters use of a store: ClusterStore itself, or one across a port (store-port.ts). */
+export type SavedStore = Pick<ClusterStore, 'close' | 'list' | 'get' | 'getMeta' | 'setMeta' | 'save' | 'load' | 'rename' | 'duplicate' | 'delete'>;
+
 export class ClusterStore {
   private constructor(private readonly db: IDBPDatabase<PodflowSchema>, private readonly options: OpenOptions) {}
 

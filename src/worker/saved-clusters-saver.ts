@@ -9,7 +9,7 @@
 import type { KeyChange, TraceRecord } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import { specOptions, type SimHost } from './host.ts';
-import type { ClusterRecord, ClusterStore, LoadedCluster, SaveBatch } from './persistence.ts';
+import type { ClusterRecord, LoadedCluster, SaveBatch, SavedStore } from './persistence.ts';
 
 /** A new keyspace base is written when the changes since the last one outnumber this or the base. */
 const minChangesBeforeRebase = 2_000;
@@ -21,7 +21,7 @@ export interface SaveOutcome {
 }
 
 export class ClusterSaver {
-  store: ClusterStore | null = null;
+  store: SavedStore | null = null;
   /** The open saved cluster (null: none, e.g. an unsaved import), kept current by every save. */
   open: ClusterRecord | null = null;
   /** False in memory-only mode. */

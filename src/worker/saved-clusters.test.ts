@@ -1,13 +1,16 @@
 // Saved clusters against fake-indexeddb: a reload restores exactly the live state, a save aborted half-way
-// leaves the previous one, faults keep the app working in memory, and the saved-cluster commands.
+// leaves the previous one, faults keep the app working in memory, and the saved-cluster commands. Each test
+// runs twice: with the store opened in the simulation's worker, and across a port to a storage worker's
+// `serveStore` (store-port.ts), as a simulation in a process of its own saves.
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Command, PersistenceEvent, WorkerEvent } from '../protocol/index.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { ClusterStore, StorageError, type OpenOptions } from './persistence.ts';
-import { SavedClusters, type ClusterLocks } from './saved-clusters.ts';
+import { SavedClusters, type ClusterLocks, type SavedClustersOptions } from './saved-clusters.ts';
+import { serveStore, storeOverPort } from './store-port.ts';
 
 const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {a: "1"}`;
 const nginx = [
@@ -30,12 +33,26 @@ function sharedLocks(): ClusterLocks {
 }
 
 let ids = 0;
+/** Whether the tabs of the running test save across a port (set by each describe). */
+let overPort = false;
+const ports: MessagePort[] = [];
 
-/** A tab: a host on a worker, with its saved clusters on the shared fake IndexedDB. */
-async function tab(locks: ClusterLocks, storeOptions: OpenOptions = {}, openStore?: () => Promise<ClusterStore>) {
+/**
+ * A tab: a host on a worker, with its saved clusters on the shared fake IndexedDB, opened by `openStore`
+ * (ClusterStore.open by default) in the worker or, `overPort`, in a storage worker at the other end of a port.
+ */
+async function tab(locks: ClusterLocks, storeOptions: OpenOptions = {}, openStore: (options: OpenOptions) => Promise<ClusterStore> = (options) => ClusterStore.open(options)) {
+  const open = (options: OpenOptions) => openStore({ ...storeOptions, ...options });
+  let store: Pick<SavedClustersOptions, 'openStore' | 'locks'> = { openStore: open, locks };
+  if (overPort) {
+    const channel = new MessageChannel();
+    ports.push(channel.port1, channel.port2);
+    serveStore(channel.port1, open, locks);
+    store = storeOverPort(channel.port2);
+  }
   const events: WorkerEvent[] = [];
   const host = new SimHost({ post: (e) => events.push(structuredClone(e)), clock: stillClock, initial: { seed: 'saved', nodes: 1 } });
-  const saved = new SavedClusters({ host, locks, now: () => 1_700_000_000_000, newId: () => `c${++ids}`, openStore: openStore ?? (() => ClusterStore.open(storeOptions)) });
+  const saved = new SavedClusters({ host, now: () => 1_700_000_000_000, newId: () => `c${++ids}`, ...store });
   await saved.start();
   await saved.idle();
   const send = async (command: Command) => {
@@ -72,8 +89,18 @@ function liveState(host: SimHost) {
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
 });
+afterEach(() => {
+  for (const port of ports.splice(0)) port.close();
+});
 
-describe('saved clusters', () => {
+describe.each([
+  { where: 'the store in the simulation\'s worker', port: false },
+  { where: 'the store across a port (a simulation in a process of its own)', port: true },
+])('saved clusters, $where', ({ port }) => {
+  beforeEach(() => {
+    overPort = port;
+  });
+
   it('restores after a reload exactly the live state: step, status, keyspace, command log and trace', async () => {
     const locks = sharedLocks();
     const first = await tab(locks);

@@ -16,7 +16,7 @@ import { exportFile, ImportError, parseExportFile, parseShareFragment, shareFrag
 import { specOptions, type ClusterSpec, type HostedCluster, type HostJournal, type SimHost } from './host.ts';
 import type { ReportedBatch } from './host/reporter.ts';
 import { metaOf } from './keyspace.ts';
-import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster } from './persistence.ts';
+import { ClusterStore, StorageError, type ClusterRecord, type LoadedCluster, type OpenOptions, type SavedStore } from './persistence.ts';
 import { podsOfSnapshot } from './pods.ts';
 import { ClusterSaver } from './saved-clusters-saver.ts';
 import { replayNow } from './replay.ts';
@@ -48,8 +48,8 @@ export function webLocks(): ClusterLocks {
 
 export interface SavedClustersOptions {
   readonly host: SimHost;
-  /** Opens the database (ClusterStore.open by default). */
-  readonly openStore?: () => Promise<ClusterStore>;
+  /** Opens the database (ClusterStore.open by default), telling `options` when other tabs stand in the way. */
+  readonly openStore?: (options: OpenOptions) => Promise<SavedStore>;
   readonly locks?: ClusterLocks;
   /** Wall-clock epoch ms, for the created/updated times shown in the list. */
   readonly now?: () => number;
@@ -66,7 +66,7 @@ export class SavedClusters implements HostJournal {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly buildCluster: (spec: ClusterSpec) => HostedCluster;
-  private store: ClusterStore | null = null;
+  private store: SavedStore | null = null;
   private release: (() => void) | null = null;
   private warning: PersistenceWarning | null = null;
   private readonly saver: ClusterSaver;
@@ -88,10 +88,10 @@ export class SavedClusters implements HostJournal {
   /** Opens the database, then reopens the cluster used last, or saves the host's cluster as a new one. */
   async start(): Promise<void> {
     try {
-      this.store = this.saver.store = await (this.options.openStore ?? (() => ClusterStore.open({
+      this.store = this.saver.store = await (this.options.openStore ?? ((options) => ClusterStore.open(options)))({
         onBlocked: () => this.warn('blocked', 'Another Podflow tab keeps an older version of the saved clusters open: close it to save here. Until then this tab works in memory.'),
         onVersionChange: () => this.stopSaving('blocked', 'A newer Podflow opened in another tab and upgraded the saved clusters: this tab now works in memory. Reload it to save again.'),
-      })))();
+      });
     } catch (error) {
       this.stopSaving(error instanceof StorageError ? error.fault : 'unavailable', messageOf(error));
       this.postClusters([]);
@@ -365,7 +365,7 @@ export class SavedClusters implements HostJournal {
     for (let n = 1; ; n++) if (!names.has(`Cluster ${n}`)) return `Cluster ${n}`;
   }
 
-  private requireStore(): ClusterStore {
+  private requireStore(): SavedStore {
     if (!this.store) throw new Error(`saved clusters are unavailable: ${this.warning?.message ?? 'IndexedDB is not open'}`);
     return this.store;
   }

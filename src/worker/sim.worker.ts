@@ -1,12 +1,14 @@
 // The simulation worker: binds the host to the worker scope. Real time (performance.now, setTimeout) is
-// used here only to pace playback; the simulation itself never sees it. IndexedDB keeps saved clusters.
+// used here only to pace playback; the simulation itself never sees it. IndexedDB keeps saved clusters: this
+// worker's own, or, in a process of its own, the page's storage worker's over a port (store-port.ts).
 
 import { simPortMark, type Command, type WorkerEvent, type WorkerMessage } from '../protocol/index.ts';
 import { SimHost } from './host.ts';
 import { boundsOfWorker } from './host/bounds.ts';
 import { StorageError } from './persistence.ts';
-import { SavedClusters } from './saved-clusters.ts';
+import { SavedClusters, type SavedClustersOptions } from './saved-clusters.ts';
 import { scenarioCatalog } from './scenarios.ts';
+import { storeOverPort } from './store-port.ts';
 
 /**
  * Where events go and commands come from: the page itself, or the port the page handed over when this
@@ -56,23 +58,26 @@ const host = new SimHost({
   },
 });
 
+// Saved clusters: reopens the cluster used last (a reload or a restart after a crash lands on its last
+// persisted step), or saves this one as a new cluster; without IndexedDB it reports working in memory.
+const startSaving = (options: Partial<SavedClustersOptions> = {}) => void new SavedClusters({ host, ...options }).start();
+const noStorage = () => Promise.reject(new StorageError('unavailable',
+  'The page gave the simulation no way to its storage: this cluster lives in memory only and is lost on reload.'));
+
 self.addEventListener('message', (event: MessageEvent<Command | typeof simPortMark>) => {
-  if (event.data === simPortMark && event.ports[0]) {
-    const port = event.ports[0];
+  // In a process of its own: the page's port, then the port to the page's storage worker.
+  const [port, storage] = event.ports;
+  if (event.data === simPortMark && port) {
     for (const message of early.splice(0)) port.postMessage(message);
     page = port;
     port.addEventListener('message', (message: MessageEvent<Command>) => host.handle(message.data));
     port.start();
+    startSaving(storage ? storeOverPort(storage) : { openStore: noStorage });
   } else if (event.data !== simPortMark) host.handle(event.data);
 });
 
 // The scenario catalog, for the dock's Scenarios tab (static data, posted once per worker).
 post(scenarioCatalog());
 
-// Saved clusters: reopens the cluster used last (a reload or a restart after a crash lands on its last
-// persisted step), or saves this one as a new cluster; without IndexedDB it reports working in memory.
-// In a process of its own (an opaque origin) there is no IndexedDB: it says so in its own words.
-const ownProcess = self.name.includes(simPortMark);
-const noStorage = () => Promise.reject(new StorageError('unavailable',
-  'The simulation runs in a process of its own (?process=own), where the browser offers no storage: this cluster lives in memory only and is lost on reload.'));
-void new SavedClusters({ host, ...(ownProcess ? { openStore: noStorage } : {}) }).start();
+// A worker in a process of its own starts saving once the page's ports have come.
+if (!self.name.includes(simPortMark)) startSaving();

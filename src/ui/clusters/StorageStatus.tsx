@@ -3,7 +3,6 @@
 // the simulation worker crashed, a button to restart it from the last saved step.
 
 import { useTranslation } from 'react-i18next';
-import { runsOwnProcess } from '../sim-process.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import './clusters.css';
 
@@ -12,9 +11,6 @@ const stepFormat = new Intl.NumberFormat('en-US');
 
 export function StorageStatus() {
   const { t } = useTranslation('clusters');
-  // In a process of its own the simulation has no storage at all: said in the page's language.
-  const ownProcess = runsOwnProcess();
-  const warningText = (warning: { code: string; message: string }) => (ownProcess && warning.code === 'unavailable' ? t('ownProcessNotSaved') : warning.message);
   const persistence = useSim((state) => state.persistence);
   const progress = useSim((state) => state.progress);
   const crashed = useSim((state) => state.workerCrashed);
@@ -23,8 +19,7 @@ export function StorageStatus() {
     return (
       <div className="storage-status" role="alert" data-crashed="true" data-testid="worker-crashed">
         <span title={t('crashed', { reason: crashed })}>{t('crashed', { reason: crashed })}</span>
-        {/* A simulation in a process of its own saves nothing: its restart is a new cluster. */}
-        <button type="button" onClick={() => actions.restartWorker()}>{t(runsOwnProcess() ? 'restartNew' : 'restart')}</button>
+        <button type="button" onClick={() => actions.restartWorker()}>{t('restart')}</button>
       </div>
     );
   }
@@ -39,7 +34,7 @@ export function StorageStatus() {
         </label>
       )}
       {persistence?.warning ? (
-        <span data-testid="storage-warning" data-code={persistence.warning.code} title={warningText(persistence.warning)}>{warningText(persistence.warning)}</span>
+        <span data-testid="storage-warning" data-code={persistence.warning.code} title={persistence.warning.message}>{persistence.warning.message}</span>
       ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
         <span data-testid="saved-step">{t('savedAt', { step: stepFormat.format(persistence.lastPersistedStep) })}</span>
       ) : null}
