@@ -37,10 +37,13 @@ export const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCh
 /** Every key: etcd's `key = range_end = "\0"`. */
 const everyKey: RangeRequest = { key: '\0', rangeEnd: '\0' };
 /**
- * A move spans at most this many revisions, or a quarter of the live keys if more, as a diff: past that a
- * snapshot (one Range over every key, each pod decoded once) costs less than reading each revision between.
+ * A move spans at most this many revisions as a diff, as steps ship it (values, and the previous version of
+ * each key the last step wrote). Past that a jump costs less: it reads the keys written between, without
+ * their values, where a diff rebuilds every version's value from its delta and ships it. (It was a quarter of
+ * the live keys when that was more, from when a long move was a snapshot: at 10,000 Pods on 500 nodes a
+ * seek across a minute of lease renewals was then a diff of ~10,000 values, 1.6 MiB.)
  */
-const minMoveRevisions = 256;
+const maxDiffRevisions = 256;
 
 export class KeyspaceTracker {
   private seenRevision: number;
@@ -106,7 +109,7 @@ export class KeyspaceTracker {
   /**
    * What moves a mirror holding revision `from` to revision `to`, either way; null when a snapshot of `to`
    * serves instead: either revision is compacted (a compacted mirror holds no keys). A short move (at most
-   * `minMoveRevisions` revisions, or a quarter of the live keys if more) is a diff, as steps ship it: forward
+   * `maxDiffRevisions` revisions) is a diff, as steps ship it: forward
    * it is `between`; backward every key written after `to` is removed, and the version it had at `to` (if
    * any) added again, so the mirror takes it as a snapshot gives it (no previous version). A longer one is
    * a `keyspaceMove` (`jump`): each key written between the two as it is at `to`, without values. Either
@@ -117,7 +120,7 @@ export class KeyspaceTracker {
     const { store, kv } = this.source;
     const compactRevision = store.compactMainRev;
     if (Math.min(from, to) < Math.max(1, compactRevision)) return null;
-    if (Math.abs(to - from) > Math.max(minMoveRevisions, this.liveKeys / 4)) return this.jump(from, to, stepOf);
+    if (Math.abs(to - from) > maxDiffRevisions) return this.jump(from, to, stepOf);
     if (to >= from) return this.between(from, to, stepOf);
     const written = this.writtenBetween(to, from);
     const removals: KeyChange[] = [];
@@ -232,9 +235,10 @@ export class KeyspaceTracker {
     return found ? podChip(found) : null;
   }
 
-  /** Keeps the chip a diff's pods decoded for the version of `key` written at `modRevision` (PodSource). */
-  decoded(key: string, modRevision: number, chip: PodChip | null): void {
-    this.pods.remember(key, modRevision, chip);
+  /** The chip of the version a diff carries: the pod history's where it holds it, else decoded (PodSource). */
+  chipOfVersion(entry: KeyEntry): PodChip | null {
+    const held = this.pods.versionChip(entry.key, entry.modRevision);
+    return held === undefined ? podChip(entry) : held;
   }
 
   /**

@@ -33,19 +33,28 @@ describe('PodHistory', () => {
     expect(history.at(3)).toEqual([]);
   });
 
-  it('keeps a chip decoded for a diff as its version\'s, so a snapshot does not decode it again', () => {
-    const history = new PodHistory(1);
+  it('gives a diff the chip of the very version it holds, decoded once, and nothing for a version it lacks', () => {
+    const history = new PodHistory(1, undefined, 1);
     const key = '/registry/pods/default/a';
-    const value = podValue('a', 'node-1', 'Running');
-    history.note({ key, createRevision: 2, modRevision: 2, version: 1, lease: '0', value, deleted: false, step: 2 });
-    const diff = podsOfDiff({ changes: [{ key, createRevision: 2, modRevision: 2, version: 1, lease: '0', value, deleted: false, step: 2 }] }, (k, revision, chip) => history.remember(k, revision, chip));
+    const first: KeyChange = { key, createRevision: 2, modRevision: 2, version: 1, lease: '0', value: podValue('a', null, 'Pending'), deleted: false, step: 2 };
+    const bound: KeyChange = { key, createRevision: 2, modRevision: 5, version: 2, lease: '0', value: podValue('a', 'node-1', 'Running'), deleted: false, step: 5 };
+    history.note(first);
+    history.note(bound);
+    const diff = podsOfDiff({ changes: [bound] }, (entry) => history.versionChip(entry.key, entry.modRevision) ?? null);
     const shown = diff?.upserted[0];
     expect(shown).toMatchObject({ name: 'a', node: 'node-1', phase: 'Running' });
-    // The very chip the diff shipped, not a second decode.
-    expect(history.at(2)?.[0]).toBe(shown);
-    // A revision not written for the key keeps nothing.
-    history.remember(key, 3, null);
-    expect(history.at(3)?.[0]).toBe(shown);
+    // The very chip the history keeps: a snapshot and a later diff do not decode it again.
+    expect(history.at(5)?.[0]).toBe(shown);
+    expect(history.versionChip(key, 5)).toBe(shown);
+    // Revision 4 shows the version written at 2, which is not a version written at 4.
+    expect(history.versionChip(key, 4)).toBeUndefined();
+    expect(history.versionChip('/registry/pods/default/b', 5)).toBeUndefined();
+    // Once aged, the version written at 2 answers from its shape.
+    history.prune(5);
+    expect(history.aged).toBe(1);
+    expect(history.versionChip(key, 2)).toMatchObject({ name: 'a', node: null, phase: 'Pending' });
+    expect(history.versionChip(key, 3)).toBeUndefined();
+    expect(history.versionChip(key, 0)).toBeUndefined();
   });
 
   it('keeps at most its limit of versions older than the retained steps, and answers from where it forgot', () => {

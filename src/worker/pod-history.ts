@@ -137,11 +137,18 @@ export class PodHistory {
     this.added++;
   }
 
-  /** Keeps a chip decoded elsewhere (for a diff) as the chip of the version of `key` written at `revision`. */
-  remember(key: string, revision: number, chip: PodChip | null): void {
+  /**
+   * The chip of the version of `key` written at `revision`, when the history holds that very version (a
+   * whole one is decoded once, then kept); undefined when it does not (older than it reaches, or forgotten).
+   */
+  versionChip(key: string, revision: number): PodChip | null | undefined {
     const history = this.keys.get(key);
-    const version = history && versionAt(history.whole, revision);
-    if (version?.revision === revision && version.chip === undefined) version.chip = chip;
+    if (!history || revision < this.oldest) return undefined;
+    const whole = versionAt(history.whole, revision);
+    if (whole?.revision === revision) return chipOf(key, whole);
+    const { aged } = history;
+    const at = aged ? agedAt(aged, revision) : -1;
+    return at >= 0 && aged![at] === revision ? this.shapes.chip(key, aged![at + 2]!, aged![at + 1]!) : undefined;
   }
 
   /** The pods at `revision`, in key order; null below the oldest revision kept. */

@@ -26,7 +26,7 @@ describe('pods of a move and of a snapshot', () => {
   it('says on a replacement when the pods of the revision shown are no longer kept', () => {
     const posted: WorkerEvent[] = [];
     const chips: PodChip[] = [];
-    const source = { podsAt: () => chips, podsKeptFrom: (revision: number) => (revision < 40 ? 40 : null), chipAt: () => null, decoded: () => undefined };
+    const source = { podsAt: () => chips, podsKeptFrom: (revision: number) => (revision < 40 ? 40 : null), chipAt: () => null, chipOfVersion: () => null };
     const post = withPods((event) => posted.push(event), () => source);
     const snapshot = (revision: number): WorkerEvent => ({ type: 'keyspaceSnapshot', revision, current: true, compacted: revision < 40, compactRevision: 40, entries: packKeyMetas([]) });
     post(snapshot(12));

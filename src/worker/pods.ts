@@ -43,16 +43,15 @@ export function podChip(entry: Pick<KeyEntry, 'key' | 'value' | 'modRevision' | 
   };
 }
 
-/** The `pods` diff of a keyspace diff; null when it touches no pod. `decoded` is told each version's chip made. */
-export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>, decoded?: PodSource['decoded']): PodsEvent | null {
+/** The `pods` diff of a keyspace diff (each version's chip from `chipOf`); null when it touches no pod. */
+export function podsOfDiff(diff: Pick<KeyspaceDiffEvent, 'changes'>, chipOf: (entry: KeyEntry) => PodChip | null = podChip): PodsEvent | null {
   const latest = new Map<string, KeyChange>();
   for (const change of diff.changes) if (change.key.startsWith(podPrefix)) latest.set(change.key, change);
   if (latest.size === 0) return null;
   const upserted: PodChip[] = [];
   const removed: string[] = [];
   for (const change of latest.values()) {
-    const chip = change.deleted ? null : podChip(change);
-    if (!change.deleted) decoded?.(change.key, change.modRevision, chip);
+    const chip = change.deleted ? null : chipOf(change);
     if (chip) upserted.push(chip);
     else removed.push(change.key);
   }
@@ -71,8 +70,8 @@ export function podsOfSnapshot(snapshot: { readonly entries: readonly KeyEntry[]
 }
 
 /**
- * Where a current snapshot's pods come from: the keyspace tracker of the cluster the snapshot is of, which
- * also keeps the chips decoded for diffs (so a later snapshot does not decode those versions again).
+ * Where a current snapshot's pods come from: the keyspace tracker of the cluster the snapshot is of, whose
+ * pod history also gives a diff's chips (each version decoded once, however often a seek ships it again).
  */
 export interface PodSource {
   podsAt(revision: number): PodChip[];
@@ -80,7 +79,8 @@ export interface PodSource {
   podsKeptFrom(revision: number): number | null;
   /** The chip of the pod `key` at `revision`; null when there is none then. */
   chipAt(key: string, revision: number): PodChip | null;
-  decoded(key: string, modRevision: number, chip: PodChip | null): void;
+  /** The chip of the version a diff carries, decoded once for all the diffs and moves that show it. */
+  chipOfVersion(entry: KeyEntry): PodChip | null;
 }
 
 /** The `pods` diff of a keyspace move: each pod key it names as it is at the move's revision. */
@@ -110,7 +110,7 @@ export function withPods(post: (event: WorkerEvent) => void, source: () => PodSo
     post(event);
     if (event.type === 'keyspaceDiff') {
       const into = source();
-      const pods = podsOfDiff(event, into ? (key, modRevision, chip) => into.decoded(key, modRevision, chip) : undefined);
+      const pods = podsOfDiff(event, into ? (entry) => into.chipOfVersion(entry) : undefined);
       if (pods) post(pods);
     } else if (event.type === 'keyspaceMove') {
       const into = source();

@@ -108,7 +108,7 @@ describe('going back by a reverse diff', () => {
 describe('a long seek', () => {
   it('ships only the keys written between the two steps, each as it was then, without values', () => {
     const { host, send, shown, rebuilt } = foldingHost('longseek');
-    // Enough writes that a seek across them is longer than a diff serves (keyspace.ts minMoveRevisions).
+    // Enough writes that a seek across them is longer than a diff serves (keyspace.ts maxDiffRevisions).
     for (const replicas of [40, 1, 40]) {
       send({ type: 'applyManifest', yaml: deployment(replicas) });
       send({ type: 'runUntilIdle' });
