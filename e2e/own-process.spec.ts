@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, PodflowTimeline, test } from './podflow.ts';
 
@@ -69,4 +70,27 @@ test('the simulation in a process of its own: a Pod created and Running, the clu
     await expect.poll(phases).toEqual(['Running']);
     await timeline.savedAt(running);
   });
+});
+
+test('the simulation\'s process runs at the page\'s priority, not lowered as a hidden frame\'s would be', async ({ podflow, page, browser }) => {
+  await page.goto('/?process=own');
+  await expect(podflow.component('user')).toBeVisible();
+  await expect(page.getByTestId('activity')).toHaveText('idle');
+  const session = await browser.newBrowserCDPSession();
+  const cpuTimes = async () => {
+    const { processInfo } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; id: number; cpuTime: number }[] };
+    return new Map(processInfo.filter((p) => p.type === 'renderer').map((p) => [p.id, p.cpuTime]));
+  };
+  const before = await cpuTimes();
+  // Work for the simulation alone: a cluster of 200 nodes booted.
+  await page.evaluate(() => (globalThis as unknown as { podflow: { actions: { reset(seed: string, nodes: number): void } } }).podflow.actions.reset('podflow', 200));
+  await expect(page.locator('[data-testid="component-node"][data-component="kubelet/node-200"]')).toBeAttached({ timeout: 60_000 });
+  await expect(page.getByTestId('activity')).toHaveText('idle', { timeout: 60_000 });
+  const after = await cpuTimes();
+  await session.detach();
+  // The simulation's process is the renderer that worked most meanwhile; its nice value is the 19th field of
+  // /proc/<pid>/stat (the 17th after the command's closing parenthesis).
+  const [simulation] = [...after].sort((a, b) => (b[1] - (before.get(b[0]) ?? 0)) - (a[1] - (before.get(a[0]) ?? 0)))[0]!;
+  const nice = Number(readFileSync(`/proc/${simulation}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
+  expect(nice).toBe(0);
 });

@@ -49,7 +49,12 @@ export function runsOwnProcess(): boolean {
 export function startOwnProcess(name: string, received: (message: WorkerMessage) => void, crashed: (reason: string) => void): SimProcess {
   const frame = document.createElement('iframe');
   frame.setAttribute('sandbox', 'allow-scripts');
-  frame.hidden = true;
+  // Drawn, not hidden: Chromium lowers the priority of a process whose frames are all hidden (`display: none`
+  // gives it nice 5 on Linux), and the simulation would then yield to everything else on the machine. One
+  // transparent pixel off the screen keeps it at the page's priority and out of sight and reach.
+  frame.setAttribute('aria-hidden', 'true');
+  frame.tabIndex = -1;
+  Object.assign(frame.style, { position: 'fixed', left: '-10px', top: '-10px', width: '1px', height: '1px', border: '0', opacity: '0', pointerEvents: 'none' });
   frame.title = 'Podflow simulation';
   frame.dataset.simProcess = '';
   const channel = new MessageChannel();
