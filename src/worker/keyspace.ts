@@ -109,9 +109,9 @@ export class KeyspaceTracker {
   /**
    * What moves a mirror holding revision `from` to revision `to`, either way; null when a snapshot of `to`
    * serves instead: either revision is compacted (a compacted mirror holds no keys). A short move (at most
-   * `maxDiffRevisions` revisions) is a diff, as steps ship it: forward
-   * it is `between`; backward every key written after `to` is removed, and the version it had at `to` (if
-   * any) added again, so the mirror takes it as a snapshot gives it (no previous version). A longer one is
+   * `maxDiffRevisions` revisions) is a diff, as steps ship it: forward it is `between`; backward every key
+   * written after `to` is removed, and the version it had at `to` (if any) added again, so the mirror takes
+   * it as a snapshot gives it (no previous version). A longer one is
    * a `keyspaceMove` (`jump`): each key written between the two as it is at `to`, without values. Either
    * way a mirror still short of `from` (the head's writes not shipped yet) comes out at `to` all the same.
    * Restored versions are tagged by `stepOf` with the step that wrote them; removals with `toStep`.
