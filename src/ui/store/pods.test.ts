@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PodChip, PodsEvent } from '../../protocol/index.ts';
 import { applyPods, chipLabel, chipName, chipSlots, emptyPods, moreName, podLook, unbound } from './pods.ts';
@@ -40,6 +41,30 @@ describe('pods per node', () => {
     expect(next.groups.get('node-1')).toBe(state.groups.get('node-1'));
     expect(next.groups.get('node-2')).not.toBe(state.groups.get('node-2'));
     expect(applyPods(state, diff([]))).toBe(state);
+  });
+
+  it('keeps, diff after diff, the groups a replacement with the same pods would make', () => {
+    // A diff: pods (by number) created, moved to a node or changed, and removed.
+    const diffs = fc.array(fc.record({
+      upserted: fc.array(fc.record({ n: fc.nat(40), node: fc.option(fc.constantFrom('node-1', 'node-2', 'node-3'), { nil: null }), running: fc.boolean() }), { maxLength: 12 }),
+      removed: fc.array(fc.nat(40), { maxLength: 6 }),
+    }), { maxLength: 25 });
+    fc.assert(fc.property(diffs, (steps) => {
+      let state = emptyPods;
+      const held = new Map<string, PodChip>();
+      for (const step of steps) {
+        const upserted = step.upserted.map(({ n, node, running }) => pod(n, node, running ? { phase: 'Running', status: 'Running', ready: true } : {}));
+        const removed = step.removed.map((n) => pod(n, null).key);
+        state = applyPods(state, diff(upserted, removed));
+        for (const key of removed) held.delete(key);
+        for (const chip of upserted) held.set(chip.key, chip);
+        const whole = applyPods(emptyPods, { type: 'pods', replace: true, upserted: [...held.values()], removed: [] });
+        expect(new Map(state.byKey)).toEqual(whole.byKey);
+        expect(new Map([...state.groups].sort(([a], [b]) => a.localeCompare(b)))).toEqual(new Map([...whole.groups].sort(([a], [b]) => a.localeCompare(b))));
+      }
+    }));
+    // The shared empty state is never written to.
+    expect(emptyPods.byKey.size).toBe(0);
   });
 
   it('a replacement (a seek) forgets pods not in it', () => {
