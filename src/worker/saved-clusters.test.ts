@@ -5,11 +5,11 @@
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Command, PersistenceEvent, WorkerEvent } from '../protocol/index.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { ClusterStore, StorageError, type OpenOptions } from './persistence.ts';
-import { SavedClusters, type ClusterLocks, type SavedClustersOptions } from './saved-clusters.ts';
+import { randomId, SavedClusters, type ClusterLocks, type SavedClustersOptions } from './saved-clusters.ts';
 import { serveStore, storeOverPort } from './store-port.ts';
 
 const configMap = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {a: "1"}`;
@@ -236,3 +236,20 @@ describe.each([
     expect(list?.type === 'clusters' && list.clusters.find((c) => c.name === 'old future')).toMatchObject({ headStep: head });
   });
 });
+
+describe('a new saved cluster\'s id', () => {
+  const uuid4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is a version 4 UUID, also where crypto.randomUUID is missing (a worker outside a secure context)', () => {
+    expect(randomId()).toMatch(uuid4);
+    const real = globalThis.crypto;
+    vi.stubGlobal('crypto', { getRandomValues: (bytes: Uint8Array<ArrayBuffer>) => real.getRandomValues(bytes) });
+    const ids = Array.from({ length: 200 }, () => randomId());
+    for (const id of ids) expect(id).toMatch(uuid4);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+

@@ -46,6 +46,20 @@ export function webLocks(): ClusterLocks {
   };
 }
 
+/**
+ * A random (version 4) UUID for a new saved cluster. `crypto.randomUUID` exists only in a secure context, which
+ * a worker started by a sandboxed frame (a simulation in a process of its own) is not; `getRandomValues` is
+ * everywhere, so its 16 bytes are shaped as RFC 9562 says a version 4 UUID's are.
+ */
+export function randomId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export interface SavedClustersOptions {
   readonly host: SimHost;
   /** Opens the database (ClusterStore.open by default), telling `options` when other tabs stand in the way. */
@@ -75,7 +89,7 @@ export class SavedClusters implements HostJournal {
     this.host = options.host;
     this.locks = options.locks ?? webLocks();
     this.now = options.now ?? (() => Date.now());
-    this.newId = options.newId ?? (() => crypto.randomUUID());
+    this.newId = options.newId ?? randomId;
     this.buildCluster = options.buildCluster ?? ((spec) => createCluster(spec));
     this.saver = new ClusterSaver(this.host, this.now, {
       committed: () => this.postPersistence(),

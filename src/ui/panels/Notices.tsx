@@ -9,7 +9,7 @@ export function Notices() {
   const actions = useSimActions();
   if (notices.length === 0) return null;
   return (
-    <ul className="notices" role="alert">
+    <ul className="notices" role="alert" data-testid="notices">
       {notices.map((notice) => (
         <li key={notice.id}>
           <span>{notice.command ? `${notice.command}: ` : ''}{notice.message}</span>
