@@ -16,15 +16,25 @@ interface Run {
   readonly code: number | null;
 }
 
-/** Runs etcdctl; a watch (`until` given) runs until its stdout satisfies `until`, then is interrupted. */
+/**
+ * etcdctl prints a watch event in several writes (its type, then the key and value lines, the previous ones
+ * first with --prev-kv), and an interrupt between two of them cuts the event. So once a watch's output
+ * satisfies `until`, it is interrupted only after its output has stopped growing for this long (a busy
+ * machine once cut the real etcdctl's last DELETE before its empty value line).
+ */
+const watchSettleMs = 300;
+
+/** Runs etcdctl; a watch (`until` given) runs until its stdout satisfies `until` and settles, then is interrupted. */
 function run(endpoint: string, args: readonly string[], options: { stdin?: string; until?: (stdout: string, stderr: string) => boolean } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(etcdctl!, [`--endpoints=${endpoint}`, '--command-timeout=10s', ...args], { env: { ...process.env, ETCDCTL_API: '3' } });
     let stdout = '';
     let stderr = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    let settling: ReturnType<typeof setTimeout> | undefined;
     const check = (): void => {
-      if (options.until?.(stdout, stderr)) child.kill('SIGINT');
+      clearTimeout(settling);
+      if (options.until?.(stdout, stderr)) settling = setTimeout(() => child.kill('SIGINT'), watchSettleMs);
     };
     child.stdout.on('data', (c: Buffer) => {
       stdout += c.toString();
@@ -37,6 +47,7 @@ function run(endpoint: string, args: readonly string[], options: { stdin?: strin
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(timer);
+      clearTimeout(settling);
       resolve({ stdout, stderr, code: options.until ? null : code });
     });
     child.stdin.on('error', () => undefined);
