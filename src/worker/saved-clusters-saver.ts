@@ -65,9 +65,15 @@ export class ClusterSaver {
     this.flush();
   }
 
-  /** The host reported at the head: its new deliveries and keyspace changes go into the next save. */
+  /**
+   * The host reported at the head: its new deliveries and keyspace changes go into the next save. Not saving
+   * (memory only: no IndexedDB, another tab's copy, a failed write), nothing is kept for a save that will not
+   * come: saving starts again only with a new base (`began`, `restarted`). (They were kept: every keyspace
+   * change with its value, for as long as the tab lived; a 150,000-Pod cluster in a process of its own, which
+   * then had no storage, died of it at 76,017 Pods Running.)
+   */
   recorded(batch: { readonly records: readonly TraceRecord[]; readonly changes: { readonly changes: readonly KeyChange[] } | null }): void {
-    if (this.restoring) return;
+    if (this.restoring || !this.saving) return;
     if (batch.records.length > 0) {
       this.traceTail.push(...batch.records);
       if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);

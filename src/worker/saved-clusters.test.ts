@@ -160,11 +160,16 @@ describe.each([
     expect(liveState(reloaded.host)).toEqual(saved);
   });
 
-  it('works in memory with a clear message when IndexedDB is unavailable', async () => {
+  it('works in memory with a clear message when IndexedDB is unavailable, keeping nothing for saves that will not come', async () => {
     const alone = await tab(sharedLocks(), {}, () => Promise.reject(new StorageError('unavailable', 'no IndexedDB here (private browsing?)')));
     expect(lastPersistence(alone.events)).toMatchObject({ mode: 'memory-only', warning: { code: 'unavailable', message: 'no IndexedDB here (private browsing?)' } });
     const events = await alone.send({ type: 'step', count: 5 });
     expect(events.some((e) => e.type === 'traceBatch')).toBe(true);
+    // A Deployment run to its Pod's start writes many keys; none waits for a save.
+    await alone.send({ type: 'applyManifest', yaml: nginx });
+    const written = await alone.send({ type: 'step', count: 200 });
+    expect(written.some((e) => e.type === 'keyspaceDiff' && e.changes.length > 0)).toBe(true);
+    expect(alone.saved['saver']['pendingChanges']).toEqual([]);
     const list = await alone.send({ type: 'listClusters' });
     expect(list.find((e) => e.type === 'clusters')).toMatchObject({ clusters: [], openId: null });
     expect((await alone.send({ type: 'renameCluster', id: 'x', name: 'y' })).find((e) => e.type === 'error')?.type).toBe('error');
