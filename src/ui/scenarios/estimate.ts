@@ -42,10 +42,9 @@
 // time grows with the steps: 3 members deliver 1.81 times the steps of one (2,985,651 against 1,646,553 at
 // 10,000 on 500; 1.84 at 30,000 on 1,000), 5 extrapolated. The limit is the worker's, not the tab's 4 GiB: the 150,000-Pod run in a tab (session 16)
 // ended when the worker's isolate ran out of memory with 1,945.8 MB live (its heap fragmented to 3 GB
-// beside the page's, in the renderer's shared 4 GiB cage). In a process of its own (`?process=own`, session
-// 22, 1 etcd member) the simulation went further: 150,000 Pods created and 76,017 Running at 4,100 s, its heap
-// sampled at up to 2,648 MiB, before that process ran out (the page lived on). Its live heap then was not
-// read, so the estimate keeps the page's worker's limit for both.
+// beside the page's, in the renderer's shared 4 GiB cage). A process of its own (`?process=own`) has a cage of
+// its own; what a 150,000-Pod cluster keeps there was not yet read to its end (session 22: its first run died at
+// 76,017 Pods Running of a leak of memory-only mode, since fixed), so the estimate keeps this limit for both.
 //
 // CPU: kube-scheduler and the nodes' own traffic (5,000 nodes renew a Lease every 10 s) make a Pod dearer on
 // more nodes, so the CPU seconds per Pod are a constant plus a part per node, fitted (least squares) to the
