@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, PodflowPage, PodflowTimeline, test } from './podflow.ts';
+import { expect, PodflowPage, PodflowTimeline, scenarioPrefs, test } from './podflow.ts';
 
 // `?process=own`: the simulation worker runs in a renderer process of its own (a sandboxed iframe starts
 // it, src/ui/sim-process.ts), so a large cluster does not share the page's heap. The page works as with its
@@ -22,9 +22,7 @@ test('a scenario too big for one tab names the page where the simulation has a p
 test('the simulation in a process of its own: a Pod created and Running, the cluster saved and reopened after a reload, a lost process restarted from its last save', async ({ page }) => {
   // Opened in the mode first, as a newcomer following the hint would: nothing saved yet, so the cluster is
   // saved as a new one (its id made where crypto.randomUUID is missing: the frame is no secure context).
-  await page.addInitScript(() => {
-    if (localStorage.getItem('podflow.prefs') === null) localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));
-  });
+  await scenarioPrefs(page);
   const podflow = new PodflowPage(page);
   const timeline = new PodflowTimeline(page);
   const phases = () => page.evaluate(() => {

@@ -137,14 +137,18 @@ export class PodflowPage {
   }
 }
 
+/** These scenarios step one delivery at a time: a page starts in English at the 'All' level unless a test chose otherwise. */
+export async function scenarioPrefs(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (localStorage.getItem('podflow.prefs') === null) {
+      localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));
+    }
+  });
+}
+
 export const test = base.extend<{ podflow: PodflowPage }>({
   podflow: async ({ page }, use) => {
-    // These scenarios step one delivery at a time: they start at the 'All' level unless a test chose one.
-    await page.addInitScript(() => {
-      if (localStorage.getItem('podflow.prefs') === null) {
-        localStorage.setItem('podflow.prefs', JSON.stringify({ state: { language: 'en', theme: 'system', level: 'internal' }, version: 1 }));
-      }
-    });
+    await scenarioPrefs(page);
     const podflow = new PodflowPage(page);
     await podflow.open();
     await use(podflow);

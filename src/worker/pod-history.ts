@@ -148,7 +148,7 @@ export class PodHistory {
     if (whole?.revision === revision) return chipOf(key, whole);
     const { aged } = history;
     const at = aged ? agedAt(aged, revision) : -1;
-    return at >= 0 && aged![at] === revision ? this.shapes.chip(key, aged![at + 2]!, aged![at + 1]!) : undefined;
+    return at >= 0 && aged![at] === revision ? this.agedChip(key, aged!, at) : undefined;
   }
 
   /** The pods at `revision`, in key order; null below the oldest revision kept. */
@@ -209,7 +209,12 @@ export class PodHistory {
     const { whole, aged } = history;
     if (whole[0]!.revision <= revision) return chipOf(key, versionAt(whole, revision)!);
     const at = aged ? agedAt(aged, revision) : -1;
-    return at < 0 ? null : this.shapes.chip(key, aged![at + 2]!, aged![at + 1]!);
+    return at < 0 ? null : this.agedChip(key, aged!, at);
+  }
+
+  /** The chip of the aged triple at `at` of `key`'s (revision, createRevision, shape). */
+  private agedChip(key: string, aged: readonly number[], at: number): PodChip | null {
+    return this.shapes.chip(key, aged[at + 2]!, aged[at + 1]!);
   }
 
   /**
