@@ -99,3 +99,21 @@ test('the simulation\'s process runs at the page\'s priority, not lowered as a h
   const nice = Number(readFileSync(`/proc/${simulation}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]);
   expect(nice).toBe(0);
 });
+
+test('a storage worker that cannot start: the simulation goes on in memory and says so, its Pod Running', async ({ page }) => {
+  await scenarioPrefs(page);
+  // The storage worker's script cannot be loaded (the server gone, a proxy refusing it).
+  await page.route(/storage\.worker[^/]*\.js/, (route) => route.abort());
+  const podflow = new PodflowPage(page);
+  await page.goto('/?process=own');
+  await expect(podflow.component('user')).toBeVisible();
+  await expect(page.getByTestId('storage-warning')).toHaveText("The page's storage worker could not start: this cluster lives in memory only and is lost on reload.");
+  await page.getByRole('form', { name: 'kubectl create' }).getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Run until idle' }).click();
+  await expect.poll(() => page.evaluate(() => {
+    const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { phase: string }> } } } } }).podflow.store.getState().pods.byKey;
+    return [...pods.values()].map((pod) => pod.phase);
+  }), { timeout: 30_000 }).toEqual(['Running']);
+  await expect(page.getByTestId('worker-crashed')).toHaveCount(0);
+  await expect(page.getByTestId('saved-step')).toHaveCount(0);
+});

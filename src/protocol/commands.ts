@@ -249,3 +249,12 @@ export const smallBoundsMark = 'small-bounds';
  * it, and the page's port comes in a first message that is the mark itself.
  */
 export const simPortMark = 'own-process';
+
+/**
+ * What the page sends a simulation in a process of its own, on the page's port and outside the commands,
+ * when the storage worker that saves its cluster could not start or failed: its saves have nowhere to go.
+ */
+export interface StorageGone {
+  readonly type: 'storage-gone';
+  readonly reason: string;
+}

@@ -2,7 +2,7 @@
 // (worker → UI), all plain structured-clone-safe data. The UI depends on this module only.
 
 export type { Command, CommandType, EtcdMemberCount } from './commands.ts';
-export { defaultNewClusterEtcdMembers, etcdMemberCounts, maxNodes, simPortMark, smallBoundsMark } from './commands.ts';
+export { defaultNewClusterEtcdMembers, etcdMemberCounts, maxNodes, simPortMark, smallBoundsMark, type StorageGone } from './commands.ts';
 export type { NothingAhead, SimStatus, TraceBatchEvent, WorkerEvent, WorkerMessage } from './events.ts';
 export { playingTraceTailLimit, traceTailLimit } from './events.ts';
 export type { ComponentRole, ComponentView, LinkView, Topology, VirtualTime } from './topology.ts';

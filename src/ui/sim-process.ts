@@ -10,11 +10,11 @@
 //
 // The page fetches the worker's bundle (one self-contained file in a build) and hands it to the frame with
 // one end of a MessageChannel, and one end of the storage worker's channel; the worker then talks to the
-// page and to the storage worker over them, with no relay. The
-// frame answers a ping every 2 s: after 10 s without an answer its process is taken to be gone (out of
+// page and to the storage worker over them, with no relay; if the storage worker cannot start or fails, the
+// page says so to the simulation, which goes on in memory. The frame answers a ping every 2 s: after 10 s without an answer its process is taken to be gone (out of
 // memory takes the whole process, the frame's thread with the worker's).
 
-import { simPortMark, type Command, type WorkerMessage } from '../protocol/index.ts';
+import { simPortMark, type Command, type StorageGone, type WorkerMessage } from '../protocol/index.ts';
 // The URL of the worker's bundle only (Vite's `?worker&url`), no code of the worker's: the page still talks to
 // it through src/protocol alone.
 // eslint-disable-next-line no-restricted-imports
@@ -64,6 +64,14 @@ export function startOwnProcess(name: string, received: (message: WorkerMessage)
   const storage = new Worker(storageWorkerUrl, { type: 'module', name: 'podflow-storage' });
   const storageChannel = new MessageChannel();
   storage.postMessage(null, [storageChannel.port1]);
+  // A storage worker that could not start (its script not loaded) or failed answers nothing: the simulation
+  // is told, and goes on in memory and says so, rather than wait on its saves for ever.
+  storage.addEventListener('error', (event) => {
+    event.preventDefault();
+    storage.terminate();
+    const reason = event instanceof ErrorEvent && event.message ? `failed (${event.message})` : 'could not start';
+    if (!ended) channel.port1.postMessage({ type: 'storage-gone', reason } satisfies StorageGone);
+  });
   let lastAnswer = performance.now();
   let pinging: ReturnType<typeof setInterval> | undefined;
   let ended = false;

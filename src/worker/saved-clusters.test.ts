@@ -41,10 +41,15 @@ const ports: MessagePort[] = [];
  * A tab: a host on a worker, with its saved clusters on the shared fake IndexedDB, opened by `openStore`
  * (ClusterStore.open by default) in the worker or, `overPort`, in a storage worker at the other end of a port.
  */
-async function tab(locks: ClusterLocks, storeOptions: OpenOptions = {}, openStore: (options: OpenOptions) => Promise<ClusterStore> = (options) => ClusterStore.open(options)) {
+async function tab(
+  locks: ClusterLocks,
+  storeOptions: OpenOptions = {},
+  openStore: (options: OpenOptions) => Promise<ClusterStore> = (options) => ClusterStore.open(options),
+  remote?: Pick<SavedClustersOptions, 'openStore' | 'locks'>,
+) {
   const open = (options: OpenOptions) => openStore({ ...storeOptions, ...options });
-  let store: Pick<SavedClustersOptions, 'openStore' | 'locks'> = { openStore: open, locks };
-  if (overPort) {
+  let store: Pick<SavedClustersOptions, 'openStore' | 'locks'> = remote ?? { openStore: open, locks };
+  if (overPort && !remote) {
     const channel = new MessageChannel();
     ports.push(channel.port1, channel.port2);
     serveStore(channel.port1, open, locks);
@@ -239,6 +244,60 @@ describe.each([
     expect(one.host.timeline.head).toBe(head - 20);
     const list = events.filter((e) => e.type === 'clusters').at(-1);
     expect(list?.type === 'clusters' && list.clusters.find((c) => c.name === 'old future')).toMatchObject({ headStep: head });
+  });
+});
+
+describe('a storage worker that is gone (a simulation in a process of its own)', () => {
+  beforeEach(() => {
+    overPort = false;
+  });
+
+  /** A port whose far end no worker serves yet, as when the storage worker's script never loaded. */
+  function unserved() {
+    const channel = new MessageChannel();
+    ports.push(channel.port1, channel.port2);
+    return { far: channel.port1, remote: storeOverPort(channel.port2) };
+  }
+
+  it('goes on in memory and says so when the storage worker never started, keeping nothing for saves', async () => {
+    const { remote } = unserved();
+    // Said once the simulation's first call (opening the store) is waiting on it.
+    queueMicrotask(() => remote.gone('could not start'));
+    const alone = await tab(sharedLocks(), {}, undefined, remote);
+    expect(lastPersistence(alone.events)).toMatchObject({
+      mode: 'memory-only',
+      warning: { code: 'unavailable', message: "The page's storage worker could not start: this cluster lives in memory only and is lost on reload." },
+    });
+    await alone.send({ type: 'applyManifest', yaml: nginx });
+    const written = await alone.send({ type: 'step', count: 200 });
+    expect(written.some((e) => e.type === 'keyspaceDiff' && e.changes.length > 0)).toBe(true);
+    expect(alone.saved['saver']['pendingChanges']).toEqual([]);
+  });
+
+  it('stops saving when it fails after saving began, and a reload still opens the last save', async () => {
+    const locks = sharedLocks();
+    const { far, remote } = unserved();
+    serveStore(far, (options) => ClusterStore.open(options), locks);
+    const first = await tab(locks, {}, undefined, remote);
+    await first.send({ type: 'step', count: 40 });
+    const saved = lastPersistence(first.events);
+    expect(saved).toMatchObject({ mode: 'saving', warning: null });
+    const savedStep = saved?.lastPersistedStep;
+    expect(savedStep).toBeGreaterThan(0);
+    // The storage worker dies: its end answers no more, and the page says so.
+    far.close();
+    remote.gone('failed (out of memory)');
+    const after = [...(await first.send({ type: 'applyManifest', yaml: nginx })), ...(await first.send({ type: 'step', count: 100 }))];
+    expect(lastPersistence(after)).toMatchObject({
+      mode: 'memory-only',
+      lastPersistedStep: savedStep,
+      warning: { code: 'unavailable', message: expect.stringContaining('storage worker failed (out of memory)') },
+    });
+    expect(first.host.status().step).toBeGreaterThan(savedStep ?? 0);
+    first.host.dispose();
+
+    const reloaded = await tab(sharedLocks());
+    expect(reloaded.host.status().step).toBe(savedStep);
   });
 });
 

@@ -119,7 +119,10 @@ export class SavedClusters implements HostJournal {
       }
       await this.saveCurrentAs(await this.nextName());
     } catch (error) {
-      this.fail(null, error);
+      // The store went away after it opened (a simulation in a process of its own whose storage worker
+      // failed): the cluster goes on in memory, as when it could not open.
+      if (error instanceof StorageError && error.fault === 'unavailable') this.stopSaving('unavailable', error.message);
+      else this.fail(null, error);
     }
   }
 

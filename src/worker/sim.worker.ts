@@ -2,7 +2,7 @@
 // used here only to pace playback; the simulation itself never sees it. IndexedDB keeps saved clusters: this
 // worker's own, or, in a process of its own, the page's storage worker's over a port (store-port.ts).
 
-import { simPortMark, type Command, type WorkerEvent, type WorkerMessage } from '../protocol/index.ts';
+import { simPortMark, type Command, type StorageGone, type WorkerEvent, type WorkerMessage } from '../protocol/index.ts';
 import { SimHost } from './host.ts';
 import { boundsOfWorker } from './host/bounds.ts';
 import { StorageError } from './persistence.ts';
@@ -70,9 +70,13 @@ self.addEventListener('message', (event: MessageEvent<Command | typeof simPortMa
   if (event.data === simPortMark && port) {
     for (const message of early.splice(0)) port.postMessage(message);
     page = port;
-    port.addEventListener('message', (message: MessageEvent<Command>) => host.handle(message.data));
+    const saved = storage ? storeOverPort(storage) : null;
+    port.addEventListener('message', (message: MessageEvent<Command | StorageGone>) => {
+      if (message.data.type === 'storage-gone') saved?.gone(message.data.reason);
+      else host.handle(message.data);
+    });
     port.start();
-    startSaving(storage ? storeOverPort(storage) : { openStore: noStorage });
+    startSaving(saved ?? { openStore: noStorage });
   } else if (event.data !== simPortMark) host.handle(event.data);
 });
 

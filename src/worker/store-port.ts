@@ -83,9 +83,18 @@ export function serveStore(port: MessagePort, open: (options: OpenOptions) => Pr
   port.start();
 }
 
-/** The store and locks a `serveStore` at the other end of `port` holds, as SavedClusters takes them. */
-export function storeOverPort(port: MessagePort): { readonly openStore: (options: OpenOptions) => Promise<SavedStore>; readonly locks: ClusterLocks } {
+/**
+ * The store and locks a `serveStore` at the other end of `port` holds, as SavedClusters takes them. `gone`
+ * says the other end will never answer (its worker could not start, or failed): every call waiting and every
+ * later one fails as a store that is unavailable, so the simulation goes on in memory and says so.
+ */
+export function storeOverPort(port: MessagePort): {
+  readonly openStore: (options: OpenOptions) => Promise<SavedStore>;
+  readonly locks: ClusterLocks;
+  readonly gone: (reason: string) => void;
+} {
   let lastId = 0;
+  let goneError: StorageError | null = null;
   const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   let notices: OpenOptions = {};
   port.addEventListener('message', (event: MessageEvent<Reply>) => {
@@ -104,6 +113,10 @@ export function storeOverPort(port: MessagePort): { readonly openStore: (options
   // Distributes over Call's members, so `send` takes any call without its id.
   type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
   const send = (call: WithoutId<Call>) => new Promise<unknown>((resolve, reject) => {
+    if (goneError) {
+      reject(goneError);
+      return;
+    }
     const id = ++lastId;
     waiting.set(id, { resolve, reject });
     port.postMessage({ ...call, id });
@@ -133,6 +146,13 @@ export function storeOverPort(port: MessagePort): { readonly openStore: (options
         const lock = (await send({ call: 'lock', name })) as number | null;
         return lock === null ? null : () => void send({ call: 'unlock', lock }).catch(() => undefined);
       },
+    },
+    gone: (reason) => {
+      if (goneError) return;
+      goneError = new StorageError('unavailable', `The page's storage worker ${reason}: this cluster lives in memory only and is lost on reload.`);
+      for (const pending of waiting.values()) pending.reject(goneError);
+      waiting.clear();
+      port.close();
     },
   };
 }
