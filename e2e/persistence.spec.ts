@@ -95,3 +95,23 @@ test('stepping back 10 steps and forward again shows the identical trace and key
   expect(again.keyspace).toEqual(first.keyspace);
   expect(again.recent.slice(-10)).toEqual(first.recent.slice(-10));
 });
+
+test('a second tab on the same cluster says it shows an unsaved copy, in English and in 中文, naming the cluster', async ({ podflow, page }) => {
+  await expect(page.getByTestId('saved-step')).toBeVisible();
+  const second = await page.context().newPage();
+  await second.goto('/');
+  const warning = second.getByTestId('storage-warning');
+  await expect(warning).toHaveAttribute('data-code', 'other-tab');
+  const english = (await warning.textContent()) ?? '';
+  // The worker's sentence names the cluster the first tab holds.
+  const name = /^"(.+)" is open in another tab: this tab shows an unsaved copy\. Changes here are not saved\.$/.exec(english)?.[1];
+  expect(name).toBeTruthy();
+  await expect(page.getByTestId('storage-warning')).toHaveCount(0);
+  await second.getByRole('button', { name: '中文' }).click();
+  const chinese = `“${name}”已在另一个标签页中打开：这里显示的是未保存的副本，这里的更改不会保存。`;
+  await expect(warning).toHaveText(chinese);
+  // On hover, whole (the header may cut the line short), then the worker's own sentence.
+  await expect(warning).toHaveAttribute('title', `${chinese}\n${english}`);
+  await expect(podflow.component('user')).toBeVisible();
+  await second.close();
+});

@@ -53,7 +53,10 @@ export type PersistenceWarningCode =
 
 export interface PersistenceWarning {
   readonly code: PersistenceWarningCode;
+  /** What happened, in English, with its details (the browser's error); the page shows it as is in English. */
   readonly message: string;
+  /** The saved cluster it is about, for a warning that names one (`other-tab`). */
+  readonly cluster?: string;
 }
 
 export type PersistenceMode =

@@ -248,7 +248,7 @@ export class SavedClusters implements HostJournal {
       this.restoreInto(loaded.cluster, loaded.log, loaded);
     } else {
       this.restoreInto(loaded.cluster, loaded.log, loaded);
-      this.stopSaving('other-tab', `"${loaded.cluster.name}" is open in another tab: this tab shows an unsaved copy. Changes here are not saved.`);
+      this.stopSaving('other-tab', `"${loaded.cluster.name}" is open in another tab: this tab shows an unsaved copy. Changes here are not saved.`, loaded.cluster.name);
     }
     await this.postClusters();
   }
@@ -348,9 +348,9 @@ export class SavedClusters implements HostJournal {
 
   // ── Reporting ────────────────────────────────────────────────────────────────────────────────────
 
-  private stopSaving(code: PersistenceWarningCode, message: string): void {
+  private stopSaving(code: PersistenceWarningCode, message: string, cluster?: string): void {
     this.saver.saving = false;
-    this.warning = { code, message };
+    this.warning = cluster === undefined ? { code, message } : { code, message, cluster };
     this.postPersistence();
   }
 

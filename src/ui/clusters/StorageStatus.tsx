@@ -2,15 +2,33 @@
 // (each fault has its own message from the worker), how far a long replay or restore has got, and, when
 // the simulation worker crashed, a button to restart it from the last saved step.
 
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { PersistenceWarning } from '../../protocol/index.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import './clusters.css';
 
 /** The step saved, grouped as `toLocaleString('en-US')` groups it: one formatter, not one made per save while playing. */
 const stepFormat = new Intl.NumberFormat('en-US');
 
+/**
+ * A storage warning in the page's language: in English the worker's own sentence, which carries the browser's
+ * details; in 中文 the translation of what its code means (`clusters:warning.*`, whose English originals say
+ * the same in general).
+ */
+function warningText(t: TFunction<'clusters'>, language: string, warning: PersistenceWarning): string {
+  if (language.startsWith('en')) return warning.message;
+  return t(`warning.${warning.code}`, { name: warning.cluster ?? '' });
+}
+
+/** The warning on hover, whole (the line may be cut short): in 中文 the translation, then the worker's sentence. */
+function warningTitle(t: TFunction<'clusters'>, language: string, warning: PersistenceWarning): string {
+  const text = warningText(t, language, warning);
+  return text === warning.message ? text : `${text}\n${warning.message}`;
+}
+
 export function StorageStatus() {
-  const { t } = useTranslation('clusters');
+  const { t, i18n } = useTranslation('clusters');
   const persistence = useSim((state) => state.persistence);
   const progress = useSim((state) => state.progress);
   const crashed = useSim((state) => state.workerCrashed);
@@ -34,7 +52,7 @@ export function StorageStatus() {
         </label>
       )}
       {persistence?.warning ? (
-        <span data-testid="storage-warning" data-code={persistence.warning.code} title={persistence.warning.message}>{persistence.warning.message}</span>
+        <span data-testid="storage-warning" data-code={persistence.warning.code} title={warningTitle(t, i18n.language, persistence.warning)}>{warningText(t, i18n.language, persistence.warning)}</span>
       ) : persistence?.lastPersistedStep !== null && persistence?.lastPersistedStep !== undefined ? (
         <span data-testid="saved-step">{t('savedAt', { step: stepFormat.format(persistence.lastPersistedStep) })}</span>
       ) : null}
