@@ -14,7 +14,7 @@ export type {
   ApiserverWatch, CauseChainEvent, EtcdWatch, WatchersView, WatchCacheView, InspectionEvent, InspectQuery, InspectTopic, ObjectsQuery,
   ObjectCondition, ObjectRow, ObjectsView, ObjectTable, OwnerRef, SchedulerAttempt, SchedulerAttemptSummary, SchedulerQuery, SchedulerView,
 } from './inspect.ts';
-export type { ProgressEvent, ProgressTask, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
+export type { ProgressEvent, ProgressTask, ProgressWords, TimelineEvent, TimelineMarker, TimelineMarkerKind } from './timeline.ts';
 export { timelineMarkerLimit } from './timeline.ts';
 export { objectsWindowLimit, schedulerListLimit } from './inspect.ts';
 export { forEachKeyFields, forEachKeyMeta, KeyMetaColumnsBuilder, keysUnder, metasOfColumns, packKeyMetas } from './key-columns.ts';

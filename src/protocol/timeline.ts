@@ -57,6 +57,11 @@ export interface TimelineEvent {
 }
 
 /** Long work the worker does in chunks, yielding between them so `pause` or `seek` can still be handled. */
+/** A task's words: a replay to fork at step `at`, or a saved cluster restored, of `steps` steps. */
+export type ProgressWords =
+  | { readonly key: 'fork'; readonly steps: number; readonly at: number }
+  | { readonly key: 'restore'; readonly steps: number };
+
 export type ProgressTask =
   /** Rebuilding the live simulation from seed + commands (fork, restore after reload, crash restart). */
   | 'replay'
@@ -76,8 +81,8 @@ export type ProgressTask =
 export interface ProgressEvent {
   readonly type: 'progress';
   readonly task: ProgressTask;
-  /** e.g. `Replaying 12,000 steps`. */
-  readonly label: string;
+  /** What the task does, for the page to say in its language: `Replaying 12,000 steps to fork at step 12000`. */
+  readonly words: ProgressWords;
   readonly done: number;
   readonly total: number;
   readonly finished: boolean;

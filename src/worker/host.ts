@@ -250,7 +250,7 @@ export class SimHost {
     story.quietly(() => bootCluster(cluster));
     this.tasks.run({
       kind: 'replay',
-      label: `Replaying ${at.toLocaleString('en-US')} steps to fork at step ${at}`,
+      words: { key: 'fork', steps: at, at },
       run: replay(cluster.engine, log, at, this.pacing.replayChunkSteps, (command) => applyUserCommand(cluster, command)),
       done: () => {
         timeline.truncate(at);
@@ -294,7 +294,7 @@ export class SimHost {
     }
     this.tasks.run({
       kind: 'replay',
-      label: `Restoring ${head.toLocaleString('en-US')} steps`,
+      words: { key: 'restore', steps: head },
       run: bootThenReplay(),
       done: () => {
         for (const entry of log) if (entry.step <= head) timeline.adoptCommand(entry, describeUserCommand(entry.command));

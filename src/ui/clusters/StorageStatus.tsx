@@ -43,12 +43,15 @@ export function StorageStatus() {
   }
   if (!persistence && !progress) return null;
   const mode = persistence?.mode ?? 'saving';
+  const progressLabel = progress
+    ? t(`progress.${progress.words.key}`, { steps: stepFormat.format(progress.words.steps), at: progress.words.key === 'fork' ? progress.words.at : 0 })
+    : '';
   return (
     <div className="storage-status" data-mode={mode} data-testid="storage-status" role={persistence?.warning ? 'alert' : 'status'}>
       {progress && (
         <label>
-          {progress.label}{' '}
-          <progress max={progress.total || 1} value={progress.done} aria-label={progress.label} />
+          {progressLabel}{' '}
+          <progress max={progress.total || 1} value={progress.done} aria-label={progressLabel} />
         </label>
       )}
       {persistence?.warning ? (

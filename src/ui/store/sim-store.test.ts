@@ -58,7 +58,7 @@ describe('reduceWorkerEvent', () => {
   it('keeps the timeline, persistence and saved-cluster reports; a finished progress clears the progress', () => {
     const state = reduceAll([
       { type: 'timeline', position: 3, head: 9, live: false, bootSteps: 2, retainedFrom: 1, markers: [{ step: 2, kind: 'command', label: 'kubectl create' }], revision: 7 },
-      { type: 'progress', task: 'replay', label: 'Replaying', done: 1, total: 4, finished: false },
+      { type: 'progress', task: 'replay', words: { key: 'restore', steps: 4 }, done: 1, total: 4, finished: false },
       { type: 'persistence', mode: 'memory-only', clusterId: null, lastPersistedStep: null, warning: { code: 'unavailable', message: 'no IndexedDB' } },
       { type: 'clusters', clusters: [], openId: null },
     ]);
@@ -66,7 +66,7 @@ describe('reduceWorkerEvent', () => {
     expect(state.progress).toMatchObject({ done: 1, total: 4 });
     expect(state.persistence?.warning?.code).toBe('unavailable');
     expect(state.savedClusters).toEqual({ clusters: [], openId: null, type: 'clusters' });
-    expect(reduceWorkerEvent(state, { type: 'progress', task: 'replay', label: 'Replaying', done: 4, total: 4, finished: true }).progress).toBeNull();
+    expect(reduceWorkerEvent(state, { type: 'progress', task: 'replay', words: { key: 'restore', steps: 4 }, done: 4, total: 4, finished: true }).progress).toBeNull();
   });
 
   it('mirrors the status', () => {

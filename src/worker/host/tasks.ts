@@ -3,14 +3,14 @@
 // and the commands handed to the host meanwhile wait in order until it ends (a `pause` stops playback at
 // once as well). When a task ends the host reports and carries out the waiting commands.
 
-import type { Command, ProgressTask, WorkerEvent } from '../../protocol/index.ts';
+import type { Command, ProgressTask, ProgressWords, WorkerEvent } from '../../protocol/index.ts';
 import type { ReplayProgress } from '../replay.ts';
 import type { HostClock } from './playback.ts';
 
 /** A background task: a generator of progress, and what to do when it ends. */
 export interface Task {
   readonly kind: ProgressTask;
-  readonly label: string;
+  readonly words: ProgressWords;
   readonly run: Generator<ReplayProgress, void>;
   readonly done: () => void;
   readonly failed: () => void;
@@ -53,7 +53,7 @@ export class BackgroundTasks {
 
   run(task: Task): void {
     this.task = task;
-    this.post({ type: 'progress', task: task.kind, label: task.label, done: 0, total: 0, finished: false });
+    this.post({ type: 'progress', task: task.kind, words: task.words, done: 0, total: 0, finished: false });
     this.pump();
   }
 
@@ -63,7 +63,7 @@ export class BackgroundTasks {
     if (!task) return;
     this.task = null;
     this.stopTimer();
-    this.post({ type: 'progress', task: task.kind, label: task.label, done: 0, total: 0, finished: true });
+    this.post({ type: 'progress', task: task.kind, words: task.words, done: 0, total: 0, finished: true });
   }
 
   stopTimer(): void {
@@ -83,17 +83,17 @@ export class BackgroundTasks {
         if (next.done) break;
         last = next.value;
         if (this.clock.now() >= deadline) {
-          this.post({ type: 'progress', task: task.kind, label: task.label, done: last.done, total: last.total, finished: false });
+          this.post({ type: 'progress', task: task.kind, words: task.words, done: last.done, total: last.total, finished: false });
           this.timer = this.clock.setTimeout(this.pump, 0);
           return;
         }
       }
       this.task = null;
-      this.post({ type: 'progress', task: task.kind, label: task.label, done: last.total, total: last.total, finished: true });
+      this.post({ type: 'progress', task: task.kind, words: task.words, done: last.total, total: last.total, finished: true });
       task.done();
     } catch (error) {
       this.task = null;
-      this.post({ type: 'progress', task: task.kind, label: task.label, done: last.done, total: last.total, finished: true });
+      this.post({ type: 'progress', task: task.kind, words: task.words, done: last.done, total: last.total, finished: true });
       this.host.fail(null, error);
       task.failed();
     }
