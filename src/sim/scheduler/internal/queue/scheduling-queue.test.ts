@@ -76,6 +76,17 @@ describe('SchedulingQueue', () => {
     expect(queue.pop()).toBeUndefined();
   });
 
+  it('moves the unschedulable pods on a node event in the order the queue holds them (first added, first moved), whatever order they failed in', () => {
+    const clock = fakeClock();
+    const queue = new SchedulingQueue(clock, () => undefined);
+    for (const name of ['a', 'b', 'c']) queue.update(`default/${name}`, pod(), undefined);
+    const [a, b, c] = [queue.pop()!, queue.pop()!, queue.pop()!];
+    for (const failed of [c, a, b]) queue.addUnschedulableIfNotPresent(failed.key, failed.info, true);
+    clock.advance(queueDurations.initialBackoff);
+    queue.moveAllToActiveOrBackoffQueue();
+    expect([queue.pop()?.key, queue.pop()?.key, queue.pop()?.key]).toEqual(['default/a', 'default/b', 'default/c']);
+  });
+
   it('sends a pod whose binding failed back through back-off without waiting for a change', () => {
     const clock = fakeClock();
     const queue = new SchedulingQueue(clock, () => undefined);

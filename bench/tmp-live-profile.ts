@@ -1,0 +1,18 @@
+import { writeFileSync } from 'node:fs';
+import { Cdp } from './cdp.ts';
+const port = Number(process.argv[2]);
+const seconds = Number(process.argv[3] ?? 20);
+const cdp = await Cdp.connect(port);
+const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>('Target.getTargets');
+console.log(targetInfos.map((t) => `${t.type} ${t.url.slice(0, 80)}`).join('\n'));
+const worker = targetInfos.find((t) => t.type === 'worker' && t.url.startsWith('blob:null/'));
+if (!worker) throw new Error('no worker');
+const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+await cdp.send('Profiler.enable', {}, sessionId);
+await cdp.send('Profiler.setSamplingInterval', { interval: 1000 }, sessionId);
+await cdp.send('Profiler.start', {}, sessionId);
+await new Promise((r) => setTimeout(r, seconds * 1000));
+const { profile } = await cdp.send<{ profile: unknown }>('Profiler.stop', {}, sessionId);
+writeFileSync(process.argv[4] ?? '/tmp/s23/live.cpuprofile', JSON.stringify(profile));
+await cdp.send('Target.detachFromTarget', { sessionId });
+cdp.close();
