@@ -18,7 +18,10 @@ export const expensiveBytes = 64 * 1024;
 
 /** The audit log of kube-apiserver, as the host can see it. */
 export interface AuditSource {
-  all(): readonly AuditEvent[];
+  /** How many events were ever recorded. */
+  readonly recorded: number;
+  /** The retained events recorded after the first `count` (all that are left, if some of those were dropped). */
+  since(count: number): readonly AuditEvent[];
 }
 
 interface StatsReply {
@@ -53,12 +56,12 @@ export function auditLine(e: AuditEvent): string {
 export class LogCollector {
   private lines: LogLine[] = [];
   private omitted = 0;
-  private lastAudit: AuditEvent | null = null;
+  /** How many audit events had been recorded when they were last read. */
+  private auditRead: number;
 
   /** Starts after the audit events already recorded (boot's), so the panel shows what happens from now on. */
   constructor(private readonly audit: AuditSource | null) {
-    const events = audit?.all() ?? [];
-    this.lastAudit = events[events.length - 1] ?? null;
+    this.auditRead = audit?.recorded ?? 0;
   }
 
   /** Looks at one delivery (after it ran): etcd replies give request-stats lines, new audit events give audit lines. */
@@ -88,16 +91,12 @@ export class LogCollector {
     return out;
   }
 
+  /** The audit events recorded since the last read (asked after every delivery: only the new ones are touched). */
   private readAudit(step: number): void {
-    const events = this.audit!.all();
-    if (events.length === 0 || events[events.length - 1] === this.lastAudit) return;
-    let start = this.lastAudit === null ? 0 : events.lastIndexOf(this.lastAudit) + 1;
-    if (start < 0) start = 0;
-    for (let i = start; i < events.length; i++) {
-      const e = events[i]!;
-      this.push({ source: 'audit', step, text: auditLine(e), rpc: e.verb, key: e.requestURI.split('?')[0]! });
-    }
-    this.lastAudit = events[events.length - 1]!;
+    const audit = this.audit!;
+    if (audit.recorded === this.auditRead) return;
+    for (const e of audit.since(this.auditRead)) this.push({ source: 'audit', step, text: auditLine(e), rpc: e.verb, key: e.requestURI.split('?')[0]! });
+    this.auditRead = audit.recorded;
   }
 
   private push(line: LogLine): void {

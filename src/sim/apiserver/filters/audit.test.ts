@@ -18,6 +18,28 @@ describe('AuditLog', () => {
     for (let n = 12; n <= 100; n++) log.record(event(n));
     expect(log.all().map((e) => e.auditID)).toEqual(['id-98', 'id-99', 'id-100']);
   });
+
+  it('gives a reader that counts what it read only the events recorded since, the dropped ones left out', () => {
+    const log = new AuditLog(4);
+    const ids = (events: readonly AuditEvent[]) => events.map((e) => e.auditID);
+    expect(log.recorded).toBe(0);
+    expect(log.since(0)).toEqual([]);
+    let read = 0;
+    const seen: string[] = [];
+    for (let n = 1; n <= 30; n++) {
+      log.record(event(n));
+      // Read every third event, as a reader after each delivery would (some deliveries record none, some several).
+      if (n % 3 !== 0) continue;
+      seen.push(...ids(log.since(read)));
+      read = log.recorded;
+    }
+    expect(read).toBe(30);
+    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => `id-${i + 1}`));
+    expect(log.since(30)).toEqual([]);
+    // A reader that fell behind past the limit gets what is left, the newest 4.
+    expect(ids(log.since(10))).toEqual(['id-27', 'id-28', 'id-29', 'id-30']);
+    expect(ids(log.since(28))).toEqual(['id-29', 'id-30']);
+  });
 });
 
 describe('AuditLog sharing', () => {

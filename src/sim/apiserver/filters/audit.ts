@@ -45,6 +45,7 @@ export class AuditLog {
   private readonly events: AuditEvent[] = [];
   /** Events before this index are dropped but not yet cut off. */
   private start = 0;
+  private count = 0;
   private readonly users = new Map<string, AuditEvent['user']>();
   /** RequestReceived events by audit ID, until their request completes (the oldest go past `openRequests`). */
   private readonly received = new Map<string, AuditEvent>();
@@ -54,13 +55,29 @@ export class AuditLog {
   /** Takes the event (its parts may be replaced by equal ones). */
   record(event: AuditEvent): void {
     this.events.push(this.share(event as Mutable<AuditEvent>));
+    this.count++;
     if (this.events.length - this.start > this.limit) this.start = this.events.length - this.limit;
     if (this.start >= this.limit) this.compact();
+  }
+
+  /** How many events were ever recorded. */
+  get recorded(): number {
+    return this.count;
   }
 
   all(): readonly AuditEvent[] {
     this.compact();
     return this.events;
+  }
+
+  /**
+   * The retained events recorded after the first `count`: a reader that keeps `recorded` reads only what is
+   * new (`all` cuts the dropped ones off first, moving every retained event once the log is full).
+   */
+  since(count: number): readonly AuditEvent[] {
+    const retained = this.events.length - this.start;
+    const skip = Math.max(0, count - (this.count - retained));
+    return this.events.slice(this.start + skip);
   }
 
   private share(event: Mutable<AuditEvent>): AuditEvent {
