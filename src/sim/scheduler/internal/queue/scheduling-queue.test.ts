@@ -87,6 +87,21 @@ describe('SchedulingQueue', () => {
     expect([queue.pop()?.key, queue.pop()?.key, queue.pop()?.key]).toEqual(['default/a', 'default/b', 'default/c']);
   });
 
+  it('pops thousands of pods first in, first out while more arrive', () => {
+    const queue = new SchedulingQueue(fakeClock(), () => undefined);
+    const popped: string[] = [];
+    let added = 0;
+    const add = (n: number) => {
+      for (let i = 0; i < n; i++) queue.update(`default/p${added++}`, pod(), undefined);
+    };
+    add(3000);
+    for (let i = 0; i < 2000; i++) popped.push(queue.pop()!.key);
+    add(10);
+    for (let p = queue.pop(); p; p = queue.pop()) popped.push(p.key);
+    expect(popped).toEqual(Array.from({ length: 3010 }, (_, i) => `default/p${i}`));
+    expect(queue.pendingPods()).toMatchObject({ active: 0, scheduling: 'default/p3009' });
+  });
+
   it('sends a pod whose binding failed back through back-off without waiting for a change', () => {
     const clock = fakeClock();
     const queue = new SchedulingQueue(clock, () => undefined);

@@ -62,8 +62,12 @@ export function isPodUpdated(old: Pod, pod: Pod): boolean {
 export class SchedulingQueue {
   /** Every queued pod by `namespace/name`, in whichever of the queues it is. */
   private readonly pods = new Map<string, Writable<QueuedPodInfo>>();
-  /** activeQ's order: keys whose pod may have left activeQ since are skipped by pop. */
-  private readonly activeQ: string[] = [];
+  /**
+   * activeQ's order from `activeHead` on: keys whose pod may have left activeQ since are skipped by pop. Popped
+   * from a head index (the array's front is cut off in chunks): shifting a 150,000-key array moves it.
+   */
+  private activeQ: string[] = [];
+  private activeHead = 0;
   /** How many queued pods are in each state. */
   private readonly counts: Record<QueueState, number> = { active: 0, backoff: 0, unschedulable: 0, inflight: 0 };
   /** The pods in unschedulablePods and in flight, by key (the few a node event or PendingPods looks at). */
@@ -106,7 +110,7 @@ export class SchedulingQueue {
 
   /** The next pod of activeQ, now in flight with one more attempt; undefined when activeQ is empty. */
   pop(): { readonly key: string; readonly info: QueuedPodInfo } | undefined {
-    for (let key = this.activeQ.shift(); key !== undefined; key = this.activeQ.shift()) {
+    for (let key = this.shiftActive(); key !== undefined; key = this.shiftActive()) {
       const info = this.pods.get(key);
       if (!info || info.state !== 'active') continue;
       this.move(key, info, 'inflight');
@@ -150,7 +154,8 @@ export class SchedulingQueue {
   /** A restarted scheduler's queue starts empty. */
   clear(): void {
     this.pods.clear();
-    this.activeQ.length = 0;
+    this.activeQ = [];
+    this.activeHead = 0;
     for (const state of Object.keys(this.counts) as QueueState[]) {
       this.counts[state] = 0;
       this.apart[state]?.clear();
@@ -188,6 +193,16 @@ export class SchedulingQueue {
         this.activate(key);
       }
     }, { background: true });
+  }
+
+  private shiftActive(): string | undefined {
+    if (this.activeHead >= this.activeQ.length) return undefined;
+    const key = this.activeQ[this.activeHead++];
+    if (this.activeHead >= 1024 && this.activeHead * 2 >= this.activeQ.length) {
+      this.activeQ = this.activeQ.slice(this.activeHead);
+      this.activeHead = 0;
+    }
+    return key;
   }
 
   private activate(key: string): void {
