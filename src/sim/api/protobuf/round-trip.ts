@@ -51,9 +51,20 @@ export function encodeProtobufReadBack(obj: KubeObject): EncodedWithReadBack {
   }
 }
 
+/** mirrored's answers by kind, then apiVersion: asked at every write, of a handful of pairs. */
+const mirroredPairs = new Map<string, Map<string, boolean>>();
+
 /** Whether the read-back follows the decode for an object of this kind and apiVersion (as the envelope gives them). */
 function mirrored(kind: string, apiVersion: string): boolean {
-  if (kind === 'WatchEvent' || !hasProtobufKind(kind) || !isRegistered(kind, apiVersion)) return false;
-  const slashes = apiVersion.split('/').length - 1;
-  return apiVersion !== '' && slashes <= 1 && !apiVersion.endsWith('/');
+  // Only the codec's kinds are kept: requests may name any.
+  if (kind === 'WatchEvent' || !hasProtobufKind(kind)) return false;
+  let byVersion = mirroredPairs.get(kind);
+  if (byVersion === undefined) mirroredPairs.set(kind, (byVersion = new Map()));
+  let answer = byVersion.get(apiVersion);
+  if (answer === undefined) {
+    answer = isRegistered(kind, apiVersion) && apiVersion !== '' && apiVersion.split('/').length <= 2 && !apiVersion.endsWith('/');
+    // Pairs from requests are unbounded in number: keep only the registered ones' (and a few others).
+    if (answer || byVersion.size < 8) byVersion.set(apiVersion, answer);
+  }
+  return answer;
 }
