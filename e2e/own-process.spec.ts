@@ -117,3 +117,22 @@ test('a storage worker that cannot start: the simulation goes on in memory and s
   await expect(page.getByTestId('worker-crashed')).toHaveCount(0);
   await expect(page.getByTestId('saved-step')).toHaveCount(0);
 });
+
+test('a page busy for 12 s (a large cluster\'s first frames) does not take the simulation in a process of its own for gone', async ({ page }) => {
+  await scenarioPrefs(page);
+  const podflow = new PodflowPage(page);
+  await page.goto('/?process=own');
+  await expect(podflow.component('user')).toBeVisible();
+  await expect(page.getByTestId('saved-step')).toBeVisible();
+  // The page's thread held for 12 s: no ping is sent meanwhile, and none goes unanswered.
+  await page.evaluate(() => {
+    const until = performance.now() + 12_000;
+    while (performance.now() < until) { /* busy */ }
+  });
+  // Three more pings' time after it woke: an answer came to each.
+  await page.waitForTimeout(6_000);
+  await expect(page.getByTestId('worker-crashed')).toHaveCount(0);
+  await expect(page.locator('iframe[data-sim-process]')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await expect(page.getByTestId('activity')).toHaveText('idle');
+});

@@ -11,8 +11,8 @@
 // The page fetches the worker's bundle (one self-contained file in a build) and hands it to the frame with
 // one end of a MessageChannel, and one end of the storage worker's channel; the worker then talks to the
 // page and to the storage worker over them, with no relay; if the storage worker cannot start or fails, the
-// page says so to the simulation, which goes on in memory. The frame answers a ping every 2 s: after 10 s without an answer its process is taken to be gone (out of
-// memory takes the whole process, the frame's thread with the worker's).
+// page says so to the simulation, which goes on in memory. The frame answers a ping every 2 s: after 5 pings in a row without an answer its process is taken to be
+// gone (out of memory takes the whole process, the frame's thread with the worker's).
 
 import { simPortMark, type Command, type StorageGone, type WorkerMessage } from '../protocol/index.ts';
 // The URL of the worker's bundle only (Vite's `?worker&url`), no code of the worker's: the page still talks to
@@ -28,7 +28,12 @@ export interface SimProcess {
 }
 
 const pingEveryMs = 2000;
-const goneAfterMs = 10_000;
+/**
+ * Pings in a row without an answer after which the frame's process is taken to be gone (10 s). Counted in
+ * pings sent, not in time: a page too busy to ping (a large cluster's first frames) must not take the
+ * simulation for gone when it wakes.
+ */
+const goneAfterPings = 5;
 
 /** Whether this page asks for the simulation in a process of its own (`?process=own`, a built page only). */
 export function wantsOwnProcess(): boolean {
@@ -72,7 +77,7 @@ export function startOwnProcess(name: string, received: (message: WorkerMessage)
     const reason = event instanceof ErrorEvent && event.message ? `failed (${event.message})` : 'could not start';
     if (!ended) channel.port1.postMessage({ type: 'storage-gone', reason } satisfies StorageGone);
   });
-  let lastAnswer = performance.now();
+  let unanswered = 0;
   let pinging: ReturnType<typeof setInterval> | undefined;
   let ended = false;
   const end = (reason: string | null) => {
@@ -95,16 +100,19 @@ export function startOwnProcess(name: string, received: (message: WorkerMessage)
       end(`its code could not be loaded: ${String(error)}`);
       return;
     }
-    lastAnswer = performance.now();
     pinging = setInterval(() => {
-      if (performance.now() - lastAnswer > goneAfterMs) end('its process stopped answering (out of memory, or closed)');
-      else frame.contentWindow?.postMessage({ type: 'podflow-ping' }, '*');
+      if (unanswered >= goneAfterPings) {
+        end('its process stopped answering (out of memory, or closed)');
+        return;
+      }
+      unanswered++;
+      frame.contentWindow?.postMessage({ type: 'podflow-ping' }, '*');
     }, pingEveryMs);
   };
   function fromFrame(event: MessageEvent<{ type?: string; message?: string } | null>): void {
     if (event.source !== frame.contentWindow || event.data === null || typeof event.data !== 'object') return;
     if (event.data.type === 'podflow-host-ready') void start();
-    else if (event.data.type === 'podflow-pong') lastAnswer = performance.now();
+    else if (event.data.type === 'podflow-pong') unanswered = 0;
     else if (event.data.type === 'podflow-crashed') end(event.data.message ?? 'it stopped');
   }
   addEventListener('message', fromFrame);
