@@ -6,34 +6,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../api/types/core.ts';
+import { fakeClock } from './fake-clock.ts';
 import { isPodUpdated, queueDurations, SchedulingQueue } from './scheduling-queue.ts';
-
-interface Timer { at: number; seq: number; fire: () => void }
-
-function fakeClock() {
-  const timers: Timer[] = [];
-  let seq = 0;
-  const clock = {
-    now: 0,
-    after(delay: number, _name: string, fire: () => void) {
-      timers.push({ at: clock.now + delay, seq: seq++, fire });
-      return { cancel: () => undefined };
-    },
-    advance(ms: number) {
-      const until = clock.now + ms;
-      for (;;) {
-        timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-        const next = timers[0];
-        if (!next || next.at > until) break;
-        timers.shift();
-        clock.now = next.at;
-        next.fire();
-      }
-      clock.now = until;
-    },
-  };
-  return clock;
-}
 
 type State = 'active' | 'backoff' | 'unschedulable' | 'inflight';
 interface Info { attempts: number; backoffUntil: number; state: State }

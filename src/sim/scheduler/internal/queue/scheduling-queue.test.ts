@@ -1,32 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../api/types/core.ts';
+import { fakeClock } from './fake-clock.ts';
 import { queueDurations, SchedulingQueue } from './scheduling-queue.ts';
-
-/** A clock whose timers fire when `advance` passes them, in time order. */
-function fakeClock() {
-  const timers: { at: number; name: string; fire: () => void }[] = [];
-  const clock = {
-    now: 0,
-    after(delay: number, name: string, fire: () => void) {
-      timers.push({ at: clock.now + delay, name, fire });
-      return { cancel: () => undefined };
-    },
-    advance(ms: number) {
-      const until = clock.now + ms;
-      for (;;) {
-        timers.sort((a, b) => a.at - b.at);
-        const next = timers[0];
-        if (!next || next.at > until) break;
-        timers.shift();
-        clock.now = next.at;
-        next.fire();
-      }
-      clock.now = until;
-    },
-    timers,
-  };
-  return clock;
-}
 
 const pod = (labels: Record<string, string> = {}, status: Pod['status'] = {}): Pod => ({
   metadata: { name: 'p', namespace: 'default', labels }, spec: { containers: [] }, status,
