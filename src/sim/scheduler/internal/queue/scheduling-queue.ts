@@ -197,7 +197,9 @@ export class SchedulingQueue {
 
   private shiftActive(): string | undefined {
     if (this.activeHead >= this.activeQ.length) return undefined;
-    const key = this.activeQ[this.activeHead++];
+    const key = this.activeQ[this.activeHead];
+    // A popped key names its pod no longer (the pod may be deleted long before the front is cut off).
+    this.activeQ[this.activeHead++] = '';
     if (this.activeHead >= 1024 && this.activeHead * 2 >= this.activeQ.length) {
       this.activeQ = this.activeQ.slice(this.activeHead);
       this.activeHead = 0;
