@@ -1,13 +1,14 @@
-// The IndexedDB store's keyspace base in parts: a base too large for one value (a browser refuses a single
-// value past ~128 MiB; 30,000 Pods with their Events make ~180 MB) is written in parts of about
-// `keyspacePartBytes`, read back whole, replaced without stale parts, copied and deleted with its cluster;
-// a database of schema version 1 opens upgraded with its cluster intact.
+// The IndexedDB store's keyspace, one record per key (schema version 3): a save writes the keys changed
+// since the previous one (or, when `whole`, the whole keyspace, leaving no stale key); a load reads them
+// back in key order at the saved revision; copies and deletes take the keys with their cluster. A save of
+// version 1 (one base) or version 2 (a base in parts, and changes after it) opens upgraded, loads folded
+// and marked `legacy`, and the next whole save leaves none of its records behind.
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { KeyEntry } from '../protocol/index.ts';
-import { ClusterStore, databaseName, keyspacePartBytes, keyspaceParts, type ClusterRecord, type HeadRecord, type SaveBatch } from './persistence.ts';
+import { ClusterStore, databaseName, type ClusterRecord, type HeadRecord, type KeysBatch, type SaveBatch } from './persistence.ts';
 
 const cluster: ClusterRecord = { id: 'c1', name: 'big', seed: 'podflow', nodes: 3, created: 1, updated: 2, headStep: 10, commands: 0 };
 const head: HeadRecord = { clusterId: 'c1', step: 10, bootSteps: 5, sample: { now: 0, pending: 0, idle: true, revision: 9 }, compactRevision: 0, markers: [], traceTail: [] };
@@ -18,19 +19,21 @@ function entries(n: number, valueChars: number, prefix = '/registry/pods/default
   }));
 }
 
-function batch(keyspace: KeyEntry[] | null): SaveBatch {
-  return { cluster, truncateCommandsFrom: null, newCommands: [], head, keyspace: keyspace && { clusterId: 'c1', revision: 9, entries: keyspace }, kvChanges: [] };
+function batch(keyspace: KeysBatch | null): SaveBatch {
+  return { cluster, truncateCommandsFrom: null, newCommands: [], head, keyspace };
 }
 
-/** The records of the keyspaceParts store, read with IndexedDB itself. */
-async function storedParts(): Promise<number> {
+const whole = (put: KeyEntry[], revision = 9): KeysBatch => ({ revision, whole: true, put, deleted: [] });
+
+/** How many records a store holds, read with IndexedDB itself. */
+async function stored(name: string): Promise<number> {
   const db = await new Promise<IDBDatabase>((resolve, reject) => {
     const open = indexedDB.open(databaseName);
     open.onsuccess = () => resolve(open.result);
     open.onerror = () => reject(open.error);
   });
   const count = await new Promise<number>((resolve, reject) => {
-    const request = db.transaction('keyspaceParts').objectStore('keyspaceParts').count();
+    const request = db.transaction(name).objectStore(name).count();
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
   });
@@ -38,63 +41,115 @@ async function storedParts(): Promise<number> {
   return count;
 }
 
+/** A database at an older schema version, made as that version's code made it. */
+async function olderDatabase(version: 1 | 2, fill: (tx: IDBTransaction) => void): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(databaseName, version);
+    open.onupgradeneeded = () => {
+      const created = open.result;
+      created.createObjectStore('clusters', { keyPath: 'id' }).put(cluster);
+      created.createObjectStore('commands', { keyPath: ['clusterId', 'index'] });
+      created.createObjectStore('heads', { keyPath: 'clusterId' }).put(head);
+      created.createObjectStore('keyspaces', { keyPath: 'clusterId' });
+      created.createObjectStore('kvChanges', { keyPath: ['clusterId', 'seq'] });
+      created.createObjectStore('meta', { keyPath: 'key' });
+      if (version === 2) created.createObjectStore('keyspaceParts', { keyPath: ['clusterId', 'part'] });
+      fill(open.transaction!);
+    };
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  db.close();
+}
+
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
 });
 
-describe('the keyspace base in parts', () => {
-  it('cuts entries at about keyspacePartBytes, in order, each part at least one entry', () => {
-    const big = entries(40, 1 << 20);
-    const parts = keyspaceParts(big);
-    expect(parts.length).toBe(Math.ceil((40 * 2 * (1 << 20)) / keyspacePartBytes) + 1);
-    expect(parts.flat()).toEqual(big);
-    for (const part of parts) expect(part.length).toBeGreaterThan(0);
-    expect(keyspaceParts([])).toEqual([[]]);
-    // An entry larger than a part is a part of its own.
-    expect(keyspaceParts(entries(2, keyspacePartBytes)).map((p) => p.length)).toEqual([1, 1]);
-  });
-
-  it('saves a base of many parts and loads it whole; a smaller base later leaves no stale part; copies and deletes take the parts', async () => {
+describe('the keyspace, one record per key', () => {
+  it('loads a whole save back in key order at its revision, whatever order the keys were given in', async () => {
     const store = await ClusterStore.open();
-    const big = entries(40, 1 << 20);
-    await store.save(batch(big));
-    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 9, entries: big });
-    expect(await storedParts()).toBe(keyspaceParts(big).length - 1);
-
-    const small = entries(3, 100, '/registry/configmaps/default/c');
-    await store.save(batch(small));
-    expect((await store.load('c1'))!.keyspace!.entries).toEqual(small);
-    expect(await storedParts()).toBe(0);
-
-    await store.save(batch(big));
-    const copy = await store.duplicate('c1', { id: 'c2', name: 'copy', now: 3 });
-    expect((await store.load(copy.id))!.keyspace!.entries).toEqual(big);
-    await store.delete('c1');
-    expect(await store.load('c1')).toBeNull();
-    expect((await store.load('c2'))!.keyspace!.entries).toHaveLength(40);
+    const keys = [...entries(3, 10, '/registry/pods/default/p'), ...entries(2, 10, '/registry/configmaps/default/c'), ...entries(1, 10, '/registry/leases/n')];
+    await store.save(batch(whole([...keys].reverse())));
+    const loaded = (await store.load('c1'))!.keyspace!;
+    expect(loaded.revision).toBe(9);
+    expect(loaded.legacy).toBeUndefined();
+    expect(loaded.entries.map((e) => e.key)).toEqual(keys.map((e) => e.key).sort());
+    expect(loaded.entries.find((e) => e.key === '/registry/leases/n0000')).toEqual(keys.at(-1));
     store.close();
   });
 
-  it('opens a version 1 database upgraded, its saved cluster and one-part base intact', async () => {
-    const v1 = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open(databaseName, 1);
-      open.onupgradeneeded = () => {
-        const db = open.result;
-        db.createObjectStore('clusters', { keyPath: 'id' }).put(cluster);
-        db.createObjectStore('commands', { keyPath: ['clusterId', 'index'] });
-        db.createObjectStore('heads', { keyPath: 'clusterId' }).put(head);
-        db.createObjectStore('keyspaces', { keyPath: 'clusterId' }).put({ clusterId: 'c1', revision: 9, entries: entries(2, 10) });
-        db.createObjectStore('kvChanges', { keyPath: ['clusterId', 'seq'] });
-        db.createObjectStore('meta', { keyPath: 'key' });
-      };
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    v1.close();
+  it('writes only what changed: new and changed keys put, deleted keys removed, the others kept as they were', async () => {
     const store = await ClusterStore.open();
-    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 9, entries: entries(2, 10) });
-    await store.save(batch(entries(40, 1 << 20)));
-    expect((await store.load('c1'))!.keyspace!.entries).toHaveLength(40);
+    const first = entries(5, 20);
+    await store.save(batch(whole(first)));
+    const changed = { ...first[1]!, modRevision: 20, version: 2, value: 'changed' };
+    const added = { ...entries(1, 20, '/registry/services/default/s')[0]!, createRevision: 21, modRevision: 21 };
+    await store.save(batch({ revision: 22, whole: false, put: [changed, added], deleted: [first[3]!.key] }));
+    const loaded = (await store.load('c1'))!.keyspace!;
+    expect(loaded.revision).toBe(22);
+    expect(loaded.entries).toEqual([first[0], changed, first[2], first[4], added]);
+    expect(await stored('keys')).toBe(5);
+    // A save without keyspace changes leaves the keyspace and its revision alone.
+    await store.save(batch(null));
+    expect((await store.load('c1'))!.keyspace).toEqual(loaded);
+    store.close();
+  });
+
+  it('replaces every key on a whole save (no stale key); copies and deletes take the keys with the cluster', async () => {
+    const store = await ClusterStore.open();
+    await store.save(batch(whole(entries(40, 100))));
+    const small = entries(3, 100, '/registry/configmaps/default/c');
+    await store.save(batch(whole(small, 12)));
+    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 12, entries: small });
+    expect(await stored('keys')).toBe(3);
+
+    const copy = await store.duplicate('c1', { id: 'c2', name: 'copy', now: 3 });
+    expect((await store.load(copy.id))!.keyspace).toEqual({ revision: 12, entries: small });
+    expect(await stored('keys')).toBe(6);
+    await store.delete('c1');
+    expect(await store.load('c1')).toBeNull();
+    expect(await stored('keys')).toBe(3);
+    expect((await store.load('c2'))!.keyspace!.entries).toEqual(small);
+    store.close();
+  });
+
+  it('keeps one cluster\'s keys apart from another\'s whose id begins the same', async () => {
+    const store = await ClusterStore.open();
+    await store.save(batch(whole(entries(2, 10))));
+    await store.save({ ...batch(whole(entries(4, 10), 5)), cluster: { ...cluster, id: 'c10' }, head: { ...head, clusterId: 'c10' } });
+    await store.save(batch(whole(entries(1, 10))));
+    expect((await store.load('c1'))!.keyspace!.entries).toHaveLength(1);
+    expect((await store.load('c10'))!.keyspace!.entries).toHaveLength(4);
+    store.close();
+  });
+});
+
+describe('a save of an older schema version', () => {
+  it('opens a version 1 database upgraded: its one-record base loads as legacy, and a whole save replaces it', async () => {
+    await olderDatabase(1, (tx) => tx.objectStore('keyspaces').put({ clusterId: 'c1', revision: 9, entries: entries(2, 10) }));
+    const store = await ClusterStore.open();
+    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 9, entries: entries(2, 10), legacy: true });
+    await store.save(batch(whole(entries(3, 10), 11)));
+    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 11, entries: entries(3, 10) });
+    store.close();
+  });
+
+  it('folds a version 2 base in parts with the changes after it, and a whole save leaves none of their records', async () => {
+    const base = entries(4, 10);
+    const changed = { ...base[0]!, modRevision: 30, version: 2, value: 'new' };
+    await olderDatabase(2, (tx) => {
+      tx.objectStore('keyspaces').put({ clusterId: 'c1', revision: 9, entries: base.slice(0, 2), parts: 2 });
+      tx.objectStore('keyspaceParts').put({ clusterId: 'c1', part: 1, entries: base.slice(2) });
+      tx.objectStore('kvChanges').put({ clusterId: 'c1', seq: 0, change: { ...changed, deleted: false, step: 3 } });
+      tx.objectStore('kvChanges').put({ clusterId: 'c1', seq: 1, change: { key: base[2]!.key, modRevision: 31, deleted: true, step: 4 } });
+    });
+    const store = await ClusterStore.open();
+    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 31, entries: [changed, base[1], base[3]], legacy: true });
+    await store.save(batch(whole([changed], 32)));
+    expect(await stored('keyspaceParts')).toBe(0);
+    expect(await stored('kvChanges')).toBe(0);
+    expect((await store.load('c1'))!.keyspace).toEqual({ revision: 32, entries: [changed] });
     store.close();
   });
 });

@@ -3,11 +3,17 @@
 //   clusters   one record per saved cluster: name, seed, node count, times, head step, command count
 //   commands   the command log, keyed [clusterId, index]
 //   heads      the view of the last persisted step: status sample, markers, the trace's newest deliveries
-//   keyspaces  a whole keyspace at a base revision, keyed by cluster: its first part, and how many parts
-//   keyspaceParts  the base's further parts, keyed [clusterId, part] (version 2: a browser refuses a single
-//              value past ~128 MiB, and 30,000 Pods with their Events make a base of ~180 MB)
-//   kvChanges  keyspace changes after the base, keyed [clusterId, seq]
+//   keys       the keyspace at the head, one record per key, keyed [clusterId, key] (version 3): each save
+//              writes the keys changed since the previous one, so no save ever copies the whole keyspace
+//              but after a reset or fork
+//   keyspaces  the keyspace's revision, keyed by cluster (version 3: `inKeys`); a version 1 or 2 save
+//              held here a whole base at a revision instead: its first part and how many parts
+//   keyspaceParts  a version 2 base's further parts, keyed [clusterId, part]
+//   kvChanges  a version 1 or 2 save's keyspace changes after its base, keyed [clusterId, seq]
 //   meta       small settings (the cluster opened last)
+// (Versions 1 and 2 wrote a whole base whenever the changes since the last one outnumbered it: at 150,000
+// Pods in one tab a copy of ~300,000 values that stalled the simulation and doubled its heap for a while.
+// Such a save still loads; the first save after it writes its keyspace whole as keys.)
 // Every save is one transaction over all stores, so a crash leaves the previous save or the new one,
 // never half of it. The live simulation is never stored: it is rebuilt by replaying the command log
 // (replay.ts); the head view and keyspace only make a reload show the cluster at once.
@@ -17,10 +23,8 @@ import type { KeyChange, KeyEntry, LoggedCommand, TimelineMarker, TraceRecord } 
 import type { StepSample } from './timeline.ts';
 
 export const databaseName = 'podflow';
-export const schemaVersion = 2;
+export const schemaVersion = 3;
 
-/** A keyspace base is written in parts of about this many bytes of keys and values (as UTF-16). */
-export const keyspacePartBytes = 16 * 1024 * 1024;
 
 export interface ClusterRecord {
   readonly id: string;
@@ -54,7 +58,15 @@ export interface HeadRecord {
   readonly traceTail: readonly TraceRecord[];
 }
 
-export interface KeyspaceRecord {
+/** The revision of a cluster's keyspace, whose keys are in the `keys` store (version 3). */
+interface KeysRevisionRecord {
+  readonly clusterId: string;
+  readonly revision: number;
+  readonly inKeys: true;
+}
+
+/** A version 1 or 2 save's whole keyspace at a base revision (read, never written). */
+export interface LegacyBaseRecord {
   readonly clusterId: string;
   readonly revision: number;
   readonly entries: readonly KeyEntry[];
@@ -62,32 +74,51 @@ export interface KeyspaceRecord {
   readonly parts?: number;
 }
 
-/** A further part of a keyspace base (its entries follow the previous part's, in key order). */
-interface KeyspacePartRecord {
+/** A further part of a version 2 base (its entries follow the previous part's, in key order). */
+interface LegacyPartRecord {
   readonly clusterId: string;
   readonly part: number;
   readonly entries: readonly KeyEntry[];
 }
 
-export interface KvChangeRecord {
+/** A version 1 or 2 save's keyspace change after its base. */
+export interface LegacyChangeRecord {
   readonly clusterId: string;
   readonly seq: number;
   readonly change: KeyChange;
+}
+
+/** One key of a cluster's keyspace at its saved revision. */
+interface KeyRecord extends KeyEntry {
+  readonly clusterId: string;
 }
 
 interface PodflowSchema extends DBSchema {
   clusters: { key: string; value: ClusterRecord };
   commands: { key: [string, number]; value: CommandRecord };
   heads: { key: string; value: HeadRecord };
-  keyspaces: { key: string; value: KeyspaceRecord };
-  keyspaceParts: { key: [string, number]; value: KeyspacePartRecord };
-  kvChanges: { key: [string, number]; value: KvChangeRecord };
+  keys: { key: [string, string]; value: KeyRecord };
+  keyspaces: { key: string; value: KeysRevisionRecord | LegacyBaseRecord };
+  keyspaceParts: { key: [string, number]; value: LegacyPartRecord };
+  kvChanges: { key: [string, number]; value: LegacyChangeRecord };
   meta: { key: string; value: { key: string; value: string } };
 }
 
 type StoreName = StoreNames<PodflowSchema>;
-const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'keyspaces', 'keyspaceParts', 'kvChanges', 'meta'];
+const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'keys', 'keyspaces', 'keyspaceParts', 'kvChanges', 'meta'];
 const perCluster: StoreName[] = ['commands', 'keyspaceParts', 'kvChanges'];
+
+/** What a save writes of the keyspace. */
+export interface KeysBatch {
+  /** The store's revision these keys are at. */
+  readonly revision: number;
+  /** True: `put` is the whole keyspace, replacing every key the cluster had (after a reset, a fork, a first save). */
+  readonly whole: boolean;
+  /** Keys written since the previous save, each as it is now (or every key, when `whole`). */
+  readonly put: readonly KeyEntry[];
+  /** Keys deleted since the previous save. */
+  readonly deleted: readonly string[];
+}
 
 /** One save: everything that changed since the previous one, written in one transaction. */
 export interface SaveBatch {
@@ -96,9 +127,8 @@ export interface SaveBatch {
   readonly truncateCommandsFrom: number | null;
   readonly newCommands: readonly CommandRecord[];
   readonly head: HeadRecord;
-  /** A new keyspace base: replaces the old one and deletes every change after it. */
-  readonly keyspace: KeyspaceRecord | null;
-  readonly kvChanges: readonly KvChangeRecord[];
+  /** The keyspace's changes (null: none). */
+  readonly keyspace: KeysBatch | null;
 }
 
 /** A saved cluster as read back. */
@@ -106,8 +136,11 @@ export interface LoadedCluster {
   readonly cluster: ClusterRecord;
   readonly log: LoggedCommand[];
   readonly head: HeadRecord | null;
-  /** The keyspace at the head: the base with the later changes applied, sorted by key. */
-  readonly keyspace: { readonly revision: number; readonly entries: KeyEntry[] } | null;
+  /**
+   * The keyspace at the head, sorted by key. `legacy`: read from a version 1 or 2 save (a base and the
+   * changes after it), so the next save must write it whole.
+   */
+  readonly keyspace: { readonly revision: number; readonly entries: KeyEntry[]; readonly legacy?: true } | null;
 }
 
 export type StorageFault = 'unavailable' | 'quota-exceeded' | 'blocked' | 'write-failed' | 'read-failed';
@@ -154,6 +187,8 @@ export class ClusterStore {
           }
           // Version 2: a keyspace base in parts.
           if (oldVersion < 2) database.createObjectStore('keyspaceParts', { keyPath: ['clusterId', 'part'] });
+          // Version 3: the keyspace one record per key.
+          if (oldVersion < 3) database.createObjectStore('keys', { keyPath: ['clusterId', 'key'] });
         },
         blocked() {
           options.onBlocked?.();
@@ -208,19 +243,20 @@ export class ClusterStore {
         await tx.objectStore('commands').put(command);
       }
       if (batch.keyspace) {
-        before();
-        await tx.objectStore('kvChanges').delete(clusterRange(id));
-        await tx.objectStore('keyspaceParts').delete(clusterRange(id));
-        const [first, ...rest] = keyspaceParts(batch.keyspace.entries);
-        await tx.objectStore('keyspaces').put({ ...batch.keyspace, entries: first!, parts: 1 + rest.length });
-        for (const [i, entries] of rest.entries()) {
+        const { revision, whole, put, deleted } = batch.keyspace;
+        const keys = tx.objectStore('keys');
+        if (whole) {
           before();
-          await tx.objectStore('keyspaceParts').put({ clusterId: id, part: i + 1, entries });
+          await Promise.all([keys.delete(keysRange(id)), tx.objectStore('kvChanges').delete(clusterRange(id)), tx.objectStore('keyspaceParts').delete(clusterRange(id))]);
         }
-      }
-      for (const change of batch.kvChanges) {
         before();
-        await tx.objectStore('kvChanges').put(change);
+        // Requests are queued in order without waiting for each (IndexedDB runs them in order); the
+        // transaction fails whole if one of them does.
+        await Promise.all([
+          ...deleted.map((key) => keys.delete([id, key])),
+          ...put.map((entry) => keys.put({ clusterId: id, ...entry })),
+          tx.objectStore('keyspaces').put({ clusterId: id, revision, inKeys: true }),
+        ]);
       }
       before();
       await tx.objectStore('heads').put(batch.head);
@@ -237,14 +273,21 @@ export class ClusterStore {
       const commands = await tx.objectStore('commands').getAll(clusterRange(id));
       const head = (await tx.objectStore('heads').get(id)) ?? null;
       const first = await tx.objectStore('keyspaces').get(id);
-      const base = first ? await withParts(first, tx.objectStore('keyspaceParts')) : undefined;
-      const changes = base ? await tx.objectStore('kvChanges').getAll(clusterRange(id)) : [];
+      let keyspace: LoadedCluster['keyspace'] = null;
+      if (first && 'inKeys' in first) {
+        // IndexedDB orders string keys by UTF-16 code unit, as the page's sort does.
+        const entries = (await tx.objectStore('keys').getAll(keysRange(id))).map(({ clusterId: _, ...entry }) => entry);
+        keyspace = { revision: first.revision, entries };
+      } else if (first) {
+        const base = await withParts(first, tx.objectStore('keyspaceParts'));
+        keyspace = { ...fold(base, await tx.objectStore('kvChanges').getAll(clusterRange(id))), legacy: true };
+      }
       await tx.done;
       return {
         cluster,
         log: commands.sort((a, b) => a.index - b.index).map((c) => c.entry),
         head,
-        keyspace: base ? fold(base, changes) : null,
+        keyspace,
       };
     });
   }
@@ -270,6 +313,8 @@ export class ClusterStore {
       if (head) await tx.objectStore('heads').put({ ...head, clusterId: copy.id });
       const base = await tx.objectStore('keyspaces').get(id);
       if (base) await tx.objectStore('keyspaces').put({ ...base, clusterId: copy.id });
+      const keys = tx.objectStore('keys');
+      await Promise.all((await keys.getAll(keysRange(id))).map((key) => keys.put({ ...key, clusterId: copy.id })));
       for (const part of await tx.objectStore('keyspaceParts').getAll(clusterRange(id))) await tx.objectStore('keyspaceParts').put({ ...part, clusterId: copy.id });
       for (const change of await tx.objectStore('kvChanges').getAll(clusterRange(id))) await tx.objectStore('kvChanges').put({ ...change, clusterId: copy.id });
     });
@@ -281,6 +326,7 @@ export class ClusterStore {
       await tx.objectStore('clusters').delete(id);
       await tx.objectStore('heads').delete(id);
       await tx.objectStore('keyspaces').delete(id);
+      await tx.objectStore('keys').delete(keysRange(id));
       for (const name of perCluster) await tx.objectStore(name as 'commands').delete(clusterRange(id));
     });
   }
@@ -321,24 +367,8 @@ export class ClusterStore {
   }
 }
 
-/** A keyspace base's entries cut into parts of about `keyspacePartBytes` each (at least one part, maybe empty). */
-export function keyspaceParts(entries: readonly KeyEntry[]): KeyEntry[][] {
-  const parts: KeyEntry[][] = [[]];
-  let bytes = 0;
-  for (const entry of entries) {
-    const size = 2 * (entry.key.length + entry.value.length) + 64;
-    if (bytes + size > keyspacePartBytes && parts.at(-1)!.length > 0) {
-      parts.push([]);
-      bytes = 0;
-    }
-    parts.at(-1)!.push(entry);
-    bytes += size;
-  }
-  return parts;
-}
-
-/** A keyspace base read back whole: its first record's entries, then its further parts' in order. */
-async function withParts(first: KeyspaceRecord, parts: { getAll(range: IDBKeyRange): Promise<KeyspacePartRecord[]> }): Promise<KeyspaceRecord> {
+/** A version 2 base read back whole: its first record's entries, then its further parts' in order. */
+async function withParts(first: LegacyBaseRecord, parts: { getAll(range: IDBKeyRange): Promise<LegacyPartRecord[]> }): Promise<LegacyBaseRecord> {
   const count = first.parts ?? 1;
   if (count === 1) return first;
   const rest = (await parts.getAll(clusterRange(first.clusterId))).sort((a, b) => a.part - b.part);
@@ -350,8 +380,13 @@ function clusterRange(id: string): IDBKeyRange {
   return IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
 }
 
-/** The base keyspace with the later changes applied, sorted by key. */
-function fold(base: KeyspaceRecord, changes: readonly KvChangeRecord[]): { revision: number; entries: KeyEntry[] } {
+/** Every [id, key] of the `keys` store: a string key sorts after every number, an array after every string. */
+function keysRange(id: string): IDBKeyRange {
+  return IDBKeyRange.bound([id, ''], [id, []]);
+}
+
+/** A version 1 or 2 base with the later changes applied, sorted by key. */
+function fold(base: LegacyBaseRecord, changes: readonly LegacyChangeRecord[]): { revision: number; entries: KeyEntry[] } {
   const keys = new Map(base.entries.map((e) => [e.key, e]));
   let revision = base.revision;
   for (const { change } of [...changes].sort((a, b) => a.seq - b.seq)) {

@@ -2,17 +2,15 @@
 // After every report at the head the host hands over what changed; one save at a time is in flight, and
 // whatever accumulates meanwhile goes into the next one (so a fast-forward costs one transaction per
 // chunk, a play session about one per frame). A save holds the new commands, the head's view (status,
-// markers, the newest deliveries) and the keyspace: a whole base now and then (after a reset or fork, or
-// when the changes since the base outgrow it), the changes since the base otherwise. A failed save rolls
-// back whole (persistence.ts): what IndexedDB holds is the previous save, intact.
+// markers, the newest deliveries) and the keyspace: the keys changed since the previous save, each as it
+// is now (the whole keyspace only after a reset, a fork, or a restore of a save older than IndexedDB
+// version 3). A failed save rolls back whole (persistence.ts): what IndexedDB holds is the previous save,
+// intact.
 
-import type { KeyChange, TraceRecord } from '../protocol/index.ts';
+import type { KeyChange, KeyEntry, TraceRecord } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import { specOptions, type SimHost } from './host.ts';
-import type { ClusterRecord, LoadedCluster, SaveBatch, SavedStore } from './persistence.ts';
-
-/** A new keyspace base is written when the changes since the last one outnumber this or the base. */
-const minChangesBeforeRebase = 2_000;
+import type { ClusterRecord, KeysBatch, LoadedCluster, SaveBatch, SavedStore } from './persistence.ts';
 
 /** What the saver tells the manager about each save. */
 export interface SaveOutcome {
@@ -32,10 +30,8 @@ export class ClusterSaver {
   lastPersistedStep: number | null = null;
   private persistedCommands = 0;
   private truncateFrom: number | null = null;
-  private needBase = true;
-  private baseSize = 0;
-  private changesSinceBase = 0;
-  private kvSeq = 0;
+  /** The next save writes the whole keyspace. */
+  private needWhole = true;
   private pendingChanges: KeyChange[] = [];
   private traceTail: TraceRecord[] = [];
   private inFlight: Promise<void> | null = null;
@@ -54,7 +50,7 @@ export class ClusterSaver {
     const { host } = this;
     this.truncateFrom = Math.min(this.truncateFrom ?? keepCommands, keepCommands);
     this.persistedCommands = Math.min(this.persistedCommands, keepCommands);
-    this.needBase = true;
+    this.needWhole = true;
     this.pendingChanges = [];
     this.traceTail = host.headTail();
     if (this.open) {
@@ -78,7 +74,8 @@ export class ClusterSaver {
       this.traceTail.push(...batch.records);
       if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);
     }
-    if (batch.changes) this.pendingChanges.push(...batch.changes.changes);
+    // A whole keyspace is read when the save is made: the changes before it are in it.
+    if (batch.changes && !this.needWhole) this.pendingChanges.push(...batch.changes.changes);
     this.flush();
   }
 
@@ -87,7 +84,7 @@ export class ClusterSaver {
     this.open = record;
     this.persistedCommands = commands;
     this.truncateFrom = null;
-    this.needBase = !loaded?.keyspace;
+    this.needWhole = !loaded?.keyspace || loaded.keyspace.legacy === true;
     this.pendingChanges = [];
     this.traceTail = [...(loaded?.head?.traceTail ?? [])];
     this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
@@ -130,19 +127,13 @@ export class ClusterSaver {
     const truncateFrom = this.truncateFrom;
     this.truncateFrom = null;
     this.persistedCommands = log.length;
-    let keyspace: SaveBatch['keyspace'] = null;
-    let kvChanges: SaveBatch['kvChanges'] = [];
+    let keyspace: KeysBatch | null = null;
     const tracker = host.keyspaceTracker;
-    this.changesSinceBase += this.pendingChanges.length;
-    if (tracker && (this.needBase || this.changesSinceBase > Math.max(minChangesBeforeRebase, this.baseSize))) {
-      const entries = tracker.entriesAt(sample.revision);
-      keyspace = { clusterId: open.id, revision: sample.revision, entries };
-      this.baseSize = entries.length;
-      this.changesSinceBase = 0;
-      this.kvSeq = 0;
-      this.needBase = false;
-    } else {
-      kvChanges = this.pendingChanges.map((change) => ({ clusterId: open.id, seq: this.kvSeq++, change }));
+    if (tracker && this.needWhole) {
+      keyspace = { revision: sample.revision, whole: true, put: tracker.entriesAt(sample.revision), deleted: [] };
+      this.needWhole = false;
+    } else if (tracker && this.pendingChanges.length > 0) {
+      keyspace = { revision: sample.revision, whole: false, ...latestOfEach(this.pendingChanges) };
     }
     this.pendingChanges = [];
     this.traceTail = this.traceTail.slice(-traceTailLimit);
@@ -157,7 +148,19 @@ export class ClusterSaver {
         markers: timeline.markers.slice(), traceTail: this.traceTail.slice(),
       },
       keyspace,
-      kvChanges,
     };
   }
+}
+
+/** Each key's last change: the keys written, as they are now, and the keys deleted. */
+function latestOfEach(changes: readonly KeyChange[]): { put: KeyEntry[]; deleted: string[] } {
+  const last = new Map<string, KeyChange>();
+  for (const change of changes) last.set(change.key, change);
+  const put: KeyEntry[] = [];
+  const deleted: string[] = [];
+  for (const change of last.values()) {
+    if (change.deleted) deleted.push(change.key);
+    else put.push({ key: change.key, createRevision: change.createRevision, modRevision: change.modRevision, version: change.version, lease: change.lease, value: change.value });
+  }
+  return { put, deleted };
 }

@@ -8,7 +8,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Command, PersistenceEvent, WorkerEvent } from '../protocol/index.ts';
 import { SimHost, type HostClock } from './host.ts';
-import { ClusterStore, StorageError, type OpenOptions } from './persistence.ts';
+import { ClusterStore, databaseName, StorageError, type OpenOptions, type SaveBatch } from './persistence.ts';
 import { randomId, SavedClusters, type ClusterLocks, type SavedClustersOptions } from './saved-clusters.ts';
 import { serveStore, storeOverPort } from './store-port.ts';
 
@@ -91,6 +91,35 @@ function liveState(host: SimHost) {
   };
 }
 
+/** A store that records the keyspace of every save into `keyspaces`. */
+function recording(keyspaces: NonNullable<SaveBatch['keyspace']>[]) {
+  return async (options: OpenOptions) => {
+    const store = await ClusterStore.open(options);
+    const save = store.save.bind(store);
+    store.save = (batch) => {
+      if (batch.keyspace) keyspaces.push(batch.keyspace);
+      return save(batch);
+    };
+    return store;
+  };
+}
+
+/** Writes to the saved clusters' database with IndexedDB itself (as an older Podflow wrote it). */
+async function rawWrite(write: (tx: IDBTransaction) => void): Promise<void> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(databaseName);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const tx = db.transaction(['keys', 'keyspaces'], 'readwrite');
+  write(tx);
+  await new Promise((resolve, reject) => {
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+}
+
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
 });
@@ -129,6 +158,64 @@ describe.each([
     await first.send({ type: 'step', count: 30 });
     await second.send({ type: 'step', count: 30 });
     expect(liveState(second.host)).toEqual(liveState(first.host));
+  });
+
+  it('writes the keyspace whole once, then only the keys each save changed; a reload reads the live keys with their values', async () => {
+    const locks = sharedLocks();
+    const keyspaces: NonNullable<SaveBatch['keyspace']>[] = [];
+    const first = await tab(locks, {}, recording(keyspaces));
+    await first.send({ type: 'applyManifest', yaml: nginx });
+    await first.send({ type: 'step', count: 60 });
+    await first.send({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: '/demo', value: 'x' } });
+    await first.send({ type: 'step', count: 5 });
+    await first.send({ type: 'userRequest', to: 'etcd', kind: 'etcd.DeleteRange', payload: { key: '/demo' } });
+    for (let i = 0; i < 20; i++) await first.send({ type: 'step', count: 2 });
+    // Of the keyspace saves only the first was whole; each later one carried a few keys.
+    expect(keyspaces.filter((k) => k.whole)).toHaveLength(1);
+    expect(keyspaces[0]!.whole).toBe(true);
+    const later = keyspaces.slice(1);
+    const live = liveState(first.host).values!;
+    expect(later.length).toBeGreaterThanOrEqual(4);
+    for (const k of later) expect(k.put.length + k.deleted.length).toBeLessThan(live.length / 4);
+    expect(later.some((k) => k.deleted.includes('/demo'))).toBe(true);
+    // Each save names a key at most once, at its latest.
+    for (const k of later) expect(new Set([...k.put.map((e) => e.key), ...k.deleted]).size).toBe(k.put.length + k.deleted.length);
+
+    const store = await ClusterStore.open();
+    const [saved] = await store.list();
+    const loaded = await store.load(saved!.id);
+    store.close();
+    expect(loaded!.keyspace).toEqual({ revision: first.host.timeline.revisionAt(first.host.timeline.head), entries: live });
+  });
+
+  it('writes a keyspace restored from a version 2 save whole at its first save, and not again', async () => {
+    const locks = sharedLocks();
+    const first = await tab(locks);
+    await first.send({ type: 'applyManifest', yaml: nginx });
+    await first.send({ type: 'step', count: 60 });
+    first.host.dispose();
+    locks.acquire = sharedLocks().acquire;
+    // Made a version 2 save: the keyspace as one base record, no key records.
+    const store = await ClusterStore.open();
+    const [saved] = await store.list();
+    const { keyspace } = (await store.load(saved!.id))!;
+    store.close();
+    await rawWrite((tx) => {
+      tx.objectStore('keys').clear();
+      tx.objectStore('keyspaces').put({ clusterId: saved!.id, revision: keyspace!.revision, entries: keyspace!.entries });
+    });
+
+    const keyspaces: NonNullable<SaveBatch['keyspace']>[] = [];
+    const second = await tab(locks, {}, recording(keyspaces));
+    await second.send({ type: 'step', count: 20 });
+    await second.send({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: '/demo', value: 'x' } });
+    await second.send({ type: 'step', count: 5 });
+    expect(keyspaces.map((k) => k.whole)).toEqual([true, ...keyspaces.slice(1).map(() => false)]);
+    expect(keyspaces.length).toBeGreaterThan(1);
+    const reopened = await ClusterStore.open();
+    const loaded = await reopened.load(saved!.id);
+    reopened.close();
+    expect(loaded!.keyspace).toEqual({ revision: second.host.timeline.revisionAt(second.host.timeline.head), entries: liveState(second.host).values });
   });
 
   it('restores a cluster reset from 3 etcd members to 1 with 1 member (the reset drops the count it leaves absent)', async () => {
