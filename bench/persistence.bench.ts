@@ -3,9 +3,12 @@
 // Saved clusters and the timeline at scale (issue 6): restoring a saved cluster of 10,000 etcd objects
 // after a reload (time until its saved view is shown, and until the live cluster is rebuilt by replay),
 // and seeking back 1,000 steps in a timeline of more than 10,000 steps. IndexedDB is fake-indexeddb in
-// Node here (slower than a browser's); every event is structured-cloned as postMessage would.
+// Node here (slower than a browser's); every event is structured-cloned as postMessage would. Every save
+// is measured as it would cross to a storage worker (its batch serialized with v8.serialize, the structured
+// clone's format): the largest one, and all of them together.
 
 import 'fake-indexeddb/auto';
+import { serialize } from 'node:v8';
 import { IDBFactory } from 'fake-indexeddb';
 import type { WorkerEvent } from '../src/protocol/index.ts';
 import { SimHost, type HostClock } from '../src/worker/host.ts';
@@ -17,10 +20,28 @@ const objects = Number(process.env.PODFLOW_BENCH_OBJECTS ?? 10_000);
 const stillClock: HostClock = { now: () => 0, setTimeout: () => 0, clearTimeout: () => undefined };
 const configMap = (name: string) => JSON.stringify({ kind: 'ConfigMap', apiVersion: 'v1', metadata: { name, namespace: 'bench', uid: `uid-${name}`, creationTimestamp: '2024-01-01T00:00:00Z' }, data: { payload: 'x'.repeat(400) } });
 
+/** The saves' sizes as they would cross a port, and the time each took to serialize. */
+const saves = { count: 0, bytes: 0, largest: 0, serializeMs: 0 };
+
+async function measuredStore(): Promise<ClusterStore> {
+  const store = await ClusterStore.open();
+  const save = store.save.bind(store);
+  store.save = (batch) => {
+    const start = performance.now();
+    const bytes = serialize(batch).byteLength;
+    saves.serializeMs += performance.now() - start;
+    saves.count++;
+    saves.bytes += bytes;
+    saves.largest = Math.max(saves.largest, bytes);
+    return save(batch);
+  };
+  return store;
+}
+
 function newTab(post: (event: WorkerEvent) => void) {
   const host = new SimHost({ post, clock: stillClock, initial: { seed: 'bench-persist', nodes: 1 } });
   let n = 0;
-  const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, newId: () => `bench-${++n}`, openStore: () => ClusterStore.open() });
+  const saved = new SavedClusters({ host, locks: { acquire: async () => () => undefined }, newId: () => `bench-${++n}`, openStore: measuredStore });
   return { host, saved };
 }
 
@@ -44,6 +65,7 @@ export const benchmarks: Benchmark[] = [
       }
       first.host.handle({ type: 'runUntilIdle' });
       await first.saved.idle();
+      const written = { ...saves };
       const head = first.host.timeline.head;
       const keys = first.host.keyspaceTracker?.at(first.host.timeline.revisionAt(head)).entries.count ?? 0;
       const commands = first.host.timeline.log.length;
@@ -79,6 +101,8 @@ export const benchmarks: Benchmark[] = [
       const restoredKeys = second.host.keyspaceTracker?.at(second.host.timeline.revisionAt(second.host.timeline.head)).entries.count ?? 0;
       const sizes = `${keys.toLocaleString('en-US')} keys (${restoredKeys.toLocaleString('en-US')} after restore), ${head.toLocaleString('en-US')} steps, ${commands.toLocaleString('en-US')} commands`;
       return [
+        { name: 'saving while the keys were written: the largest save, as it crosses to a storage worker', value: written.largest / 1024, unit: 'KiB', note: `${written.count.toLocaleString('en-US')} saves; v8.serialize` },
+        { name: 'saving while the keys were written: all saves together', value: written.bytes / (1024 * 1024), unit: 'MiB', note: `serializing them took ${written.serializeMs.toFixed(0)} ms` },
         { name: 'restore after reload: saved view shown (open DB, read, post keyspace)', value: shownAt - constructed, unit: 'ms', goal: { value: 1000, better: 'lower' }, note: `${sizes}; fake-indexeddb; plus ${(constructed - reloadStart).toFixed(0)} ms to boot the worker's default cluster` },
         { name: 'restore after reload: live cluster rebuilt by replay', value: liveAt - constructed, unit: 'ms', note: sizes },
         { name: 'seek back 1,000 steps (trace tail, keyspace at the revision, status)', value: Math.min(...seeks), unit: 'ms', goal: { value: 100, better: 'lower' }, note: `best of 5; ${sizes}` },
