@@ -135,9 +135,13 @@ function* getNewReplicaSet(dc: DeploymentSyncContext, d: Deployment, rsList: rea
   return created;
 }
 
-/** PUT deployments/<name>/status with the whole object (annotations travel along). */
+/**
+ * PUT deployments/<name>/status with the whole object (annotations travel along). The body is a copy, as
+ * the Go client's is its encoding: `d` is changed after (its resourceVersion from the answer, later its
+ * conditions), and a body sharing its parts would change in the trace with it.
+ */
 export function* updateStatus(dc: DeploymentSyncContext, d: Deployment): Co<void> {
-  const updated = yield* dc.deployments.update({ ...d, ...deploymentKind }, { subresource: 'status' });
+  const updated = yield* dc.deployments.update(deepCopy({ ...d, ...deploymentKind }), { subresource: 'status' });
   d.metadata.resourceVersion = updated.metadata.resourceVersion;
 }
 
