@@ -1,13 +1,14 @@
 // The IndexedDB store's keyspace, one record per key (schema version 3): a save writes the keys changed
 // since the previous one (or, when `whole`, the whole keyspace, leaving no stale key); a load reads them
-// back in key order at the saved revision; copies and deletes take the keys with their cluster. A save of
+// back in key order at the saved revision; copies and deletes take the keys with their cluster. The trace
+// tail likewise, one record per delivery: each save adds its new ones and drops the oldest. A save of
 // version 1 (one base) or version 2 (a base in parts, and changes after it) opens upgraded, loads folded
 // and marked `legacy`, and the next whole save leaves none of its records behind.
 
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { KeyEntry } from '../protocol/index.ts';
+import type { KeyEntry, TraceRecord } from '../protocol/index.ts';
 import { ClusterStore, databaseName, type ClusterRecord, type HeadRecord, type KeysBatch, type SaveBatch } from './persistence.ts';
 
 const cluster: ClusterRecord = { id: 'c1', name: 'big', seed: 'podflow', nodes: 3, created: 1, updated: 2, headStep: 10, commands: 0 };
@@ -20,7 +21,7 @@ function entries(n: number, valueChars: number, prefix = '/registry/pods/default
 }
 
 function batch(keyspace: KeysBatch | null): SaveBatch {
-  return { cluster, truncateCommandsFrom: null, newCommands: [], head, keyspace };
+  return { cluster, truncateCommandsFrom: null, newCommands: [], head, traceTail: null, keyspace };
 }
 
 const whole = (put: KeyEntry[], revision = 9): KeysBatch => ({ revision, whole: true, put, deleted: [] });
@@ -121,6 +122,33 @@ describe('the keyspace, one record per key', () => {
     await store.save(batch(whole(entries(1, 10))));
     expect((await store.load('c1'))!.keyspace!.entries).toHaveLength(1);
     expect((await store.load('c10'))!.keyspace!.entries).toHaveLength(4);
+    store.close();
+  });
+});
+
+describe('the trace tail, one record per delivery', () => {
+  const record = (step: number) => ({ step, id: step, from: 'a', to: 'b', kind: 'timer', payload: { n: step }, sentAt: 0, deliverAt: 0, cause: null, replyTo: null, background: false }) as unknown as TraceRecord;
+  const steps = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => record(from + i));
+
+  it('adds each save\'s new deliveries and drops those before keepFrom; a whole tail replaces what was kept', async () => {
+    const store = await ClusterStore.open();
+    await store.save({ ...batch(null), traceTail: { whole: true, records: steps(1, 5), keepFrom: 1 } });
+    await store.save({ ...batch(null), traceTail: { whole: false, records: steps(6, 8), keepFrom: 4 } });
+    expect((await store.load('c1'))!.head!.traceTail.map((r) => r.step)).toEqual([4, 5, 6, 7, 8]);
+    expect((await store.load('c1'))!.head!.traceTail[0]).toEqual(record(4));
+    await store.save({ ...batch(null), traceTail: { whole: true, records: steps(2, 3), keepFrom: 2 } });
+    expect((await store.load('c1'))!.head!.traceTail.map((r) => r.step)).toEqual([2, 3]);
+    await store.duplicate('c1', { id: 'c2', name: 'copy', now: 3 });
+    await store.delete('c1');
+    expect(await stored('traceTail')).toBe(2);
+    expect((await store.load('c2'))!.head!.traceTail.map((r) => r.step)).toEqual([2, 3]);
+    store.close();
+  });
+
+  it('loads a version 2 head\'s own tail', async () => {
+    await olderDatabase(2, (tx) => tx.objectStore('heads').put({ ...head, traceTail: steps(7, 9) }));
+    const store = await ClusterStore.open();
+    expect((await store.load('c1'))!.head!.traceTail).toEqual(steps(7, 9));
     store.close();
   });
 });

@@ -2,7 +2,10 @@
 // a versioned schema and upgrade code from version 1 on:
 //   clusters   one record per saved cluster: name, seed, node count, times, head step, command count
 //   commands   the command log, keyed [clusterId, index]
-//   heads      the view of the last persisted step: status sample, markers, the trace's newest deliveries
+//   heads      the view of the last persisted step: status sample, markers (and, before version 3, the
+//              trace's newest deliveries)
+//   traceTail  the trace's newest deliveries up to the last persisted step, keyed [clusterId, step]
+//              (version 3): each save adds the new ones and drops those past `traceTailLimit`
 //   keys       the keyspace at the head, one record per key, keyed [clusterId, key] (version 3): each save
 //              writes the keys changed since the previous one, so no save ever copies the whole keyspace
 //              but after a reset or fork
@@ -13,7 +16,8 @@
 //   meta       small settings (the cluster opened last)
 // (Versions 1 and 2 wrote a whole base whenever the changes since the last one outnumbered it: at 150,000
 // Pods in one tab a copy of ~300,000 values that stalled the simulation and doubled its heap for a while.
-// Such a save still loads; the first save after it writes its keyspace whole as keys.)
+// Such a save still loads; the first save after it writes its keyspace whole as keys. They also wrote
+// the trace's newest 256 deliveries, ~350 KB, into the head at every save.)
 // Every save is one transaction over all stores, so a crash leaves the previous save or the new one,
 // never half of it. The live simulation is never stored: it is rebuilt by replaying the command log
 // (replay.ts); the head view and keyspace only make a reload show the cluster at once.
@@ -47,7 +51,7 @@ export interface CommandRecord {
   readonly entry: LoggedCommand;
 }
 
-/** The UI's view of the last persisted step. */
+/** The UI's view of the last persisted step (as loaded: its trace tail read from the traceTail store). */
 export interface HeadRecord {
   readonly clusterId: string;
   readonly step: number;
@@ -56,6 +60,23 @@ export interface HeadRecord {
   readonly compactRevision: number;
   readonly markers: readonly TimelineMarker[];
   readonly traceTail: readonly TraceRecord[];
+}
+
+/** One of the trace's newest deliveries. */
+interface TraceTailRecord {
+  readonly clusterId: string;
+  readonly step: number;
+  readonly record: TraceRecord;
+}
+
+/** What a save writes of the trace's newest deliveries. */
+export interface TailBatch {
+  /** True: `records` are the whole tail, replacing what was kept (after a reset, fork or restore). */
+  readonly whole: boolean;
+  /** Deliveries since the previous save (or the whole tail), in step order. */
+  readonly records: readonly TraceRecord[];
+  /** Deliveries of earlier steps are dropped. */
+  readonly keepFrom: number;
 }
 
 /** The revision of a cluster's keyspace, whose keys are in the `keys` store (version 3). */
@@ -97,6 +118,7 @@ interface PodflowSchema extends DBSchema {
   clusters: { key: string; value: ClusterRecord };
   commands: { key: [string, number]; value: CommandRecord };
   heads: { key: string; value: HeadRecord };
+  traceTail: { key: [string, number]; value: TraceTailRecord };
   keys: { key: [string, string]; value: KeyRecord };
   keyspaces: { key: string; value: KeysRevisionRecord | LegacyBaseRecord };
   keyspaceParts: { key: [string, number]; value: LegacyPartRecord };
@@ -105,8 +127,8 @@ interface PodflowSchema extends DBSchema {
 }
 
 type StoreName = StoreNames<PodflowSchema>;
-const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'keys', 'keyspaces', 'keyspaceParts', 'kvChanges', 'meta'];
-const perCluster: StoreName[] = ['commands', 'keyspaceParts', 'kvChanges'];
+const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'traceTail', 'keys', 'keyspaces', 'keyspaceParts', 'kvChanges', 'meta'];
+const perCluster: StoreName[] = ['commands', 'traceTail', 'keyspaceParts', 'kvChanges'];
 
 /** What a save writes of the keyspace. */
 export interface KeysBatch {
@@ -126,7 +148,9 @@ export interface SaveBatch {
   /** Delete logged commands from this index on before adding (a fork or reset); null to only append. */
   readonly truncateCommandsFrom: number | null;
   readonly newCommands: readonly CommandRecord[];
-  readonly head: HeadRecord;
+  readonly head: Omit<HeadRecord, 'traceTail'>;
+  /** The trace tail's changes (null: none). */
+  readonly traceTail: TailBatch | null;
   /** The keyspace's changes (null: none). */
   readonly keyspace: KeysBatch | null;
 }
@@ -187,8 +211,11 @@ export class ClusterStore {
           }
           // Version 2: a keyspace base in parts.
           if (oldVersion < 2) database.createObjectStore('keyspaceParts', { keyPath: ['clusterId', 'part'] });
-          // Version 3: the keyspace one record per key.
-          if (oldVersion < 3) database.createObjectStore('keys', { keyPath: ['clusterId', 'key'] });
+          // Version 3: the keyspace one record per key; the trace tail one record per delivery.
+          if (oldVersion < 3) {
+            database.createObjectStore('keys', { keyPath: ['clusterId', 'key'] });
+            database.createObjectStore('traceTail', { keyPath: ['clusterId', 'step'] });
+          }
         },
         blocked() {
           options.onBlocked?.();
@@ -258,8 +285,17 @@ export class ClusterStore {
           tx.objectStore('keyspaces').put({ clusterId: id, revision, inKeys: true }),
         ]);
       }
+      if (batch.traceTail) {
+        const { whole, records, keepFrom } = batch.traceTail;
+        const tail = tx.objectStore('traceTail');
+        before();
+        await Promise.all([
+          tail.delete(whole ? clusterRange(id) : IDBKeyRange.bound([id, -Infinity], [id, keepFrom], false, true)),
+          ...records.filter((record) => record.step >= keepFrom).map((record) => tail.put({ clusterId: id, step: record.step, record })),
+        ]);
+      }
       before();
-      await tx.objectStore('heads').put(batch.head);
+      await tx.objectStore('heads').put({ ...batch.head, traceTail: [] });
       before();
       await tx.objectStore('clusters').put(batch.cluster);
     });
@@ -271,7 +307,10 @@ export class ClusterStore {
       const cluster = await tx.objectStore('clusters').get(id);
       if (!cluster) return null;
       const commands = await tx.objectStore('commands').getAll(clusterRange(id));
-      const head = (await tx.objectStore('heads').get(id)) ?? null;
+      const saved = (await tx.objectStore('heads').get(id)) ?? null;
+      const tail = saved ? await tx.objectStore('traceTail').getAll(clusterRange(id)) : [];
+      // A version 1 or 2 head holds its tail itself.
+      const head = saved && tail.length > 0 ? { ...saved, traceTail: tail.map((t) => t.record) } : saved;
       const first = await tx.objectStore('keyspaces').get(id);
       let keyspace: LoadedCluster['keyspace'] = null;
       if (first && 'inKeys' in first) {
@@ -311,6 +350,7 @@ export class ClusterStore {
       for (const command of await tx.objectStore('commands').getAll(clusterRange(id))) await tx.objectStore('commands').put({ ...command, clusterId: copy.id });
       const head = await tx.objectStore('heads').get(id);
       if (head) await tx.objectStore('heads').put({ ...head, clusterId: copy.id });
+      for (const record of await tx.objectStore('traceTail').getAll(clusterRange(id))) await tx.objectStore('traceTail').put({ ...record, clusterId: copy.id });
       const base = await tx.objectStore('keyspaces').get(id);
       if (base) await tx.objectStore('keyspaces').put({ ...base, clusterId: copy.id });
       const keys = tx.objectStore('keys');

@@ -2,15 +2,15 @@
 // After every report at the head the host hands over what changed; one save at a time is in flight, and
 // whatever accumulates meanwhile goes into the next one (so a fast-forward costs one transaction per
 // chunk, a play session about one per frame). A save holds the new commands, the head's view (status,
-// markers, the newest deliveries) and the keyspace: the keys changed since the previous save, each as it
-// is now (the whole keyspace only after a reset, a fork, or a restore of a save older than IndexedDB
-// version 3). A failed save rolls back whole (persistence.ts): what IndexedDB holds is the previous save,
-// intact.
+// markers), the trace's deliveries since the previous save and the keys changed since then, each as it is
+// now: the whole trace tail and keyspace only after a reset, a fork, or a restore (for the keyspace, of a
+// save older than IndexedDB version 3). A failed save rolls back whole (persistence.ts): what IndexedDB
+// holds is the previous save, intact.
 
 import type { KeyChange, KeyEntry, TraceRecord } from '../protocol/index.ts';
 import { traceTailLimit } from '../protocol/index.ts';
 import { specOptions, type SimHost } from './host.ts';
-import type { ClusterRecord, KeysBatch, LoadedCluster, SaveBatch, SavedStore } from './persistence.ts';
+import type { ClusterRecord, KeysBatch, LoadedCluster, SaveBatch, SavedStore, TailBatch } from './persistence.ts';
 
 /** What the saver tells the manager about each save. */
 export interface SaveOutcome {
@@ -33,7 +33,12 @@ export class ClusterSaver {
   /** The next save writes the whole keyspace. */
   private needWhole = true;
   private pendingChanges: KeyChange[] = [];
+  /** The trace's newest deliveries (up to twice `traceTailLimit` between saves). */
   private traceTail: TraceRecord[] = [];
+  /** Those of them not saved yet. */
+  private unsavedTail: TraceRecord[] = [];
+  /** The next save writes the whole trace tail. */
+  private tailWhole = true;
   private inFlight: Promise<void> | null = null;
   private dirty = false;
 
@@ -53,6 +58,8 @@ export class ClusterSaver {
     this.needWhole = true;
     this.pendingChanges = [];
     this.traceTail = host.headTail();
+    this.unsavedTail = [];
+    this.tailWhole = true;
     if (this.open) {
       // The new spec replaces the old one whole: a reset to 1 member or to protobuf drops the fields it leaves absent.
       const { storageMediaType: _media, etcdMembers: _members, ...open } = this.open;
@@ -73,6 +80,10 @@ export class ClusterSaver {
     if (batch.records.length > 0) {
       this.traceTail.push(...batch.records);
       if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);
+      if (!this.tailWhole) {
+        this.unsavedTail.push(...batch.records);
+        if (this.unsavedTail.length > 2 * traceTailLimit) this.unsavedTail = this.unsavedTail.slice(-traceTailLimit);
+      }
     }
     // A whole keyspace is read when the save is made: the changes before it are in it.
     if (batch.changes && !this.needWhole) this.pendingChanges.push(...batch.changes.changes);
@@ -87,6 +98,9 @@ export class ClusterSaver {
     this.needWhole = !loaded?.keyspace || loaded.keyspace.legacy === true;
     this.pendingChanges = [];
     this.traceTail = [...(loaded?.head?.traceTail ?? [])];
+    this.unsavedTail = [];
+    // Written whole once, as a version 1 or 2 head held it itself.
+    this.tailWhole = true;
     this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
     this.restoring = true;
   }
@@ -137,6 +151,12 @@ export class ClusterSaver {
     }
     this.pendingChanges = [];
     this.traceTail = this.traceTail.slice(-traceTailLimit);
+    const keepFrom = this.traceTail[0]?.step ?? 0;
+    let traceTail: TailBatch | null = null;
+    if (this.tailWhole) traceTail = { whole: true, records: this.traceTail.slice(), keepFrom };
+    else if (this.unsavedTail.length > 0) traceTail = { whole: false, records: this.unsavedTail.slice(-traceTailLimit), keepFrom };
+    this.tailWhole = false;
+    this.unsavedTail = [];
     this.open = { ...open, headStep: head, commands: log.length, updated: this.now() };
     return {
       cluster: this.open,
@@ -145,8 +165,9 @@ export class ClusterSaver {
       head: {
         clusterId: open.id, step: head, bootSteps: timeline.bootSteps, sample,
         compactRevision: tracker ? tracker.compactRevision : -1,
-        markers: timeline.markers.slice(), traceTail: this.traceTail.slice(),
+        markers: timeline.markers.slice(),
       },
+      traceTail,
       keyspace,
     };
   }

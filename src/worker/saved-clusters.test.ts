@@ -6,7 +6,7 @@
 import 'fake-indexeddb/auto';
 import { IDBFactory } from 'fake-indexeddb';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Command, PersistenceEvent, WorkerEvent } from '../protocol/index.ts';
+import { traceTailLimit, type Command, type PersistenceEvent, type WorkerEvent } from '../protocol/index.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { ClusterStore, databaseName, StorageError, type OpenOptions, type SaveBatch } from './persistence.ts';
 import { randomId, SavedClusters, type ClusterLocks, type SavedClustersOptions } from './saved-clusters.ts';
@@ -91,13 +91,14 @@ function liveState(host: SimHost) {
   };
 }
 
-/** A store that records the keyspace of every save into `keyspaces`. */
-function recording(keyspaces: NonNullable<SaveBatch['keyspace']>[]) {
+/** A store that records the keyspace of every save into `keyspaces` (and its trace tail into `tails`). */
+function recording(keyspaces: NonNullable<SaveBatch['keyspace']>[], tails: NonNullable<SaveBatch['traceTail']>[] = []) {
   return async (options: OpenOptions) => {
     const store = await ClusterStore.open(options);
     const save = store.save.bind(store);
     store.save = (batch) => {
       if (batch.keyspace) keyspaces.push(batch.keyspace);
+      if (batch.traceTail) tails.push(batch.traceTail);
       return save(batch);
     };
     return store;
@@ -163,7 +164,8 @@ describe.each([
   it('writes the keyspace whole once, then only the keys each save changed; a reload reads the live keys with their values', async () => {
     const locks = sharedLocks();
     const keyspaces: NonNullable<SaveBatch['keyspace']>[] = [];
-    const first = await tab(locks, {}, recording(keyspaces));
+    const tails: NonNullable<SaveBatch['traceTail']>[] = [];
+    const first = await tab(locks, {}, recording(keyspaces, tails));
     await first.send({ type: 'applyManifest', yaml: nginx });
     await first.send({ type: 'step', count: 60 });
     await first.send({ type: 'userRequest', to: 'etcd', kind: 'etcd.Put', payload: { key: '/demo', value: 'x' } });
@@ -186,6 +188,14 @@ describe.each([
     const loaded = await store.load(saved!.id);
     store.close();
     expect(loaded!.keyspace).toEqual({ revision: first.host.timeline.revisionAt(first.host.timeline.head), entries: live });
+    // The trace tail the same way: whole once, then each save's new deliveries, the newest traceTailLimit kept.
+    expect(tails.map((t) => t.whole)).toEqual([true, ...tails.slice(1).map(() => false)]);
+    const tail = first.host.headTail();
+    expect(tail.length).toBe(traceTailLimit);
+    for (const t of tails.slice(1)) expect(t.records.length).toBeLessThan(traceTailLimit / 2);
+    // What the first save wrote and the later ones added is more than is kept: the oldest were dropped.
+    expect(tails.reduce((n, t) => n + t.records.length, 0)).toBeGreaterThan(traceTailLimit);
+    expect(loaded!.head!.traceTail).toEqual(tail);
   });
 
   it('writes a keyspace restored from a version 2 save whole at its first save, and not again', async () => {

@@ -207,8 +207,8 @@ export class SavedClusters implements HostJournal {
           await store.save({
             cluster: record, truncateCommandsFrom: 0,
             newCommands: file.commands.map((entry, index) => ({ clusterId: record.id, index, entry })),
-            head: { clusterId: record.id, step: 0, bootSteps: 0, sample: { now: 0, pending: 0, idle: true, revision: 0 }, compactRevision: -1, markers: [], traceTail: [] },
-            keyspace: null,
+            head: { clusterId: record.id, step: 0, bootSteps: 0, sample: { now: 0, pending: 0, idle: true, revision: 0 }, compactRevision: -1, markers: [] },
+            traceTail: null, keyspace: null,
           });
           await this.openCluster(record.id);
         });
