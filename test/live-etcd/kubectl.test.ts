@@ -70,7 +70,12 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     // Restart: a new apiserver (its own controllers, scheduler and kubelets) on the same etcd.
     await env.close();
     env = await startKubectlEnv(kubectl!, onEtcd);
-    expect(await podPhases(env)).toEqual(before);
+    // The same pods, on the same nodes' kubelets. Those kubelets are new (the whole cluster restarted, its
+    // container runtime with it): they start the containers again, so a pod may be Pending for a moment
+    // (it was read here before or after that by chance); then they are Running again.
+    const names = (phases: readonly string[]) => phases.map((p) => p.split(' ')[0]);
+    expect(names(await podPhases(env))).toEqual(names(before));
+    await until('the same pods Running again', async () => JSON.stringify(await podPhases(env!)) === JSON.stringify(before), slow);
     expect(ok(await env.run(['get', 'deployments']))).toMatch(/^nginx-deployment\s+3\/3\s+3\s+3\s/m);
     expect(ok(await env.run(['get', 'replicasets']))).not.toMatch(/my-replicaset/);
 
