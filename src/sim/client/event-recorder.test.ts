@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
 import type { HttpRequest } from '../wire/http.ts';
 import { formatTimestamp } from '../api/time.ts';
-import { EventBroadcaster, EventCorrelator, eventName, getReference, unixNanos } from './event-recorder.ts';
+import { EventBroadcaster, EventCorrelator, eventName, getReference, podType, typed, unixNanos, type Typed } from './event-recorder.ts';
 import { clientTestCluster } from './testing.ts';
 
-const pod: Pod = {
+const pod: Typed<Pod> = {
   apiVersion: 'v1', kind: 'Pod',
   metadata: { name: 'nginx-7c5ddbdf54-x8f9k', namespace: 'default', uid: 'u-1', resourceVersion: '42' },
   spec: { containers: [] },
@@ -25,6 +25,16 @@ describe('eventName', () => {
 
   it('has 16 hex digits for present-day times', () => {
     expect(eventName('x', 1_700_000_000_000)).toMatch(/^x\.[0-9a-f]{16}$/);
+  });
+});
+
+describe('typed', () => {
+  it('gives a listed object (no TypeMeta) the named kind in a copy, and keeps an object that has its own', () => {
+    const { kind: _k, apiVersion: _v, ...listed } = pod;
+    const t = typed(listed, podType);
+    expect(getReference(t)).toEqual({ kind: 'Pod', apiVersion: 'v1', namespace: 'default', name: 'nginx-7c5ddbdf54-x8f9k', uid: 'u-1', resourceVersion: '42' });
+    expect(listed).not.toHaveProperty('kind');
+    expect(typed(pod, { apiVersion: 'x/v1', kind: 'Other' })).toBe(pod);
   });
 });
 

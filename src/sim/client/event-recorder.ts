@@ -42,8 +42,22 @@ export const eventCorrelation = {
   maxLruCacheEntries: 4096,
 } as const;
 
+/** An object with its kind and apiVersion set: what an event may be recorded about. */
+export type Typed<T extends KubeObject = KubeObject> = T & { kind: string; apiVersion: string };
+
+/**
+ * `obj` with its kind and apiVersion: as it is when it has them, else a shallow copy with `type`'s.
+ * Go's ref.GetReference takes them from the scheme by the object's Go type when its TypeMeta is empty
+ * (an informer's listed items carry none); a plain object has no Go type, so the caller names it.
+ */
+export function typed<T extends KubeObject>(obj: T, type: { kind: string; apiVersion: string }): Typed<T> {
+  return obj.kind && obj.apiVersion ? obj as Typed<T> : { ...obj, kind: type.kind, apiVersion: type.apiVersion };
+}
+
+export const podType = { apiVersion: 'v1', kind: 'Pod' } as const;
+
 /** ref.GetReference for an object carrying its TypeMeta. */
-export function getReference(obj: KubeObject): ObjectReference {
+export function getReference(obj: Typed): ObjectReference {
   const ref: ObjectReference = { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name, uid: obj.metadata.uid, apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion };
   for (const k of Object.keys(ref) as (keyof ObjectReference)[]) if (!ref[k]) delete ref[k];
   return ref;
@@ -370,8 +384,8 @@ export class EventRecorder {
 
   constructor(private readonly host: ClientHost, private readonly broadcaster: EventBroadcaster, readonly source: EventSource) {}
 
-  /** Records `reason`/`message` about `object` (which must carry kind and apiVersion). */
-  event(object: KubeObject, type: EventType, reason: string, message: string): void {
+  /** Records `reason`/`message` about `object` (see `typed` for one that may lack its kind). */
+  event(object: Typed, type: EventType, reason: string, message: string): void {
     this.broadcaster.action(this.makeEvent(getReference(object), type, reason, message));
   }
 

@@ -16,7 +16,7 @@ import { formatMicroTimestamp, parseTimestamp } from '../api/time.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import { second, type Co, type Duration } from '../engine/index.ts';
 import type { ClientHost } from './client-component.ts';
-import type { EventRecorder } from './event-recorder.ts';
+import { typed, type EventRecorder } from './event-recorder.ts';
 import type { ResourceClient } from './rest-client.ts';
 
 export const leaderElectionDefaults = { leaseDuration: 15 * second, renewDeadline: 10 * second, retryPeriod: 2 * second } as const;
@@ -74,7 +74,7 @@ export class LeaderElector {
       return;
     }
     this.leading = true;
-    this.config.recorder?.event(this.observed!, 'Normal', 'LeaderElection', `${this.config.identity} became leader`);
+    this.config.recorder?.event(typed(this.observed!, { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' }), 'Normal', 'LeaderElection', `${this.config.identity} became leader`);
     this.config.onStartedLeading();
     this.scheduleRenew();
   }

@@ -6,7 +6,7 @@
 // and kuberuntime_container.go's image events.
 
 import type { Pod } from '../api/types/core.ts';
-import type { ClientHost, EventRecorder } from '../client/index.ts';
+import { podType, typed, type ClientHost, type EventRecorder } from '../client/index.ts';
 import type { Co } from '../engine/index.ts';
 import { goDuration } from './format.ts';
 import { applyDefaultImageTag, localImage, resolveImage } from './image-registry.ts';
@@ -30,8 +30,8 @@ export class ImageManager {
   *ensureImageExists(pod: Pod, w: PodWorker, c: RunningContainer, policy: string | undefined): Co<boolean> {
     const reference = applyDefaultImageTag(c.image);
     if (!reference.ok) {
-      this.recorder.event(pod, 'Warning', 'InspectFailed', reference.message);
-      this.recorder.event(pod, 'Warning', 'Failed', 'Error: InvalidImageName');
+      this.recorder.event(typed(pod, podType), 'Warning', 'InspectFailed', reference.message);
+      this.recorder.event(typed(pod, podType), 'Warning', 'Failed', 'Error: InvalidImageName');
       c.waitingReason = 'InvalidImageName';
       c.waitingMessage = reference.message;
       yield* this.kubelet.patchStatus(pod, w);
@@ -40,11 +40,11 @@ export class ImageManager {
     const present = this.images.imageStatus(c.image);
     const pullPolicy = policy ?? (c.image.includes(':') && !c.image.endsWith(':latest') ? 'IfNotPresent' : 'Always');
     if (present && pullPolicy !== 'Always') {
-      this.recorder.event(pod, 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
+      this.recorder.event(typed(pod, podType), 'Normal', 'Pulled', `Container image "${c.image}" already present on machine`);
       const found = resolveImage(reference.repository, reference.tag);
       c.config = found.ok ? found.image : localImage(reference.repository, reference.tag);
     } else {
-      this.recorder.event(pod, 'Normal', 'Pulling', `Pulling image "${c.image}"`);
+      this.recorder.event(typed(pod, podType), 'Normal', 'Pulling', `Pulling image "${c.image}"`);
       c.step = 'pulling';
       const pulled = yield* this.images.pullImage(w, pod, c, reference.repository, reference.tag);
       if (pulled === null) return false;
@@ -53,7 +53,7 @@ export class ImageManager {
         return false;
       }
       if (pulled.config) c.config = pulled.config;
-      this.recorder.event(pod, 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDuration(pulled.took)} (${goDuration(pulled.took)} including waiting)`);
+      this.recorder.event(typed(pod, podType), 'Normal', 'Pulled', `Successfully pulled image "${c.image}" in ${goDuration(pulled.took)} (${goDuration(pulled.took)} including waiting)`);
     }
     c.imageID = this.images.imageRef(c.image);
     c.step = 'creating';
@@ -62,14 +62,14 @@ export class ImageManager {
 
   /** ErrImagePull, then ImagePullBackOff; the retry is background work (a pod stuck in ImagePullBackOff leaves the engine idle). */
   private *pullFailed(pod: Pod, w: PodWorker, c: RunningContainer, message: string): Co<void> {
-    this.recorder.event(pod, 'Warning', 'Failed', `Failed to pull image "${c.image}": ${message}`);
-    this.recorder.event(pod, 'Warning', 'Failed', 'Error: ErrImagePull');
+    this.recorder.event(typed(pod, podType), 'Warning', 'Failed', `Failed to pull image "${c.image}": ${message}`);
+    this.recorder.event(typed(pod, podType), 'Warning', 'Failed', 'Error: ErrImagePull');
     c.waitingReason = 'ErrImagePull';
     c.waitingMessage = `Failed to pull image "${c.image}": ${message}`;
     yield* this.kubelet.patchStatus(pod, w);
     if (w.terminating) return;
-    this.recorder.event(pod, 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`);
-    this.recorder.event(pod, 'Warning', 'Failed', 'Error: ImagePullBackOff');
+    this.recorder.event(typed(pod, podType), 'Normal', 'BackOff', `Back-off pulling image "${c.image}"`);
+    this.recorder.event(typed(pod, podType), 'Warning', 'Failed', 'Error: ImagePullBackOff');
     c.waitingReason = 'ImagePullBackOff';
     c.waitingMessage = `Back-off pulling image "${c.image}"`;
     yield* this.kubelet.patchStatus(pod, w);

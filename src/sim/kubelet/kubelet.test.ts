@@ -110,6 +110,19 @@ describe('kubelet', () => {
     expect((call(cluster, 'GET', '/api/v1/namespaces/default/pods/web2').body as Pod).status?.podIP).toBe('10.244.0.3');
   });
 
+  it('names the pod\'s kind in its events when the pod came from its informer\'s LIST, whose items carry none', () => {
+    const cluster = createCluster({ seed: 'listed', components: { controllerManager: false, scheduler: false, kubelets: false } });
+    cluster.engine.runUntilIdle();
+    expect(call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('listed', 'node-1')).status).toBe(201);
+    const k = cluster.engine.add(new Kubelet({ node: 'node-1' }));
+    cluster.engine.link(k.name, 'kube-apiserver', { latency: 2 });
+    k.start();
+    cluster.engine.runUntilIdle();
+    const ev = events(cluster, 'listed');
+    expect(ev.map((e) => e.reason)).toEqual(['Pulling', 'Pulled', 'Created', 'Started']);
+    for (const e of ev) expect(e.involvedObject).toMatchObject({ kind: 'Pod', apiVersion: 'v1', namespace: 'default', name: 'listed' });
+  });
+
   it('terminates a deleted pod gracefully: Killing, then DELETE with gracePeriodSeconds 0 and a UID precondition', () => {
     const { cluster } = setup('kubelet-delete', ['nginx:1.14.2']);
     call(cluster, 'POST', '/api/v1/namespaces/default/pods', boundPod('web', 'node-3'));

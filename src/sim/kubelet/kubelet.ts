@@ -20,11 +20,10 @@
 
 import type { Node, Pod } from '../api/types/core.ts';
 import type { Lease } from '../api/types/coordination.ts';
-import type { KubeObject } from '../api/types/meta.ts';
 import { builtinTokens } from '../wire/credentials.ts';
 import {
   ClientComponent, DeletedFinalStateUnknown, EventBroadcaster, RestClient, SharedInformerFactory,
-  type EventRecorder, type SharedIndexInformer,
+  type EventRecorder, type SharedIndexInformer, type Typed,
 } from '../client/index.ts';
 import type { Co, Message } from '../engine/index.ts';
 import { ImageManager } from './image-manager.ts';
@@ -194,7 +193,7 @@ export class Kubelet extends ClientComponent {
 
   private *run(): Co<void> {
     // The node reference the kubelet's own events name (kubelet.go: nodeRef, UID = the node's name).
-    const nodeRef = { kind: 'Node', metadata: { name: this.node, uid: this.node } } as KubeObject;
+    const nodeRef: Typed = { kind: 'Node', apiVersion: '', metadata: { name: this.node, uid: this.node } }; // no apiVersion, as upstream's
     // Models pkg/kubelet/kubelet.go Run (StartingKubelet) and kubelet_node_status.go / nodestatus setters
     // (recordNodeStatusEvent: "Node %s status is now: %s"), cm's NodeAllocatableEnforced: the events a
     // starting kubelet records, in the order a fresh node shows them.

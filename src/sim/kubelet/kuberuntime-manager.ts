@@ -10,7 +10,7 @@
 
 import { formatTimestamp } from '../api/time.ts';
 import type { Pod } from '../api/types/core.ts';
-import type { ClientHost, EventRecorder } from '../client/index.ts';
+import { podType, typed, type ClientHost, type EventRecorder } from '../client/index.ts';
 import type { Co, Duration } from '../engine/index.ts';
 import { goDuration, podDescription, podKey } from './format.ts';
 import type { ImageManager } from './image-manager.ts';
@@ -82,11 +82,11 @@ export class KubeGenericRuntimeManager implements PodSyncer {
     const { runtime } = this.parts;
     yield* runtime.createContainer(pod, c);
     c.step = 'starting';
-    this.recorder.event(pod, 'Normal', 'Created', `Created container ${c.name}`);
+    this.recorder.event(typed(pod, podType), 'Normal', 'Created', `Created container ${c.name}`);
     if (!(yield* runtime.startContainer(w, pod, c))) return false;
     c.readyResult = !spec.readinessProbe;
     c.startedResult = !spec.startupProbe;
-    this.recorder.event(pod, 'Normal', 'Started', `Started container ${c.name}`);
+    this.recorder.event(typed(pod, podType), 'Normal', 'Started', `Started container ${c.name}`);
     const instance = c.instance;
     runtime.startMainProcess(pod, w, c);
     const postStart = (spec.lifecycle as { postStart?: LifecycleHandler } | undefined)?.postStart;
@@ -96,7 +96,7 @@ export class KubeGenericRuntimeManager implements PodSyncer {
       if (c.instance !== instance || w.terminating) return false;
       if (hook.error !== null) {
         // Models kuberuntime_container.go startContainer: FailedPostStartHook, then killContainer.
-        this.recorder.event(pod, 'Warning', 'FailedPostStartHook', hook.error);
+        this.recorder.event(typed(pod, podType), 'Warning', 'FailedPostStartHook', hook.error);
         const exitCode = yield* this.killContainer(pod, w, c, 'FailedPostStartHook', this.gracePeriodMs(pod));
         yield* this.containerDied(pod, w, c, exitCode, c.instance);
         return true;
@@ -118,7 +118,7 @@ export class KubeGenericRuntimeManager implements PodSyncer {
    */
   // Models kuberuntime_container.go killContainer and executePreStopHook.
   private *killContainer(pod: Pod, w: PodWorker, c: RunningContainer, message: string | null, graceMs: number): Co<number> {
-    this.recorder.event(pod, 'Normal', 'Killing', message ?? `Stopping container ${c.name}`);
+    this.recorder.event(typed(pod, podType), 'Normal', 'Killing', message ?? `Stopping container ${c.name}`);
     const hookMs = this.runPreStop(pod, w, c, graceMs);
     const stop = this.parts.runtime.stopContainer(c, graceMs, hookMs);
     yield* this.host.sleep(stop.ms, { reason: 'container-stop', pod: podKey(pod), container: c.name });
@@ -130,7 +130,7 @@ export class KubeGenericRuntimeManager implements PodSyncer {
     const preStop = (c.spec.lifecycle as { preStop?: LifecycleHandler } | undefined)?.preStop;
     if (!preStop || c.state !== 'running') return 0;
     const hook = runHook(preStop, this.probeTarget(w, c), podDescription(w));
-    if (hook.error !== null) this.recorder.event(pod, 'Warning', 'FailedPreStopHook', hook.error);
+    if (hook.error !== null) this.recorder.event(typed(pod, podType), 'Warning', 'FailedPreStopHook', hook.error);
     return Math.min(hook.ms, graceMs);
   }
 
@@ -159,7 +159,7 @@ export class KubeGenericRuntimeManager implements PodSyncer {
       return;
     }
     const podDesc = podDescription(w);
-    this.recorder.event(pod, 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc}`);
+    this.recorder.event(typed(pod, podType), 'Warning', 'BackOff', `Back-off restarting failed container ${c.name} in pod ${podDesc}`);
     c.terminated = undefined;
     c.state = 'waiting';
     c.waitingReason = 'CrashLoopBackOff';
@@ -184,7 +184,7 @@ export class KubeGenericRuntimeManager implements PodSyncer {
   *syncTerminatingPod(pod: Pod, w: PodWorker): Co<void> {
     const grace = this.gracePeriodMs(pod);
     const running = w.containers.filter((c) => c.state === 'running');
-    for (const c of running) this.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
+    for (const c of running) this.recorder.event(typed(pod, podType), 'Normal', 'Killing', `Stopping container ${c.name}`);
     const stops = running.map((c) => this.parts.runtime.stopContainer(c, grace, this.runPreStop(pod, w, c, grace)));
     if (running.length > 0) yield* this.host.sleep(Math.max(...stops.map((s) => s.ms)), { reason: 'container-stop', pod: podKey(pod) });
     const finishedAt = formatTimestamp(this.host.epochMs + this.host.now);

@@ -7,7 +7,7 @@
 
 import { formatTimestamp } from '../api/time.ts';
 import type { Container, Pod } from '../api/types/core.ts';
-import type { ClientHost, EventRecorder } from '../client/index.ts';
+import { podType, typed, type ClientHost, type EventRecorder } from '../client/index.ts';
 import type { Co, Duration } from '../engine/index.ts';
 import { ContainerLog } from './container-log.ts';
 import type { ImageConfig, ImageServer } from './image-registry.ts';
@@ -208,7 +208,7 @@ export class PodWorkers {
     w.terminating = true;
     for (const c of w.containers) {
       if (c.state !== 'running') continue;
-      this.recorder.event(pod, 'Normal', 'Killing', `Stopping container ${c.name}`);
+      this.recorder.event(typed(pod, podType), 'Normal', 'Killing', `Stopping container ${c.name}`);
       this.syncer.stopContainerProcess(c);
     }
   }

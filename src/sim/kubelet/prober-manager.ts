@@ -8,7 +8,7 @@
 // Deviation: upstream workers tick from the pod's addition (their phase is not the container's start).
 
 import type { Pod, Probe } from '../api/types/core.ts';
-import type { ClientHost, EventRecorder, TimerHandle } from '../client/index.ts';
+import { podType, typed, type ClientHost, type EventRecorder, type TimerHandle } from '../client/index.ts';
 import type { Co, Duration } from '../engine/index.ts';
 import type { PodWorker, RunningContainer } from './pod-workers.ts';
 import { runProbe, type ProbeTarget } from './prober.ts';
@@ -62,7 +62,7 @@ export class ProberManager {
       return;
     }
     const result = runProbe(worker.probe, this.kubelet.probeTarget(w, c));
-    if (!result.ok) this.recorder.event(w.pod, 'Warning', 'Unhealthy', `${probeTypes[worker.type]} probe failed: ${result.output}`);
+    if (!result.ok) this.recorder.event(typed(w.pod, podType), 'Warning', 'Unhealthy', `${probeTypes[worker.type]} probe failed: ${result.output}`);
     worker.run = worker.last === result.ok ? worker.run + 1 : 1;
     worker.last = result.ok;
     const threshold = result.ok ? worker.probe.successThreshold ?? 1 : worker.probe.failureThreshold ?? 3;

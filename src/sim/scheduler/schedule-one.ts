@@ -18,7 +18,7 @@
 import { isStatusError } from '../api/errors.ts';
 import { formatTimestamp } from '../api/time.ts';
 import type { Pod } from '../api/types/core.ts';
-import type { ClientHost, EventRecorder, ResourceClient } from '../client/index.ts';
+import { podType, typed, type ClientHost, type EventRecorder, type ResourceClient } from '../client/index.ts';
 import type { Co } from '../engine/index.ts';
 import { AttemptRecord, filterDecision, scoredDecision, type AttemptLog } from './attempt-record.ts';
 import { fitErrorMessage } from './framework/fit-error.ts';
@@ -123,7 +123,7 @@ export function* scheduleOne(s: SchedulerParts, key: string, pod: Pod, q: Queued
   }
   s.attemptLog.replace(record, record.settled({ bound: true }));
   s.queue.delete(key);
-  s.recorder.event(pod, 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} to ${selected}`);
+  s.recorder.event(typed(pod, podType), 'Normal', 'Scheduled', `Successfully assigned ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} to ${selected}`);
 }
 
 /** selectHost: the highest total; ties broken uniformly at random (reservoir sampling). */
@@ -150,7 +150,7 @@ function selectHost(host: ClientHost, feasible: readonly NodeInfo[], totals: rea
 // PodScheduled=False with the message (not written again when it is already the pod's condition).
 function* handleSchedulingFailure(s: SchedulerParts, key: string, pod: Pod, q: QueuedPodInfo, message: string, unschedulable = true): Co<void> {
   s.queue.addUnschedulableIfNotPresent(key, q, unschedulable);
-  s.recorder.event(pod, 'Warning', 'FailedScheduling', message);
+  s.recorder.event(typed(pod, podType), 'Warning', 'FailedScheduling', message);
   const condition = {
     type: 'PodScheduled', status: 'False', lastProbeTime: null,
     lastTransitionTime: formatTimestamp(s.host.epochMs + s.host.now),

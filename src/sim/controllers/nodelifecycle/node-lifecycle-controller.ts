@@ -18,7 +18,7 @@ import { isStatusError } from '../../api/errors.ts';
 import { formatTimestamp } from '../../api/time.ts';
 import type { Node, NodeCondition, Pod, Taint } from '../../api/types/core.ts';
 import type { Lease } from '../../api/types/coordination.ts';
-import { DeletedFinalStateUnknown, RateLimitingQueue, runWorkers, syncOrRequeue, type EventRecorder, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
+import { DeletedFinalStateUnknown, podType, RateLimitingQueue, runWorkers, syncOrRequeue, typed, type EventRecorder, type Typed, type ResourceClient, type SharedIndexInformer } from '../../client/index.ts';
 import { second, type Co, type Duration } from '../../engine/index.ts';
 import { deepCopy } from '../controller-utils.ts';
 import type { ControllerContext } from '../kube-controller-manager.ts';
@@ -331,13 +331,13 @@ export class NodeLifecycleController {
         if (err.code === 404) continue;
         ok = false;
       }
-      this.recorder.event(pod, 'Warning', 'NodeNotReady', 'Node is not ready');
+      this.recorder.event(typed(pod, podType), 'Warning', 'NodeNotReady', 'Node is not ready');
     }
     return ok;
   }
 }
 
 /** RecordNodeEvent's reference: the node by name and uid, cluster-scoped. */
-function nodeRef(node: Node): Node {
+function nodeRef(node: Node): Typed<Node> {
   return { apiVersion: 'v1', kind: 'Node', metadata: { name: node.metadata.name ?? '', uid: node.metadata.uid ?? '' } };
 }

@@ -13,7 +13,7 @@
 import type { Node, Pod, Taint, Toleration } from '../../api/types/core.ts';
 import { formatTimestamp } from '../../api/time.ts';
 import { isStatusError } from '../../api/errors.ts';
-import type { ClientHost, EventRecorder, ResourceClient, SharedIndexInformer, TimerHandle } from '../../client/index.ts';
+import type { ClientHost, EventRecorder, ResourceClient, SharedIndexInformer, TimerHandle, Typed } from '../../client/index.ts';
 import { second, type Co } from '../../engine/index.ts';
 import { tolerates } from '../../scheduler/index.ts';
 
@@ -186,6 +186,6 @@ export class NoExecuteTaintManager {
 }
 
 /** The event reference of a pod known only by its name (upstream's ObjectReference{Kind: Pod, Name, Namespace}). */
-function podRef(namespace: string, name: string): Pod {
+function podRef(namespace: string, name: string): Typed<Pod> {
   return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace }, spec: { containers: [] } };
 }
