@@ -79,6 +79,42 @@ describe('faults', () => {
     expect(pods(cluster).filter((p) => podsOnVictim.includes(p.metadata.name))).toEqual([]);
   });
 
+  it('node down and up within the eviction timeout: the pod stays Running, its container restarted with restartCount 1 (convertToAPIContainerStatuses)', () => {
+    const cluster = booted('fault-node-reboot', 1);
+    const pod = pods(cluster)[0]!;
+    const nodeName = pod.spec.nodeName!;
+    const before = pod.status!.containerStatuses![0]!;
+    expect(before.restartCount).toBe(0);
+    cluster.fault({ type: 'nodeDown', node: nodeName });
+    cluster.engine.runFor(60_000);
+    cluster.fault({ type: 'nodeUp', node: nodeName });
+    const seen: string[] = [];
+    let unknown: unknown;
+    cluster.engine.onDelivery(() => {
+      const p = pods(cluster)[0]!;
+      const cs = p.status!.containerStatuses![0]!;
+      if (cs.state?.waiting) unknown ??= cs.lastState;
+      const line = `${p.status!.phase} ${Object.keys(cs.state ?? {}).join()} restarts=${cs.restartCount} last=${cs.lastState?.terminated?.reason ?? '-'}`;
+      if (seen.at(-1) !== line) seen.push(line);
+    });
+    cluster.engine.runFor(30_000);
+    expect(seen).toEqual([
+      'Running running restarts=0 last=-',
+      'Running waiting restarts=1 last=ContainerStatusUnknown',
+      'Running running restarts=1 last=-',
+    ]);
+    expect(unknown).toEqual({ terminated: {
+      exitCode: 137, reason: 'ContainerStatusUnknown',
+      message: 'The container could not be located when the pod was deleted.  The container used to be Running',
+      startedAt: null, finishedAt: null,
+    } });
+    const restarted = pods(cluster)[0]!;
+    expect(restarted.metadata.uid).toBe(pod.metadata.uid);
+    expect(restarted.status!.startTime).toBe(pod.status!.startTime);
+    expect(restarted.status!.containerStatuses![0]!.containerID).not.toBe(before.containerID);
+    expect(restarted.status!.conditions!.find((c) => c.type === 'Ready')!.status).toBe('True');
+  });
+
   it('a stopped kubelet (node still up): Unknown after the grace period; restarted, it reports Ready and its containers kept running', () => {
     const cluster = booted('fault-kubelet-stop', 1);
     const pod = pods(cluster)[0]!;

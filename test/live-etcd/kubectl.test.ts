@@ -70,12 +70,17 @@ describe.skipIf(!kubectl || !etcdBinary)('real kubectl against the apiserver on 
     // Restart: a new apiserver (its own controllers, scheduler and kubelets) on the same etcd.
     await env.close();
     env = await startKubectlEnv(kubectl!, onEtcd);
-    // The same pods, on the same nodes' kubelets. Those kubelets are new (the whole cluster restarted, its
-    // container runtime with it): they start the containers again, so a pod may be Pending for a moment
-    // (it was read here before or after that by chance); then they are Running again.
-    const names = (phases: readonly string[]) => phases.map((p) => p.split(' ')[0]);
-    expect(names(await podPhases(env))).toEqual(names(before));
-    await until('the same pods Running again', async () => JSON.stringify(await podPhases(env!)) === JSON.stringify(before), slow);
+    // The same pods, on the same nodes' kubelets, Running. Those kubelets are new (the whole cluster
+    // restarted, its container runtime with it): each container that was running is gone, so they count a
+    // restart and start it again, and the pod stays Running meanwhile (convertToAPIContainerStatuses).
+    expect(await podPhases(env)).toEqual(before);
+    const restarts = async () => ok(await env!.run(['get', 'pods', '-o',
+      'jsonpath={range .items[*]}{.status.phase} {.status.containerStatuses[0].restartCount} {.status.containerStatuses[0].ready}{"\\n"}{end}']));
+    await until('each pod\'s container restarted once and Ready', async () => (await restarts()).trim().split('\n').every((l) => l === 'Running 1 true'), slow);
+    expect(await podPhases(env)).toEqual(before);
+    // Their events name the pod's kind though the new kubelets listed the pods (a LIST's items carry none).
+    const involved = ok(await env.run(['get', 'events', '-o', 'jsonpath={range .items[*]}{.involvedObject.kind}/{.involvedObject.name}{"\\n"}{end}']));
+    expect(involved.split('\n').filter((l) => l.startsWith('/'))).toEqual([]);
     expect(ok(await env.run(['get', 'deployments']))).toMatch(/^nginx-deployment\s+3\/3\s+3\s+3\s/m);
     expect(ok(await env.run(['get', 'replicasets']))).not.toMatch(/my-replicaset/);
 

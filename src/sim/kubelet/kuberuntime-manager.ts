@@ -84,6 +84,11 @@ export class KubeGenericRuntimeManager implements PodSyncer {
     c.step = 'starting';
     this.recorder.event(typed(pod, podType), 'Normal', 'Created', `Created container ${c.name}`);
     if (!(yield* runtime.startContainer(w, pod, c))) return false;
+    if (c.lastFromStatus) {
+      // The runtime knows no earlier container of it: its status has no last state (restoredCounts).
+      c.lastTerminated = undefined;
+      c.lastFromStatus = undefined;
+    }
     c.readyResult = !spec.readinessProbe;
     c.startedResult = !spec.startupProbe;
     this.recorder.event(typed(pod, podType), 'Normal', 'Started', `Started container ${c.name}`);

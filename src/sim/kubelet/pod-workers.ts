@@ -6,7 +6,7 @@
 // and kubelet.go HandlePodRemoves.
 
 import { formatTimestamp } from '../api/time.ts';
-import type { Container, Pod } from '../api/types/core.ts';
+import type { Container, ContainerStateTerminated, ContainerStatus, Pod } from '../api/types/core.ts';
 import { podType, typed, type ClientHost, type EventRecorder } from '../client/index.ts';
 import type { Co, Duration } from '../engine/index.ts';
 import { ContainerLog } from './container-log.ts';
@@ -14,13 +14,7 @@ import type { ImageConfig, ImageServer } from './image-registry.ts';
 import type { ProbeWorker } from './prober-manager.ts';
 import { runtimeDurations } from './runtime-service.ts';
 
-interface Termination {
-  exitCode: number;
-  reason: string;
-  startedAt: string | null;
-  finishedAt: string;
-  containerID: string;
-}
+type Termination = ContainerStateTerminated;
 
 /**
  * One container of a pod worker: the runtime's side (its ID, process, log, files) and the kubelet's
@@ -61,6 +55,8 @@ export interface RunningContainer {
   terminated?: Termination;
   /** The previous termination (status lastState). */
   lastTerminated?: Termination;
+  /** Set when lastTerminated came from the pod's status, not from this runtime (see restoredCounts). */
+  lastFromStatus?: true;
   /** The runtime step of the newest start under way, for the UI; unset until its image is pulled or checked. */
   step?: 'pulling' | 'creating' | 'starting';
   /** Its restart back-off (flowcontrol.Backoff's entry for the container), from its first restart on. */
@@ -117,6 +113,36 @@ export interface PodSyncer {
   stopContainerProcess(c: RunningContainer): void;
   /** The next pod IP of the node's pod CIDR. */
   allocatePodIP(): string;
+}
+
+/**
+ * A new worker's restart count and last termination, from the container's status in the API when the
+ * pod ran before this kubelet's runtime knew it (the node rebooted, or the kubelet came up on a new
+ * machine): both carry over; a container that was running and is gone from the runtime was terminated,
+ * reason unknown, and counts one restart more, so the pod stays Running instead of going back to Pending.
+ * `fromStatus` marks a last termination the runtime does not have: once the container runs again, its
+ * status comes from the runtime, which knows no earlier container, and lastState is empty.
+ */
+// Models pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses (the old statuses as defaults; a
+// previously running container not found in the runtime: ContainerStatusUnknown, exit code 137).
+// Deviation: upstream then takes the restart count of the started container from its log directory
+// (calcRestartCountByLogDir: the logs outlive a reboot); here it carries on from the status.
+function restoredCounts(old: ContainerStatus | undefined, deleting: boolean): Pick<RunningContainer, 'restartCount' | 'lastTerminated' | 'lastFromStatus'> {
+  if (!old) return { restartCount: 0 };
+  // A terminated state is kept as the last termination (upstream shows it as the state until the container starts).
+  if (old.state?.terminated) return { restartCount: old.restartCount, lastTerminated: old.state.terminated, lastFromStatus: true };
+  const last = old.lastState?.terminated;
+  if (last) return { restartCount: old.restartCount, lastTerminated: last, lastFromStatus: true };
+  if (!old.state?.running) return { restartCount: old.restartCount };
+  return {
+    restartCount: old.restartCount + (deleting ? 0 : 1),
+    lastTerminated: {
+      exitCode: 137, reason: 'ContainerStatusUnknown',
+      message: 'The container could not be located when the pod was deleted.  The container used to be Running',
+      startedAt: null, finishedAt: null,
+    },
+    lastFromStatus: true,
+  };
 }
 
 export class PodWorkers {
@@ -177,13 +203,16 @@ export class PodWorkers {
       return;
     }
     if (!worker) {
+      const old = new Map((pod.status?.containerStatuses ?? []).map((cs) => [cs.name, cs]));
       const w: PodWorker = {
         uid, namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name ?? '',
-        startTime: formatTimestamp(this.host.epochMs + this.host.now),
+        // The status manager keeps a start time once written (updateStatusInternal).
+        startTime: pod.status?.startTime ?? formatTimestamp(this.host.epochMs + this.host.now),
         podIP: this.syncer.allocatePodIP(),
         containers: pod.spec.containers.map((c): RunningContainer => ({
           name: c.name, image: c.image ?? '', spec: c, containerID: '', imageID: '', startedAt: null,
-          state: 'waiting', waitingReason: 'ContainerCreating', restartCount: 0,
+          state: 'waiting', waitingReason: 'ContainerCreating',
+          ...restoredCounts(old.get(c.name), pod.metadata.deletionTimestamp != null),
           log: new ContainerLog(), files: new Map(), instance: 0, server: null, handlesTerm: true, probes: [],
           readyResult: !c.readinessProbe, startedResult: !c.startupProbe,
         })),
