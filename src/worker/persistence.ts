@@ -128,7 +128,7 @@ interface PodflowSchema extends DBSchema {
 
 type StoreName = StoreNames<PodflowSchema>;
 const allStores: StoreName[] = ['clusters', 'commands', 'heads', 'traceTail', 'keys', 'keyspaces', 'keyspaceParts', 'kvChanges', 'meta'];
-const perCluster: StoreName[] = ['commands', 'traceTail', 'keyspaceParts', 'kvChanges'];
+const perCluster: StoreName[] = ['commands', 'traceTail', 'keys', 'keyspaceParts', 'kvChanges'];
 
 /** What a save writes of the keyspace. */
 export interface KeysBatch {
@@ -274,7 +274,7 @@ export class ClusterStore {
         const keys = tx.objectStore('keys');
         if (whole) {
           before();
-          await Promise.all([keys.delete(keysRange(id)), tx.objectStore('kvChanges').delete(clusterRange(id)), tx.objectStore('keyspaceParts').delete(clusterRange(id))]);
+          await Promise.all(['keys', 'kvChanges', 'keyspaceParts'].map((name) => tx.objectStore(name as 'keys').delete(clusterRange(id))));
         }
         before();
         // Requests are queued in order without waiting for each (IndexedDB runs them in order); the
@@ -315,7 +315,7 @@ export class ClusterStore {
       let keyspace: LoadedCluster['keyspace'] = null;
       if (first && 'inKeys' in first) {
         // IndexedDB orders string keys by UTF-16 code unit, as the page's sort does.
-        const entries = (await tx.objectStore('keys').getAll(keysRange(id))).map(({ clusterId: _, ...entry }) => entry);
+        const entries = (await tx.objectStore('keys').getAll(clusterRange(id))).map(({ clusterId: _, ...entry }) => entry);
         keyspace = { revision: first.revision, entries };
       } else if (first) {
         const base = await withParts(first, tx.objectStore('keyspaceParts'));
@@ -354,7 +354,7 @@ export class ClusterStore {
       const base = await tx.objectStore('keyspaces').get(id);
       if (base) await tx.objectStore('keyspaces').put({ ...base, clusterId: copy.id });
       const keys = tx.objectStore('keys');
-      await Promise.all((await keys.getAll(keysRange(id))).map((key) => keys.put({ ...key, clusterId: copy.id })));
+      await Promise.all((await keys.getAll(clusterRange(id))).map((key) => keys.put({ ...key, clusterId: copy.id })));
       for (const part of await tx.objectStore('keyspaceParts').getAll(clusterRange(id))) await tx.objectStore('keyspaceParts').put({ ...part, clusterId: copy.id });
       for (const change of await tx.objectStore('kvChanges').getAll(clusterRange(id))) await tx.objectStore('kvChanges').put({ ...change, clusterId: copy.id });
     });
@@ -366,7 +366,6 @@ export class ClusterStore {
       await tx.objectStore('clusters').delete(id);
       await tx.objectStore('heads').delete(id);
       await tx.objectStore('keyspaces').delete(id);
-      await tx.objectStore('keys').delete(keysRange(id));
       for (const name of perCluster) await tx.objectStore(name as 'commands').delete(clusterRange(id));
     });
   }
@@ -416,13 +415,12 @@ async function withParts(first: LegacyBaseRecord, parts: { getAll(range: IDBKeyR
   return { ...first, entries: [...first.entries, ...rest.flatMap((p) => p.entries)] };
 }
 
+/**
+ * Every [id, second] key of one cluster, whether the second part is a number (a step, a part) or a string
+ * (a `keys` record's key): IndexedDB sorts numbers before strings and strings before arrays.
+ */
 function clusterRange(id: string): IDBKeyRange {
-  return IDBKeyRange.bound([id, -Infinity], [id, Infinity]);
-}
-
-/** Every [id, key] of the `keys` store: a string key sorts after every number, an array after every string. */
-function keysRange(id: string): IDBKeyRange {
-  return IDBKeyRange.bound([id, ''], [id, []]);
+  return IDBKeyRange.bound([id, -Infinity], [id, []]);
 }
 
 /** A version 1 or 2 base with the later changes applied, sorted by key. */

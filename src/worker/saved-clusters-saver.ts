@@ -35,10 +35,8 @@ export class ClusterSaver {
   private pendingChanges: KeyChange[] = [];
   /** The trace's newest deliveries (up to twice `traceTailLimit` between saves). */
   private traceTail: TraceRecord[] = [];
-  /** Those of them not saved yet. */
-  private unsavedTail: TraceRecord[] = [];
-  /** The next save writes the whole trace tail. */
-  private tailWhole = true;
+  /** The step of the newest delivery saved; null: the next save writes the whole trace tail. */
+  private tailSavedThrough: number | null = null;
   private inFlight: Promise<void> | null = null;
   private dirty = false;
 
@@ -58,8 +56,7 @@ export class ClusterSaver {
     this.needWhole = true;
     this.pendingChanges = [];
     this.traceTail = host.headTail();
-    this.unsavedTail = [];
-    this.tailWhole = true;
+    this.tailSavedThrough = null;
     if (this.open) {
       // The new spec replaces the old one whole: a reset to 1 member or to protobuf drops the fields it leaves absent.
       const { storageMediaType: _media, etcdMembers: _members, ...open } = this.open;
@@ -80,10 +77,6 @@ export class ClusterSaver {
     if (batch.records.length > 0) {
       this.traceTail.push(...batch.records);
       if (this.traceTail.length > 2 * traceTailLimit) this.traceTail = this.traceTail.slice(-traceTailLimit);
-      if (!this.tailWhole) {
-        this.unsavedTail.push(...batch.records);
-        if (this.unsavedTail.length > 2 * traceTailLimit) this.unsavedTail = this.unsavedTail.slice(-traceTailLimit);
-      }
     }
     // A whole keyspace is read when the save is made: the changes before it are in it.
     if (batch.changes && !this.needWhole) this.pendingChanges.push(...batch.changes.changes);
@@ -98,9 +91,8 @@ export class ClusterSaver {
     this.needWhole = !loaded?.keyspace || loaded.keyspace.legacy === true;
     this.pendingChanges = [];
     this.traceTail = [...(loaded?.head?.traceTail ?? [])];
-    this.unsavedTail = [];
     // Written whole once, as a version 1 or 2 head held it itself.
-    this.tailWhole = true;
+    this.tailSavedThrough = null;
     this.lastPersistedStep = loaded?.head ? loaded.head.step : null;
     this.restoring = true;
   }
@@ -152,11 +144,10 @@ export class ClusterSaver {
     this.pendingChanges = [];
     this.traceTail = this.traceTail.slice(-traceTailLimit);
     const keepFrom = this.traceTail[0]?.step ?? 0;
-    let traceTail: TailBatch | null = null;
-    if (this.tailWhole) traceTail = { whole: true, records: this.traceTail.slice(), keepFrom };
-    else if (this.unsavedTail.length > 0) traceTail = { whole: false, records: this.unsavedTail.slice(-traceTailLimit), keepFrom };
-    this.tailWhole = false;
-    this.unsavedTail = [];
+    const savedThrough = this.tailSavedThrough;
+    const unsaved = savedThrough === null ? this.traceTail.slice() : this.traceTail.filter((record) => record.step > savedThrough);
+    const traceTail: TailBatch | null = savedThrough === null || unsaved.length > 0 ? { whole: savedThrough === null, records: unsaved, keepFrom } : null;
+    this.tailSavedThrough = this.traceTail.at(-1)?.step ?? savedThrough ?? -1;
     this.open = { ...open, headStep: head, commands: log.length, updated: this.now() };
     return {
       cluster: this.open,
