@@ -120,7 +120,7 @@ export interface PodSyncer {
  * pod ran before this kubelet's runtime knew it (the node rebooted, or the kubelet came up on a new
  * machine): both carry over; a container that was running and is gone from the runtime was terminated,
  * reason unknown, and counts one restart more, so the pod stays Running instead of going back to Pending.
- * `fromStatus` marks a last termination the runtime does not have: once the container runs again, its
+ * `lastFromStatus` marks a last termination the runtime does not have: once the container runs again, its
  * status comes from the runtime, which knows no earlier container, and lastState is empty.
  */
 // Models pkg/kubelet/kubelet_pods.go convertToAPIContainerStatuses (the old statuses as defaults; a
