@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Event, Pod } from '../api/types/core.ts';
 import type { HttpRequest } from '../wire/http.ts';
 import { formatTimestamp } from '../api/time.ts';
-import { EventBroadcaster, EventCorrelator, eventName, getReference, podType, typed, unixNanos, type Typed } from './event-recorder.ts';
+import { EventBroadcaster, EventCorrelator, eventName, unixNanos } from './event-recorder.ts';
+import { getReference, podType, typed, type Typed } from './object-reference.ts';
 import { clientTestCluster } from './testing.ts';
 
 const pod: Typed<Pod> = {

@@ -15,14 +15,14 @@
 // Not modelled: the broadcaster's 1000-event channel (nothing is dropped for a full channel), retries (a StatusError is never retried
 // upstream either; network errors do not exist here), and the events.k8s.io/v1 recorder the scheduler uses.
 
-import type { ObjectReference, Event } from '../api/types/core.ts';
-import type { KubeObject } from '../api/types/meta.ts';
+import type { Event, ObjectReference } from '../api/types/core.ts';
 import { formatTimestamp } from '../api/time.ts';
 import { isStatusError } from '../api/errors.ts';
 import { second, type Co, type Time } from '../engine/index.ts';
 import type { ClientHost } from './client-component.ts';
 import type { ResourceClient, RestClient } from './rest-client.ts';
 import { keySpan, LruTable, StringPool } from './correlator-cache.ts';
+import { getReference, type Typed } from './object-reference.ts';
 
 export interface EventSource {
   readonly component: string;
@@ -41,27 +41,6 @@ export const eventCorrelation = {
   combinedPrefix: '(combined from similar events): ',
   maxLruCacheEntries: 4096,
 } as const;
-
-/** An object with its kind and apiVersion set: what an event may be recorded about. */
-export type Typed<T extends KubeObject = KubeObject> = T & { kind: string; apiVersion: string };
-
-/**
- * `obj` with its kind and apiVersion: as it is when it has them, else a shallow copy with `type`'s.
- * Go's ref.GetReference takes them from the scheme by the object's Go type when its TypeMeta is empty
- * (an informer's listed items carry none); a plain object has no Go type, so the caller names it.
- */
-export function typed<T extends KubeObject>(obj: T, type: { kind: string; apiVersion: string }): Typed<T> {
-  return obj.kind && obj.apiVersion ? obj as Typed<T> : { ...obj, kind: type.kind, apiVersion: type.apiVersion };
-}
-
-export const podType = { apiVersion: 'v1', kind: 'Pod' } as const;
-
-/** ref.GetReference for an object carrying its TypeMeta. */
-export function getReference(obj: Typed): ObjectReference {
-  const ref: ObjectReference = { kind: obj.kind, namespace: obj.metadata.namespace, name: obj.metadata.name, uid: obj.metadata.uid, apiVersion: obj.apiVersion, resourceVersion: obj.metadata.resourceVersion };
-  for (const k of Object.keys(ref) as (keyof ObjectReference)[]) if (!ref[k]) delete ref[k];
-  return ref;
-}
 
 /** Unix nanoseconds of a wall-clock instant in ms (virtual time has microsecond resolution). */
 export function unixNanos(epochMs: number): bigint {

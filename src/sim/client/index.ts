@@ -7,5 +7,6 @@ export { DeletedFinalStateUnknown, SharedIndexInformer } from './shared-informer
 export { controllerManagerResyncPeriod, SharedInformerFactory } from './shared-informer-factory.ts';
 export { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from './rate-limiter.ts';
 export { RateLimitingQueue, runWorkers, syncOrRequeue } from './workqueue.ts';
-export { EventBroadcaster, EventRecorder, podType, typed, type Typed } from './event-recorder.ts';
+export { EventBroadcaster, EventRecorder } from './event-recorder.ts';
+export { podType, typed, type Typed } from './object-reference.ts';
 export { LeaderElector } from './leader-election.ts';

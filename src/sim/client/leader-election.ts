@@ -16,7 +16,8 @@ import { formatMicroTimestamp, parseTimestamp } from '../api/time.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import { second, type Co, type Duration } from '../engine/index.ts';
 import type { ClientHost } from './client-component.ts';
-import { typed, type EventRecorder } from './event-recorder.ts';
+import type { EventRecorder } from './event-recorder.ts';
+import { typed } from './object-reference.ts';
 import type { ResourceClient } from './rest-client.ts';
 
 export const leaderElectionDefaults = { leaseDuration: 15 * second, renewDeadline: 10 * second, retryPeriod: 2 * second } as const;
