@@ -103,6 +103,20 @@ export async function open(page: Page, url: string): Promise<number> {
   return page.evaluate(() => performance.now());
 }
 
+/**
+ * Waits until the cluster reset to `nodes` nodes has its last kubelet (in the page's store: past
+ * ClusterGraph's `drawAllUpTo` boxes, one out of view is not drawn) and the simulation is idle.
+ */
+export async function booted(page: Page, nodes: number, timeout = 600_000): Promise<void> {
+  await page.waitForFunction(
+    (name) => (globalThis as unknown as { podflow: { store: { getState(): { cluster: { topology: { components: { name: string }[] } } | null } } } })
+      .podflow.store.getState().cluster?.topology.components.some((c) => c.name === name) === true,
+    `kubelet/node-${nodes}`,
+    { timeout, polling: 500 },
+  );
+  await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout });
+}
+
 export async function createManifest(page: Page, yaml?: string): Promise<void> {
   const form = page.getByRole('form', { name: 'kubectl create' });
   if (yaml !== undefined) await form.getByRole('textbox', { name: 'Manifest' }).fill(yaml);

@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, frameIntervals, percentile, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
+import { act, booted, frameIntervals, percentile, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
 const scenario = process.argv[2] ?? 'nginx';
 const seconds = Number(process.argv[3] ?? 6);
@@ -99,8 +99,7 @@ async function main(): Promise<void> {
     const form = page.getByRole('form', { name: 'kubectl create' });
     if (scenario === 'available' || scenario === 'pagescale') {
       await act(page, 'reset', 'podflow', 50);
-      await page.locator('[data-testid="component-node"][data-component="kubelet/node-50"]').waitFor({ state: 'attached', timeout: 600_000 });
-      await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
+      await booted(page, 50, 600_000);
     }
     if (scenario !== 'nginx') await form.getByRole('textbox', { name: 'Manifest' }).fill(webDeploymentYaml(1000));
     await form.getByRole('button', { name: 'Create' }).click();

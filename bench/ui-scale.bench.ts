@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import type { Benchmark, BenchFigure } from './harness.ts';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, answered, clickScript, createManifest, frameIntervals, open, percentile, readyAndIdle, sampleTokens, servePage } from './ui-page.ts';
+import { act, booted, answered, clickScript, createManifest, frameIntervals, open, percentile, readyAndIdle, sampleTokens, servePage } from './ui-page.ts';
 
 const sizes = (process.env.PODFLOW_BENCH_UI_REPLICAS ?? '1000').split(',').map(Number).filter((n) => n > 0);
 const shots = process.env.PODFLOW_BENCH_SHOTS;
@@ -69,8 +69,7 @@ async function measureSize(browser: Browser, url: string, replicas: number): Pro
   try {
     await open(page, url);
     await act(page, 'reset', 'podflow', nodes);
-    await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ state: 'attached', timeout: 600_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
+    await booted(page, nodes, 600_000);
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
     await createManifest(page, webDeploymentYaml(replicas));
     let created: number[] = [];

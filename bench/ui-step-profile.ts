@@ -16,10 +16,12 @@
 import { Cdp, freePort } from './cdp.ts';
 import { webDeploymentYaml } from './manifests.ts';
 import { TraceRecorder } from './trace-summary.ts';
-import { act, answered, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
+import { act, booted, answered, frameIntervals, clickScript, createManifest, open, percentile, readyAndIdle, sourcePositions, countWorkerEvents, profilingContext, servePage, type CpuProfile } from './ui-page.ts';
 
 const replicas = Number(process.argv[2] ?? 3000);
 const nodes = Number(process.argv[3] ?? 50);
+/** PODFLOW_TAB_MEMBERS: the cluster's etcd members (default 3, as the page starts one). */
+const members = Number(process.env.PODFLOW_TAB_MEMBERS ?? 3);
 
 function summarize(profile: CpuProfile, top: number, thread = 'worker'): string[] {
   const original = sourcePositions();
@@ -69,9 +71,8 @@ async function main(): Promise<void> {
     await countWorkerEvents(context);
     const page = await context.newPage();
     await open(page, url);
-    await act(page, 'reset', 'podflow', nodes);
-    await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ state: 'attached', timeout: 600_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 600_000 });
+    await act(page, 'reset', 'podflow', nodes, members);
+    await booted(page, nodes, 600_000);
     await createManifest(page, webDeploymentYaml(replicas));
     const started = Date.now();
     await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
@@ -98,7 +99,7 @@ async function main(): Promise<void> {
     }
 
     const trace = process.env.PODFLOW_PROFILE_TRACE ? new TraceRecorder(cdp) : null;
-    const phase = async (label: string, actions: string[]) => {
+    const phase = async (label: string, actions: string[] | (() => Promise<number[]>)) => {
       await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: object };
         w.workerEvents_ = {};
@@ -108,7 +109,8 @@ async function main(): Promise<void> {
       if (pageSession) await cdp.send('Profiler.start', {}, pageSession);
       await trace?.start();
       const times: number[] = [];
-      for (const action of actions) times.push(await answered(page, action, 60_000));
+      if (typeof actions === 'function') times.push(...(await actions()));
+      else for (const action of actions) times.push(await answered(page, action, 60_000));
       // Let the worker finish what it does after the last answer (saving), inside the profile.
       await page.waitForTimeout(1_000);
       const { profile } = await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, sessionId);
@@ -119,7 +121,7 @@ async function main(): Promise<void> {
         w.measuring_ = false;
         return w.workerEvents_;
       });
-      console.log(`${label}: median ${percentile(times, 50).toFixed(1)} ms, each ${times.map((t) => t.toFixed(0)).join(' ')} ms`);
+      console.log(`${label}: median ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms, each ${times.map((t) => t.toFixed(0)).join(" ")} ms`);
       console.log('  events (count, JSON KiB, ms the page spent on their messages):');
       for (const [type, e] of Object.entries(events).sort((a, b) => b[1].bytes - a[1].bytes)) {
         console.log(`    ${type.padEnd(18)} ${String(e.count).padStart(5)} ${(e.bytes / 1024).toFixed(0).padStart(8)} KiB ${e.handleMs.toFixed(0).padStart(6)} ms`);
@@ -130,6 +132,14 @@ async function main(): Promise<void> {
     };
     await phase('Step at the head ×10', Array.from({ length: 10 }, () => clickScript('step-button')));
     await phase('Step back ×10', Array.from({ length: 10 }, () => clickScript('step-back-button')));
+    await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
+    await phase('playing 5 s at 1× (frame intervals)', () =>
+      frameIntervals(page, async () => {
+        await page.getByTestId('play-button').click();
+        await page.waitForTimeout(5_000);
+        await page.getByTestId('play-button').click();
+      }),
+    );
     await phase('seek ×5', [0.9, 0.5, 0.7, 0.3, 0.95].map((f) => `podflow.actions.seek(${Math.round(head * f)})`));
     cdp.close();
   } finally {

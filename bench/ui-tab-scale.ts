@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { Cdp, freePort } from './cdp.ts';
 import { webDeploymentYaml } from './manifests.ts';
-import { act, answered, clickScript, createManifest, frameIntervals, open, percentile, servePage } from './ui-page.ts';
+import { act, booted, answered, clickScript, createManifest, frameIntervals, open, percentile, servePage } from './ui-page.ts';
 
 const replicas = Number(process.argv[2] ?? 150_000);
 const nodes = Number(process.argv[3] ?? 5_000);
@@ -92,8 +92,7 @@ async function main(): Promise<void> {
     const start = Date.now();
     const wall = () => (Date.now() - start) / 1000;
     await act(page, 'reset', 'podflow', nodes, etcdMembers);
-    await page.locator(`[data-testid="component-node"][data-component="kubelet/node-${nodes}"]`).waitFor({ state: 'attached', timeout: 3_600_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle', undefined, { timeout: 3_600_000 });
+    await booted(page, nodes, 3_600_000);
     figures.bootS = wall();
 
     const cdp = await Cdp.connect(port);

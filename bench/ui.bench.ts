@@ -26,7 +26,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { webDeploymentYaml } from './manifests.ts';
 import type { Benchmark, BenchFigure } from './harness.ts';
-import { act, createManifest, dist, frameIntervals, open, percentile, podsHeld, sampleTokens, servePage } from './ui-page.ts';
+import { act, booted, createManifest, dist, frameIntervals, open, percentile, podsHeld, sampleTokens, servePage } from './ui-page.ts';
 
 /** Gzipped bytes of the scripts index.html loads at once, and of the worker chunks. */
 function initialJavaScript(): { initial: number; worker: number; files: number } {
@@ -106,8 +106,7 @@ async function measure(): Promise<BenchFigure[]> {
     // 1,000 pods on 10 nodes (110 pods fit a node), all created first; then scaled to 0 while playing.
     await open(page, url);
     await act(page, 'reset', 'podflow', 10);
-    await page.locator('[data-testid="component-node"][data-component="kubelet/node-10"]').waitFor();
-    await page.waitForFunction(() => document.querySelector('[data-testid="activity"]')?.textContent === 'idle');
+    await booted(page, 10);
     await createManifest(page, webDeploymentYaml(1000));
     await page.getByRole('button', { name: 'Run until idle', exact: true }).click();
     const fillStart = Date.now();

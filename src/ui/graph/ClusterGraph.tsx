@@ -28,6 +28,12 @@ const padding = 0.04;
 const maxZoom = 2;
 /** How far a narrow window's fit may zoom out. */
 const narrowMinZoom = 0.2;
+/**
+ * Up to this many boxes every box is drawn (find-in-page and screen readers reach them all); past it (a
+ * cluster of hundreds or thousands of nodes) only the boxes and links in view are, so a step or a frame
+ * costs what the view shows, not what the cluster holds.
+ */
+export const drawAllUpTo = 256;
 
 export function ClusterGraph() {
   const { t } = useTranslation('canvas');
@@ -65,6 +71,7 @@ export function ClusterGraph() {
       defaultEdges={layout.edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
+      onlyRenderVisibleElements={layout.nodes.length > drawAllUpTo}
       fitView
       fitViewOptions={fitViewOptions}
       minZoom={minZoom}

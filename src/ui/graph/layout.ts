@@ -37,7 +37,7 @@
 //   [etcd-4]
 //              [etcd-5]
 
-import type { Edge, Node } from '@xyflow/react';
+import { Position, type Edge, type Node } from '@xyflow/react';
 import type { ComponentRole, ComponentView, Topology } from '../../protocol/index.ts';
 
 interface Box {
@@ -184,6 +184,13 @@ export function layoutTopology(topology: Topology): { nodes: ComponentNodeType[]
       position: { x, y },
       width,
       height,
+      // Known without drawing the box (its size is fixed, its two handles anchor links only), so that a
+      // graph drawing only the boxes in view (ClusterGraph.tsx) never has to draw the others once to measure them.
+      measured: { width, height },
+      handles: [
+        { type: 'target', position: Position.Top, x: width / 2, y: 0 },
+        { type: 'source', position: Position.Bottom, x: width / 2, y: height },
+      ],
       draggable: false,
       connectable: false,
       selectable: false,
