@@ -6,7 +6,7 @@
 
 import { webDeploymentYaml } from '../bench/manifests.ts';
 import { ActDock } from './act.ts';
-import { expect, test } from './podflow.ts';
+import { expect, PodflowTimeline, test } from './podflow.ts';
 
 test('30 pods on 3 nodes: each node aggregates its pods per state; zoomed in, a dot per pod', async ({ podflow, page }, testInfo) => {
   test.setTimeout(180_000);
@@ -43,6 +43,42 @@ test('30 pods on 3 nodes: each node aggregates its pods per state; zoomed in, a 
   await expect(page.getByTestId('pod-summary')).toHaveCount(0);
   await expect(page.getByTestId('pod-dot').first()).toHaveAttribute('aria-label', /^pod web-[a-z0-9]+-[a-z0-9]{5}, Running$/);
   await page.screenshot({ path: testInfo.outputPath('nodes-zoomed-in-1440x900.png') });
+});
+
+test('300 nodes: only the boxes in the graph\'s view are drawn, and panning draws the ones it brings into view', async ({ podflow, page }, testInfo) => {
+  test.setTimeout(120_000);
+  await new PodflowTimeline(page).act('reset', 'podflow', 300);
+  await expect(podflow.activity).toHaveText('idle', { timeout: 60_000 });
+  const pane = page.locator('.react-flow');
+  // The boxes in the DOM, each with whether it meets the pane.
+  const drawn = () => pane.evaluate((el) => {
+    const view = el.getBoundingClientRect();
+    return [...el.querySelectorAll<HTMLElement>('[data-testid="component-node"]')].map((box) => {
+      const r = box.getBoundingClientRect();
+      return { name: box.dataset.component!, inView: r.right > view.left && r.left < view.right && r.bottom > view.top && r.top < view.bottom };
+    });
+  });
+  await expect.poll(async () => (await drawn()).length).toBeGreaterThan(0);
+  const before = await drawn();
+  // 306 boxes in the cluster, a few dozen drawn: each of them in view.
+  expect(before.length).toBeLessThan(60);
+  expect(before.filter((box) => !box.inView)).toEqual([]);
+  await page.screenshot({ path: testInfo.outputPath('300-nodes-1280x720.png') });
+
+  // Dragged up and left by most of the pane, three times: other kubelets come into view and are drawn.
+  const box = (await pane.boundingBox())!;
+  for (let i = 0; i < 3; i++) {
+    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.9);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1, { steps: 5 });
+    await page.mouse.up();
+  }
+  await expect.poll(async () => (await drawn()).filter((b) => b.inView && !before.some((old) => old.name === b.name)).length).toBeGreaterThan(0);
+  const after = await drawn();
+  expect(after.filter((b) => !b.inView)).toEqual([]);
+  // What is drawn is a kubelet's box with its insides, as any other.
+  const kubelet = after.find((b) => b.name.startsWith('kubelet/'))!;
+  await expect(podflow.component(kubelet.name)).toContainText('kubelet');
 });
 
 test('tokens shipped while playing are labelled from their payload, not by their kind', async ({ podflow, page }) => {

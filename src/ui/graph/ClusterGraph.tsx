@@ -8,7 +8,8 @@
 // The zoom buttons stand at the pane's right edge, half-way down: beside kube-apiserver, right of every box
 // of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit.
 
-import { Background, Controls, Panel, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes } from '@xyflow/react';
+import { Background, Controls, Panel, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes, type ReactFlowState } from '@xyflow/react';
+import { shallow } from 'zustand/shallow';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDockPlacement } from '../layout/placement.ts';
@@ -17,6 +18,7 @@ import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
+import { kubeletBoxes, linksInView, viewOf } from './links-in-view.ts';
 import { LinkEdge } from './LinkEdge.tsx';
 import { narrowFitPadding } from './narrow-fit.ts';
 import { readableMinZoom, smallestTextPx } from './readable-zoom.ts';
@@ -30,7 +32,7 @@ const maxZoom = 2;
 const narrowMinZoom = 0.2;
 /**
  * Up to this many boxes every box is drawn (find-in-page and screen readers reach them all); past it (a
- * cluster of hundreds or thousands of nodes) only the boxes and links in view are, so a step or a frame
+ * cluster of hundreds or thousands of nodes) only the boxes in view are, and the links of links-in-view.ts, so a step or a frame
  * costs what the view shows, not what the cluster holds.
  */
 export const drawAllUpTo = 256;
@@ -63,15 +65,16 @@ export function ClusterGraph() {
   const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: fitPadding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom, fitPadding]);
 
   if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
+  const inViewOnly = layout.nodes.length > drawAllUpTo;
   return (
     <ReactFlow
       // A new cluster, or one that gained components (etcd clients connecting), is drawn afresh.
       key={`${cluster.version}/${cluster.topology.components.length}`}
       defaultNodes={layout.nodes}
-      defaultEdges={layout.edges}
+      defaultEdges={inViewOnly ? [] : layout.edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
-      onlyRenderVisibleElements={layout.nodes.length > drawAllUpTo}
+      onlyRenderVisibleElements={inViewOnly}
       fitView
       fitViewOptions={fitViewOptions}
       minZoom={minZoom}
@@ -92,9 +95,25 @@ export function ClusterGraph() {
       <Controls position="center-right" showInteractive={false} fitViewOptions={fitViewOptions} />
       <EtcdMembersSwitch />
       <PodsForgotten />
+      {inViewOnly && <LinksInView layout={layout} />}
       <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} />
     </ReactFlow>
   );
+}
+
+/** Keeps the flow's links to those `linksInView` draws for the view shown (a graph past `drawAllUpTo` boxes). */
+function LinksInView({ layout }: { readonly layout: ReturnType<typeof layoutTopology> }) {
+  const flow = useReactFlow();
+  const kubelets = useMemo(() => kubeletBoxes(layout.nodes), [layout]);
+  const drawn = useStore(
+    useCallback((s: ReactFlowState) => linksInView(layout.edges, kubelets, viewOf(s.transform, s.width, s.height)), [layout, kubelets]),
+    shallow,
+  );
+  useEffect(() => {
+    const ids = new Set(drawn);
+    flow.setEdges(layout.edges.filter((edge) => ids.has(edge.id)));
+  }, [drawn, flow, layout]);
+  return null;
 }
 
 /** Says so when the step shown is older than the pods the worker keeps (its pods are not drawn). */
