@@ -105,11 +105,10 @@ const remeasureMs = 2_000;
  */
 type TitleOffsets = Map<string, Rect>;
 
-/** Where `nodeId`'s heading lies in its box (`boxWidth` wide in flow units); null when not drawn yet. */
-function measureTitle(root: ParentNode, nodeId: string, boxWidth: number): Rect | null {
-  const element = root.querySelector(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`);
-  const heading = element?.querySelector('.component-heading') ?? element?.querySelector('.component-title');
-  if (!element || !heading) return null;
+/** Where the heading of a box drawn as `element` lies in it (`boxWidth` wide in flow units); null when not laid out yet. */
+function measureTitle(element: Element, boxWidth: number): Rect | null {
+  const heading = element.querySelector('.component-heading') ?? element.querySelector('.component-title');
+  if (!heading) return null;
   const outer = element.getBoundingClientRect();
   const inner = heading.getBoundingClientRect();
   const zoom = boxWidth > 0 ? outer.width / boxWidth : 1;
@@ -117,11 +116,15 @@ function measureTitle(root: ParentNode, nodeId: string, boxWidth: number): Rect 
   return { x: (inner.left - outer.left) / zoom, y: (inner.top - outer.top) / zoom, width: inner.width / zoom, height: inner.height / zoom };
 }
 
-/** The component boxes (React Flow's nodes) and their headings (`offsets`, measured for nodes it lacks), in flow coordinates. */
+/**
+ * The component boxes (React Flow's nodes) and their headings (`offsets`, measured for the boxes drawn that
+ * it lacks), in flow coordinates. A box not drawn (out of view in a large graph) has no heading until it is.
+ */
 function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Element | null, offsets: TitleOffsets): Obstacles {
   const titles: Rect[] = [];
   const boxes: Rect[] = [];
   const root = container?.closest('.react-flow') ?? document;
+  let drawn: Map<string, Element> | null = null;
   for (const node of flow.getNodes()) {
     const internal = flow.getInternalNode(node.id);
     if (!internal) continue;
@@ -133,7 +136,9 @@ function measureObstacles(flow: ReturnType<typeof useReactFlow>, container: Elem
     boxes.push(box);
     let offset = offsets.get(node.id) ?? null;
     if (offset === null) {
-      offset = measureTitle(root, node.id, box.width);
+      drawn ??= new Map([...root.querySelectorAll('.react-flow__node')].map((element) => [element.getAttribute('data-id') ?? '', element]));
+      const element = drawn.get(node.id);
+      offset = element ? measureTitle(element, box.width) : null;
       if (offset !== null) offsets.set(node.id, offset);
     }
     if (offset !== null) titles.push({ x: box.x + offset.x, y: box.y + offset.y, width: offset.width, height: offset.height });

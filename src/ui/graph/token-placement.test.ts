@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Rect } from './geometry.ts';
-import { intersects, labelSpots, placeLabels, type LabelRequest } from './token-placement.ts';
+import { intersects, labelSpots, placeLabels, RectGrid, type LabelRequest } from './token-placement.ts';
 
 // kube-apiserver and etcd side by side, as in the default layout: a short horizontal link between them.
 const apiserver: Rect = { x: 360, y: 160, width: 220, height: 84 };
@@ -90,5 +90,29 @@ describe('token label placement', () => {
     const far: Rect = { ...right, x: 600 };
     const clear = placeLabels([{ ...request, segment: [{ x: 200, y: 140 }, { x: 600, y: 140 }] }], [], [left, far]).get('a--b')!;
     expect([left, far].some((box) => intersects(clear.rect, box))).toBe(false);
+  });
+});
+
+describe('RectGrid', () => {
+  const rect = fc.record({
+    x: fc.integer({ min: -3000, max: 3000 }), y: fc.integer({ min: -3000, max: 3000 }),
+    width: fc.integer({ min: 0, max: 900 }), height: fc.integer({ min: 0, max: 900 }),
+  });
+  it('finds every rect within the margin of a query, each once, as a scan of all of them would', () => {
+    fc.assert(fc.property(fc.array(rect, { maxLength: 60 }), rect, fc.integer({ min: 0, max: 40 }), fc.integer({ min: 16, max: 512 }), (rects, query, margin, size) => {
+      const near = new RectGrid(rects, size).near(query, margin);
+      expect(new Set(near).size).toBe(near.length);
+      for (const r of rects) if (intersects(query, r, margin)) expect(near).toContain(r);
+    }));
+  });
+  it('finds a rect in the next cell that lies within the margin', () => {
+    const beyond = { x: 256, y: 0, width: 10, height: 10 };
+    expect(new RectGrid([beyond], 256).near({ x: 0, y: 0, width: 250, height: 10 }, 10)).toEqual([beyond]);
+    expect(new RectGrid([beyond], 256).near({ x: 0, y: 0, width: 250, height: 10 }, 2)).toEqual([]);
+  });
+  it('leaves out rects far from the query', () => {
+    const far = { x: 5000, y: 5000, width: 10, height: 10 };
+    const close = { x: 10, y: 10, width: 10, height: 10 };
+    expect(new RectGrid([far, close]).near({ x: 0, y: 0, width: 40, height: 40 })).toEqual([close]);
   });
 });
