@@ -48,6 +48,7 @@ test('30 pods on 3 nodes: each node aggregates its pods per state; zoomed in, a 
 test('300 nodes: only the boxes in the graph\'s view are drawn, and panning draws the ones it brings into view', async ({ podflow, page }, testInfo) => {
   test.setTimeout(120_000);
   await new PodflowTimeline(page).act('reset', 'podflow', 300);
+  await expect(page.getByText('seed podflow · 300 nodes')).toBeVisible({ timeout: 60_000 });
   await expect(podflow.activity).toHaveText('idle', { timeout: 60_000 });
   const pane = page.locator('.react-flow');
   // The boxes in the DOM, each with whether it meets the pane.
@@ -65,12 +66,14 @@ test('300 nodes: only the boxes in the graph\'s view are drawn, and panning draw
   expect(before.filter((box) => !box.inView)).toEqual([]);
   await page.screenshot({ path: testInfo.outputPath('300-nodes-1280x720.png') });
 
-  // Dragged up and left by most of the pane, three times: other kubelets come into view and are drawn.
+  // A graph this large opens on its control plane (the kubelets' rows are below it). Dragged up by most of
+  // the pane at a time, the view goes down to the kubelets, which are drawn as they come into view.
+  expect(before.map((b) => b.name)).toContain('kube-apiserver');
   const box = (await pane.boundingBox())!;
-  for (let i = 0; i < 3; i++) {
-    await page.mouse.move(box.x + box.width * 0.9, box.y + box.height * 0.9);
+  for (let i = 0; i < 12 && !(await drawn()).some((b) => b.name.startsWith('kubelet/')); i++) {
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.9);
     await page.mouse.down();
-    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.1, { steps: 5 });
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.1, { steps: 5 });
     await page.mouse.up();
   }
   await expect.poll(async () => (await drawn()).filter((b) => b.inView && !before.some((old) => old.name === b.name)).length).toBeGreaterThan(0);
@@ -79,6 +82,22 @@ test('300 nodes: only the boxes in the graph\'s view are drawn, and panning draw
   // What is drawn is a kubelet's box with its insides, as any other.
   const kubelet = after.find((b) => b.name.startsWith('kubelet/'))!;
   await expect(podflow.component(kubelet.name)).toContainText('kubelet');
+
+  // The scheduler's attempt on 300 nodes examines more than a screenful: the rows in view are drawn, the
+  // last one once scrolled to.
+  await podflow.createNginxDeployment();
+  await podflow.runUntilIdle();
+  await podflow.openStateTab('Scheduler');
+  const table = page.getByRole('table', { name: /^Filter and score per node for / });
+  await expect(table).toBeVisible();
+  const rows = Number(await table.getAttribute('aria-rowcount')) - 2;
+  expect(rows).toBeGreaterThanOrEqual(100);
+  const drawnRows = await page.getByTestId('scheduler-node').count();
+  expect(drawnRows).toBeGreaterThan(0);
+  expect(drawnRows).toBeLessThan(rows);
+  await table.locator('xpath=..').evaluate((scroller) => { scroller.scrollTop = scroller.scrollHeight; });
+  await expect(page.locator(`[data-testid="scheduler-node"][aria-rowindex="${rows + 2}"]`)).toBeAttached();
+  await page.screenshot({ path: testInfo.outputPath('300-nodes-scheduler-1280x720.png') });
 });
 
 test('tokens shipped while playing are labelled from their payload, not by their kind', async ({ podflow, page }) => {

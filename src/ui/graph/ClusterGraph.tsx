@@ -62,10 +62,13 @@ export function ClusterGraph() {
     'controls.zoomOut.ariaLabel': t('zoomOut'),
     'controls.fitView.ariaLabel': t('fitView'),
   }), [t]);
-  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: fitPadding, minZoom, maxZoom: Math.max(1, minZoom) }), [minZoom, fitPadding]);
+  const inViewOnly = layout !== null && layout.nodes.length > drawAllUpTo;
+  // A graph past `drawAllUpTo` boxes is fitted to its control plane (every box but the kubelets'): at a
+  // readable zoom the whole does not fit, and a fit to its middle would show a few kubelets and nothing else.
+  const fitNodes = useMemo(() => (inViewOnly ? layout.nodes.filter((n) => n.data.component.role !== 'kubelet').map((n) => ({ id: n.id })) : undefined), [inViewOnly, layout]);
+  const fitViewOptions = useMemo<FitViewOptions>(() => ({ padding: fitPadding, minZoom, maxZoom: Math.max(1, minZoom), nodes: fitNodes }), [minZoom, fitPadding, fitNodes]);
 
   if (!cluster || !layout) return <p className="graph-status" role="status">{t('starting')}</p>;
-  const inViewOnly = layout.nodes.length > drawAllUpTo;
   return (
     <ReactFlow
       // A new cluster, or one that gained components (etcd clients connecting), is drawn afresh.
@@ -85,7 +88,11 @@ export function ClusterGraph() {
       elementsSelectable={false}
       nodesFocusable={false}
       edgesFocusable={false}
-      onEdgeClick={onEdgeClick}
+      // A drag that starts on a link does not pan (React Flow's links are "nopan"). Past `drawAllUpTo`
+      // boxes the kubelets' links fan into kube-apiserver by the dozen and cover most of the pane, so there
+      // links take no clicks (React Flow draws a link without a click handler "inactive", passing the
+      // pointer through) and a drag anywhere pans; a link's messages are in the side panel's lists as ever.
+      onEdgeClick={inViewOnly ? undefined : onEdgeClick}
       onPaneClick={onPaneClick}
       ariaLabelConfig={ariaLabelConfig}
       aria-label={t('graph')}
@@ -96,7 +103,7 @@ export function ClusterGraph() {
       <EtcdMembersSwitch />
       <PodsForgotten />
       {inViewOnly && <LinksInView layout={layout} />}
-      <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} />
+      <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} nodes={fitNodes} />
     </ReactFlow>
   );
 }
@@ -133,10 +140,12 @@ function PodsForgotten() {
  * window, `narrowMinZoom`, with the padding of narrow-fit.ts), and fits the view again whenever the pane
  * changes size (a dock opened, a pane dragged, the window resized).
  */
-function ReadableFit({ onMinZoom, onPadding, narrow }: {
+function ReadableFit({ onMinZoom, onPadding, narrow, nodes: fitted }: {
   readonly onMinZoom: (zoom: number) => void;
   readonly onPadding: (padding: FitViewOptions['padding']) => void;
   readonly narrow: boolean;
+  /** The boxes fitted (all when undefined). */
+  readonly nodes: FitViewOptions['nodes'];
 }) {
   const flow = useReactFlow();
   const initialized = useNodesInitialized();
@@ -150,7 +159,7 @@ function ReadableFit({ onMinZoom, onPadding, narrow }: {
       const fitPadding = narrow ? narrowPaddingIn(domNode, flow.getNodesBounds(flow.getNodes())) : padding;
       onMinZoom(zoom);
       onPadding(fitPadding);
-      void flow.fitView({ padding: fitPadding, minZoom: zoom, maxZoom: Math.max(1, zoom) });
+      void flow.fitView({ padding: fitPadding, minZoom: zoom, maxZoom: Math.max(1, zoom), nodes: fitted });
     };
     const observer = new ResizeObserver(() => {
       cancelAnimationFrame(frame);
@@ -161,7 +170,7 @@ function ReadableFit({ onMinZoom, onPadding, narrow }: {
       observer.disconnect();
       cancelAnimationFrame(frame);
     };
-  }, [initialized, domNode, flow, onMinZoom, onPadding, narrow]);
+  }, [initialized, domNode, flow, onMinZoom, onPadding, narrow, fitted]);
   return null;
 }
 

@@ -1,9 +1,11 @@
 // kube-scheduler's record of each scheduling attempt: for every node it examined (all of them below 100 nodes; see schedule-one.ts), each filter plugin's verdict
 // (with its reasons) and, for feasible nodes, each score plugin's raw and normalised score and weight,
 // then the node chosen (or the FailedScheduling message). The worker lists the newest attempts (filtered
-// by pod name) and sends the chosen one in full, so the panel costs the same at 3 Pods as at 150,000.
+// by pod name) and sends the chosen one in full, so the panel costs the same at 3 Pods as at 150,000; its
+// table draws the rows in view only (an attempt at 5,000 nodes examines hundreds).
 
-import { useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { SchedulerAttempt, SchedulerAttemptSummary } from '../../protocol/index.ts';
@@ -62,41 +64,63 @@ function outcomeText(t: TFunction<'objects'>, attempt: SchedulerAttempt): string
   return `${when}: ${attempt.message}`;
 }
 
+/** A row's height before it is measured (one line of 11 px text in the objects table). */
+const estimatedRowHeight = 21;
+
 function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
   const { t } = useTranslation('objects');
+  const scroller = useRef<HTMLDivElement>(null);
   const filterPlugins = [...new Set(attempt.nodes.flatMap((n) => n.filters.map((f) => f.plugin)))];
   const scorePlugins = [...new Set(attempt.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
+  // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
+  const virtualizer = useVirtualizer({
+    count: attempt.nodes.length, getScrollElement: () => scroller.current, estimateSize: () => estimatedRowHeight, overscan: 12,
+    getItemKey: (index) => attempt.nodes[index]!.node,
+  });
+  const items = virtualizer.getVirtualItems();
+  // Spacer rows above and below the drawn ones keep the scroll height of the whole table.
+  const above = items[0]?.start ?? 0;
+  const below = virtualizer.getTotalSize() - (items.at(-1)?.end ?? 0);
+  const width = filterPlugins.length + scorePlugins.length + 2;
   return (
-    <div className="objects-scroller" tabIndex={0}>
-      <table className="objects-table scheduler-table" aria-label={t('scheduler.table', { pod: attempt.pod })}>
+    <div className="objects-scroller" ref={scroller} tabIndex={0}>
+      <table className="objects-table scheduler-table" aria-label={t('scheduler.table', { pod: attempt.pod })} aria-rowcount={attempt.nodes.length + 2}>
         <thead>
           {/* A plugin may both filter and score (TaintToleration, NodeAffinity): the first row names the phase. */}
-          <tr>
+          <tr aria-rowindex={1}>
             <th scope="col" rowSpan={2}>{t('scheduler.node')}</th>
             {filterPlugins.length > 0 ? <th scope="colgroup" colSpan={filterPlugins.length} data-testid="scheduler-phase">{t('scheduler.filterPhase')}</th> : null}
             {scorePlugins.length > 0 ? <th scope="colgroup" colSpan={scorePlugins.length} data-testid="scheduler-phase">{t('scheduler.scorePhase')}</th> : null}
             <th scope="col" rowSpan={2}>{t('scheduler.score')}</th>
           </tr>
-          <tr>
+          <tr aria-rowindex={2}>
             {filterPlugins.map((p) => <th key={`f-${p}`} scope="col" title={t('scheduler.filterPlugin')}>{p}</th>)}
             {scorePlugins.map((p) => <th key={`s-${p}`} scope="col" title={t('scheduler.scorePlugin')}>{p}</th>)}
           </tr>
         </thead>
         <tbody>
-          {attempt.nodes.map((n) => (
-            <tr key={n.node} data-testid="scheduler-node" data-node={n.node} className={n.node === attempt.selected ? 'object-row--selected' : undefined}>
-              <th scope="row">{n.node}{n.node === attempt.selected ? ' ✓' : ''}</th>
-              {filterPlugins.map((p) => {
-                const f = n.filters.find((x) => x.plugin === p);
-                return <td key={`f-${p}`} className={f && !f.pass ? 'unavailable' : undefined} title={f?.reasons.join('; ')}>{f ? (f.pass ? t('scheduler.pass') : t('scheduler.fail', { reasons: f.reasons.join('; ') })) : '—'}</td>;
-              })}
-              {scorePlugins.map((p) => {
-                const s = n.scores.find((x) => x.plugin === p);
-                return <td key={`s-${p}`}>{s ? `${s.normalized} × ${s.weight} (${s.raw})` : '—'}</td>;
-              })}
-              <td data-testid="scheduler-final-score">{n.finalScore ?? (n.feasible ? '—' : t('scheduler.infeasible'))}</td>
-            </tr>
-          ))}
+          {above > 0 ? <tr className="objects-spacer" aria-hidden="true"><td colSpan={width} style={{ height: above }} /></tr> : null}
+          {items.map((item) => {
+            const n = attempt.nodes[item.index]!;
+            return (
+              <tr
+                key={item.key} ref={virtualizer.measureElement} data-index={item.index} aria-rowindex={item.index + 3}
+                data-testid="scheduler-node" data-node={n.node} className={n.node === attempt.selected ? 'object-row--selected' : undefined}
+              >
+                <th scope="row">{n.node}{n.node === attempt.selected ? ' ✓' : ''}</th>
+                {filterPlugins.map((p) => {
+                  const f = n.filters.find((x) => x.plugin === p);
+                  return <td key={`f-${p}`} className={f && !f.pass ? 'unavailable' : undefined} title={f?.reasons.join('; ')}>{f ? (f.pass ? t('scheduler.pass') : t('scheduler.fail', { reasons: f.reasons.join('; ') })) : '—'}</td>;
+                })}
+                {scorePlugins.map((p) => {
+                  const s = n.scores.find((x) => x.plugin === p);
+                  return <td key={`s-${p}`}>{s ? `${s.normalized} × ${s.weight} (${s.raw})` : '—'}</td>;
+                })}
+                <td data-testid="scheduler-final-score">{n.finalScore ?? (n.feasible ? '—' : t('scheduler.infeasible'))}</td>
+              </tr>
+            );
+          })}
+          {below > 0 ? <tr className="objects-spacer" aria-hidden="true"><td colSpan={width} style={{ height: below }} /></tr> : null}
         </tbody>
       </table>
     </div>
