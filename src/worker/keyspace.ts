@@ -146,7 +146,7 @@ export class KeyspaceTracker {
     // Straight into columns, with no list of metas between (at 30,000 Pods two lists of 170,000 objects,
     // outliving young GCs, were most of a long seek's garbage collection in the page's worker).
     const set = new KeyMetaColumnsBuilder();
-    const removed: string[] = [];
+    let removed: string[] = [];
     const add = (found: KeyMeta) => set.add(found, stepOf(found.modRevision));
     // Keys without values: a value superseded since, kept as a delta, is not rebuilt (that rebuild was most
     // of a long seek's worker time at 30,000 Pods).
@@ -156,7 +156,8 @@ export class KeyspaceTracker {
       store.forEachMeta(everyKey.key, '', to, (found) => {
         if (written.delete(found.key)) add(found);
       });
-      removed.push(...[...written].sort(byteOrder));
+      // Not push(...): a seek back across 60,000 Pods removes more keys than a call takes arguments.
+      removed = [...written].sort(byteOrder);
     } else {
       for (const key of [...written].sort(byteOrder)) {
         let found = false;
