@@ -11,7 +11,11 @@ export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // In CI, a failed scenario runs once more and, if it passes then, is listed as flaky (not hidden). A few
+  // scenarios play at 1× in real time: a page stalled for longer than the playhead may trail the engine
+  // (playheadMaxBehindMs) skips the messages of that stretch (e2e/play-tokens.spec.ts failed so once in
+  // session 26, every message it received drawn but ~240 never received).
+  retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list']] : [['list']],
