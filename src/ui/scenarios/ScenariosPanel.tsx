@@ -17,7 +17,7 @@ import { useSim, useSimActions, useSimStore } from '../store/sim-context.ts';
 import type { SimStore } from '../store/sim-store.ts';
 import { usePrefs } from '../store/prefs.ts';
 import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, StepStopped, waitFor } from './perform.ts';
-import { asksBeforeStart, scaleEstimate, workerHeapBytes } from './estimate.ts';
+import { asksBeforeStart, ownProcessRun, scaleEstimate, workerHeapBytes } from './estimate.ts';
 import { workloadKeyCount } from './plan.ts';
 import { runsOwnProcess } from '../sim-process.ts';
 import { initialRun, stepFinished, stepRanCommand, stepStarted, type ScenarioRun } from './run-state.ts';
@@ -66,13 +66,14 @@ function PodProgress({ total, t }: { total: number; t: ScenarioTexts }) {
 function CostEstimate({ pods, nodes, t, allow }: { pods: number; nodes: number; t: ScenarioTexts; allow: (() => void) | null }) {
   // With the etcd members of the cluster on show: a scenario resets to its nodes and keeps them.
   const etcdMembers = useSim((s) => s.cluster?.etcdMembers ?? 1);
-  const estimate = scaleEstimate(pods, nodes, etcdMembers);
+  const ownProcess = runsOwnProcess();
+  const estimate = scaleEstimate(pods, nodes, etcdMembers, ownProcess);
   return (
     <div className={`scenario-estimate${estimate.fits ? '' : ' too-big'}`} data-testid="scenario-estimate" data-fits={estimate.fits} role={allow ? 'alert' : undefined}>
       <p>{t.estimate(estimate, nodes)}</p>
-      {!estimate.fits && <p>{t.estimateTooBig(workerHeapBytes)}</p>}
+      {!estimate.fits && <p>{ownProcess ? t.estimateBeyondOwn(ownProcessRun) : t.estimateTooBig(workerHeapBytes)}</p>}
       {estimate.nearLimit && <p>{t.estimateNear(workerHeapBytes)}</p>}
-      {(!estimate.fits || estimate.nearLimit) && !runsOwnProcess() && <p data-testid="own-process-hint">{t.ownProcessHint}</p>}
+      {(!estimate.fits || estimate.nearLimit) && !ownProcess && <p data-testid="own-process-hint">{t.ownProcessHint}</p>}
       {allow && <button type="button" onClick={allow}>{t.startAnyway}</button>}
     </div>
   );

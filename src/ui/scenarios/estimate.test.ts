@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadLanguage } from '../i18n/index.ts';
-import { asksBeforeStart, cpuFit, cpuRuns, keptByModel, memoryFit, memoryRuns, peakRatio, scaleEstimate, stepsFactor, workerFactor, workerHeapBytes } from './estimate.ts';
+import { asksBeforeStart, cpuFit, cpuRuns, keptByModel, memoryFit, memoryRuns, ownProcessRun, peakRatio, scaleEstimate, stepsFactor, workerFactor, workerHeapBytes } from './estimate.ts';
 import { scenarioTextsIn } from './texts.ts';
 
 await loadLanguage('zh');
@@ -61,6 +61,25 @@ describe('the estimate before a scenario at scale starts', () => {
     expect(big.seconds / 60).toBeCloseTo(50.1, 1);
     expect(big).toMatchObject({ fits: false, nearLimit: false });
     expect(scaleEstimate(10_000, 500, 3)).toMatchObject({ fits: true, nearLimit: false });
+  });
+
+  it('in a process of its own, says a cluster fits up to the largest measured to run to the end there, and past it that none so large was', () => {
+    // 150,000 Pods on 5,000 nodes with 1 member ran to the end there (session 25); in the tab it is past the worker's heap.
+    const { pods, nodes, etcdMembers } = ownProcessRun;
+    expect(scaleEstimate(pods, nodes, etcdMembers, true)).toMatchObject({ fits: true, nearLimit: false, ownProcess: true });
+    expect(scaleEstimate(pods, nodes, etcdMembers, false)).toMatchObject({ fits: false, ownProcess: false });
+    // With 3 members it keeps more than that run: not measured to run to the end.
+    expect(scaleEstimate(pods, nodes, 3, true)).toMatchObject({ fits: false, nearLimit: false });
+    // Whatever fits the tab fits there too; the same costs are estimated in either.
+    expect(scaleEstimate(30_000, 1000, 3, true)).toMatchObject({ fits: true, nearLimit: false });
+    expect(scaleEstimate(60_000, 5000, 3, true).bytes).toBe(scaleEstimate(60_000, 5000, 3).bytes);
+    expect(scaleEstimate(pods + 10_000, nodes, etcdMembers, true).fits).toBe(false);
+    const en = scenarioTextsIn('en');
+    const zh = scenarioTextsIn('zh');
+    expect(en.estimate(scaleEstimate(pods, nodes, 1, true), nodes)).toContain('memory kept by the simulation in its own process with 1 etcd member once every Pod is Running');
+    expect(en.estimateBeyondOwn(ownProcessRun)).toContain('(150,000 Pods on 5,000 nodes with 1 etcd member; its heap peaked at about 2.5 GiB)');
+    expect(zh.estimate(scaleEstimate(pods, nodes, 3, true), nodes)).toContain('独立进程中的模拟（3 个 etcd 成员）保留');
+    expect(zh.estimateBeyondOwn(ownProcessRun)).toContain('5,000 个节点上 150,000 个 Pod，1 个 etcd 成员');
   });
 
   it('asks before a large scenario only', () => {

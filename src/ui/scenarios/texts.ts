@@ -30,6 +30,8 @@ export interface ScenarioTexts {
   readonly estimate: (estimate: ScaleEstimate, nodes: number) => string;
   readonly estimateTooBig: (limitBytes: number) => string;
   readonly estimateNear: (limitBytes: number) => string;
+  /** In a process of its own: past the largest cluster measured to run to the end there (estimate.ts `ownProcessRun`). */
+  readonly estimateBeyondOwn: (run: { readonly pods: number; readonly nodes: number; readonly etcdMembers: number; readonly peakHeapBytes: number }) => string;
   /** Where the simulation would have memory of its own (`?process=own`, src/ui/sim-process.ts). */
   readonly ownProcessHint: string;
   readonly startAnyway: string;
@@ -60,14 +62,18 @@ function textsIn(language: Language): ScenarioTexts {
     progress: (done, total) => t('progress', { done, total }),
     finished: (total) => t('finished', { total }),
     podsReady: (ready, held, total) => t('podsReady', { ready: ready.toLocaleString(language), held: held.toLocaleString(language), total: total.toLocaleString(language) }),
-    estimate: ({ seconds, podsPerCpuSecond, bytes, etcdMembers }, nodes) => {
+    estimate: ({ seconds, podsPerCpuSecond, bytes, etcdMembers, ownProcess }, nodes) => {
       const minutes = Math.ceil(seconds / 60);
       const time = minutes < 120 ? t('minutes', { n: minutes.toLocaleString(language) }) : t('hours', { n: (seconds / 3600).toLocaleString(language, { maximumFractionDigits: 1 }) });
       const members = t('members', { count: etcdMembers });
-      return t('estimate', { time, memory: gib(bytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language), members });
+      const where = t(ownProcess ? 'whereOwn' : 'whereTab');
+      return t('estimate', { time, memory: gib(bytes, language), rate: Math.round(podsPerCpuSecond).toLocaleString(language), nodes: nodes.toLocaleString(language), members, where });
     },
     estimateTooBig: (limitBytes) => t('estimateTooBig', { limit: gib(limitBytes, language) }),
     estimateNear: (limitBytes) => t('estimateNear', { limit: gib(limitBytes, language) }),
+    estimateBeyondOwn: ({ pods, nodes, etcdMembers, peakHeapBytes }) => t('estimateBeyondOwn', {
+      pods: pods.toLocaleString(language), nodes: nodes.toLocaleString(language), members: t('members', { count: etcdMembers }), peak: gib(peakHeapBytes, language),
+    }),
     ownProcessHint: t('ownProcessHint'),
     startAnyway: t('startAnyway'),
     atMilestone: (title) => t('atMilestone', { title }),
