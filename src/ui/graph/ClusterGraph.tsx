@@ -6,7 +6,8 @@
 // fitted to the pane instead, whatever its zoom: every box on screen, zoom in to read. Components and links are described to screen readers but are
 // not tab stops; the tokens and pod chips are, and every message is also reachable from the side panel's lists.
 // The zoom buttons stand at the pane's right edge, half-way down: beside kube-apiserver, right of every box
-// of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit.
+// of the graph with 1, 3 or 5 etcd members (layout.ts), where no box is at any fit. Past `drawAllUpTo` boxes
+// a "Go to node" form (GoToNode.tsx) in the bottom-left corner centres the view on a kubelet by its name.
 
 import { Background, Controls, Panel, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes, type ReactFlowState } from '@xyflow/react';
 import { shallow } from 'zustand/shallow';
@@ -17,6 +18,7 @@ import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
+import { GoToNode } from './GoToNode.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { kubeletBoxes, linksInView, viewOf } from './links-in-view.ts';
 import { LinkEdge } from './LinkEdge.tsx';
@@ -103,6 +105,7 @@ export function ClusterGraph() {
       <EtcdMembersSwitch />
       <PodsForgotten />
       {inViewOnly && <LinksInView layout={layout} />}
+      {inViewOnly && <GoToNode layout={layout} />}
       <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} nodes={fitNodes} />
     </ReactFlow>
   );

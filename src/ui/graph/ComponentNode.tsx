@@ -19,6 +19,7 @@ import {
 } from './Insides.tsx';
 import { PodChips } from './PodChips.tsx';
 import { useTourHighlight } from '../tours/tour-store.ts';
+import { useFoundNode } from './GoToNode.tsx';
 import './insides.css';
 
 export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<ComponentNodeType>) {
@@ -26,6 +27,7 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
   const { t } = useTranslation('graph');
   const { role, name, modelled } = component;
   const toured = useTourHighlight(name);
+  const found = useFoundNode(name);
   const pods = role === 'kubelet' ? (component.node ?? null) : role === 'kube-scheduler' ? unbound : null;
   const box = useRef<HTMLDivElement>(null);
   const onScreen = useOnScreen(box);
@@ -34,11 +36,12 @@ export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<Com
     <SnapshotLane.Provider value="graph">
       <div
         ref={box}
-        className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}`}
+        className={`component-node component-node--insides role-${role}${modelled ? '' : ' component-node--dormant'}${pods !== null ? ' component-node--pods' : ''}${toured ? ' component-node--tour' : ''}${found ? ' component-node--found' : ''}`}
         data-testid="component-node"
         data-component={name}
         data-modelled={modelled}
         data-tour-highlight={toured || undefined}
+        data-found={found || undefined}
       >
         {/* Links are drawn border to border (floating); the handles only anchor them for React Flow. */}
         <Handle type="target" position={Position.Top} className="component-handle" isConnectable={false} />
