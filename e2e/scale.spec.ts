@@ -99,27 +99,29 @@ test('300 nodes: only the boxes in the graph\'s view are drawn, and panning draw
   await expect(page.locator(`[data-testid="scheduler-node"][aria-rowindex="${rows + 2}"]`)).toBeAttached();
   await page.screenshot({ path: testInfo.outputPath('300-nodes-scheduler-1280x720.png') });
 
-  // "Go to node": the node the Pod was bound to, typed by its number, is centred in the view and outlined;
-  // a node the cluster does not have is said so, with the nodes it has.
-  const bound = await page.evaluate(() => {
-    const pods = (globalThis as unknown as { podflow: { store: { getState(): { pods: { byKey: Map<string, { node: string | null }> } } } } }).podflow.store.getState().pods.byKey;
-    return [...pods.values()].map((pod) => pod.node);
-  });
-  expect(bound).toHaveLength(1);
-  const node = bound[0]!;
-  const goTo = page.getByRole('search', { name: 'Go to node' });
-  await goTo.getByRole('searchbox').fill(node.replace('node-', ''));
-  await goTo.getByRole('searchbox').press('Enter');
+  // Beside the attempt's outcome, "Show node-N on the graph" centres the graph on the node chosen, outlined.
+  const node = /bound to (node-\d+)/.exec((await page.getByTestId('attempt-outcome').textContent())!)![1]!;
+  await page.getByRole('button', { name: `Show ${node} on the graph` }).click();
   const chosen = podflow.component(`kubelet/${node}`);
   await expect(chosen).toBeInViewport();
   await expect(chosen).toHaveAttribute('data-found', 'true');
   await expect(chosen).toContainText(node);
-  await page.screenshot({ path: testInfo.outputPath('300-nodes-go-to-node-1280x720.png') });
+  await page.screenshot({ path: testInfo.outputPath('300-nodes-show-node-1280x720.png') });
+
+  // "Go to node" (past 256 boxes): a node typed by its number is centred and outlined in its turn; a node
+  // the cluster does not have is said so, with the nodes it has.
+  const other = node === 'node-300' ? 'node-299' : 'node-300';
+  const goTo = page.getByRole('search', { name: 'Go to node' });
+  await goTo.getByRole('searchbox').fill(other.replace('node-', ''));
+  await goTo.getByRole('searchbox').press('Enter');
+  await expect(podflow.component(`kubelet/${other}`)).toBeInViewport();
+  await expect(podflow.component(`kubelet/${other}`)).toHaveAttribute('data-found', 'true');
+  await expect(chosen).not.toHaveAttribute('data-found');
   await goTo.getByRole('searchbox').fill('node-999');
   await goTo.getByRole('button', { name: 'Go' }).click();
   await expect(goTo.getByRole('status')).toHaveText('The cluster has no node “node-999”: its 300 nodes are node-1 … node-300.');
   await expect(goTo.getByRole('searchbox')).toHaveAttribute('aria-invalid', 'true');
-  await expect(chosen).not.toHaveAttribute('data-found');
+  await expect(page.locator('[data-found]')).toHaveCount(0);
 });
 
 test('tokens shipped while playing are labelled from their payload, not by their kind', async ({ podflow, page }) => {

@@ -10,6 +10,7 @@
 // a "Go to node" form (GoToNode.tsx) in the bottom-left corner centres the view on a kubelet by its name.
 
 import { Background, Controls, Panel, ReactFlow, useNodesInitialized, useReactFlow, useStore, type EdgeMouseHandler, type EdgeTypes, type FitViewOptions, type NodeTypes, type ReactFlowState } from '@xyflow/react';
+import { useReducedMotion } from 'motion/react';
 import { shallow } from 'zustand/shallow';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +19,7 @@ import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
+import { foundNodeStore } from './found-node.ts';
 import { GoToNode } from './GoToNode.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { kubeletBoxes, linksInView, viewOf } from './links-in-view.ts';
@@ -106,6 +108,7 @@ export function ClusterGraph() {
       <PodsForgotten />
       {inViewOnly && <LinksInView layout={layout} />}
       {inViewOnly && <GoToNode layout={layout} />}
+      <GoToFound layout={layout} />
       <ReadableFit onMinZoom={setMinZoom} onPadding={setFitPadding} narrow={narrow} nodes={fitNodes} />
     </ReactFlow>
   );
@@ -123,6 +126,18 @@ function LinksInView({ layout }: { readonly layout: ReturnType<typeof layoutTopo
     const ids = new Set(drawn);
     flow.setEdges(layout.edges.filter((edge) => ids.has(edge.id)));
   }, [drawn, flow, layout]);
+  return null;
+}
+
+/** Centres the view on the box asked for (found-node.ts), at the zoom shown, once per request. */
+function GoToFound({ layout }: { readonly layout: ReturnType<typeof layoutTopology> }) {
+  const flow = useReactFlow();
+  const reducedMotion = useReducedMotion() ?? false;
+  const boxes = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout]);
+  useEffect(() => foundNodeStore.subscribe((state, previous) => {
+    const box = state.name === null || state.asked === previous.asked ? undefined : boxes.get(state.name);
+    if (box) void flow.setCenter(box.position.x + (box.width ?? 0) / 2, box.position.y + (box.height ?? 0) / 2, { zoom: flow.getZoom(), duration: reducedMotion ? 0 : 400 });
+  }), [boxes, flow, reducedMotion]);
   return null;
 }
 

@@ -19,7 +19,7 @@ import {
 } from './Insides.tsx';
 import { PodChips } from './PodChips.tsx';
 import { useTourHighlight } from '../tours/tour-store.ts';
-import { useFoundNode } from './GoToNode.tsx';
+import { useFoundNode } from './found-node.ts';
 import './insides.css';
 
 export const ComponentNode = memo(function ComponentNode({ data }: NodeProps<ComponentNodeType>) {

@@ -1,29 +1,18 @@
 // "Go to node": in a graph past `drawAllUpTo` boxes (ClusterGraph.tsx) the kubelets lie far below the control
 // plane the view opens on (5,000 nodes stretch over thousands of pixels), so a learner looking for the node
 // a Pod was bound to types its name (or number) and the view centres on its box, at the zoom shown, the box
-// outlined until another is asked for. A name the cluster does not have is said so, with the nodes it has.
+// outlined until another is asked for (found-node.ts, GoToFound in ClusterGraph.tsx). A name the cluster does
+// not have is said so, with the nodes it has.
 
-import { Panel, useReactFlow } from '@xyflow/react';
-import { useReducedMotion } from 'motion/react';
+import { Panel } from '@xyflow/react';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createStore } from 'zustand/vanilla';
-import { useStore } from 'zustand';
-import type { layoutTopology } from './layout.ts';
+import { goToNode } from './found-node.ts';
 import { nodeNamed, nodeRange } from './go-to-node.ts';
-
-/** The component (kubelet) whose box the form went to last; null: none. */
-const foundStore = createStore<{ readonly name: string | null }>()(() => ({ name: null }));
-
-/** Whether `name`'s box is the one "Go to node" went to last (drawn outlined). */
-export function useFoundNode(name: string): boolean {
-  return useStore(foundStore, (state) => state.name === name);
-}
+import type { layoutTopology } from './layout.ts';
 
 export function GoToNode({ layout }: { readonly layout: ReturnType<typeof layoutTopology> }) {
   const { t, i18n } = useTranslation('canvas');
-  const flow = useReactFlow();
-  const reducedMotion = useReducedMotion() ?? false;
   const inputId = useId();
   const [query, setQuery] = useState('');
   const [missing, setMissing] = useState<string | null>(null);
@@ -39,14 +28,8 @@ export function GoToNode({ layout }: { readonly layout: ReturnType<typeof layout
     event.preventDefault();
     const name = nodeNamed(query, names);
     const box = name === null ? undefined : kubelets.get(name);
-    if (!box) {
-      setMissing(query.trim());
-      foundStore.setState({ name: null });
-      return;
-    }
-    setMissing(null);
-    foundStore.setState({ name: box.data.component.name });
-    void flow.setCenter(box.position.x + (box.width ?? 0) / 2, box.position.y + (box.height ?? 0) / 2, { zoom: flow.getZoom(), duration: reducedMotion ? 0 : 400 });
+    setMissing(box ? null : query.trim());
+    goToNode(box ? box.data.component.name : null);
   };
 
   return (

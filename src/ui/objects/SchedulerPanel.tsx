@@ -2,7 +2,8 @@
 // (with its reasons) and, for feasible nodes, each score plugin's raw and normalised score and weight,
 // then the node chosen (or the FailedScheduling message). The worker lists the newest attempts (filtered
 // by pod name) and sends the chosen one in full, so the panel costs the same at 3 Pods as at 150,000; its
-// table draws the rows in view only (an attempt at 5,000 nodes examines hundreds).
+// table draws the rows in view only (an attempt at 5,000 nodes examines hundreds). "Show on the graph" centres
+// the graph on the chosen node's kubelet (found-node.ts): at 5,000 nodes it lies far from the control plane.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef, useState } from 'react';
@@ -10,6 +11,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { SchedulerAttempt, SchedulerAttemptSummary } from '../../protocol/index.ts';
 import { formatVirtualTime } from '../format.ts';
+import { goToNode } from '../graph/found-node.ts';
 import { useSimSnapshot } from '../store/snapshot.ts';
 import { useInspection } from './use-inspection.ts';
 
@@ -43,6 +45,11 @@ export function SchedulerPanel() {
       </div>
       <p className="hint attempt-outcome">
         {attempt && <span data-testid="attempt-outcome">{outcomeText(t, attempt)}</span>}
+        {attempt?.selected && (
+          <button type="button" className="link-button" data-testid="show-node" onClick={() => goToNode(`kubelet/${attempt.selected!}`)}>
+            {t('scheduler.showNode', { node: attempt.selected })}
+          </button>
+        )}
         <span className="attempt-counts" data-testid="scheduler-counts">
           {[
             t('scheduler.matching', { count: view.matching }),
