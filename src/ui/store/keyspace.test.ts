@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { packKeyMetas, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent } from '../../protocol/index.ts';
-import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision } from './keyspace.ts';
+import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, valuesHeld, type KeyspaceState } from './keyspace.ts';
 
 const entry = (key: string, rev: number, value = '{}'): KeyEntry => ({ key, createRevision: rev, modRevision: rev, version: 1, lease: '0', value });
 /** A key as a snapshot ships it: without its value. */
@@ -73,5 +73,36 @@ describe('keyspace mirror', () => {
     expect(answered.past).toMatchObject({ status: 'ready', keys: ['/registry/namespaces/default'] });
     const compacted = applySnapshot(pickRevision(booted(), 1), { type: 'keyspaceSnapshot', revision: 1, current: false, compacted: true, compactRevision: 2, entries: packKeyMetas([]) });
     expect(compacted.past?.status).toBe('compacted');
+  });
+
+  it('holds the values of the keys written last only; the others keep their metas, as a snapshot gives them', () => {
+    const write = (state: KeyspaceState, key: string, rev: number, value: string) => applyDiff(state, {
+      type: 'keyspaceDiff', revision: rev, compactRevision: -1, changes: [{ key, createRevision: 10, modRevision: rev, version: rev - 9, lease: '0', value, deleted: false, step: rev }],
+    });
+    const key = (i: number) => `/registry/events/default/e${String(i).padStart(5, '0')}`;
+    let state = booted();
+    // The first key twice, so it holds a previous version's value too.
+    state = write(state, key(0), 10, 'v0');
+    state = write(state, key(0), 11, 'v1');
+    expect(state.live.entries.get(key(0))).toMatchObject({ value: 'v1', previous: { value: 'v0' } });
+    for (let i = 1; i <= valuesHeld; i++) state = write(state, key(i), 11 + i, `value ${i}`);
+    // One key more than are held: the one written longest ago lets go of its values, metas and step kept.
+    const first = state.live.entries.get(key(0))!;
+    expect(first).toEqual({ key: key(0), createRevision: 10, modRevision: 11, version: 2, lease: '0', size: 2, step: 11, previous: { key: key(0), createRevision: 10, modRevision: 10, version: 1, lease: '0', size: 2 } });
+    expect(state.live.entries.get(key(1))?.value).toBe('value 1');
+    expect(state.live.entries.get(key(valuesHeld))?.value).toBe(`value ${valuesHeld}`);
+    const holding = () => [...state.live.entries.values()].filter((r) => r.value !== undefined).length;
+    expect(holding()).toBe(valuesHeld);
+    // Written again, a key holds its value anew and the next oldest lets go.
+    state = write(state, key(0), 20_000, 'v2');
+    expect(state.live.entries.get(key(0))).toMatchObject({ value: 'v2', previous: { modRevision: 11 } });
+    expect(state.live.entries.get(key(0))?.previous?.value).toBeUndefined();
+    expect(state.live.entries.get(key(1))?.value).toBeUndefined();
+    expect(holding()).toBe(valuesHeld);
+    // A deleted key no longer counts: the next write past the bound takes no value from another.
+    state = applyDiff(state, { type: 'keyspaceDiff', revision: 20_001, compactRevision: -1, changes: [{ key: key(2), modRevision: 20_001, deleted: true, step: 20_001 }] });
+    state = write(state, key(valuesHeld + 1), 20_002, 'new');
+    expect(state.live.entries.get(key(3))?.value).toBe('value 3');
+    expect(holding()).toBe(valuesHeld);
   });
 });

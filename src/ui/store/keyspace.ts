@@ -4,7 +4,8 @@
 // the live `entries` map in place (copying it would cost tens of ms per diff) and returns a new
 // `LiveKeyspace` around it, so subscribers still see a new state; the sorted key list is copied (cheap)
 // only when keys appear or go. Nothing keeps an older LiveKeyspace to read. A key holds its value only
-// when a diff brought it (a snapshot ships none): the key details ask the worker for one it lacks.
+// when a diff brought it (a snapshot ships none), and only while it is among the `valuesHeld` keys written
+// last: the key details ask the worker for one it lacks.
 
 import { forEachKeyFields, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent, type KeyspaceMoveEvent, type KeyspaceSnapshotEvent } from '../../protocol/index.ts';
 import { lowerBound } from '../keyspace/key-tree.ts';
@@ -51,6 +52,38 @@ export const emptyKeyspace: KeyspaceState = {
   past: null,
   selectedKey: null,
 };
+
+/**
+ * How many of the keys written last hold their values (and their previous version's) on the page; the
+ * others keep their metas only, as a snapshot gives them. Holding every value shipped made the page grow
+ * with the cluster: a Pod's stored bytes and its previous version's are ~4 KB, and its Events as much
+ * again. A 3-node cluster writes a few hundred keys, so there every key keeps its value; past the bound
+ * the worker reads a value at its revision when the details show it (a previous version compacted since
+ * then shows no change).
+ */
+export const valuesHeld = 4_096;
+
+/** Per live entries map, its keys that hold a value, the one written longest ago first (a Map keeps insertion order). */
+const valued = new WeakMap<Map<string, KeyRecord>, Map<string, true>>();
+
+function withoutValues(record: KeyRecord): KeyRecord {
+  const { key, createRevision, modRevision, version, lease, size, step, previous } = record;
+  const before = previous && { key: previous.key, createRevision: previous.createRevision, modRevision: previous.modRevision, version: previous.version, lease: previous.lease, size: previous.size };
+  return { key, createRevision, modRevision, version, lease, size, step, previous: before };
+}
+
+/** Records that `key` now holds its value; the key written longest ago past `valuesHeld` lets go of its own. */
+function holdValue(entries: Map<string, KeyRecord>, key: string): void {
+  let order = valued.get(entries);
+  if (!order) valued.set(entries, (order = new Map()));
+  order.delete(key);
+  order.set(key, true);
+  if (order.size <= valuesHeld) return;
+  const oldest = order.keys().next().value!;
+  order.delete(oldest);
+  const record = entries.get(oldest);
+  if (record) entries.set(oldest, withoutValues(record));
+}
 
 function versionOf(record: KeyRecord): HeldVersion {
   const { key, createRevision, modRevision, version, lease, size, value } = record;
@@ -100,11 +133,13 @@ export function applyDiff(state: KeyspaceState, event: KeyspaceDiffEvent): Keysp
     if (change.deleted) {
       if (!old) continue;
       entries.delete(change.key);
+      valued.get(entries)?.delete(change.key);
       const at = lowerBound(keys, change.key);
       writableKeys().splice(at, 1);
       continue;
     }
     entries.set(change.key, recordOf(change, change.step, old && old.createRevision === change.createRevision ? versionOf(old) : null));
+    holdValue(entries, change.key);
     if (!old) {
       const at = lowerBound(keys, change.key);
       writableKeys().splice(at, 0, change.key);
@@ -123,11 +158,16 @@ export function applyDiff(state: KeyspaceState, event: KeyspaceDiffEvent): Keysp
 export function applyMove(state: KeyspaceState, event: KeyspaceMoveEvent): KeyspaceState {
   const entries = state.live === emptyKeyspace.live ? new Map<string, KeyRecord>() : state.live.entries as Map<string, KeyRecord>;
   const gone = new Set<string>();
-  for (const key of event.removed) if (entries.delete(key)) gone.add(key);
+  const order = valued.get(entries);
+  for (const key of event.removed) {
+    if (entries.delete(key)) gone.add(key);
+    order?.delete(key);
+  }
   const added: string[] = [];
   // One object per key, straight from the columns (a seek's 170,000 at 30,000 Pods).
   forEachKeyFields(event.set, (key, createRevision, modRevision, version, lease, size, step) => {
     if (!entries.has(key)) added.push(key);
+    order?.delete(key);
     entries.set(key, { key, createRevision, modRevision, version, lease, size, step, previous: null });
   });
   const keys = gone.size === 0 && added.length === 0 ? state.live.keys : mergeSorted(state.live.keys.filter((key) => !gone.has(key)), added);
