@@ -147,6 +147,26 @@ async function main(): Promise<void> {
     figures.toAvailableS = Math.round(wall() - created);
     const head = (await pageState(page)).step;
     figures.head = head;
+    // What the page keeps once every Pod is Running: its heap after a full collection, and its keyspace mirror
+    // (keys, those holding a value, the values' characters with their previous versions').
+    const pageTarget = targetInfos.find((t) => t.type === 'page');
+    if (pageTarget) {
+      const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: pageTarget.targetId, flatten: true });
+      await cdp.send('HeapProfiler.collectGarbage', {}, sessionId);
+      figures.pageHeapAfterGcMiB = Math.round((await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, sessionId)).usedSize / mib);
+    }
+    figures.pageKeyspace = await page.evaluate(() => {
+      type Held = { value?: string; previous: { value?: string } | null };
+      const { entries } = (globalThis as unknown as { podflow: { store: { getState(): { keyspace: { live: { entries: Map<string, Held> } } } } } }).podflow.store.getState().keyspace.live;
+      let valued = 0;
+      let valueChars = 0;
+      for (const record of entries.values()) {
+        if (record.value !== undefined) valued++;
+        valueChars += (record.value?.length ?? 0) + (record.previous?.value?.length ?? 0);
+      }
+      return { keys: entries.size, valued, valueChars };
+    });
+    console.log(JSON.stringify({ pageHeapAfterGcMiB: figures.pageHeapAfterGcMiB, pageKeyspace: figures.pageKeyspace }));
 
     const forward: number[] = [];
     for (let i = 0; i < 10; i++) forward.push(await answered(page, clickScript('step-button'), 120_000));
