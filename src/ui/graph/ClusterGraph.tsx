@@ -19,7 +19,7 @@ import { usePrefs } from '../store/prefs.ts';
 import { useSim, useSimActions } from '../store/sim-context.ts';
 import { ComponentNode } from './ComponentNode.tsx';
 import { EtcdMembersSwitch } from './EtcdMembersSwitch.tsx';
-import { foundNodeStore } from './found-node.ts';
+import { foundNodeStore, goToNode } from './found-node.ts';
 import { GoToNode } from './GoToNode.tsx';
 import { layoutTopology, type LinkEdgeType } from './layout.ts';
 import { kubeletBoxes, linksInView, viewOf } from './links-in-view.ts';
@@ -59,7 +59,10 @@ export function ClusterGraph() {
     (_, edge) => actions.select({ type: 'link', a: edge.source, b: edge.target }),
     [actions],
   );
-  const onPaneClick = useCallback(() => actions.select(null), [actions]);
+  const onPaneClick = useCallback(() => {
+    actions.select(null);
+    if (foundNodeStore.getState().name !== null) goToNode(null);
+  }, [actions]);
   const ariaLabelConfig = useMemo(() => ({
     'controls.ariaLabel': t('controls'),
     'controls.zoomIn.ariaLabel': t('zoomIn'),
@@ -134,6 +137,8 @@ function GoToFound({ layout }: { readonly layout: ReturnType<typeof layoutTopolo
   const flow = useReactFlow();
   const reducedMotion = useReducedMotion() ?? false;
   const boxes = useMemo(() => new Map(layout.nodes.map((n) => [n.id, n])), [layout]);
+  // A new cluster (or layout) outlines nothing until asked.
+  useEffect(() => foundNodeStore.setState({ name: null }), [layout]);
   useEffect(() => foundNodeStore.subscribe((state, previous) => {
     const box = state.name === null || state.asked === previous.asked ? undefined : boxes.get(state.name);
     if (box) void flow.setCenter(box.position.x + (box.width ?? 0) / 2, box.position.y + (box.height ?? 0) / 2, { zoom: flow.getZoom(), duration: reducedMotion ? 0 : 400 });

@@ -1,5 +1,6 @@
 // The box the learner asked the graph to go to (a kubelet, by the "Go to node" form or a panel's "Show on
-// the graph"): the graph centres its view on it once per request and draws it outlined until another is asked for.
+// the graph"): the graph centres its view on it once per request and draws it outlined until another is
+// asked for, the pane is clicked, or the cluster is replaced.
 
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
