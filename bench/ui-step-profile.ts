@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // Where a Step, a Step back and a seek go at scale, in the page and in the simulation worker: a
 // Deployment of N replicas on M nodes (3 etcd members, as `npm run bench -- pagescale`) brought to
-// Ready with "Run until idle", then 10 Steps at the head, 10 Steps back and 5 seeks, each phase with a
+// Ready with "Run until idle", then 10 Steps at the head, 10 Steps back, 5 s of playing, 5 seeks and 10 Steps
+// back with the Objects tab open, each phase with a
 // CPU profile of the *worker* (CDP over a debugging port: the worker is a target of its own), the
 // worker's events the page received (count and JSON size per type), and each action's latency
 // (click → step counter changed → next frame). Not a benchmark (no figure is kept): a tool for finding
@@ -141,6 +142,10 @@ async function main(): Promise<void> {
       }),
     );
     await phase('seek ×5', [0.9, 0.5, 0.7, 0.3, 0.95].map((f) => `podflow.actions.seek(${Math.round(head * f)})`));
+    // The Objects tab open: it asks the worker for its lists and window again at every step.
+    await page.getByRole('tablist', { name: 'Dock' }).getByRole('tab', { name: 'Objects', exact: true }).click();
+    await page.locator('[data-testid="object-row"]').first().waitFor({ timeout: 300_000 });
+    await phase('Step back ×10 with the Objects tab open', Array.from({ length: 10 }, () => clickScript('step-back-button')));
     cdp.close();
   } finally {
     await close();
