@@ -6,7 +6,7 @@
 // the graph on the chosen node's kubelet (found-node.ts): at 5,000 nodes it lies far from the control plane.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { SchedulerAttempt, SchedulerAttemptSummary } from '../../protocol/index.ts';
@@ -79,10 +79,12 @@ function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
   const scroller = useRef<HTMLDivElement>(null);
   const filterPlugins = [...new Set(attempt.nodes.flatMap((n) => n.filters.map((f) => f.plugin)))];
   const scorePlugins = [...new Set(attempt.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
+  // Made once per attempt: a key function made anew at each render lays out every row again.
+  const rowKey = useCallback((index: number) => attempt.nodes[index]!.node, [attempt]);
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({
     count: attempt.nodes.length, getScrollElement: () => scroller.current, estimateSize: () => estimatedRowHeight, overscan: 12,
-    getItemKey: (index) => attempt.nodes[index]!.node,
+    getItemKey: rowKey,
   });
   const items = virtualizer.getVirtualItems();
   // Spacer rows above and below the drawn ones keep the scroll height of the whole table.
