@@ -10,7 +10,7 @@ import type { Message, PayloadRebuilder } from './engine/index.ts';
 import type { KeyValue } from './etcd/kv.ts';
 import type { WriteRecord } from './etcd/messages.ts';
 import type { RequestOp } from './etcd/rpc.ts';
-import { zapLine, type RequestStats, type RequestStatsContext } from './etcd/request-stats.ts';
+import { loggedContext, zapLine, type RequestStats, type RequestStatsContext } from './etcd/request-stats.ts';
 import { apiserverBodiesRebuilder } from './trace-payloads-http.ts';
 import { KvRef, putValueRef, resolve, type HistoryMember } from './trace-payloads-refs.ts';
 
@@ -32,10 +32,13 @@ function durationMs(text: string): number | undefined {
 }
 
 /**
- * The context `log` was rendered with, when rendering `stats` with it gives `log` again: the start is
- * the reply's send time, the time spent and remote are read from the line.
+ * The context `log` was rendered with, when rendering `stats` with it gives `log` again: the one etcd's
+ * server rendered it with (loggedContext), else the start is the reply's send time and the time spent
+ * and remote are read from the line.
  */
 function logContext(log: string, stats: RequestStats, startMs: number, remotes: Map<string, string>): RequestStatsContext | undefined {
+  const known = loggedContext(stats, log);
+  if (known !== undefined) return known;
   const line = JSON.parse(log) as Record<string, unknown>;
   const spentMs = typeof line['time spent'] === 'string' ? durationMs(line['time spent']) : undefined;
   const remote = line.remote;

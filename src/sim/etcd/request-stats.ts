@@ -186,6 +186,25 @@ export function goDuration(ms: number): string {
   return `${trimmedFixed(ns / 1e9, 9)}s`;
 }
 
+/**
+ * The context each logged stats' line was rendered with, and that line (`loggedZapLine`): what a light
+ * trace record keeps of an etcd reply's log line, without reading the line back.
+ */
+const logged = new WeakMap<RequestStats, { readonly ctx: RequestStatsContext; readonly line: string }>();
+
+/** zapLine, remembering the context for `loggedContext`: the line etcd's server puts in its reply. */
+export function loggedZapLine(stats: RequestStats, ctx: RequestStatsContext): string {
+  const line = zapLine(stats, ctx);
+  logged.set(stats, { ctx, line });
+  return line;
+}
+
+/** The context `line` was rendered with by loggedZapLine from `stats`; undefined for any other line. */
+export function loggedContext(stats: RequestStats, line: string): RequestStatsContext | undefined {
+  const entry = logged.get(stats);
+  return entry !== undefined && entry.line === line ? entry.ctx : undefined;
+}
+
 /** The line as etcd's zap logger writes it (`--logger zap --log-level debug`). */
 export function zapLine(stats: RequestStats, ctx: RequestStatsContext): string {
   const start = isoMillis(ctx.startMs);

@@ -15,6 +15,13 @@ const BTree = ((BTreeImport as unknown as { default?: typeof BTreeImport }).defa
 
 export class TreeIndex {
   private readonly tree = new BTree<string, KeyIndex>(undefined, compareKeys);
+  /**
+   * The same key indexes by key, for the lookups of one key (every Txn compare, put and single-key
+   * range): a hash lookup instead of a walk down the tree comparing long keys that share their
+   * `/registry/…` prefix (the tree's gets were 2 % of the 10,000-Pod rollout's CPU). The tree stays
+   * the order for ranges.
+   */
+  private readonly byKey = new Map<string, KeyIndex>();
 
   /** Number of keys with history (live or deleted but not yet compacted away). */
   get size(): number {
@@ -22,38 +29,43 @@ export class TreeIndex {
   }
 
   keyIndex(key: string): KeyIndex | undefined {
-    return this.tree.get(key);
+    return this.byKey.get(key);
   }
 
   /** Makes this index a copy of `from`, every key's history its own. */
   copyFrom(from: TreeIndex): void {
     this.tree.clear();
+    this.byKey.clear();
     from.tree.forEachPair((key, ki) => {
-      this.tree.set(key, ki.copy());
+      const copy = ki.copy();
+      this.tree.set(key, copy);
+      this.byKey.set(key, copy);
     });
   }
 
   /** Adds the index of a key that has none yet. */
   insert(ki: KeyIndex): void {
     this.tree.set(ki.key, ki);
+    this.byKey.set(ki.key, ki);
   }
 
   get(key: string, atRev: number): KeyIndexGet | undefined {
-    return this.tree.get(key)?.get(atRev);
+    return this.byKey.get(key)?.get(atRev);
   }
 
   put(key: string, main: number, sub: number): void {
-    let ki = this.tree.get(key);
+    let ki = this.byKey.get(key);
     if (ki === undefined) {
       ki = new KeyIndex(key);
       this.tree.set(key, ki);
+      this.byKey.set(key, ki);
     }
     ki.put(main, sub);
   }
 
   /** Records a delete; false when the key does not currently exist. */
   tombstone(key: string, main: number, sub: number): boolean {
-    const ki = this.tree.get(key);
+    const ki = this.byKey.get(key);
     return ki !== undefined && ki.tombstone(main, sub);
   }
 
@@ -100,7 +112,7 @@ export class TreeIndex {
   /** All revisions in the range at or after `rev`, ordered by revision. */
   rangeSince(key: string, end: string | undefined, rev: number): Revision[] {
     if (end === undefined) {
-      const ki = this.tree.get(key);
+      const ki = this.byKey.get(key);
       return ki === undefined ? [] : ki.since(rev);
     }
     const revs: Revision[] = [];
@@ -116,7 +128,10 @@ export class TreeIndex {
       ki.compact(rev, available);
       if (ki.isEmpty()) emptied.push(key);
     });
-    for (const key of emptied) this.tree.delete(key);
+    for (const key of emptied) {
+      this.tree.delete(key);
+      this.byKey.delete(key);
+    }
     return available;
   }
 

@@ -17,7 +17,7 @@ import { estimatedDbSize, memberListResponse, statusResponse } from './maintenan
 import { etcdKinds, maxRequestBytes, replyKind, type EtcdReply, type MemberIO, type WriteRecord } from './messages.ts';
 import { deleteRangeRequestSize, putRequestSize, rangeRequestSize, txnRequestSize } from './proto-size.ts';
 import { checkDeleteRequest, checkIntervals, checkPutRequest, checkRaftRequestSize, checkReceivedMessageSize, checkTxnRequest, raftRequestField } from './request-checks.ts';
-import { deleteRangeStats, genericStats, putStats, rangeStats, txnStats, zapLine, type RequestStats } from './request-stats.ts';
+import { deleteRangeStats, genericStats, putStats, rangeStats, txnStats, loggedZapLine, type RequestStats } from './request-stats.ts';
 import type { RemoteAddresses } from './remote.ts';
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest, RangeResponse,
@@ -203,7 +203,7 @@ export class V3Server {
     const base = work === 'read' ? this.timing.readDelay : this.timing.writeDelay;
     const perByte = work === 'read' ? this.timing.readNsPerByte * Math.max(stats.responseSize, 0) : this.timing.writeNsPerByte * Math.max(stats.requestSize, 0);
     const delay = Math.round((base + perByte / 1e6) * 1e6) / 1e6;
-    const log = zapLine(stats, { startMs: this.io.epochMs() + this.io.now(), spentMs: delay, remote: this.remotes.of(m.from, m.kind, m.payload) });
+    const log = loggedZapLine(stats, { startMs: this.io.epochMs() + this.io.now(), spentMs: delay, remote: this.remotes.of(m.from, m.kind, m.payload) });
     const payload: EtcdReply<R> = error !== null
       ? { ok: false, error, stats, log, write: null }
       : { ok: true, response: resp as R, stats, log, write };
