@@ -3,7 +3,9 @@
 // headless Chromium at 1280×720, brought to Available with "Run until idle" as a user would, with the
 // tab's memory logged every 30 s on the way (the renderer's RSS, the simulation worker's JS heap over CDP,
 // the page's JS heap) and a crash of the tab or the worker reported as such. Once every replica is Ready:
-// Step, Step back and seeks (click → step counter → next frame) and 5 s of play at 1× (frame intervals).
+// Step, Step back and seeks (click → step counter → next frame), the Objects and Scheduler tabs opened and
+// stepped back with, and 5 s of play at 1× (frame intervals) with the Scheduler tab in front, then 5 s with
+// the etcd keyspace tab.
 //   npx tsx bench/ui-tab-scale.ts [replicas=150000] [nodes=5000]
 // Writes bench/results/tab-<replicas>x<nodes>[-own][-<members>m].json (the log and the figures). Not part of `npm run bench`:
 // at 150,000 on 5,000 it runs for about an hour of one core. PODFLOW_TAB_MAX_S bounds the wall time
@@ -195,11 +197,20 @@ async function main(): Promise<void> {
       await page.waitForTimeout(5_000);
       await page.getByTestId('play-button').click();
     });
+    // The same 5 s of play with the dock's default tab, the etcd keyspace, in front instead of the Scheduler's
+    // (which asks the worker for the step's attempts while the step moves): what each tab costs a frame.
+    await page.getByRole('tablist', { name: 'Dock' }).getByRole('tab', { name: 'etcd keyspace', exact: true }).click();
+    const playingKeyspace = await frameIntervals(page, async () => {
+      await page.getByTestId('play-button').click();
+      await page.waitForTimeout(5_000);
+      await page.getByTestId('play-button').click();
+    });
     const summary = (values: number[]) => ({ median: percentile(values.filter(Number.isFinite), 50), p95: percentile(values.filter(Number.isFinite), 95), answered: values.filter(Number.isFinite).length, of: values.length });
     figures.stepMs = summary(forward);
     figures.stepBackMs = summary(back);
     figures.seekMs = { ...summary(seek), each: seek.map((v) => Math.round(v)) };
-    figures.playingFrameMs = { p50: percentile(playing, 50), p95: percentile(playing, 95), frames: playing.length };
+    figures.playingFrameMs = { p50: percentile(playing, 50), p95: percentile(playing, 95), frames: playing.length, tab: 'Scheduler' };
+    figures.playingKeyspaceTabFrameMs = { p50: percentile(playingKeyspace, 50), p95: percentile(playingKeyspace, 95), frames: playingKeyspace.length, tab: 'etcd keyspace' };
     figures.stateTabs = Object.fromEntries(Object.entries(withTab).map(([name, { openMs, stepBack }]) => [name, { openMs, stepBackMs: summary(stepBack) }]));
     figures.after = await sample();
     await page.screenshot({ path: join(import.meta.dirname, 'results', `${runName}-1280x720.png`) });
