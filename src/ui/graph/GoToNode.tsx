@@ -21,12 +21,11 @@ export function GoToNode({ layout }: { readonly layout: ReturnType<typeof layout
     for (const box of layout.nodes) if (box.data.component.role === 'kubelet') byNode.set(box.data.component.node ?? box.data.component.name, box);
     return byNode;
   }, [layout]);
-  const names = useMemo(() => new Set(kubelets.keys()), [kubelets]);
   const range = useMemo(() => nodeRange([...kubelets.keys()]), [kubelets]);
 
   const go = (event: FormEvent) => {
     event.preventDefault();
-    const name = nodeNamed(query, names);
+    const name = nodeNamed(query, kubelets);
     const box = name === null ? undefined : kubelets.get(name);
     setMissing(box ? null : query.trim());
     goToNode(box ? box.data.component.name : null);
@@ -41,7 +40,7 @@ export function GoToNode({ layout }: { readonly layout: ReturnType<typeof layout
           onChange={(event) => { setQuery(event.target.value); setMissing(null); }} />
         <button type="submit">{t('goToNodeButton')}</button>
         {missing !== null && range && (
-          <p id={`${inputId}-missing`} role="status" className="go-to-node-missing">{t('goToNodeMissing', { name: missing, first: range.first, last: range.last, count: names.size, total: names.size.toLocaleString(i18n.language) })}</p>
+          <p id={`${inputId}-missing`} role="status" className="go-to-node-missing">{t('goToNodeMissing', { name: missing, first: range.first, last: range.last, count: kubelets.size, total: kubelets.size.toLocaleString(i18n.language) })}</p>
         )}
       </form>
     </Panel>

@@ -2,8 +2,14 @@
 // node's name as the cluster spells it ("node-42"), its kubelet's component name ("kubelet/node-42"), or
 // just its number ("42"), in any case and with spaces around it.
 
+/** The node names a cluster has: a set of them, or a map keyed by them (GoToNode's boxes by node). */
+interface NodeNames {
+  has(name: string): boolean;
+  keys(): Iterable<string>;
+}
+
 /** The node of `names` that `query` names, or null when none does. */
-export function nodeNamed(query: string, names: ReadonlySet<string>): string | null {
+export function nodeNamed(query: string, names: NodeNames): string | null {
   const typed = query.trim().toLowerCase().replace(/^kubelet\//, '');
   if (typed === '') return null;
   if (names.has(typed)) return typed;
@@ -11,7 +17,7 @@ export function nodeNamed(query: string, names: ReadonlySet<string>): string | n
     const numbered = `node-${String(Number(typed))}`;
     if (names.has(numbered)) return numbered;
   }
-  for (const name of names) if (name.toLowerCase() === typed) return name;
+  for (const name of names.keys()) if (name.toLowerCase() === typed) return name;
   return null;
 }
 
