@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KVServer } from './kv-server.ts';
 import { KVStore } from './kv-store.ts';
 import {
-  capnslogLine, goDuration, isoMillis, putStats, quoteBytes, rangeStats, txnRequestText, txnStats, zapLine,
+  capnslogLine, goDuration, isoMillis, loggedContext, loggedZapLine, putStats, quoteBytes, rangeStats, txnRequestText, txnStats, zapLine,
 } from './request-stats.ts';
 import type { TxnRequest } from './rpc.ts';
 import { utf8ToByteString } from './bytes.ts';
@@ -55,6 +55,17 @@ describe('request stats', () => {
     }, 'compare:<key:"compact_rev_key" version:3 > success:<request_put:<key:"compact_rev_key" value_size:2 >> failure:<request_range:<key:"compact_rev_key" > >'],
   ] as Array<[string, TxnRequest, string]>)('renders txn content: %s', (_name, req, want) => {
     expect(txnRequestText(req)).toBe(want);
+  });
+
+  it('gives back the context a logged line was rendered with, for that line only', () => {
+    const stats = txnStats(createK1, null);
+    const ctx = { startMs: 1_692_057_600_000, spentMs: 0.5, remote: 'kube-apiserver' };
+    const line = loggedZapLine(stats, ctx);
+    expect(line).toBe(zapLine(stats, ctx));
+    expect(loggedContext(stats, line)).toBe(ctx);
+    // Another line of the same stats (a different remote), or the stats of another request: not known.
+    expect(loggedContext(stats, zapLine(stats, { ...ctx, remote: 'etcdctl' }))).toBeUndefined();
+    expect(loggedContext(txnStats(createK1, null), line)).toBeUndefined();
   });
 
   it('quotes bytes as Go protobuf text does', () => {
