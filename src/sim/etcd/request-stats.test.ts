@@ -57,13 +57,16 @@ describe('request stats', () => {
     expect(txnRequestText(req)).toBe(want);
   });
 
-  it('gives back the context a logged line was rendered with, for that line only', () => {
+  it('gives back the context a logged line was rendered with, once, for that line only', () => {
     const stats = txnStats(createK1, null);
     const ctx = { startMs: 1_692_057_600_000, spentMs: 0.5, remote: 'kube-apiserver' };
     const line = loggedZapLine(stats, ctx);
     expect(line).toBe(zapLine(stats, ctx));
     expect(loggedContext(stats, line)).toBe(ctx);
+    // Given once: the entry would otherwise keep the line as long as the stats live.
+    expect(loggedContext(stats, line)).toBeUndefined();
     // Another line of the same stats (a different remote), or the stats of another request: not known.
+    loggedZapLine(stats, ctx);
     expect(loggedContext(stats, zapLine(stats, { ...ctx, remote: 'etcdctl' }))).toBeUndefined();
     expect(loggedContext(txnStats(createK1, null), line)).toBeUndefined();
   });

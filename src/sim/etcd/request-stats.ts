@@ -188,7 +188,8 @@ export function goDuration(ms: number): string {
 
 /**
  * The context each logged stats' line was rendered with, and that line (`loggedZapLine`): what a light
- * trace record keeps of an etcd reply's log line, without reading the line back.
+ * trace record keeps of an etcd reply's log line, without reading the line back. An entry is given once
+ * and then forgotten: the light record keeps the stats, and the entry would keep the line it drops.
  */
 const logged = new WeakMap<RequestStats, { readonly ctx: RequestStatsContext; readonly line: string }>();
 
@@ -199,10 +200,15 @@ export function loggedZapLine(stats: RequestStats, ctx: RequestStatsContext): st
   return line;
 }
 
-/** The context `line` was rendered with by loggedZapLine from `stats`; undefined for any other line. */
+/**
+ * The context `line` was rendered with by loggedZapLine from `stats`, once; undefined for any other line,
+ * or when asked again.
+ */
 export function loggedContext(stats: RequestStats, line: string): RequestStatsContext | undefined {
   const entry = logged.get(stats);
-  return entry !== undefined && entry.line === line ? entry.ctx : undefined;
+  if (entry === undefined) return undefined;
+  logged.delete(stats);
+  return entry.line === line ? entry.ctx : undefined;
 }
 
 /** The line as etcd's zap logger writes it (`--logger zap --log-level debug`). */
