@@ -208,10 +208,10 @@ export function schedulerView(log: Pick<AttemptLog, 'records' | 'dropped'>, now:
   }
   const asked = query.seq === undefined ? -1 : query.seq - dropped - 1;
   const shown = asked >= 0 && asked < made && matches(records[asked]!) ? asked : newest;
-  return {
-    made: dropped + made, dropped, pod, matching, attempts,
-    detail: shown >= 0 ? toAttempt(records[shown]!, dropped + shown + 1) : null,
-  };
+  const view = { made: dropped + made, dropped, pod, matching, attempts };
+  // The attempt the page holds already is not built and sent again: an attempt is the same at every step after it.
+  if (shown >= 0 && query.held === dropped + shown + 1) return { ...view, detail: null, detailHeld: query.held };
+  return { ...view, detail: shown >= 0 ? toAttempt(records[shown]!, dropped + shown + 1) : null };
 }
 
 function summaryOf(a: AttemptRecord, seq: number): SchedulerAttemptSummary {

@@ -48,4 +48,17 @@ describe('the scheduler view: a bounded list and one attempt in full, whatever t
     expect(schedulerView(log, 950, { seq: 990 }).detail?.seq).toBe(950);
     expect(schedulerView(log, 1_000, { seq: 994, pod: 'p3' }).detail?.seq).toBe(997);
   });
+
+  it('does not send again the attempt the panel holds: only whether it is still the one to show', () => {
+    const log = logOf(1_000);
+    // The newest at step 600 is 600: held, so not built again; the list still comes.
+    const same = schedulerView(log, 600, { held: 600 });
+    expect(same).toMatchObject({ made: 600, matching: 600, detail: null, detailHeld: 600 });
+    expect(same.attempts[0]!.seq).toBe(600);
+    // A newer attempt made since, or another one asked for: sent in full, as without `held`.
+    expect(schedulerView(log, 601, { held: 600 })).toMatchObject({ detail: { seq: 601 } });
+    expect(schedulerView(log, 601, { held: 600 }).detailHeld).toBeUndefined();
+    expect(schedulerView(log, 601, { seq: 500, held: 600 }).detail?.seq).toBe(500);
+    expect(schedulerView(log, 601, { seq: 500, held: 500 })).toMatchObject({ detail: null, detailHeld: 500 });
+  });
 });

@@ -19,8 +19,10 @@ export function SchedulerPanel() {
   const { t } = useTranslation('objects');
   const [pod, setPod] = useState('');
   const [chosen, setChosen] = useState<number | null>(null);
-  useInspection('scheduler', 250, { scheduler: { pod, ...(chosen !== null ? { seq: chosen } : {}) } });
   const view = useSimSnapshot((state) => state.inspection?.scheduler);
+  // The attempt held in full is named, so that an answer while it is still the one shown does not carry it again.
+  const held = view?.detail?.seq;
+  useInspection('scheduler', 250, { scheduler: { pod, ...(chosen !== null ? { seq: chosen } : {}), ...(held !== undefined ? { held } : {}) } });
   if (view === undefined) return <p className="hint panel-empty" role="status">{t('scheduler.loading')}</p>;
   if (view === null) return <p className="hint panel-empty">{t('scheduler.none')}</p>;
   if (view.made === 0) return <p className="hint panel-empty" data-testid="scheduler-empty">{t('scheduler.empty')}</p>;

@@ -28,6 +28,21 @@ describe('reduceWorkerEvent', () => {
     expect(reduceAll([{ ...ready, etcdMembers: 3 }]).cluster?.etcdMembers).toBe(3);
   });
 
+  it('keeps the scheduler attempt it holds when an answer says it is still the one shown, and only that one', () => {
+    const attempt = (seq: number) => ({ seq, pod: 'default/p', attempt: 1, time: seq, selected: 'node-1', message: '', bound: true, nodes: [] });
+    const view = (detail: ReturnType<typeof attempt> | null, detailHeld?: number) => ({
+      made: 2, dropped: 0, pod: '', matching: 2, attempts: [], detail, ...(detailHeld === undefined ? {} : { detailHeld }),
+    });
+    const answer = (scheduler: ReturnType<typeof view>, step: number): WorkerEvent => ({ type: 'inspection', step, scheduler });
+    const holding = reduceAll([ready, answer(view(attempt(2)), 10)]);
+    const held = holding.inspection!.scheduler!.detail;
+    const kept = reduceAll([answer(view(null, 2), 11)], holding).inspection!;
+    expect(kept.step).toBe(11);
+    expect(kept.scheduler!.detail).toBe(held);
+    // Said of another attempt than the one held (answers crossed): none held, so the panel asks again.
+    expect(reduceAll([answer(view(null, 1), 11)], holding).inspection!.scheduler!.detail).toBeNull();
+  });
+
   it('takes a grown topology (an etcd client connected) without replacing the cluster', () => {
     const grown: Topology = { components: [...topology.components, { name: 'etcd-client/127.0.0.1:5000', role: 'etcd-client', modelled: true }], links: topology.links };
     const state = reduceAll([ready, { type: 'topology', topology: grown }]);

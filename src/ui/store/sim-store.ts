@@ -211,7 +211,7 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'logLines':
       return { ...state, activity: applyLogLines(state.activity, event) };
     case 'inspection':
-      return { ...state, inspection: { ...state.inspection, ...event } };
+      return { ...state, inspection: mergeInspection(state.inspection, event) };
     case 'causeChain':
       return state.why?.id === event.id ? { ...state, why: { id: event.id, answer: event } } : state;
     case 'scenarioCatalog':
@@ -232,6 +232,18 @@ export function reduceWorkerEvent(state: SimState, event: WorkerEvent): SimState
     case 'scaleLesson':
       return { ...state, scaleLesson: event.lesson };
   }
+}
+
+/**
+ * An inspection answer merged into what the page holds. A scheduler answer that says the attempt to show is
+ * the one the page holds (`detailHeld`, asked with `SchedulerQuery.held`) keeps the held attempt, when it is
+ * still that one; else none, and the panel, no longer holding it, asks again.
+ */
+function mergeInspection(held: InspectionEvent | null, event: InspectionEvent): InspectionEvent {
+  const scheduler = event.scheduler;
+  if (scheduler?.detailHeld === undefined) return { ...held, ...event };
+  const kept = held?.scheduler?.detail;
+  return { ...held, ...event, scheduler: { ...scheduler, detail: kept?.seq === scheduler.detailHeld ? kept : null } };
 }
 
 export function addNotice(state: SimState, command: CommandType | null, message: string): SimState {
