@@ -6,7 +6,7 @@
 // the graph on the chosen node's kubelet (found-node.ts): at 5,000 nodes it lies far from the control plane.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { SchedulerAttempt, SchedulerAttemptSummary } from '../../protocol/index.ts';
@@ -79,8 +79,10 @@ const estimatedRowHeight = 21;
 function AttemptTable({ attempt }: { readonly attempt: SchedulerAttempt }) {
   const { t } = useTranslation('objects');
   const scroller = useRef<HTMLDivElement>(null);
-  const filterPlugins = [...new Set(attempt.nodes.flatMap((n) => n.filters.map((f) => f.plugin)))];
-  const scorePlugins = [...new Set(attempt.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))];
+  // Once per attempt, not at each answer: the panel re-renders every 250 ms while playing, and an attempt at
+  // 5,000 nodes has tens of thousands of verdicts.
+  const filterPlugins = useMemo(() => [...new Set(attempt.nodes.flatMap((n) => n.filters.map((f) => f.plugin)))], [attempt]);
+  const scorePlugins = useMemo(() => [...new Set(attempt.nodes.flatMap((n) => n.scores.map((s) => s.plugin)))], [attempt]);
   // Made once per attempt: a key function made anew at each render lays out every row again.
   const rowKey = useCallback((index: number) => attempt.nodes[index]!.node, [attempt]);
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
