@@ -10,10 +10,14 @@
 //   npx tsx bench/ui-step-profile.ts [replicas=3000] [nodes=50]
 // PODFLOW_PROFILE_PAGE=1 profiles the page's main thread over the same phases too; PODFLOW_PROFILE_TRACE=1
 // records Chromium's trace as well and names the native work the profiles call "(program)" (layout,
-// style, paint, messages, GC) per thread (bench/trace-summary.ts).
+// style, paint, messages, GC) per thread (bench/trace-summary.ts). PODFLOW_PROFILE_ALLOC=1 samples the
+// worker's allocations in each phase too, the garbage collected meanwhile included, by allocating function.
+// PODFLOW_PROFILE_DIR=<dir> also writes each phase's CPU profiles there (`<phase>.<thread>.cpuprofile`,
+// for DevTools or bench/flow-cpu.ts).
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Cdp, freePort } from './cdp.ts';
 import { webDeploymentYaml } from './manifests.ts';
 import { TraceRecorder } from './trace-summary.ts';
@@ -64,6 +68,40 @@ function summarize(profile: CpuProfile, top: number, thread = 'worker'): string[
   return lines;
 }
 
+/** A node of a sampling heap profile (CDP's HeapProfiler.SamplingHeapProfileNode). */
+interface AllocationNode {
+  readonly callFrame: CpuProfile['nodes'][number]['callFrame'];
+  readonly selfSize: number;
+  readonly children: readonly AllocationNode[];
+}
+
+/** The worker's sampled allocations: by allocating function, and charged to each src/ function on the stack. */
+function summarizeAllocations(head: AllocationNode, top: number): string[] {
+  const original = sourcePositions();
+  const name = ({ functionName, url: file, lineNumber, columnNumber }: AllocationNode['callFrame']) =>
+    `${functionName || '(anonymous)'} ${(file && original(file, lineNumber, columnNumber)) ?? (file ? `${file.split('/').pop()}:${lineNumber + 1}` : '')}`;
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  let total = 0;
+  const walk = (node: AllocationNode, stack: readonly string[]) => {
+    const key = name(node.callFrame);
+    const here = key.includes(' src/') && !stack.includes(key) ? [...stack, key] : stack;
+    if (node.selfSize > 0) {
+      total += node.selfSize;
+      self.set(key, (self.get(key) ?? 0) + node.selfSize);
+      for (const frame of here) inclusive.set(frame, (inclusive.get(frame) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children) walk(child, here);
+  };
+  walk(head, []);
+  const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1).padStart(8)} MiB`;
+  const lines = [`  worker allocated ${mib(total).trim()} (sampled)`, '  allocated, self:'];
+  for (const [key, bytes] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${mib(bytes)}  ${key}`);
+  lines.push('  allocated, inclusive (src/):');
+  for (const [key, bytes] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, top)) lines.push(`  ${mib(bytes)}  ${key}`);
+  return lines;
+}
+
 async function main(): Promise<void> {
   const port = await freePort();
   const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`]);
@@ -100,6 +138,8 @@ async function main(): Promise<void> {
     }
 
     const trace = process.env.PODFLOW_PROFILE_TRACE ? new TraceRecorder(cdp) : null;
+    const allocations = Boolean(process.env.PODFLOW_PROFILE_ALLOC);
+    if (allocations) await cdp.send('HeapProfiler.enable', {}, sessionId);
     const phase = async (label: string, actions: string[] | (() => Promise<number[]>)) => {
       await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: object };
@@ -107,6 +147,7 @@ async function main(): Promise<void> {
         w.measuring_ = true;
       });
       await cdp.send('Profiler.start', {}, sessionId);
+      if (allocations) await cdp.send('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }, sessionId);
       if (pageSession) await cdp.send('Profiler.start', {}, pageSession);
       await trace?.start();
       const times: number[] = [];
@@ -115,7 +156,15 @@ async function main(): Promise<void> {
       // Let the worker finish what it does after the last answer (saving), inside the profile.
       await page.waitForTimeout(1_000);
       const { profile } = await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, sessionId);
+      const allocated = allocations ? (await cdp.send<{ profile: { head: AllocationNode } }>('HeapProfiler.stopSampling', {}, sessionId)).profile : null;
       const pageProfile = pageSession ? (await cdp.send<{ profile: CpuProfile }>('Profiler.stop', {}, pageSession)).profile : null;
+      const dir = process.env.PODFLOW_PROFILE_DIR;
+      if (dir) {
+        mkdirSync(dir, { recursive: true });
+        const base = label.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
+        writeFileSync(`${dir}/${base}.worker.cpuprofile`, JSON.stringify(profile));
+        if (pageProfile) writeFileSync(`${dir}/${base}.page.cpuprofile`, JSON.stringify(pageProfile));
+      }
       const traced = trace ? await trace.stop(20) : [];
       const events = await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: Record<string, { count: number; bytes: number; handleMs: number }> };
@@ -128,6 +177,7 @@ async function main(): Promise<void> {
         console.log(`    ${type.padEnd(18)} ${String(e.count).padStart(5)} ${(e.bytes / 1024).toFixed(0).padStart(8)} KiB ${e.handleMs.toFixed(0).padStart(6)} ms`);
       }
       for (const line of summarize(profile, 25)) console.log(line);
+      if (allocated) for (const line of summarizeAllocations(allocated.head, 25)) console.log(line);
       if (pageProfile) for (const line of summarize(pageProfile, 25, 'page')) console.log(line);
       for (const line of traced) console.log(line);
     };
