@@ -13,7 +13,8 @@
 // style, paint, messages, GC) per thread (bench/trace-summary.ts). PODFLOW_PROFILE_ALLOC=1 samples the
 // worker's allocations in each phase too, the garbage collected meanwhile included, by allocating function.
 // PODFLOW_PROFILE_DIR=<dir> also writes each phase's CPU profiles there (`<phase>.<thread>.cpuprofile`,
-// for DevTools or bench/flow-cpu.ts).
+// for DevTools or bench/flow-cpu.ts). PODFLOW_JS_FLAGS passes V8 flags to Chromium (`--trace-gc`: each
+// collection and its reason, printed with DEBUG=pw:browser).
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
@@ -104,7 +105,7 @@ function summarizeAllocations(head: AllocationNode, top: number): string[] {
 
 async function main(): Promise<void> {
   const port = await freePort();
-  const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`]);
+  const { url, browser, close } = await servePage([`--remote-debugging-port=${port}`, ...(process.env.PODFLOW_JS_FLAGS ? [`--js-flags=${process.env.PODFLOW_JS_FLAGS}`] : [])]);
   try {
     const context = await profilingContext(browser);
     await countWorkerEvents(context);
@@ -139,13 +140,16 @@ async function main(): Promise<void> {
 
     const trace = process.env.PODFLOW_PROFILE_TRACE ? new TraceRecorder(cdp) : null;
     const allocations = Boolean(process.env.PODFLOW_PROFILE_ALLOC);
-    if (allocations) await cdp.send('HeapProfiler.enable', {}, sessionId);
+    const tracingGc = Boolean(process.env.PODFLOW_JS_FLAGS?.includes('--trace-gc'));
+    if (allocations || tracingGc) await cdp.send('HeapProfiler.enable', {}, sessionId);
     const phase = async (label: string, actions: string[] | (() => Promise<number[]>)) => {
       await page.evaluate(() => {
         const w = window as unknown as { measuring_: boolean; workerEvents_: object };
         w.workerEvents_ = {};
         w.measuring_ = true;
       });
+      // With --trace-gc a forced collection marks where each phase starts in the log.
+      if (tracingGc) await cdp.send('HeapProfiler.collectGarbage', {}, sessionId);
       await cdp.send('Profiler.start', {}, sessionId);
       if (allocations) await cdp.send('HeapProfiler.startSampling', { samplingInterval: 16_384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true }, sessionId);
       if (pageSession) await cdp.send('Profiler.start', {}, pageSession);
@@ -196,6 +200,8 @@ async function main(): Promise<void> {
     await page.getByRole('tablist', { name: 'Dock' }).getByRole('tab', { name: 'Objects', exact: true }).click();
     await page.locator('[data-testid="object-row"]').first().waitFor({ timeout: 300_000 });
     await phase('Step back ×10 with the Objects tab open', Array.from({ length: 10 }, () => clickScript('step-back-button')));
+    // Chromium's stdout is a pipe, written in blocks: collections at the end push the last lines out.
+    if (tracingGc) for (let i = 0; i < 64; i++) await cdp.send('HeapProfiler.collectGarbage', {}, sessionId);
     cdp.close();
   } finally {
     await close();

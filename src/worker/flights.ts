@@ -41,11 +41,12 @@ const maxAdvanceWindow = 50;
  */
 const maxPlayWindow = 60_000;
 
-/** The longest flight a link allows now (latency + jitter), in virtual ms. */
-export function longestFlight(engine: Pick<Engine, 'linkList'>): number {
-  let longest = 0;
-  for (const link of engine.linkList()) longest = Math.max(longest, link.latency + link.jitter);
-  return longest;
+/**
+ * The longest flight a link allows now (latency + jitter), in virtual ms. Asked at every report: it reads
+ * the links where they are (a list of them was 5.7 MiB of garbage per 5 s played at 10,000 Pods on 500 nodes).
+ */
+export function longestFlight(engine: Pick<Engine, 'longestLink'>): number {
+  return engine.longestLink();
 }
 
 /** A message near the playhead and the step that delivered it (null: not delivered by the step shown). */

@@ -196,4 +196,17 @@ describe('Engine component stop and start', () => {
     engine.runUntilIdle();
     expect(b.received.map((m) => [m.kind, m.deliverAt])).toEqual([['slow', 50], ['fast', 50]]);
   });
+
+  it('knows the longest delay a link allows, latency and jitter, as links are added and changed', () => {
+    const engine = new Engine({ seed: 1 });
+    for (const name of ['a', 'b', 'c']) engine.add(new Probe(name));
+    expect(engine.longestLink()).toBe(0);
+    engine.link('a', 'b', { latency: 10, jitter: 5 });
+    engine.link('a', 'c', { latency: 12 });
+    expect(engine.longestLink()).toBe(15);
+    engine.setLinkLatency('a', 'b', { latency: 1 });
+    expect(engine.longestLink()).toBe(12);
+    engine.setLinkLatency('c', 'a', { latency: 3, jitter: 40 });
+    expect(engine.longestLink()).toBe(43);
+  });
 });

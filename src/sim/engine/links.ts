@@ -42,13 +42,11 @@ export class Links {
     return this.byFrom.get(a)?.has(b) ?? false;
   }
 
-  /** All links as [a, b, latency] with a < b. */
-  list(): Array<{ a: string; b: string; latency: Duration; jitter: Duration }> {
-    const out: Array<{ a: string; b: string; latency: Duration; jitter: Duration }> = [];
-    for (const [a, targets] of this.byFrom) {
-      for (const [b, link] of targets) if (a < b) out.push({ a, b, latency: link.latency, jitter: link.jitter });
-    }
-    return out;
+  /** The longest one-way delay any link allows now (latency + jitter, virtual ms; 0 without links). */
+  longest(): Duration {
+    let longest = 0;
+    for (const targets of this.byFrom.values()) for (const link of targets.values()) longest = Math.max(longest, link.latency + link.jitter);
+    return longest;
   }
 
   /**

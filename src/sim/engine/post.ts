@@ -78,9 +78,9 @@ export class Post {
     return this.links.has(a, b);
   }
 
-  /** All links as [a, b, latency] with a < b, for drawing the graph. */
-  linkList(): Array<{ a: string; b: string; latency: Duration; jitter: Duration }> {
-    return this.links.list();
+  /** The longest one-way delay any link allows now (latency + jitter): how long a message can be in flight. */
+  longestLink(): Duration {
+    return this.links.longest();
   }
 
   send<K extends MessageKind>(from: string, to: string, kind: K, payload: MessageMap[K], options?: SendOptions): Message<MessageMap[K]> {
