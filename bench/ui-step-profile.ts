@@ -188,6 +188,9 @@ async function main(): Promise<void> {
     await phase('Step at the head ×10', Array.from({ length: 10 }, () => clickScript('step-button')));
     await phase('Step back ×10', Array.from({ length: 10 }, () => clickScript('step-back-button')));
     await page.getByRole('combobox', { name: 'Speed' }).selectOption('1');
+    // Play at the 'All' level runs the live head, jumping there first: the view goes there before the phase
+    // (the Steps back left it 10 steps behind), so the phase profiles playing, not a seek.
+    await answered(page, 'podflow.actions.seek(podflow.store.getState().timeline.head)', 60_000);
     await phase('playing 5 s at 1× (frame intervals)', () =>
       frameIntervals(page, async () => {
         await page.getByTestId('play-button').click();
