@@ -41,14 +41,6 @@ const maxAdvanceWindow = 50;
  */
 const maxPlayWindow = 60_000;
 
-/**
- * The longest flight a link allows now (latency + jitter), in virtual ms. Asked at every report: it reads
- * the links where they are (a list of them was 5.7 MiB of garbage per 5 s played at 10,000 Pods on 500 nodes).
- */
-export function longestFlight(engine: Pick<Engine, 'longestLink'>): number {
-  return engine.longestLink();
-}
-
 /** A message near the playhead and the step that delivered it (null: not delivered by the step shown). */
 export interface Near {
   readonly message: Message;
@@ -75,7 +67,7 @@ export function flightsAt(engine: Engine, at: FlightPosition, from: number, limi
     // flight plus any delay its sender added, so scan a generous horizon after the step.
     // A step older than the trace retains is answered from the oldest retained one on: the steps between
     // have no records, and walking them cost time in proportion to the whole run (a second at 10,000 Pods).
-    const horizon = at.now + 4 * longestFlight(engine) + maxAdvanceWindow;
+    const horizon = at.now + 4 * engine.longestLink() + maxAdvanceWindow;
     let step = Math.max(at.step + 1, trace.firstStep);
     for (; step <= trace.lastStep; step++) {
       const m = trace.at(step);
@@ -149,7 +141,7 @@ export class FlightTracker {
    * by its step when it shows it, so a seek ships a fraction of the bytes.
    */
   report(engine: Engine, at: FlightPosition, withPayloads = true): FlightsEvent | null {
-    const longest = longestFlight(engine);
+    const longest = engine.longestLink();
     let advance = this.lastNow === null ? 0 : Math.min(maxAdvanceWindow, Math.max(0, at.now - this.lastNow));
     this.lastNow = at.now;
     if (!withPayloads) {

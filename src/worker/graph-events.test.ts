@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Command, Flight, FlightsEvent, PodChip, PodsEvent, WorkerEvent } from '../protocol/index.ts';
 import { Component, Engine } from '../sim/engine/index.ts';
 import { nginxDeploymentYaml } from '../sim/scenarios/manifests.ts';
-import { FlightTracker, flightsAt, longestFlight, type FlightPosition } from './flights.ts';
+import { FlightTracker, flightsAt, type FlightPosition } from './flights.ts';
 import { followerTrail, headFlightPosition } from './host-viewer.ts';
 import { SimHost, type HostClock } from './host.ts';
 import { inspect } from './queries.ts';
@@ -128,7 +128,7 @@ describe('tokens near the playhead', () => {
     const { host, flights, send } = graphHost('graph-past');
     send({ type: 'applyManifest', yaml: nginxDeploymentYaml });
     const live = new Map<number, string>();
-    const from = (now: number) => now - 2 * longestFlight(host.engine);
+    const from = (now: number) => now - 2 * host.engine.longestLink();
     // The UI's flights (folded diffs) are each what the step shown makes of them: delivered by it or not.
     const held = (f: Map<number, Flight>) => [...f.values()].map((x) => `${x.id}@${x.step}`).sort();
     const known = (at: FlightPosition) => {

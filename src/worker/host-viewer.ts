@@ -9,7 +9,7 @@
 import type { Command, FlightsEvent, SimStatus, TimelineEvent, WorkerEvent } from '../protocol/index.ts';
 import { playheadMaxBehindMs, stepLevels } from '../protocol/index.ts';
 import type { Engine } from '../sim/engine/index.ts';
-import { FlightTracker, longestFlight, type FlightPosition } from './flights.ts';
+import { FlightTracker, type FlightPosition } from './flights.ts';
 import { requirePositiveInteger } from './host/hosted-cluster.ts';
 import type { InsidesRecorder } from './insides.ts';
 import type { KeyspaceTracker } from './keyspace.ts';
@@ -91,7 +91,7 @@ function atPosition(event: TimelineEvent, cursor: TimelineCursor): TimelineEvent
  * (playing), and by up to `trail` more (FlightPosition.trail).
  */
 export function headFlightPosition(engine: Engine, trail = 0): FlightPosition {
-  return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead: engine.now - longestFlight(engine), trail };
+  return { step: engine.step, now: engine.now, sent: engine.lastMessageId, live: true, playhead: engine.now - engine.longestLink(), trail };
 }
 
 /**
