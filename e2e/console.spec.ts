@@ -10,8 +10,13 @@ test('kubectl get po -l app=nginx -v 8: the request line, and the etcd range in 
   expect(out).toContain('round_trippers.go:463] GET https://127.0.0.1:6443/api/v1/namespaces/default/pods?labelSelector=app%3Dnginx&limit=500');
   expect(out).toMatch(/Response Status: 200 OK in \d+ milliseconds/);
   expect(out).toMatch(/nginx-deployment-\S+\s+1\/1\s+Running/);
+  const logsHeld = () => page.evaluate(() => (globalThis as unknown as { podflow: { store: { getState(): { activity: { logs: readonly unknown[] } } } } }).podflow.store.getState().activity.logs.length);
+  await test.step('while the Logs tab is hidden the worker keeps the lines and ships none', async () => {
+    expect(await logsHeld()).toBe(0);
+  });
   await test.step('the logs show the Range with its key, range_end and limit', async () => {
     await dock.tab('Logs').click();
+    await expect.poll(logsHeld).toBeGreaterThan(0);
     await page.getByRole('searchbox', { name: 'Key prefix' }).fill('/registry/pods/default/');
     await page.getByRole('combobox', { name: 'RPC' }).selectOption('Range');
     const range = page.getByTestId('log-line').filter({ hasText: 'key:\\"/registry/pods/default/\\" range_end:\\"/registry/pods/default0\\" limit:500' });

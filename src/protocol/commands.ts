@@ -1,7 +1,7 @@
 // Commands the UI posts to the simulation worker. Every command is answered by at least one `status`
 // event (or an `error` event when it cannot be carried out); commands are handled in the order posted.
 
-import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand } from './console.ts';
+import type { ConsoleInterruptCommand, ConsoleRunCommand, FaultCommand, LogsShownCommand } from './console.ts';
 import type { CauseChainCommand, InspectCommand } from './inspect.ts';
 import type { AdvanceCommand, RunUntilCommandDoneCommand } from './scenarios.ts';
 import type { StepLevel, StepLevelCommand } from './story.ts';
@@ -220,7 +220,8 @@ export type Command =
   | TourLocateCommand
   | TraceRangeCommand
   | DescribeValueCommand
-  | MeasureScaleLessonCommand;
+  | MeasureScaleLessonCommand
+  | LogsShownCommand;
 
 export type CommandType = Command['type'];
 

@@ -74,8 +74,25 @@ export interface LogLinesEvent {
   readonly omitted: number;
 }
 
-/** At most this many log lines travel in one `logLines` event. */
+/** At most this many log lines travel in one `logLines` event while the Logs panel is shown. */
 export const logTailLimit = 500;
+
+/**
+ * The log lines the page keeps (the newest). While the Logs panel is hidden the worker keeps this many
+ * instead of shipping them, and ships them in one `logLines` event when the panel is shown again: the
+ * panel then holds what it would have held had the lines travelled all along.
+ */
+export const logPageLimit = 3000;
+
+/**
+ * Whether the page shows its Logs panel (sent when the panel is shown or hidden). The page's own worker
+ * starts with it hidden and ships no log lines until it is shown; a server's cluster, watched by any
+ * number of pages, ships them always and takes the command as a no-op.
+ */
+export interface LogsShownCommand {
+  readonly type: 'logsShown';
+  readonly shown: boolean;
+}
 
 /** A fault to inject (the model's `Fault`, src/sim/faults.ts): a user action on the timeline. */
 export type FaultSpec = Fault;

@@ -53,13 +53,21 @@ export function connectSim(): SimConnection {
   const inbox = createInbox(store);
   let worker: SimProcess | null = null;
   let server: ServerTransport | null = null;
+  // Whether the Logs panel is shown: a new worker starts with it hidden, so it is told again.
+  let logsShown = false;
   const post = (command: Command) => {
+    if (command.type === 'logsShown') logsShown = command.shown;
     if (server) server.post(command);
     else worker?.postMessage(command);
   };
+  const newWorker = () => {
+    const started = startWorker(store, inbox);
+    if (logsShown) started.postMessage({ type: 'logsShown', shown: true });
+    return started;
+  };
   const restart = () => {
     worker?.terminate();
-    worker = server ? null : startWorker(store, inbox);
+    worker = server ? null : newWorker();
   };
   const link: SimLink = {
     attach(url, token) {
@@ -77,12 +85,12 @@ export function connectSim(): SimConnection {
       server = null;
       inbox.flush();
       store.setState((state) => ({ ...state, server: null }), true);
-      worker ??= startWorker(store, inbox);
+      worker ??= newWorker();
     },
   };
   const attached = servedBy();
   if (attached) link.attach(attached.origin, attached.token);
-  else worker = startWorker(store, inbox);
+  else worker = newWorker();
   const connection = { store, actions: createSimActions(store, post, restart, inbox.flush), link };
   // A scripting handle for end-to-end tests and the devtools console (`podflow.actions.seek(100)`).
   (globalThis as { podflow?: SimConnection }).podflow = connection;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { metasOfColumns, packKeyMetas, type Command, type SimStatus, type TraceBatchEvent, type WorkerEvent } from '../protocol/index.ts';
-import { traceTailLimit } from '../protocol/index.ts';
+import { logPageLimit, traceTailLimit } from '../protocol/index.ts';
 import { Component, Engine, type Message } from '../sim/engine/index.ts';
 import { User } from '../sim/user/user.ts';
 import { FakeClock } from './fake-clock.ts';
@@ -285,6 +285,64 @@ describe('SimHost with the real cluster', () => {
     const host = new SimHost({ post: (e) => e.type !== 'timeline' && events.push(e), clock: new FakeClock(), initial: { seed: 'real', nodes: 3 } });
     return { host, events };
   }
+
+  it('ships log lines only while the Logs panel is shown, and on showing it what it kept meanwhile', () => {
+    const { host, events } = realHost();
+    const logLines = () => events.flatMap((e) => (e.type === 'logLines' ? [e] : []));
+    // Hidden (the page's worker starts so): the request's etcd, audit and kubectl lines are kept, not shipped.
+    host.handle({ type: 'consoleRun', id: 1, line: 'kubectl get po -v 6' });
+    host.handle({ type: 'runUntilIdle' });
+    expect(logLines()).toEqual([]);
+    host.handle({ type: 'logsShown', shown: true });
+    const caughtUp = logLines();
+    expect(caughtUp).toHaveLength(1);
+    const sources = new Set(caughtUp[0]!.lines.map((l) => l.source));
+    expect([...sources].sort()).toEqual(['audit', 'etcd', 'kubectl']);
+    expect(caughtUp[0]!.lines.some((l) => l.source === 'kubectl' && l.text.includes('GET https://127.0.0.1:6443/api/v1/namespaces/default/pods?limit=500 200 OK'))).toBe(true);
+    // Shown: each report ships the new lines.
+    events.length = 0;
+    host.handle({ type: 'consoleRun', id: 2, line: 'kubectl get ns' });
+    host.handle({ type: 'runUntilIdle' });
+    expect(logLines().flatMap((e) => e.lines).some((l) => l.source === 'audit' && l.key === '/api/v1/namespaces')).toBe(true);
+    // Hidden again: nothing more is shipped.
+    host.handle({ type: 'logsShown', shown: false });
+    events.length = 0;
+    host.handle({ type: 'consoleRun', id: 3, line: 'kubectl get no' });
+    host.handle({ type: 'runUntilIdle' });
+    expect(logLines()).toEqual([]);
+  });
+
+  it('shows on showing the same lines a page that showed them all along holds', () => {
+    const run = (shownFirst: boolean) => {
+      const { host, events } = realHost();
+      if (shownFirst) host.handle({ type: 'logsShown', shown: true });
+      for (let i = 0; i < 12; i++) {
+        host.handle({ type: 'consoleRun', id: i + 1, line: 'kubectl get po -A -v 6' });
+        host.handle({ type: 'advance', ms: 5_000 });
+      }
+      host.handle({ type: 'logsShown', shown: true });
+      const shipped = events.flatMap((e) => (e.type === 'logLines' ? [e] : []));
+      return { lines: shipped.flatMap((e) => e.lines), omitted: shipped.reduce((n, e) => n + e.omitted, 0), events: shipped.length };
+    };
+    const allAlong = run(true);
+    const onShowing = run(false);
+    expect(onShowing.events).toBe(1);
+    expect(allAlong.events).toBeGreaterThan(1);
+    expect(allAlong.lines.length).toBeGreaterThan(100);
+    expect(onShowing).toEqual({ ...allAlong, events: 1 });
+  });
+
+  it('keeps at most what the page keeps while the Logs panel is hidden, and counts the rest', () => {
+    const { host, events } = realHost();
+    host.handle({ type: 'advance', ms: 1_200_000 });
+    host.handle({ type: 'logsShown', shown: true });
+    const shipped = events.flatMap((e) => (e.type === 'logLines' ? [e] : []));
+    expect(shipped).toHaveLength(1);
+    expect(shipped[0]!.lines).toHaveLength(logPageLimit);
+    expect(shipped[0]!.omitted).toBeGreaterThan(0);
+    const steps = shipped[0]!.lines.map((l) => l.step);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+  });
 
   it('boots the cluster before it reports ready, and reports the boot steps', () => {
     const { events } = realHost();

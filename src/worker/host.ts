@@ -97,7 +97,8 @@ export class SimHost {
       },
     };
     this.playback = new Playback(this.stage, options.clock, this.pacing, callbacks);
-    this.reporter = new Reporter(this.stage, this.playback, post);
+    // The page's own worker ships log lines only while its Logs panel is shown (`logsShown`).
+    this.reporter = new Reporter(this.stage, this.playback, post, false);
     this.tasks = new BackgroundTasks(options.clock, this.pacing.taskSliceMs, post, callbacks);
     this.start(options.initial ?? { seed: defaultSeed, nodes: defaultNodeCount, etcdMembers: 3 });
     this.report();
@@ -206,6 +207,9 @@ export class SimHost {
       case 'consoleInterrupt':
       case 'fault':
         return this.userAction(loggable(command));
+      case 'logsShown':
+        this.reporter.showLogs(command.shown);
+        return;
       case 'measureScaleLesson':
         if (!this.stage.timeline.live) throw new Error('the lesson is measured at the newest step: go to it first');
         this.playback.stop();

@@ -3,6 +3,7 @@
 // over worker events; the sim store holds the state.
 
 import type { ConsoleOutputEvent, LogLine, LogLinesEvent, ManifestProblem } from '../../protocol/index.ts';
+import { logPageLimit } from '../../protocol/index.ts';
 
 export interface OutputChunk {
   readonly stream: 'stdout' | 'stderr';
@@ -29,7 +30,7 @@ export interface ActivityState {
 }
 
 export const entryLimit = 200;
-export const logLimit = 3000;
+const logLimit = logPageLimit;
 
 export const emptyActivity: ActivityState = { entries: [], nextId: 1, logs: [], logsOmitted: 0 };
 

@@ -3,10 +3,10 @@
 // with user, verb, resource and code). Filters: by source, by key or path prefix, by RPC or verb, and
 // expensive etcd requests only (large responses, flagged).
 
-import { memo, useDeferredValue, useMemo, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LogLine, LogSource } from '../../protocol/index.ts';
-import { useSim } from '../store/sim-context.ts';
+import { useSim, useSimActions } from '../store/sim-context.ts';
 import { auditSummary, filterLogs, rpcsOf } from './log-filter.ts';
 
 const shownLimit = 400;
@@ -28,6 +28,13 @@ const Line = memo(function Line({ line }: { line: LogLine }) {
 
 export function LogsPanel() {
   const { t } = useTranslation('logs');
+  const { showLogs } = useSimActions();
+  // Mounted while shown: the dock hides the panel in an <Activity>, which runs effects' cleanups on hiding.
+  // The worker ships log lines only while the panel is shown, and on showing it what it kept meanwhile.
+  useEffect(() => {
+    showLogs(true);
+    return () => showLogs(false);
+  }, [showLogs]);
   const logs = useSim((s) => s.activity.logs);
   const omitted = useSim((s) => s.activity.logsOmitted);
   const [shown, setShown] = useState<ReadonlySet<LogSource>>(new Set(sources));

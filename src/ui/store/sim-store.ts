@@ -315,6 +315,8 @@ export interface SimActions {
   interruptCommand(id: number): void;
   /** Injects a fault (a user action on the timeline). */
   injectFault(fault: FaultSpec): void;
+  /** Tells the worker whether the Logs panel is shown: it ships log lines only then (`logsShown`). */
+  showLogs(shown: boolean): void;
   /** Asks the worker for the current state of `topics` (objects, scheduler); `query` picks the window and attempts shown. */
   inspect(topics: readonly InspectTopic[], query?: InspectQuery): void;
   /** Asks the worker where tour `id`'s stops are in the trace (answered in `tourStops`). */
@@ -401,6 +403,7 @@ export function createSimActions(store: SimStore, post: (command: Command) => vo
     },
     interruptCommand: (id) => post({ type: 'consoleInterrupt', id }),
     injectFault: (fault) => post({ type: 'fault', fault }),
+    showLogs: (shown) => post({ type: 'logsShown', shown }),
     inspect: (topics, query) => post({ type: 'inspect', topics, ...query }),
     locateTour: (id) => post({ type: 'tourLocate', tour: id }),
     askWhy: (id) => {

@@ -1,7 +1,8 @@
 // Collects the lines of the logs panel from what the engine delivers: etcd's request-stats lines (each
 // etcd reply carries the line etcd 3.4 logs at debug level), kube-apiserver's audit events (read from
 // its audit log as JSON lines, as the log backend writes them), and kubectl's request lines (handed in
-// by the console). Lines are kept until the next flush, the newest `logTailLimit` of them.
+// by the console). Lines are kept until the next flush, the newest `keep` of them; an audit line is
+// written out (its event as JSON) only when a flush ships it.
 //
 // "Expensive" is Podflow's flag, not etcd's: a Range answering at least `expensiveCount` keys or
 // `expensiveBytes` bytes (the seeds' label-selector list of a namespace's pods is the example). etcd 3.4
@@ -53,11 +54,25 @@ export function auditLine(e: AuditEvent): string {
   return JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...e });
 }
 
+/** A line kept until a flush: an audit event is written out as its JSON line only if the flush ships it. */
+type Pending = LogLine | { readonly source: 'audit'; readonly step: number; readonly event: AuditEvent };
+
+function written(line: Pending): LogLine {
+  if (!('event' in line)) return line;
+  const { step, event } = line;
+  return { source: 'audit', step, text: auditLine(event), rpc: event.verb, key: event.requestURI.split('?')[0]! };
+}
+
 export class LogCollector {
-  private lines: LogLine[] = [];
+  private lines: Pending[] = [];
   private omitted = 0;
   /** How many audit events had been recorded when they were last read. */
   private auditRead: number;
+  /**
+   * How many of the newest lines are kept between flushes: `logTailLimit` while the page's Logs panel is
+   * shown (a flush every report), `logPageLimit` while it is hidden (the reporter does not flush then).
+   */
+  keep = logTailLimit;
 
   /** Starts after the audit events already recorded (boot's), so the panel shows what happens from now on. */
   constructor(private readonly audit: AuditSource | null) {
@@ -82,10 +97,11 @@ export class LogCollector {
     this.push({ source: 'kubectl', step, text: text.trimEnd(), rpc: method, key: path });
   }
 
-  /** Lines since the last flush, or null when there are none. */
+  /** The newest `keep` lines since the last flush (and how many older ones were left out), or null when there are none. */
   flush(): { lines: LogLine[]; omitted: number } | null {
     if (this.lines.length === 0 && this.omitted === 0) return null;
-    const out = { lines: this.lines, omitted: this.omitted };
+    const over = Math.max(0, this.lines.length - this.keep);
+    const out = { lines: this.lines.slice(over).map(written), omitted: this.omitted + over };
     this.lines = [];
     this.omitted = 0;
     return out;
@@ -95,14 +111,14 @@ export class LogCollector {
   private readAudit(step: number): void {
     const audit = this.audit!;
     if (audit.recorded === this.auditRead) return;
-    for (const e of audit.since(this.auditRead)) this.push({ source: 'audit', step, text: auditLine(e), rpc: e.verb, key: e.requestURI.split('?')[0]! });
+    for (const event of audit.since(this.auditRead)) this.push({ source: 'audit', step, event });
     this.auditRead = audit.recorded;
   }
 
-  private push(line: LogLine): void {
+  private push(line: Pending): void {
     this.lines.push(line);
-    if (this.lines.length >= 2 * logTailLimit) {
-      const drop = this.lines.length - logTailLimit;
+    if (this.lines.length >= 2 * this.keep) {
+      const drop = this.lines.length - this.keep;
       this.lines.splice(0, drop);
       this.omitted += drop;
     }

@@ -151,6 +151,9 @@ export class DrivenHost implements ViewedHost {
       case 'consoleInterrupt':
       case 'fault':
         return this.act(loggable(command));
+      case 'logsShown':
+        // The cluster's log lines go to every page watching it, whichever panels each shows.
+        return;
       default:
         throw new Error(`${command.type} needs saved clusters, which are not available in this worker`);
     }

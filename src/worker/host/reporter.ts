@@ -5,7 +5,8 @@
 // and, always last, the `status`. It reads the stage and the play state; it runs nothing.
 
 import type { KeyspaceDiffEvent, NothingAhead, SimStatus, StepLevel, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
-import { playingTraceTailLimit, traceTailLimit } from '../../protocol/index.ts';
+import { logPageLimit, playingTraceTailLimit, traceTailLimit } from '../../protocol/index.ts';
+import { logTailLimit } from '../../protocol/console.ts';
 import { consoleOf } from '../console/console-of.ts';
 import { FlightTracker, type FlightPosition } from '../flights.ts';
 import { headFlightPosition } from '../host-viewer.ts';
@@ -36,9 +37,23 @@ export class Reporter {
   private delivered = 0;
   private postedTimeline = '';
   private readonly flights: FlightTracker;
+  /** Whether log lines are shipped (the page's Logs panel is shown), and whether the next report ships what was kept while not. */
+  private logsShown: boolean;
+  private logsCatchUp = false;
 
-  constructor(private readonly stage: Stage, private readonly play: PlayState, private readonly post: (event: WorkerEvent) => void) {
+  /** `logsShown`: whether log lines are shipped until `showLogs` says otherwise (a server's host ships them always). */
+  constructor(private readonly stage: Stage, private readonly play: PlayState, private readonly post: (event: WorkerEvent) => void, logsShown = true) {
     this.flights = new FlightTracker(stage.annotate);
+    this.logsShown = logsShown;
+  }
+
+  /**
+   * The page's Logs panel was shown or hidden. While hidden no log lines are shipped and the newest
+   * `logPageLimit` are kept (what the page keeps); the first report after it is shown ships them.
+   */
+  showLogs(shown: boolean): void {
+    if (shown && !this.logsShown) this.logsCatchUp = true;
+    this.logsShown = shown;
   }
 
   /** Starts collecting the deliveries of the stage's newly adopted cluster; the timeline is posted anew. */
@@ -66,8 +81,15 @@ export class Reporter {
     if (diff) this.post(diff);
     const console = consoleOf(cluster);
     for (const output of console.session.flush()) this.post(output);
-    const logs = console.logs.flush();
-    if (logs) this.post({ type: 'logLines', ...logs });
+    if (this.logsShown) {
+      console.logs.keep = this.logsCatchUp ? logPageLimit : logTailLimit;
+      const logs = console.logs.flush();
+      if (logs) this.post({ type: 'logLines', ...logs });
+      this.logsCatchUp = false;
+      console.logs.keep = logTailLimit;
+    } else {
+      console.logs.keep = logPageLimit;
+    }
     const milestones = story.takeNew();
     if (milestones.length > 0) this.post({ type: 'story', replace: false, milestones });
     let records: TraceRecord[] = [];
