@@ -54,13 +54,29 @@ export function auditLine(e: AuditEvent): string {
   return JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', ...e });
 }
 
-/** A line kept until a flush: an audit event is written out as its JSON line only if the flush ships it. */
-type Pending = LogLine | { readonly source: 'audit'; readonly step: number; readonly event: AuditEvent };
+/**
+ * A line kept until a flush: an audit event is written out as its JSON line, and an etcd reply's line
+ * read for its RPC, key and size, only if the flush ships it.
+ */
+type Pending = LogLine
+  | { readonly source: 'audit'; readonly step: number; readonly event: AuditEvent }
+  | { readonly source: 'etcd'; readonly step: number; readonly reply: StatsReply & { readonly log: string } };
 
 function written(line: Pending): LogLine {
-  if (!('event' in line)) return line;
-  const { step, event } = line;
-  return { source: 'audit', step, text: auditLine(event), rpc: event.verb, key: event.requestURI.split('?')[0]! };
+  if ('event' in line) {
+    const { step, event } = line;
+    return { source: 'audit', step, text: auditLine(event), rpc: event.verb, key: event.requestURI.split('?')[0]! };
+  }
+  if ('reply' in line) {
+    const { step, reply: { stats, log } } = line;
+    const key = stats ? firstKey(stats.requestContent) : undefined;
+    return {
+      source: 'etcd', step, text: log,
+      ...(stats ? { rpc: rpcName(stats.responseType), expensive: isExpensive(stats) } : {}),
+      ...(key !== undefined ? { key } : {}),
+    };
+  }
+  return line;
 }
 
 export class LogCollector {
@@ -82,13 +98,7 @@ export class LogCollector {
   /** Looks at one delivery (after it ran): etcd replies give request-stats lines, new audit events give audit lines. */
   observe(step: number, message: Message): void {
     if (message.replyTo !== null && isStatsReply(message.payload) && message.payload.log !== null) {
-      const { stats, log } = message.payload;
-      const key = stats ? firstKey(stats.requestContent) : undefined;
-      this.push({
-        source: 'etcd', step, text: log,
-        ...(stats ? { rpc: rpcName(stats.responseType), expensive: isExpensive(stats) } : {}),
-        ...(key !== undefined ? { key } : {}),
-      });
+      this.push({ source: 'etcd', step, reply: { stats: message.payload.stats, log: message.payload.log } });
     }
     if (this.audit) this.readAudit(step);
   }
