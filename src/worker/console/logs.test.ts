@@ -57,7 +57,7 @@ describe('LogCollector', () => {
     let written = 0;
     const counted = (i: number): AuditEvent => {
       const e = event(i);
-      // The JSON line reads every field; the verb is read once more for the line's RPC.
+      // Writing an event's JSON line reads its auditID once: the count of lines written.
       return new Proxy(e, { get: (target, p) => (p === 'auditID' && written++, Reflect.get(target, p)) });
     };
     for (let i = 0; i < 100; i++) {

@@ -2,7 +2,7 @@
 // etcd reply carries the line etcd 3.4 logs at debug level), kube-apiserver's audit events (read from
 // its audit log as JSON lines, as the log backend writes them), and kubectl's request lines (handed in
 // by the console). Lines are kept until the next flush, the newest `keep` of them; an audit line is
-// written out (its event as JSON) only when a flush ships it.
+// written out (its event as JSON), and an etcd line read for its RPC and key, only when a flush ships it.
 //
 // "Expensive" is Podflow's flag, not etcd's: a Range answering at least `expensiveCount` keys or
 // `expensiveBytes` bytes (the seeds' label-selector list of a namespace's pods is the example). etcd 3.4
