@@ -25,7 +25,7 @@ export type {
 export {
   clusterExportFormat, clusterExportVersion, importMaxBytes, shareFragmentKey, shareLinkMaxLength,
 } from './saved-clusters.ts';
-export type { ConsoleOutputEvent, FaultSpec, LogLine, LogLinesEvent, LogSource, LogsShownCommand, ManifestProblem } from './console.ts';
+export type { ConsoleOutputEvent, FaultSpec, LogLine, LogLinesEvent, LogSource, ManifestProblem } from './console.ts';
 export { logPageLimit } from './console.ts';
 export type { Flight, FlightsEvent, PodChip, PodsEvent } from './graph.ts';
 export { flightLimit, playheadMaxBehindMs } from './graph.ts';
