@@ -12,9 +12,10 @@
 // records Chromium's trace as well and names the native work the profiles call "(program)" (layout,
 // style, paint, messages, GC) per thread (bench/trace-summary.ts). PODFLOW_PROFILE_ALLOC=1 samples the
 // worker's allocations in each phase too, the garbage collected meanwhile included, by allocating function.
-// PODFLOW_PROFILE_DIR=<dir> also writes each phase's CPU profiles there (`<phase>.<thread>.cpuprofile`,
-// for DevTools or bench/flow-cpu.ts). PODFLOW_JS_FLAGS passes V8 flags to Chromium (`--trace-gc`: each
-// collection and its reason, printed with DEBUG=pw:browser).
+// PODFLOW_TAB_PROCESS=own runs the simulation in a process of its own. PODFLOW_PROFILE_DIR=<dir> also writes
+// each phase's CPU profiles there (`<phase>.<thread>.cpuprofile`, for DevTools or bench/flow-cpu.ts).
+// PODFLOW_JS_FLAGS passes V8 flags to Chromium (`--trace-gc`: each collection and its reason, printed with
+// DEBUG=pw:browser).
 // Builds `dist/` first when it is missing; with `npx vite build --sourcemap`, functions are named by their
 // source file and line.
 
@@ -28,6 +29,8 @@ const replicas = Number(process.argv[2] ?? 3000);
 const nodes = Number(process.argv[3] ?? 50);
 /** PODFLOW_TAB_MEMBERS: the cluster's etcd members (default 3, as the page starts one). */
 const members = Number(process.env.PODFLOW_TAB_MEMBERS ?? 3);
+/** PODFLOW_TAB_PROCESS=own: the simulation in a renderer process of its own (`?process=own`, src/ui/sim-process.ts), as the tab bench can run it. */
+const ownProcess = process.env.PODFLOW_TAB_PROCESS === 'own';
 
 function summarize(profile: CpuProfile, top: number, thread = 'worker'): string[] {
   const original = sourcePositions();
@@ -110,7 +113,7 @@ async function main(): Promise<void> {
     const context = await profilingContext(browser);
     await countWorkerEvents(context);
     const page = await context.newPage();
-    await open(page, url);
+    await open(page, ownProcess ? `${url}?process=own` : url);
     await act(page, 'reset', 'podflow', nodes, members);
     await booted(page, nodes, 600_000);
     await createManifest(page, webDeploymentYaml(replicas));
@@ -125,7 +128,8 @@ async function main(): Promise<void> {
 
     const cdp = await Cdp.connect(port);
     const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; title: string; url: string }[] }>('Target.getTargets');
-    const worker = targetInfos.find((t) => t.type === 'worker' && t.url.includes('sim.worker'));
+    // In a process of its own the worker is the sandboxed frame's, started from a blob of an opaque origin.
+    const worker = targetInfos.find((t) => t.type === 'worker' && (t.url.includes('sim.worker') || t.url.startsWith('blob:null/')));
     if (!worker) throw new Error(`no simulation worker among ${targetInfos.map((t) => `${t.type} ${t.url}`).join(', ')}`);
     const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
     await cdp.send('Profiler.enable', {}, sessionId);
