@@ -30,7 +30,6 @@ export interface ActivityState {
 }
 
 export const entryLimit = 200;
-const logLimit = logPageLimit;
 
 export const emptyActivity: ActivityState = { entries: [], nextId: 1, logs: [], logsOmitted: 0 };
 
@@ -60,7 +59,7 @@ export function applyConsoleOutput(state: ActivityState, event: ConsoleOutputEve
 
 export function applyLogLines(state: ActivityState, event: LogLinesEvent): ActivityState {
   const all = [...state.logs, ...event.lines];
-  const dropped = Math.max(0, all.length - logLimit);
+  const dropped = Math.max(0, all.length - logPageLimit);
   return { ...state, logs: dropped > 0 ? all.slice(dropped) : all, logsOmitted: state.logsOmitted + event.omitted + dropped };
 }
 

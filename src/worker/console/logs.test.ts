@@ -36,15 +36,14 @@ describe('LogCollector', () => {
     expect(logs.flush()).toBeNull();
   });
 
-  it('keeps the newest `keep` lines between flushes and counts the rest as omitted', () => {
+  it('ships the newest `limit` lines of a flush and counts the rest as omitted', () => {
     const audit = auditLog();
     const logs = new LogCollector(audit);
-    logs.keep = 3;
     for (let i = 0; i < 10; i++) {
       audit.record(event(i));
       logs.observe(i, delivery);
     }
-    const flushed = logs.flush()!;
+    const flushed = logs.flush(3)!;
     expect(flushed.omitted).toBe(7);
     expect(flushed.lines.map((l) => l.step)).toEqual([7, 8, 9]);
     expect(flushed.lines.map((l) => l.text)).toEqual([7, 8, 9].map((i) => auditLine(event(i))));
@@ -53,7 +52,6 @@ describe('LogCollector', () => {
   it('writes out only the audit lines a flush ships', () => {
     const audit = auditLog();
     const logs = new LogCollector(audit);
-    logs.keep = 2;
     let written = 0;
     const counted = (i: number): AuditEvent => {
       const e = event(i);
@@ -65,7 +63,7 @@ describe('LogCollector', () => {
       logs.observe(i, delivery);
     }
     expect(written).toBe(0);
-    expect(logs.flush()!.lines).toHaveLength(2);
+    expect(logs.flush(2)!.lines).toHaveLength(2);
     expect(written).toBe(2);
   });
 });

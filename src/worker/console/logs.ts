@@ -1,7 +1,7 @@
 // Collects the lines of the logs panel from what the engine delivers: etcd's request-stats lines (each
 // etcd reply carries the line etcd 3.4 logs at debug level), kube-apiserver's audit events (read from
 // its audit log as JSON lines, as the log backend writes them), and kubectl's request lines (handed in
-// by the console). Lines are kept until the next flush, the newest `keep` of them; an audit line is
+// by the console). Lines are kept until the next flush, the newest `logPageLimit` of them; an audit line is
 // written out (its event as JSON), and an etcd line read for its RPC and key, only when a flush ships it.
 //
 // "Expensive" is Podflow's flag, not etcd's: a Range answering at least `expensiveCount` keys or
@@ -9,7 +9,7 @@
 // itself warns only about slow requests ("apply request took too long").
 
 import type { LogLine } from '../../protocol/console.ts';
-import { logTailLimit } from '../../protocol/console.ts';
+import { logPageLimit, logTailLimit } from '../../protocol/console.ts';
 import type { AuditEvent } from '../../sim/apiserver/filters/audit.ts';
 import type { RequestStats } from '../../sim/etcd/request-stats.ts';
 import type { Message } from '../../sim/engine/index.ts';
@@ -84,11 +84,6 @@ export class LogCollector {
   private omitted = 0;
   /** How many audit events had been recorded when they were last read. */
   private auditRead: number;
-  /**
-   * How many of the newest lines are kept between flushes: `logTailLimit` while the page's Logs panel is
-   * shown (a flush every report), `logPageLimit` while it is hidden (the reporter does not flush then).
-   */
-  keep = logTailLimit;
 
   /** Starts after the audit events already recorded (boot's), so the panel shows what happens from now on. */
   constructor(private readonly audit: AuditSource | null) {
@@ -107,10 +102,14 @@ export class LogCollector {
     this.push({ source: 'kubectl', step, text: text.trimEnd(), rpc: method, key: path });
   }
 
-  /** The newest `keep` lines since the last flush (and how many older ones were left out), or null when there are none. */
-  flush(): { lines: LogLine[]; omitted: number } | null {
+  /**
+   * The newest `limit` lines since the last flush (and how many older ones were left out), or null when
+   * there are none. At most `logPageLimit` are kept between flushes: what the page holds, for a Logs panel
+   * shown after a while hidden (the reporter does not flush meanwhile).
+   */
+  flush(limit = logTailLimit): { lines: LogLine[]; omitted: number } | null {
     if (this.lines.length === 0 && this.omitted === 0) return null;
-    const over = Math.max(0, this.lines.length - this.keep);
+    const over = Math.max(0, this.lines.length - limit);
     const out = { lines: this.lines.slice(over).map(written), omitted: this.omitted + over };
     this.lines = [];
     this.omitted = 0;
@@ -127,8 +126,8 @@ export class LogCollector {
 
   private push(line: Pending): void {
     this.lines.push(line);
-    if (this.lines.length >= 2 * this.keep) {
-      const drop = this.lines.length - this.keep;
+    if (this.lines.length >= 2 * logPageLimit) {
+      const drop = this.lines.length - logPageLimit;
       this.lines.splice(0, drop);
       this.omitted += drop;
     }

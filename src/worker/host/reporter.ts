@@ -6,7 +6,6 @@
 
 import type { KeyspaceDiffEvent, NothingAhead, SimStatus, StepLevel, TraceRecord, WorkerEvent } from '../../protocol/index.ts';
 import { logPageLimit, playingTraceTailLimit, traceTailLimit } from '../../protocol/index.ts';
-import { logTailLimit } from '../../protocol/console.ts';
 import { consoleOf } from '../console/console-of.ts';
 import { FlightTracker, type FlightPosition } from '../flights.ts';
 import { headFlightPosition } from '../host-viewer.ts';
@@ -82,13 +81,9 @@ export class Reporter {
     const console = consoleOf(cluster);
     for (const output of console.session.flush()) this.post(output);
     if (this.logsShown) {
-      console.logs.keep = this.logsCatchUp ? logPageLimit : logTailLimit;
-      const logs = console.logs.flush();
+      const logs = this.logsCatchUp ? console.logs.flush(logPageLimit) : console.logs.flush();
       if (logs) this.post({ type: 'logLines', ...logs });
       this.logsCatchUp = false;
-      console.logs.keep = logTailLimit;
-    } else {
-      console.logs.keep = logPageLimit;
     }
     const milestones = story.takeNew();
     if (milestones.length > 0) this.post({ type: 'story', replace: false, milestones });
