@@ -1,7 +1,7 @@
 // Slices of the keyspace state the panel reads: the keyspace on show is the picked past revision's
 // (while one is picked) or the live one.
 
-import type { HeldVersion, KeyRecord } from '../store/keyspace.ts';
+import type { HeldVersion, KeyRecord } from '../store/key-table.ts';
 import type { SimState } from '../store/sim-store.ts';
 
 export function shownKeys(state: SimState): readonly string[] {

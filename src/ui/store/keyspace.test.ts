@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { packKeyMetas, type KeyEntry, type KeyMeta, type KeyspaceDiffEvent } from '../../protocol/index.ts';
-import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, valuesHeld, type KeyspaceState } from './keyspace.ts';
+import { valuesHeld } from './key-table.ts';
+import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, type KeyspaceState } from './keyspace.ts';
 
 const entry = (key: string, rev: number, value = '{}'): KeyEntry => ({ key, createRevision: rev, modRevision: rev, version: 1, lease: '0', value });
 /** A key as a snapshot ships it: without its value. */
@@ -91,7 +92,7 @@ describe('keyspace mirror', () => {
     expect(first).toEqual({ key: key(0), createRevision: 10, modRevision: 11, version: 2, lease: '0', size: 2, step: 11, previous: { key: key(0), createRevision: 10, modRevision: 10, version: 1, lease: '0', size: 2 } });
     expect(state.live.entries.get(key(1))?.value).toBe('value 1');
     expect(state.live.entries.get(key(valuesHeld))?.value).toBe(`value ${valuesHeld}`);
-    const holding = () => [...state.live.entries.values()].filter((r) => r.value !== undefined).length;
+    const holding = () => state.live.keys.filter((k) => state.live.entries.get(k)?.value !== undefined).length;
     expect(holding()).toBe(valuesHeld);
     // Written again, a key holds its value anew and the next oldest lets go.
     state = write(state, key(0), 20_000, 'v2');

@@ -11,7 +11,8 @@ import type {
 } from '../../protocol/index.ts';
 import type { EtcdMemberCount, InsidesEvent, ValueDescriptionEvent } from '../../protocol/index.ts';
 import { applyConsoleOutput, applyLogLines, emptyActivity, resetActivity, startCommand, type ActivityState, type ConsoleEntry } from '../console/activity.ts';
-import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, selectKey, type HeldVersion, type KeyspaceState } from './keyspace.ts';
+import type { HeldVersion } from './key-table.ts';
+import { applyDiff, applyMove, applySnapshot, emptyKeyspace, pickRevision, selectKey, type KeyspaceState } from './keyspace.ts';
 import { applyFlights } from './flights.ts';
 import { applyPods, emptyPods, type PodsState } from './pods.ts';
 import { foldWholePayloads } from './payloads.ts';

@@ -1,0 +1,219 @@
+// The live keyspace mirror's records, held in columns: one slot per key in typed arrays (its meta, the step
+// that wrote it, its previous version's meta) instead of one object per key. At 150,000 Pods the page
+// mirrors 800,000 keys; as objects (a record and most often a previous version each) they were about half
+// of the page's heap and most of what its collector walked, and every diff allocated a new record per key
+// it changed. Here a write changes numbers in place. The values (and a previous version's value) the diffs
+// bring are held for the `valuesHeld` keys written last only, as before.
+//
+// `get` builds a key's record when asked (the keyspace panel's visible rows, the key details) and keeps it
+// until that key changes, so a subscriber reading an unchanged key gets the same object each time; that
+// cache is bounded too.
+
+import type { KeyMeta } from '../../protocol/index.ts';
+
+/** A version of a key as the page holds it: its value when a diff brought it, absent when a snapshot did. */
+export type HeldVersion = KeyMeta & { readonly value?: string };
+
+export interface KeyRecord extends KeyMeta {
+  readonly value?: string;
+  /** The step whose delivery wrote this version; null when it came with a snapshot. */
+  readonly step: number | null;
+  /** The version before this one, when the UI received the change (null on create or if unseen). */
+  readonly previous: HeldVersion | null;
+}
+
+/** The read side of the live records, as the panels use it (a `ReadonlyMap`'s `get`, `has` and `size`). */
+export interface KeyRecords {
+  get(key: string): KeyRecord | undefined;
+  has(key: string): boolean;
+  readonly size: number;
+}
+
+/**
+ * How many of the keys written last hold their values (and their previous version's) on the page; the
+ * others keep their metas only, as a snapshot gives them. Holding every value shipped made the page grow
+ * with the cluster: a Pod's stored bytes and its previous version's are ~4 KB, and its Events as much
+ * again. A 3-node cluster writes a few hundred keys, so there every key keeps its value; past the bound
+ * the worker reads a value at its revision when the details show it (a previous version compacted since
+ * then shows no change).
+ */
+export const valuesHeld = 4_096;
+
+/** How many built records `get` keeps for keys that did not change since (a few screens of rows). */
+const recordsKept = 8_192;
+
+/** The values a recently written key holds: its own and its previous version's (when the page saw it). */
+interface Values {
+  readonly value: string;
+  readonly previous: string | undefined;
+}
+
+/** No step (the key came with a snapshot), no previous version: NaN in the number columns. */
+const none = Number.NaN;
+
+export class KeyTable implements KeyRecords {
+  private readonly slots = new Map<string, number>();
+  private readonly free: number[] = [];
+  private capacity = 0;
+  private end = 0;
+  // Per slot. Revisions and steps are counts far below 2^53; versions and sizes fit 32 bits.
+  private createRevision = new Float64Array(0);
+  private modRevision = new Float64Array(0);
+  private version = new Uint32Array(0);
+  private size_ = new Uint32Array(0);
+  private lease = new Uint32Array(0);
+  private step = new Float64Array(0);
+  private previousModRevision = new Float64Array(0);
+  private previousVersion = new Uint32Array(0);
+  private previousSize = new Uint32Array(0);
+  private previousLease = new Uint32Array(0);
+  /** Distinct lease IDs (decimal, '0' for none) and their index. */
+  private readonly leases: string[] = [];
+  private readonly leaseIndex = new Map<string, number>();
+  /** The keys holding values, the one written longest ago first (a Map keeps insertion order). */
+  private readonly values = new Map<string, Values>();
+  /** Records built by `get`, dropped when their key changes; the one built longest ago first. */
+  private readonly built = new Map<string, KeyRecord>();
+
+  /** `held`: how many keys written last hold their values (a test's small bound; else `valuesHeld`). */
+  constructor(private readonly held = valuesHeld) {}
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  has(key: string): boolean {
+    return this.slots.has(key);
+  }
+
+  get(key: string): KeyRecord | undefined {
+    const kept = this.built.get(key);
+    if (kept) return kept;
+    const slot = this.slots.get(key);
+    if (slot === undefined) return undefined;
+    const record = this.recordAt(key, slot);
+    this.built.set(key, record);
+    if (this.built.size > recordsKept) this.built.delete(this.built.keys().next().value!);
+    return record;
+  }
+
+  /**
+   * A write the page saw as a diff: the key takes `meta`, `value` and `step`; its version before becomes its
+   * previous one when it is the same key generation (same createRevision), else it has none.
+   */
+  write(meta: KeyMeta, value: string, step: number): void {
+    const slot = this.slots.get(meta.key);
+    let previousValue: string | undefined;
+    if (slot !== undefined && this.createRevision[slot] === meta.createRevision) {
+      this.previousModRevision[slot] = this.modRevision[slot]!;
+      this.previousVersion[slot] = this.version[slot]!;
+      this.previousSize[slot] = this.size_[slot]!;
+      this.previousLease[slot] = this.lease[slot]!;
+      previousValue = this.values.get(meta.key)?.value;
+    } else if (slot !== undefined) {
+      this.previousModRevision[slot] = none;
+    }
+    const at = slot ?? this.place(meta.key);
+    if (slot === undefined) this.previousModRevision[at] = none;
+    this.setMeta(at, meta, step);
+    this.values.delete(meta.key);
+    this.values.set(meta.key, { value, previous: previousValue });
+    if (this.values.size > this.held) {
+      const oldest = this.values.keys().next().value!;
+      this.values.delete(oldest);
+      this.built.delete(oldest);
+    }
+  }
+
+  /** A key as a snapshot or a move gives it: its meta and step (null: none), no value, no previous version. */
+  set(meta: KeyMeta, step: number | null): void {
+    const at = this.slots.get(meta.key) ?? this.place(meta.key);
+    this.setMeta(at, meta, step ?? none);
+    this.previousModRevision[at] = none;
+    this.values.delete(meta.key);
+  }
+
+  /** Removes `key`; false when it was not held. */
+  delete(key: string): boolean {
+    const slot = this.slots.get(key);
+    if (slot === undefined) return false;
+    this.slots.delete(key);
+    this.free.push(slot);
+    this.values.delete(key);
+    this.built.delete(key);
+    return true;
+  }
+
+  private setMeta(at: number, meta: KeyMeta, step: number): void {
+    this.createRevision[at] = meta.createRevision;
+    this.modRevision[at] = meta.modRevision;
+    this.version[at] = meta.version;
+    this.size_[at] = meta.size;
+    this.lease[at] = this.leaseId(meta.lease);
+    this.step[at] = step;
+    this.built.delete(meta.key);
+  }
+
+  private recordAt(key: string, slot: number): KeyRecord {
+    const createRevision = this.createRevision[slot]!;
+    const lease = this.leases[this.lease[slot]!]!;
+    const step = this.step[slot]!;
+    const values = this.values.get(key);
+    const previousModRevision = this.previousModRevision[slot]!;
+    let previous: HeldVersion | null = null;
+    if (!Number.isNaN(previousModRevision)) {
+      const meta = {
+        key, createRevision, modRevision: previousModRevision, version: this.previousVersion[slot]!,
+        lease: this.leases[this.previousLease[slot]!]!, size: this.previousSize[slot]!,
+      };
+      previous = values?.previous === undefined ? meta : { ...meta, value: values.previous };
+    }
+    const record = {
+      key, createRevision, modRevision: this.modRevision[slot]!, version: this.version[slot]!, lease,
+      size: this.size_[slot]!, step: Number.isNaN(step) ? null : step, previous,
+    };
+    return values ? { ...record, value: values.value } : record;
+  }
+
+  private leaseId(lease: string): number {
+    let index = this.leaseIndex.get(lease);
+    if (index === undefined) {
+      index = this.leases.length;
+      this.leases.push(lease);
+      this.leaseIndex.set(lease, index);
+    }
+    return index;
+  }
+
+  /** A slot for a new key: a freed one, or the next, growing the columns by half when full. */
+  private place(key: string): number {
+    let slot = this.free.pop();
+    if (slot === undefined) {
+      if (this.end === this.capacity) this.grow(Math.max(1_024, Math.ceil(this.capacity * 1.5)));
+      slot = this.end++;
+    }
+    this.slots.set(key, slot);
+    return slot;
+  }
+
+  private grow(capacity: number): void {
+    const wider = <T extends Float64Array | Uint32Array>(column: T, make: (n: number) => T): T => {
+      const next = make(capacity);
+      next.set(column);
+      return next;
+    };
+    const f64 = (n: number) => new Float64Array(n);
+    const u32 = (n: number) => new Uint32Array(n);
+    this.createRevision = wider(this.createRevision, f64);
+    this.modRevision = wider(this.modRevision, f64);
+    this.version = wider(this.version, u32);
+    this.size_ = wider(this.size_, u32);
+    this.lease = wider(this.lease, u32);
+    this.step = wider(this.step, f64);
+    this.previousModRevision = wider(this.previousModRevision, f64);
+    this.previousVersion = wider(this.previousVersion, u32);
+    this.previousSize = wider(this.previousSize, u32);
+    this.previousLease = wider(this.previousLease, u32);
+    this.capacity = capacity;
+  }
+}
