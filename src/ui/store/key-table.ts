@@ -125,12 +125,14 @@ export class KeyTable implements KeyRecords {
     }
   }
 
-  /** A key as a snapshot or a move gives it: its meta and step (null: none), no value, no previous version. */
-  set(meta: KeyMeta, step: number | null): void {
-    const at = this.slots.get(meta.key) ?? this.place(meta.key);
+  /** A key as a snapshot or a move gives it: its meta and step (null: none), no value, no previous version. True when the key is new. */
+  set(meta: KeyMeta, step: number | null): boolean {
+    const slot = this.slots.get(meta.key);
+    const at = slot ?? this.place(meta.key);
     this.setMeta(at, meta, step ?? none);
     this.previousModRevision[at] = none;
     this.values.delete(meta.key);
+    return slot === undefined;
   }
 
   /** Removes `key`; false when it was not held. */

@@ -108,8 +108,7 @@ export function applyMove(state: KeyspaceState, event: KeyspaceMoveEvent): Keysp
   const added: string[] = [];
   // Straight from the shipped columns into the table's (a seek's 170,000 keys at 30,000 Pods).
   forEachKeyFields(event.set, (key, createRevision, modRevision, version, lease, size, step) => {
-    if (!entries.has(key)) added.push(key);
-    entries.set({ key, createRevision, modRevision, version, lease, size }, step);
+    if (entries.set({ key, createRevision, modRevision, version, lease, size }, step)) added.push(key);
   });
   const keys = gone.size === 0 && added.length === 0 ? state.live.keys : mergeSorted(state.live.keys.filter((key) => !gone.has(key)), added);
   return { ...state, live: { revision: event.revision, compactRevision: event.compactRevision, keys, entries, lastChanged: [] } };
