@@ -4,7 +4,7 @@
 // so compacted revisions are unavailable); the selected key's decoded value and its change.
 
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { memo, useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type CSSProperties, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { shallow, useShallow } from 'zustand/shallow';
 import { useSimActions } from '../store/sim-context.ts';
@@ -110,6 +110,8 @@ function KeyList() {
   // While playing, the writes are not followed (scrolling on every tick costs a layout each time and
   // moves the list under the reader); on pause the list goes to the newest write.
   const playing = useSimSnapshot((state) => state.status.mode !== 'paused');
+  // The revision columns are as wide as the newest revision's digits (7 at 150,000 Pods), no narrower than 4.
+  const revisionDigits = useSimSnapshot((state) => Math.max(4, String(state.keyspace.live.revision).length));
   // eslint-disable-next-line react-hooks/incompatible-library -- rows render from the virtualizer's state on every scroll; nothing below memoises its functions
   const virtualizer = useVirtualizer({ count: tree.rowCount, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   // Follow the writes: bring the newest step's first changed key into view once (if it is not already).
@@ -121,7 +123,7 @@ function KeyList() {
     virtualizer.scrollToIndex(row, { align: 'auto' });
   }, [playing, lastChanged, tree, virtualizer]);
   return (
-    <div className="key-tree">
+    <div className="key-tree" style={{ '--revision-digits': `${revisionDigits}ch` } as CSSProperties}>
       <input className="key-filter" type="search" aria-label={t('filter')} placeholder={t('filterPlaceholder')} value={filter} onChange={(event) => setFilter(event.target.value)} />
       <div className="key-columns" aria-hidden="true">
         <span>{t('columns.key')}</span><span title="create_revision">{t('columns.create')}</span><span title="mod_revision">{t('columns.mod')}</span><span title="version">{t('columns.version')}</span><span>{t('columns.lease')}</span>
@@ -202,7 +204,8 @@ const KeyRow = memo(function KeyRow({ keyName, name, nested }: KeyRowProps) {
       <span data-testid="key-create-revision">{entry.createRevision}</span>
       <span data-testid="key-mod-revision">{entry.modRevision}</span>
       <span data-testid="key-version">{entry.version}</span>
-      <span data-testid="key-lease">{entry.lease === '0' ? '—' : entry.lease}</span>
+      {/* A lease ID has up to 19 digits: cut to the column, whole in its tooltip. */}
+      <span className="key-lease" data-testid="key-lease" title={entry.lease === '0' ? undefined : entry.lease}>{entry.lease === '0' ? '—' : entry.lease}</span>
     </button>
   );
 });
