@@ -12,7 +12,7 @@
 // records Chromium's trace as well and names the native work the profiles call "(program)" (layout,
 // style, paint, messages, GC) per thread (bench/trace-summary.ts). PODFLOW_PROFILE_ALLOC=1 samples the
 // worker's allocations in each phase too, the garbage collected meanwhile included, by allocating function.
-// PODFLOW_TAB_PROCESS=own runs the simulation in a process of its own. PODFLOW_PROFILE_DIR=<dir> also writes
+// PODFLOW_TAB_PROCESS=own runs the simulation in a process of its own. PODFLOW_PROFILE_TAB=<tab> plays with that dock tab in front. PODFLOW_PROFILE_DIR=<dir> also writes
 // each phase's CPU profiles there (`<phase>.<thread>.cpuprofile`, for DevTools or bench/flow-cpu.ts).
 // PODFLOW_JS_FLAGS passes V8 flags to Chromium (`--trace-gc`: each collection and its reason, printed with
 // DEBUG=pw:browser).
@@ -195,7 +195,10 @@ async function main(): Promise<void> {
     // Play at the 'All' level runs the live head, jumping there first: the view goes there before the phase
     // (the Steps back left it 10 steps behind), so the phase profiles playing, not a seek.
     await answered(page, 'podflow.actions.seek(podflow.store.getState().timeline.head)', 60_000);
-    await phase('playing 5 s at 1× (frame intervals)', () =>
+    // PODFLOW_PROFILE_TAB=<dock tab>: that tab in front while playing (e.g. Scheduler, which the tab bench plays with).
+    const playTab = process.env.PODFLOW_PROFILE_TAB;
+    if (playTab) await page.getByRole('tablist', { name: 'Dock' }).getByRole('tab', { name: playTab, exact: true }).click();
+    await phase(`playing 5 s at 1× (frame intervals)${playTab ? `, the ${playTab} tab in front` : ''}`, () =>
       frameIntervals(page, async () => {
         await page.getByTestId('play-button').click();
         await page.waitForTimeout(5_000);

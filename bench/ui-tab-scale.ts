@@ -160,15 +160,11 @@ async function main(): Promise<void> {
       figures.pageHeapAfterGcMiB = Math.round((await cdp.send<{ usedSize: number }>('Runtime.getHeapUsage', {}, pageSession)).usedSize / mib);
     }
     figures.pageKeyspace = await page.evaluate(() => {
-      type Held = { value?: string; previous: { value?: string } | null };
-      const { entries } = (globalThis as unknown as { podflow: { store: { getState(): { keyspace: { live: { entries: Map<string, Held> } } } } } }).podflow.store.getState().keyspace.live;
-      let valued = 0;
-      let valueChars = 0;
-      for (const record of entries.values()) {
-        if (record.value !== undefined) valued++;
-        valueChars += (record.value?.length ?? 0) + (record.previous?.value?.length ?? 0);
-      }
-      return { keys: entries.size, valued, valueChars };
+      // The live mirror's table (src/ui/store/key-table.ts): its keys, and those holding their values.
+      type Table = { size: number; heldValues(): { keys: number; chars: number } };
+      const { entries } = (globalThis as unknown as { podflow: { store: { getState(): { keyspace: { live: { entries: Table } } } } } }).podflow.store.getState().keyspace.live;
+      const held = entries.heldValues();
+      return { keys: entries.size, valued: held.keys, valueChars: held.chars };
     });
     console.log(JSON.stringify({ pageHeapAfterGcMiB: figures.pageHeapAfterGcMiB, pageKeyspace: figures.pageKeyspace }));
 

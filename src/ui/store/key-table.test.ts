@@ -74,6 +74,12 @@ describe('the keyspace mirror in columns', () => {
         for (const key of mirror.records.keys()) expect(table.get(key)).toEqual(mirror.records.get(key));
       }
       expect(table.size).toBe(mirror.records.size);
+      // The values held: those of the last `held` keys written, each with its previous version's.
+      const records = [...mirror.records.values()];
+      expect(table.heldValues()).toEqual({
+        keys: records.filter((r) => r.value !== undefined).length,
+        chars: records.reduce((sum, r) => sum + (r.value?.length ?? 0) + (r.previous?.value?.length ?? 0), 0),
+      });
       for (const key of ['/registry/pods/default/a', '/registry/leases/n1']) {
         expect(table.has(key)).toBe(mirror.records.has(key));
         expect(table.get(key)).toEqual(mirror.records.get(key));

@@ -86,6 +86,13 @@ export class KeyTable implements KeyRecords {
     return this.slots.has(key);
   }
 
+  /** How many keys hold their value, and the characters of those values and their previous versions' (a bench's figure). */
+  heldValues(): { readonly keys: number; readonly chars: number } {
+    let chars = 0;
+    for (const { value, previous } of this.values.values()) chars += value.length + (previous?.length ?? 0);
+    return { keys: this.values.size, chars };
+  }
+
   get(key: string): KeyRecord | undefined {
     const kept = this.built.get(key);
     if (kept) return kept;
