@@ -56,17 +56,8 @@ export class KeyTable implements KeyRecords {
   private readonly free: number[] = [];
   private capacity = 0;
   private end = 0;
-  // Per slot. Revisions and steps are counts far below 2^53; versions and sizes fit 32 bits.
-  private createRevision = new Float64Array(0);
-  private modRevision = new Float64Array(0);
-  private version = new Uint32Array(0);
-  private size_ = new Uint32Array(0);
-  private lease = new Uint32Array(0);
-  private step = new Float64Array(0);
-  private previousModRevision = new Float64Array(0);
-  private previousVersion = new Uint32Array(0);
-  private previousSize = new Uint32Array(0);
-  private previousLease = new Uint32Array(0);
+  /** Per slot. Revisions and steps are counts far below 2^53; versions and sizes fit 32 bits. */
+  private columns = makeColumns(0);
   /** Distinct lease IDs (decimal, '0' for none) and their index. */
   private readonly leases: string[] = [];
   private readonly leaseIndex = new Map<string, number>();
@@ -111,17 +102,17 @@ export class KeyTable implements KeyRecords {
   write(meta: KeyMeta, value: string, step: number): void {
     const slot = this.slots.get(meta.key);
     let previousValue: string | undefined;
-    if (slot !== undefined && this.createRevision[slot] === meta.createRevision) {
-      this.previousModRevision[slot] = this.modRevision[slot]!;
-      this.previousVersion[slot] = this.version[slot]!;
-      this.previousSize[slot] = this.size_[slot]!;
-      this.previousLease[slot] = this.lease[slot]!;
+    if (slot !== undefined && this.columns.createRevision[slot] === meta.createRevision) {
+      this.columns.previousModRevision[slot] = this.columns.modRevision[slot]!;
+      this.columns.previousVersion[slot] = this.columns.version[slot]!;
+      this.columns.previousSize[slot] = this.columns.size[slot]!;
+      this.columns.previousLease[slot] = this.columns.lease[slot]!;
       previousValue = this.values.get(meta.key)?.value;
     } else if (slot !== undefined) {
-      this.previousModRevision[slot] = none;
+      this.columns.previousModRevision[slot] = none;
     }
     const at = slot ?? this.place(meta.key);
-    if (slot === undefined) this.previousModRevision[at] = none;
+    if (slot === undefined) this.columns.previousModRevision[at] = none;
     this.setMeta(at, meta, step);
     this.values.delete(meta.key);
     this.values.set(meta.key, { value, previous: previousValue });
@@ -137,7 +128,7 @@ export class KeyTable implements KeyRecords {
     const slot = this.slots.get(meta.key);
     const at = slot ?? this.place(meta.key);
     this.setMeta(at, meta, step ?? none);
-    this.previousModRevision[at] = none;
+    this.columns.previousModRevision[at] = none;
     this.values.delete(meta.key);
     return slot === undefined;
   }
@@ -154,32 +145,32 @@ export class KeyTable implements KeyRecords {
   }
 
   private setMeta(at: number, meta: KeyMeta, step: number): void {
-    this.createRevision[at] = meta.createRevision;
-    this.modRevision[at] = meta.modRevision;
-    this.version[at] = meta.version;
-    this.size_[at] = meta.size;
-    this.lease[at] = this.leaseId(meta.lease);
-    this.step[at] = step;
+    this.columns.createRevision[at] = meta.createRevision;
+    this.columns.modRevision[at] = meta.modRevision;
+    this.columns.version[at] = meta.version;
+    this.columns.size[at] = meta.size;
+    this.columns.lease[at] = this.leaseId(meta.lease);
+    this.columns.step[at] = step;
     this.built.delete(meta.key);
   }
 
   private recordAt(key: string, slot: number): KeyRecord {
-    const createRevision = this.createRevision[slot]!;
-    const lease = this.leases[this.lease[slot]!]!;
-    const step = this.step[slot]!;
+    const createRevision = this.columns.createRevision[slot]!;
+    const lease = this.leases[this.columns.lease[slot]!]!;
+    const step = this.columns.step[slot]!;
     const values = this.values.get(key);
-    const previousModRevision = this.previousModRevision[slot]!;
+    const previousModRevision = this.columns.previousModRevision[slot]!;
     let previous: HeldVersion | null = null;
     if (!Number.isNaN(previousModRevision)) {
       const meta = {
-        key, createRevision, modRevision: previousModRevision, version: this.previousVersion[slot]!,
-        lease: this.leases[this.previousLease[slot]!]!, size: this.previousSize[slot]!,
+        key, createRevision, modRevision: previousModRevision, version: this.columns.previousVersion[slot]!,
+        lease: this.leases[this.columns.previousLease[slot]!]!, size: this.columns.previousSize[slot]!,
       };
       previous = values?.previous === undefined ? meta : { ...meta, value: values.previous };
     }
     const record = {
-      key, createRevision, modRevision: this.modRevision[slot]!, version: this.version[slot]!, lease,
-      size: this.size_[slot]!, step: Number.isNaN(step) ? null : step, previous,
+      key, createRevision, modRevision: this.columns.modRevision[slot]!, version: this.columns.version[slot]!, lease,
+      size: this.columns.size[slot]!, step: Number.isNaN(step) ? null : step, previous,
     };
     return values ? { ...record, value: values.value } : record;
   }
@@ -206,23 +197,32 @@ export class KeyTable implements KeyRecords {
   }
 
   private grow(capacity: number): void {
-    const wider = <T extends Float64Array | Uint32Array>(column: T, make: (n: number) => T): T => {
-      const next = make(capacity);
-      next.set(column);
-      return next;
-    };
-    const f64 = (n: number) => new Float64Array(n);
-    const u32 = (n: number) => new Uint32Array(n);
-    this.createRevision = wider(this.createRevision, f64);
-    this.modRevision = wider(this.modRevision, f64);
-    this.version = wider(this.version, u32);
-    this.size_ = wider(this.size_, u32);
-    this.lease = wider(this.lease, u32);
-    this.step = wider(this.step, f64);
-    this.previousModRevision = wider(this.previousModRevision, f64);
-    this.previousVersion = wider(this.previousVersion, u32);
-    this.previousSize = wider(this.previousSize, u32);
-    this.previousLease = wider(this.previousLease, u32);
+    const wider = makeColumns(capacity);
+    for (const name of Object.keys(wider) as (keyof Columns)[]) wider[name].set(this.columns[name]);
+    this.columns = wider;
     this.capacity = capacity;
   }
+}
+
+/** The table's columns: a key's meta and step, and its previous version's meta (NaN mod revision: none). */
+interface Columns {
+  readonly createRevision: Float64Array;
+  readonly modRevision: Float64Array;
+  readonly version: Uint32Array;
+  readonly size: Uint32Array;
+  readonly lease: Uint32Array;
+  readonly step: Float64Array;
+  readonly previousModRevision: Float64Array;
+  readonly previousVersion: Uint32Array;
+  readonly previousSize: Uint32Array;
+  readonly previousLease: Uint32Array;
+}
+
+function makeColumns(capacity: number): Columns {
+  return {
+    createRevision: new Float64Array(capacity), modRevision: new Float64Array(capacity), version: new Uint32Array(capacity),
+    size: new Uint32Array(capacity), lease: new Uint32Array(capacity), step: new Float64Array(capacity),
+    previousModRevision: new Float64Array(capacity), previousVersion: new Uint32Array(capacity),
+    previousSize: new Uint32Array(capacity), previousLease: new Uint32Array(capacity),
+  };
 }
