@@ -36,8 +36,17 @@ export class Post {
   private readonly timers = new Map<number, Message>();
   private foreground = 0;
 
-  constructor(seed: string | number) {
+  constructor(private readonly seed: string | number) {
     this.rng = new Rng(seed);
+  }
+
+  /**
+   * A seeded stream of its own, named `name` (unique per user): what draws from it leaves the shared `rng`,
+   * and so every other draw, where it was. For randomness that only spreads work in time (a heartbeat's
+   * jitter), whose draws would otherwise shift every name and choice drawn after them.
+   */
+  stream(name: string): Rng {
+    return new Rng(`${this.seed}/${name}`);
   }
 
   get now(): Time {

@@ -35,6 +35,16 @@ function events(cluster: Cluster, pod: string): Event[] {
     .filter((e) => e.involvedObject.name === pod);
 }
 
+/** The kubelet's requests about its node Lease, with the time each was sent and the status of its answer. */
+function leaseRequests(cluster: Cluster, node: string): { method: string; at: number; status: number }[] {
+  const trace = cluster.engine.trace.all();
+  const statusOf = new Map<number, number>();
+  for (const m of trace) if (m.kind === httpKinds.response) statusOf.set(m.replyTo ?? -1, (m.payload as { status: number }).status);
+  const aboutLease = (path: string) => path.endsWith(`/kube-node-lease/leases/${node}`) || path.endsWith('/kube-node-lease/leases');
+  return trace.filter((m) => m.from === `kubelet/${node}` && m.kind === httpKinds.request && aboutLease((m.payload as HttpRequest).path))
+    .map((m) => ({ method: (m.payload as HttpRequest).method, at: m.sentAt, status: statusOf.get(m.id) ?? 0 }));
+}
+
 describe('kubelet', () => {
   it('formats Go durations and normalizes images', () => {
     expect(goDuration(850)).toBe('850ms');
@@ -45,19 +55,59 @@ describe('kubelet', () => {
     expect(normalizeImage('bitnami/nginx')).toBe('docker.io/bitnami/nginx:latest');
   });
 
-  it('registers its node and renews its lease every 10 s as background work', () => {
+  it('registers its node and renews its lease every 10–10.4 s as background work, one PUT per renewal', () => {
     const { cluster, kubelets } = setup();
     const node = call(cluster, 'GET', '/api/v1/nodes/node-2').body as Node;
     expect(node.status?.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
     expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('True');
     expect(node.spec?.podCIDR).toBe('10.244.1.0/24');
     const start = cluster.engine.now;
-    cluster.engine.runFor(30_500);
-    expect(kubelets[0]!.leaseRenewals).toBe(4);
+    cluster.engine.runFor(62_000);
+    expect(kubelets[0]!.leaseRenewals).toBe(7); // the create, then six renewals
     const lease = call(cluster, 'GET', '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1').body as Lease;
     expect(lease.spec).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
     expect(lease.spec?.renewTime).toBe(kubelets[0]!.lastLeaseRenewTime);
-    expect(cluster.engine.now - start).toBeGreaterThanOrEqual(30_500);
+    expect(cluster.engine.now - start).toBeGreaterThanOrEqual(62_000);
+    // lease/controller.go: a GET (404) and the create, then only PUTs of the Lease last written, never a GET first.
+    const requests = leaseRequests(cluster, 'node-1');
+    expect(requests.map((r) => r.method)).toEqual(['GET', 'POST', 'PUT', 'PUT', 'PUT', 'PUT', 'PUT', 'PUT']);
+    // JitterUntil(sync, 10 s, 0.04, sliding): 10 s plus up to 4 % between one sync's end and the next one's start,
+    // drawn per sync, so the kubelets' heartbeats drift apart instead of all landing at once.
+    const gaps = requests.slice(2).map((r, i, puts) => (i === 0 ? null : r.at - puts[i - 1]!.at)).filter((g): g is number => g !== null);
+    expect(gaps).toHaveLength(5);
+    for (const gap of gaps) {
+      expect(gap).toBeGreaterThanOrEqual(10_000);
+      expect(gap).toBeLessThan(10_400 + 10); // plus the PUT's round trip
+    }
+    expect(new Set(gaps).size).toBeGreaterThan(1);
+    const otherNode = leaseRequests(cluster, 'node-2').slice(2).map((r) => r.at);
+    expect(otherNode.slice(0, 5)).not.toEqual(requests.slice(2, 7).map((r) => r.at));
+  });
+
+  it('renews from a fresh GET after a 409 Conflict, and its PUT creates the Lease again once it is gone (retryUpdateLease)', () => {
+    const { cluster, kubelets } = setup('lease-conflict');
+    const path = '/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/node-1';
+    cluster.engine.runFor(11_000);
+    // Someone else writes the Lease: the kubelet's next PUT carries a stale resourceVersion.
+    const current = call(cluster, 'GET', path).body as Lease;
+    expect(call(cluster, 'PUT', path, { ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } }).status).toBe(200);
+    const before = leaseRequests(cluster, 'node-1').length;
+    const renewals = kubelets[0]!.leaseRenewals;
+    cluster.engine.runFor(10_500);
+    const after = leaseRequests(cluster, 'node-1').slice(before);
+    expect(after.map((r) => `${r.method} ${r.status}`)).toEqual(['PUT 409', 'GET 200', 'PUT 200']);
+    expect(kubelets[0]!.leaseRenewals).toBe(renewals + 1);
+    expect((call(cluster, 'GET', path).body as Lease).metadata.labels).toEqual({ touched: 'yes' }); // the other writer's change kept
+
+    // The Lease deleted: the next renewal's PUT creates it again (leases allow create on update), from the
+    // copy last written, so the Node still owns it.
+    expect(call(cluster, 'DELETE', path).status).toBe(200);
+    const deletedAt = leaseRequests(cluster, 'node-1').length;
+    cluster.engine.runFor(10_500);
+    expect(leaseRequests(cluster, 'node-1').slice(deletedAt).map((r) => `${r.method} ${r.status}`)).toEqual(['PUT 201']);
+    const recreated = call(cluster, 'GET', path).body as Lease;
+    expect(recreated.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'Node', name: 'node-1' })]);
+    expect(recreated.spec?.renewTime).toBe(kubelets[0]!.lastLeaseRenewTime);
   });
 
   it('keeps trying to register its node once the client has spent its Retry-After retries, waiting 200 ms, 400 ms, … (registerWithAPIServer)', () => {

@@ -25,7 +25,7 @@ import {
   ClientComponent, DeletedFinalStateUnknown, EventBroadcaster, RestClient, SharedInformerFactory,
   type EventRecorder, type SharedIndexInformer, type Typed,
 } from '../client/index.ts';
-import type { Co, Message } from '../engine/index.ts';
+import type { Co, Message, Rng } from '../engine/index.ts';
 import { ImageManager } from './image-manager.ts';
 import { KubeGenericRuntimeManager } from './kuberuntime-manager.ts';
 import { NodeLeaseController } from './node-lease.ts';
@@ -83,7 +83,9 @@ export class Kubelet extends ClientComponent {
       index, cpu: options.cpu, images: options.images ?? [], unpullableImages: options.unpullableImages ?? [],
     }, { containerDied: (...args) => this.runtimeManager.containerDied(...args), isCurrent });
     this.nodeStatus = new NodeStatusUpdater(this.host, this.client.resource<Node>('nodes'), { ...options, index }, this.runtime);
-    this.nodeLease = new NodeLeaseController(this.host, this.client.resource<Lease>('leases', 'coordination.k8s.io'), options.node, () => this.nodeStatus.nodeUid);
+    let jitter: Rng | null = null;
+    this.nodeLease = new NodeLeaseController(this.host, this.client.resource<Lease>('leases', 'coordination.k8s.io'), options.node, () => this.nodeStatus.nodeUid,
+      () => jitter ??= this.engine.stream(`${this.name}/lease-jitter`));
     this.statusManager = new StatusManager(this.host, this.client.resource<Pod>('pods'), this.nodeStatus.internalIP);
     this.prober = new ProberManager(this.host, this.recorder, {
       probeTarget: (w, c) => this.runtimeManager.probeTarget(w, c), isCurrent,

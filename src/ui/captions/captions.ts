@@ -569,6 +569,7 @@ const reasonNames: Readonly<Record<string, Both>> = {
   'etcd-retry': { en: 'etcd client retry back-off over (25 ms)', zh: 'etcd 客户端重试退避结束（25 毫秒）' },
   'eviction-retry': { en: 'eviction retry delay over', zh: '驱逐重试前的等待结束' },
   'register-node': { en: 'node registration back-off over', zh: '节点注册重试前的等待结束' },
+  'ensure-node-lease': { en: 'node lease back-off over', zh: '节点租约重试前的等待结束' },
 };
 
 /** A sleep's reason label as words: `image-pull` → `image pull`. */

@@ -818,6 +818,7 @@ export const wakeReasons: Readonly<Record<string, (data: unknown) => Both>> = {
   'etcd-retry': () => ({ en: 'waited 25 ms after etcd answered "unavailable", and sends the request again to the next etcd member', zh: 'etcd 回复"不可用"后等待 25 毫秒，把请求重新发给下一个 etcd 成员' }),
   'eviction-retry': (d) => ({ en: `waited a moment after a failed eviction of Pod ${podName(d)}, and tries again`, zh: `驱逐 Pod ${podName(d)} 失败后稍等片刻，再次尝试` }),
   'register-node': () => ({ en: 'could not register its Node with the API server, waited (each time twice as long, at most 7 s) and tries again', zh: '未能向 API server 注册自己的 Node，等待后（每次加倍，最多 7 秒）再次尝试' }),
+  'ensure-node-lease': () => ({ en: 'could not read or create its node Lease, waited (each time twice as long, at most 7 s) and tries again', zh: '未能读取或创建自己的节点 Lease，等待后（每次加倍，最多 7 秒）再次尝试' }),
 };
 
 function podName(data: unknown): string {
@@ -848,7 +849,7 @@ export const timerReasons: Readonly<Record<string, Both>> = {
 
 /** The kubelet's own timers, said of the kubelet that set them. */
 const kubeletTimers: Readonly<Record<string, Both>> = {
-  'node-lease-renew': { en: 'renews its node Lease, as every 10 s: the heartbeat that keeps its node Ready', zh: '续约节点 Lease（每 10 秒一次）：这是让节点保持 Ready 的心跳' },
+  'node-lease-renew': { en: 'renews its node Lease, as every 10 s (plus up to 4 % jitter): one PUT of the Lease it last wrote, the heartbeat that keeps its node Ready', zh: '续约节点 Lease（每 10 秒一次，另加至多 4% 的随机抖动）：用上次写入的 Lease 发一次 PUT，这是让节点保持 Ready 的心跳' },
   'container-exit': { en: 'sees a container\'s process exit: by the pod\'s restart policy it is restarted (after a back-off) or stays Completed', zh: '发现一个容器的进程退出了：按 Pod 的重启策略，它会（在退避后）被重启，或保持 Completed' },
   'container-process': { en: 'moves a container\'s process on: a sleep in its command has ended', zh: '让容器进程继续运行：它命令里的一次 sleep 结束了' },
   'liveness-probe': { en: 'runs a liveness probe: enough failures in a row (the failure threshold) and the container is restarted', zh: '执行存活探针（liveness）：连续失败达到失败阈值，容器就会被重启' },
