@@ -13,11 +13,11 @@ import type { Endpoints, EndpointSlice, RangeAllocation, Service } from './api/t
 import { bootstrapClusterRoleBindingNames, bootstrapClusterRoleNames } from './apiserver/bootstrap-policy.ts';
 import { builtinTokens } from './wire/credentials.ts';
 import { httpKinds, type HttpMethod, type HttpRequest, type HttpResponse } from './wire/http.ts';
-import { apiserverID } from './apiserver/identity-lease.ts';
+import { apiserverID, identityLeaseTimer } from './apiserver/identity-lease.ts';
 import { AllocationBitmap, base64ToBigInt, bigIntToBase64, ipRange } from './apiserver/service-allocators.ts';
 import { createCluster, type Cluster } from './cluster.ts';
 import { clusterCACertificate, rootCACertConfigMapName } from './controllers/rootcacertpublisher/publisher.ts';
-import { Rng } from './engine/index.ts';
+import { Rng, timerKind, type TimerPayload } from './engine/index.ts';
 import { decodeStored } from './apiserver/storage/codec.ts';
 
 function booted(seed: string): Cluster {
@@ -132,7 +132,19 @@ describe('a fresh cluster', () => {
     cluster.engine.runFor(20_000);
     const renewed = versionOf('/registry/leases/kube-system/kube-controller-manager') - before.kcm;
     expect(renewed === 9 || renewed === 10, `${renewed} renewals in 20 s`).toBe(true);
-    expect(versionOf(`/registry/leases/kube-system/${apiserverID}`) - before.id).toBe(2);
+    // The identity lease: 10 s plus up to 4 % between renewals (JitterUntil, factor 0.04), so one or two in 20 s.
+    const identityRenewed = versionOf(`/registry/leases/kube-system/${apiserverID}`) - before.id;
+    expect(identityRenewed === 1 || identityRenewed === 2, `${identityRenewed} identity renewals in 20 s`).toBe(true);
+    cluster.engine.runFor(40_000);
+    const waits = cluster.engine.trace.all()
+      .filter((m) => m.kind === timerKind && m.to === 'kube-apiserver' && (m.payload as TimerPayload).name === identityLeaseTimer)
+      .map((m) => m.deliverAt - m.sentAt);
+    expect(waits.length).toBeGreaterThanOrEqual(5);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThanOrEqual(10_000);
+      expect(wait).toBeLessThan(10_400);
+    }
+    expect(new Set(waits).size).toBeGreaterThan(1);
     // A renewal is one PUT of the lease last written (client-go's fast path), never a GET first.
     const renewals = cluster.engine.trace.all().filter((m) => m.from === 'kube-scheduler' && m.kind === httpKinds.request && (m.payload as HttpRequest).path.endsWith('/leases/kube-scheduler'));
     expect(renewals.filter((m) => (m.payload as HttpRequest).method === 'GET')).toHaveLength(1);

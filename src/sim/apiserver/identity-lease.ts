@@ -28,6 +28,8 @@ export interface ApiserverIdentity {
 export const controlPlaneIdentity: ApiserverIdentity = { hostname: controlPlaneHostname, id: apiserverID };
 export const identityLeaseDurationSeconds = 3600;
 export const identityLeaseRenewInterval = 10_000;
+/** The renew period's jitter: the lease controller runs under wait.JitterUntil(sync, renewInterval, 0.04, sliding). */
+export const identityLeaseJitterFactor = 0.04;
 export const identityLeaseTimer = 'identity-lease-renew';
 
 export function apiserverIdentityLease(uuid: string, renewTime: string, identity: ApiserverIdentity = controlPlaneIdentity): KubeObject {
@@ -53,11 +55,11 @@ export interface IdentityLeaseHost {
   uuid(): string;
   /** This apiserver's identity. */
   readonly identity: ApiserverIdentity;
-  /** Calls `renew` again after `identityLeaseRenewInterval` (a background timer named `identityLeaseTimer`). */
+  /** Calls `renew` again after `identityLeaseRenewInterval` plus up to 4 % jitter (a background timer named `identityLeaseTimer`). */
   scheduleRenew(): void;
 }
 
-/** The identity lease controller: create kube-system/kube-apiserver-<hash>, then renew it every 10 s. */
+/** The identity lease controller: create kube-system/kube-apiserver-<hash>, then renew it every 10–10.4 s from the Lease last written (no GET). */
 export class IdentityLeaseController {
   /** The identity lease as last written. */
   private lease: KubeObject | null = null;

@@ -11,7 +11,7 @@
 import type { KubeObject } from '../api/types/meta.ts';
 import { servedResources } from '../api/resources.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
-import { Component, timerKind, type Co, type Message, type TimerPayload } from '../engine/index.ts';
+import { Component, roundToMicros, timerKind, type Co, type Message, type Rng, type TimerPayload } from '../engine/index.ts';
 import { etcdKinds } from '../etcd/index.ts';
 import type { EtcdRequestKind, MessageKind, MessageMap, ReplyOf } from '../messages/index.ts';
 import { httpKinds, type HttpCancel, type HttpRequest } from '../wire/http.ts';
@@ -25,7 +25,7 @@ import { defaultMaxInFlight, MaxInFlight, type MaxInFlightLimits } from './filte
 import { ApiserverMetrics } from './filters/metrics.ts';
 import { RbacIndex } from './filters/rbac.ts';
 import { HandlerChain } from './handler-chain.ts';
-import { controlPlaneIdentity, IdentityLeaseController, identityLeaseRenewInterval, identityLeaseTimer, type ApiserverIdentity } from './identity-lease.ts';
+import { controlPlaneIdentity, IdentityLeaseController, identityLeaseJitterFactor, identityLeaseRenewInterval, identityLeaseTimer, type ApiserverIdentity } from './identity-lease.ts';
 import { runPostStartHooks, type PostStartHookContext } from './post-start-hooks.ts';
 import { RequestContexts, systemUser } from './request-context.ts';
 import { ClusterIPAllocator, StoredRangeAllocator, newNodePortBitmap, newServiceIPBitmap, rangeKeys, serviceClusterIPRange } from './service-allocators.ts';
@@ -197,6 +197,7 @@ export class KubeApiserver extends Component {
       stage: (requestId, stage, detail) => this.contexts.stage(requestId, stage, detail),
       reply,
     });
+    let jitter: Rng | null = null;
     this.identityLease = new IdentityLeaseController({
       leases: () => this.storage.storeFor('coordination.k8s.io', 'leases'),
       systemContext: () => context(systemUser, 'kube-system', null, 'kube-apiserver'),
@@ -204,7 +205,10 @@ export class KubeApiserver extends Component {
       uuid: () => this.rng.uuid(),
       identity: options.identity ?? controlPlaneIdentity,
       scheduleRenew: () => {
-        this.setTimer(identityLeaseRenewInterval, identityLeaseTimer, null, { background: true });
+        // The jitter from a stream of its own, so the heartbeat shifts no UID or name drawn from the shared one.
+        jitter ??= this.engine.stream(`${this.name}/identity-lease-jitter`);
+        const delay = roundToMicros(identityLeaseRenewInterval * (1 + identityLeaseJitterFactor * jitter.float()));
+        this.setTimer(delay, identityLeaseTimer, null, { background: true });
       },
     });
     this.postStartHooks = {
