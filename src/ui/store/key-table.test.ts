@@ -62,10 +62,12 @@ describe('the keyspace mirror in columns', () => {
       const mirror = new ObjectMirror(held);
       for (const op of ops) {
         if (op.op === 'write') {
-          table.write(op.meta, op.value, op.step);
+          const isNew = !mirror.records.has(op.meta.key);
+          expect(table.write(op.meta, op.value, op.step)).toBe(isNew);
           mirror.write(op.meta, op.value, op.step);
         } else if (op.op === 'set') {
-          table.set(op.meta, op.step);
+          const isNew = !mirror.records.has(op.meta.key);
+          expect(table.set(op.meta, op.step)).toBe(isNew);
           mirror.set(op.meta, op.step);
         } else {
           expect(table.delete(op.key)).toBe(mirror.delete(op.key));

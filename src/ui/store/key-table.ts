@@ -97,9 +97,9 @@ export class KeyTable implements KeyRecords {
 
   /**
    * A write the page saw as a diff: the key takes `meta`, `value` and `step`; its version before becomes its
-   * previous one when it is the same key generation (same createRevision), else it has none.
+   * previous one when it is the same key generation (same createRevision), else it has none. True when the key is new.
    */
-  write(meta: KeyMeta, value: string, step: number): void {
+  write(meta: KeyMeta, value: string, step: number): boolean {
     const slot = this.slots.get(meta.key);
     let previousValue: string | undefined;
     if (slot !== undefined && this.columns.createRevision[slot] === meta.createRevision) {
@@ -121,6 +121,7 @@ export class KeyTable implements KeyRecords {
       this.values.delete(oldest);
       this.built.delete(oldest);
     }
+    return slot === undefined;
   }
 
   /** A key as a snapshot or a move gives it: its meta and step (null: none), no value, no previous version. True when the key is new. */

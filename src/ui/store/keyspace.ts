@@ -83,10 +83,8 @@ export function applyDiff(state: KeyspaceState, event: KeyspaceDiffEvent): Keysp
       writableKeys().splice(at, 1);
       continue;
     }
-    const known = entries.has(change.key);
     const { key, createRevision, modRevision, version, lease, value } = change;
-    entries.write({ key, createRevision, modRevision, version, lease, size: value.length }, value, change.step);
-    if (!known) {
+    if (entries.write({ key, createRevision, modRevision, version, lease, size: value.length }, value, change.step)) {
       const at = lowerBound(keys, change.key);
       writableKeys().splice(at, 0, change.key);
     }
