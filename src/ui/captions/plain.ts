@@ -236,7 +236,10 @@ const httpRequest: Plain<'http.request'> = (record) => {
       return { en: `${S.en} lists ${target.resource}${s.en}${first.en}; ${source.en}`, zh: `${S.zh}列出${s.zh} ${target.resource}${first.zh}；${source.zh}` };
     }
     if (target.resource === 'leases' && kubelet) {
-      return { en: `${S.en} reads its node Lease ${name}, which it renews as its heartbeat`, zh: `${S.zh}读取自己的节点 Lease ${name}（它靠续约这个 Lease 来发心跳）` };
+      return {
+        en: `${S.en} reads its node Lease ${name}, which it renews as its heartbeat (it reads it only at start or after a conflict: each renewal is a PUT of the copy it last wrote)`,
+        zh: `${S.zh}读取自己的节点 Lease ${name}（它靠续约这个 Lease 来发心跳；只在启动时或冲突之后才读取：每次续约都是用上次写入的副本发 PUT）`,
+      };
     }
     return { en: `${S.en} reads ${obj}; ${source.en}`, zh: `${S.zh}读取 ${obj}；${source.zh}` };
   }
