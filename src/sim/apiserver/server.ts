@@ -11,7 +11,7 @@
 import type { KubeObject } from '../api/types/meta.ts';
 import { servedResources } from '../api/resources.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
-import { Component, roundToMicros, timerKind, type Co, type Message, type Rng, type TimerPayload } from '../engine/index.ts';
+import { Component, jitter, timerKind, type Co, type Message, type Rng, type TimerPayload } from '../engine/index.ts';
 import { etcdKinds } from '../etcd/index.ts';
 import type { EtcdRequestKind, MessageKind, MessageMap, ReplyOf } from '../messages/index.ts';
 import { httpKinds, type HttpCancel, type HttpRequest } from '../wire/http.ts';
@@ -197,7 +197,7 @@ export class KubeApiserver extends Component {
       stage: (requestId, stage, detail) => this.contexts.stage(requestId, stage, detail),
       reply,
     });
-    let jitter: Rng | null = null;
+    let renewJitter: Rng | null = null;
     this.identityLease = new IdentityLeaseController({
       leases: () => this.storage.storeFor('coordination.k8s.io', 'leases'),
       systemContext: () => context(systemUser, 'kube-system', null, 'kube-apiserver'),
@@ -206,9 +206,8 @@ export class KubeApiserver extends Component {
       identity: options.identity ?? controlPlaneIdentity,
       scheduleRenew: () => {
         // The jitter from a stream of its own, so the heartbeat shifts no UID or name drawn from the shared one.
-        jitter ??= this.engine.stream(`${this.name}/identity-lease-jitter`);
-        const delay = roundToMicros(identityLeaseRenewInterval * (1 + identityLeaseJitterFactor * jitter.float()));
-        this.setTimer(delay, identityLeaseTimer, null, { background: true });
+        renewJitter ??= this.engine.stream(`${this.name}/identity-lease-jitter`);
+        this.setTimer(jitter(identityLeaseRenewInterval, identityLeaseJitterFactor, renewJitter), identityLeaseTimer, null, { background: true });
       },
     });
     this.postStartHooks = {

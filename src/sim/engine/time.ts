@@ -20,6 +20,14 @@ export function roundToMicros(t: Time): Time {
 }
 
 /**
+ * `duration` plus a random share of up to `maxFactor` of it, drawn from `rng`, to the microsecond.
+ * Models k8s.io/apimachinery/pkg/util/wait Jitter.
+ */
+export function jitter(duration: Duration, maxFactor: number, rng: { float(): number }): Duration {
+  return roundToMicros(duration + rng.float() * maxFactor * duration);
+}
+
+/**
  * Days since 1970-01-01 → proleptic Gregorian [year, month 1–12, day 1–31], so that layers printing
  * timestamps (Kubernetes' RFC 3339, etcd's log lines) need no host Date. Howard Hinnant's civil_from_days.
  */

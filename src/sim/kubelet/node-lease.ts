@@ -13,7 +13,7 @@ import { isStatusError } from '../api/errors.ts';
 import { formatMicroTimestamp } from '../api/time.ts';
 import type { Lease } from '../api/types/coordination.ts';
 import type { ClientHost, ResourceClient } from '../client/index.ts';
-import { roundToMicros, type Co, type Duration, type Rng } from '../engine/index.ts';
+import { jitter, type Co, type Duration, type Rng } from '../engine/index.ts';
 import { runtimeDurations } from './runtime-service.ts';
 
 /** Tries of one renewal's PUT (controller.go: maxUpdateRetries). */
@@ -43,8 +43,7 @@ export class NodeLeaseController {
    * The jitter is drawn before the sync, the timer started after it (JitterUntil with sliding = true).
    */
   *renewLease(): Co<void> {
-    const interval = runtimeDurations.leaseRenewInterval;
-    const period = roundToMicros(interval + this.jitter().float() * renewJitterFactor * interval);
+    const period = jitter(runtimeDurations.leaseRenewInterval, renewJitterFactor, this.jitter());
     yield* this.sync();
     this.host.after(period, 'node-lease-renew', () => this.host.spawn(this.renewLease()), { background: true });
   }
