@@ -847,7 +847,7 @@ export const timerReasons: Readonly<Record<string, Both>> = {
   'scheduler-flush-unschedulable': { en: 'kube-scheduler moves Pods that waited long as unschedulable back to its active queue, to try them again', zh: 'kube-scheduler 把等待太久的不可调度 Pod 移回活动队列，再试一次' },
   'leader-election-renew': { en: 'the leader renews its leader-election Lease in kube-system, as every 2 s, so no other instance takes over', zh: 'leader 续约 kube-system 中的选主 Lease（每 2 秒一次），这样其他实例就不会接管' },
   'leader-election-acquire': { en: 'tries again to acquire its leader-election Lease in kube-system (every 2 s until it leads)', zh: '再次尝试获取 kube-system 中的选主 Lease（每 2 秒一次，直到成为 leader）' },
-  'identity-lease-renew': { en: "kube-apiserver renews its identity Lease in kube-system, as every 10 s: the sign that this apiserver is alive", zh: 'kube-apiserver 续约 kube-system 中自己的身份 Lease（每 10 秒一次）：表明这个 apiserver 仍在运行' },
+  'identity-lease-renew': { en: "kube-apiserver renews its identity Lease in kube-system, as every 10 s (plus up to 4 % jitter): the sign that this apiserver is alive", zh: 'kube-apiserver 续约 kube-system 中自己的身份 Lease（每 10 秒一次，另加至多 4% 的随机抖动）：表明这个 apiserver 仍在运行' },
 };
 
 /** The kubelet's own timers, said of the kubelet that set them. */
