@@ -69,13 +69,16 @@ async function tab(
   return { host, saved, events, send };
 }
 
-/** Lets async work (IndexedDB requests) finish. */
+/**
+ * Lets async work (IndexedDB requests) finish: every command's store work, then a few turns of the event loop
+ * for what it started (a fixed number of turns alone raced a fork's copy of a large cluster on a slow machine).
+ */
 async function settle(saved: SavedClusters): Promise<void> {
   for (let i = 0; i < 20; i++) {
-    await saved.idle();
+    await saved.commandsDone();
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  await saved.idle();
+  await saved.commandsDone();
 }
 
 const lastPersistence = (events: readonly WorkerEvent[]) => events.filter((e): e is PersistenceEvent => e.type === 'persistence').at(-1);

@@ -84,6 +84,8 @@ export class SavedClusters implements HostJournal {
   private release: (() => void) | null = null;
   private warning: PersistenceWarning | null = null;
   private readonly saver: ClusterSaver;
+  /** The commands' store work under way (commandsDone waits for it). */
+  private readonly running = new Set<Promise<void>>();
 
   constructor(private readonly options: SavedClustersOptions) {
     this.host = options.host;
@@ -128,6 +130,12 @@ export class SavedClusters implements HostJournal {
 
   /** Resolves when every save requested so far is committed (or has failed). */
   async idle(): Promise<void> {
+    await this.saver.idle();
+  }
+
+  /** Resolves once every command's store work under way has ended (and the saves it started). */
+  async commandsDone(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
     await this.saver.idle();
   }
 
@@ -389,7 +397,8 @@ export class SavedClusters implements HostJournal {
 
   /** Runs an async operation; a failure is answered as an `error` of its command. */
   private run(command: Command['type'], work: () => Promise<void>): void {
-    work().catch((error: unknown) => this.fail(command, error));
+    const running = work().catch((error: unknown) => this.fail(command, error)).finally(() => this.running.delete(running));
+    this.running.add(running);
   }
 
   private fail(command: Command['type'] | null, error: unknown): void {
