@@ -129,6 +129,11 @@ export class RealEtcd {
     }
   }
 
+  /** The etcd process's id (its CPU time is read from /proc by bench/etcd-per-pod.bench.ts). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   stop(): void {
     this.agent.destroy();
     this.onExit();
