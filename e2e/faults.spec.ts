@@ -2,7 +2,8 @@ import { ActDock } from './act.ts';
 import { expect, test } from './podflow.ts';
 
 // (f) With kube-scheduler stopped, the Deployment's pod stays Pending with no node; started again, the
-// scheduler lists, sees the pod and binds it, and the kubelet runs it.
+// scheduler lists, sees the pod and binds it, and the kubelet runs it. `kubectl get cs` meanwhile finds
+// nothing listening on the scheduler's port.
 test('stopping the scheduler leaves the pod Pending; starting it binds the pod', async ({ podflow }) => {
   const dock = new ActDock(podflow);
   const page = podflow.page;
@@ -11,6 +12,13 @@ test('stopping the scheduler leaves the pod Pending; starting it binds the pod',
     await page.getByRole('combobox', { name: 'Component' }).selectOption('kube-scheduler');
     await page.getByRole('button', { name: 'Stop', exact: true }).click();
     await expect(page.getByTestId('fault-note')).toContainText('stopped kube-scheduler');
+  });
+  await test.step('kubectl get cs: kube-apiserver probes the stopped scheduler and finds nothing listening', async () => {
+    const out = await dock.runToEnd('kubectl get cs');
+    expect(out).toContain('Warning: v1 ComponentStatus is deprecated in v1.19+');
+    expect(out).toMatch(/scheduler\s+Unhealthy\s+Get "https:\/\/127\.0\.0\.1:10259\/healthz": dial tcp 127\.0\.0\.1:10259: connect: connection refused/);
+    expect(out).toMatch(/controller-manager\s+Healthy\s+ok/);
+    expect(out).toMatch(/etcd-0\s+Healthy\s+ok/);
   });
   await test.step('create the Deployment: its pod is Pending, on no node', async () => {
     expect(await dock.runToEnd('kubectl create -f -')).toContain('deployment.apps/nginx-deployment created');

@@ -57,7 +57,7 @@ const basic = new Set(['string', 'bool', 'int32', 'int64', 'float64']);
 /** The structs walked from, by package: every served kind and the kinds the API reads or writes beside them. */
 export const roots: ReadonlyArray<readonly [pkg: string, names: readonly string[]]> = [
   ['meta', ['DeleteOptions', 'Status']],
-  ['core', ['Binding', 'ConfigMap', 'Endpoints', 'Event', 'Namespace', 'Node', 'PersistentVolume', 'Pod',
+  ['core', ['Binding', 'ComponentStatus', 'ConfigMap', 'Endpoints', 'Event', 'Namespace', 'Node', 'PersistentVolume', 'Pod',
     'RangeAllocation', 'ReplicationController', 'Secret', 'Service', 'ServiceAccount']],
   ['apps', ['DaemonSet', 'Deployment', 'ReplicaSet', 'StatefulSet']],
   ['autoscaling', ['Scale']],

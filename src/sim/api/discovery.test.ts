@@ -26,12 +26,16 @@ describe('legacy discovery', () => {
   it('lists core resources as a 1.28 apiserver does', () => {
     const list = apiResourceList('', 'v1')!;
     expect(list.resources.map((r) => r.name)).toEqual([
-      'configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
+      'componentstatuses', 'configmaps', 'endpoints', 'events', 'namespaces', 'namespaces/finalize', 'namespaces/status', 'nodes', 'nodes/status',
       'persistentvolumeclaims', 'persistentvolumeclaims/status', 'persistentvolumes', 'persistentvolumes/status',
       'pods', 'pods/attach', 'pods/binding', 'pods/eviction', 'pods/exec', 'pods/log', 'pods/portforward', 'pods/status',
       'replicationcontrollers', 'replicationcontrollers/scale', 'replicationcontrollers/status', 'secrets', 'serviceaccounts',
       'services', 'services/status',
     ]);
+    // Read-only and never stored: no storageVersionHash.
+    expect(list.resources.find((r) => r.name === 'componentstatuses')).toEqual({
+      name: 'componentstatuses', singularName: 'componentstatus', namespaced: false, kind: 'ComponentStatus', verbs: ['get', 'list'], shortNames: ['cs'],
+    });
     expect(list.resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create', 'get'] });
     expect(list.resources.find((r) => r.name === 'pods/log')).toEqual({ name: 'pods/log', singularName: '', namespaced: true, kind: 'Pod', verbs: ['get'] });
     expect(list.resources.find((r) => r.name === 'services')).toMatchObject({ shortNames: ['svc'], categories: ['all'], storageVersionHash: '0/CO1lhkEBI=' });

@@ -217,6 +217,14 @@ export function newServerTimeout(gr: GroupResource, operation: string, retryAfte
     details({ name: operation, group: gr.group, kind: gr.resource, retryAfterSeconds }));
 }
 
+/**
+ * What the handlers answer for a REST storage's plain Go error, one that is not a Status (ErrorToAPIStatus's
+ * default): 500, reason empty (StatusReasonUnknown), the error's text as the message, no details.
+ */
+export function newPlainServerError(message: string): StatusError {
+  return failure(500, '', message);
+}
+
 /** 500 `Internal error occurred: <err>`, the error also as the only cause. */
 export function newInternalError(message: string): StatusError {
   return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });

@@ -13,7 +13,7 @@ import { podRow } from './print-pod.ts';
 import type { ResourceInfo } from './resources.ts';
 import { formatTimestamp, parseTimestamp } from './time.ts';
 import type {
-  ClusterRoleBinding, ConfigMap, Container, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
+  ClusterRoleBinding, ComponentStatus, ConfigMap, Container, Deployment, Event, Lease, Namespace, Node, Pod, ReplicaSet,
   RoleBinding, ServiceAccount, Service, Endpoints, EndpointSlice, PriorityClass, CronJob, DaemonSet, Ingress, Job, LabelSelector,
   PersistentVolume, PersistentVolumeClaim, ReplicationController, Secret, StatefulSet,
 } from './types/index.ts';
@@ -62,6 +62,10 @@ const columns: Readonly<Record<string, readonly Column[]>> = {
     ['Selector', 'string', 1, 'The label selector of the service.'],
   ],
   '/Endpoints': [name, ['Endpoints', 'string', 0, 'Endpoints of the service'], age],
+  '/ComponentStatus': [
+    name, ['Status', 'string', 0, 'Status of the component conditions'], ['Message', 'string', 0, 'Message of the component conditions'],
+    ['Error', 'string', 0, 'Error of the component conditions'],
+  ],
   'discovery.k8s.io/EndpointSlice': [
     name, ['AddressType', 'string', 0, 'The address type of the EndpointSlice.'], ['Ports', 'string', 0, 'Ports that are contained within the EndpointSlice.'],
     ['Endpoints', 'string', 0, 'Endpoints contained within the EndpointSlice.'], age,
@@ -112,6 +116,13 @@ const kindKey = (r: ResourceInfo): string => `${r.group}/${r.kind}`;
 /** The Table columns of a resource, in order. */
 export function tableColumns(r: ResourceInfo): TableColumnDefinition[] {
   return (columns[kindKey(r)] ?? defaultColumns).map(([n, type, priority = 0, description = '', format = '']) => ({ name: n, type, format, description, priority }));
+}
+
+// Models printers.go printComponentStatus: the Healthy condition's status, message and error.
+function componentStatusRow(cs: ComponentStatus): TableCell[] {
+  const healthy = (cs.conditions ?? []).find((c) => c.type === 'Healthy');
+  const status = healthy === undefined ? 'Unknown' : healthy.status === 'True' ? 'Healthy' : 'Unhealthy';
+  return [cs.metadata.name ?? '', status, healthy?.message ?? '', healthy?.error ?? ''];
 }
 
 function containerCells(containers: readonly Container[] | undefined): [string, string] {
@@ -326,6 +337,7 @@ export function tableRowCells(r: ResourceInfo, obj: KubeObject, nowMs: number): 
     case 'coordination.k8s.io/Lease': return { cells: [n, (obj as Lease).spec?.holderIdentity ?? '', created] };
     case '/Service': return { cells: serviceRow(obj as Service, nowMs) };
     case '/Endpoints': return { cells: [n, formatEndpoints(obj as Endpoints), created] };
+    case '/ComponentStatus': return { cells: componentStatusRow(obj as ComponentStatus) };
     case 'discovery.k8s.io/EndpointSlice': {
       const slice = obj as EndpointSlice;
       const ports = (slice.ports ?? []).map((p) => (p.port !== undefined ? String(p.port) : p.name ?? '*'));

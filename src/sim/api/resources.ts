@@ -33,8 +33,11 @@ export interface ResourceInfo {
   readonly storageResource: string;
   /** `base64(sha256("<group>/<version>/<kind>")[:8])`, shown in discovery; precomputed ('' when not stored). */
   readonly storageVersionHash: string;
-  /** Answered at once and never stored in etcd (the access and identity reviews): no storage, no watch cache. */
-  readonly unstored?: true;
+  /**
+   * Answered at once and never stored in etcd: no storage, no watch cache. `review`: the access and identity
+   * reviews (auth-reviews.ts); `probes`: ComponentStatus, read by probing the components (component-statuses.ts).
+   */
+  readonly unstored?: 'review' | 'probes';
 }
 
 const allVerbs: readonly Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -59,11 +62,16 @@ const authorization = 'authorization.k8s.io';
 
 /** A review: cluster-scoped, `create` only, answered by the authenticator or authorizer, never stored. */
 function review(group: string, kind: string, plural: string): ResourceInfo {
-  return resource({ group, version: 'v1', kind, resource: plural, singular: kind.toLowerCase(), namespaced: false, verbs: ['create'], storageVersionHash: '', unstored: true });
+  return resource({ group, version: 'v1', kind, resource: plural, singular: kind.toLowerCase(), namespaced: false, verbs: ['create'], storageVersionHash: '', unstored: 'review' });
 }
 
 /** Every served resource, in discovery order within a group-version (sorted by name). */
 export const servedResources: readonly ResourceInfo[] = [
+  // Deprecated in 1.19 (every request to it gets a Warning) and still served in 1.28: `kubectl get cs`.
+  resource({
+    group: '', version: 'v1', kind: 'ComponentStatus', resource: 'componentstatuses', singular: 'componentstatus', shortNames: ['cs'], namespaced: false,
+    verbs: ['get', 'list'], storageVersionHash: '', unstored: 'probes',
+  }),
   resource({ group: '', version: 'v1', kind: 'ConfigMap', resource: 'configmaps', singular: 'configmap', shortNames: ['cm'], namespaced: true, storageVersionHash: 'qFsyl6wFWjQ=' }),
   resource({ group: '', version: 'v1', kind: 'Endpoints', resource: 'endpoints', singular: 'endpoints', shortNames: ['ep'], namespaced: true, storageResource: 'services/endpoints', storageVersionHash: 'fWeeMqaN/OA=' }),
   resource({ group: '', version: 'v1', kind: 'Event', resource: 'events', singular: 'event', shortNames: ['ev'], namespaced: true, storageVersionHash: 'r2yiGXH7wu8=' }),

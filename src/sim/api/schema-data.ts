@@ -143,6 +143,17 @@ export const structs: Readonly<Record<string, readonly FieldSpec[]>> = {
     ['subjects', '[]Subject', 'o'],
     ['roleRef', 'RoleRef'],
   ],
+  ComponentCondition: [
+    ['type', 'string'],
+    ['status', 'string'],
+    ['message', 'string', 'o'],
+    ['error', 'string', 'o'],
+  ],
+  ComponentStatus: [
+    ['...', 'TypeMeta'],
+    ['metadata', 'ObjectMeta', 'o'],
+    ['conditions', '[]ComponentCondition', 'o', 'merge', 'type'],
+  ],
   Condition: [
     ['type', 'string'],
     ['status', 'string'],

@@ -1,6 +1,6 @@
 // The handler behind the filter chain: a non-resource path (/healthz, /version, discovery, /openapi,
 // /metrics) is served by non-resource.ts; a resource request is routed to its resource, and then to the
-// access reviews (auth-reviews.ts), the pod streams relayed to a kubelet (pod-streams.ts) or the REST
+// access reviews (auth-reviews.ts), the component statuses probed on each read (component-statuses.ts), the pod streams relayed to a kubelet (pod-streams.ts) or the REST
 // handler of its verb (handlers/: get.ts, create.ts, update.ts, patch.ts, delete.ts, watch.ts) over the
 // resource's registry store.
 // Models k8s.io/apiserver/pkg/server/handler.go (APIServerHandler's director: go-restful routes, then
@@ -11,6 +11,7 @@ import { resolveRoute, type RequestInfo } from '../api/request-info.ts';
 import type { Co, Message, Time } from '../engine/index.ts';
 import { httpKinds, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { handleReview } from './auth-reviews.ts';
+import { handleComponentStatuses, type ComponentProbes } from './component-statuses.ts';
 import type { UserInfo } from './filters/authentication.ts';
 import type { RbacIndex } from './filters/rbac.ts';
 import { pathSegmentError } from './filters/path-segments.ts';
@@ -38,6 +39,8 @@ export interface APIServerHandlerConfig {
   readonly storage: StorageFactory;
   readonly watches: WatchServer;
   readonly relays: StreamRelays;
+  /** What GET and LIST of componentstatuses probe. */
+  readonly probes: ComponentProbes;
   readonly now: () => Time;
   readonly epochMs: () => number;
   /** The registry context of one request (its user, namespace and field manager). */
@@ -59,6 +62,9 @@ export class APIServerHandler {
       return route.kind === 'text'
         ? { status: route.code, headers: { 'content-type': route.contentType }, body: route.body }
         : respond(route.status.code ?? 404, route.status);
+    }
+    if (route.resource.unstored === 'probes') {
+      return yield* handleComponentStatuses(http, query, route.resource, route.info.name, route.info.verb, this.config.epochMs() + this.config.now(), this.config.probes);
     }
     const review = handleReview(http, query, route.resource, { user, rbac: this.config.rbac, epochMs: this.config.epochMs(), now: this.config.now() });
     if (review !== null) return review;

@@ -46,7 +46,7 @@ type Obj = Record<string, unknown>;
 
 /** The answer to a POST of a review, or null when `r` is not a review resource. */
 export function handleReview(http: HttpRequest, query: Map<string, string>, r: ResourceInfo, ctx: ReviewContext): HttpResponse | null {
-  if (!r.unstored) return null;
+  if (r.unstored !== 'review') return null;
   if (http.method !== 'POST') throw newBadRequest(`the server does not allow this method on the requested resource`);
   const { object, warnings } = decodeObject(http, r, fieldValidationOf(query));
   const review = object as unknown as Obj & { metadata: Obj; spec?: Obj };

@@ -12,9 +12,9 @@ import type { KubeObject } from '../api/types/meta.ts';
 import { servedResources } from '../api/resources.ts';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/types/rbac.ts';
 import { Component, jitter, timerKind, type Co, type Message, type Rng, type TimerPayload } from '../engine/index.ts';
-import { etcdKinds } from '../etcd/index.ts';
+import { etcdKinds, type RpcError } from '../etcd/index.ts';
 import type { EtcdRequestKind, MessageKind, MessageMap, ReplyOf } from '../messages/index.ts';
-import { httpKinds, type HttpCancel, type HttpRequest } from '../wire/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse } from '../wire/http.ts';
 import { AdmissionChain } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
 import { APIServerHandler } from './api-server-handler.ts';
@@ -179,6 +179,10 @@ export class KubeApiserver extends Component {
       storage: this.storage,
       watches: this.watches,
       relays: this.relays,
+      probes: {
+        http: (component, request) => this.probeHttp(component, request),
+        etcd: () => this.probeEtcd(),
+      },
       now: () => this.now,
       epochMs: () => this.engine.epochMs,
       context,
@@ -221,6 +225,18 @@ export class KubeApiserver extends Component {
   }
 
   /** An etcd request of the storage layer, observed for etcd_request_duration_seconds. */
+  /** A componentstatuses probe of `component` (its /healthz); nothing listens where a stopped or absent component would. */
+  private *probeHttp(component: string, request: HttpRequest): Co<{ readonly response: HttpResponse } | { readonly error: string }> {
+    if (!this.engine.linked(this.name, component) || this.engine.isStopped(component)) return { error: 'connect: connection refused' };
+    return { response: (yield* this.call(component, httpKinds.request, request)).payload };
+  }
+
+  /** The etcd3 prober's Get of `health`, on a client of its own (no retry, no request metrics). */
+  private *probeEtcd(): Co<RpcError | null> {
+    const reply = (yield* this.call(this.etcdServers.pinned, etcdKinds.range, { key: 'health' })).payload;
+    return reply.ok ? null : reply.error;
+  }
+
   private *timedEtcdCall<K extends EtcdRequestKind>(kind: K, payload: MessageMap[K]): Co<Message<ReplyOf<K>>> {
     const sent = this.now;
     let reply: Message<ReplyOf<K>>;

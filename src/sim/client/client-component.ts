@@ -9,7 +9,7 @@
 
 import { Component, timerKind, type Co, type Duration, type Message, type Rng, type SleepReason, type Time } from '../engine/index.ts';
 import type { MessageKind, MessageMap, ReplyOf, RequestKind } from '../messages/index.ts';
-import { httpKinds, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
+import { httpKinds, type HttpRequest, type HttpWatchEnd, type HttpWatchEvent } from '../wire/http.ts';
 import { apiserverName } from './rest-client.ts';
 
 /** Receives the messages of one open watch (the request's `http.watchEvent`s and its `http.watchEnd`). */
@@ -108,6 +108,19 @@ export abstract class ClientComponent extends Component {
       }
     }
     this.handle(message);
+  }
+
+  /**
+   * Answers a GET of /healthz on the component's secure port (what kube-apiserver's componentstatuses probe):
+   * 200 `ok` while the process runs. False for any other message. Models k8s.io/apiserver/pkg/server/healthz
+   * (InstallHandler with its ping check only).
+   */
+  protected answerHealthz(message: Message): boolean {
+    if (message.kind !== httpKinds.request) return false;
+    const request = message.payload as HttpRequest;
+    if (request.method !== 'GET' || request.path !== '/healthz') return false;
+    this.reply(message, httpKinds.response, { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' }, body: 'ok' });
+    return true;
   }
 
   /** Every message that is not the client library's own. */

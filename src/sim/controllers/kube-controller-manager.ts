@@ -189,6 +189,7 @@ export class KubeControllerManager extends ClientComponent {
   }
 
   protected handle(message: Message): void {
+    if (this.answerHealthz(message)) return;
     if (message.kind === joinKind) {
       const join = this.joins.get(message.id);
       if (!join) return;

@@ -142,8 +142,9 @@ export class KubeScheduler extends ClientComponent implements SchedulerParts {
     this.factory.start();
   }
 
-  protected handle(_message: Message): void {
-    // Every message of the scheduler is the client library's.
+  protected handle(message: Message): void {
+    // Every other message of the scheduler is the client library's.
+    this.answerHealthz(message);
   }
 
   /** An assigned pod leaves the queue (and confirms an assumed one); an unassigned pod of this scheduler enters it. */

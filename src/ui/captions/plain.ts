@@ -12,6 +12,7 @@ import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
 import { child, clip, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
+import { componentStatusesRead, etcdHealthRead, healthProbeRequest, healthProbeResponse } from './health-probes.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
 import { podFromProtobuf } from './stored-bytes.ts';
 import { etcdFaultCaption, raftKindPrefix, raftPlain, raftTimerReasons } from './raft.ts';
@@ -202,7 +203,7 @@ function objectName(target: Target, b: unknown): string {
 }
 
 const httpRequest: Plain<'http.request'> = (record) => {
-  const stream = podStreamRequest(record);
+  const stream = podStreamRequest(record) ?? healthProbeRequest(record) ?? componentStatusesRead(record);
   if (stream) return stream;
   const { method, path } = record.payload;
   const target = restTarget(path);
@@ -337,7 +338,7 @@ function requestOf<K extends ClusterMessageKind>(request: Message | undefined, k
 }
 
 const httpResponse: Plain<'http.response'> = (record, { request }) => {
-  const stream = podStreamResponse(record, request);
+  const stream = podStreamResponse(record, request) ?? healthProbeResponse(record, request);
   if (stream) return stream;
   const { status } = record.payload;
   const to = who(record.to);
@@ -571,6 +572,8 @@ const txnResponse: Plain<'etcd.TxnResponse'> = (record, { request }) => {
 };
 
 const range: Plain<'etcd.Range'> = (record) => {
+  const probe = etcdHealthRead(record);
+  if (probe) return probe;
   const { key, rangeEnd: end } = record.payload;
   const from = who(record.from, 'etcd');
   const F = { en: cap(from.en), zh: zs(from.zh) };

@@ -32,3 +32,19 @@ describe('captions for a pod\'s log and exec', () => {
     expect(plainCaption(end, { request: userLog }).en).toBe('kube-apiserver ends the stream to kubectl: the container stopped');
   });
 });
+
+describe('captions for kubectl get componentstatuses', () => {
+  const list = rec('http.request', { method: 'GET', path: '/api/v1/componentstatuses', query: 'limit=500', headers: {} }, { from: 'user', to: 'kube-apiserver' });
+  const probe = rec('http.request', { method: 'GET', path: '/healthz', query: '', headers: {} }, { to: 'kube-scheduler' });
+
+  it('says nothing is stored, then names each probe and what its answer means', () => {
+    expect(plainCaption(list).en).toMatch(/^kubectl asks kube-apiserver for the health of the control plane \(componentstatuses\): nothing of it is stored in etcd/);
+    expect(plainCaption(probe).en).toBe('kube-apiserver probes kube-scheduler: GET https://127.0.0.1:10259/healthz, its health endpoint, for the componentstatuses read');
+    const ok = rec('http.response', { status: 200, headers: {}, body: 'ok' }, { from: 'kube-scheduler', to: 'kube-apiserver' });
+    expect(plainCaption(ok, { request: probe }).en).toBe("kube-scheduler answers kube-apiserver's probe: 200 ok, so it is listed Healthy");
+    const etcd = rec('etcd.Range', { key: 'health' }, { to: 'etcd' });
+    expect(plainCaption(etcd).en).toMatch(/^kube-apiserver probes etcd for componentstatuses \(etcd-0\): a read of the key health/);
+    // A kubelet's own /healthz or an ordinary read keeps its caption.
+    expect(plainCaption(rec('etcd.Range', { key: '/registry/pods/default/web' }, { to: 'etcd' })).en).not.toContain('probe');
+  });
+});

@@ -290,3 +290,20 @@ describe("kubectl's -v lines", () => {
     expect(create.find((l) => l.includes('curl -v -XPOST'))).toContain('-H "Content-Type: application/json"');
   });
 });
+
+describe('kubectl get componentstatuses', () => {
+  it('prints the probed components and, on stderr, the server’s deprecation warning once per command', () => {
+    const { cluster, run } = setup();
+    const healthy = run('kubectl get cs');
+    expect(healthy.exitCode).toBe(0);
+    expect(healthy.stdout.split('\n')[0]).toMatch(/^NAME\s+STATUS\s+MESSAGE\s+ERROR$/);
+    expect(healthy.stdout).toMatch(/\nscheduler\s+Healthy\s+ok\s*\ncontroller-manager\s+Healthy\s+ok\s*\netcd-0\s+Healthy\s+ok\s*\n$/);
+    expect(healthy.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+    cluster.fault({ type: 'stop', component: 'kube-controller-manager' });
+    cluster.engine.runUntilIdle();
+    // Two requests (each one probed), the warning printed once.
+    const both = run('kubectl get cs scheduler controller-manager');
+    expect(both.stdout).toMatch(/controller-manager\s+Unhealthy\s+Get "https:\/\/127\.0\.0\.1:10257\/healthz": dial tcp 127\.0\.0\.1:10257: connect: connection refused/);
+    expect(both.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+  });
+});

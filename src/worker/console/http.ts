@@ -27,6 +27,8 @@ export interface CommandIO {
   readonly engine: Engine;
   /** Set once the command's first request has opened its connection (for -v=9 dial lines). */
   connected?: boolean;
+  /** The server warnings this command has printed (kubectl prints each text once). */
+  warned?: Set<string>;
   readonly user: User;
   readonly stdin: string;
   readonly verbosity: number;
@@ -116,7 +118,32 @@ export function* send(io: CommandIO, spec: RequestSpec): Co<{ readonly response:
       io.err(klogLine(io, 'request.go:1212', `Response Body: ${truncated(body, v)}`));
     }
   }
+  printWarnings(io, response.headers.warning);
   return { response, requestId: message.id };
+}
+
+/**
+ * The server's `Warning: 299 - "text"` headers, as kubectl's warning writer prints them to stderr: `Warning: text`,
+ * each text once per command (Deduplicate). Models client-go rest/warnings.go (handleWarnings, ParseWarningHeaders
+ * for code 299 only, NewWarningWriter) as kubectl sets it up.
+ */
+function printWarnings(io: CommandIO, header: string | undefined): void {
+  if (header === undefined || header === '') return;
+  for (const text of warningTexts(header)) {
+    io.warned ??= new Set();
+    if (io.warned.has(text)) continue;
+    io.warned.add(text);
+    io.err(`Warning: ${text}\n`);
+  }
+}
+
+/** The texts of a Warning header's code-299 values (`299 - "text"`, comma-separated; `\"` and `\\` escaped in the text). */
+function warningTexts(header: string): string[] {
+  const texts: string[] = [];
+  for (const match of header.matchAll(/(\d{3}) [^ ]+ "((?:[^"\\]|\\.)*)"(?: "[^"]*")?/g)) {
+    if (match[1] === '299') texts.push(match[2]!.replace(/\\(.)/g, '$1'));
+  }
+  return texts;
 }
 
 /** The next message of an open watch: an event, or the end of the stream. */

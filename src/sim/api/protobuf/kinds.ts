@@ -18,6 +18,7 @@ export const kindVersions: Readonly<Record<string, string>> = {
   Service: 'v1',
   Endpoints: 'v1',
   RangeAllocation: 'v1',
+  ComponentStatus: 'v1',
   Deployment: 'apps/v1',
   ReplicaSet: 'apps/v1',
   DaemonSet: 'apps/v1',

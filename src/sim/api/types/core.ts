@@ -124,6 +124,21 @@ export interface ServiceAccount extends KubeObject {
   automountServiceAccountToken?: boolean;
 }
 
+/** A component's health as kube-apiserver probed it when asked (never stored). */
+export interface ComponentCondition {
+  /** Only `Healthy`. */
+  type: string;
+  /** `True`, `False` or `Unknown`. */
+  status: string;
+  message?: string;
+  error?: string;
+}
+
+/** Deprecated in 1.19: `kubectl get componentstatuses`. */
+export interface ComponentStatus extends KubeObject {
+  conditions?: ComponentCondition[];
+}
+
 export interface ConfigMap extends KubeObject {
   immutable?: boolean;
   data?: Record<string, string>;
