@@ -1,6 +1,7 @@
 // Real kubectl against the Podflow apiserver for explain (from the served OpenAPI v3 schemas, compared
 // line for line with the console's explain on the same documents), /openapi/v2, and the access and
-// identity reviews (`auth can-i`, `auth can-i --list`, `auth whoami`, and the reviews posted as JSON).
+// identity reviews (`auth can-i`, `auth can-i --list`, `auth whoami`, and the reviews posted as JSON), and
+// componentstatuses (`get cs`).
 // kubectl 1.32 posts its reviews in protobuf (its typed clientset), so the `auth` commands need the
 // server's protobuf request decoding (helper "wire"); the JSON posts below do not.
 // Skipped, with a message, when kubectl is not installed.
@@ -55,6 +56,21 @@ describe.skipIf(!kubectl)('real kubectl: explain, /openapi/v2 and the reviews', 
     const resource = await k('explain', 'widgets');
     expect(resource.code).toBe(1);
     expect(resource.stderr).toBe('the server doesn\'t have a resource type "widgets"\n');
+  });
+
+  test('get componentstatuses: the probed components as a Table, the deprecation warning on stderr; explain cs as the console', async () => {
+    const cs = await k('get', 'cs');
+    expect(cs.code).toBe(0);
+    expect(cs.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+    expect(cs.stdout.trim().split('\n').map((l) => l.trim().split(/\s+/))).toEqual([
+      ['NAME', 'STATUS', 'MESSAGE', 'ERROR'], ['scheduler', 'Healthy', 'ok'], ['controller-manager', 'Healthy', 'ok'], ['etcd-0', 'Healthy', 'ok'],
+    ]);
+    const one = JSON.parse((await k('get', 'componentstatus', 'etcd-0', '-o', 'json')).stdout) as { conditions: unknown };
+    expect(one.conditions).toEqual([{ type: 'Healthy', status: 'True', message: 'ok' }]);
+    const missing = await k('get', 'cs', 'etcd-9');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('Error from server: Component not found: etcd-9\n');
+    expect((await k('explain', 'cs')).stdout).toBe(consoleExplain('cs').out);
   });
 
   test('/openapi/v2 is a Swagger 2.0 document with every served kind', async () => {
