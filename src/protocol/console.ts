@@ -38,11 +38,20 @@ export interface ManifestProblem {
   readonly reason?: string;
 }
 
+/** A stretch of a command's output on one stream. */
+export interface ConsoleChunk {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
+}
+
 export interface ConsoleOutputEvent {
   readonly type: 'consoleOutput';
   readonly id: number;
+  /** Everything printed to standard output since the last event (the text of `chunks` on that stream). */
   readonly stdout: string;
   readonly stderr: string;
+  /** The same output in the order it was printed, as a terminal shows it (a warning before the table it precedes). */
+  readonly chunks: readonly ConsoleChunk[];
   /** True on the last event of the command. */
   readonly done: boolean;
   /** Set with `done`: 0 on success, as the real tool exits. */

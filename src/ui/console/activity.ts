@@ -45,8 +45,7 @@ export function applyConsoleOutput(state: ActivityState, event: ConsoleOutputEve
   if (i < 0) return state;
   const entry = state.entries[i]!;
   const output = [...entry.output];
-  if (event.stdout) output.push({ stream: 'stdout', text: event.stdout });
-  if (event.stderr) output.push({ stream: 'stderr', text: event.stderr });
+  output.push(...event.chunks);
   const next: ConsoleEntry = {
     ...entry, output, done: event.done,
     exitCode: event.exitCode ?? entry.exitCode,

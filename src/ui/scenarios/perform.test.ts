@@ -5,7 +5,7 @@ import { milestoneForward, performStep, startStep, stepWorkDone, stepWorkOk, Ste
 
 const paused: SimStatus = { step: 100, now: 1000, pending: 3, idle: false, mode: 'paused', speed: 1 };
 const status = (s: Partial<SimStatus>): WorkerEvent => ({ type: 'status', status: { ...paused, ...s } });
-const done = (id: number, stdout: string, exitCode = 0): WorkerEvent => ({ type: 'consoleOutput', id, stdout, stderr: '', done: true, exitCode });
+const done = (id: number, stdout: string, exitCode = 0): WorkerEvent => ({ type: 'consoleOutput', id, stdout, stderr: '', chunks: stdout ? [{ stream: 'stdout', text: stdout }] : [], done: true, exitCode });
 
 /**
  * A stand-in for the worker: answers each command with the events `respond` gives, asynchronously (one

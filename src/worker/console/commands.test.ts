@@ -306,4 +306,16 @@ describe('kubectl get componentstatuses', () => {
     expect(both.stdout).toMatch(/controller-manager\s+Unhealthy\s+Get "https:\/\/127\.0\.0\.1:10257\/healthz": dial tcp 127\.0\.0\.1:10257: connect: connection refused/);
     expect(both.stderr).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
   });
+
+  it('keeps the order a terminal shows: the warning, printed as the answer arrives, before the table', () => {
+    const cluster = createCluster({ seed: 'console-order', nodes: 1 });
+    cluster.boot();
+    const { session } = consoleOf(cluster);
+    session.run(1, 'kubectl get cs');
+    cluster.engine.runUntilIdle();
+    const chunks = session.flush().filter((e) => e.id === 1).flatMap((e) => e.chunks);
+    expect(chunks.map((c) => c.stream)).toEqual(['stderr', 'stdout']);
+    expect(chunks[0]!.text).toBe('Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+    expect(chunks[1]!.text).toMatch(/^NAME\s+STATUS/);
+  });
 });

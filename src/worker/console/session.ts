@@ -5,7 +5,7 @@
 // command (a watch is cancelled on the wire). Errors inside a command (a model bug, a malformed reply)
 // end that command with the error text; they never escape into the engine.
 
-import type { ConsoleOutputEvent, ManifestProblem } from '../../protocol/console.ts';
+import type { ConsoleChunk, ConsoleOutputEvent, ManifestProblem } from '../../protocol/console.ts';
 import type { Co, Engine, Message } from '../../sim/engine/index.ts';
 import type { User } from '../../sim/user/user.ts';
 import { closeWatch, runEtcdctl, watchOutput, type EtcdctlWatch } from './etcdctl.ts';
@@ -21,8 +21,8 @@ import { parsePipeline, type Pipe } from './pipe.ts';
 
 interface Running {
   readonly id: number;
-  stdout: string;
-  stderr: string;
+  /** What the command printed since the last flush, in the order it printed it. */
+  chunks: ConsoleChunk[];
   problems: ManifestProblem[];
   done: boolean;
   exitCode: number;
@@ -52,10 +52,10 @@ export class ConsoleSession {
     this.running.delete(id);
     const pipeline = parsePipeline(line.trim());
     const pipe = 'pipe' in pipeline ? pipeline.pipe : null;
-    const state: Running = { id, stdout: '', stderr: '', problems: [], done: false, exitCode: 0, interrupted: false, watchRequest: null, etcdWatch: null, dirty: true, pipe };
+    const state: Running = { id, chunks: [], problems: [], done: false, exitCode: 0, interrupted: false, watchRequest: null, etcdWatch: null, dirty: true, pipe };
     this.running.set(id, state);
     if ('error' in pipeline) {
-      state.stderr += pipeline.error;
+      this.err(state, pipeline.error);
       this.finish(state, pipeline.exitCode);
       return;
     }
@@ -64,12 +64,12 @@ export class ConsoleSession {
     if (tool === 'crane') {
       const result = runCrane(splitArgs(trimmed).slice(1));
       this.out(state, result.stdout);
-      state.stderr += result.stderr;
+      this.err(state, result.stderr);
       this.finish(state, result.exitCode);
       return;
     }
     if (tool !== 'kubectl' && tool !== 'etcdctl') {
-      state.stderr += `${tool || line}: command not found (this console runs kubectl, etcdctl and crane; after a | grep, head and wc -l)\n`;
+      this.err(state, `${tool || line}: command not found (this console runs kubectl, etcdctl and crane; after a | grep, head and wc -l)\n`);
       this.finish(state, 127);
       return;
     }
@@ -83,7 +83,7 @@ export class ConsoleSession {
     state.interrupted = true;
     if (state.watchRequest !== null) cancelWatch({ user: this.user }, state.watchRequest);
     if (state.etcdWatch !== null) closeWatch({ user: this.user }, state.etcdWatch);
-    state.stderr += '^C\n';
+    this.err(state, '^C\n');
     this.finish(state, 130);
   }
 
@@ -94,7 +94,7 @@ export class ConsoleSession {
       const output = watchOutput(state.etcdWatch, message);
       if (!output) continue;
       this.out(state, output.stdout);
-      state.stderr += output.stderr;
+      this.err(state, output.stderr);
       state.dirty = true;
       if (output.done) this.finish(state, output.exitCode);
     }
@@ -105,13 +105,13 @@ export class ConsoleSession {
     const events: ConsoleOutputEvent[] = [];
     for (const state of this.running.values()) {
       if (!state.dirty) continue;
+      const text = (stream: ConsoleChunk['stream']) => state.chunks.filter((c) => c.stream === stream).map((c) => c.text).join('');
       events.push({
-        type: 'consoleOutput', id: state.id, stdout: state.stdout, stderr: state.stderr, done: state.done,
+        type: 'consoleOutput', id: state.id, stdout: text('stdout'), stderr: text('stderr'), chunks: state.chunks, done: state.done,
         ...(state.done ? { exitCode: state.exitCode } : {}),
         ...(state.problems.length > 0 ? { problems: state.problems } : {}),
       });
-      state.stdout = '';
-      state.stderr = '';
+      state.chunks = [];
       state.problems = [];
       state.dirty = false;
       if (state.done) this.running.delete(state.id);
@@ -138,7 +138,7 @@ export class ConsoleSession {
       engine, user, stdin, verbosity,
       ...(impersonate !== undefined ? { impersonate } : {}),
       out: (text) => { if (!state.interrupted) { this.out(state, text); state.dirty = true; } },
-      err: (text) => { if (!state.interrupted) { state.stderr += text; state.dirty = true; } },
+      err: (text) => { if (!state.interrupted) { this.err(state, text); state.dirty = true; } },
       problem: (p) => { state.problems.push(p); state.dirty = true; },
       requestLog: (line, method, path) => logs?.kubectl(engine.step, line, method, path),
       get interrupted() { return state.interrupted; },
@@ -150,7 +150,7 @@ export class ConsoleSession {
     const pods = parsePodCommand(line);
     if (pods !== null) {
       if (!pods.ok) {
-        state.stderr += pods.stderr;
+        this.err(state, pods.stderr);
         return 1;
       }
       return yield* runPodCommand(this.io(state, stdin, pods.command.verbosity, pods.command.as), pods.command);
@@ -158,14 +158,14 @@ export class ConsoleSession {
     const run = parseRunCommand(line);
     if (run !== null) {
       if (!run.ok) {
-        state.stderr += run.stderr;
+        this.err(state, run.stderr);
         return 1;
       }
       return yield* runRun(this.io(state, stdin, run.command.verbosity, run.command.as), run.command);
     }
     const parsed = parseKubectl(line);
     if (!parsed.ok) {
-      state.stderr += parsed.stderr;
+      this.err(state, parsed.stderr);
       return 1;
     }
     const { flags } = parsed.command;
@@ -185,14 +185,19 @@ export class ConsoleSession {
       const exit = yield* body;
       if (exit !== null && !state.interrupted) this.finish(state, exit);
     } catch (error) {
-      state.stderr += `error: ${error instanceof Error ? error.message : String(error)}\n`;
+      this.err(state, `error: ${error instanceof Error ? error.message : String(error)}\n`);
       this.finish(state, 1);
     }
   }
 
   /** Standard output, through the pipe when the line has one. */
   private out(state: Running, text: string): void {
-    state.stdout += state.pipe ? state.pipe.write(text) : text;
+    write(state, 'stdout', state.pipe ? state.pipe.write(text) : text);
+  }
+
+  /** Standard error (a pipe's filters do not see it). */
+  private err(state: Running, text: string): void {
+    write(state, 'stderr', text);
   }
 
   /** Ends the command; with a pipe the filters see the end of their input and the last one's status is the line's. */
@@ -202,9 +207,17 @@ export class ConsoleSession {
     state.exitCode = exitCode;
     if (state.pipe) {
       const end = state.pipe.end();
-      state.stdout += end.text;
+      write(state, 'stdout', end.text);
       if (!state.interrupted) state.exitCode = end.exitCode;
     }
     state.dirty = true;
   }
+}
+
+/** Appends to the command's output, joining a chunk to the previous one of the same stream. */
+function write(state: Running, stream: ConsoleChunk['stream'], text: string): void {
+  if (text === '') return;
+  const last = state.chunks.at(-1);
+  if (last?.stream === stream) state.chunks[state.chunks.length - 1] = { stream, text: last.text + text };
+  else state.chunks.push({ stream, text });
 }
