@@ -74,11 +74,15 @@ async function tab(
  * for what it started (a fixed number of turns alone raced a fork's copy of a large cluster on a slow machine).
  */
 async function settle(saved: SavedClusters): Promise<void> {
+  const done = async () => {
+    await saved.work.done();
+    await saved.idle();
+  };
   for (let i = 0; i < 20; i++) {
-    await saved.commandsDone();
+    await done();
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  await saved.commandsDone();
+  await done();
 }
 
 const lastPersistence = (events: readonly WorkerEvent[]) => events.filter((e): e is PersistenceEvent => e.type === 'persistence').at(-1);

@@ -84,8 +84,8 @@ export class SavedClusters implements HostJournal {
   private release: (() => void) | null = null;
   private warning: PersistenceWarning | null = null;
   private readonly saver: ClusterSaver;
-  /** The commands' store work under way (commandsDone waits for it). */
-  private readonly running = new Set<Promise<void>>();
+  /** The commands' store work: each runs on its own, its error reported as the command's. */
+  readonly work = new CommandWork((command, error) => this.fail(command, error));
 
   constructor(private readonly options: SavedClustersOptions) {
     this.host = options.host;
@@ -133,11 +133,6 @@ export class SavedClusters implements HostJournal {
     await this.saver.idle();
   }
 
-  /** Resolves once every command's store work under way has ended (and the saves it started). */
-  async commandsDone(): Promise<void> {
-    while (this.running.size > 0) await Promise.all([...this.running]);
-    await this.saver.idle();
-  }
 
   // ── HostJournal ──────────────────────────────────────────────────────────────────────────────────
 
@@ -152,11 +147,11 @@ export class SavedClusters implements HostJournal {
   command(command: Command, host: SimHost): boolean {
     switch (command.type) {
       case 'listClusters':
-        this.run(command.type, async () => this.postClusters());
+        this.work.run(command.type, async () => this.postClusters());
         return true;
       case 'createCluster': {
         const name = checkName(command.name);
-        this.run(command.type, async () => {
+        this.work.run(command.type, async () => {
           await this.switchTo(null);
           host.handle({ type: 'reset', seed: command.seed, nodes: command.nodes, ...specOptions(command) });
           await this.saveCurrentAs(name);
@@ -164,11 +159,11 @@ export class SavedClusters implements HostJournal {
         return true;
       }
       case 'openCluster':
-        this.run(command.type, () => this.openCluster(command.id));
+        this.work.run(command.type, () => this.openCluster(command.id));
         return true;
       case 'renameCluster': {
         const name = checkName(command.name);
-        this.run(command.type, async () => {
+        this.work.run(command.type, async () => {
           await this.requireStore().rename(command.id, name, this.now());
           if (this.saver.open?.id === command.id) this.saver.open = { ...this.saver.open, name };
           await this.postClusters();
@@ -177,7 +172,7 @@ export class SavedClusters implements HostJournal {
       }
       case 'duplicateCluster': {
         const name = checkName(command.name);
-        this.run(command.type, async () => {
+        this.work.run(command.type, async () => {
           if (this.saver.open?.id === command.id) await this.idle();
           await this.requireStore().duplicate(command.id, { id: this.newId(), name, now: this.now() });
           await this.postClusters();
@@ -185,10 +180,10 @@ export class SavedClusters implements HostJournal {
         return true;
       }
       case 'deleteCluster':
-        this.run(command.type, () => this.deleteCluster(command.id));
+        this.work.run(command.type, () => this.deleteCluster(command.id));
         return true;
       case 'exportCluster':
-        this.run(command.type, () => this.exportCluster(command.id));
+        this.work.run(command.type, () => this.exportCluster(command.id));
         return true;
       case 'importCluster': {
         // Checked completely (schema, then a replay) before anything is stored.
@@ -198,7 +193,7 @@ export class SavedClusters implements HostJournal {
         } catch (error) {
           throw new ImportError(`import: the commands do not replay to step ${file.headStep} (${messageOf(error)}); nothing was imported`);
         }
-        this.run(command.type, async () => {
+        this.work.run(command.type, async () => {
           const store = this.store;
           if (!store || !this.saver.saving) {
             await this.switchTo(null);
@@ -225,7 +220,7 @@ export class SavedClusters implements HostJournal {
       case 'fork': {
         if (command.branch === null) return false;
         const branch = checkName(command.branch);
-        this.run(command.type, async () => {
+        this.work.run(command.type, async () => {
           if (this.store && this.saver.saving && this.saver.open) {
             await this.idle();
             await this.store.duplicate(this.saver.open.id, { id: this.newId(), name: branch, now: this.now() });
@@ -396,11 +391,6 @@ export class SavedClusters implements HostJournal {
   }
 
   /** Runs an async operation; a failure is answered as an `error` of its command. */
-  private run(command: Command['type'], work: () => Promise<void>): void {
-    const running = work().catch((error: unknown) => this.fail(command, error)).finally(() => this.running.delete(running));
-    this.running.add(running);
-  }
-
   private fail(command: Command['type'] | null, error: unknown): void {
     const event: WorkerEvent = { type: 'error', command, message: messageOf(error) };
     this.host.emit(event);
@@ -417,3 +407,19 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The saved clusters' commands' store work under way: tests wait for it with `done`. */
+class CommandWork {
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(private readonly fail: (command: Command['type'], error: unknown) => void) {}
+
+  run(command: Command['type'], work: () => Promise<void>): void {
+    const running = work().catch((error: unknown) => this.fail(command, error)).finally(() => this.running.delete(running));
+    this.running.add(running);
+  }
+
+  /** Resolves once every command's work under way (and any started meanwhile) has ended. */
+  async done(): Promise<void> {
+    while (this.running.size > 0) await Promise.all([...this.running]);
+  }
+}
