@@ -15,12 +15,12 @@
 // controller-manager, etcd-0. The probes' 20 s timeout (a stopped component refuses at once here).
 
 import { newPlainServerError } from '../api/errors.ts';
-import type { ResourceInfo } from '../api/resources.ts';
+import { apiVersionOf, listKindOf, type ResourceInfo } from '../api/resources.ts';
 import type { ComponentCondition, ComponentStatus } from '../api/types/core.ts';
 import type { Co } from '../engine/index.ts';
 import type { RpcError } from '../etcd/index.ts';
 import type { HttpRequest, HttpResponse } from '../wire/http.ts';
-import { newNotAcceptable406, internalPackage, selectionPredicate } from './request-scope.ts';
+import { newNotAcceptable406, internalPackage, selectionPredicate, withoutTypeMeta } from './request-scope.ts';
 import { predicateMatches } from './storage/predicate.ts';
 import { warningHeader } from './request-body.ts';
 import { conversionOf, partialObjectMetadata, partialObjectMetadataList, tableFor } from './table.ts';
@@ -46,9 +46,11 @@ const httpServers: readonly HttpServer[] = [
   { name: 'controller-manager', component: 'kube-controller-manager', port: 10257 },
 ];
 const etcdServerName = 'etcd-0';
+/** Every name probed, in the order a list shows them. */
+const probedNames: readonly string[] = [...httpServers.map((s) => s.name), etcdServerName];
 
 /** deprecation.go's message for a kind deprecated in 1.19 with no removal release and no replacement. */
-export const componentStatusDeprecation = 'v1 ComponentStatus is deprecated in v1.19+';
+const componentStatusDeprecation = 'v1 ComponentStatus is deprecated in v1.19+';
 
 /** The probe's request, as pkg/probe/http's NewProbeRequest builds it. */
 function probeRequest(server: HttpServer): HttpRequest {
@@ -91,7 +93,7 @@ export function* handleComponentStatuses(http: HttpRequest, query: Map<string, s
   const convert = conversionOf(http);
   if (verb === 'get') {
     // rest.go Get: a name it does not probe is a plain error, which the handler answers as a 500.
-    if (name !== etcdServerName && !httpServers.some((s) => s.name === name)) throw newPlainServerError(`Component not found: ${name}`);
+    if (!probedNames.includes(name)) throw newPlainServerError(`Component not found: ${name}`);
     const status = yield* probe(name, probes);
     if (convert?.kind === 'Table') return { status: 200, headers, body: tableFor(r, [status], {}, query, nowMs, convert.version) };
     if (convert?.kind === 'PartialObjectMetadata') return { status: 200, headers, body: partialObjectMetadata(status, convert.version) };
@@ -99,13 +101,13 @@ export function* handleComponentStatuses(http: HttpRequest, query: Map<string, s
     return { status: 200, headers, body: status };
   }
   const items: ComponentStatus[] = [];
-  for (const server of [...httpServers.map((s) => s.name), etcdServerName]) items.push(yield* probe(server, probes));
+  for (const probed of probedNames) items.push(yield* probe(probed, probes));
   // rest.go List filters by the request's label and field selectors (ComponentStatus has no labels: a
   // label selector that asks for one leaves nothing).
   const predicate = selectionPredicate(r, query);
   const kept = items.filter((i) => predicateMatches(predicate, i));
   if (convert?.kind === 'Table') return { status: 200, headers, body: tableFor(r, kept, {}, query, nowMs, convert.version) };
   if (convert?.kind === 'PartialObjectMetadataList') return { status: 200, headers, body: partialObjectMetadataList(kept, {}, convert.version) };
-  if (convert?.kind === 'PartialObjectMetadata') throw newNotAcceptable406(`you requested PartialObjectMetadata, but the requested object is a list (*${internalPackage(r)}.ComponentStatusList)`);
-  return { status: 200, headers, body: { kind: 'ComponentStatusList', apiVersion: 'v1', metadata: {}, items: kept.map(({ kind: _k, apiVersion: _a, ...rest }) => rest) } };
+  if (convert?.kind === 'PartialObjectMetadata') throw newNotAcceptable406(`you requested PartialObjectMetadata, but the requested object is a list (*${internalPackage(r)}.${listKindOf(r)})`);
+  return { status: 200, headers, body: { kind: listKindOf(r), apiVersion: apiVersionOf(r), metadata: {}, items: kept.map(withoutTypeMeta) } };
 }

@@ -14,7 +14,7 @@ import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../api/
 import { Component, jitter, timerKind, type Co, type Message, type Rng, type TimerPayload } from '../engine/index.ts';
 import { etcdKinds, type RpcError } from '../etcd/index.ts';
 import type { EtcdRequestKind, MessageKind, MessageMap, ReplyOf } from '../messages/index.ts';
-import { httpKinds, type HttpCancel, type HttpRequest, type HttpResponse } from '../wire/http.ts';
+import { httpKinds, type HttpCancel, type HttpRequest } from '../wire/http.ts';
 import { AdmissionChain } from './admission/admission.ts';
 import { defaultAdmissionPlugins } from './admission/plugins.ts';
 import { APIServerHandler } from './api-server-handler.ts';
@@ -165,8 +165,8 @@ export class KubeApiserver extends Component {
       cancelTimer: (timer) => this.cancelTimer(timer),
     });
     this.relays = new StreamRelays({
-      reachable: (kubelet) => this.engine.linked(this.name, kubelet) && !this.engine.isStopped(kubelet),
-      call: (kubelet, request) => this.call(kubelet, httpKinds.request, request),
+      reachable: (component) => this.engine.linked(this.name, component) && !this.engine.isStopped(component),
+      call: (component, request) => this.call(component, httpKinds.request, request),
       reply,
       send: (to, kind, payload) => {
         this.send(to, kind, payload);
@@ -180,7 +180,7 @@ export class KubeApiserver extends Component {
       watches: this.watches,
       relays: this.relays,
       probes: {
-        http: (component, request) => this.probeHttp(component, request),
+        http: (component, request) => this.relays.call(component, request),
         etcd: () => this.probeEtcd(),
       },
       now: () => this.now,
@@ -225,12 +225,6 @@ export class KubeApiserver extends Component {
   }
 
   /** An etcd request of the storage layer, observed for etcd_request_duration_seconds. */
-  /** A componentstatuses probe of `component` (its /healthz); nothing listens where a stopped or absent component would. */
-  private *probeHttp(component: string, request: HttpRequest): Co<{ readonly response: HttpResponse } | { readonly error: string }> {
-    if (!this.engine.linked(this.name, component) || this.engine.isStopped(component)) return { error: 'connect: connection refused' };
-    return { response: (yield* this.call(component, httpKinds.request, request)).payload };
-  }
-
   /** The etcd3 prober's Get of `health`, on a client of its own (no retry, no request metrics). */
   private *probeEtcd(): Co<RpcError | null> {
     const reply = (yield* this.call(this.etcdServers.pinned, etcdKinds.range, { key: 'health' })).payload;

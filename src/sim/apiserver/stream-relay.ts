@@ -12,9 +12,9 @@ import type { KubeletConnection } from './pod-streams.ts';
 
 /** What the relay needs of its component. */
 export interface StreamRelayHost {
-  /** True when `kubelet` can be reached (linked and running). */
-  reachable(kubelet: string): boolean;
-  call(kubelet: string, request: HttpRequest): Co<Message<HttpResponse>>;
+  /** True when `component` can be reached (linked and running). */
+  reachable(component: string): boolean;
+  call(component: string, request: HttpRequest): Co<Message<HttpResponse>>;
   reply<K extends MessageKind>(request: Message, kind: K, payload: MessageMap[K]): void;
   send<K extends MessageKind>(to: string, kind: K, payload: MessageMap[K]): void;
 }
@@ -29,15 +29,18 @@ export class StreamRelays {
 
   /** How pods/log, exec, attach and portforward reach a node's kubelet. */
   kubeletConnection(): KubeletConnection {
-    const host = this.host;
-    return {
-      *call(node, request) {
-        const kubelet = `kubelet/${node}`;
-        if (!host.reachable(kubelet)) return { error: 'connect: connection refused' };
-        const reply = yield* host.call(kubelet, request);
-        return { response: reply.payload, requestId: reply.replyTo ?? 0 };
-      },
-    };
+    return { call: (node, request) => this.call(`kubelet/${node}`, request) };
+  }
+
+  /**
+   * Sends `request` to a component's server and waits for its answer (the first message of a stream):
+   * `connect: connection refused` when nothing listens there (the component stopped, or not linked). The
+   * kubelets' streams and componentstatuses' /healthz probes go this way.
+   */
+  *call(component: string, request: HttpRequest): Co<{ readonly response: HttpResponse; readonly requestId: number } | { readonly error: string }> {
+    if (!this.host.reachable(component)) return { error: 'connect: connection refused' };
+    const reply = yield* this.host.call(component, request);
+    return { response: reply.payload, requestId: reply.replyTo ?? 0 };
   }
 
   /** Relays the later messages of the kubelet's request `kubeletRequestId` (on `node`) to `client`. */

@@ -4,25 +4,18 @@
 
 import { typedRecord, type TraceRecord, type TypedMessageView } from '../../protocol/index.ts';
 import { componentText } from './milestones.ts';
-import { clip } from './payload.ts';
+import { cap, clip } from './payload.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
-
-/** `the kubelet on node-1 …` → `The kubelet on node-1 …`. */
-function cap(s: string): string {
-  return /^(?:the|a|an) /.test(s) ? `${s.charAt(0).toUpperCase()}${s.slice(1)}` : s;
-}
 
 interface Both {
   readonly en: string;
   readonly zh: string;
 }
 
-/** The components' default secure ports kube-apiserver probes (src/sim/apiserver/component-statuses.ts). */
-const probedPorts: Readonly<Record<string, number>> = { 'kube-scheduler': 10259, 'kube-controller-manager': 10257 };
-
-function isProbe(record: { readonly from: string; readonly to: string }, path: string): boolean {
-  return record.from === 'kube-apiserver' && probedPorts[record.to] !== undefined && path === '/healthz';
+/** kube-apiserver's GET of a component's /healthz (its address in the Host header, as the probe sends it). */
+function isProbe(record: TypedMessageView<'http.request'>): boolean {
+  return record.from === 'kube-apiserver' && record.to !== 'kube-apiserver' && record.payload.method === 'GET' && record.payload.path === '/healthz';
 }
 
 /** The user's (or a client's) read of componentstatuses: nothing stored, each component probed now. */
@@ -39,9 +32,9 @@ export function componentStatusesRead(record: TypedMessageView<'http.request'>):
 }
 
 export function healthProbeRequest(record: TypedMessageView<'http.request'>): Both | null {
-  if (!isProbe(record, record.payload.path)) return null;
+  if (!isProbe(record)) return null;
   const to = componentText(record.to);
-  const url = `https://127.0.0.1:${probedPorts[record.to]!}/healthz`;
+  const url = `https://${record.payload.headers.host ?? record.to}/healthz`;
   return {
     en: `kube-apiserver probes ${to.en}: GET ${url}, its health endpoint, for the componentstatuses read`,
     zh: `kube-apiserver 探测${to.zh}：GET ${url}（它的健康检查端点），为 componentstatuses 的读取`,
@@ -50,7 +43,7 @@ export function healthProbeRequest(record: TypedMessageView<'http.request'>): Bo
 
 export function healthProbeResponse(record: TypedMessageView<'http.response'>, request: Message | undefined): Both | null {
   const asked = request && typedRecord(request);
-  if (asked?.kind !== 'http.request' || !isProbe(asked, asked.payload.path)) return null;
+  if (asked?.kind !== 'http.request' || !isProbe(asked)) return null;
   const from = componentText(record.from);
   const { status, body } = record.payload;
   const said = typeof body === 'string' ? clip(body, 40) : '';

@@ -38,3 +38,8 @@ export function child(value: unknown, ...path: string[]): unknown {
 export function clip(value: string, max = 48): string {
   return value.length > max ? `${value.slice(0, max - 1)}…` : value;
 }
+
+/** Starts an English sentence: `the kubelet…` → `The kubelet…`, `a watch…` → `A watch…`; names (etcd, kubectl) keep their case. */
+export function cap(text: string): string {
+  return /^(?:the|a|an) /.test(text) ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
+}

@@ -10,7 +10,7 @@ import {
 import { foreignWriter } from './foreign-write.ts';
 import { componentText } from './milestones.ts';
 import { headerRevision, txnKey } from './etcd-text.ts';
-import { child, clip, list, text } from './payload.ts';
+import { cap, child, clip, list, text } from './payload.ts';
 import { zhSpacing } from './zh.ts';
 import { componentStatusesRead, etcdHealthRead, healthProbeRequest, healthProbeResponse } from './health-probes.ts';
 import { podStreamData, podStreamEnd, podStreamRequest, podStreamResponse } from './pod-streams.ts';
@@ -68,11 +68,6 @@ function plainOf(record: Message, context: PlainContext): Both {
 function who(name: string, peer = 'kube-apiserver'): Both {
   if (name === 'user' && peer === 'etcd') return { en: 'etcdctl', zh: 'etcdctl' };
   return componentText(name);
-}
-
-/** Starts an English sentence: `the kubelet…` → `The kubelet…`, `a watch…` → `A watch…`; names (etcd, kubectl) keep their case. */
-function cap(text: string): string {
-  return /^(?:the|a|an) /.test(text) ? `${text.charAt(0).toUpperCase()}${text.slice(1)}` : text;
 }
 
 /** A Chinese subject before a verb: a space after a Latin name, none after 汉字. */

@@ -35,7 +35,7 @@ describe('captions for a pod\'s log and exec', () => {
 
 describe('captions for kubectl get componentstatuses', () => {
   const list = rec('http.request', { method: 'GET', path: '/api/v1/componentstatuses', query: 'limit=500', headers: {} }, { from: 'user', to: 'kube-apiserver' });
-  const probe = rec('http.request', { method: 'GET', path: '/healthz', query: '', headers: {} }, { to: 'kube-scheduler' });
+  const probe = rec('http.request', { method: 'GET', path: '/healthz', query: '', headers: { host: '127.0.0.1:10259' } }, { to: 'kube-scheduler' });
 
   it('says nothing is stored, then names each probe and what its answer means', () => {
     expect(plainCaption(list).en).toMatch(/^kubectl asks kube-apiserver for the health of the control plane \(componentstatuses\): nothing of it is stored in etcd/);

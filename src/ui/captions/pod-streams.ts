@@ -4,7 +4,7 @@
 
 import { typedRecord, type TraceRecord, type TypedMessageView } from '../../protocol/index.ts';
 import { componentText } from './milestones.ts';
-import { clip, text } from './payload.ts';
+import { cap, clip, text } from './payload.ts';
 
 type Message = Omit<TraceRecord, 'step'>;
 
@@ -17,11 +17,6 @@ function requestPath(request: Message | undefined): string {
 interface Both {
   readonly en: string;
   readonly zh: string;
-}
-
-/** `the kubelet on node-1 …` → `The kubelet on node-1 …`. */
-function cap(s: string): string {
-  return /^(?:the|a|an) /.test(s) ? `${s.charAt(0).toUpperCase()}${s.slice(1)}` : s;
 }
 
 const subresources = new Set(['log', 'exec', 'attach', 'portforward']);
